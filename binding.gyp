@@ -1,0 +1,30 @@
+# Packaging build (node-gyp, driven by prebuildify and by node-gyp-build when no prebuild fits).
+# The sources come from native/sources.json, the same list CMakeLists.txt reads.
+{
+  "targets": [
+    {
+      "target_name": "social_sdk_auth",
+      "sources": [
+        "<!@(node -p \"require('./native/sources.json').core.concat(require('./native/sources.json').addon).join(' ')\")"
+      ],
+      "include_dirs": [
+        "native/core/include",
+        "<!(node -p \"require('node-addon-api').include_dir\")"
+      ],
+      "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],
+      "cflags_cc!": ["-fno-exceptions", "-std=gnu++17"],
+      "cflags_cc": ["-std=c++17", "-fexceptions"],
+      "xcode_settings": {
+        "GCC_ENABLE_CPP_EXCEPTIONS": "YES",
+        "CLANG_CXX_LANGUAGE_STANDARD": "c++17",
+        "MACOSX_DEPLOYMENT_TARGET": "10.15"
+      },
+      "msvs_settings": {
+        "VCCLCompilerTool": { "ExceptionHandling": 1, "AdditionalOptions": ["/std:c++17"] }
+      },
+      "conditions": [
+        ["OS=='win'", { "libraries": ["ws2_32.lib", "bcrypt.lib"] }]
+      ]
+    }
+  ]
+}
