@@ -1,0 +1,83 @@
+#include "addon.hpp"
+
+#include "args_wrap.hpp"
+#include "client_wrap.hpp"
+#include "sdkauth/base64url.hpp"
+#include "sdkauth/client.hpp"
+#include "sdkauth/sha256.hpp"
+#include "util.hpp"
+
+namespace sdkauth_addon {
+
+Addon::Addon(Napi::Env env, Napi::Object exports) {
+  Napi::Function client = ClientWrap::Init(env);
+  Napi::Function args = ArgsWrap::Init(env);
+  client_constructor = Napi::Persistent(client);
+  args_constructor = Napi::Persistent(args);
+  DefineAddon(exports,
+              {InstanceValue("NativeClient", client, napi_enumerable),
+               InstanceValue("NativeAuthorizationArgs", args, napi_enumerable),
+               InstanceMethod<&Addon::GetDefaultCommunicationScopes>("getDefaultCommunicationScopes",
+                                                                     napi_enumerable),
+               InstanceMethod<&Addon::GetDefaultPresenceScopes>("getDefaultPresenceScopes",
+                                                                napi_enumerable),
+               InstanceMethod<&Addon::Sha256>("sha256", napi_enumerable),
+               InstanceMethod<&Addon::Base64UrlEncode>("base64UrlEncode", napi_enumerable),
+               InstanceMethod<&Addon::LiveClientCount>("liveClientCount", napi_enumerable)});
+  // Runs when this environment ends (process exit, Worker terminate, Electron reload), before
+  // finalizers: stop listener threads and release thread-safe functions while it is safe.
+  env_ = env;
+  napi_add_env_cleanup_hook(env, &Addon::OnCleanup, this);
+}
+
+Addon::~Addon() {
+  napi_remove_env_cleanup_hook(env_, &Addon::OnCleanup, this);
+  CloseAll();
+}
+
+void Addon::OnCleanup(void* self) { static_cast<Addon*>(self)->CloseAll(); }
+
+void Addon::CloseAll() {
+  auto clients = live_clients;
+  for (ClientWrap* client : clients) {
+    client->Close();
+    client->DetachAddon();
+  }
+  live_clients.clear();
+}
+
+Napi::Value Addon::GetDefaultCommunicationScopes(const Napi::CallbackInfo& info) {
+  return Napi::String::New(info.Env(), sdkauth::Client::GetDefaultCommunicationScopes());
+}
+
+Napi::Value Addon::GetDefaultPresenceScopes(const Napi::CallbackInfo& info) {
+  return Napi::String::New(info.Env(), sdkauth::Client::GetDefaultPresenceScopes());
+}
+
+Napi::Value Addon::Sha256(const Napi::CallbackInfo& info) {
+  if (!info[0].IsTypedArray() ||
+      info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
+    ThrowType(info.Env(), "sha256", "data", "a Uint8Array", info[0]);
+  }
+  auto data = info[0].As<Napi::Uint8Array>();
+  const auto digest = sdkauth::Sha256::Hash(data.Data(), data.ByteLength());
+  return Napi::Buffer<std::uint8_t>::Copy(info.Env(), digest.data(), digest.size());
+}
+
+Napi::Value Addon::Base64UrlEncode(const Napi::CallbackInfo& info) {
+  if (!info[0].IsTypedArray() ||
+      info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
+    ThrowType(info.Env(), "base64UrlEncode", "data", "a Uint8Array", info[0]);
+  }
+  auto data = info[0].As<Napi::Uint8Array>();
+  return Napi::String::New(info.Env(), sdkauth::Base64UrlEncode(data.Data(), data.ByteLength()));
+}
+
+Napi::Value Addon::LiveClientCount(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(live_clients.size()));
+}
+
+}  // namespace sdkauth_addon
+
+using SdkAuthAddon = sdkauth_addon::Addon;
+NODE_API_ADDON(SdkAuthAddon)

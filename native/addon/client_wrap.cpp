@@ -1,0 +1,308 @@
+#include "client_wrap.hpp"
+
+#include "addon.hpp"
+#include "args_wrap.hpp"
+#include "util.hpp"
+
+namespace sdkauth_addon {
+namespace {
+
+constexpr std::size_t kMaxUrl = 8192;
+constexpr std::size_t kMaxToken = 65536;
+
+std::string RequireBase(const Napi::Object& options, const char* name, const std::string& fallback) {
+  Napi::Value value = options.Get(name);
+  if (value.IsUndefined()) return fallback;
+  std::string base = ValueToString(value, "new Client", name, kMaxUrl);
+  const auto parts = sdkauth::SplitUrl(base);
+  if (!parts || (parts->scheme != "http" && parts->scheme != "https") || !parts->has_authority ||
+      parts->authority.empty() || parts->has_query || parts->has_fragment) {
+    ThrowRange(options.Env(), "new Client",
+               std::string(name) + " must be an absolute http or https URL with no query or fragment.");
+  }
+  return base;
+}
+
+}  // namespace
+
+Napi::Function ClientWrap::Init(Napi::Env env) {
+  return DefineClass(
+      env, "NativeClient",
+      {InstanceMethod<&ClientWrap::SetApplicationId>("setApplicationId"),
+       InstanceMethod<&ClientWrap::GetApplicationId>("getApplicationId"),
+       InstanceMethod<&ClientWrap::CreateAuthorizationCodeVerifier>("createAuthorizationCodeVerifier"),
+       InstanceMethod<&ClientWrap::Authorize>("authorize"),
+       InstanceMethod<&ClientWrap::AbortAuthorize>("abortAuthorize"),
+       InstanceMethod<&ClientWrap::IsAuthorizing>("isAuthorizing"),
+       InstanceMethod<&ClientWrap::HandleRedirect>("handleRedirect"),
+       InstanceMethod<&ClientWrap::GetToken>("getToken"),
+       InstanceMethod<&ClientWrap::RefreshToken>("refreshToken"),
+       InstanceMethod<&ClientWrap::RevokeToken>("revokeToken"),
+       InstanceMethod<&ClientWrap::CloseMethod>("close"),
+       InstanceMethod<&ClientWrap::IsClosed>("isClosed")});
+}
+
+ClientWrap::ClientWrap(const Napi::CallbackInfo& info)
+    : Napi::ObjectWrap<ClientWrap>(info), pending_(std::make_shared<Pending>()) {
+  Napi::Env env = info.Env();
+  if (!info.IsConstructCall()) {
+    throw Napi::TypeError::New(env, "NativeClient must be called with new.");
+  }
+  Napi::Object options = RequireObject(info, 0, "new Client", "options");
+  sdkauth::ClientCreateOptions create;
+  create.WebBase = RequireBase(options, "webBase", create.WebBase);
+  create.ApiBase = RequireBase(options, "apiBase", create.ApiBase);
+  Napi::Value redirect = options.Get("redirect");
+  if (!redirect.IsUndefined()) {
+    const std::string mode = ValueToString(redirect, "new Client", "redirect", 64);
+    if (mode == "loopback") create.Redirect = sdkauth::RedirectMode::Loopback;
+    else if (mode == "customScheme") create.Redirect = sdkauth::RedirectMode::CustomScheme;
+    else ThrowRange(env, "new Client", "redirect must be 'loopback' or 'customScheme'.");
+  }
+  Napi::Value port = options.Get("loopbackPort");
+  if (!port.IsUndefined()) {
+    if (!port.IsNumber()) ThrowType(env, "new Client", "loopbackPort", "a number", port);
+    const double p = port.As<Napi::Number>().DoubleValue();
+    if (!(p >= 0 && p <= 65535) || p != static_cast<double>(static_cast<int>(p))) {
+      ThrowRange(env, "new Client", "loopbackPort must be an integer from 0 to 65535.");
+    }
+    create.LoopbackPort = static_cast<std::uint16_t>(p);
+  }
+  Napi::Value timeout = options.Get("connectionTimeoutMs");
+  if (!timeout.IsUndefined()) {
+    if (!timeout.IsNumber()) ThrowType(env, "new Client", "connectionTimeoutMs", "a number", timeout);
+    const double t = timeout.As<Napi::Number>().DoubleValue();
+    if (!(t >= 100 && t <= 600000)) {
+      ThrowRange(env, "new Client", "connectionTimeoutMs must be from 100 to 600000.");
+    }
+    create.Limits.connection_timeout_ms = static_cast<int>(t);
+  }
+  Napi::Value transport = options.Get("transport");
+  if (!transport.IsFunction()) ThrowType(env, "new Client", "transport", "a function", transport);
+  Napi::Value opener = options.Get("openUrl");
+  if (!opener.IsFunction()) ThrowType(env, "new Client", "openUrl", "a function", opener);
+
+  client_ = std::make_unique<sdkauth::Client>(create);
+  dispatcher_ = std::make_shared<TsfnDispatcher>(env);
+  transport_ = std::make_shared<JsTokenTransport>(env, transport.As<Napi::Function>());
+  opener_ = std::make_shared<JsUrlOpener>(env, opener.As<Napi::Function>());
+  client_->SetDispatcher(dispatcher_);
+  client_->SetTokenTransport(transport_);
+  client_->SetUrlOpener(opener_);
+  addon_ = env.GetInstanceData<Addon>();
+  if (addon_) addon_->live_clients.insert(this);
+}
+
+ClientWrap::~ClientWrap() {
+  Close();
+  if (addon_) addon_->live_clients.erase(this);
+}
+
+void ClientWrap::Close() {
+  if (closed_) return;
+  closed_ = true;
+  // Ends a pending flow; its ClientDestroyed completion still reaches JS if the loop runs.
+  client_.reset();
+  if (dispatcher_) dispatcher_->Close();
+  if (transport_) transport_->Reset();
+  if (opener_) opener_->Reset();
+}
+
+void ClientWrap::EnsureOpen(Napi::Env env, const char* where) {
+  if (closed_) {
+    throw Napi::Error::New(env, std::string(where) +
+                                    ": the client is closed; create a new Client to sign in again.");
+  }
+}
+
+std::uint64_t ClientWrap::Track(Napi::Env env, Napi::Function callback) {
+  const std::uint64_t id = next_id_++;
+  pending_->callbacks.emplace(id, Napi::Persistent(callback));
+  if (pending_->callbacks.size() == 1) {
+    dispatcher_->Hold(env);
+    Ref();  // the wrapper must outlive the operation even if JS drops the client
+  }
+  return id;
+}
+
+Napi::FunctionReference ClientWrap::Take(Napi::Env env, std::uint64_t id) {
+  auto it = pending_->callbacks.find(id);
+  if (it == pending_->callbacks.end()) return Napi::FunctionReference();
+  Napi::FunctionReference ref = std::move(it->second);
+  pending_->callbacks.erase(it);
+  if (pending_->callbacks.empty()) {
+    if (dispatcher_) dispatcher_->Release(env);
+    Unref();
+  }
+  return ref;
+}
+
+Napi::Value ClientWrap::SetApplicationId(const Napi::CallbackInfo& info) {
+  EnsureOpen(info.Env(), "client.setApplicationId");
+  client_->SetApplicationId(RequireUint64(info[0], "client.setApplicationId", "applicationId"));
+  return info.Env().Undefined();
+}
+
+Napi::Value ClientWrap::GetApplicationId(const Napi::CallbackInfo& info) {
+  EnsureOpen(info.Env(), "client.getApplicationId");
+  return Napi::BigInt::New(info.Env(), static_cast<std::uint64_t>(client_->GetApplicationId()));
+}
+
+Napi::Value ClientWrap::CreateAuthorizationCodeVerifier(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  EnsureOpen(env, "client.createAuthorizationCodeVerifier");
+  sdkauth::AuthorizationCodeVerifier v = client_->CreateAuthorizationCodeVerifier();
+  if (v.Verifier().empty()) {
+    throw Napi::Error::New(env, "client.createAuthorizationCodeVerifier: the operating system "
+                                "refused to provide random bytes.");
+  }
+  Napi::Object challenge = Napi::Object::New(env);
+  challenge.Set("challenge", v.Challenge().Challenge());
+  challenge.Set("method", "S256");
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("verifier", v.Verifier());
+  out.Set("challenge", challenge);
+  return out;
+}
+
+Napi::Value ClientWrap::Authorize(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const char* where = "client.authorize";
+  EnsureOpen(env, where);
+  Addon* addon = env.GetInstanceData<Addon>();
+  if (!info[0].IsObject() || !addon ||
+      !info[0].As<Napi::Object>().InstanceOf(addon->args_constructor.Value())) {
+    ThrowType(env, where, "args", "an AuthorizationArgs instance", info[0]);
+  }
+  const sdkauth::AuthorizationArgs args =
+      ArgsWrap::Unwrap(info[0].As<Napi::Object>())->Args();
+  Napi::Function callback = RequireFunction(info, 1, where, "callback");
+  const std::uint64_t id = Track(env, callback);
+  std::weak_ptr<Pending> weak = pending_;
+  client_->Authorize(args, [this, weak, id](sdkauth::ClientResult result, std::string code,
+                                            std::string redirect) {
+    // Runs on the JS thread through the dispatcher.
+    if (weak.expired()) return;
+    Napi::Env env = Env();
+    Napi::HandleScope scope(env);
+    Napi::FunctionReference fn = Take(env, id);
+    if (fn.IsEmpty()) return;
+    fn.Call({ResultToJs(env, result), Napi::String::New(env, code), Napi::String::New(env, redirect)});
+  });
+  return env.Undefined();
+}
+
+Napi::Value ClientWrap::AbortAuthorize(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (closed_) return env.Undefined();
+  if (info[0].IsString()) {
+    const std::string reason = ValueToString(info[0], "client.abortAuthorize", "reason", 1024);
+    client_->AbortAuthorize(sdkauth::ErrorType::Aborted, reason);
+  } else {
+    client_->AbortAuthorize();
+  }
+  return env.Undefined();
+}
+
+Napi::Value ClientWrap::IsAuthorizing(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), !closed_ && client_->IsAuthorizing());
+}
+
+Napi::Value ClientWrap::HandleRedirect(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  EnsureOpen(env, "client.handleRedirect");
+  if (!info[0].IsString()) ThrowType(env, "client.handleRedirect", "url", "a string", info[0]);
+  std::size_t length = 0;
+  napi_get_value_string_utf8(env, info[0], nullptr, 0, &length);
+  if (length > kMaxUrl) return Napi::Boolean::New(env, false);  // refused, no side effect
+  const std::string url = info[0].As<Napi::String>().Utf8Value();
+  return Napi::Boolean::New(env, client_->HandleRedirect(url));
+}
+
+sdkauth::TokenExchangeCallback ClientWrap::TokenCallback(std::uint64_t id) {
+  std::weak_ptr<Pending> weak = pending_;
+  return [this, weak, id](sdkauth::ClientResult result, std::string access, std::string refresh,
+                          sdkauth::AuthorizationTokenType, std::int32_t expires,
+                          std::string scopes, std::string id_token) {
+    if (weak.expired()) return;
+    Napi::Env env = Env();
+    Napi::HandleScope scope(env);
+    Napi::FunctionReference fn = Take(env, id);
+    if (fn.IsEmpty()) return;
+    Napi::Value tokens = env.Undefined();
+    if (result.Successful()) {
+      Napi::Object t = Napi::Object::New(env);
+      t.Set("accessToken", access);
+      t.Set("refreshToken", refresh);
+      t.Set("tokenType", "Bearer");
+      t.Set("expiresIn", expires);
+      t.Set("scopes", scopes);
+      if (!id_token.empty()) t.Set("idToken", id_token);
+      tokens = t;
+    }
+    fn.Call({ResultToJs(env, result), tokens});
+  };
+}
+
+Napi::Value ClientWrap::GetToken(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const char* where = "client.getToken";
+  EnsureOpen(env, where);
+  const std::uint64_t app = RequireUint64(info[0], where, "applicationId");
+  const std::string code = RequireString(info, 1, where, "code", kMaxToken);
+  const std::string verifier = RequireString(info, 2, where, "codeVerifier", kMaxToken);
+  const std::string redirect = RequireString(info, 3, where, "redirectUri", kMaxUrl);
+  Napi::Function callback = RequireFunction(info, 4, where, "callback");
+  client_->GetToken(app, code, verifier, redirect, TokenCallback(Track(env, callback)));
+  return env.Undefined();
+}
+
+Napi::Value ClientWrap::RefreshToken(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const char* where = "client.refreshToken";
+  EnsureOpen(env, where);
+  const std::uint64_t app = RequireUint64(info[0], where, "applicationId");
+  const std::string token = RequireString(info, 1, where, "refreshToken", kMaxToken);
+  Napi::Function callback = RequireFunction(info, 2, where, "callback");
+  client_->RefreshToken(app, token, TokenCallback(Track(env, callback)));
+  return env.Undefined();
+}
+
+Napi::Value ClientWrap::RevokeToken(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const char* where = "client.revokeToken";
+  EnsureOpen(env, where);
+  const std::uint64_t app = RequireUint64(info[0], where, "applicationId");
+  const std::string token = RequireString(info, 1, where, "token", kMaxToken);
+  Napi::Function callback = RequireFunction(info, 2, where, "callback");
+  const std::uint64_t id = Track(env, callback);
+  std::weak_ptr<Pending> weak = pending_;
+  client_->RevokeToken(app, token, [this, weak, id](sdkauth::ClientResult result) {
+    if (weak.expired()) return;
+    Napi::Env env = Env();
+    Napi::HandleScope scope(env);
+    Napi::FunctionReference fn = Take(env, id);
+    if (fn.IsEmpty()) return;
+    fn.Call({ResultToJs(env, result)});
+  });
+  return env.Undefined();
+}
+
+Napi::Value ClientWrap::CloseMethod(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Close();
+  // Token requests in flight can no longer complete: settle every waiting callback now.
+  const auto destroyed = sdkauth::ClientResult::Failure(
+      sdkauth::ErrorType::ClientDestroyed, "The client was closed before the operation ended.");
+  while (!pending_->callbacks.empty()) {
+    Napi::FunctionReference fn = Take(env, pending_->callbacks.begin()->first);
+    if (!fn.IsEmpty()) fn.Call({ResultToJs(env, destroyed)});
+  }
+  return env.Undefined();
+}
+
+Napi::Value ClientWrap::IsClosed(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), closed_);
+}
+
+}  // namespace sdkauth_addon

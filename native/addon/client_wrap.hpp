@@ -1,0 +1,61 @@
+// The Client exposed to JavaScript. Callbacks are kept here, on the JS thread, and the core's
+// completions only carry ids, so nothing JavaScript is touched or freed on another thread.
+#pragma once
+#include <napi.h>
+
+#include <map>
+#include <memory>
+
+#include "dispatcher.hpp"
+#include "sdkauth/client.hpp"
+#include "transport.hpp"
+
+namespace sdkauth_addon {
+
+class Addon;
+
+class ClientWrap : public Napi::ObjectWrap<ClientWrap> {
+ public:
+  static Napi::Function Init(Napi::Env env);
+  explicit ClientWrap(const Napi::CallbackInfo& info);
+  ~ClientWrap() override;
+  // Ends every pending operation and releases native resources. Idempotent.
+  void Close();
+  void DetachAddon() { addon_ = nullptr; }
+
+ private:
+  struct Pending {
+    std::map<std::uint64_t, Napi::FunctionReference> callbacks;
+  };
+
+  Napi::Value SetApplicationId(const Napi::CallbackInfo& info);
+  Napi::Value GetApplicationId(const Napi::CallbackInfo& info);
+  Napi::Value CreateAuthorizationCodeVerifier(const Napi::CallbackInfo& info);
+  Napi::Value Authorize(const Napi::CallbackInfo& info);
+  Napi::Value AbortAuthorize(const Napi::CallbackInfo& info);
+  Napi::Value IsAuthorizing(const Napi::CallbackInfo& info);
+  Napi::Value HandleRedirect(const Napi::CallbackInfo& info);
+  Napi::Value GetToken(const Napi::CallbackInfo& info);
+  Napi::Value RefreshToken(const Napi::CallbackInfo& info);
+  Napi::Value RevokeToken(const Napi::CallbackInfo& info);
+  Napi::Value CloseMethod(const Napi::CallbackInfo& info);
+  Napi::Value IsClosed(const Napi::CallbackInfo& info);
+
+  void EnsureOpen(Napi::Env env, const char* where);
+  // Registers a JS callback for one operation and holds the loop until it is called.
+  std::uint64_t Track(Napi::Env env, Napi::Function callback);
+  // Takes the callback of operation `id` and releases the hold; empty if already taken.
+  Napi::FunctionReference Take(Napi::Env env, std::uint64_t id);
+  sdkauth::TokenExchangeCallback TokenCallback(std::uint64_t id);
+
+  Addon* addon_ = nullptr;
+  std::unique_ptr<sdkauth::Client> client_;
+  std::shared_ptr<TsfnDispatcher> dispatcher_;
+  std::shared_ptr<JsTokenTransport> transport_;
+  std::shared_ptr<JsUrlOpener> opener_;
+  std::shared_ptr<Pending> pending_;  // completions hold a weak_ptr to it
+  std::uint64_t next_id_ = 1;
+  bool closed_ = false;
+};
+
+}  // namespace sdkauth_addon

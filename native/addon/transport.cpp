@@ -1,0 +1,116 @@
+#include "transport.hpp"
+
+#include <memory>
+
+namespace sdkauth_addon {
+namespace {
+
+const char* GrantKindName(sdkauth::GrantKind kind) {
+  switch (kind) {
+    case sdkauth::GrantKind::AuthorizationCode: return "authorization_code";
+    case sdkauth::GrantKind::RefreshToken: return "refresh_token";
+    case sdkauth::GrantKind::Revoke: return "revoke";
+  }
+  return "unknown";
+}
+
+std::string StringField(const Napi::Object& object, const char* name) {
+  Napi::Value value = object.Get(name);
+  if (!value.IsString()) return std::string();
+  std::string text = value.As<Napi::String>().Utf8Value();
+  if (text.size() > 65536) text.resize(65536);  // bodies are capped in TypeScript too
+  return text;
+}
+
+double NumberField(const Napi::Object& object, const char* name, double fallback) {
+  Napi::Value value = object.Get(name);
+  return value.IsNumber() ? value.As<Napi::Number>().DoubleValue() : fallback;
+}
+
+}  // namespace
+
+sdkauth::TransportResponse ParseTransportResponse(const Napi::Value& value) {
+  sdkauth::TransportResponse r;
+  if (!value.IsObject()) {
+    r.outcome = sdkauth::TransportResponse::Outcome::InvalidResponse;
+    r.message = "the token transport returned no response object";
+    return r;
+  }
+  Napi::Object o = value.As<Napi::Object>();
+  const std::string outcome = StringField(o, "outcome");
+  using Outcome = sdkauth::TransportResponse::Outcome;
+  if (outcome == "ok") r.outcome = Outcome::Ok;
+  else if (outcome == "http") r.outcome = Outcome::HttpError;
+  else if (outcome == "network") r.outcome = Outcome::NetworkError;
+  else r.outcome = Outcome::InvalidResponse;
+  r.status = static_cast<std::int32_t>(NumberField(o, "status", 0));
+  r.oauth_error = StringField(o, "oauthError");
+  r.error_description = StringField(o, "errorDescription");
+  r.error_code = static_cast<std::int32_t>(NumberField(o, "errorCode", 0));
+  r.body = StringField(o, "body");
+  r.retry_after = NumberField(o, "retryAfter", -1);
+  r.message = StringField(o, "message");
+  r.access_token = StringField(o, "accessToken");
+  r.refresh_token = StringField(o, "refreshToken");
+  r.token_type = StringField(o, "tokenType");
+  r.expires_in = static_cast<std::int64_t>(NumberField(o, "expiresIn", 0));
+  r.scope = StringField(o, "scope");
+  r.id_token = StringField(o, "idToken");
+  if (outcome.empty() && r.message.empty()) r.message = "the token transport's response had no outcome";
+  return r;
+}
+
+JsTokenTransport::JsTokenTransport(Napi::Env env, Napi::Function transport)
+    : env_(env), transport_(Napi::Persistent(transport)) {}
+
+void JsTokenTransport::Send(const sdkauth::TokenGrant& grant,
+                            std::function<void(sdkauth::TransportResponse)> done) {
+  Napi::Env env = env_;
+  Napi::HandleScope scope(env);
+  auto once = std::make_shared<std::function<void(sdkauth::TransportResponse)>>(std::move(done));
+  auto finish = [once](sdkauth::TransportResponse r) {
+    if (!*once) return;
+    auto fn = std::move(*once);
+    *once = nullptr;
+    fn(std::move(r));
+  };
+  if (transport_.IsEmpty()) {
+    sdkauth::TransportResponse r;
+    r.message = "the client is closed";
+    finish(std::move(r));
+    return;
+  }
+  Napi::Object request = Napi::Object::New(env);
+  request.Set("kind", GrantKindName(grant.kind));
+  request.Set("endpoint", grant.endpoint);
+  request.Set("clientId", grant.client_id);
+  request.Set("grantType", grant.grant_type);
+  Napi::Object params = Napi::Object::New(env);
+  for (const auto& [name, value] : grant.parameters) params.Set(name, value);
+  request.Set("parameters", params);
+  Napi::Function callback = Napi::Function::New(
+      env, [finish](const Napi::CallbackInfo& info) { finish(ParseTransportResponse(info[0])); },
+      "done");
+  try {
+    transport_.Call({request, callback});
+  } catch (const Napi::Error& error) {
+    sdkauth::TransportResponse r;
+    r.message = "the token transport threw before sending the request";
+    finish(std::move(r));
+  }
+}
+
+JsUrlOpener::JsUrlOpener(Napi::Env env, Napi::Function opener)
+    : env_(env), opener_(Napi::Persistent(opener)) {}
+
+void JsUrlOpener::Open(const std::string& url) {
+  if (opener_.IsEmpty()) return;
+  Napi::HandleScope scope(env_);
+  try {
+    opener_.Call({Napi::String::New(env_, url)});
+  } catch (const Napi::Error&) {
+    // The TypeScript opener reports its own failures; a throw here must not end the flow.
+  }
+}
+
+}  // namespace sdkauth_addon

@@ -1,0 +1,26 @@
+/**
+ * social-sdk-auth: sign a player in through the platform's social SDK authorization flow
+ * (OAuth 2.0 authorization code + PKCE, RFC 8252) and keep the tokens fresh.
+ */
+export {
+  Client,
+  type AuthorizeOptions,
+  type AuthorizeResult,
+  type ClientEvents,
+  type ClientOptions,
+  type GetTokenOptions,
+  type RefreshTokenOptions,
+  type RevokeTokenOptions,
+  type SignInOptions,
+  type SignInResult,
+  type TokenResult,
+} from './client.js';
+export {
+  AuthorizationArgs,
+  IntegrationType,
+  type AuthorizationArgsInit,
+  type AuthorizationCodeChallenge,
+  type AuthorizationCodeVerifier,
+} from './args.js';
+export { ClientResultError, ErrorType, SocialSdkAuthError, type ClientResult } from './errors.js';
+export { redact } from './redact.js';

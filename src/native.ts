@@ -1,0 +1,171 @@
+/**
+ * Loads the native addon: the prebuild shipped in the package, else a local build. Set
+ * SOCIAL_SDK_AUTH_NATIVE to an absolute path to load a specific binary instead.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { SocialSdkAuthError } from './errors.js';
+
+export interface NativeResult {
+  type: string;
+  error: string;
+  errorCode: number;
+  oauthError: string;
+  status: number;
+  responseBody: string;
+  successful: boolean;
+  retryable: boolean;
+  retryAfter: number;
+  text: string;
+}
+
+export interface NativeTokens {
+  accessToken: string;
+  refreshToken: string;
+  tokenType: 'Bearer';
+  expiresIn: number;
+  scopes: string;
+  idToken?: string;
+}
+
+export interface NativeGrant {
+  kind: 'authorization_code' | 'refresh_token' | 'revoke';
+  endpoint: string;
+  clientId: string;
+  grantType: string;
+  parameters: Record<string, string>;
+}
+
+export interface NativeTransportResponse {
+  outcome: 'ok' | 'http' | 'network' | 'invalid';
+  status?: number;
+  oauthError?: string;
+  errorDescription?: string;
+  errorCode?: number;
+  body?: string;
+  retryAfter?: number;
+  message?: string;
+  accessToken?: string;
+  refreshToken?: string;
+  tokenType?: string;
+  expiresIn?: number;
+  scope?: string;
+  idToken?: string;
+}
+
+export interface NativeArgs {
+  clientId(): bigint;
+  setClientId(id: bigint): void;
+  scopes(): string;
+  setScopes(scopes: string): void;
+  state(): string | undefined;
+  setState(state: string | undefined): void;
+  nonce(): string | undefined;
+  setNonce(nonce: string | undefined): void;
+  codeChallenge(): { challenge: string; method: 'S256' } | undefined;
+  setCodeChallenge(challenge: { challenge: string; method: 'S256' } | undefined): void;
+  integrationType(): number | undefined;
+  setIntegrationType(type: number | undefined): void;
+  customSchemeParam(): string | undefined;
+  setCustomSchemeParam(scheme: string | undefined): void;
+  validate(fallbackClientId?: bigint): NativeResult;
+}
+
+export interface NativeClientOptions {
+  webBase: string;
+  apiBase: string;
+  redirect: 'loopback' | 'customScheme';
+  loopbackPort: number;
+  connectionTimeoutMs?: number;
+  transport: (grant: NativeGrant, done: (response: NativeTransportResponse) => void) => void;
+  openUrl: (url: string) => void;
+}
+
+export interface NativeClient {
+  setApplicationId(id: bigint): void;
+  getApplicationId(): bigint;
+  createAuthorizationCodeVerifier(): { verifier: string; challenge: { challenge: string; method: 'S256' } };
+  authorize(args: NativeArgs, callback: (result: NativeResult, code: string, redirectUri: string) => void): void;
+  abortAuthorize(reason?: string): void;
+  isAuthorizing(): boolean;
+  handleRedirect(url: string): boolean;
+  getToken(
+    applicationId: bigint,
+    code: string,
+    codeVerifier: string,
+    redirectUri: string,
+    callback: (result: NativeResult, tokens?: NativeTokens) => void,
+  ): void;
+  refreshToken(applicationId: bigint, refreshToken: string, callback: (result: NativeResult, tokens?: NativeTokens) => void): void;
+  revokeToken(applicationId: bigint, token: string, callback: (result: NativeResult) => void): void;
+  close(): void;
+  isClosed(): boolean;
+}
+
+export interface NativeBinding {
+  NativeClient: new (options: NativeClientOptions) => NativeClient;
+  NativeAuthorizationArgs: new () => NativeArgs;
+  getDefaultCommunicationScopes(): string;
+  getDefaultPresenceScopes(): string;
+  sha256(data: Uint8Array): Buffer;
+  base64UrlEncode(data: Uint8Array): string;
+  liveClientCount(): number;
+}
+
+let binding: NativeBinding | undefined;
+
+/** The package's root folder: the nearest parent holding our package.json. */
+export function packageRoot(): string {
+  let dir = __dirname;
+  for (;;) {
+    const manifest = path.join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      try {
+        if (JSON.parse(readFileSync(manifest, 'utf8')).name === 'social-sdk-auth') return dir;
+      } catch {
+        // not ours; keep looking
+      }
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return path.resolve(__dirname, '..');
+    dir = parent;
+  }
+}
+
+/** Loads (once per environment) and returns the native addon. */
+export function loadNative(): NativeBinding {
+  if (binding) return binding;
+  const explicit = process.env.SOCIAL_SDK_AUTH_NATIVE;
+  if (explicit) {
+    try {
+      binding = require(path.resolve(explicit)) as NativeBinding;
+      return binding;
+    } catch (cause) {
+      throw new SocialSdkAuthError(
+        'ERR_NATIVE_MISSING',
+        `Could not load the social-sdk-auth native binary from SOCIAL_SDK_AUTH_NATIVE=${explicit}: ` +
+          `${(cause as Error).message}. Point it at a social_sdk_auth.node built for this platform, or unset it.`,
+        { cause },
+      );
+    }
+  }
+  const root = packageRoot();
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const nodeGypBuild = require('node-gyp-build') as (dir: string) => NativeBinding;
+    binding = nodeGypBuild(root);
+    return binding;
+  } catch (cause) {
+    const runtime = process.versions.electron ? `electron ${process.versions.electron}` : `node ${process.version}`;
+    throw new SocialSdkAuthError(
+      'ERR_NATIVE_MISSING',
+      `No social-sdk-auth native binary fits this platform (${process.platform}-${process.arch}, ${runtime}, ` +
+        `Node-API 8). Looked in ${path.join(root, 'prebuilds', `${process.platform}-${process.arch}`)} and ` +
+        `${path.join(root, 'build', 'Release')}. Reinstall the package, or build from source with ` +
+        '`npm run build:native` in the package folder (needs a C++17 compiler, CMake and Python). ' +
+        `Cause: ${(cause as Error).message}`,
+      { cause },
+    );
+  }
+}
