@@ -1,0 +1,94 @@
+/**
+ * Where the running game listens for hand-offs: a Unix domain socket inside a directory only
+ * this user can enter, or a per-user named pipe on Windows. Names derive from the scheme.
+ */
+import { createHash } from 'node:crypto';
+import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { UnsafeEndpointError } from './errors.js';
+import { validateScheme } from './validate.js';
+
+/** Longest socket path used; `sun_path` holds 108 bytes on Linux and 104 on macOS. */
+const MAX_SOCKET_PATH = 100;
+
+export interface EndpointOptions {
+  /** The OS whose naming rules apply. Default: `process.platform`. */
+  platform?: NodeJS.Platform;
+  /** Environment that supplies `XDG_RUNTIME_DIR`. Default: `process.env`. */
+  env?: NodeJS.ProcessEnv;
+}
+
+function currentUid(): number | undefined {
+  return typeof process.getuid === 'function' ? process.getuid() : undefined;
+}
+
+/** A user name reduced to characters that are safe in a pipe or file name. */
+function safeUserName(): string {
+  let name: string;
+  try {
+    name = os.userInfo().username;
+  } catch {
+    name = process.env.USERNAME ?? 'user';
+  }
+  return name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 64) || 'user';
+}
+
+/**
+ * The private directory holding the sockets: `$XDG_RUNTIME_DIR/social-sdk-auth` when
+ * `XDG_RUNTIME_DIR` is an absolute path, else `{os.tmpdir()}/social-sdk-auth-{uid}`.
+ */
+export function endpointDirectory(env: NodeJS.ProcessEnv = process.env): string {
+  const runtime = env.XDG_RUNTIME_DIR;
+  if (runtime && path.isAbsolute(runtime)) return path.join(runtime, 'social-sdk-auth');
+  return path.join(os.tmpdir(), `social-sdk-auth-${currentUid() ?? safeUserName()}`);
+}
+
+/**
+ * The hand-off endpoint for `scheme`: `{endpointDirectory}/{scheme}.sock` (a hash of the scheme
+ * when that path would be too long for a socket), or `\\.\pipe\social-sdk-auth-{user}-{scheme}`
+ * on Windows. Documented so that launchers written in other languages can forward too.
+ */
+export function redirectEndpoint(scheme: string, options: EndpointOptions = {}): string {
+  const valid = validateScheme(scheme);
+  const platform = options.platform ?? process.platform;
+  if (platform === 'win32') return `\\\\.\\pipe\\social-sdk-auth-${safeUserName()}-${valid}`;
+  const dir = endpointDirectory(options.env ?? process.env);
+  const plain = path.join(dir, `${valid}.sock`);
+  if (Buffer.byteLength(plain) <= MAX_SOCKET_PATH) return plain;
+  return path.join(dir, `${createHash('sha256').update(valid).digest('hex').slice(0, 16)}.sock`);
+}
+
+/**
+ * Checks that `dir` is a real directory owned by this user that nobody else can enter, and with
+ * `create` makes it (mode 0700) first. A directory someone else owns is refused, never used:
+ * whoever owns it could listen in our place and receive the authorization code.
+ */
+export function ensurePrivateDirectory(dir: string, create: boolean): void {
+  if (create) {
+    mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
+    try {
+      mkdirSync(dir, { mode: 0o700 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  const stat = lstatSync(dir);
+  const uid = currentUid();
+  if (!stat.isDirectory() || stat.isSymbolicLink()) {
+    throw new UnsafeEndpointError(dir, `${dir} is not a directory; remove it so social-sdk-auth can create its private directory there.`);
+  }
+  if (uid !== undefined && stat.uid !== uid) {
+    throw new UnsafeEndpointError(
+      dir,
+      `${dir} belongs to another user (uid ${stat.uid}), so it is not used for the sign-in hand-off; remove it, or set XDG_RUNTIME_DIR to a directory of your own.`,
+    );
+  }
+  if ((stat.mode & 0o077) !== 0) {
+    if (!create) {
+      throw new UnsafeEndpointError(dir, `${dir} can be entered by other users, so it is not used for the sign-in hand-off; run "chmod 700 ${dir}".`);
+    }
+    // Ours but too open (e.g. made under an unusual umask): close it before use.
+    chmodSync(dir, 0o700);
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * The forwarding half of the single-instance hand-off: a process started by the OS with a
+ * redirect URL sends it to the running instance (protocol described in listener.ts).
+ */
+import * as net from 'node:net';
+import * as path from 'node:path';
+import {
+  DesktopAbortError,
+  DesktopArgumentError,
+  errorCodeOf,
+  HandoffError,
+  HandoffTimeoutError,
+  NoInstanceError,
+  RedirectRejectedError,
+} from './errors.js';
+import { ensurePrivateDirectory, redirectEndpoint } from './endpoint.js';
+import { assertRedirectUrl, positiveMilliseconds, redirectUrlProblem, validateScheme } from './validate.js';
+
+const DEFAULT_FORWARD_TIMEOUT_MS = 5_000;
+
+export interface ForwardRedirectOptions {
+  /** The registered scheme; `url` must be of it. Required. */
+  scheme: string;
+  /** The endpoint to connect to. Default: {@link redirectEndpoint}`(scheme)`. */
+  endpoint?: string;
+  /** Time limit for connecting, sending and getting the answer. Default: 5000 ms. */
+  timeoutMs?: number;
+  /** Cancels the hand-off; the promise rejects with an `AbortError`. Default: none. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Sends `url` to the running instance. Resolves once it answered `ok`; rejects with
+ * `ERR_NO_INSTANCE` when nobody listens, `ERR_REJECTED` when refused, `ERR_TIMEOUT`, or an
+ * `AbortError` when `signal` fires.
+ */
+export function forwardRedirect(url: string, options: ForwardRedirectOptions): Promise<void> {
+  if (options === null || typeof options !== 'object') {
+    return Promise.reject(new DesktopArgumentError('forwardRedirect needs an options object such as { scheme }.'));
+  }
+  let scheme: string;
+  let timeoutMs: number;
+  let endpoint: string;
+  try {
+    scheme = validateScheme(options.scheme);
+    assertRedirectUrl(url, scheme);
+    timeoutMs = positiveMilliseconds(options.timeoutMs, 'timeoutMs', DEFAULT_FORWARD_TIMEOUT_MS);
+    endpoint = options.endpoint ?? redirectEndpoint(scheme);
+    if (options.endpoint === undefined && process.platform !== 'win32') {
+      const dir = path.dirname(endpoint);
+      try {
+        // Send the code only into a directory no other user controls.
+        ensurePrivateDirectory(dir, false);
+      } catch (error) {
+        if (errorCodeOf(error) === 'ENOENT') {
+          throw new NoInstanceError(endpoint, noInstanceMessage(endpoint), { cause: error });
+        }
+        throw error;
+      }
+    }
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  const signal = options.signal;
+  if (signal?.aborted) {
+    return Promise.reject(new DesktopAbortError('The redirect was not forwarded: the operation was aborted.', signal.reason));
+  }
+
+  return new Promise<void>((resolve, reject) => {
+    let settled = false;
+    let reply = '';
+    const socket = net.connect(endpoint);
+    const timer = setTimeout(() => {
+      fail(new HandoffTimeoutError(`The running instance did not answer within ${timeoutMs} ms; it may be busy or hung. Try again, or restart the game.`));
+    }, timeoutMs);
+    const onAbort = (): void => fail(new DesktopAbortError('Forwarding the redirect was aborted.', signal?.reason));
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    function settle(): void {
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      socket.destroy();
+    }
+    function fail(error: Error): void {
+      if (settled) return;
+      settle();
+      reject(error);
+    }
+
+    socket.setEncoding('utf8');
+    socket.once('connect', () => socket.write(`${url}\n`));
+    socket.on('data', (data: string) => {
+      reply += data;
+      const newline = reply.indexOf('\n');
+      if (newline === -1) {
+        if (reply.length > 64) fail(new RedirectRejectedError(`${endpoint} answered with something that is not the hand-off protocol; is another program listening there?`));
+        return;
+      }
+      const answer = reply.slice(0, newline).trim();
+      if (answer === 'ok') {
+        if (settled) return;
+        settle();
+        resolve();
+      } else if (answer === 'rejected') {
+        fail(new RedirectRejectedError(`The running instance refused the redirect URL: it is not a URL of the scheme "${scheme}" it listens for.`));
+      } else {
+        fail(new RedirectRejectedError(`${endpoint} answered with something that is not the hand-off protocol; is another program listening there?`));
+      }
+    });
+    socket.on('close', () => {
+      fail(new RedirectRejectedError(`The running instance closed the connection without accepting the redirect (it may be shutting down or overloaded); try again.`));
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') {
+        fail(new NoInstanceError(endpoint, noInstanceMessage(endpoint), { cause: error }));
+      } else {
+        fail(new HandoffError(`Could not hand the redirect to the running instance at ${endpoint} (${error.code ?? error.message}).`, { cause: error }));
+      }
+    });
+  });
+}
+
+function noInstanceMessage(endpoint: string): string {
+  return `No running instance of the game is listening on ${endpoint}; start the game and sign in from it.`;
+}
+
+/**
+ * Picks the first argument that is a URL of `scheme` out of `argv`. Browsers and launchers add
+ * arguments of their own (Chromium switches, `--`), so position is not relied on.
+ */
+export function findRedirectUrl(argv: readonly string[], scheme: string): string | undefined {
+  const valid = validateScheme(scheme);
+  if (!Array.isArray(argv)) {
+    throw new DesktopArgumentError('argv must be an array of strings, such as process.argv.');
+  }
+  const prefix = `${valid}:`;
+  for (const arg of argv) {
+    if (typeof arg !== 'string' || arg.length <= prefix.length) continue;
+    if (arg.slice(0, prefix.length).toLowerCase() !== prefix) continue;
+    if (redirectUrlProblem(arg, valid) === undefined) return arg;
+  }
+  return undefined;
+}
