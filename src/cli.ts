@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+/**
+ * The `social-sdk-auth` command. Each subcommand is an entry in COMMANDS; `runCli` parses the
+ * command line, dispatches, and returns the exit code, so it can be tested in-process.
+ */
+import { parseArgs } from 'node:util';
+import { startEmulator } from './emulator/index.js';
+
+/** Where a command writes, and what tells a long-running command to stop. */
+export interface CliIo {
+  /** Writes a line of normal output. */
+  out(line: string): void;
+  /** Writes a line of diagnostics. */
+  err(line: string): void;
+  /** Aborting it stops a long-running command such as `emulator`; `main` wires it to SIGINT and SIGTERM. */
+  signal: AbortSignal;
+}
+
+interface Command {
+  summary: string;
+  usage: string;
+  /** Runs with the arguments after the command name; returns the exit code. */
+  run(args: string[], io: CliIo): Promise<number>;
+}
+
+/** Exit code for a command line that could not be understood. */
+const USAGE_ERROR = 2;
+
+class UsageError extends Error {}
+
+/** Parses `args` against `options`, turning node:util errors into UsageError. */
+function parseOptions<T extends NonNullable<Parameters<typeof parseArgs>[0]>['options']>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const port = /^[0-9]{1,5}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(port >= 0 && port <= 65535)) throw new UsageError(`--port must be an integer from 0 to 65535; received "${value}".`);
+  return port;
+}
+
+function waitForAbort(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+}
+
+const COMMANDS: Record<string, Command> = {
+  emulator: {
+    summary: 'run the headless platform emulator until interrupted',
+    usage: [
+      'Usage: social-sdk-auth emulator [--port N]',
+      '',
+      'Starts the platform emulator (OAuth authorize, token, revoke, discovery, JWKS, users/@me)',
+      'on 127.0.0.1 and prints its web base, API base and application id. Consent is approved',
+      'automatically. Stop it with Ctrl+C.',
+      '',
+      'Options:',
+      '  --port N    port to listen on (default 0: an ephemeral port)',
+      '  -h, --help  show this help',
+    ].join('\n'),
+    async run(args, io) {
+      const { values } = parseOptions(args, { port: { type: 'string' } });
+      if (values.help === true) {
+        io.out(this.usage);
+        return 0;
+      }
+      const port = parsePort(values.port as string | undefined);
+      let emulator;
+      try {
+        emulator = await startEmulator({ port });
+      } catch (err) {
+        io.err(`social-sdk-auth emulator: could not start: ${(err as Error).message}`);
+        return 1;
+      }
+      io.out(`Platform emulator listening on ${emulator.webBase}`);
+      io.out(`  web base:       ${emulator.webBase}`);
+      io.out(`  api base:       ${emulator.apiBase}`);
+      io.out(`  application id: ${emulator.applicationId}`);
+      io.out('Press Ctrl+C to stop.');
+      await waitForAbort(io.signal);
+      await emulator.close();
+      io.out('Platform emulator stopped.');
+      return 0;
+    },
+  },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+  return [
+    'Usage: social-sdk-auth <command> [options]',
+    '',
+    'Commands:',
+    ...Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`),
+    '',
+    'Run "social-sdk-auth <command> --help" for the options of a command.',
+  ].join('\n');
+}
+
+/** Runs the command line `argv` (without node and the script path); resolves with the exit code. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === '--help' || name === '-h' || name === 'help') {
+    io.out(usage());
+    return 0;
+  }
+  if (name === undefined) {
+    io.err(usage());
+    return USAGE_ERROR;
+  }
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (command === undefined) {
+    io.err(`social-sdk-auth: unknown command "${name}".\n\n${usage()}`);
+    return USAGE_ERROR;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.err(`social-sdk-auth ${name}: ${err.message}\n\n${command.usage}`);
+    return USAGE_ERROR;
+  }
+}
+
+/** The bin entry: real stdout/stderr, SIGINT/SIGTERM stop long-running commands. */
+async function main(): Promise<void> {
+  const controller = new AbortController();
+  const stop = (): void => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    process.exitCode = await runCli(process.argv.slice(2), {
+      out: (line) => process.stdout.write(`${line}\n`),
+      err: (line) => process.stderr.write(`${line}\n`),
+      signal: controller.signal,
+    });
+  } catch (err) {
+    process.stderr.write(`social-sdk-auth: ${(err as Error).stack ?? String(err)}\n`);
+    process.exitCode = 1;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}
+
+// Run only as the bin, not when imported (tests import runCli).
+if (typeof require !== 'undefined' && typeof module !== 'undefined' && require.main === module) void main();

@@ -1,0 +1,28 @@
+/** State shared by the emulator's endpoint handlers. */
+import type { SigningKey } from './keys.js';
+import type { ResolvedOptions } from './options.js';
+import type { OAuthStore } from './store.js';
+import type { AuthorizeFault, TokenFault } from './types.js';
+
+export interface EmulatorContext {
+  readonly options: ResolvedOptions;
+  readonly store: OAuthStore;
+  readonly key: SigningKey;
+  readonly webBase: string;
+  readonly apiBase: string;
+  consent: 'approve' | 'deny';
+  signedInUserId: string;
+  latencyMs: number;
+  authorizeFault: AuthorizeFault | undefined;
+  tokenFault: TokenFault | undefined;
+}
+
+/** Paths relative to the web base; the API ones include the version segment. */
+export const PATHS = {
+  authorize: '/oauth2/authorize',
+  token: '/api/v10/oauth2/token',
+  revoke: '/api/v10/oauth2/token/revoke',
+  discovery: '/.well-known/openid-configuration',
+  jwks: '/api/oauth2/keys',
+  userinfo: '/api/v10/users/@me',
+} as const;

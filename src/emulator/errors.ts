@@ -1,0 +1,32 @@
+/**
+ * Typed errors of the platform emulator. Messages say what was wrong and what to do; they never
+ * carry a token, an authorization code, a state or a code verifier.
+ */
+import { SocialSdkAuthError } from '../errors.js';
+
+/** An option passed to `startEmulator` or to an `Emulator` method is invalid. */
+export class EmulatorOptionError extends SocialSdkAuthError {
+  constructor(message: string) {
+    super('ERR_EMULATOR_INVALID_OPTION', message);
+  }
+}
+
+/** The emulator was used after `close()`. */
+export class EmulatorClosedError extends SocialSdkAuthError {
+  constructor(action: string) {
+    super('ERR_EMULATOR_CLOSED', `Cannot ${action}: the emulator is closed. Start a new one with startEmulator().`);
+  }
+}
+
+/** The headless opener (`Emulator.openUrl`) could not complete the authorize round trip. */
+export class EmulatorOpenUrlError extends SocialSdkAuthError {
+  /** HTTP status of the response that ended the round trip, when there was one. */
+  readonly status: number | undefined;
+  /** Redacted text of that response (HTML tags removed, at most 500 characters). */
+  readonly body: string | undefined;
+  constructor(message: string, details: { status?: number; body?: string; cause?: unknown } = {}) {
+    super('ERR_EMULATOR_OPEN_URL', message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.status = details.status;
+    this.body = details.body;
+  }
+}

@@ -1,0 +1,55 @@
+/** Read-only endpoints: OpenID discovery, the JWKS and the current user (`/users/@me`). */
+import { PATHS, type EmulatorContext } from './context.js';
+import { json, serviceError, type Reply } from './http.js';
+import { KNOWN_SCOPES, effectiveScopes } from './scopes.js';
+
+/** `GET {web}/.well-known/openid-configuration`. */
+export function discoveryDocument(ctx: EmulatorContext): Reply {
+  const web = ctx.webBase;
+  return json(200, {
+    issuer: ctx.webBase,
+    authorization_endpoint: `${web}${PATHS.authorize}`,
+    token_endpoint: `${web}${PATHS.token}`,
+    revocation_endpoint: `${web}${PATHS.revoke}`,
+    userinfo_endpoint: `${web}${PATHS.userinfo}`,
+    jwks_uri: `${web}${PATHS.jwks}`,
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: ['RS256'],
+    code_challenge_methods_supported: ['S256'],
+    token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+    revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+    scopes_supported: [...KNOWN_SCOPES],
+    claims_supported: ['iss', 'sub', 'aud', 'exp', 'iat', 'nonce', 'at_hash'],
+  });
+}
+
+/** `GET {web}/api/oauth2/keys`. */
+export function jwksDocument(ctx: EmulatorContext): Reply {
+  return json(200, { keys: [ctx.key.publicJwk] });
+}
+
+/** `GET {api}/users/@me` with a Bearer token that has `identify` (directly or via an SDK scope). */
+export function currentUser(ctx: EmulatorContext, authorization: string | undefined): Reply {
+  const match = authorization === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  const live = match === null ? undefined : ctx.store.liveAccessToken(match[1]!, ctx.options.clock());
+  if (live === undefined) return serviceError(401);
+  const scopes = effectiveScopes(live.record.scopes);
+  if (!scopes.has('identify')) return serviceError(401);
+  const user = ctx.options.users.get(live.grant.userId);
+  if (user === undefined) return serviceError(401);
+  const body: Record<string, unknown> = {
+    id: user.id,
+    username: user.username,
+    global_name: user.globalName ?? null,
+    discriminator: '0',
+    avatar: null,
+  };
+  if (scopes.has('email') && user.email !== undefined) {
+    body.email = user.email;
+    body.verified = true;
+  }
+  return json(200, body, { 'Cache-Control': 'no-store' });
+}

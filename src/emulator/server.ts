@@ -1,0 +1,188 @@
+/** The emulator's HTTP server: routing, faults, latency and the request log. */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { handleAuthorize } from './authorize.js';
+import { PATHS, type EmulatorContext } from './context.js';
+import { BodyTooLargeError, isFormUrlEncoded, json, readBody, serviceError, type Outcome, type Reply } from './http.js';
+import { currentUser, discoveryDocument, jwksDocument } from './resources.js';
+import { handleRevoke, handleToken, notFormEncoded } from './token.js';
+import type { EmulatorRequestRecord, TokenFault } from './types.js';
+
+/** The request log keeps at most this many entries, dropping the oldest. */
+const MAX_LOG_ENTRIES = 10_000;
+
+interface Route {
+  method: string;
+  handle(ctx: EmulatorContext, req: IncomingMessage, url: URL, note: { grantType?: string }): Outcome | Promise<Outcome>;
+}
+
+function faultOutcome(fault: TokenFault): Outcome {
+  if ('hang' in fault) return { hang: true };
+  if ('destroySocket' in fault) return { destroySocket: true };
+  const headers: Record<string, string> = {};
+  if (fault.status === 429) {
+    const retryAfter = fault.retryAfter ?? 1;
+    // The service's rate-limit answer: whole seconds in the header, exact seconds in the body.
+    headers['Retry-After'] = String(Math.ceil(retryAfter));
+    headers['X-RateLimit-Global'] = 'false';
+    headers['X-RateLimit-Scope'] = 'user';
+    return json(429, { message: 'You are being rate limited.', retry_after: retryAfter, global: false }, headers);
+  }
+  if (fault.retryAfter !== undefined) headers['Retry-After'] = String(Math.ceil(fault.retryAfter));
+  if (fault.error !== undefined) {
+    return json(fault.status, { error: fault.error, error_description: 'Injected fault from the emulator.' }, { ...headers, 'Cache-Control': 'no-store' });
+  }
+  return serviceError(fault.status, headers);
+}
+
+/** Reads a form body for the token or revocation endpoint, applying a pending token fault. */
+async function formEndpoint(
+  ctx: EmulatorContext,
+  req: IncomingMessage,
+  note: { grantType?: string },
+  handler: typeof handleToken,
+  faultable: boolean,
+): Promise<Outcome> {
+  let body: Buffer;
+  try {
+    body = await readBody(req);
+  } catch (err) {
+    // The service's JSON error 40005; the connection closes because the rest of the body is unread.
+    if (err instanceof BodyTooLargeError) return json(413, { message: 'Request entity too large', code: 40005 }, { Connection: 'close' });
+    return { destroySocket: true };
+  }
+  const isForm = isFormUrlEncoded(req);
+  const form = new URLSearchParams(isForm ? body.toString('utf8') : '');
+  note.grantType = form.get('grant_type') ?? undefined;
+  if (faultable && ctx.tokenFault !== undefined) {
+    const fault = ctx.tokenFault;
+    ctx.tokenFault = undefined;
+    return faultOutcome(fault);
+  }
+  if (!isForm) return notFormEncoded();
+  return handler(ctx, { authorization: req.headers.authorization, form });
+}
+
+const ROUTES: Record<string, Route> = {
+  [PATHS.authorize]: { method: 'GET', handle: (ctx, _req, url) => handleAuthorize(ctx, url.searchParams) },
+  [PATHS.token]: { method: 'POST', handle: (ctx, req, _url, note) => formEndpoint(ctx, req, note, handleToken, true) },
+  [PATHS.revoke]: { method: 'POST', handle: (ctx, req, _url, note) => formEndpoint(ctx, req, note, handleRevoke, false) },
+  [PATHS.discovery]: { method: 'GET', handle: (ctx) => discoveryDocument(ctx) },
+  [PATHS.jwks]: { method: 'GET', handle: (ctx) => jwksDocument(ctx) },
+  [PATHS.userinfo]: { method: 'GET', handle: (ctx, req) => currentUser(ctx, req.headers.authorization) },
+};
+
+/** An http.Server bound to 127.0.0.1 that can be closed completely, hanging requests included. */
+export class EmulatorServer {
+  readonly log: EmulatorRequestRecord[] = [];
+  private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly closing = new AbortController();
+  private closed: Promise<void> | undefined;
+  private ctx: EmulatorContext | undefined;
+
+  constructor() {
+    this.server = createServer((req, res) => void this.serve(req, res));
+    this.server.requestTimeout = 30_000;
+    this.server.headersTimeout = 10_000;
+    this.server.on('connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+  }
+
+  /** Binds 127.0.0.1:`port` and resolves with the port actually bound. */
+  listen(port: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen({ port, host: '127.0.0.1' }, () => {
+        this.server.off('error', reject);
+        const address = this.server.address();
+        resolve(typeof address === 'object' && address !== null ? address.port : port);
+      });
+    });
+  }
+
+  /** Starts answering requests with `ctx`. */
+  attach(ctx: EmulatorContext): void {
+    this.ctx = ctx;
+  }
+
+  get isClosed(): boolean {
+    return this.closed !== undefined;
+  }
+
+  close(): Promise<void> {
+    if (this.closed === undefined) {
+      this.closing.abort();
+      this.closed = new Promise((resolve) => this.server.close(() => resolve()));
+      for (const socket of this.sockets) socket.destroy(); // includes hanging and keep-alive connections
+    }
+    return this.closed;
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      await this.answer(req, res);
+    } catch {
+      req.socket.destroy(); // a failure while writing must not become an unhandled rejection
+    }
+  }
+
+  private async answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const note: { grantType?: string } = {};
+    let outcome: Outcome;
+    let path = '/';
+    const ctx = this.ctx;
+    try {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      path = url.pathname;
+      const route = ROUTES[url.pathname];
+      if (ctx === undefined) outcome = serviceError(503);
+      else if (route === undefined) outcome = serviceError(404);
+      else if (route.method !== method) outcome = serviceError(405, { Allow: route.method });
+      else outcome = await route.handle(ctx, req, url, note);
+    } catch {
+      outcome = serviceError(500); // the cause may hold request data, so it is not echoed
+    }
+    const record: EmulatorRequestRecord = { method, path, status: 'status' in outcome ? outcome.status : 0 };
+    if (note.grantType !== undefined) record.grantType = note.grantType;
+    if (!('status' in outcome)) {
+      this.record(record);
+      if ('destroySocket' in outcome) req.socket.destroy();
+      return; // a hang: the socket is destroyed by close()
+    }
+    await this.delay(ctx?.latencyMs ?? 0);
+    this.record(record);
+    if (this.closing.signal.aborted || res.destroyed) return;
+    this.write(res, outcome);
+  }
+
+  private record(entry: EmulatorRequestRecord): void {
+    // Bounded so a long-running CLI emulator does not grow without end.
+    if (this.log.length >= MAX_LOG_ENTRIES) this.log.shift();
+    this.log.push(entry);
+  }
+
+  private write(res: ServerResponse, reply: Reply): void {
+    res.writeHead(reply.status, reply.headers);
+    res.end(reply.body);
+  }
+
+  /** Waits `ms`, or less if the server closes meanwhile. */
+  private delay(ms: number): Promise<void> {
+    if (ms <= 0) return Promise.resolve();
+    const signal = this.closing.signal;
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+}

@@ -1,0 +1,133 @@
+/** Public types of the platform emulator (re-exported by `social-sdk-auth/emulator`). */
+
+/** An application (OAuth client) registered with the emulator. */
+export interface EmulatorApplication {
+  /** Application id (snowflake, decimal string), used as the OAuth `client_id`. */
+  id: string;
+  /** Public client: authenticates with `client_id` only and must use PKCE. Default `true`. */
+  publicClient?: boolean;
+  /** Client secret for `client_secret_basic` / `client_secret_post`; required when `publicClient` is false. Default: none. */
+  clientSecret?: string;
+  /**
+   * Registered redirect URIs. A loopback `http://127.0.0.1/path` (or `http://[::1]/path`) without a
+   * port matches any port. Default `['http://127.0.0.1/callback', 'discord-<id>:/authorize/callback']`.
+   */
+  redirectUris?: string[];
+  /** Display name, shown on error pages. Default `'Emulated Application'`. */
+  name?: string;
+}
+
+/** A user account known to the emulator. */
+export interface EmulatorUser {
+  /** User id (snowflake, decimal string); the `sub` of ID tokens. */
+  id: string;
+  /** Unique username, e.g. `'player'`. */
+  username: string;
+  /** Display name; `global_name` in the user object. Default: `null` in the user object. */
+  globalName?: string;
+  /** E-mail address, returned only to tokens with the `email` scope. Default: none. */
+  email?: string;
+}
+
+/** Options of `startEmulator`. */
+export interface EmulatorOptions {
+  /** TCP port to listen on; the server binds 127.0.0.1 only. Default `0` (an ephemeral port). */
+  port?: number;
+  /** Registered applications; the first is `Emulator.applicationId`. Default: one public app, id `'1234567890123456789'`. */
+  applications?: EmulatorApplication[];
+  /** Known users; the first is the one who signs in and consents (see `signInAs`). Default: one user, id `'80351110224678912'`, username `'player'`. */
+  users?: EmulatorUser[];
+  /** Lifetime of access tokens in whole seconds (`expires_in`). Default `604800` (7 days, as the service). */
+  accessTokenTtlSeconds?: number;
+  /** Lifetime of authorization codes in seconds; fractions are allowed so tests can let a code expire quickly. Default `600`. */
+  authorizationCodeTtlSeconds?: number;
+  /** Delay in milliseconds added before every response. Default `0`. */
+  latencyMs?: number;
+  /** Clock in milliseconds since the epoch, for expiry tests without fake timers. Default `Date.now`. */
+  clock?: () => number;
+}
+
+/** An authorization error the next authorize request redirects with. */
+export interface AuthorizeFault {
+  /** RFC 6749 §4.1.2.1 error code, e.g. `'server_error'` or `'temporarily_unavailable'`. */
+  error: string;
+  /** `error_description` sent with it. Default: a sentence describing `error`. */
+  description?: string;
+}
+
+/** A fault the next token-endpoint request answers with instead of being processed. */
+export type TokenFault =
+  | {
+      /** HTTP status, 400-599. 429 answers with the service's rate-limit body and `Retry-After`. */
+      status: number;
+      /** OAuth `error` to put in the JSON body; default: the service's `{message, code}` body. Ignored for 429. */
+      error?: string;
+      /** Seconds for `Retry-After` (and `retry_after` in a 429 body). Default: 429 uses 1, others send none. */
+      retryAfter?: number;
+    }
+  | {
+      /** Read the request, then never answer it; ends when `close()` is called. */
+      hang: true;
+    }
+  | {
+      /** Read the request, then destroy the connection without an answer. */
+      destroySocket: true;
+    };
+
+/** One served request, for assertions. Paths carry no query string, so no secrets. */
+export interface EmulatorRequestRecord {
+  /** HTTP method, e.g. `'POST'`. */
+  method: string;
+  /** Path without query, e.g. `'/api/v10/oauth2/token'`. */
+  path: string;
+  /** `grant_type` of a token-endpoint request, when the body carried one. */
+  grantType?: string;
+  /** HTTP status answered, or `0` when the connection was destroyed or left hanging. */
+  status: number;
+}
+
+/** Options of `Emulator.openUrl`. */
+export interface OpenUrlOptions {
+  /** Receives a custom-scheme redirect (`discord-<id>:/authorize/callback?code=…`), as the OS would hand it to the app. Default: none, and such a redirect rejects. */
+  onCustomScheme?: (location: string) => void | Promise<void>;
+  /** Aborts the round trip. Default: none. */
+  signal?: AbortSignal;
+  /** Limit for each step (authorize request, callback request, `onCustomScheme`) in milliseconds. Default `10000`. */
+  timeoutMs?: number;
+}
+
+/** A running emulator. */
+export interface Emulator {
+  /** Web base, `http://127.0.0.1:PORT`; the authorize endpoint is `{webBase}/oauth2/authorize`. */
+  readonly webBase: string;
+  /** API base, `http://127.0.0.1:PORT/api/v10`; the token endpoint is `{apiBase}/oauth2/token`. */
+  readonly apiBase: string;
+  /** ID-token issuer, equal to `webBase`. */
+  readonly issuer: string;
+  /** The port the server listens on. */
+  readonly port: number;
+  /** Id of the first (default) application. */
+  readonly applicationId: string;
+  /** Every request served so far, oldest first (a copy). */
+  readonly requests: ReadonlyArray<EmulatorRequestRecord>;
+  /** Closes the server, destroys open connections and ends hanging faults. Idempotent. */
+  close(): Promise<void>;
+  /** What the headless user answers on the consent screen. Default `'approve'`. */
+  setConsent(mode: 'approve' | 'deny'): void;
+  /** Chooses which known user signs in and consents from now on. Default: the first user. */
+  signInAs(userId: string): void;
+  /** The next authorize request that has a trusted redirect URI redirects with this error. Default `{ error: 'server_error' }`. */
+  failNextAuthorize(fault?: AuthorizeFault): void;
+  /** The next token-endpoint request (`/oauth2/token`) answers with this fault; later ones are served normally. */
+  failNextToken(fault: TokenFault): void;
+  /** Sets the delay added before every response, in milliseconds. */
+  setLatency(ms: number): void;
+  /**
+   * A headless browser: GETs `url` (this emulator's authorize URL), reads the redirect, and either
+   * GETs an http(s) redirect (the client's loopback callback) or passes a custom-scheme one to
+   * `onCustomScheme`. Rejects with `EmulatorOpenUrlError` when the endpoint answered with an error page.
+   */
+  openUrl(url: string, options?: OpenUrlOptions): Promise<void>;
+  /** Revokes every grant of `userId`, like the user deauthorizing the app: its tokens die and refreshes get `invalid_grant`. */
+  revokeGrantsOf(userId: string): void;
+}

@@ -1,0 +1,95 @@
+// Covers the `social-sdk-auth` command line in-process through runCli: top-level help, usage
+// errors (exit 2), `emulator --help`, and `emulator --port` serving until its stop signal aborts.
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli, type CliIo } from '../../src/cli.js';
+
+function captureIo(): CliIo & { stdout: string[]; stderr: string[]; controller: AbortController } {
+  const controller = new AbortController();
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return { stdout, stderr, controller, signal: controller.signal, out: (line) => stdout.push(line), err: (line) => stderr.push(line) };
+}
+
+const controllers: AbortController[] = [];
+afterEach(() => {
+  for (const controller of controllers.splice(0)) controller.abort(); // never leave an emulator running
+});
+
+async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('runCli', () => {
+  it('prints usage listing the commands for --help and exits 0', async () => {
+    const io = captureIo();
+    expect(await runCli(['--help'], io)).toBe(0);
+    expect(io.stdout.join('\n')).toMatch(/^Usage: social-sdk-auth <command> \[options\]/);
+    expect(io.stdout.join('\n')).toMatch(/\n {2}emulator {2}run the headless platform emulator/);
+    expect(io.stderr).toEqual([]);
+  });
+
+  it('exits 2 with usage for no command or an unknown one', async () => {
+    const none = captureIo();
+    expect(await runCli([], none)).toBe(2);
+    expect(none.stderr.join('\n')).toContain('Usage: social-sdk-auth');
+    const unknown = captureIo();
+    expect(await runCli(['launch-rockets'], unknown)).toBe(2);
+    expect(unknown.stderr.join('\n')).toContain('unknown command "launch-rockets"');
+    expect(unknown.stdout).toEqual([]);
+    const prototypeName = captureIo();
+    expect(await runCli(['toString'], prototypeName)).toBe(2);
+  });
+
+  it('prints the emulator usage for emulator --help', async () => {
+    const io = captureIo();
+    expect(await runCli(['emulator', '--help'], io)).toBe(0);
+    expect(io.stdout.join('\n')).toContain('Usage: social-sdk-auth emulator [--port N]');
+  });
+
+  it.each([
+    [['emulator', '--port', 'eighty']],
+    [['emulator', '--port', '70000']],
+    [['emulator', '--port', '-1']],
+    [['emulator', '--verbose']],
+    [['emulator', 'extra']],
+  ])('exits 2 for %j', async (argv) => {
+    const io = captureIo();
+    expect(await runCli(argv, io)).toBe(2);
+    expect(io.stderr.join('\n')).toContain('Usage: social-sdk-auth emulator');
+  });
+
+  it('runs the emulator until the stop signal, printing where it listens', async () => {
+    const io = captureIo();
+    controllers.push(io.controller);
+    const exit = runCli(['emulator', '--port', '0'], io);
+    await until(() => io.stdout.some((line) => line.includes('Press Ctrl+C')));
+    const webBase = /web base:\s+(\S+)/.exec(io.stdout.join('\n'))?.[1];
+    const apiBase = /api base:\s+(\S+)/.exec(io.stdout.join('\n'))?.[1];
+    expect(webBase).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(apiBase).toBe(`${webBase}/api/v10`);
+    expect(io.stdout.join('\n')).toContain('application id: 1234567890123456789');
+    const discovery = await fetch(`${webBase}/.well-known/openid-configuration`);
+    expect(((await discovery.json()) as { issuer: string }).issuer).toBe(webBase);
+    io.controller.abort();
+    expect(await exit).toBe(0);
+    expect(io.stdout.at(-1)).toBe('Platform emulator stopped.');
+    await expect(fetch(`${webBase}/.well-known/openid-configuration`)).rejects.toThrow();
+  });
+
+  it('exits 1 when the port is taken', async () => {
+    const first = captureIo();
+    controllers.push(first.controller);
+    const running = runCli(['emulator'], first);
+    await until(() => first.stdout.some((line) => line.includes('Press Ctrl+C')));
+    const port = /127\.0\.0\.1:(\d+)/.exec(first.stdout.join('\n'))![1]!;
+    const second = captureIo();
+    expect(await runCli(['emulator', '--port', port], second)).toBe(1);
+    expect(second.stderr.join('\n')).toMatch(/could not start: .*EADDRINUSE/);
+    first.controller.abort();
+    expect(await running).toBe(0);
+  });
+});
