@@ -3,9 +3,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
-    hookTimeout: 30_000,
-    // Child processes and workers load the built addon; run files in separate forks.
+    hookTimeout: 60_000,
+    // Each file in its own process: files that load Workers or the addon cannot disturb others.
     pool: 'forks',
   },
 });

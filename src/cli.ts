@@ -4,6 +4,7 @@
  * command line, dispatches, and returns the exit code, so it can be tested in-process.
  */
 import { parseArgs } from 'node:util';
+import { forwardRedirectCommand, FORWARD_REDIRECT_USAGE } from './desktop/cli-forward.js';
 import { startEmulator } from './emulator/index.js';
 
 /** Where a command writes, and what tells a long-running command to stop. */
@@ -85,6 +86,20 @@ const COMMANDS: Record<string, Command> = {
       await emulator.close();
       io.out('Platform emulator stopped.');
       return 0;
+    },
+  },
+  'forward-redirect': {
+    summary: 'hand a custom-scheme redirect URL to the running game',
+    usage: FORWARD_REDIRECT_USAGE.trimEnd(),
+    run(args, io) {
+      // The desktop module writes raw text; adapt it to the line-based CLI output.
+      const lines = (write: (line: string) => void) => ({
+        write: (text: string) => {
+          for (const line of text.replace(/\n$/, '').split('\n')) write(line);
+          return true;
+        },
+      });
+      return forwardRedirectCommand(args, { stdout: lines(io.out), stderr: lines(io.err) });
     },
   },
 };

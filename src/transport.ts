@@ -46,31 +46,62 @@ export function isLoopbackHttp(url: URL): boolean {
   );
 }
 
+// The body's retry_after is exact (fractions of a second); the header is rounded up.
 function parseRetryAfter(header: string | null, body: string): number | undefined {
+  try {
+    const json = JSON.parse(body) as { retry_after?: unknown };
+    if (typeof json.retry_after === 'number' && json.retry_after >= 0) return json.retry_after;
+  } catch {
+    // not JSON: the header is all there is
+  }
   if (header) {
     const seconds = Number(header);
     if (Number.isFinite(seconds) && seconds >= 0) return seconds;
     const date = Date.parse(header);
     if (!Number.isNaN(date)) return Math.max(0, (date - Date.now()) / 1000);
   }
-  try {
-    const json = JSON.parse(body) as { retry_after?: unknown };
-    if (typeof json.retry_after === 'number' && json.retry_after >= 0) return json.retry_after;
-  } catch {
-    // not JSON: no retry hint in the body
-  }
   return undefined;
 }
 
+interface ErrorLike {
+  name?: string;
+  code?: unknown;
+  message?: string;
+  cause?: unknown;
+}
+
+// fetch and openid-client wrap the socket error a few levels deep; look through the chain.
+function causeChain(error: unknown): ErrorLike[] {
+  const chain: ErrorLike[] = [];
+  let current: unknown = error;
+  while (current && typeof current === 'object' && chain.length < 6) {
+    chain.push(current as ErrorLike);
+    current = (current as ErrorLike).cause;
+  }
+  return chain;
+}
+
+function isNetworkFailure(error: unknown): boolean {
+  return causeChain(error).some(
+    (e) =>
+      e.name === 'AbortError' ||
+      e.name === 'TimeoutError' ||
+      (e.name === 'TypeError' && e.message === 'fetch failed') ||
+      (typeof e.code === 'string' && (/^E[A-Z]+$/.test(e.code) || e.code.startsWith('UND_ERR'))),
+  );
+}
+
 function describeNetworkError(error: unknown, timeoutMs: number): string {
-  const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e?.name === 'TimeoutError') return `no response within ${timeoutMs} ms`;
-  if (e?.name === 'AbortError') return 'the request was aborted';
-  const code = e?.cause?.code;
-  if (code === 'ECONNREFUSED') return 'connection refused';
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'the connection was reset';
-  if (code === 'ENOTFOUND') return 'the host name could not be resolved';
-  return redact(e?.cause?.message ?? e?.message ?? 'unknown network error');
+  const chain = causeChain(error);
+  if (chain.some((e) => e.name === 'TimeoutError')) return `no response within ${timeoutMs} ms`;
+  if (chain.some((e) => e.name === 'AbortError')) return 'the request was aborted';
+  const codes = chain.map((e) => e.code);
+  if (codes.includes('ECONNREFUSED')) return 'connection refused';
+  if (codes.includes('ECONNRESET')) return 'the connection was reset';
+  if (codes.includes('UND_ERR_SOCKET')) return 'the connection was closed before a response arrived';
+  if (codes.includes('ENOTFOUND')) return 'the host name could not be resolved';
+  const last = chain[chain.length - 1];
+  return redact(last?.message ?? 'unknown network error');
 }
 
 export class TokenTransport {
@@ -189,17 +220,8 @@ export class TokenTransport {
       }
       return { outcome: 'http', status: last.status, body: last.body, retryAfter: last.retryAfter, errorCode };
     }
-    const cause = (e?.cause ?? {}) as { name?: string };
-    if (
-      e?.name === 'TypeError' ||
-      e?.name === 'AbortError' ||
-      e?.name === 'TimeoutError' ||
-      cause.name === 'AbortError' ||
-      cause.name === 'TimeoutError' ||
-      e?.code === 'OAUTH_TIMEOUT' ||
-      e?.code === 'OAUTH_ABORT'
-    ) {
-      return { outcome: 'network', message: describeNetworkError(cause.name ? e.cause : error, timeoutMs) };
+    if (isNetworkFailure(error)) {
+      return { outcome: 'network', message: describeNetworkError(error, timeoutMs) };
     }
     return { outcome: 'invalid', message: redact(e?.message ?? String(error)) };
   }

@@ -89,8 +89,8 @@ ClientResult MapFailure(const TransportResponse& r, GrantKind kind) {
       std::string message = std::string("The ") + what + " answered HTTP " +
                             std::to_string(r.status);
       if (!r.oauth_error.empty()) message += " " + Sanitize(r.oauth_error, 64);
-      if (!r.error_description.empty()) message += " (" + Sanitize(r.error_description, 300) + ")";
-      message += ".";
+      if (!r.error_description.empty()) message += ": " + Sanitize(r.error_description, 300);
+      if (message.back() != '.') message += ".";
       if (r.oauth_error == "invalid_grant") {
         message += kind == GrantKind::RefreshToken
                        ? " The refresh token is no longer valid: sign the player in again."
@@ -154,7 +154,7 @@ RedirectVerdict EvaluateRedirect(const std::string& query, const std::string& ex
     if (description && !description->empty() && code != "access_denied") {
       message += ": " + Sanitize(*description, 300);
     }
-    if (code != "access_denied") message += ".";
+    if (code != "access_denied" && message.back() != '.') message += ".";
     verdict.kind = RedirectVerdict::Kind::Fail;
     verdict.result = ClientResult::Failure(ErrorType::AuthorizationFailed, std::move(message));
     verdict.result.SetOAuthError(code);

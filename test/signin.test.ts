@@ -1,0 +1,340 @@
+// Sign-in end to end through the public API: a real client, a real loopback redirect and the
+// real emulator over HTTP. Each test reads as an example of one outcome a game must handle.
+import { createHash } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { AuthorizationArgs, Client, ClientResultError } from '../src/index.js';
+import { captureOpener, startHarness, type Harness } from './support/emulator.js';
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+async function rejection(promise: Promise<unknown>): Promise<ClientResultError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ClientResultError);
+  return error as ClientResultError;
+}
+
+function stateOf(url: string): string {
+  return new URL(url).searchParams.get('state') ?? '';
+}
+
+describe('sign-in over a loopback redirect', () => {
+  it('signs in, refreshes with rotation, and revokes', async () => {
+    harness = await startHarness();
+    const { client, emulator } = harness;
+    const tokens = await client.signIn();
+    expect(tokens.tokenType).toBe('Bearer');
+    expect(tokens.expiresIn).toBe(604800);
+    expect(tokens.scopes).toBe('openid sdk.social_layer');
+    expect(tokens.redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    expect(tokens.idToken?.split('.')).toHaveLength(3);
+
+    const me = await fetch(`${emulator.apiBase}/users/@me`, { headers: { authorization: `Bearer ${tokens.accessToken}` } });
+    expect(me.status).toBe(200);
+
+    const refreshed = await client.refreshToken({ refreshToken: tokens.refreshToken });
+    expect(refreshed.accessToken).not.toBe(tokens.accessToken);
+    expect(refreshed.refreshToken).not.toBe(tokens.refreshToken);
+
+    await client.revokeToken({ token: refreshed.refreshToken });
+    const after = await fetch(`${emulator.apiBase}/users/@me`, { headers: { authorization: `Bearer ${refreshed.accessToken}` } });
+    expect(after.status).toBe(401);
+    const error = await rejection(client.refreshToken({ refreshToken: refreshed.refreshToken }));
+    expect(error.oauthError).toBe('invalid_grant');
+  });
+
+  it('sends the PKCE challenge, state and nonce the args carry', async () => {
+    const opener = captureOpener();
+    harness = await startHarness({ client: { openUrl: opener.openUrl } });
+    const { client, emulator } = harness;
+    const pair = client.createAuthorizationCodeVerifier();
+    const args = new AuthorizationArgs()
+      .setScopes(Client.defaultPresenceScopes)
+      .setCodeChallenge(pair.challenge)
+      .setNonce('nonce-1')
+      .setIntegrationType(1);
+    const pending = client.authorize(args);
+    const url = new URL(await opener.next());
+    expect(url.origin + url.pathname).toBe(`${emulator.webBase}/oauth2/authorize`);
+    expect(url.searchParams.get('client_id')).toBe(emulator.applicationId);
+    expect(url.searchParams.get('code_challenge')).toBe(pair.challenge.challenge);
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('nonce')).toBe('nonce-1');
+    expect(url.searchParams.get('integration_type')).toBe('1');
+    expect(url.searchParams.get('scope')).toBe('openid sdk.social_layer_presence');
+    expect(stateOf(url.href)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await emulator.openUrl(url.href);
+    const { code, redirectUri } = await pending;
+    expect(redirectUri).toBe(url.searchParams.get('redirect_uri'));
+    const tokens = await client.getToken({ code, codeVerifier: pair.verifier, redirectUri, nonce: 'nonce-1' });
+    expect(tokens.scopes).toBe('openid sdk.social_layer_presence');
+  });
+
+  it('verifies the id_token signature against the JWKS and checks the nonce', async () => {
+    harness = await startHarness();
+    const { client, emulator } = harness;
+    const jose = await import('jose');
+    const tokens = await client.signIn({ nonce: 'expected-nonce' });
+    const jwks = jose.createRemoteJWKSet(new URL(`${emulator.webBase}/api/oauth2/keys`));
+    const { payload } = await jose.jwtVerify(tokens.idToken!, jwks, {
+      issuer: emulator.issuer,
+      audience: emulator.applicationId,
+    });
+    expect(payload.nonce).toBe('expected-nonce');
+    const half = createHash('sha256').update(tokens.accessToken).digest().subarray(0, 16);
+    expect(payload.at_hash).toBe(half.toString('base64url'));
+
+    // A token response whose id_token lacks the nonce this sign-in sent is refused.
+    const pair = client.createAuthorizationCodeVerifier();
+    const { code, redirectUri } = await client.authorize({ scopes: 'openid identify', codeChallenge: pair.challenge, nonce: 'a' });
+    const error = await rejection(client.getToken({ code, codeVerifier: pair.verifier, redirectUri, nonce: 'b' }));
+    expect(error.type).toBe('AuthorizationFailed');
+    expect(error.message).toContain('nonce');
+  });
+
+  it('reports denied consent as AuthorizationFailed with access_denied', async () => {
+    harness = await startHarness();
+    harness.emulator.setConsent('deny');
+    const error = await rejection(harness.client.signIn());
+    expect(error.type).toBe('AuthorizationFailed');
+    expect(error.code).toBe('ERR_AUTHORIZATION_FAILED');
+    expect(error.oauthError).toBe('access_denied');
+    expect(error.message).toContain('declined');
+  });
+
+  it('ignores a callback with the wrong state and completes with the right one', async () => {
+    const opener = captureOpener();
+    harness = await startHarness({ client: { openUrl: opener.openUrl } });
+    const pending = harness.client.authorize({ scopes: 'identify' });
+    const url = new URL(await opener.next());
+    const redirect = url.searchParams.get('redirect_uri')!;
+    const forged = await fetch(`${redirect}?code=forged&state=${'x'.repeat(43)}`);
+    expect(forged.status).toBe(400);
+    expect(harness.client.isAuthorizing()).toBe(true);
+    const real = await fetch(`${redirect}?code=real&state=${stateOf(url.href)}`);
+    expect(real.status).toBe(200);
+    expect(await real.text()).toContain('Signed in');
+    await expect(pending).resolves.toEqual({ code: 'real', redirectUri: redirect });
+  });
+
+  it('rejects a wrong code verifier with invalid_grant', async () => {
+    harness = await startHarness();
+    const { client } = harness;
+    const pair = client.createAuthorizationCodeVerifier();
+    const other = client.createAuthorizationCodeVerifier();
+    const { code, redirectUri } = await client.authorize({ scopes: 'identify', codeChallenge: pair.challenge });
+    const error = await rejection(client.getToken({ code, codeVerifier: other.verifier, redirectUri }));
+    expect(error.type).toBe('HTTPError');
+    expect(error.status).toBe(400);
+    expect(error.oauthError).toBe('invalid_grant');
+    expect(error.retryable).toBe(false);
+    expect(error.message).not.toContain(other.verifier);
+    expect(error.message).not.toContain(code);
+  });
+
+  it('refuses a reused code and revokes what it had issued', async () => {
+    harness = await startHarness();
+    const { client, emulator } = harness;
+    const pair = client.createAuthorizationCodeVerifier();
+    const { code, redirectUri } = await client.authorize({ scopes: 'identify', codeChallenge: pair.challenge });
+    const first = await client.getToken({ code, codeVerifier: pair.verifier, redirectUri });
+    const error = await rejection(client.getToken({ code, codeVerifier: pair.verifier, redirectUri }));
+    expect(error.oauthError).toBe('invalid_grant');
+    const me = await fetch(`${emulator.apiBase}/users/@me`, { headers: { authorization: `Bearer ${first.accessToken}` } });
+    expect(me.status).toBe(401);
+  });
+
+  it('refuses a redirect URI that differs from the one authorized', async () => {
+    harness = await startHarness();
+    const { client } = harness;
+    const pair = client.createAuthorizationCodeVerifier();
+    const { code, redirectUri } = await client.authorize({ scopes: 'identify', codeChallenge: pair.challenge });
+    const port = Number(new URL(redirectUri).port);
+    const other = `http://127.0.0.1:${port === 65535 ? port - 1 : port + 1}/callback`;
+    const error = await rejection(client.getToken({ code, codeVerifier: pair.verifier, redirectUri: other }));
+    expect(error.oauthError).toBe('invalid_grant');
+  });
+
+  it('detects refresh token reuse: the old token kills the whole grant', async () => {
+    harness = await startHarness();
+    const { client } = harness;
+    const first = await client.signIn({ scopes: 'identify' });
+    const second = await client.refreshToken({ refreshToken: first.refreshToken });
+    const reuse = await rejection(client.refreshToken({ refreshToken: first.refreshToken }));
+    expect(reuse.oauthError).toBe('invalid_grant');
+    expect(reuse.message).toContain('sign the player in again');
+    const dead = await rejection(client.refreshToken({ refreshToken: second.refreshToken }));
+    expect(dead.oauthError).toBe('invalid_grant');
+  });
+
+  it('aborts with an AbortSignal, with abortAuthorize, and when superseded', async () => {
+    const opener = captureOpener();
+    harness = await startHarness({ client: { openUrl: opener.openUrl } });
+    const { client } = harness;
+    const controller = new AbortController();
+    const bySignal = client.authorize({ scopes: 'identify' }, { signal: controller.signal });
+    await opener.next();
+    controller.abort();
+    expect((await rejection(bySignal)).type).toBe('Aborted');
+
+    const byCall = client.authorize({ scopes: 'identify' });
+    await opener.next();
+    client.abortAuthorize();
+    const aborted = await rejection(byCall);
+    expect(aborted.code).toBe('ERR_ABORTED');
+
+    const first = client.authorize({ scopes: 'identify' });
+    const firstUrl = await opener.next();
+    const second = client.authorize({ scopes: 'identify' });
+    const secondUrl = await opener.next();
+    expect((await rejection(first)).type).toBe('Aborted');
+    // The first flow's listener is closed; the second completes.
+    const redirect = new URL(secondUrl).searchParams.get('redirect_uri')!;
+    await fetch(`${redirect}?code=two&state=${stateOf(secondUrl)}`);
+    await expect(second).resolves.toMatchObject({ code: 'two' });
+    const firstRedirect = new URL(firstUrl).searchParams.get('redirect_uri')!;
+    await expect(fetch(`${firstRedirect}?code=one&state=${stateOf(firstUrl)}`)).rejects.toThrow();
+
+    const pre = new AbortController();
+    pre.abort();
+    expect((await rejection(client.authorize({ scopes: 'identify' }, { signal: pre.signal }))).type).toBe('Aborted');
+  });
+
+  it('times out with ERR_TIMEOUT and closes the listener', async () => {
+    const opener = captureOpener();
+    harness = await startHarness({ client: { openUrl: opener.openUrl } });
+    const pending = harness.client.authorize({ scopes: 'identify' }, { timeoutMs: 200 });
+    const url = await opener.next();
+    const error = await rejection(pending);
+    expect(error.type).toBe('Aborted');
+    expect(error.code).toBe('ERR_TIMEOUT');
+    expect(error.message).toContain('timed out');
+    const redirect = new URL(url).searchParams.get('redirect_uri')!;
+    await expect(fetch(redirect)).rejects.toThrow();
+  });
+
+  it('keeps the flow alive when the browser cannot be opened, and hands over the URL', async () => {
+    const failures: Array<{ url: string; error: Error }> = [];
+    harness = await startHarness({
+      client: {
+        openUrl: () => Promise.reject(new Error('no browser here')),
+        onOpenUrlFailed: (url, error) => failures.push({ url, error }),
+      },
+    });
+    const { client, emulator } = harness;
+    const event = new Promise<string>((resolve) => client.once('openUrlFailed', (url) => resolve(url)));
+    const pending = client.authorize({ scopes: 'identify', codeChallenge: client.createAuthorizationCodeVerifier().challenge });
+    const url = await event;
+    expect(failures).toHaveLength(1);
+    expect(failures[0]!.url).toBe(url);
+    expect(failures[0]!.error.message).toBe('no browser here');
+    expect(client.isAuthorizing()).toBe(true);
+    // The player opens the URL by hand: the flow completes.
+    await emulator.openUrl(url);
+    await expect(pending).resolves.toMatchObject({ redirectUri: new URL(url).searchParams.get('redirect_uri') });
+  });
+
+  it('surfaces 429 as retryable with retryAfter, and 5xx as retryable', async () => {
+    harness = await startHarness();
+    const { client, emulator } = harness;
+    const tokens = await client.signIn({ scopes: 'identify' });
+    emulator.failNextToken({ status: 429, retryAfter: 2.5 });
+    const limited = await rejection(client.refreshToken({ refreshToken: tokens.refreshToken }));
+    expect(limited.type).toBe('HTTPError');
+    expect(limited.status).toBe(429);
+    expect(limited.retryable).toBe(true);
+    expect(limited.retryAfter).toBe(2.5);
+    expect(limited.responseBody).toContain('rate limited');
+
+    emulator.failNextToken({ status: 503 });
+    const unavailable = await rejection(client.refreshToken({ refreshToken: tokens.refreshToken }));
+    expect(unavailable.status).toBe(503);
+    expect(unavailable.retryable).toBe(true);
+    // The fault was answered before the grant was touched: the token still works.
+    await expect(client.refreshToken({ refreshToken: tokens.refreshToken })).resolves.toMatchObject({ tokenType: 'Bearer' });
+  });
+
+  it('gives NetworkError when the service is down, and ERR_TIMEOUT when it hangs', async () => {
+    harness = await startHarness({ client: { requestTimeoutMs: 300 } });
+    const { client, emulator } = harness;
+    const tokens = await client.signIn({ scopes: 'identify' });
+    emulator.failNextToken({ hang: true });
+    const hung = await rejection(client.refreshToken({ refreshToken: tokens.refreshToken }));
+    expect(hung.type).toBe('NetworkError');
+    expect(hung.code).toBe('ERR_TIMEOUT');
+    expect(hung.retryable).toBe(true);
+
+    const controller = new AbortController();
+    emulator.failNextToken({ hang: true });
+    const aborting = client.refreshToken({ refreshToken: tokens.refreshToken, signal: controller.signal, timeoutMs: 10_000 });
+    setTimeout(() => controller.abort(), 50);
+    expect((await rejection(aborting)).type).toBe('Aborted');
+
+    await emulator.close();
+    const down = await rejection(client.refreshToken({ refreshToken: tokens.refreshToken }));
+    expect(down.type).toBe('NetworkError');
+    expect(down.code).toBe('ERR_NETWORK');
+    expect(down.message).toMatch(/Could not reach the token endpoint: (connection refused|the connection was closed)/);
+    expect(down.message).not.toContain(tokens.refreshToken);
+  });
+
+  it('rejects bad input with typed errors before any request', async () => {
+    harness = await startHarness();
+    const { client, emulator } = harness;
+    const invalid = await rejection(client.authorize({ scopes: 'bad  scopes' }));
+    expect(invalid.type).toBe('ValidationError');
+    expect(invalid.message).toContain('Scopes');
+    await expect(client.getToken({ code: 1 as unknown as string, codeVerifier: 'x', redirectUri: 'y' })).rejects.toThrow(TypeError);
+    const verifier = await rejection(client.getToken({ code: 'c', codeVerifier: 'short', redirectUri: 'http://127.0.0.1/callback' }));
+    expect(verifier.type).toBe('ValidationError');
+    expect(verifier.message).toContain('codeVerifier');
+    await expect(client.refreshToken({ refreshToken: 'r', applicationId: '-1' })).rejects.toThrow(RangeError);
+    expect(emulator.requests.filter((r) => r.path.endsWith('/oauth2/token'))).toHaveLength(0);
+  });
+});
+
+describe('sign-in over a custom URI scheme', () => {
+  it('completes through handleRedirect, and refuses replays and foreign URLs', async () => {
+    let delivered = '';
+    harness = await startHarness({
+      client: {
+        redirect: 'customScheme',
+        openUrl: (url) =>
+          harness!.emulator.openUrl(url, {
+            onCustomScheme: (location) => {
+              delivered = location;
+              expect(harness!.client.handleRedirect(location.replace(/^discord-/, 'other-'))).toBe(false);
+              expect(harness!.client.handleRedirect(location)).toBe(true);
+            },
+          }),
+      },
+    });
+    const { client, emulator } = harness;
+    const tokens = await client.signIn({ scopes: 'identify' });
+    expect(tokens.redirectUri).toBe(`discord-${emulator.applicationId}:/authorize/callback`);
+    expect(delivered.startsWith(tokens.redirectUri + '?')).toBe(true);
+    expect(client.handleRedirect(delivered)).toBe(false);
+    expect(client.handleRedirect('not a url')).toBe(false);
+    expect(() => client.handleRedirect(42 as unknown as string)).toThrow(TypeError);
+  });
+
+  it('uses CustomSchemeParam as the scheme', async () => {
+    const opener = captureOpener();
+    harness = await startHarness({
+      emulator: { applications: [{ id: '42424242', redirectUris: ['mygame:/authorize/callback'] }] },
+      client: { applicationId: '42424242', openUrl: opener.openUrl },
+    });
+    const pending = harness.client.authorize({ scopes: 'identify', customSchemeParam: 'mygame' });
+    const url = await opener.next();
+    expect(new URL(url).searchParams.get('redirect_uri')).toBe('mygame:/authorize/callback');
+    expect(harness.client.handleRedirect(`mygame:/authorize/callback?code=abc&state=${stateOf(url)}`)).toBe(true);
+    await expect(pending).resolves.toEqual({ code: 'abc', redirectUri: 'mygame:/authorize/callback' });
+  });
+});
