@@ -1,0 +1,105 @@
+// AuthorizationArgs (class and plain-object forms), default scopes and application ids:
+// getters and setters mirror the social SDK, and bad values give sentences that say what to do.
+import { describe, expect, it } from 'vitest';
+
+import { AuthorizationArgs, Client, IntegrationType } from '../src/index.js';
+
+describe('default scopes', () => {
+  it('are the social SDK defaults, as static properties and functions', () => {
+    expect(Client.defaultCommunicationScopes).toBe('openid sdk.social_layer');
+    expect(Client.defaultPresenceScopes).toBe('openid sdk.social_layer_presence');
+    expect(Client.getDefaultCommunicationScopes()).toBe(Client.defaultCommunicationScopes);
+    expect(Client.getDefaultPresenceScopes()).toBe(Client.defaultPresenceScopes);
+  });
+});
+
+describe('application ids', () => {
+  it('accept strings and bigints and come back as strings', () => {
+    const client = new Client();
+    expect(client.getApplicationId()).toBeUndefined();
+    client.setApplicationId('1234567890123456789');
+    expect(client.getApplicationId()).toBe('1234567890123456789');
+    client.setApplicationId(18446744073709551615n);
+    expect(client.getApplicationId()).toBe('18446744073709551615');
+    expect(new Client({ applicationId: 42n }).getApplicationId()).toBe('42');
+  });
+
+  it('reject anything that is not a positive integer below 2^64', () => {
+    const client = new Client();
+    for (const bad of ['0', '-1', '18446744073709551616', '1e5', ' 12', '12 ', '', '0x10', 0n, -5n, 1n << 64n]) {
+      expect(() => client.setApplicationId(bad as string)).toThrow(RangeError);
+    }
+    for (const bad of [12, 1.5, null, undefined, {}, []]) {
+      expect(() => client.setApplicationId(bad as unknown as string)).toThrow(TypeError);
+    }
+    expect(() => client.setApplicationId(12 as unknown as string)).toThrow(/applicationId must be a string of digits or a bigint/);
+  });
+});
+
+describe('AuthorizationArgs', () => {
+  it('has a getter and a set… setter for every field', () => {
+    const pair = new Client().createAuthorizationCodeVerifier();
+    const args = new AuthorizationArgs()
+      .setClientId('99')
+      .setScopes('openid sdk.social_layer')
+      .setState('my-state')
+      .setNonce('my-nonce')
+      .setCodeChallenge(pair.challenge)
+      .setIntegrationType(IntegrationType.UserInstall)
+      .setCustomSchemeParam('mygame');
+    expect(args.clientId()).toBe('99');
+    expect(args.scopes()).toBe('openid sdk.social_layer');
+    expect(args.state()).toBe('my-state');
+    expect(args.nonce()).toBe('my-nonce');
+    expect(args.codeChallenge()).toEqual(pair.challenge);
+    expect(args.integrationType()).toBe(1);
+    expect(args.customSchemeParam()).toBe('mygame');
+    expect(args.validate().successful).toBe(true);
+    args.setState(undefined).setNonce(undefined).setCodeChallenge(undefined).setIntegrationType(undefined).setClientId(undefined);
+    expect(args.state()).toBeUndefined();
+    expect(args.codeChallenge()).toBeUndefined();
+    expect(args.clientId()).toBeUndefined();
+  });
+
+  it('round-trips through the plain-object form', () => {
+    const init = {
+      clientId: '7',
+      scopes: 'identify',
+      state: 's',
+      nonce: 'n',
+      integrationType: IntegrationType.GuildInstall,
+      customSchemeParam: 'game',
+    };
+    expect(new AuthorizationArgs(init).toJSON()).toEqual(init);
+    expect(AuthorizationArgs.from(init).scopes()).toBe('identify');
+  });
+
+  it('reports each broken rule as a ValidationError that names the field', () => {
+    const check = (init: ConstructorParameters<typeof AuthorizationArgs>[0], word: string) => {
+      const result = new AuthorizationArgs(init).validate('1');
+      expect(result.type).toBe('ValidationError');
+      expect(result.successful).toBe(false);
+      expect(result.error).toContain(word);
+    };
+    check({ scopes: '' }, 'Scopes');
+    check({ scopes: 'a  b' }, 'RFC 6749');
+    check({ scopes: 'caf\u00e9' }, 'RFC 6749');
+    check({ scopes: 'a', state: '' }, 'State');
+    check({ scopes: 'a', nonce: 'x\ny' }, 'Nonce');
+    check({ scopes: 'a', codeChallenge: { challenge: 'short', method: 'S256' } }, 'CodeChallenge');
+    check({ scopes: 'a', customSchemeParam: '9lives' }, 'CustomSchemeParam');
+    check({ scopes: 'a', customSchemeParam: 'https' }, 'CustomSchemeParam');
+    expect(new AuthorizationArgs({ scopes: 'a' }).validate().error).toContain('ClientId');
+  });
+
+  it('throws TypeError or RangeError for values of the wrong kind', () => {
+    const args = new AuthorizationArgs();
+    expect(() => args.setScopes(5 as unknown as string)).toThrow(TypeError);
+    expect(() => args.setState(5 as unknown as string)).toThrow(TypeError);
+    expect(() => args.setCodeChallenge({ challenge: 'x', method: 'plain' as 'S256' })).toThrow(RangeError);
+    expect(() => args.setCodeChallenge('abc' as never)).toThrow(TypeError);
+    expect(() => args.setIntegrationType(2 as IntegrationType)).toThrow(RangeError);
+    expect(() => args.setClientId('abc')).toThrow(RangeError);
+    expect(() => new AuthorizationArgs(null as never)).toThrow(TypeError);
+  });
+});

@@ -1,0 +1,132 @@
+// The published package: `npm pack` (which builds the prebuild), then install the tarball into
+// an empty project with --ignore-scripts, so no compiler can run, and sign in from ESM and
+// CommonJS against the emulator the package ships. Slow (it compiles once); runs in npm test.
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(__dirname, '..');
+const work = mkdtempSync(path.join(os.tmpdir(), 'social-sdk-auth-pack-'));
+let tarball = '';
+let app = '';
+
+function run(command: string, args: string[], cwd: string): string {
+  return execFileSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' },
+    timeout: 240_000,
+  });
+}
+
+const script = `
+  const { Client, ClientResultError } = LIB;
+  const { startEmulator } = EMU;
+  const emulator = await startEmulator();
+  try {
+    const client = new Client({
+      applicationId: emulator.applicationId,
+      webBase: emulator.webBase,
+      apiBase: emulator.apiBase,
+      openUrl: (url) => emulator.openUrl(url),
+    });
+    const tokens = await client.signIn();
+    const refreshed = await client.refreshToken({ refreshToken: tokens.refreshToken });
+    console.log(JSON.stringify({
+      ok: tokens.tokenType === 'Bearer' && refreshed.accessToken !== tokens.accessToken,
+      scopes: tokens.scopes,
+      errorClass: typeof ClientResultError,
+    }));
+  } finally {
+    await emulator.close();
+  }
+`;
+
+beforeAll(() => {
+  // Pack from a copy so the prebuild's node-gyp run cannot disturb build/ under other tests.
+  const source = path.join(work, 'source');
+  cpSync(root, source, {
+    recursive: true,
+    filter: (from) => {
+      const rel = path.relative(root, from);
+      return !/^(node_modules|build|build-[^/]*|dist|prebuilds|\.git|coverage)(\/|$)/.test(rel) && !rel.endsWith('.tgz');
+    },
+  });
+  symlinkSync(path.join(root, 'node_modules'), path.join(source, 'node_modules'), 'dir');
+  const out = run('npm', ['pack', '--json', '--pack-destination', work], source);
+  const info = JSON.parse(out.slice(out.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  tarball = path.join(work, info[0]!.filename);
+  const files = info[0]!.files.map((f) => f.path);
+  expect(files).toContain('prebuilds/linux-x64/node.napi.node');
+  expect(files).toContain('dist/cjs/index.js');
+  expect(files).toContain('dist/esm/index.mjs');
+  expect(files).toContain('dist/cjs/index.d.ts');
+  expect(files.some((f) => f.startsWith('test/') || f.startsWith('native/core/test/'))).toBe(false);
+
+  app = path.join(work, 'app');
+  cpSync(path.join(root, 'test', 'fixtures', 'empty-app'), app, { recursive: true });
+  run('npm', ['install', '--ignore-scripts', '--no-package-lock', tarball], app);
+}, 300_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('the installed tarball', () => {
+  it('carries the prebuild and was installed without compiling anything', () => {
+    const installed = path.join(app, 'node_modules', 'social-sdk-auth');
+    expect(existsSync(path.join(installed, 'prebuilds', 'linux-x64', 'node.napi.node'))).toBe(true);
+    expect(existsSync(path.join(installed, 'build'))).toBe(false);
+    expect(readdirSync(path.join(installed, 'dist', 'esm'))).toContain('index.mjs');
+  });
+
+  it('signs in from CommonJS', () => {
+    const file = path.join(app, 'signin.cjs');
+    writeFileSync(
+      file,
+      `(async () => {${script.replace('LIB', "require('social-sdk-auth')").replace('EMU', "require('social-sdk-auth/emulator')")}})()` +
+        '.catch((e) => { console.error(e); process.exit(1); });',
+    );
+    const result = JSON.parse(run(process.execPath, [file], app)) as { ok: boolean; scopes: string; errorClass: string };
+    expect(result).toEqual({ ok: true, scopes: 'openid sdk.social_layer', errorClass: 'function' });
+  });
+
+  it('signs in from ESM with named imports', () => {
+    const file = path.join(app, 'signin.mjs');
+    writeFileSync(
+      file,
+      "import { Client, ClientResultError } from 'social-sdk-auth';\n" +
+        "import { startEmulator } from 'social-sdk-auth/emulator';\n" +
+        script.replace('const { Client, ClientResultError } = LIB;', '').replace('const { startEmulator } = EMU;', ''),
+    );
+    const result = JSON.parse(run(process.execPath, [file], app)) as { ok: boolean };
+    expect(result.ok).toBe(true);
+  });
+
+  it('shares one module instance between ESM and CommonJS', () => {
+    const file = path.join(app, 'same.mjs');
+    writeFileSync(
+      file,
+      "import { createRequire } from 'node:module';\n" +
+        "import { Client } from 'social-sdk-auth';\n" +
+        'const require = createRequire(import.meta.url);\n' +
+        "console.log(Client === require('social-sdk-auth').Client);\n",
+    );
+    expect(run(process.execPath, [file], app).trim()).toBe('true');
+  });
+
+  it('says what was looked for when no binary fits', () => {
+    const prebuild = path.join(app, 'node_modules', 'social-sdk-auth', 'prebuilds');
+    rmSync(prebuild, { recursive: true, force: true });
+    const file = path.join(app, 'missing.cjs');
+    writeFileSync(
+      file,
+      "try { require('social-sdk-auth').Client.defaultCommunicationScopes; } catch (e) { console.log(JSON.stringify({ code: e.code, message: e.message })); }",
+    );
+    const result = JSON.parse(run(process.execPath, [file], app)) as { code: string; message: string };
+    expect(result.code).toBe('ERR_NATIVE_MISSING');
+    expect(result.message).toContain(`${process.platform}-${process.arch}`);
+    expect(result.message).toContain('npm run build:native');
+  });
+});
