@@ -1,0 +1,350 @@
+/**
+ * `social-sdk-auth/electron`: custom URI scheme sign-in for Electron launchers. Registers the
+ * scheme with `app.setAsDefaultProtocolClient`, takes the single-instance lock, and hands every
+ * redirect the OS delivers (`open-url` on macOS, `second-instance` on Windows and Linux, the
+ * command line at a cold start) to `client.handleRedirect(url)`. It never imports `electron`:
+ * the app passes its own `app` and `shell`, typed by the small interfaces below.
+ */
+import * as path from 'node:path';
+
+import { Client, type ClientOptions } from './client.js';
+import { invalidType, outOfRange, SocialSdkAuthError } from './errors.js';
+import { redirectUrlProblem, validateScheme } from './desktop/validate.js';
+
+/** The event object of `open-url`; Electron's `Event` fits it. */
+export interface OpenUrlEventLike {
+  /** Tells Electron the app handled the URL. */
+  preventDefault(): void;
+}
+
+/** Listener of Electron's `open-url` event (macOS). */
+export type OpenUrlListener = (event: OpenUrlEventLike, url: string) => void;
+
+/** Listener of Electron's `second-instance` event, in the primary instance. */
+export type SecondInstanceListener = (
+  event: unknown,
+  argv: string[],
+  workingDirectory: string,
+  additionalData: unknown,
+) => void;
+
+/**
+ * The members of Electron's `app` (main process) that this module uses, typed structurally so
+ * that our declarations do not need `electron` installed. Pass `require('electron').app`.
+ */
+export interface ElectronAppLike {
+  /** True when this process holds the single-instance lock, false in a second instance. */
+  requestSingleInstanceLock(): boolean;
+  /** Makes this executable the OS handler of `protocol`; `path` and `args` are used on Windows only. */
+  setAsDefaultProtocolClient(protocol: string, path?: string, args?: string[]): boolean;
+  /** Undoes `setAsDefaultProtocolClient` called with the same arguments (macOS, Windows). */
+  removeAsDefaultProtocolClient(protocol: string, path?: string, args?: string[]): boolean;
+  on(event: 'open-url', listener: OpenUrlListener): unknown;
+  on(event: 'second-instance', listener: SecondInstanceListener): unknown;
+  removeListener(event: 'open-url', listener: OpenUrlListener): unknown;
+  removeListener(event: 'second-instance', listener: SecondInstanceListener): unknown;
+}
+
+/** The member of Electron's `shell` that this module uses. Pass `require('electron').shell`. */
+export interface ElectronShellLike {
+  /** Opens `url` in the desktop's default browser; rejects when it cannot. */
+  openExternal(url: string): Promise<void>;
+}
+
+/**
+ * What receives the redirects: a `Client` of this package (in `redirect: 'customScheme'` mode, or
+ * authorizing with `customSchemeParam`), or anything with the same `handleRedirect`.
+ */
+export interface RedirectHandler {
+  /** True when the URL completed the pending sign-in; false, with no side effect, otherwise. */
+  handleRedirect(url: string): boolean;
+  /** The application id, used to derive the default scheme `discord-{applicationId}`. */
+  getApplicationId?(): string | undefined;
+}
+
+/** How a redirect URL reached the app. */
+export type RedirectUrlSource = 'open-url' | 'second-instance' | 'argv';
+
+/** What `onUrl` learns about a URL of the scheme besides the URL itself. */
+export interface RedirectUrlInfo {
+  /**
+   * True when `client.handleRedirect` completed the pending sign-in with it. False for a URL
+   * no pending sign-in issued: a cold start after the app was closed mid sign-in, a wrong or
+   * replayed `state`, or another path of the scheme (a deep link of the app's own).
+   */
+  consumed: boolean;
+  /** `open-url` (macOS), `second-instance` (Windows, Linux) or `argv` (this process's command line). */
+  source: RedirectUrlSource;
+}
+
+export interface RegisterAuthProtocolOptions {
+  /**
+   * The custom URI scheme, without `:`. It must be the scheme of the client's redirect URI.
+   * Default: `discord-{applicationId}` of the client, which is what the client uses when
+   * `customSchemeParam` is not set.
+   */
+  scheme?: string;
+  /**
+   * This process's command line, searched for a redirect at a cold start and, when
+   * `process.defaultApp` is true, for the app path of the development registration.
+   * Default: `process.argv`.
+   */
+  argv?: readonly string[];
+  /**
+   * Call `app.setAsDefaultProtocolClient` (and `removeAsDefaultProtocolClient` on `unregister`).
+   * Set false when an installer or the app bundle registers the scheme. Default: `true`.
+   */
+  setAsDefault?: boolean;
+  /**
+   * Called with every URL of the scheme after `client.handleRedirect` saw it. Bring the window to
+   * the front here (focus is the app's job), tell the player to sign in again when `consumed` is
+   * false, or route the app's own deep links. The URL carries a single-use code: never log it.
+   * Exceptions it throws are reported as a process warning. Default: none.
+   */
+  onUrl?: (url: string, info: RedirectUrlInfo) => void;
+}
+
+export interface AuthProtocolRegistration {
+  /**
+   * False in a second instance: Electron has already sent this process's command line to the
+   * primary instance, nothing was registered, and the app should call `app.quit()` now.
+   */
+  readonly primary: boolean;
+  /** The scheme, lower case. */
+  readonly scheme: string;
+  /** What `app.setAsDefaultProtocolClient` returned; false when it was not called. */
+  readonly registered: boolean;
+  /**
+   * Removes the listeners this registration added and, when it registered the scheme, calls
+   * `app.removeAsDefaultProtocolClient` with the same arguments. Idempotent.
+   */
+  unregister(): void;
+}
+
+export interface ElectronClientOptions
+  extends Omit<ClientOptions, 'redirect' | 'openUrl'>,
+    RegisterAuthProtocolOptions {}
+
+export interface ElectronClient {
+  /** A client in `redirect: 'customScheme'` mode that opens the browser with `shell.openExternal`. */
+  client: Client;
+  /** The protocol registration; check `primary` before going on. */
+  registration: AuthProtocolRegistration;
+}
+
+const REGISTER = 'registerAuthProtocol';
+
+/** Schemes registered per app object, so the same URL is not handled twice. */
+const active = new WeakMap<object, Set<string>>();
+
+function requireMethods(where: string, name: string, value: unknown, methods: readonly string[], expected: string): void {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) {
+    throw invalidType(where, name, expected, value);
+  }
+  for (const method of methods) {
+    if (typeof (value as Record<string, unknown>)[method] !== 'function') {
+      throw invalidType(where, `${name}.${method}`, `a function (${name} must be ${expected})`, (value as Record<string, unknown>)[method]);
+    }
+  }
+}
+
+function resolveScheme(where: string, client: RedirectHandler, scheme: unknown): string {
+  if (scheme === undefined) {
+    const id = typeof client.getApplicationId === 'function' ? client.getApplicationId() : undefined;
+    if (id === undefined) {
+      throw invalidType(
+        where,
+        'options.scheme',
+        'a URI scheme such as "mygame" (the client has no applicationId to derive "discord-{applicationId}" from)',
+        scheme,
+      );
+    }
+    scheme = `discord-${id}`;
+  }
+  if (typeof scheme !== 'string') throw invalidType(where, 'options.scheme', 'a URI scheme string such as "mygame"', scheme);
+  try {
+    return validateScheme(scheme);
+  } catch (error) {
+    throw outOfRange(where, (error as Error).message);
+  }
+}
+
+/** The first argument that is a URL of `scheme`; Chromium adds switches of its own, so position is not relied on. */
+function findSchemeUrl(argv: readonly unknown[], scheme: string): string | undefined {
+  for (const arg of argv) {
+    if (typeof arg === 'string' && redirectUrlProblem(arg, scheme) === undefined) return arg;
+  }
+  return undefined;
+}
+
+/** The executable and arguments the OS runs for the scheme; empty means Electron's default (this executable). */
+interface ProtocolCommand {
+  path?: string;
+  args?: string[];
+}
+
+function callWithCommand(
+  app: ElectronAppLike,
+  method: 'setAsDefaultProtocolClient' | 'removeAsDefaultProtocolClient',
+  scheme: string,
+  command: ProtocolCommand,
+): boolean {
+  // Arguments are left out rather than passed as undefined, exactly as Electron's documentation calls these.
+  return command.path === undefined ? app[method](scheme) : app[method](scheme, command.path, command.args);
+}
+
+function isDefaultApp(): boolean {
+  // Electron sets process.defaultApp when the app runs as `electron .` (development).
+  return (process as { defaultApp?: unknown }).defaultApp === true;
+}
+
+/**
+ * Wires a custom URI scheme to `client.handleRedirect` in Electron's main process. Call it
+ * synchronously at the top of the main script, before `app`'s `ready` event, so that a macOS
+ * `open-url` at launch is not missed.
+ *
+ * - Takes `app.requestSingleInstanceLock()`. When it returns false this is a second instance
+ *   (started by the OS with the redirect, which Electron forwards to the primary instance): the
+ *   function registers nothing and returns `{ primary: false }`; the app must `app.quit()`.
+ * - Calls `app.setAsDefaultProtocolClient(scheme)`, or, when `process.defaultApp` is true (run as
+ *   `electron .`), `setAsDefaultProtocolClient(scheme, process.execPath, [path.resolve(argv[1])])`
+ *   as Electron's deep-link tutorial does; only Windows uses the path and arguments.
+ * - Listens for `open-url` and `second-instance`, and looks for a redirect in `argv` (cold start).
+ *
+ * URLs of other schemes are ignored. A cold-start redirect can never complete a sign-in (the
+ * PKCE verifier died with the process that started it): it reaches `onUrl` with `consumed: false`.
+ */
+export function registerAuthProtocol(
+  app: ElectronAppLike,
+  client: RedirectHandler,
+  options: RegisterAuthProtocolOptions = {},
+): AuthProtocolRegistration {
+  requireMethods(
+    REGISTER,
+    'app',
+    app,
+    ['requestSingleInstanceLock', 'setAsDefaultProtocolClient', 'removeAsDefaultProtocolClient', 'on', 'removeListener'],
+    "Electron's app (require('electron').app in the main process)",
+  );
+  requireMethods(REGISTER, 'client', client, ['handleRedirect'], 'a social-sdk-auth Client');
+  if (options === null || typeof options !== 'object') throw invalidType(REGISTER, 'options', 'an object', options);
+  const scheme = resolveScheme(REGISTER, client, options.scheme);
+  const argv = options.argv ?? process.argv;
+  if (!Array.isArray(argv)) throw invalidType(REGISTER, 'options.argv', 'an array of strings such as process.argv', argv);
+  const setAsDefault = options.setAsDefault ?? true;
+  if (typeof setAsDefault !== 'boolean') throw invalidType(REGISTER, 'options.setAsDefault', 'a boolean', setAsDefault);
+  const onUrl = options.onUrl;
+  if (onUrl !== undefined && typeof onUrl !== 'function') throw invalidType(REGISTER, 'options.onUrl', 'a function', onUrl);
+
+  const schemes = active.get(app) ?? new Set<string>();
+  if (schemes.has(scheme)) {
+    throw new SocialSdkAuthError(
+      'ERR_ALREADY_REGISTERED',
+      `${REGISTER}: the scheme "${scheme}" is already registered on this app, so every redirect would be handled twice. ` +
+        'Call unregister() on the earlier registration first, or keep using it.',
+    );
+  }
+
+  if (!app.requestSingleInstanceLock()) {
+    return { primary: false, scheme, registered: false, unregister: () => {} };
+  }
+
+  // Electron's deep-link tutorial: in development the executable is electron itself, so it needs the app path.
+  let command: ProtocolCommand | undefined;
+  if (setAsDefault) {
+    if (!isDefaultApp()) command = {};
+    else if (typeof argv[1] === 'string' && argv[1] !== '') command = { path: process.execPath, args: [path.resolve(argv[1])] };
+  }
+  const registered = command !== undefined && callWithCommand(app, 'setAsDefaultProtocolClient', scheme, command) === true;
+
+  let closed = false;
+  const deliver = (url: string, source: RedirectUrlSource) => {
+    if (closed) return;
+    let consumed = false;
+    try {
+      consumed = client.handleRedirect(url) === true;
+    } catch {
+      // a closed client cannot complete anything; the URL is reported as not consumed
+    }
+    if (!onUrl) return;
+    try {
+      onUrl(url, { consumed, source });
+    } catch (error) {
+      process.emitWarning(`social-sdk-auth: the onUrl callback of ${REGISTER} threw: ${(error as Error)?.message ?? String(error)}`, {
+        code: 'SOCIAL_SDK_AUTH_ON_URL',
+      });
+    }
+  };
+  const onOpenUrl: OpenUrlListener = (event, url) => {
+    if (typeof url !== 'string' || redirectUrlProblem(url, scheme) !== undefined) return;
+    event?.preventDefault?.();
+    deliver(url, 'open-url');
+  };
+  const onSecondInstance: SecondInstanceListener = (_event, secondArgv) => {
+    const url = Array.isArray(secondArgv) ? findSchemeUrl(secondArgv, scheme) : undefined;
+    if (url !== undefined) deliver(url, 'second-instance');
+  };
+  app.on('open-url', onOpenUrl);
+  app.on('second-instance', onSecondInstance);
+  schemes.add(scheme);
+  active.set(app, schemes);
+
+  const coldStart = findSchemeUrl(argv, scheme);
+  // After this call returns, so that onUrl can use the registration and run after the app's own setup.
+  if (coldStart !== undefined) queueMicrotask(() => deliver(coldStart, 'argv'));
+
+  return {
+    primary: true,
+    scheme,
+    registered,
+    unregister() {
+      if (closed) return;
+      closed = true;
+      app.removeListener('open-url', onOpenUrl);
+      app.removeListener('second-instance', onSecondInstance);
+      schemes.delete(scheme);
+      if (command !== undefined) callWithCommand(app, 'removeAsDefaultProtocolClient', scheme, command);
+    },
+  };
+}
+
+/** Same as `registration.unregister()`. */
+export function unregisterAuthProtocol(registration: AuthProtocolRegistration): void {
+  requireMethods('unregisterAuthProtocol', 'registration', registration, ['unregister'], 'what registerAuthProtocol returned');
+  registration.unregister();
+}
+
+/**
+ * An `openUrl` for `new Client({ openUrl })` that opens the authorize URL with Electron's
+ * `shell.openExternal`. Its failures reach the client's `onOpenUrlFailed` / `openUrlFailed`.
+ */
+export function electronOpener(shell: ElectronShellLike): (url: string) => Promise<void> {
+  requireMethods('electronOpener', 'shell', shell, ['openExternal'], "Electron's shell (require('electron').shell)");
+  // async, so that a synchronous throw becomes a rejection too
+  return async (url: string) => {
+    await shell.openExternal(url);
+  };
+}
+
+/**
+ * A client in custom-scheme mode that opens the browser with `shell.openExternal`, and its
+ * protocol registration (see {@link registerAuthProtocol}). When `registration.primary` is false,
+ * call `app.quit()` and do not use the client.
+ */
+export function createElectronClient(
+  app: ElectronAppLike,
+  shell: ElectronShellLike,
+  options: ElectronClientOptions = {},
+): ElectronClient {
+  const where = 'createElectronClient';
+  if (options === null || typeof options !== 'object') throw invalidType(where, 'options', 'an object', options);
+  const { scheme, argv, setAsDefault, onUrl, ...clientOptions } = options;
+  const client = new Client({ ...clientOptions, redirect: 'customScheme', openUrl: electronOpener(shell) });
+  try {
+    const registration = registerAuthProtocol(app, client, { scheme, argv, setAsDefault, onUrl });
+    return { client, registration };
+  } catch (error) {
+    client.close();
+    throw error;
+  }
+}
