@@ -12,7 +12,7 @@ import {
   redirectEndpoint,
   type RedirectListener,
 } from '../../src/desktop/index.js';
-import { transpileDesktopModule } from './helpers/transpile-desktop.js';
+import { builtModule } from '../support/built.js';
 
 const SCHEME = 'discord-42';
 const URL_OK = 'discord-42:/authorize/callback?code=abc&state=xyz';
@@ -339,8 +339,7 @@ describe('across processes', () => {
   });
 
   it('removes the socket when the listening process calls process.exit()', () => {
-    const moduleDir = mkdtempSync(path.join(sandbox, 'build-'));
-    const index = transpileDesktopModule(moduleDir);
+    const index = builtModule('desktop/index.js');
     const child = spawnSync(process.execPath, [path.join(fixtures, 'listen-then-exit.cjs'), index, SCHEME], {
       env: process.env,
       encoding: 'utf8',
@@ -416,8 +415,7 @@ it('leaves nothing that keeps the process alive after close', async () => {
   await forwardRedirect(URL_OK, { scheme: SCHEME });
   await listener.close();
   // Child check: a process that listens, forwards once and closes must exit by itself.
-  const moduleDir = mkdtempSync(path.join(sandbox, 'build-'));
-  const index = transpileDesktopModule(moduleDir);
+  const index = builtModule('desktop/index.js');
   const script = `
     const d = require(${JSON.stringify(index)});
     d.listenForRedirects({ scheme: 'discord-42', onUrl: () => {} }).then(async (l) => {

@@ -18,7 +18,7 @@ import {
   type RedirectListener,
 } from '../../src/desktop/index.js';
 import { findInPath } from '../../src/desktop/run-tool.js';
-import { transpileDesktopModule } from './helpers/transpile-desktop.js';
+import { builtModule } from '../support/built.js';
 
 const fixtures = path.join(__dirname, 'fixtures');
 const PACKAGES: Record<string, string> = {
@@ -140,10 +140,10 @@ describe('registerUriScheme on Linux', () => {
     requireTool('xdg-mime');
     const scheme = 'ssa-test-open';
     const url = `${scheme}:/authorize/callback?code=abc&state=xyz`;
-    // The handler is the real module, transpiled because there is no build yet, driven by a
+    // The handler is the real module from the built package, driven by a
     // fixture game that calls handOffOrListen. xdg-utils' generic opener splits Exec on spaces
     // and does not undo quoting, so every path in this command is free of spaces on purpose.
-    const index = transpileDesktopModule(mkdtempSync(path.join(sandbox, 'build-')));
+    const index = builtModule('desktop/index.js');
     await registerUriScheme({
       scheme,
       name: 'SSA Open Test',

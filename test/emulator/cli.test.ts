@@ -28,7 +28,7 @@ describe('runCli', () => {
     const io = captureIo();
     expect(await runCli(['--help'], io)).toBe(0);
     expect(io.stdout.join('\n')).toMatch(/^Usage: social-sdk-auth <command> \[options\]/);
-    expect(io.stdout.join('\n')).toMatch(/\n {2}emulator {2}run the headless platform emulator/);
+    expect(io.stdout.join('\n')).toMatch(/\n {2}emulator +run the headless platform emulator/);
     expect(io.stderr).toEqual([]);
   });
 

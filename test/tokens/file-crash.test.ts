@@ -4,20 +4,18 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileTokenStore, type TokenSet } from '../../src/tokens/index.js';
-import { compileTokenModules } from './helpers/compile.js';
+import { builtModule } from '../support/built.js';
 
-// The child runs OUR FileTokenStore: src/tokens is transpiled with typescript into a temp dir,
-// because a plain child process cannot load TypeScript through vitest.
+// The child runs OUR FileTokenStore from the built package: a plain child process cannot load
+// TypeScript through vitest.
 const fixture = path.join(__dirname, 'fixtures', 'save-loop.cjs');
-let compiled: string;
+const compiled = builtModule('tokens/index.js');
 let dir: string;
 
 beforeAll(() => {
-  compiled = compileTokenModules();
   dir = fs.mkdtempSync(path.join(tmpdir(), 'file-token-crash-'));
 });
 afterAll(() => {
-  fs.rmSync(compiled, { recursive: true, force: true });
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

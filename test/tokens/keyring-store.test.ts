@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYRING_MAX_BYTES, KeyringTokenStore, type KeyringEntryLike, type KeyringModuleLike, type TokenSet } from '../../src/tokens/index.js';
-import { compileTokenModules, projectRoot } from './helpers/compile.js';
+import { builtModule, projectRoot } from '../support/built.js';
 import { rejection, sampleTokens, secretsOf } from './helpers/token-sets.js';
 
 /** An in-memory keychain with the shape of @napi-rs/keyring 2.x, optionally failing like keyring-rs does. */
@@ -124,12 +124,16 @@ describe.runIf(process.platform === 'linux')('KeyringTokenStore against a real S
   let home: string;
 
   beforeAll(() => {
-    compiled = compileTokenModules();
+    // A copy of the built package outside the project, so a child without NODE_PATH really
+    // cannot find @napi-rs/keyring (the missing-module test below).
+    const copy = fs.mkdtempSync(path.join(tmpdir(), 'social-sdk-auth-built-'));
+    fs.cpSync(builtModule(''), copy, { recursive: true });
+    compiled = path.join(copy, 'tokens', 'index.js');
     home = fs.mkdtempSync(path.join(tmpdir(), 'keyring-home-'));
     fs.mkdirSync(path.join(home, 'run'), { mode: 0o700 });
   });
   afterAll(() => {
-    fs.rmSync(compiled, { recursive: true, force: true });
+    fs.rmSync(path.dirname(path.dirname(compiled)), { recursive: true, force: true });
     fs.rmSync(home, { recursive: true, force: true });
   });
 

@@ -1,0 +1,174 @@
+// TokenManager retries: HTTP 429 honours Retry-After, 5xx and network errors back off with
+// full jitter, attempts and total time are bounded, waits are abortable, and other errors are
+// not retried. Real Client, real emulator; faults come from emulator.failNextToken.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Client, type SignInResult } from '../../src/client.js';
+import { ClientResultError } from '../../src/errors.js';
+import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { MemoryTokenStore, TokenManager, type TokenManagerOptions, type TokenRefreshRetryInfo } from '../../src/tokens/index.js';
+
+
+/** The error `promise` rejects with (fails the test if it resolves). */
+async function rejected<E = Error>(promise: Promise<unknown>): Promise<E> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as E;
+  }
+  throw new Error('expected the promise to reject, but it resolved');
+}
+const DAY = 24 * 60 * 60 * 1000;
+let emulator: Emulator;
+const closers: Array<() => void> = [];
+
+beforeAll(async () => {
+  emulator = await startEmulator();
+});
+afterEach(() => {
+  for (const close of closers.splice(0)) close();
+});
+afterAll(() => emulator.close());
+
+function newClient(target: Emulator = emulator): Client {
+  const client = new Client({
+    applicationId: target.applicationId,
+    webBase: target.webBase,
+    apiBase: target.apiBase,
+    openUrl: (url) => target.openUrl(url),
+    requestTimeoutMs: 5000,
+  });
+  closers.push(() => client.close());
+  return client;
+}
+
+/**
+ * A manager holding a fresh sign-in whose refresh is due (its clock is moved 6.5 days on).
+ * Retry delays are kept small so the suite stays fast.
+ */
+async function dueManager(options: Partial<TokenManagerOptions> = {}, target: Emulator = emulator) {
+  const client = newClient(target);
+  const tokens: SignInResult = await client.signIn();
+  let now = Date.now();
+  const store = new MemoryTokenStore();
+  const manager = new TokenManager({ client, store, clock: () => now, retry: { baseDelayMs: 5, maxDelayMs: 20 }, ...options });
+  closers.push(() => manager.close());
+  await manager.setTokens(tokens);
+  now += 6.5 * DAY;
+  const retries: TokenRefreshRetryInfo[] = [];
+  manager.on('refreshRetry', (info) => retries.push(info));
+  return { client, tokens, store, manager, retries };
+}
+
+const refreshStatuses = (since: number): number[] =>
+  emulator.requests
+    .slice(since)
+    .filter((r) => r.grantType === 'refresh_token')
+    .map((r) => r.status);
+
+describe('transient failures are retried', () => {
+  it('HTTP 429: waits at least the Retry-After the service asked for, then succeeds', async () => {
+    const { tokens, manager, retries } = await dueManager();
+    const since = emulator.requests.length;
+    emulator.failNextToken({ status: 429, retryAfter: 1 });
+    const token = await manager.getAccessToken();
+    expect(token).not.toBe(tokens.accessToken);
+    expect(refreshStatuses(since)).toEqual([429, 200]);
+    expect(retries).toHaveLength(1);
+    expect(retries[0]!.error.status).toBe(429);
+    expect(retries[0]!.delayMs).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('HTTP 500 and 503: backs off within the configured cap, then succeeds', async () => {
+    const { manager, retries } = await dueManager();
+    const since = emulator.requests.length;
+    emulator.failNextToken({ status: 500 });
+    manager.once('refreshRetry', () => emulator.failNextToken({ status: 503 }));
+    await manager.refresh();
+    expect(refreshStatuses(since)).toEqual([500, 503, 200]);
+    expect(retries.map((r) => r.attempt)).toEqual([1, 2]);
+    for (const r of retries) expect(r.delayMs).toBeLessThanOrEqual(20);
+  });
+
+  it('gives up after `attempts` and rejects with the last error; the store keeps the old set', async () => {
+    const { tokens, store, manager, retries } = await dueManager({ retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 20 } });
+    const since = emulator.requests.length;
+    const failed: Error[] = [];
+    manager.on('refreshFailed', (error) => failed.push(error));
+    emulator.failNextToken({ status: 503 });
+    manager.on('refreshRetry', () => emulator.failNextToken({ status: 503 }));
+    const error = await rejected<ClientResultError>(manager.refresh());
+    expect(error).toBeInstanceOf(ClientResultError);
+    expect(error).toMatchObject({ type: 'HTTPError', status: 503, retryable: true });
+    expect(refreshStatuses(since)).toEqual([503, 503, 503]);
+    expect(retries).toHaveLength(2);
+    expect(failed).toEqual([error]);
+    expect((await store.load())?.refreshToken).toBe(tokens.refreshToken);
+  });
+
+  it('does not start a wait that would overrun maxTotalMs (a long Retry-After fails at once)', async () => {
+    const { manager, retries } = await dueManager({ retry: { attempts: 5, baseDelayMs: 5, maxDelayMs: 20, maxTotalMs: 5000 } });
+    const since = emulator.requests.length;
+    emulator.failNextToken({ status: 429, retryAfter: 120 });
+    await expect(manager.refresh()).rejects.toMatchObject({ status: 429, retryAfter: 120 });
+    expect(refreshStatuses(since)).toEqual([429]);
+    expect(retries).toEqual([]);
+  });
+
+  it('getAccessToken falls back to the current token while it is still valid when the refresh keeps failing', async () => {
+    const { tokens, manager } = await dueManager({ retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 } });
+    const failed: Error[] = [];
+    manager.on('refreshFailed', (error) => failed.push(error));
+    emulator.failNextToken({ status: 502 });
+    manager.on('refreshRetry', () => emulator.failNextToken({ status: 502 }));
+    expect(await manager.getAccessToken()).toBe(tokens.accessToken);
+    expect(failed).toHaveLength(1);
+  });
+
+  it('an AbortSignal ends the caller’s wait during a backoff', async () => {
+    const { manager } = await dueManager({ retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 20 } });
+    emulator.failNextToken({ status: 503, retryAfter: 30 });
+    const controller = new AbortController();
+    manager.once('refreshRetry', () => controller.abort());
+    const error = await rejected<ClientResultError>(manager.refresh({ signal: controller.signal }));
+    expect(error).toBeInstanceOf(ClientResultError);
+    expect(error.type).toBe('Aborted');
+  });
+
+  it('close() during a backoff ends the wait with ERR_TOKEN_MANAGER_CLOSED', async () => {
+    const { manager } = await dueManager();
+    emulator.failNextToken({ status: 503, retryAfter: 30 });
+    manager.once('refreshRetry', () => manager.close());
+    await expect(manager.refresh()).rejects.toMatchObject({ code: 'ERR_TOKEN_MANAGER_CLOSED' });
+  });
+});
+
+describe('errors that are not retried', () => {
+  it('a 400 other than invalid_grant rejects at once and keeps the stored tokens', async () => {
+    const { tokens, store, manager, retries } = await dueManager();
+    const since = emulator.requests.length;
+    const reauth: unknown[] = [];
+    manager.on('reauthorizationRequired', (e) => reauth.push(e));
+    emulator.failNextToken({ status: 400, error: 'invalid_request' });
+    await expect(manager.getAccessToken()).rejects.toMatchObject({ type: 'HTTPError', status: 400, oauthError: 'invalid_request' });
+    expect(refreshStatuses(since)).toEqual([400]);
+    expect(retries).toEqual([]);
+    expect(reauth).toEqual([]);
+    expect((await store.load())?.refreshToken).toBe(tokens.refreshToken);
+  });
+});
+
+describe('network down', () => {
+  it('gives a NetworkError after the bounded attempts when the service is unreachable', async () => {
+    const own = await startEmulator();
+    const { tokens, store, manager, retries } = await dueManager({ retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 20 } }, own);
+    await own.close();
+    const error = await rejected<ClientResultError>(manager.refresh());
+    expect(error).toBeInstanceOf(ClientResultError);
+    expect(error).toMatchObject({ type: 'NetworkError', code: 'ERR_NETWORK', retryable: true });
+    expect(retries).toHaveLength(2);
+    expect(retries.every((r) => r.error.type === 'NetworkError')).toBe(true);
+    // The grant is not known to be dead: the tokens stay stored for the next try.
+    expect((await store.load())?.refreshToken).toBe(tokens.refreshToken);
+    expect(manager.isSignedIn()).toBe(true);
+  });
+});

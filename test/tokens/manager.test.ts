@@ -1,0 +1,345 @@
+// TokenManager with the real Client and the real emulator over loopback HTTP: persisting a
+// sign-in, restoring it, refreshing ahead of expiry, single flight, crash-safe rotation, and a
+// dead grant. Retries and network failures are in manager-retry.test.ts.
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Client, type SignInResult } from '../../src/client.js';
+import { ClientResultError, SocialSdkAuthError } from '../../src/errors.js';
+import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { MemoryTokenStore, TokenManager, type TokenSet, type TokenStore } from '../../src/tokens/index.js';
+
+
+/** The error `promise` rejects with (fails the test if it resolves). */
+async function rejected<E = Error>(promise: Promise<unknown>): Promise<E> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as E;
+  }
+  throw new Error('expected the promise to reject, but it resolved');
+}
+const DAY = 24 * 60 * 60 * 1000;
+let emulator: Emulator;
+const closers: Array<() => void> = [];
+
+beforeAll(async () => {
+  emulator = await startEmulator();
+});
+afterEach(() => {
+  vi.useRealTimers();
+  for (const close of closers.splice(0)) close();
+});
+afterAll(() => emulator.close());
+
+function newClient(): Client {
+  const client = new Client({
+    applicationId: emulator.applicationId,
+    webBase: emulator.webBase,
+    apiBase: emulator.apiBase,
+    openUrl: (url) => emulator.openUrl(url),
+  });
+  closers.push(() => client.close());
+  return client;
+}
+
+/** A real sign-in through the emulator's headless browser. */
+async function signIn(): Promise<{ client: Client; tokens: SignInResult }> {
+  const client = newClient();
+  return { client, tokens: await client.signIn() };
+}
+
+function newManager(options: ConstructorParameters<typeof TokenManager>[0]): TokenManager {
+  const manager = new TokenManager(options);
+  closers.push(() => manager.close());
+  return manager;
+}
+
+const refreshRequests = (): number => emulator.requests.filter((r) => r.grantType === 'refresh_token').length;
+
+/** Asks the emulator who the token belongs to: 200 for a live access token, 401 for a dead one. */
+async function meStatus(accessToken: string): Promise<number> {
+  const res = await fetch(`${emulator.apiBase}/users/@me`, { headers: { Authorization: `Bearer ${accessToken}` } });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+/** A store that can be told to fail, as a full disk or a locked keychain would. */
+class FlakyStore implements TokenStore {
+  readonly inner = new MemoryTokenStore();
+  failSaves = false;
+  onSave?: (tokens: TokenSet) => void;
+  load(): Promise<TokenSet | undefined> {
+    return this.inner.load();
+  }
+  async save(tokens: TokenSet): Promise<void> {
+    this.onSave?.(tokens);
+    if (this.failSaves) throw new SocialSdkAuthError('ERR_TOKEN_STORE_DISK_FULL', 'The disk is full.');
+    await this.inner.save(tokens);
+  }
+  clear(): Promise<void> {
+    return this.inner.clear();
+  }
+}
+
+describe('setTokens, getAccessToken and start', () => {
+  it('persists a sign-in before handing it to the client, then serves the token without a request', async () => {
+    const { client, tokens } = await signIn();
+    const store = new FlakyStore();
+    const manager = newManager({ client, store });
+    let authenticatedWhenSaved: boolean | undefined;
+    store.onSave = () => (authenticatedWhenSaved = client.isAuthenticated());
+    const set = await manager.setTokens(tokens);
+    expect(authenticatedWhenSaved).toBe(false);
+    expect(client.isAuthenticated()).toBe(true);
+    expect(set).toMatchObject({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, tokenType: 'Bearer', scopes: tokens.scopes });
+    expect(await store.load()).toEqual(set);
+    const before = refreshRequests();
+    expect(await manager.getAccessToken()).toBe(tokens.accessToken);
+    expect(refreshRequests()).toBe(before);
+    expect(await meStatus(await manager.getAccessToken())).toBe(200);
+  });
+
+  it('restores the player from the store in a new run, with no sign-in', async () => {
+    const store = new MemoryTokenStore();
+    const first = await signIn();
+    await newManager({ client: first.client, store }).setTokens(first.tokens);
+
+    const client = newClient(); // a fresh launch: nothing in memory
+    const manager = newManager({ client, store });
+    const authorizeBefore = emulator.requests.filter((r) => r.path === '/oauth2/authorize').length;
+    expect(await manager.start()).toBe(true);
+    expect(client.isAuthenticated()).toBe(true);
+    expect(await manager.getAccessToken()).toBe(first.tokens.accessToken);
+    expect(emulator.requests.filter((r) => r.path === '/oauth2/authorize').length).toBe(authorizeBefore);
+  });
+
+  it('rejects with ERR_NOT_SIGNED_IN when nothing is stored, and start() says false', async () => {
+    const manager = newManager({ client: newClient(), store: new MemoryTokenStore() });
+    expect(await manager.start()).toBe(false);
+    const error = await rejected<ClientResultError>(manager.getAccessToken());
+    expect(error).toBeInstanceOf(ClientResultError);
+    expect(error).toMatchObject({ code: 'ERR_NOT_SIGNED_IN', type: 'ClientNotReady' });
+  });
+
+  it('refuses invalid options and token sets with typed errors that name the problem', async () => {
+    const client = newClient();
+    expect(() => new TokenManager({ client, store: {} as TokenStore })).toThrow(/TokenStore/);
+    expect(() => new TokenManager({ client: {} as Client, store: new MemoryTokenStore() })).toThrow(TypeError);
+    expect(() => new TokenManager({ client, store: new MemoryTokenStore(), refreshMarginMs: -1 })).toThrow(RangeError);
+    expect(() => new TokenManager({ client, store: new MemoryTokenStore(), retry: { attempts: 0 } })).toThrow(/attempts/);
+    const manager = newManager({ client, store: new MemoryTokenStore() });
+    const secret = 'AT-SECRET\nWITH-A-NEWLINE';
+    const error = await rejected(
+      manager.setTokens({ accessToken: secret, refreshToken: '', tokenType: 'Bearer', expiresIn: 60, scopes: 'identify' }),
+    );
+    expect(error).toBeInstanceOf(RangeError);
+    expect(error.message).toMatch(/accessToken/);
+    expect(error.message).not.toContain(secret);
+  });
+
+  it('close() makes later calls fail with ERR_TOKEN_MANAGER_CLOSED', async () => {
+    const { client, tokens } = await signIn();
+    const manager = newManager({ client, store: new MemoryTokenStore() });
+    await manager.setTokens(tokens);
+    manager.close();
+    manager.close();
+    await expect(manager.getAccessToken()).rejects.toMatchObject({ code: 'ERR_TOKEN_MANAGER_CLOSED' });
+  });
+
+  it('signOut() revokes the grant and clears the store and the client', async () => {
+    const { client, tokens } = await signIn();
+    const store = new MemoryTokenStore();
+    const manager = newManager({ client, store });
+    await manager.setTokens(tokens);
+    await manager.signOut();
+    expect(await store.load()).toBeUndefined();
+    expect(client.isAuthenticated()).toBe(false);
+    expect(manager.isSignedIn()).toBe(false);
+    expect(await meStatus(tokens.accessToken)).toBe(401);
+  });
+});
+
+describe('refresh ahead of expiry', () => {
+  // Fake timers move the 7-day clock without waiting. Only setTimeout/clearTimeout/Date are
+  // faked, so fetch and the emulator's sockets keep working and the refresh the timer starts is
+  // a real HTTP request; the test awaits the 'refreshed' event, never a duration.
+  it('refreshes on day 6 of a 7-day token with the default 24-hour margin, and keeps the client in sync', async () => {
+    const { client, tokens } = await signIn();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const store = new MemoryTokenStore();
+    const manager = newManager({ client, store });
+    const refreshed: TokenSet[] = [];
+    manager.on('refreshed', (set) => refreshed.push(set));
+    await manager.setTokens(tokens);
+    const before = refreshRequests();
+
+    vi.advanceTimersByTime(6 * DAY - 1);
+    expect(refreshRequests()).toBe(before);
+    const next = new Promise<TokenSet>((resolve) => manager.once('refreshed', resolve));
+    vi.advanceTimersByTime(1);
+    const set = await next;
+
+    expect(refreshRequests()).toBe(before + 1);
+    expect(set.accessToken).not.toBe(tokens.accessToken);
+    expect(set.refreshToken).not.toBe(tokens.refreshToken);
+    expect(set.expiresAt).toBe(Date.now() + 7 * DAY);
+    expect(await store.load()).toEqual(set);
+    expect(await manager.getAccessToken()).toBe(set.accessToken);
+    expect(client.isAuthenticated()).toBe(true);
+    vi.useRealTimers();
+    expect(await meStatus(set.accessToken)).toBe(200);
+    expect(await meStatus(tokens.accessToken)).toBe(401);
+  });
+
+  it('refreshes in the background at start when the stored token is already inside the margin', async () => {
+    const { client, tokens } = await signIn();
+    let now = Date.now();
+    const store = new MemoryTokenStore({
+      accessToken: tokens.accessToken,
+      refreshToken: tokens.refreshToken,
+      tokenType: 'Bearer',
+      scopes: tokens.scopes,
+      expiresAt: now + 60 * 60 * 1000, // one hour left of a 24-hour margin
+    });
+    const manager = newManager({ client, store, clock: () => now });
+    const refreshed = new Promise<TokenSet>((resolve) => manager.once('refreshed', resolve));
+    await manager.start();
+    const set = await refreshed;
+    expect(set.expiresAt).toBeGreaterThan(now + 6 * DAY);
+    expect((await store.load())?.refreshToken).toBe(set.refreshToken);
+    now += 1; // still well before the new due time: served without a request
+    const before = refreshRequests();
+    expect(await manager.getAccessToken()).toBe(set.accessToken);
+    expect(refreshRequests()).toBe(before);
+  });
+});
+
+describe('single flight', () => {
+  it('sends exactly one refresh request for 100 concurrent callers when a refresh is due', async () => {
+    const { client, tokens } = await signIn();
+    let now = Date.now();
+    const manager = newManager({ client, store: new MemoryTokenStore(), clock: () => now });
+    await manager.setTokens(tokens);
+    now += 6.5 * DAY;
+    const before = refreshRequests();
+    const results = await Promise.all(Array.from({ length: 100 }, () => manager.getAccessToken()));
+    expect(refreshRequests()).toBe(before + 1);
+    expect(new Set(results).size).toBe(1);
+    expect(results[0]).not.toBe(tokens.accessToken);
+    expect(await meStatus(results[0]!)).toBe(200);
+  });
+
+  it('a caller that aborts leaves; the others still get the refreshed token', async () => {
+    const { client, tokens } = await signIn();
+    let now = Date.now();
+    const manager = newManager({ client, store: new MemoryTokenStore(), clock: () => now });
+    await manager.setTokens(tokens);
+    now += 6.5 * DAY;
+    const controller = new AbortController();
+    const leaving = manager.getAccessToken({ signal: controller.signal });
+    const staying = manager.getAccessToken();
+    controller.abort();
+    await expect(leaving).rejects.toMatchObject({ type: 'Aborted' });
+    expect(await staying).not.toBe(tokens.accessToken);
+  });
+});
+
+describe('crash-safe rotation', () => {
+  it('does not hand out refreshed tokens whose save failed, surfaces the error, and saves them on the next call', async () => {
+    const { client, tokens } = await signIn();
+    let now = Date.now();
+    const store = new FlakyStore();
+    const manager = newManager({ client, store, clock: () => now });
+    await manager.setTokens(tokens);
+    const stored = await store.load();
+    const events: string[] = [];
+    manager.on('refreshed', () => events.push('refreshed'));
+    manager.on('refreshFailed', (error) => events.push(`refreshFailed:${(error as SocialSdkAuthError).code}`));
+    let currentWhenSaved: string | undefined;
+    store.onSave = () => (currentWhenSaved = manager.getTokenSet()?.accessToken);
+
+    store.failSaves = true;
+    now += 6.5 * DAY;
+    const before = refreshRequests();
+    const error = await rejected<SocialSdkAuthError>(manager.getAccessToken());
+    expect(error).toBeInstanceOf(SocialSdkAuthError);
+    expect(error.code).toBe('ERR_TOKEN_NOT_PERSISTED');
+    expect((error.cause as SocialSdkAuthError).code).toBe('ERR_TOKEN_STORE_DISK_FULL');
+    expect(error.message).not.toContain(tokens.refreshToken);
+    expect(refreshRequests()).toBe(before + 1);
+    // The save was attempted while the old set was still the current one, and nothing moved on.
+    expect(currentWhenSaved).toBe(tokens.accessToken);
+    expect(manager.getTokenSet()?.accessToken).toBe(tokens.accessToken);
+    expect(await store.load()).toEqual(stored);
+    expect(events).toEqual(['refreshFailed:ERR_TOKEN_NOT_PERSISTED']);
+    // The old refresh token is spent at the service: only the set held in memory can save the grant.
+    expect(await meStatus(tokens.accessToken)).toBe(401);
+
+    // The disk recovers: the next caller saves the pending set and gets it, with no new request.
+    store.failSaves = false;
+    const token = await manager.getAccessToken();
+    expect(refreshRequests()).toBe(before + 1);
+    expect(token).not.toBe(tokens.accessToken);
+    expect((await store.load())?.accessToken).toBe(token);
+    expect(events).toEqual(['refreshFailed:ERR_TOKEN_NOT_PERSISTED', 'refreshed']);
+    expect(await meStatus(token)).toBe(200);
+  });
+
+  it('does not hand out a sign-in whose save failed', async () => {
+    const { client, tokens } = await signIn();
+    const store = new FlakyStore();
+    store.failSaves = true;
+    const manager = newManager({ client, store });
+    await expect(manager.setTokens(tokens)).rejects.toMatchObject({ code: 'ERR_TOKEN_NOT_PERSISTED' });
+    expect(client.isAuthenticated()).toBe(false);
+    expect(manager.getTokenSet()).toBeUndefined();
+    await expect(manager.getAccessToken()).rejects.toMatchObject({ code: 'ERR_TOKEN_NOT_PERSISTED' });
+    store.failSaves = false;
+    expect(await manager.getAccessToken()).toBe(tokens.accessToken);
+    expect(client.isAuthenticated()).toBe(true);
+  });
+});
+
+describe('a dead grant', () => {
+  it('a stale refresh token (rotated elsewhere) clears the store and emits reauthorizationRequired', async () => {
+    const { client, tokens } = await signIn();
+    let now = Date.now();
+    const store = new MemoryTokenStore();
+    const manager = newManager({ client, store, clock: () => now });
+    await manager.setTokens(tokens);
+    // Someone else (another launcher instance, or a bug) uses the refresh token: it rotates.
+    await client.refreshToken({ refreshToken: tokens.refreshToken });
+
+    const reauth: ClientResultError[] = [];
+    manager.on('reauthorizationRequired', (error) => reauth.push(error));
+    now += 6.5 * DAY;
+    const error = await rejected<ClientResultError>(manager.getAccessToken());
+    expect(error).toBeInstanceOf(ClientResultError);
+    expect(error).toMatchObject({ code: 'ERR_REAUTHORIZATION_REQUIRED', oauthError: 'invalid_grant', status: 400, retryable: false });
+    expect(error.message).toMatch(/sign the player in again/);
+    expect(reauth).toEqual([error]);
+    expect(await store.load()).toBeUndefined();
+    expect(client.isAuthenticated()).toBe(false);
+    expect(manager.isSignedIn()).toBe(false);
+    await expect(manager.getAccessToken()).rejects.toMatchObject({ code: 'ERR_NOT_SIGNED_IN' });
+
+    // Signing in again brings the player back.
+    const again = await client.signIn();
+    await manager.setTokens(again);
+    expect(await manager.getAccessToken()).toBe(again.accessToken);
+  });
+
+  it('a token that expired with no refresh token asks for a new sign-in', async () => {
+    const { client, tokens } = await signIn();
+    let now = Date.now();
+    const store = new MemoryTokenStore();
+    const manager = newManager({ client, store, clock: () => now });
+    await manager.setTokens({ accessToken: tokens.accessToken, tokenType: 'Bearer', scopes: tokens.scopes, expiresAt: now + DAY });
+    expect(await manager.getAccessToken()).toBe(tokens.accessToken); // within margin, but nothing to refresh with
+    const reauth = vi.fn();
+    manager.on('reauthorizationRequired', reauth);
+    now += DAY;
+    await expect(manager.getAccessToken()).rejects.toMatchObject({ code: 'ERR_REAUTHORIZATION_REQUIRED' });
+    expect(reauth).toHaveBeenCalledTimes(1);
+    expect(await store.load()).toBeUndefined();
+  });
+});
