@@ -1,6 +1,6 @@
 // Before `npm test`: the Debian packages some tests drive for real (xdg-open for the custom
 // scheme test, a headless Secret Service for the keyring store, CMake and Ninja for the C++
-// tests). Installs what is missing when it can (root with apt-get), else says what to run.
+// tests, MinGW for the Windows compile check). Installs what is missing when it can (root with apt-get), else says what to run.
 import { execFileSync, spawnSync } from 'node:child_process';
 
 if (process.platform !== 'linux') process.exit(0);
@@ -17,6 +17,7 @@ const packages = {
   'dbus-run-session': 'dbus-x11',
   'dbus-launch': 'dbus-x11',
   'secret-tool': 'libsecret-tools',
+  'x86_64-w64-mingw32-g++': 'g++-mingw-w64-x86-64-posix',
 };
 
 const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;

@@ -1,0 +1,195 @@
+// PKCE pair creation (verifier + S256 challenge) per second: ours against openid-client and a
+// node:crypto one-liner, in one process; then the package's load time in fresh processes.
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+import {
+  BUILD_COMMAND,
+  findAddon,
+  loadPackage,
+  machine,
+  median,
+  num,
+  paths,
+  quantile,
+  ratio,
+  retry,
+  ROOT,
+  run,
+  table,
+  verdict,
+} from './lib/common.mjs';
+
+const ROUND_MS = 250;
+const WARMUP_ROUNDS = 3;
+const TIMED_ROUNDS = 9;
+const LOAD_RUNS = 20;
+const BATCH = 256;
+const EXPLAIN_RUNS = 7;
+
+const execFileAsync = promisify(execFile);
+let sink = 0; // consumed at the end so no result can be optimised away
+
+/** Runs `op` in batches until ROUND_MS has passed; returns ops per second. */
+async function round(op, isAsync) {
+  let ops = 0;
+  const start = process.hrtime.bigint();
+  const stopAt = start + BigInt(ROUND_MS) * 1_000_000n;
+  let now = start;
+  while (now < stopAt) {
+    if (isAsync) for (let i = 0; i < BATCH; i++) sink += (await op()).length;
+    else for (let i = 0; i < BATCH; i++) sink += op().length;
+    ops += BATCH;
+    now = process.hrtime.bigint();
+  }
+  return ops / (Number(now - start) / 1e9);
+}
+
+async function throughput(pkg) {
+  const oidc = await import('openid-client');
+  const client = new pkg.Client();
+  const contenders = [
+    {
+      name: 'ours: client.createAuthorizationCodeVerifier()',
+      key: 'ours',
+      op: () => client.createAuthorizationCodeVerifier().challenge.challenge,
+    },
+    {
+      name: 'node:crypto: randomBytes(32) + createHash(sha256)',
+      key: 'node',
+      op: () => createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url'),
+    },
+    {
+      name: 'openid-client: randomPKCECodeVerifier + calculatePKCECodeChallenge',
+      key: 'openid',
+      isAsync: true,
+      op: () => oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+    },
+  ];
+  for (const c of contenders) c.samples = [];
+  for (let r = 0; r < WARMUP_ROUNDS; r++) for (const c of contenders) await round(c.op, c.isAsync);
+  for (let r = 0; r < TIMED_ROUNDS; r++) {
+    // Rotate the order every round so slow drift (thermal, GC debt) does not favour one contender.
+    for (let i = 0; i < contenders.length; i++) {
+      const c = contenders[(i + r) % contenders.length];
+      c.samples.push(await round(c.op, c.isAsync));
+    }
+  }
+  client.close();
+  const by = Object.fromEntries(contenders.map((c) => [c.key, median(c.samples)]));
+  table(
+    `PKCE pair creations per second (median of ${TIMED_ROUNDS} rounds of ${ROUND_MS} ms after ${WARMUP_ROUNDS} warm-up rounds)`,
+    ['contender', 'median ops/s', 'min ops/s', 'max ops/s', 'µs/op', 'vs ours'],
+    contenders.map((c) => [
+      c.name,
+      num(by[c.key], 3),
+      num(Math.min(...c.samples), 3),
+      num(Math.max(...c.samples), 3),
+      num(1e6 / by[c.key], 3),
+      ratio(by.ours / by[c.key]),
+    ]),
+  );
+  const vsNode = by.ours / by.node;
+  const vsOidc = by.ours / by.openid;
+  table('PKCE targets', ['ratio', 'measured', 'target', 'result'], [
+    ['ours / node:crypto', ratio(vsNode), '≥ 1.00×', verdict(vsNode >= 1)],
+    ['ours / openid-client', ratio(vsOidc), '≥ 3.00×', verdict(vsOidc >= 3)],
+  ]);
+  return { vsNode, vsOidc };
+}
+
+/** Runs one fresh child that times its own first load; retried when a rebuild races it. */
+function measureLoad(script, mode, resolveTarget) {
+  return retry(`Load-time child (${mode})`, async () => {
+    const target = resolveTarget();
+    if (!target) throw new Error(`nothing to load for ${mode}: is the build being replaced? Build with: ${BUILD_COMMAND}`);
+    let stdout;
+    try {
+      ({ stdout } = await execFileAsync(process.execPath, [script, mode, target], { cwd: ROOT, timeout: 30_000 }));
+    } catch (error) {
+      const reason = String(error.stderr ?? '').split('\n').find((l) => /Error|error:/.test(l)) ?? error.message;
+      throw new Error(`the child could not load ${target}: ${reason.trim()}`);
+    }
+    const result = JSON.parse(stdout.trim().split('\n').pop());
+    if ((mode === 'cjs' || mode === 'esm' || mode === 'addon') && !result.nativeLoaded) {
+      throw new Error(`the ${mode} child did not load the native binary`);
+    }
+    return result;
+  });
+}
+
+async function loadTimes() {
+  const cjsChild = path.join(ROOT, 'bench', 'lib', 'load-child.cjs');
+  const esmChild = path.join(ROOT, 'bench', 'lib', 'load-child.mjs');
+  const openidEntry = createRequire(import.meta.url).resolve('openid-client');
+  const kinds = [
+    { name: "require('social-sdk-auth') + first Client.defaultCommunicationScopes", script: cjsChild, mode: 'cjs', target: () => paths.cjs, split: true },
+    { name: "import('social-sdk-auth') + first Client.defaultCommunicationScopes", script: esmChild, mode: 'esm', target: () => paths.esm, split: true },
+    { name: 'require(social_sdk_auth.node) alone (dlopen + module init)', script: cjsChild, mode: 'addon', target: findAddon },
+    { name: "import('openid-client'), for reference (ours loads it lazily)", script: esmChild, mode: 'openid', target: () => openidEntry },
+  ];
+  for (const k of kinds) k.runs = [];
+  // Interleave the kinds so that disk-cache and CPU-frequency drift touch each alike.
+  for (let i = 0; i < LOAD_RUNS; i++) for (const k of kinds) k.runs.push(await measureLoad(k.script, k.mode, k.target));
+  const rows = kinds.map((k) => {
+    const totals = k.runs.map((r) => r.totalMs);
+    return [
+      k.name,
+      `${num(median(totals), 3)} ms`,
+      `${num(quantile(totals, 0.9), 3)} ms`,
+      k.split ? `${num(median(k.runs.map((r) => r.jsMs)), 3)} ms` : '-',
+      k.split ? `${num(median(k.runs.map((r) => r.totalMs - r.jsMs)), 3)} ms` : '-',
+    ];
+  });
+  table(
+    `Load time inside a fresh process (median of ${LOAD_RUNS} processes; process start-up excluded)`,
+    ['what', 'median', 'p90', 'JS modules', 'addon load'],
+    rows,
+  );
+  const cjsMedian = median(kinds[0].runs.map((r) => r.totalMs));
+  table('Load-time target', ['measure', 'measured', 'target', 'result'], [
+    ['first require, addon loaded', `${num(cjsMedian, 3)} ms`, '< 5 ms', verdict(cjsMedian < 5)],
+  ]);
+  return cjsMedian;
+}
+
+/** Which modules the first require spends its time in: median self time over fresh processes. */
+async function explainLoad() {
+  const script = path.join(ROOT, 'bench', 'lib', 'require-profile.cjs');
+  const runs = [];
+  for (let i = 0; i < EXPLAIN_RUNS; i++) {
+    runs.push(
+      await retry('Require profile', async () => {
+        const { stdout } = await execFileAsync(process.execPath, [script, paths.cjs], { cwd: ROOT, timeout: 30_000 });
+        return JSON.parse(stdout.trim().split('\n').pop());
+      }),
+    );
+  }
+  const names = new Set(runs.flatMap((r) => r.modules.map((m) => m.name)));
+  const rows = [...names].map((name) => {
+    const of = (field) => median(runs.map((r) => r.modules.find((m) => m.name === name)?.[field] ?? 0));
+    return { name, self: of('selfMs'), inclusive: of('inclusiveMs') };
+  });
+  rows.sort((a, b) => b.self - a.self);
+  const builtins = rows.filter((r) => r.name.startsWith('node:')).reduce((a, r) => a + r.self, 0);
+  const ours = rows.filter((r) => r.name.startsWith('dist')).reduce((a, r) => a + r.self, 0);
+  table(
+    `Where the first require goes (median over ${EXPLAIN_RUNS} processes; ${names.size} modules: ` +
+      `dist/ files ${num(ours, 2)} ms self, Node built-ins ${num(builtins, 2)} ms, addon call ${num(median(runs.map((r) => r.addonMs)), 2)} ms)`,
+    ['module', 'self', 'inclusive'],
+    rows.slice(0, 14).map((r) => [r.name, `${num(r.self, 2)} ms`, `${num(r.inclusive, 2)} ms`]),
+  );
+}
+
+run(async () => {
+  console.log(`bench/pkce: ${machine()}`);
+  const { pkg } = await loadPackage();
+  await throughput(pkg);
+  const loadMs = await loadTimes();
+  // A missed load target comes with its explanation; --explain shows it regardless.
+  if (loadMs >= 5 || process.argv.includes('--explain')) await explainLoad();
+  if (sink === 0) console.log('(no output was produced)');
+});
