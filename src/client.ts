@@ -17,6 +17,13 @@ import { ClientResultError, invalidType, outOfRange } from './errors.js';
 import { loadNative, type NativeClient, type NativeResult, type NativeTokens } from './native.js';
 import { openSystemBrowser } from './opener.js';
 import { isLoopbackHttp, TokenTransport } from './transport.js';
+import {
+  BearerTokenState,
+  type TokenExpirationCallback,
+  type TokenExpirationCallbackOptions,
+  type UpdateTokenOptions,
+} from './tokens/bearer-token.js';
+import { DEFAULT_REFRESH_MARGIN_MS } from './tokens/schedule.js';
 
 export interface ClientOptions {
   /** The application id (a snowflake, as a string or bigint). Can also be set later with `setApplicationId`. */
@@ -384,6 +391,7 @@ export class Client extends EventEmitter<ClientEvents> {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.bearer.close();
     this.native.close();
   }
 
@@ -456,5 +464,73 @@ export class Client extends EventEmitter<ClientEvents> {
       });
       this.transport.withContext({ signal, timeoutMs }, send);
     });
+  }
+
+  // ---- Token lifecycle: the social SDK's UpdateToken, IsAuthenticated and SetTokenExpirationCallback ----
+
+  private readonly bearer = new BearerTokenState();
+
+  /**
+   * Sets the token the client acts with, like the social SDK's `UpdateToken`. Only Bearer tokens
+   * are accepted (`tokenType` in any case). Pass `expiresIn` (seconds) or `expiresAt` (ms since
+   * the epoch) so `isAuthenticated` and the expiration callback know when it ends; with neither,
+   * the token is taken not to expire. It does not contact the service: it resolves at once and
+   * works offline, and a revoked token shows up as an error on its first use. A new token
+   * re-arms the expiration callback. `TokenManager` calls this after every refresh.
+   */
+  updateToken(tokenType: string, token: string, options: UpdateTokenOptions = {}): Promise<void> {
+    const where = 'client.updateToken';
+    return new Promise<void>((resolve) => {
+      if (typeof tokenType !== 'string') throw invalidType(where, 'tokenType', "the string 'Bearer'", tokenType);
+      if (tokenType.toLowerCase() !== 'bearer') {
+        throw outOfRange(where, "only Bearer tokens are accepted: pass 'Bearer' as tokenType with the access token from signIn, getToken or refreshToken.");
+      }
+      if (typeof token !== 'string') throw invalidType(where, 'token', 'an access token string', token);
+      // RFC 6750 b64token: anything else could not be sent in an Authorization header.
+      if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(token)) {
+        throw outOfRange(where, 'token is empty or has characters a Bearer token cannot have; pass the accessToken of a TokenResult unchanged.');
+      }
+      if (options === null || typeof options !== 'object') throw invalidType(where, 'options', 'an object', options);
+      const { expiresIn, expiresAt } = options;
+      if (expiresIn !== undefined && expiresAt !== undefined) {
+        throw outOfRange(where, 'pass options.expiresIn or options.expiresAt, not both.');
+      }
+      if (expiresIn !== undefined && (typeof expiresIn !== 'number' || !Number.isFinite(expiresIn) || expiresIn < 0)) {
+        throw invalidType(where, 'options.expiresIn', 'a number of seconds ≥ 0', expiresIn);
+      }
+      if (expiresAt !== undefined && (typeof expiresAt !== 'number' || !Number.isFinite(expiresAt) || expiresAt < 0)) {
+        throw invalidType(where, 'options.expiresAt', 'milliseconds since the epoch (a number ≥ 0)', expiresAt);
+      }
+      this.ensureOpen(where);
+      this.bearer.set(token, expiresIn !== undefined ? Date.now() + expiresIn * 1000 : expiresAt);
+      resolve();
+    });
+  }
+
+  /** True while a Bearer token set with `updateToken` is held and has not expired. */
+  isAuthenticated(): boolean {
+    return !this.closed && this.bearer.isValid();
+  }
+
+  /**
+   * Calls `callback` once per token when it comes within `marginMs` of expiry (default 24 hours;
+   * at half its lifetime for tokens shorter-lived than twice that), or at once if it already has.
+   * A new `updateToken` re-arms it; `undefined` removes it. The timer never keeps the process alive.
+   */
+  setTokenExpirationCallback(callback: TokenExpirationCallback | undefined, options: TokenExpirationCallbackOptions = {}): void {
+    const where = 'client.setTokenExpirationCallback';
+    if (callback !== undefined && typeof callback !== 'function') throw invalidType(where, 'callback', 'a function or undefined', callback);
+    if (options === null || typeof options !== 'object') throw invalidType(where, 'options', 'an object', options);
+    const marginMs = options.marginMs ?? DEFAULT_REFRESH_MARGIN_MS;
+    if (typeof marginMs !== 'number' || !Number.isFinite(marginMs) || marginMs < 0) {
+      throw invalidType(where, 'options.marginMs', 'a number of milliseconds ≥ 0', marginMs);
+    }
+    this.ensureOpen(where);
+    this.bearer.setCallback(callback, marginMs);
+  }
+
+  /** Forgets the token set with `updateToken` (after sign-out, or when the grant is gone). */
+  clearToken(): void {
+    if (!this.closed) this.bearer.clear();
   }
 }

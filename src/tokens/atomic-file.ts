@@ -7,9 +7,15 @@
 import { constants, promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as nodePath from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { TokenStoreError, TokenStoreErrorCode } from './errors.js';
 import { serialize } from './queue.js';
+
+// node:crypto is loaded on the first save, not at import: it is a noticeable share of start-up.
+function tempSuffix(): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { randomBytes } = require('node:crypto') as typeof import('node:crypto');
+  return randomBytes(8).toString('hex');
+}
 
 /** Token files are a few hundred bytes; anything this big is not ours and is not read into memory. */
 export const MAX_TOKEN_FILE_BYTES = 1024 * 1024;
@@ -73,7 +79,7 @@ export class AtomicFile {
 
   /** Replaces the file with `data`; durable (file and directory entry flushed) when it resolves. */
   async write(data: Uint8Array): Promise<void> {
-    const temp = nodePath.join(this.directory, `.${nodePath.basename(this.path)}.${process.pid}.${randomBytes(8).toString('hex')}.tmp`);
+    const temp = nodePath.join(this.directory, `.${nodePath.basename(this.path)}.${process.pid}.${tempSuffix()}.tmp`);
     let created = false;
     try {
       await fs.mkdir(this.directory, { recursive: true, mode: DIRECTORY_MODE });

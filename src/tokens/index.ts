@@ -31,3 +31,15 @@ export {
   type KeyringModuleLike,
   type KeyringEntryLike,
 } from './keyring-store.js';
+export {
+  TokenManager,
+  TokenManagerErrorCode,
+  type TokenManagerOptions,
+  type TokenManagerEvents,
+  type TokenRefreshRetryOptions,
+  type TokenRefreshRetryInfo,
+  type GetAccessTokenOptions,
+  type SignOutOptions,
+} from './manager.js';
+export { DEFAULT_REFRESH_MARGIN_MS } from './schedule.js';
+export type { UpdateTokenOptions, TokenExpirationCallback, TokenExpirationCallbackOptions, TokenExpirationInfo } from './bearer-token.js';

@@ -1,28 +1,15 @@
 // Whole processes: a game with a started TokenManager exits by itself (its timers never keep Node
 // alive), and examples/node-game stays signed in across two runs. Children cannot use vitest's
-// TypeScript loader, so they run the built package (dist/cjs), rebuilt here when it is stale.
-import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs';
+// TypeScript loader, so they run the built package (dist/cjs), which the global set-up keeps current.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot as root } from '../support/built.js';
 
-const root = path.resolve(__dirname, '../..');
-const dist = path.join(root, 'dist/cjs');
 const game = path.join(root, 'examples/node-game/game.js');
 const scratch = mkdtempSync(path.join(tmpdir(), 'social-sdk-auth-manager-process-'));
-
-/** True when some source under src/ is newer than its compiled file, or that file is missing. */
-function distIsStale(): boolean {
-  const walk = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
-  return walk(path.join(root, 'src'))
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
-    .some((file) => {
-      const out = path.join(dist, path.relative(path.join(root, 'src'), file)).replace(/\.ts$/, '.js');
-      return !existsSync(out) || statSync(out).mtimeMs < statSync(file).mtimeMs;
-    });
-}
 
 interface Run {
   code: number | null;
@@ -49,14 +36,6 @@ function runNode(args: string[], env: NodeJS.ProcessEnv = {}, limitMs = 20_000):
   });
 }
 
-beforeAll(async () => {
-  if (!distIsStale()) return;
-  // Another engineer's half-finished file may fail type-checking; tsc still emits, so judge by the output.
-  await new Promise<void>((resolve) => {
-    execFile('npm', ['run', 'build:ts'], { cwd: root, timeout: 150_000 }, () => resolve());
-  });
-  if (!existsSync(path.join(dist, 'tokens/manager.js'))) throw new Error('npm run build:ts did not produce dist/cjs/tokens/manager.js; run it by hand to see why.');
-}, 180_000);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 // The child signs in against its own emulator, starts a TokenManager (refresh timer armed) and

@@ -1,0 +1,195 @@
+// client.updateToken / isAuthenticated / setTokenExpirationCallback: the social SDK's token calls,
+// exercised with a real sign-in against the emulator over loopback HTTP.
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Client, type SignInResult } from '../src/client.js';
+import { ClientResultError } from '../src/errors.js';
+import { startEmulator, type Emulator } from '../src/emulator/index.js';
+
+
+/** The error `promise` rejects with (fails the test if it resolves). */
+async function rejected<E = Error>(promise: Promise<unknown>): Promise<E> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as E;
+  }
+  throw new Error('expected the promise to reject, but it resolved');
+}
+const DAY = 24 * 60 * 60 * 1000;
+let emulator: Emulator;
+let signedIn: SignInResult;
+const clients: Client[] = [];
+
+function newClient(): Client {
+  const client = new Client({
+    applicationId: emulator.applicationId,
+    webBase: emulator.webBase,
+    apiBase: emulator.apiBase,
+    openUrl: (url) => emulator.openUrl(url),
+  });
+  clients.push(client);
+  return client;
+}
+
+beforeAll(async () => {
+  emulator = await startEmulator();
+  signedIn = await newClient().signIn();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+afterAll(async () => {
+  for (const client of clients) client.close();
+  await emulator.close();
+});
+
+describe('client.updateToken', () => {
+  it('accepts the Bearer access token of a sign-in, in any case of "Bearer", and resolves', async () => {
+    const client = newClient();
+    expect(client.isAuthenticated()).toBe(false);
+    await expect(client.updateToken('bearer', signedIn.accessToken, { expiresIn: signedIn.expiresIn })).resolves.toBeUndefined();
+    expect(client.isAuthenticated()).toBe(true);
+    await client.updateToken('BEARER', signedIn.accessToken);
+    expect(client.isAuthenticated()).toBe(true);
+  });
+
+  it('rejects any other token type with a typed error saying only Bearer tokens are accepted', async () => {
+    const client = newClient();
+    for (const type of ['User', 'Basic', 'bot', '']) {
+      const error = await rejected<RangeError & { code: string }>(client.updateToken(type, signedIn.accessToken));
+      expect(error).toBeInstanceOf(RangeError);
+      expect(error.code).toBe('ERR_OUT_OF_RANGE');
+      expect(error.message).toMatch(/only Bearer tokens are accepted/);
+    }
+    await expect(client.updateToken(1 as unknown as string, signedIn.accessToken)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
+    expect(client.isAuthenticated()).toBe(false);
+  });
+
+  it('rejects a malformed token or expiry without echoing the token', async () => {
+    const client = newClient();
+    const bad = 'secret value with spaces';
+    const error = await rejected<Error>(client.updateToken('Bearer', bad));
+    expect(error).toBeInstanceOf(RangeError);
+    expect(error.message).not.toContain(bad);
+    await expect(client.updateToken('Bearer', '')).rejects.toBeInstanceOf(RangeError);
+    await expect(client.updateToken('Bearer', signedIn.accessToken, { expiresIn: -1 })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
+    await expect(client.updateToken('Bearer', signedIn.accessToken, { expiresIn: 1, expiresAt: Date.now() })).rejects.toMatchObject({
+      code: 'ERR_OUT_OF_RANGE',
+    });
+  });
+
+  it('does not call the service: an unknown token is accepted offline and fails later, on use', async () => {
+    const client = newClient();
+    const before = emulator.requests.length;
+    await client.updateToken('Bearer', 'not-a-token-the-service-issued', { expiresIn: 60 });
+    expect(client.isAuthenticated()).toBe(true);
+    expect(emulator.requests.length).toBe(before);
+  });
+
+  it('rejects with ClientDestroyed after close, and close forgets the token', async () => {
+    const client = newClient();
+    await client.updateToken('Bearer', signedIn.accessToken, { expiresIn: 60 });
+    client.close();
+    expect(client.isAuthenticated()).toBe(false);
+    const error = await rejected(client.updateToken('Bearer', signedIn.accessToken));
+    expect(error).toBeInstanceOf(ClientResultError);
+    expect((error as ClientResultError).type).toBe('ClientDestroyed');
+  });
+});
+
+// Fake timers only fake setTimeout/clearTimeout/Date, and nothing here touches the network
+// while they are installed (updateToken is local), so no socket depends on a frozen timer.
+describe('isAuthenticated and the expiration callback (fake timers)', () => {
+  const fake = (): void => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  };
+
+  it('isAuthenticated flips to false when the token expires, and clearToken forgets it', async () => {
+    const client = newClient();
+    fake();
+    await client.updateToken('Bearer', signedIn.accessToken, { expiresIn: 7 * 24 * 60 * 60 });
+    vi.advanceTimersByTime(7 * DAY - 1);
+    expect(client.isAuthenticated()).toBe(true);
+    vi.advanceTimersByTime(1);
+    expect(client.isAuthenticated()).toBe(false);
+    await client.updateToken('Bearer', signedIn.accessToken, { expiresAt: Date.now() + 1000 });
+    expect(client.isAuthenticated()).toBe(true);
+    client.clearToken();
+    expect(client.isAuthenticated()).toBe(false);
+  });
+
+  it('fires once per token when it comes within the 24-hour default margin, and again for a new token', async () => {
+    const client = newClient();
+    fake();
+    const calls: number[] = [];
+    client.setTokenExpirationCallback(({ expiresAt }) => calls.push(expiresAt));
+    await client.updateToken('Bearer', signedIn.accessToken, { expiresIn: 7 * 24 * 60 * 60 });
+    const firstExpiry = Date.now() + 7 * DAY;
+    vi.advanceTimersByTime(6 * DAY - 1);
+    expect(calls).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(calls).toEqual([firstExpiry]);
+    // Not again for the same token, neither before nor after it expires.
+    vi.advanceTimersByTime(3 * DAY);
+    expect(calls).toHaveLength(1);
+    // Setting the callback again does not re-fire for a token already reported.
+    client.setTokenExpirationCallback((info) => calls.push(info.expiresAt));
+    vi.advanceTimersByTime(1000);
+    expect(calls).toHaveLength(1);
+    // A new token re-arms it.
+    await client.updateToken('Bearer', signedIn.accessToken, { expiresIn: 7 * 24 * 60 * 60 });
+    vi.advanceTimersByTime(6 * DAY);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('fires at once for a token already inside the margin, honours marginMs, and can be removed', async () => {
+    const client = newClient();
+    fake();
+    const callback = vi.fn();
+    client.setTokenExpirationCallback(callback, { marginMs: 60_000 });
+    await client.updateToken('Bearer', signedIn.accessToken, { expiresIn: 3600 });
+    vi.advanceTimersByTime(3600_000 - 60_001);
+    expect(callback).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(callback).toHaveBeenCalledTimes(1);
+    // Already expired when set: fires on the next tick, once.
+    await client.updateToken('Bearer', signedIn.accessToken, { expiresAt: Date.now() - 1 });
+    vi.advanceTimersByTime(0);
+    expect(callback).toHaveBeenCalledTimes(2);
+    client.setTokenExpirationCallback(undefined);
+    await client.updateToken('Bearer', signedIn.accessToken, { expiresIn: 10 });
+    vi.advanceTimersByTime(20_000);
+    expect(callback).toHaveBeenCalledTimes(2);
+  });
+
+  it('fires at half the lifetime for a token shorter-lived than twice the margin (no refresh loop)', async () => {
+    const client = newClient();
+    fake();
+    const callback = vi.fn();
+    client.setTokenExpirationCallback(callback); // 24 h margin, 1 h token
+    await client.updateToken('Bearer', signedIn.accessToken, { expiresIn: 3600 });
+    vi.advanceTimersByTime(1800_000 - 1);
+    expect(callback).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(callback).toHaveBeenCalledTimes(1);
+  });
+
+  it('close() clears the callback timer', async () => {
+    const client = newClient();
+    fake();
+    const callback = vi.fn();
+    client.setTokenExpirationCallback(callback);
+    await client.updateToken('Bearer', signedIn.accessToken, { expiresIn: 3600 });
+    expect(vi.getTimerCount()).toBe(1);
+    client.close();
+    expect(vi.getTimerCount()).toBe(0);
+    vi.advanceTimersByTime(3600_000);
+    expect(callback).not.toHaveBeenCalled();
+  });
+
+  it('validates its arguments', () => {
+    const client = newClient();
+    expect(() => client.setTokenExpirationCallback('x' as unknown as () => void)).toThrow(TypeError);
+    expect(() => client.setTokenExpirationCallback(() => undefined, { marginMs: -5 })).toThrow(TypeError);
+  });
+});
