@@ -2,7 +2,7 @@
  * The default UrlOpener: the platform's handler for http(s) URLs. It never throws; a failure
  * is reported through the returned promise so the client can hand the URL to the application.
  */
-import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 
 /** How long to wait for the opener to report failure before assuming it worked. */
 const SETTLE_MS = 3000;
@@ -27,8 +27,11 @@ export function openSystemBrowser(url: string): Promise<void> {
         : process.platform === 'win32'
           ? ['rundll32', ['url.dll,FileProtocolHandler', url]]
           : ['xdg-open', [url]];
-    let child;
+    let child: ChildProcess;
     try {
+      // Loaded here, not at import: most runs never open a browser, and loading it costs start-up time.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { spawn } = require('node:child_process') as typeof import('node:child_process');
       child = spawn(command, args, { stdio: 'ignore', detached: process.platform !== 'win32' });
     } catch (error) {
       reject(error as Error);
