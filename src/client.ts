@@ -3,7 +3,6 @@
  * exchange and refresh tokens through openid-client, and revoke them.
  */
 import { EventEmitter } from 'node:events';
-import { randomBytes } from 'node:crypto';
 
 import {
   AuthorizationArgs,
@@ -36,6 +35,12 @@ export interface ClientOptions {
   issuer?: string;
   /** Where the browser returns the player: a loopback listener (default) or a custom URI scheme. */
   redirect?: 'loopback' | 'customScheme';
+  /**
+   * The custom URI scheme of this game, e.g. `mygame` for `mygame:/authorize/callback`. Used by
+   * every `authorize`/`signIn` whose args set no `customSchemeParam`, and it selects
+   * custom-scheme mode. Default: none (loopback, or `discord-{applicationId}` in custom-scheme mode).
+   */
+  customSchemeParam?: string;
   /** Preferred loopback port; 0 (default) or a taken port means an ephemeral one. */
   loopbackPort?: number;
   /**
@@ -195,6 +200,7 @@ export class Client extends EventEmitter<ClientEvents> {
   private readonly openUrl: (url: string) => void | Promise<void>;
   private readonly onOpenUrlFailed?: (url: string, error: Error) => void;
   private readonly authorizeTimeoutMs: number;
+  private readonly customSchemeParam?: string;
   private readonly requestTimeoutMs: number;
   private flowGeneration = 0;
   private closed = false;
@@ -221,6 +227,11 @@ export class Client extends EventEmitter<ClientEvents> {
     }
     this.authorizeTimeoutMs = checkMs(where, 'authorizeTimeoutMs', options.authorizeTimeoutMs, 300_000);
     this.requestTimeoutMs = checkMs(where, 'requestTimeoutMs', options.requestTimeoutMs, 30_000);
+    if (options.customSchemeParam !== undefined) {
+      const check = new AuthorizationArgs({ scopes: 'openid', customSchemeParam: options.customSchemeParam }).validate('1');
+      if (!check.successful) throw outOfRange(where, check.error);
+      this.customSchemeParam = options.customSchemeParam;
+    }
     this.openUrl = options.openUrl ?? openSystemBrowser;
     this.onOpenUrlFailed = options.onOpenUrlFailed;
     this.transport = new TokenTransport({ issuer, webBase, apiBase, timeoutMs: this.requestTimeoutMs });
@@ -263,7 +274,11 @@ export class Client extends EventEmitter<ClientEvents> {
     const where = 'client.authorize';
     return new Promise<AuthorizeResult>((resolve, reject) => {
       this.ensureOpen(where);
-      const authArgs = AuthorizationArgs.from(args, where);
+      let authArgs = AuthorizationArgs.from(args, where);
+      if (this.customSchemeParam !== undefined && authArgs.customSchemeParam() === undefined) {
+        // A copy: the caller's args object stays as they built it.
+        authArgs = new AuthorizationArgs(authArgs.toJSON()).setCustomSchemeParam(this.customSchemeParam);
+      }
       const signal = checkSignal(where, options.signal);
       const timeoutMs = checkMs(where, 'timeoutMs', options.timeoutMs, this.authorizeTimeoutMs);
       if (signal?.aborted) {
@@ -362,7 +377,8 @@ export class Client extends EventEmitter<ClientEvents> {
     this.ensureOpen(where);
     const scopes = options.scopes ?? Client.defaultCommunicationScopes;
     const wantsOpenId = typeof scopes === 'string' && scopes.split(' ').includes('openid');
-    const nonce = options.nonce ?? (wantsOpenId ? randomBytes(32).toString('base64url') : undefined);
+    // A verifier is 32 bytes from the OS CSPRNG, base64url: exactly what a nonce needs.
+    const nonce = options.nonce ?? (wantsOpenId ? this.createAuthorizationCodeVerifier().verifier : undefined);
     const pair = this.createAuthorizationCodeVerifier();
     const args = new AuthorizationArgs({
       clientId: options.applicationId,

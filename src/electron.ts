@@ -339,9 +339,19 @@ export function createElectronClient(
   const where = 'createElectronClient';
   if (options === null || typeof options !== 'object') throw invalidType(where, 'options', 'an object', options);
   const { scheme, argv, setAsDefault, onUrl, ...clientOptions } = options;
-  const client = new Client({ ...clientOptions, redirect: 'customScheme', openUrl: electronOpener(shell) });
+  const client = new Client({
+    ...clientOptions,
+    customSchemeParam: clientOptions.customSchemeParam ?? scheme,
+    redirect: 'customScheme',
+    openUrl: electronOpener(shell),
+  });
   try {
-    const registration = registerAuthProtocol(app, client, { scheme, argv, setAsDefault, onUrl });
+    const registration = registerAuthProtocol(app, client, {
+      scheme: scheme ?? clientOptions.customSchemeParam,
+      argv,
+      setAsDefault,
+      onUrl,
+    });
     return { client, registration };
   } catch (error) {
     client.close();

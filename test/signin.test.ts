@@ -338,3 +338,18 @@ describe('sign-in over a custom URI scheme', () => {
     await expect(pending).resolves.toEqual({ code: 'abc', redirectUri: 'mygame:/authorize/callback' });
   });
 });
+
+describe('the client-wide custom scheme', () => {
+  it('applies ClientOptions.customSchemeParam to every authorize without changing the caller args', async () => {
+    const opener = captureOpener();
+    harness = await startHarness({ client: { openUrl: opener.openUrl, customSchemeParam: 'MyGame' } });
+    const args = new AuthorizationArgs({ scopes: 'identify' });
+    const pending = harness.client.authorize(args);
+    const url = await opener.next();
+    expect(new URL(url).searchParams.get('redirect_uri')).toBe('mygame:/authorize/callback');
+    expect(args.customSchemeParam()).toBeUndefined();
+    expect(harness.client.handleRedirect(`mygame:/authorize/callback?code=c&state=${stateOf(url)}`)).toBe(true);
+    await expect(pending).resolves.toEqual({ code: 'c', redirectUri: 'mygame:/authorize/callback' });
+    expect(() => new Client({ customSchemeParam: 'https' })).toThrow(/CustomSchemeParam must be a scheme of your own/);
+  });
+});
