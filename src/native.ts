@@ -5,29 +5,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { SocialSdkAuthError } from './errors.js';
+import type { TokenResult } from './client.js';
+import { SocialSdkAuthError, type ClientResult } from './errors.js';
 
-export interface NativeResult {
+/** A ClientResult as the addon reports it: the type as a plain string, plus ToString(). */
+export interface NativeResult extends Omit<ClientResult, 'type'> {
   type: string;
-  error: string;
-  errorCode: number;
-  oauthError: string;
-  status: number;
-  responseBody: string;
-  successful: boolean;
-  retryable: boolean;
-  retryAfter: number;
   text: string;
 }
 
-export interface NativeTokens {
-  accessToken: string;
-  refreshToken: string;
-  tokenType: 'Bearer';
-  expiresIn: number;
-  scopes: string;
-  idToken?: string;
-}
+export type NativeTokens = TokenResult;
 
 export interface NativeGrant {
   kind: 'authorization_code' | 'refresh_token' | 'revoke';

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { AuthorizationArgs, Client, ClientResultError } from '../src/index.js';
 import { captureOpener, startHarness, type Harness } from './support/emulator.js';
+import { rejected } from './support/promises.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -13,10 +14,7 @@ afterEach(async () => {
 });
 
 async function rejection(promise: Promise<unknown>): Promise<ClientResultError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
+  const error = await rejected(promise);
   expect(error).toBeInstanceOf(ClientResultError);
   return error as ClientResultError;
 }

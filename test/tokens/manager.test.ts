@@ -6,17 +6,7 @@ import { Client, type SignInResult } from '../../src/client.js';
 import { ClientResultError, SocialSdkAuthError } from '../../src/errors.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { MemoryTokenStore, TokenManager, type TokenSet, type TokenStore } from '../../src/tokens/index.js';
-
-
-/** The error `promise` rejects with (fails the test if it resolves). */
-async function rejected<E = Error>(promise: Promise<unknown>): Promise<E> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as E;
-  }
-  throw new Error('expected the promise to reject, but it resolved');
-}
+import { rejected } from '../support/promises.js';
 const DAY = 24 * 60 * 60 * 1000;
 let emulator: Emulator;
 const closers: Array<() => void> = [];
