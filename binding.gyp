@@ -11,7 +11,8 @@
         "native/core/include",
         "<!(node -p \"require('node-addon-api').include_dir\")"
       ],
-      "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],
+      "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED",
+                  "NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS"],
       "cflags_cc!": ["-fno-exceptions", "-std=gnu++17"],
       "cflags_cc": ["-std=c++17", "-fexceptions"],
       "xcode_settings": {

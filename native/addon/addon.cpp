@@ -79,5 +79,17 @@ Napi::Value Addon::LiveClientCount(const Napi::CallbackInfo& info) {
 
 }  // namespace sdkauth_addon
 
-using SdkAuthAddon = sdkauth_addon::Addon;
-NODE_API_ADDON(SdkAuthAddon)
+// Registration by hand instead of NODE_API_ADDON: when a Worker is terminated while it loads
+// the addon, every Node-API call fails, and node-addon-api's wrapper then throws a C++
+// exception out of its own error handler, which aborts the whole process. Here a failure is
+// reported to JavaScript with plain napi_throw, whose own failure is ignored.
+NAPI_MODULE_INIT() {
+  try {
+    return Napi::Addon<sdkauth_addon::Addon>::Init(Napi::Env(env), Napi::Object(env, exports));
+  } catch (const Napi::Error& error) {
+    napi_throw(env, error.Value());
+  } catch (...) {
+    napi_throw_error(env, "ERR_NATIVE_INIT", "social-sdk-auth: the native addon failed to initialise.");
+  }
+  return nullptr;
+}

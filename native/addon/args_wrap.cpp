@@ -3,6 +3,12 @@
 #include "util.hpp"
 
 namespace sdkauth_addon {
+
+// Marks objects that really are AuthorizationArgs, so an argument can be checked before it is
+// unwrapped (see ClientWrap::Authorize).
+extern const napi_type_tag kAuthorizationArgsTag;
+const napi_type_tag kAuthorizationArgsTag = {0x5d1c0a7e2b9f4c31ULL, 0x8e6a4f20c7d35b19ULL};
+
 namespace {
 // Generous caps: the core's own rules are stricter and say why; these only stop a huge string
 // from being copied at all.
@@ -48,7 +54,9 @@ Napi::Function ArgsWrap::Init(Napi::Env env) {
        InstanceMethod<&ArgsWrap::Validate>("validate")});
 }
 
-ArgsWrap::ArgsWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<ArgsWrap>(info) {}
+ArgsWrap::ArgsWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<ArgsWrap>(info) {
+  napi_type_tag_object(info.Env(), info.This(), &kAuthorizationArgsTag);
+}
 
 Napi::Value ArgsWrap::ClientId(const Napi::CallbackInfo& info) {
   return Napi::BigInt::New(info.Env(), static_cast<std::uint64_t>(args_.ClientId()));

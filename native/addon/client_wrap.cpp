@@ -5,6 +5,9 @@
 #include "util.hpp"
 
 namespace sdkauth_addon {
+
+extern const napi_type_tag kAuthorizationArgsTag;  // defined in args_wrap.cpp
+
 namespace {
 
 constexpr std::size_t kMaxUrl = 8192;
@@ -72,8 +75,8 @@ ClientWrap::ClientWrap(const Napi::CallbackInfo& info)
   if (!timeout.IsUndefined()) {
     if (!timeout.IsNumber()) ThrowType(env, "new Client", "connectionTimeoutMs", "a number", timeout);
     const double t = timeout.As<Napi::Number>().DoubleValue();
-    if (!(t >= 100 && t <= 600000)) {
-      ThrowRange(env, "new Client", "connectionTimeoutMs must be from 100 to 600000.");
+    if (!(t >= 100 && t <= 600000) || t != static_cast<double>(static_cast<int>(t))) {
+      ThrowRange(env, "new Client", "connectionTimeoutMs must be an integer from 100 to 600000.");
     }
     create.Limits.connection_timeout_ms = static_cast<int>(t);
   }
@@ -169,13 +172,16 @@ Napi::Value ClientWrap::Authorize(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const char* where = "client.authorize";
   EnsureOpen(env, where);
-  Addon* addon = env.GetInstanceData<Addon>();
-  if (!info[0].IsObject() || !addon ||
-      !info[0].As<Napi::Object>().InstanceOf(addon->args_constructor.Value())) {
+  // The type tag, not instanceof: a prototype can be faked (a NativeClient given the args
+  // prototype would be unwrapped as the wrong class), and a proxy wraps nothing.
+  bool tagged = false;
+  void* wrapped = nullptr;
+  if (!info[0].IsObject() ||
+      napi_check_object_type_tag(env, info[0], &kAuthorizationArgsTag, &tagged) != napi_ok ||
+      !tagged || napi_unwrap(env, info[0], &wrapped) != napi_ok || wrapped == nullptr) {
     ThrowType(env, where, "args", "an AuthorizationArgs instance", info[0]);
   }
-  const sdkauth::AuthorizationArgs args =
-      ArgsWrap::Unwrap(info[0].As<Napi::Object>())->Args();
+  const sdkauth::AuthorizationArgs args = static_cast<ArgsWrap*>(wrapped)->Args();
   Napi::Function callback = RequireFunction(info, 1, where, "callback");
   const std::uint64_t id = Track(env, callback);
   std::weak_ptr<Pending> weak = pending_;
@@ -187,13 +193,17 @@ Napi::Value ClientWrap::Authorize(const Napi::CallbackInfo& info) {
     Napi::HandleScope scope(env);
     Napi::FunctionReference fn = Take(env, id);
     if (fn.IsEmpty()) return;
-    fn.Call({ResultToJs(env, result), Napi::String::New(env, code), Napi::String::New(env, redirect)});
+    CallJs(env, fn, {ResultToJs(env, result), Napi::String::New(env, code), Napi::String::New(env, redirect)},
+           false);
   });
   return env.Undefined();
 }
 
 Napi::Value ClientWrap::AbortAuthorize(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
+  if (!info[0].IsUndefined() && !info[0].IsString()) {
+    ThrowType(env, "client.abortAuthorize", "reason", "a string or undefined", info[0]);
+  }
   if (closed_) return env.Undefined();
   if (info[0].IsString()) {
     const std::string reason = ValueToString(info[0], "client.abortAuthorize", "reason", 1024);
@@ -240,7 +250,7 @@ sdkauth::TokenExchangeCallback ClientWrap::TokenCallback(std::uint64_t id) {
       if (!id_token.empty()) t.Set("idToken", id_token);
       tokens = t;
     }
-    fn.Call({ResultToJs(env, result), tokens});
+    CallJs(env, fn, {ResultToJs(env, result), tokens}, false);
   };
 }
 
@@ -283,7 +293,7 @@ Napi::Value ClientWrap::RevokeToken(const Napi::CallbackInfo& info) {
     Napi::HandleScope scope(env);
     Napi::FunctionReference fn = Take(env, id);
     if (fn.IsEmpty()) return;
-    fn.Call({ResultToJs(env, result)});
+    CallJs(env, fn, {ResultToJs(env, result)}, false);
   });
   return env.Undefined();
 }
@@ -296,7 +306,7 @@ Napi::Value ClientWrap::CloseMethod(const Napi::CallbackInfo& info) {
       sdkauth::ErrorType::ClientDestroyed, "The client was closed before the operation ended.");
   while (!pending_->callbacks.empty()) {
     Napi::FunctionReference fn = Take(env, pending_->callbacks.begin()->first);
-    if (!fn.IsEmpty()) fn.Call({ResultToJs(env, destroyed)});
+    CallJs(env, fn, {ResultToJs(env, destroyed)}, false);
   }
   return env.Undefined();
 }

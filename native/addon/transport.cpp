@@ -1,5 +1,10 @@
 #include "transport.hpp"
 
+#include "util.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <memory>
 
 namespace sdkauth_addon {
@@ -22,10 +27,19 @@ std::string StringField(const Napi::Object& object, const char* name) {
   return text;
 }
 
-double NumberField(const Napi::Object& object, const char* name, double fallback) {
+// A finite number clamped to [lo, hi], else `fallback`: the casts to integers and float that
+// follow are undefined behaviour for NaN, infinities and out-of-range values.
+double NumberField(const Napi::Object& object, const char* name, double fallback, double lo,
+                   double hi) {
   Napi::Value value = object.Get(name);
-  return value.IsNumber() ? value.As<Napi::Number>().DoubleValue() : fallback;
+  if (!value.IsNumber()) return fallback;
+  const double n = value.As<Napi::Number>().DoubleValue();
+  if (!std::isfinite(n)) return fallback;
+  return std::min(std::max(n, lo), hi);
 }
+
+constexpr double kInt32Min = std::numeric_limits<std::int32_t>::min();
+constexpr double kInt32Max = std::numeric_limits<std::int32_t>::max();
 
 }  // namespace
 
@@ -43,17 +57,17 @@ sdkauth::TransportResponse ParseTransportResponse(const Napi::Value& value) {
   else if (outcome == "http") r.outcome = Outcome::HttpError;
   else if (outcome == "network") r.outcome = Outcome::NetworkError;
   else r.outcome = Outcome::InvalidResponse;
-  r.status = static_cast<std::int32_t>(NumberField(o, "status", 0));
+  r.status = static_cast<std::int32_t>(NumberField(o, "status", 0, 0, 999));
   r.oauth_error = StringField(o, "oauthError");
   r.error_description = StringField(o, "errorDescription");
-  r.error_code = static_cast<std::int32_t>(NumberField(o, "errorCode", 0));
+  r.error_code = static_cast<std::int32_t>(NumberField(o, "errorCode", 0, kInt32Min, kInt32Max));
   r.body = StringField(o, "body");
-  r.retry_after = NumberField(o, "retryAfter", -1);
+  r.retry_after = NumberField(o, "retryAfter", -1, -1, 1e9);
   r.message = StringField(o, "message");
   r.access_token = StringField(o, "accessToken");
   r.refresh_token = StringField(o, "refreshToken");
   r.token_type = StringField(o, "tokenType");
-  r.expires_in = static_cast<std::int64_t>(NumberField(o, "expiresIn", 0));
+  r.expires_in = static_cast<std::int64_t>(NumberField(o, "expiresIn", 0, -1e15, 1e15));
   r.scope = StringField(o, "scope");
   r.id_token = StringField(o, "idToken");
   if (outcome.empty() && r.message.empty()) r.message = "the token transport's response had no outcome";
@@ -91,9 +105,7 @@ void JsTokenTransport::Send(const sdkauth::TokenGrant& grant,
   Napi::Function callback = Napi::Function::New(
       env, [finish](const Napi::CallbackInfo& info) { finish(ParseTransportResponse(info[0])); },
       "done");
-  try {
-    transport_.Call({request, callback});
-  } catch (const Napi::Error& error) {
+  if (!CallJs(env, transport_, {request, callback}, true)) {
     sdkauth::TransportResponse r;
     r.message = "the token transport threw before sending the request";
     finish(std::move(r));
@@ -106,11 +118,8 @@ JsUrlOpener::JsUrlOpener(Napi::Env env, Napi::Function opener)
 void JsUrlOpener::Open(const std::string& url) {
   if (opener_.IsEmpty()) return;
   Napi::HandleScope scope(env_);
-  try {
-    opener_.Call({Napi::String::New(env_, url)});
-  } catch (const Napi::Error&) {
-    // The TypeScript opener reports its own failures; a throw here must not end the flow.
-  }
+  // The TypeScript opener reports its own failures; a throw here must not end the flow.
+  CallJs(env_, opener_, {Napi::String::New(env_, url)}, true);
 }
 
 }  // namespace sdkauth_addon

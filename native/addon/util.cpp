@@ -82,4 +82,20 @@ Napi::Object RequireObject(const Napi::CallbackInfo& info, std::size_t index, co
   return info[index].As<Napi::Object>();
 }
 
+bool CallJs(Napi::Env env, const Napi::FunctionReference& fn, std::initializer_list<napi_value> args,
+            bool clear) {
+  if (fn.IsEmpty()) return false;
+  napi_value global = nullptr;
+  napi_value result = nullptr;
+  if (napi_get_global(env, &global) == napi_ok &&
+      napi_call_function(env, global, fn.Value(), args.size(), args.begin(), &result) == napi_ok) {
+    return true;
+  }
+  if (clear) {
+    napi_value ignored = nullptr;
+    napi_get_and_clear_last_exception(env, &ignored);
+  }
+  return false;
+}
+
 }  // namespace sdkauth_addon

@@ -30,4 +30,11 @@ Napi::Function RequireFunction(const Napi::CallbackInfo& info, std::size_t index
 Napi::Object RequireObject(const Napi::CallbackInfo& info, std::size_t index, const char* where,
                            const char* name);
 
+// Calls a JS function through plain Node-API, never through Napi::Error. When a Worker is being
+// terminated the call fails, and building a Napi::Error from that failure aborts the whole
+// process (node-addon-api treats the failed property definition as fatal). Returns false when
+// the call threw; with `clear`, the exception is dropped, otherwise it stays pending for Node.
+bool CallJs(Napi::Env env, const Napi::FunctionReference& fn, std::initializer_list<napi_value> args,
+            bool clear);
+
 }  // namespace sdkauth_addon
