@@ -138,6 +138,20 @@ export function loadNative(): NativeBinding {
     }
   }
   const root = packageRoot();
+  // The two places our own builds put the binary, tried directly: node-gyp-build's general
+  // search (tags, libc, Electron ABIs) costs more start-up time than the whole addon load.
+  for (const candidate of [
+    path.join(root, 'build', 'Release', 'social_sdk_auth.node'),
+    path.join(root, 'prebuilds', `${process.platform}-${process.arch}`, 'node.napi.node'),
+  ]) {
+    if (!existsSync(candidate)) continue;
+    try {
+      binding = require(candidate) as NativeBinding;
+      return binding;
+    } catch {
+      // not loadable here (another architecture or libc): let node-gyp-build search
+    }
+  }
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const nodeGypBuild = require('node-gyp-build') as (dir: string) => NativeBinding;
