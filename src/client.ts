@@ -274,6 +274,7 @@ export class Client extends EventEmitter<ClientEvents> {
     const where = 'client.authorize';
     return new Promise<AuthorizeResult>((resolve, reject) => {
       this.ensureOpen(where);
+      if (options === null || typeof options !== 'object') throw invalidType(where, 'options', 'an object', options);
       let authArgs = AuthorizationArgs.from(args, where);
       if (this.customSchemeParam !== undefined && authArgs.customSchemeParam() === undefined) {
         // A copy: the caller's args object stays as they built it.
@@ -300,12 +301,20 @@ export class Client extends EventEmitter<ClientEvents> {
       }, timeoutMs);
       timer.unref();
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.native.authorize(authArgs.native, (result, code, redirectUri) => {
+      const cleanUp = () => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        if (result.successful) resolve({ code, redirectUri });
-        else reject(failure(result, timedOut && result.type === 'Aborted' ? 'ERR_TIMEOUT' : undefined));
-      });
+      };
+      try {
+        this.native.authorize(authArgs.native, (result, code, redirectUri) => {
+          cleanUp();
+          if (result.successful) resolve({ code, redirectUri });
+          else reject(failure(result, timedOut && result.type === 'Aborted' ? 'ERR_TIMEOUT' : undefined));
+        });
+      } catch (error) {
+        cleanUp();
+        throw error;
+      }
     });
   }
 
@@ -375,13 +384,15 @@ export class Client extends EventEmitter<ClientEvents> {
     const where = 'client.signIn';
     if (options === null || typeof options !== 'object') throw invalidType(where, 'options', 'an object', options);
     this.ensureOpen(where);
+    // Checked here so the error names this call's option, not the args it is copied into.
+    const applicationId = options.applicationId === undefined ? undefined : toSnowflake(options.applicationId, where);
     const scopes = options.scopes ?? Client.defaultCommunicationScopes;
     const wantsOpenId = typeof scopes === 'string' && scopes.split(' ').includes('openid');
     // A verifier is 32 bytes from the OS CSPRNG, base64url: exactly what a nonce needs.
     const nonce = options.nonce ?? (wantsOpenId ? this.createAuthorizationCodeVerifier().verifier : undefined);
     const pair = this.createAuthorizationCodeVerifier();
     const args = new AuthorizationArgs({
-      clientId: options.applicationId,
+      clientId: applicationId,
       scopes,
       nonce,
       codeChallenge: pair.challenge,
@@ -393,7 +404,7 @@ export class Client extends EventEmitter<ClientEvents> {
       code,
       codeVerifier: pair.verifier,
       redirectUri,
-      applicationId: options.applicationId,
+      applicationId,
       nonce: wantsOpenId ? nonce : undefined,
       signal: options.signal,
     });
@@ -408,6 +419,7 @@ export class Client extends EventEmitter<ClientEvents> {
     if (this.closed) return;
     this.closed = true;
     this.bearer.close();
+    this.transport.close();
     this.native.close();
   }
 
@@ -472,7 +484,7 @@ export class Client extends EventEmitter<ClientEvents> {
       const send = prepare(app, (result, tokens) => {
         if (result.successful) {
           resolve((tokens ?? { accessToken: '', refreshToken: '', tokenType: 'Bearer', expiresIn: 0, scopes: '' }) as TokenResult);
-        } else if (signal?.aborted && result.type === 'NetworkError') {
+        } else if (signal?.aborted) {
           reject(ClientResultError.of('Aborted', `${where} was aborted by the AbortSignal.`));
         } else {
           reject(failure(result, result.type === 'NetworkError' && /within \d+ ms/.test(result.error) ? 'ERR_TIMEOUT' : undefined));

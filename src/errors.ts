@@ -66,8 +66,9 @@ const CODE_BY_TYPE: Record<ErrorType, string> = {
 };
 
 /**
- * A failed operation. `type` is the social SDK's ErrorType; `code` is `ERR_` plus the type
- * (`ERR_TIMEOUT` for an operation that ran out of time, whose type is `Aborted`).
+ * A failed operation. `type` is the social SDK's ErrorType; `code` is `ERR_` plus the type, or
+ * `ERR_TIMEOUT` for an operation that ran out of time (type `Aborted` for `authorize`,
+ * `NetworkError` for token requests, which are worth retrying).
  */
 export class ClientResultError extends SocialSdkAuthError implements ClientResult {
   readonly type: ErrorType;

@@ -105,7 +105,9 @@ function describeNetworkError(error: unknown, timeoutMs: number): string {
 }
 
 export class TokenTransport {
-    private context: RequestContext = {};
+  private context: RequestContext = {};
+  // Aborted by close(): requests in flight must not outlive the client (or keep the process up).
+  private readonly closing = new AbortController();
 
   constructor(private readonly options: TransportOptions) {}
 
@@ -120,6 +122,11 @@ export class TokenTransport {
     }
   }
 
+  /** Aborts every request in flight; later ones fail at once. */
+  close(): void {
+    this.closing.abort();
+  }
+
   /** The function handed to the native client. Always calls `done` exactly once. */
   readonly send = (grant: NativeGrant, done: (response: NativeTransportResponse) => void): void => {
     const context = this.context;
@@ -129,12 +136,21 @@ export class TokenTransport {
       settled = true;
       done(response);
     };
-    this.sendAsync(grant, context).then(finish, (error: unknown) =>
-      finish({ outcome: 'invalid', message: redact(String((error as Error)?.message ?? error)) }),
+    // The request's own secrets are scrubbed from anything the server might echo back.
+    const secrets = Object.values(grant.parameters);
+    this.sendAsync(grant, context, secrets).then(finish, (error: unknown) =>
+      finish({ outcome: 'invalid', message: redact(String((error as Error)?.message ?? error), secrets) }),
     );
   };
 
-  private config(oidc: Oidc, clientId: string, captured: { last?: Captured }, context: RequestContext, timeoutMs: number) {
+  private config(
+    oidc: Oidc,
+    clientId: string,
+    captured: { last?: Captured },
+    context: RequestContext,
+    timeoutMs: number,
+    secrets: string[],
+  ) {
     const server: OidcModule.ServerMetadata = {
       issuer: this.options.issuer,
       authorization_endpoint: `${this.options.webBase}/oauth2/authorize`,
@@ -143,9 +159,9 @@ export class TokenTransport {
     };
     const config = new oidc.Configuration(server, clientId, undefined, oidc.None());
     if (isLoopbackHttp(new URL(this.options.apiBase))) oidc.allowInsecureRequests(config);
-    config.timeout = Math.ceil(timeoutMs / 1000);
+    // The time limit is the signal below; openid-client's own timeout would only duplicate it.
     config[oidc.customFetch] = async (url, init) => {
-      const signals = [AbortSignal.timeout(timeoutMs)];
+      const signals = [AbortSignal.timeout(timeoutMs), this.closing.signal];
       if (context.signal) signals.push(context.signal);
       const response = await fetch(url, { ...init, signal: AbortSignal.any(signals) } as RequestInit);
       if (response.status >= 300) {
@@ -153,7 +169,7 @@ export class TokenTransport {
         captured.last = {
           status: response.status,
           retryAfter: parseRetryAfter(response.headers.get('retry-after'), text),
-          body: redact(text),
+          body: redact(text, secrets),
         };
       }
       return response;
@@ -161,13 +177,15 @@ export class TokenTransport {
     return config;
   }
 
-  private async sendAsync(grant: NativeGrant, context: RequestContext): Promise<NativeTransportResponse> {
+  private async sendAsync(grant: NativeGrant, context: RequestContext, secrets: string[]): Promise<NativeTransportResponse> {
     const timeoutMs = context.timeoutMs ?? this.options.timeoutMs;
-    if (context.signal?.aborted) return { outcome: 'network', message: 'the request was aborted' };
+    if (context.signal?.aborted || this.closing.signal.aborted) {
+      return { outcome: 'network', message: 'the request was aborted' };
+    }
     const captured: { last?: Captured } = {};
     try {
       const oidc = await loadOidc();
-      const config = this.config(oidc, grant.clientId, captured, context, timeoutMs);
+      const config = this.config(oidc, grant.clientId, captured, context, timeoutMs, secrets);
       if (grant.kind === 'revoke') {
         await oidc.tokenRevocation(config, grant.parameters.token ?? '');
         return { outcome: 'ok', status: 200 };
@@ -184,11 +202,15 @@ export class TokenTransport {
         idToken: result.id_token ?? '',
       };
     } catch (error) {
-      return this.mapError(error, captured.last, timeoutMs);
+      // An abort with a reason of the caller's own arrives in no recognisable shape: ask the signals.
+      if (context.signal?.aborted || this.closing.signal.aborted) {
+        return { outcome: 'network', message: 'the request was aborted' };
+      }
+      return this.mapError(error, captured.last, timeoutMs, secrets);
     }
   }
 
-  private mapError(error: unknown, last: Captured | undefined, timeoutMs: number): NativeTransportResponse {
+  private mapError(error: unknown, last: Captured | undefined, timeoutMs: number, secrets: string[]): NativeTransportResponse {
     const e = error as {
       code?: string;
       error?: string;
@@ -204,7 +226,7 @@ export class TokenTransport {
         outcome: 'http',
         status: e.status ?? last?.status ?? 0,
         oauthError: e.error ?? '',
-        errorDescription: redact(e.error_description ?? ''),
+        errorDescription: redact(e.error_description ?? '', secrets),
         errorCode: typeof cause.code === 'number' ? cause.code : 0,
         body: last?.body ?? '',
         retryAfter: last?.retryAfter,
@@ -221,8 +243,8 @@ export class TokenTransport {
       return { outcome: 'http', status: last.status, body: last.body, retryAfter: last.retryAfter, errorCode };
     }
     if (isNetworkFailure(error)) {
-      return { outcome: 'network', message: describeNetworkError(error, timeoutMs) };
+      return { outcome: 'network', message: redact(describeNetworkError(error, timeoutMs), secrets) };
     }
-    return { outcome: 'invalid', message: redact(e?.message ?? String(error)) };
+    return { outcome: 'invalid', message: redact(e?.message ?? String(error), secrets) };
   }
 }

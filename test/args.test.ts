@@ -103,3 +103,23 @@ describe('AuthorizationArgs', () => {
     expect(() => new AuthorizationArgs(null as never)).toThrow(TypeError);
   });
 });
+
+describe('custom scheme rules', () => {
+  it('are the same in the core and in the desktop registration', async () => {
+    const { validateScheme } = await import('../src/desktop/index.js');
+    const candidates = [
+      'mygame', 'discord-123', 'discord', 'DISCORD', 'http', 'https', 'file', 'mailto', 'ssh', 'ws',
+      'ms-settings', 'web+game', 'c', 'ab', 'view-source', 'chrome-extension', 'my.game+x-1', '1abc',
+    ];
+    for (const scheme of candidates) {
+      const core = new AuthorizationArgs({ scopes: 'identify', customSchemeParam: scheme }).validate('1').successful;
+      let desktop = true;
+      try {
+        validateScheme(scheme);
+      } catch {
+        desktop = false;
+      }
+      expect({ scheme, core }).toEqual({ scheme, core: desktop });
+    }
+  });
+});

@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { startEmulator, type Emulator } from '../src/emulator/index.js';
-import { captureOpener, startHarness } from './support/emulator.js';
+import { startHarness } from './support/emulator.js';
 
 const dist = path.resolve(__dirname, '..', 'dist', 'cjs');
 const workerScript = path.resolve(__dirname, 'fixtures', 'worker-signin.cjs');
@@ -147,18 +147,22 @@ describe('process lifetime', () => {
   });
 
   it('keeps the process alive while an authorize is pending, and not after', async () => {
-    const opener = captureOpener();
-    const harness = await startHarness({ client: { openUrl: opener.openUrl } });
-    try {
-      const before = process.getActiveResourcesInfo().length;
-      const pending = harness.client.authorize({ scopes: 'identify' });
-      await opener.next();
-      harness.client.abortAuthorize();
-      await pending.catch(() => undefined);
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(process.getActiveResourcesInfo().length).toBeLessThanOrEqual(before);
-    } finally {
-      await harness.close();
-    }
+    const child = spawn(process.execPath, [path.resolve(__dirname, 'fixtures', 'pending-authorize.cjs'), dist], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.once('exit', (c, s) => resolve([c, s])),
+    );
+    clearTimeout(killer);
+    expect(signal).toBeNull();
+    expect(code).toBe(0);
+    // It waited for the authorize to end (had the loop not been held, it would have exited at
+    // once with no output), and then left by itself.
+    const match = /^ERR_TIMEOUT after (\d+) ms$/.exec(output.trim());
+    expect(match).not.toBeNull();
+    expect(Number(match![1])).toBeGreaterThanOrEqual(1500);
   });
 });

@@ -275,6 +275,13 @@ describe('sign-in over a loopback redirect', () => {
     setTimeout(() => controller.abort(), 50);
     expect((await rejection(aborting)).type).toBe('Aborted');
 
+    // An abort reason of the caller's own (Electron code often passes one) is still Aborted.
+    const withReason = new AbortController();
+    emulator.failNextToken({ hang: true });
+    const quitting = client.refreshToken({ refreshToken: tokens.refreshToken, signal: withReason.signal, timeoutMs: 10_000 });
+    setTimeout(() => withReason.abort(new Error('the player quit')), 50);
+    expect((await rejection(quitting)).type).toBe('Aborted');
+
     await emulator.close();
     const down = await rejection(client.refreshToken({ refreshToken: tokens.refreshToken }));
     expect(down.type).toBe('NetworkError');

@@ -54,6 +54,19 @@ bool IsVisibleAscii(const std::string& value) {
   return true;
 }
 
+bool IsReservedScheme(const std::string& lower) {
+  // The same list as the desktop module's validateScheme (a test keeps them equal).
+  static const char* const kReserved[] = {
+      "about", "blob", "chrome", "chrome-extension", "content", "data", "discord", "edge",
+      "file", "filesystem", "ftp", "ftps", "git", "http", "https", "intent", "irc", "ircs",
+      "javascript", "jar", "mailto", "moz-extension", "news", "nntp", "resource", "sftp", "sip",
+      "sips", "sms", "smb", "ssh", "tel", "urn", "vbscript", "view-source", "ws", "wss"};
+  for (const char* reserved : kReserved) {
+    if (lower == reserved) return true;
+  }
+  return lower.rfind("ms-", 0) == 0 || lower.rfind("web+", 0) == 0;
+}
+
 bool IsCodeVerifier(const std::string& verifier) {
   if (verifier.size() < 43 || verifier.size() > 128) return false;
   for (char c : verifier) {
@@ -132,12 +145,15 @@ ClientResult AuthorizationArgs::Validate(std::uint64_t fallback_client_id) const
                      "digits, '+', '-' or '.', at most " +
                      std::to_string(kMaxSchemeLength) + " characters (RFC 3986 section 3.1).");
     }
+    if (scheme_->size() < 2) {
+      return Invalid("CustomSchemeParam must be at least two characters: Windows reads a "
+                     "one-letter scheme as a drive letter.");
+    }
     std::string lower;
     for (char c : *scheme_) lower += static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
-    if (lower == "http" || lower == "https" || lower == "file" || lower == "javascript" ||
-        lower == "data") {
+    if (IsReservedScheme(lower)) {
       return Invalid("CustomSchemeParam must be a scheme of your own, such as 'mygame'; '" +
-                     lower + "' belongs to other programs.");
+                     lower + "' belongs to browsers, the operating system or another program.");
     }
   }
   return ClientResult::Success();

@@ -76,7 +76,7 @@ TEST(IntegrationTypeRules) {
 
 TEST(CustomSchemeRules) {
   auto args = Valid();
-  for (const char* bad : {"", "1game", "my game", "my_game", "mygame:", "https", "HTTP", "javascript"}) {
+  for (const char* bad : {"", "1game", "my game", "my_game", "mygame:", "https", "HTTP", "javascript", "discord", "ms-settings", "web+game", "c"}) {
     args.SetCustomSchemeParam(std::string(bad));
     CHECK(Mentions(args.Validate(1), "CustomSchemeParam"));
   }

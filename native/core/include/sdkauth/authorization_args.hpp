@@ -85,5 +85,7 @@ bool IsScopeList(const std::string& scopes);           // RFC 6749 §3.3
 bool IsUriScheme(const std::string& scheme);           // RFC 3986 §3.1
 bool IsVisibleAscii(const std::string& value);         // 1*VSCHAR, RFC 6749 appendix A
 bool IsCodeVerifier(const std::string& verifier);      // RFC 7636 §4.1
+// Schemes that browsers, the OS or well-known programs own (lower-case input).
+bool IsReservedScheme(const std::string& lower);
 
 }  // namespace sdkauth

@@ -1,0 +1,92 @@
+// Redaction: every form a secret commonly takes in an error body, a URL, a header or a log
+// line comes out as [redacted], and values the caller knows are secret vanish in any encoding.
+import { describe, expect, it } from 'vitest';
+
+import { redact } from '../src/index.js';
+
+const SECRET = 'rt_SECRETVALUE123';
+
+describe('redact', () => {
+  it.each([
+    ['query string', `https://x/cb?code=${SECRET}&state=abc`],
+    ['form body', `grant_type=refresh_token&refresh_token=${SECRET}`],
+    ['quote before the name', `"code=${SECRET}"`],
+    ['parenthesis', `(code=${SECRET})`],
+    ['semicolon', `a;refresh_token=${SECRET}`],
+    ['comma', `a,code=${SECRET}`],
+    ['JSON', `{"access_token":"${SECRET}","token_type":"Bearer"}`],
+    ['JSON with capitals', `{"Access_Token": "${SECRET}"}`],
+    ['JavaScript object', `{ accessToken: '${SECRET}' }`],
+    ['single-quoted key', `{'access_token': '${SECRET}'}`],
+    ['YAML-ish', `access_token: ${SECRET}`],
+    ['colon without space', `code:${SECRET}`],
+    ['percent-encoded', `next=%3Fcode%3D${SECRET}`],
+    ['id_token_hint', `id_token_hint=${SECRET}`],
+    ['device_code', `{"device_code":"${SECRET}"}`],
+    ['HTML input', `<input name="code" value="${SECRET}">`],
+    ['Bearer header', `Authorization: Bearer ${SECRET}`],
+    ['lowercase bearer', `authorization: bearer ${SECRET}`],
+    ['quoted Bearer', `Bearer "${SECRET}"`],
+    ['Bot header', `Authorization: Bot ${SECRET}`],
+  ])('hides a secret in a %s', (_name, text) => {
+    const out = redact(text);
+    expect(out).not.toContain(SECRET);
+    expect(out).toContain('[redacted]');
+  });
+
+  it('hides a bare JWT', () => {
+    const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
+    expect(redact(`id: ${jwt} end`)).toBe('id: [redacted] end');
+  });
+
+  it('removes known secret values in every encoding, even in free text', () => {
+    const secret = 'a+b/c=d e&f';
+    const text = `refresh token ${secret} was revoked; encoded ${encodeURIComponent(secret)}; form ${new URLSearchParams({ v: secret }).toString().slice(2)}`;
+    const out = redact(text, [secret]);
+    expect(out).not.toContain(secret);
+    expect(out).not.toContain(encodeURIComponent(secret));
+    expect(out).toBe('refresh token [redacted] was revoked; encoded [redacted]; form [redacted]');
+  });
+
+  it('leaves ordinary text alone', () => {
+    const text = 'The token endpoint answered HTTP 400 invalid_grant: Invalid "refresh_token" in request.';
+    expect(redact(text)).toBe(text);
+    expect(redact('error=access_denied&error_description=The+user+declined')).toBe('error=access_denied&error_description=The+user+declined');
+    expect(redact('decode=1&barcode=2')).toBe('decode=1&barcode=2');
+  });
+});
+
+describe('secrets a server echoes back', () => {
+  it('never reach the error message or responseBody', async () => {
+    const http = await import('node:http');
+    const { Client, ClientResultError } = await import('../src/index.js');
+    // A token endpoint that repeats the request's refresh token everywhere it can.
+    const server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const token = new URLSearchParams(body).get('refresh_token') ?? '';
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: 'invalid_grant', error_description: `refresh token ${token} was revoked`, echo: body, raw: token }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const client = new Client({ applicationId: '1234', webBase: base, apiBase: `${base}/api/v10`, openUrl: () => undefined });
+    const secret = 'rt+SECRET/value=42';
+    try {
+      const error = await client.refreshToken({ refreshToken: secret }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ClientResultError);
+      const e = error as InstanceType<typeof ClientResultError>;
+      expect(e.oauthError).toBe('invalid_grant');
+      for (const text of [e.message, e.responseBody, e.error, JSON.stringify(e), String(e.stack)]) {
+        expect(text).not.toContain(secret);
+        expect(text).not.toContain(encodeURIComponent(secret));
+      }
+      expect(e.message).toContain('refresh token [redacted] was revoked');
+    } finally {
+      client.close();
+      server.close();
+    }
+  });
+});
