@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const steps = process.argv.slice(2).length ? process.argv.slice(2) : ['tests', 'sanitize', 'windows'];
 
-function run(command, args) {
-  console.log(`$ ${command} ${args.join(' ')}`);
+function run(command, args, { quiet = false } = {}) {
+  if (!quiet) console.log(`$ ${command} ${args.join(' ')}`);
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) {
     console.error(`${command} ${args.join(' ')} failed (${result.error?.message ?? `status ${result.status}`}).`);
@@ -26,7 +26,7 @@ function checkWindows() {
     '-DNAPI_VERSION=8', '-DNAPI_CPP_EXCEPTIONS', '-DNODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS',
     '-Inative/core/include', '-Inode_modules/node-addon-api', '-Inode_modules/node-api-headers/include',
   ];
-  for (const source of [...sources.core, ...sources.addon]) run('x86_64-w64-mingw32-g++', [...flags, source]);
+  for (const source of [...sources.core, ...sources.addon]) run('x86_64-w64-mingw32-g++', [...flags, source], { quiet: true });
   console.log(`windows: ${sources.core.length + sources.addon.length} sources compile for x86_64-w64-mingw32`);
 }
 

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 
 import { Client, type ClientOptions } from './client.js';
 import { invalidType, outOfRange, SocialSdkAuthError } from './errors.js';
+import { findRedirectUrl } from './desktop/forward.js';
 import { redirectUrlProblem, validateScheme } from './desktop/validate.js';
 
 /** The event object of `open-url`; Electron's `Event` fits it. */
@@ -169,14 +170,6 @@ function resolveScheme(where: string, client: RedirectHandler, scheme: unknown):
   }
 }
 
-/** The first argument that is a URL of `scheme`; Chromium adds switches of its own, so position is not relied on. */
-function findSchemeUrl(argv: readonly unknown[], scheme: string): string | undefined {
-  for (const arg of argv) {
-    if (typeof arg === 'string' && redirectUrlProblem(arg, scheme) === undefined) return arg;
-  }
-  return undefined;
-}
-
 /** The executable and arguments the OS runs for the scheme; empty means Electron's default (this executable). */
 interface ProtocolCommand {
   path?: string;
@@ -281,7 +274,7 @@ export function registerAuthProtocol(
     deliver(url, 'open-url');
   };
   const onSecondInstance: SecondInstanceListener = (_event, secondArgv) => {
-    const url = Array.isArray(secondArgv) ? findSchemeUrl(secondArgv, scheme) : undefined;
+    const url = Array.isArray(secondArgv) ? findRedirectUrl(secondArgv as string[], scheme) : undefined;
     if (url !== undefined) deliver(url, 'second-instance');
   };
   app.on('open-url', onOpenUrl);
@@ -289,7 +282,7 @@ export function registerAuthProtocol(
   schemes.add(scheme);
   active.set(app, schemes);
 
-  const coldStart = findSchemeUrl(argv, scheme);
+  const coldStart = findRedirectUrl(argv, scheme);
   // After this call returns, so that onUrl can use the registration and run after the app's own setup.
   if (coldStart !== undefined) queueMicrotask(() => deliver(coldStart, 'argv'));
 

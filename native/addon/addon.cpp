@@ -12,8 +12,6 @@ namespace sdkauth_addon {
 Addon::Addon(Napi::Env env, Napi::Object exports) {
   Napi::Function client = ClientWrap::Init(env);
   Napi::Function args = ArgsWrap::Init(env);
-  client_constructor = Napi::Persistent(client);
-  args_constructor = Napi::Persistent(args);
   DefineAddon(exports,
               {InstanceValue("NativeClient", client, napi_enumerable),
                InstanceValue("NativeAuthorizationArgs", args, napi_enumerable),

@@ -1,4 +1,4 @@
-// Per-environment state of the addon: constructors and the set of live clients. One instance
+// Per-environment state of the addon: the set of live clients. One instance
 // per Node environment (main thread, each Worker, each Electron context); no mutable statics.
 #pragma once
 #include <napi.h>
@@ -14,8 +14,6 @@ class Addon : public Napi::Addon<Addon> {
   Addon(Napi::Env env, Napi::Object exports);
   ~Addon();
 
-  Napi::FunctionReference client_constructor;
-  Napi::FunctionReference args_constructor;
   std::set<ClientWrap*> live_clients;
 
  private:

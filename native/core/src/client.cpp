@@ -24,6 +24,13 @@ std::string Page(const std::string& title, const std::string& text) {
          "</p></body></html>\n";
 }
 
+HttpReply SignInOver() {
+  HttpReply reply;
+  reply.status = 404;
+  reply.body = Page("Sign-in is over", "No sign-in is waiting for this page. Start it again from the game.");
+  return reply;
+}
+
 HttpReply PageReply(int status, const std::string& title, const std::string& text, bool finish) {
   HttpReply reply;
   reply.status = status;
@@ -232,11 +239,6 @@ bool Client::IsAuthorizing() const {
   return flow_ != nullptr;
 }
 
-std::string Client::PendingRedirectUri() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return flow_ ? flow_->redirect_uri : std::string();
-}
-
 void Client::Authorize(const AuthorizationArgs& args, AuthorizationCallback callback) {
   AbortAuthorize(ErrorType::Aborted, "Authorization was replaced by a newer Authorize call.");
   const std::uint64_t fallback = GetApplicationId();
@@ -307,11 +309,15 @@ void Client::Authorize(const AuthorizationArgs& args, AuthorizationCallback call
   const std::string url = options_.WebBase + "/oauth2/authorize?" + EncodeQuery(params);
 
   std::shared_ptr<UrlOpener> opener;
+  std::unique_ptr<Flow> displaced;  // another thread's Authorize may have got in meanwhile
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    displaced = std::move(flow_);
     flow_ = std::move(flow);
     opener = opener_;
   }
+  EndFlow(std::move(displaced), ErrorType::Aborted,
+          "Authorization was replaced by a newer Authorize call.");
   if (!opener) opener = std::make_shared<SystemUrlOpener>();
   opener->Open(url);
 }
@@ -325,8 +331,12 @@ void Client::AbortAuthorize(ErrorType type, std::string message) {
     retired.swap(retired_);
   }
   retired.clear();  // joins listeners that ended on their own
+  EndFlow(std::move(flow), type, std::move(message));
+}
+
+void Client::EndFlow(std::unique_ptr<Flow> flow, ErrorType type, std::string message) {
   if (!flow) return;
-  // Stop outside the lock: the listener's handler takes the same lock.
+  // Called without the lock held: the listener's handler takes the same lock.
   if (flow->listener) flow->listener->Stop();
   Dispatch([cb = std::move(flow->callback), type, message = std::move(message),
             redirect = flow->redirect_uri] {
@@ -334,17 +344,18 @@ void Client::AbortAuthorize(ErrorType type, std::string message) {
   });
 }
 
-void Client::Complete(std::uint64_t flow_id, ClientResult result, std::string code) {
+bool Client::Complete(std::uint64_t flow_id, ClientResult result, std::string code) {
   std::unique_ptr<Flow> flow;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!flow_ || flow_->id != flow_id) return;
+    if (!flow_ || flow_->id != flow_id) return false;
     flow = std::move(flow_);
     // The listener thread is the caller here: it exits by itself; join it later.
     if (flow->listener) retired_.push_back(std::move(flow->listener));
   }
   Dispatch([cb = std::move(flow->callback), result = std::move(result), code = std::move(code),
             redirect = flow->redirect_uri] { cb(result, code, redirect); });
+  return true;
 }
 
 HttpReply Client::HandleLoopback(std::uint64_t flow_id, const HttpRequestHead& request) {
@@ -360,7 +371,7 @@ HttpReply Client::HandleLoopback(std::uint64_t flow_id, const HttpRequestHead& r
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!flow_ || flow_->id != flow_id) {
-      return PageReply(404, "Sign-in is over", "No sign-in is waiting for this page.", false);
+      return SignInOver();
     }
     state = flow_->state;
   }
@@ -371,11 +382,12 @@ HttpReply Client::HandleLoopback(std::uint64_t flow_id, const HttpRequestHead& r
                        "Start the sign-in again from the game.", false);
     case RedirectVerdict::Kind::Fail: {
       const std::string text = verdict.result.Error() + " You can close this tab and return to the game.";
-      Complete(flow_id, verdict.result, "");
+      if (!Complete(flow_id, verdict.result, "")) return SignInOver();
       return PageReply(200, "Sign-in did not complete", Sanitize(text, 600), true);
     }
     case RedirectVerdict::Kind::Success:
-      Complete(flow_id, ClientResult::Success(), verdict.code);
+      // The flow may have been aborted between the state check and now: say what happened.
+      if (!Complete(flow_id, ClientResult::Success(), verdict.code)) return SignInOver();
       return PageReply(200, "Signed in", "You can close this tab and return to the game.", true);
   }
   return PageReply(500, "Error", "Unexpected state.", false);

@@ -65,9 +65,22 @@ bool WouldBlock() {
 #endif
 }
 
-socket_t BindLoopback(std::uint16_t port) {
+int LastSocketError() {
+#if defined(_WIN32)
+  return WSAGetLastError();
+#else
+  return errno;
+#endif
+}
+
+// On failure returns kInvalid and sets `error` to the OS error of the step that failed (read
+// before close() can overwrite it).
+socket_t BindLoopback(std::uint16_t port, int* error) {
   socket_t fd = socket(AF_INET, SOCK_STREAM, IPPROTO_TCP);
-  if (fd == kInvalid) return kInvalid;
+  if (fd == kInvalid) {
+    *error = LastSocketError();
+    return kInvalid;
+  }
 #if defined(_WIN32)
   BOOL exclusive = TRUE;  // nobody else may bind the same port while we hold it
   setsockopt(fd, SOL_SOCKET, SO_EXCLUSIVEADDRUSE, reinterpret_cast<const char*>(&exclusive),
@@ -79,6 +92,7 @@ socket_t BindLoopback(std::uint16_t port) {
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);  // 127.0.0.1 only, never 0.0.0.0
   if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || listen(fd, 64) != 0 ||
       !SetNonBlocking(fd)) {
+    *error = LastSocketError();
     SDKAUTH_CLOSE(fd);
     return kInvalid;
   }
@@ -150,10 +164,11 @@ std::unique_ptr<LoopbackListener> LoopbackListener::Start(std::uint16_t preferre
   WSADATA wsa;
   WSAStartup(MAKEWORD(2, 2), &wsa);
 #endif
-  socket_t fd = BindLoopback(preferred_port);
-  if (fd == kInvalid && preferred_port != 0) fd = BindLoopback(0);
+  int os_error = 0;
+  socket_t fd = BindLoopback(preferred_port, &os_error);
+  if (fd == kInvalid && preferred_port != 0) fd = BindLoopback(0, &os_error);
   if (fd == kInvalid) {
-    if (error) *error = "could not listen on 127.0.0.1: " + std::string(std::strerror(errno));
+    if (error) *error = "could not listen on 127.0.0.1 (OS error " + std::to_string(os_error) + ")";
     return nullptr;
   }
   sockaddr_in bound{};
@@ -344,7 +359,6 @@ void LoopbackListener::Run() {
   connections.clear();
   SDKAUTH_CLOSE(listen_fd);
   listen_fd_ = -1;
-  exited_.store(true);
 }
 
 }  // namespace sdkauth

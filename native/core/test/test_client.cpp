@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -222,6 +223,28 @@ TEST(AbortAndSupersede) {
   Pump(client, second);
   CHECK(second.result.Type() == sdkauth::ErrorType::Aborted);
   CHECK(!client.IsAuthorizing());
+}
+
+TEST(ConcurrentAuthorizeEndsEveryFlow) {
+  // Two threads racing Authorize: every flow must reach its callback exactly once.
+  for (int round = 0; round < 20; ++round) {
+    sdkauth::Client client;
+    client.SetApplicationId(1);
+    client.SetUrlOpener(std::make_shared<RecordingOpener>());
+    std::atomic<int> calls{0};
+    auto count = [&calls](sdkauth::ClientResult, std::string, std::string) { ++calls; };
+    std::thread a([&] { client.Authorize(Args(), count); });
+    std::thread b([&] { client.Authorize(Args(), count); });
+    a.join();
+    b.join();
+    client.AbortAuthorize();
+    for (int i = 0; i < 100 && calls.load() < 2; ++i) {
+      client.RunCallbacks();
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    CHECK_EQ(calls.load(), 2);
+    CHECK(!client.IsAuthorizing());
+  }
 }
 
 TEST(ValidationFailureIsReportedThroughCallback) {

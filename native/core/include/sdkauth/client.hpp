@@ -89,8 +89,6 @@ class Client {
   // Delivers a custom-scheme redirect the host received. Returns true when it belonged to the
   // pending flow and completed it; false (and no side effect) otherwise.
   bool HandleRedirect(const std::string& url);
-  // The URL and redirect URI of the pending flow, for hosts that show them themselves.
-  std::string PendingRedirectUri() const;
 
   void GetToken(std::uint64_t applicationId, const std::string& code,
                 const std::string& codeVerifier, const std::string& redirectUri,
@@ -102,7 +100,10 @@ class Client {
 
  private:
   struct Flow;
-  void Complete(std::uint64_t flow_id, ClientResult result, std::string code);
+  // Ends flow `flow_id` with `result`; false when that flow is no longer the pending one.
+  bool Complete(std::uint64_t flow_id, ClientResult result, std::string code);
+  // Stops a flow taken out of flow_ (call without the lock) and reports `type` to its callback.
+  void EndFlow(std::unique_ptr<Flow> flow, ErrorType type, std::string message);
   HttpReply HandleLoopback(std::uint64_t flow_id, const HttpRequestHead& request);
   void Dispatch(std::function<void()> task);
   void SendGrant(TokenGrant grant, TokenExchangeCallback callback);

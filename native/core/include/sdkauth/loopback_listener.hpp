@@ -47,7 +47,6 @@ class LoopbackListener {
   std::uint16_t Port() const { return port_; }
   // Stops and joins the thread. Idempotent. Must not be called from the handler.
   void Stop();
-  bool Running() const { return !exited_.load(); }
 
  private:
   LoopbackListener() = default;
@@ -60,7 +59,6 @@ class LoopbackListener {
   std::intptr_t wake_read_ = -1;
   std::intptr_t wake_write_ = -1;
   std::atomic<bool> stop_{false};
-  std::atomic<bool> exited_{false};
   std::thread thread_;
 };
 
