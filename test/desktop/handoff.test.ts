@@ -248,7 +248,7 @@ describe('forwardRedirect failures', () => {
       await expect(forwardRedirect(URL_OK, { scheme: SCHEME, endpoint, timeoutMs: 200 })).rejects.toMatchObject({
         code: 'ERR_TIMEOUT',
       });
-      expect(Date.now() - started).toBeLessThan(2000);
+      expect(Date.now() - started).toBeLessThan(10_000); // the mute listener would hold it forever
 
       const controller = new AbortController();
       const pending = forwardRedirect(URL_OK, { scheme: SCHEME, endpoint, signal: controller.signal });
