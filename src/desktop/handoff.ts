@@ -31,6 +31,8 @@ export interface HandOffOrListenOptions {
   timeoutMs?: number;
   /** Passed to {@link listenForRedirects} when this instance becomes primary. Default: a process warning. */
   onError?: (error: unknown) => void;
+  /** Cancels the hand-off; as primary, closes the listener when aborted (as listenForRedirects does). */
+  signal?: AbortSignal;
 }
 
 export type HandOffOrListenResult = { role: 'primary'; listener: RedirectListener } | { role: 'forwarded' };
@@ -61,6 +63,7 @@ export async function handOffOrListen(options: HandOffOrListenOptions): Promise<
         scheme,
         ...(options.endpoint !== undefined ? { endpoint: options.endpoint } : {}),
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        ...(options.signal !== undefined ? { signal: options.signal } : {}),
       });
       exit(0);
       return { role: 'forwarded' };
@@ -82,6 +85,7 @@ export async function handOffOrListen(options: HandOffOrListenOptions): Promise<
     onUrl: options.onUrl,
     ...(options.endpoint !== undefined ? { endpoint: options.endpoint } : {}),
     ...(options.onError !== undefined ? { onError: options.onError } : {}),
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
   });
   return { role: 'primary', listener };
 }

@@ -432,3 +432,25 @@ it('leaves nothing that keeps the process alive after close', async () => {
   });
   expect(code).toBe(0);
 });
+
+describe('handOffOrListen with an AbortSignal', () => {
+  it('closes the primary listener when the signal aborts', async () => {
+    const controller = new AbortController();
+    const result = await handOffOrListen({ scheme: SCHEME, argv: [], onUrl: () => undefined, signal: controller.signal });
+    expect(result.role).toBe('primary');
+    const listener = (result as { listener: RedirectListener }).listener;
+    expect(listener.listening).toBe(true);
+    controller.abort();
+    for (let i = 0; i < 100 && listener.listening; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(listener.listening).toBe(false);
+    await expect(forwardRedirect(URL_OK, { scheme: SCHEME })).rejects.toMatchObject({ code: 'ERR_NO_INSTANCE' });
+  });
+
+  it('does not start when the signal is already aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(
+      handOffOrListen({ scheme: SCHEME, argv: [], onUrl: () => undefined, signal: controller.signal }),
+    ).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});
