@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { Client, type SignInResult } from '../src/client.js';
 import { ClientResultError } from '../src/errors.js';
 import { startEmulator, type Emulator } from '../src/emulator/index.js';
+import { clientFor } from './support/emulator.js';
 import { rejected } from './support/promises.js';
 const DAY = 24 * 60 * 60 * 1000;
 let emulator: Emulator;
@@ -11,12 +12,7 @@ let signedIn: SignInResult;
 const clients: Client[] = [];
 
 function newClient(): Client {
-  const client = new Client({
-    applicationId: emulator.applicationId,
-    webBase: emulator.webBase,
-    apiBase: emulator.apiBase,
-    openUrl: (url) => emulator.openUrl(url),
-  });
+  const client = clientFor(emulator);
   clients.push(client);
   return client;
 }

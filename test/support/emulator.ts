@@ -9,17 +9,22 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(
-  options: { emulator?: EmulatorOptions; client?: Partial<ClientOptions> } = {},
-): Promise<Harness> {
-  const emulator = await startEmulator(options.emulator);
-  const client = new Client({
+/** A real client pointed at `emulator`, with its headless browser as the URL opener. */
+export function clientFor(emulator: Emulator, options: Partial<ClientOptions> = {}): Client {
+  return new Client({
     applicationId: emulator.applicationId,
     webBase: emulator.webBase,
     apiBase: emulator.apiBase,
     openUrl: (url) => emulator.openUrl(url),
-    ...options.client,
+    ...options,
   });
+}
+
+export async function startHarness(
+  options: { emulator?: EmulatorOptions; client?: Partial<ClientOptions> } = {},
+): Promise<Harness> {
+  const emulator = await startEmulator(options.emulator);
+  const client = clientFor(emulator, options.client);
   return {
     emulator,
     client,

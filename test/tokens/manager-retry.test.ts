@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client, type SignInResult } from '../../src/client.js';
 import { ClientResultError } from '../../src/errors.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { clientFor } from '../support/emulator.js';
 import { MemoryTokenStore, TokenManager, type TokenManagerOptions, type TokenRefreshRetryInfo } from '../../src/tokens/index.js';
 import { rejected } from '../support/promises.js';
 const DAY = 24 * 60 * 60 * 1000;
@@ -20,13 +21,7 @@ afterEach(() => {
 afterAll(() => emulator.close());
 
 function newClient(target: Emulator = emulator): Client {
-  const client = new Client({
-    applicationId: target.applicationId,
-    webBase: target.webBase,
-    apiBase: target.apiBase,
-    openUrl: (url) => target.openUrl(url),
-    requestTimeoutMs: 5000,
-  });
+  const client = clientFor(target, { requestTimeoutMs: 5000 });
   closers.push(() => client.close());
   return client;
 }

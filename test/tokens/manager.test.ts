@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { Client, type SignInResult } from '../../src/client.js';
 import { ClientResultError, SocialSdkAuthError } from '../../src/errors.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { clientFor } from '../support/emulator.js';
 import { MemoryTokenStore, TokenManager, type TokenSet, type TokenStore } from '../../src/tokens/index.js';
 import { rejected } from '../support/promises.js';
 const DAY = 24 * 60 * 60 * 1000;
@@ -21,12 +22,7 @@ afterEach(() => {
 afterAll(() => emulator.close());
 
 function newClient(): Client {
-  const client = new Client({
-    applicationId: emulator.applicationId,
-    webBase: emulator.webBase,
-    apiBase: emulator.apiBase,
-    openUrl: (url) => emulator.openUrl(url),
-  });
+  const client = clientFor(emulator);
   closers.push(() => client.close());
   return client;
 }
