@@ -105,13 +105,9 @@ export class ElectronSafeStorageTokenStore implements TokenStore {
     });
   }
 
-  save(tokens: TokenSet): Promise<void> {
-    let text: string;
-    try {
-      text = serializeTokenEnvelope(tokens);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  async save(tokens: TokenSet): Promise<void> {
+    // Serialized (and so validated) before the first await: a bad set fails in the caller's turn.
+    const text = serializeTokenEnvelope(tokens);
     return this.file.serialize(async () => {
       this.checkEncryption();
       let encrypted: Buffer;

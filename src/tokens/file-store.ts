@@ -43,14 +43,9 @@ export class FileTokenStore implements TokenStore {
     });
   }
 
-  save(tokens: TokenSet): Promise<void> {
+  async save(tokens: TokenSet): Promise<void> {
     // Serialize (and so validate) now, so a bad token set fails in the caller's turn and later edits to it do not matter.
-    let text: string;
-    try {
-      text = serializeTokenEnvelope(tokens);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    const text = serializeTokenEnvelope(tokens);
     return this.file.serialize(() => this.file.write(Buffer.from(text, 'utf8')));
   }
 
