@@ -48,9 +48,9 @@ async function main() {
 
   try {
     if (!emulator) await registerUriScheme({ scheme: SCHEME, name: 'Custom Scheme Game Example' });
-    client = new Client({ ...options, redirect: 'customScheme' });
+    client = new Client({ ...options, redirect: 'customScheme', customSchemeParam: SCHEME });
     console.log(`Signing in; the browser will return to ${REDIRECT_URI}`);
-    const tokens = await client.signIn({ scopes: 'identify', customSchemeParam: SCHEME });
+    const tokens = await client.signIn({ scopes: 'identify' });
     console.log(`Signed in (scopes: ${tokens.scopes}; access token expires in ${tokens.expiresIn} s).`);
   } catch (error) {
     console.error(`Sign-in failed: ${error.message}`);
