@@ -1,5 +1,7 @@
 // Builds and runs the C++ core's unit tests with ctest: once plainly, once under
-// AddressSanitizer and UndefinedBehaviorSanitizer (CMake presets "tests" and "sanitize"); then
+// AddressSanitizer and UndefinedBehaviorSanitizer, once under ThreadSanitizer (CMake presets
+// "tests", "sanitize" and "threads": the loopback listener and the client share state across
+// threads); then
 // compiles every core and addon source for Windows with MinGW ("windows"), so code written for
 // Windows is at least checked by a compiler on every run.
 import { spawnSync } from 'node:child_process';
@@ -8,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const steps = process.argv.slice(2).length ? process.argv.slice(2) : ['tests', 'sanitize', 'windows'];
+const steps = process.argv.slice(2).length ? process.argv.slice(2) : ['tests', 'sanitize', 'threads', 'windows'];
 
 function run(command, args, { quiet = false } = {}) {
   if (!quiet) console.log(`$ ${command} ${args.join(' ')}`);
