@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { forwardRedirectCommand, FORWARD_REDIRECT_USAGE } from './desktop/cli-forward.js';
-import { startEmulator } from './emulator/index.js';
+import { DEFAULT_APPLICATION_ID, startEmulator } from './emulator/index.js';
 
 /** Where a command writes, and what tells a long-running command to stop. */
 export interface CliIo {
@@ -53,18 +53,26 @@ const COMMANDS: Record<string, Command> = {
   emulator: {
     summary: 'run the headless platform emulator until interrupted',
     usage: [
-      'Usage: social-sdk-auth emulator [--port N]',
+      'Usage: social-sdk-auth emulator [--port N] [--application-id ID] [--redirect-uri URI ...]',
       '',
       'Starts the platform emulator (OAuth authorize, token, revoke, discovery, JWKS, users/@me)',
       'on 127.0.0.1 and prints its web base, API base and application id. Consent is approved',
       'automatically. Stop it with Ctrl+C.',
       '',
       'Options:',
-      '  --port N    port to listen on (default 0: an ephemeral port)',
-      '  -h, --help  show this help',
+      '  --port N               port to listen on (default 0: an ephemeral port)',
+      '  --application-id ID    the application id your game uses (default 1234567890123456789)',
+      '  --redirect-uri URI     a redirect URI to register, e.g. mygame:/authorize/callback;',
+      '                         repeatable (default: http://127.0.0.1/callback and',
+      '                         discord-{application id}:/authorize/callback)',
+      '  -h, --help             show this help',
     ].join('\n'),
     async run(args, io) {
-      const { values } = parseOptions(args, { port: { type: 'string' } });
+      const { values } = parseOptions(args, {
+        port: { type: 'string' },
+        'application-id': { type: 'string' },
+        'redirect-uri': { type: 'string', multiple: true },
+      });
       if (values.help === true) {
         io.out(this.usage);
         return 0;
@@ -72,7 +80,14 @@ const COMMANDS: Record<string, Command> = {
       const port = parsePort(values.port as string | undefined);
       let emulator;
       try {
-        emulator = await startEmulator({ port });
+        const id = values['application-id'] as string | undefined;
+        const redirectUris = values['redirect-uri'] as string[] | undefined;
+        // Only build an application when asked, so the emulator's own defaults stay the defaults.
+        const applications =
+          id !== undefined || redirectUris !== undefined
+            ? [{ id: id ?? DEFAULT_APPLICATION_ID, ...(redirectUris ? { redirectUris } : {}) }]
+            : undefined;
+        emulator = await startEmulator({ port, ...(applications ? { applications } : {}) });
       } catch (err) {
         io.err(`social-sdk-auth emulator: could not start: ${(err as Error).message}`);
         return 1;

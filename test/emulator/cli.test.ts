@@ -1,5 +1,6 @@
 // Covers the `social-sdk-auth` command line in-process through runCli: top-level help, usage
-// errors (exit 2), `emulator --help`, and `emulator --port` serving until its stop signal aborts.
+// errors (exit 2), `emulator --help`, `emulator --port` serving until its stop signal aborts, and
+// `--application-id` / `--redirect-uri` registering a game's own application.
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, type CliIo } from '../../src/cli.js';
 
@@ -78,6 +79,35 @@ describe('runCli', () => {
     expect(await exit).toBe(0);
     expect(io.stdout.at(-1)).toBe('Platform emulator stopped.');
     await expect(fetch(`${webBase}/.well-known/openid-configuration`)).rejects.toThrow();
+  });
+
+  it('registers the application id and redirect URIs a game passes', async () => {
+    const io = captureIo();
+    controllers.push(io.controller);
+    const exit = runCli(['emulator', '--application-id', '42424242', '--redirect-uri', 'mygame:/authorize/callback'], io);
+    await until(() => io.stdout.some((line) => line.includes('Press Ctrl+C')));
+    expect(io.stdout.join('\n')).toContain('application id: 42424242');
+    const webBase = /web base:\s+(\S+)/.exec(io.stdout.join('\n'))![1]!;
+    const authorize = (redirectUri: string) =>
+      fetch(
+        `${webBase}/oauth2/authorize?${new URLSearchParams({
+          client_id: '42424242',
+          response_type: 'code',
+          redirect_uri: redirectUri,
+          scope: 'identify',
+          state: 's',
+          code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+          code_challenge_method: 'S256',
+        })}`,
+        { redirect: 'manual' },
+      );
+    const accepted = await authorize('mygame:/authorize/callback');
+    expect(accepted.status).toBe(302);
+    expect(accepted.headers.get('location')).toMatch(/^mygame:\/authorize\/callback\?code=/);
+    // The list replaces the defaults: the loopback URI was not registered this time.
+    expect((await authorize('http://127.0.0.1:5000/callback')).status).toBe(400);
+    io.controller.abort();
+    expect(await exit).toBe(0);
   });
 
   it('exits 1 when the port is taken', async () => {
