@@ -484,7 +484,7 @@ export class Client extends EventEmitter<ClientEvents> {
       const send = prepare(app, (result, tokens) => {
         if (result.successful) {
           resolve((tokens ?? { accessToken: '', refreshToken: '', tokenType: 'Bearer', expiresIn: 0, scopes: '' }) as TokenResult);
-        } else if (signal?.aborted) {
+        } else if (signal?.aborted && result.type === 'NetworkError') {
           reject(ClientResultError.of('Aborted', `${where} was aborted by the AbortSignal.`));
         } else {
           reject(failure(result, result.type === 'NetworkError' && /within \d+ ms/.test(result.error) ? 'ERR_TIMEOUT' : undefined));

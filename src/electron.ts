@@ -9,6 +9,7 @@ import * as path from 'node:path';
 
 import { Client, type ClientOptions } from './client.js';
 import { invalidType, outOfRange, SocialSdkAuthError } from './errors.js';
+import { redact } from './redact.js';
 import { findRedirectUrl } from './desktop/forward.js';
 import { redirectUrlProblem, validateScheme } from './desktop/validate.js';
 
@@ -263,7 +264,9 @@ export function registerAuthProtocol(
     try {
       onUrl(url, { consumed, source });
     } catch (error) {
-      process.emitWarning(`social-sdk-auth: the onUrl callback of ${REGISTER} threw: ${(error as Error)?.message ?? String(error)}`, {
+      // The app's message may quote the URL, whose code and state must not reach a log.
+      const message = redact((error as Error)?.message ?? String(error), [url]);
+      process.emitWarning(`social-sdk-auth: the onUrl callback of ${REGISTER} threw: ${message}`, {
         code: 'SOCIAL_SDK_AUTH_ON_URL',
       });
     }

@@ -29,19 +29,24 @@ const SECRET_NAMES = [
 ];
 
 const REDACTED = '[redacted]';
+/** Longest text redacted; the rest is cut off, so hostile input cannot make redaction slow. */
+export const MAX_REDACTED_LENGTH = 65536;
 const NAMES = SECRET_NAMES.join('|');
-// A name not preceded by a word character (a percent-escape counts as a delimiter), then = or : (either may be quoted or
-// percent-encoded), then the value up to a delimiter. Case-insensitive: headers and keys vary.
+// A name not preceded by a word character (a percent-escape counts as a delimiter), then = or :
+// (either may be quoted or percent-encoded), then the value: a quoted string, or an unquoted run
+// of at least 12 characters (so prose such as "status code: 400" is left alone; real codes and
+// tokens are longer). Case-insensitive: headers and keys vary.
 const NAMED = new RegExp(
-  `(^|%[0-9A-Fa-f]{2}|[^A-Za-z0-9_])(["']?)(${NAMES})\\2(\\s*(?:=|%3D|:)\\s*)(?:"((?:[^"\\\\]|\\\\.)*)"|'((?:[^'\\\\]|\\\\.)*)'|([^\\s&#,;)}\\]"'<>%]+(?:%[0-9A-Fa-f]{2}[^\\s&#,;)}\\]"'<>%]*)*))`,
+  `(^|%[0-9A-Fa-f]{2}|[^A-Za-z0-9_])(["']?)(${NAMES})\\2(\\s*(?:=|%3D|:)\\s*)(?:"((?:[^"\\\\]|\\\\.)*)(?:"|$)|'((?:[^'\\\\]|\\\\.)*)(?:'|$)|((?:[^\\s&#,;)}\\]"'<>%]|%[0-9A-Fa-f]{2}){12,}))`,
   'gi',
 );
 // HTML form fields: <input name="code" value="...">.
-const HTML_VALUE = new RegExp(`(name=["'](?:${NAMES})["'][^>]*?value=)(["'])[^"']*\\2`, 'gi');
-// Authorization header values.
-const AUTH_SCHEME = /\b(Bearer|Bot|Basic)(\s+)("?)[A-Za-z0-9\-._~+/]+=*\3/gi;
-// Three base64url segments starting with a JSON header: a JWT, whatever it is called.
-const JWT = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
+const HTML_VALUE = new RegExp(`(name=["'](?:${NAMES})["'][^<>]{0,256}?value=)(["'])[^"']*\\2`, 'gi');
+// Authorization header values (12 characters or more, so "Bot protection" stays prose).
+const AUTH_SCHEME = /\b(Bearer|Bot|Basic)(\s+)("?)[A-Za-z0-9\-._~+/]{12,}=*\3/gi;
+// Three base64url segments starting with a JSON header: a JWT, whatever it is called. The
+// look-behind keeps a run of "eyJ-eyJ-…" from being retried at every offset.
+const JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -52,7 +57,7 @@ function escapeRegExp(text: string): string {
  * `known` removed wherever it occurs (as is, percent-encoded, or form-encoded).
  */
 export function redact(text: string, known: Iterable<string> = []): string {
-  let out = text;
+  let out = text.length > MAX_REDACTED_LENGTH ? `${text.slice(0, MAX_REDACTED_LENGTH)}…` : text;
   for (const secret of known) {
     // Short values would also match harmless text; real secrets here are far longer.
     if (typeof secret !== 'string' || secret.length < 6) continue;

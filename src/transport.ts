@@ -35,7 +35,21 @@ function loadOidc(): Promise<Oidc> {
 interface Captured {
   status: number;
   retryAfter?: number;
+  /** The service's numeric JSON `code`, read before redaction (which hides a "code" field). */
+  errorCode: number;
   body: string;
+}
+
+// RFC 6749 §5.2: the `error` value is from a small character set; anything else is not passed on.
+const OAUTH_ERROR = /^[\x20-\x21\x23-\x5B\x5D-\x7E]{1,64}$/;
+
+function numericCode(text: string): number {
+  try {
+    const json = JSON.parse(text) as { code?: unknown };
+    return typeof json.code === 'number' && Number.isSafeInteger(json.code) ? json.code : 0;
+  } catch {
+    return 0; // not JSON
+  }
 }
 
 /** True for http URLs on the loopback interface, the only place plain http is allowed. */
@@ -137,7 +151,10 @@ export class TokenTransport {
       done(response);
     };
     // The request's own secrets are scrubbed from anything the server might echo back.
-    const secrets = Object.values(grant.parameters);
+    // The values that must never be echoed; redirect_uri is not one (developers need to see it).
+    const secrets = ['code', 'code_verifier', 'refresh_token', 'token']
+      .map((name) => grant.parameters[name])
+      .filter((value): value is string => typeof value === 'string');
     this.sendAsync(grant, context, secrets).then(finish, (error: unknown) =>
       finish({ outcome: 'invalid', message: redact(String((error as Error)?.message ?? error), secrets) }),
     );
@@ -165,11 +182,13 @@ export class TokenTransport {
       if (context.signal) signals.push(context.signal);
       const response = await fetch(url, { ...init, signal: AbortSignal.any(signals) } as RequestInit);
       if (response.status >= 300) {
-        const text = (await response.clone().text()).slice(0, MAX_BODY);
+        const text = await response.clone().text();
         captured.last = {
           status: response.status,
           retryAfter: parseRetryAfter(response.headers.get('retry-after'), text),
-          body: redact(text, secrets),
+          errorCode: numericCode(text),
+          // Redact the whole text first: a cut could split a secret and leave its start behind.
+          body: redact(text, secrets).slice(0, MAX_BODY),
         };
       }
       return response;
@@ -225,22 +244,15 @@ export class TokenTransport {
       return {
         outcome: 'http',
         status: e.status ?? last?.status ?? 0,
-        oauthError: e.error ?? '',
-        errorDescription: redact(e.error_description ?? '', secrets),
-        errorCode: typeof cause.code === 'number' ? cause.code : 0,
+        oauthError: typeof e.error === 'string' && OAUTH_ERROR.test(e.error) ? redact(e.error, secrets) : '',
+        errorDescription: redact((e.error_description ?? '').slice(0, 2048), secrets),
+        errorCode: typeof cause.code === 'number' ? cause.code : (last?.errorCode ?? 0),
         body: last?.body ?? '',
         retryAfter: last?.retryAfter,
       };
     }
     if (last) {
-      let errorCode = 0;
-      try {
-        const json = JSON.parse(last.body) as { code?: unknown };
-        if (typeof json.code === 'number') errorCode = json.code;
-      } catch {
-        // not JSON
-      }
-      return { outcome: 'http', status: last.status, body: last.body, retryAfter: last.retryAfter, errorCode };
+      return { outcome: 'http', status: last.status, body: last.body, retryAfter: last.retryAfter, errorCode: last.errorCode };
     }
     if (isNetworkFailure(error)) {
       return { outcome: 'network', message: redact(describeNetworkError(error, timeoutMs), secrets) };

@@ -106,10 +106,11 @@ describe('AuthorizationArgs', () => {
 
 describe('custom scheme rules', () => {
   it('are the same in the core and in the desktop registration', async () => {
-    const { validateScheme } = await import('../src/desktop/index.js');
+    const { validateScheme } = await import('../src/desktop/validate.js');
+    const { RESERVED_SCHEMES } = await import('../src/desktop/validate.js');
     const candidates = [
-      'mygame', 'discord-123', 'discord', 'DISCORD', 'http', 'https', 'file', 'mailto', 'ssh', 'ws',
-      'ms-settings', 'web+game', 'c', 'ab', 'view-source', 'chrome-extension', 'my.game+x-1', '1abc',
+      ...RESERVED_SCHEMES, // every reserved name, so one added on one side only is caught
+      'mygame', 'discord-123', 'DISCORD', 'ms-settings', 'web+game', 'c', 'ab', 'my.game+x-1', '1abc', 'chrome-extensions',
     ];
     for (const scheme of candidates) {
       const core = new AuthorizationArgs({ scopes: 'identify', customSchemeParam: scheme }).validate('1').successful;

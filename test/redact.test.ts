@@ -90,3 +90,70 @@ describe('secrets a server echoes back', () => {
     }
   });
 });
+
+describe('redact on ordinary and hostile text', () => {
+  it.each([
+    'Bot protection enabled',
+    'Basic auth is disabled',
+    'status code: 400',
+    'invalid state: expired',
+    'password: must be 8 chars',
+    '{"message":"Invalid Form Body","code":50035}',
+  ])('leaves prose alone: %s', (text) => {
+    expect(redact(text)).toBe(text);
+  });
+
+  it('hides values that start with a percent escape or lose their closing quote', () => {
+    expect(redact('code=%2Fabcdefghijklmnop')).toBe('code=[redacted]');
+    expect(redact('{"refresh_token": "abcdefghijklmnop')).toBe('{"refresh_token": "[redacted]"');
+  });
+
+  it('cuts text longer than MAX_REDACTED_LENGTH instead of scanning all of it', async () => {
+    const { MAX_REDACTED_LENGTH } = await import('../src/redact.js');
+    const out = redact('eyJ-'.repeat(MAX_REDACTED_LENGTH));
+    expect(out.length).toBeLessThanOrEqual(MAX_REDACTED_LENGTH + 1);
+    expect(out.endsWith('…')).toBe(true);
+  });
+});
+
+describe('error codes and redirect URIs in token errors', () => {
+  it('keeps the numeric service code and the redirect URI, hides only the secrets', async () => {
+    const http = await import('node:http');
+    const { Client } = await import('../src/index.js');
+    const server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const params = new URLSearchParams(body);
+        if (params.get('grant_type') === 'refresh_token') {
+          res.writeHead(400, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ message: 'Invalid Form Body', code: 50035 }));
+          return;
+        }
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({
+          error: 'invalid_grant',
+          error_description: `redirect_uri ${params.get('redirect_uri')} does not match for code ${params.get('code')}`,
+        }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const client = new Client({ applicationId: '1234', webBase: base, apiBase: `${base}/api/v10`, openUrl: () => undefined });
+    try {
+      const refresh = (await client.refreshToken({ refreshToken: 'r'.repeat(30) }).catch((e: unknown) => e)) as { errorCode: number; status: number };
+      expect(refresh.status).toBe(400);
+      expect(refresh.errorCode).toBe(50035);
+      const code = 'the-authorization-code-123';
+      const pair = client.createAuthorizationCodeVerifier();
+      const exchange = (await client
+        .getToken({ code, codeVerifier: pair.verifier, redirectUri: 'http://127.0.0.1:5555/callback' })
+        .catch((e: unknown) => e)) as Error;
+      expect(exchange.message).toContain('redirect_uri http://127.0.0.1:5555/callback does not match');
+      expect(exchange.message).not.toContain(code);
+    } finally {
+      client.close();
+      server.close();
+    }
+  });
+});

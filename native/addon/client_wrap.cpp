@@ -304,10 +304,16 @@ Napi::Value ClientWrap::CloseMethod(const Napi::CallbackInfo& info) {
   // Token requests in flight can no longer complete: settle every waiting callback now.
   const auto destroyed = sdkauth::ClientResult::Failure(
       sdkauth::ErrorType::ClientDestroyed, "The client was closed before the operation ended.");
+  // Every callback runs even if one throws; the first exception is rethrown afterwards.
+  napi_value first_error = nullptr;
   while (!pending_->callbacks.empty()) {
     Napi::FunctionReference fn = Take(env, pending_->callbacks.begin()->first);
-    CallJs(env, fn, {ResultToJs(env, destroyed)}, false);
+    if (!CallJs(env, fn, {ResultToJs(env, destroyed)}, false)) {
+      napi_value error = nullptr;
+      if (napi_get_and_clear_last_exception(env, &error) == napi_ok && first_error == nullptr) first_error = error;
+    }
   }
+  if (first_error != nullptr) napi_throw(env, first_error);
   return env.Undefined();
 }
 

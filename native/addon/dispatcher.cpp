@@ -12,7 +12,16 @@ TsfnDispatcher::~TsfnDispatcher() { Close(); }
 void TsfnDispatcher::CallTask(Napi::Env env, Napi::Function, std::nullptr_t*,
                               std::function<void()>* task) {
   // env is null when the environment is being torn down: drop the task unrun.
-  if (env != nullptr && task != nullptr && *task) (*task)();
+  if (env != nullptr && task != nullptr && *task) {
+    (*task)();
+    // A callback that threw: report it as an uncaught exception, as Node does for its own.
+    bool pending = false;
+    napi_value error = nullptr;
+    if (napi_is_exception_pending(env, &pending) == napi_ok && pending &&
+        napi_get_and_clear_last_exception(env, &error) == napi_ok) {
+      napi_fatal_exception(env, error);
+    }
+  }
   delete task;
 }
 

@@ -68,6 +68,7 @@ export async function handOffOrListen(options: HandOffOrListenOptions): Promise<
       exit(0);
       return { role: 'forwarded' };
     } catch (error) {
+      if (options.signal?.aborted) throw error; // the caller called it off: no message, no exit
       const noInstance = errorCodeOf(error) === 'ERR_NO_INSTANCE';
       if (!(noInstance && coldStart === 'start')) {
         stderr.write(

@@ -17,7 +17,7 @@ export const MAX_URL_BYTES = 8192;
  * Schemes a browser, the OS or another well-known program owns. Claiming one would either not
  * work (the browser handles it itself) or hijack that program's links.
  */
-const RESERVED_SCHEMES = new Set([
+export const RESERVED_SCHEMES: ReadonlySet<string> = new Set([
   'about', 'blob', 'chrome', 'chrome-extension', 'content', 'data', 'discord', 'edge', 'file',
   'filesystem', 'ftp', 'ftps', 'git', 'http', 'https', 'intent', 'irc', 'ircs', 'javascript',
   'jar', 'mailto', 'moz-extension', 'news', 'nntp', 'resource', 'sftp', 'sip', 'sips', 'sms',

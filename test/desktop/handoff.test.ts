@@ -454,3 +454,35 @@ describe('handOffOrListen with an AbortSignal', () => {
     ).rejects.toMatchObject({ name: 'AbortError' });
   });
 });
+
+describe('handOffOrListen aborted while forwarding', () => {
+  it('rejects with AbortError and neither prints nor exits', async () => {
+    // A listener that accepts and never answers, so the forward is still waiting when aborted.
+    const endpoint = path.join(process.env.XDG_RUNTIME_DIR!, 'silent.sock');
+    const held: net.Socket[] = [];
+    const silent = net.createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(endpoint, resolve));
+    const exits: number[] = [];
+    const written: string[] = [];
+    const controller = new AbortController();
+    try {
+      const pending = handOffOrListen({
+        scheme: SCHEME,
+        argv: ['/usr/bin/node', '/opt/game/main.js', URL_OK],
+        onUrl: () => undefined,
+        endpoint,
+        timeoutMs: 20_000,
+        signal: controller.signal,
+        exit: (code) => void exits.push(code),
+        stderr: { write: (text: string) => written.push(text) },
+      });
+      setTimeout(() => controller.abort(), 50);
+      await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+      expect(exits).toEqual([]);
+      expect(written).toEqual([]);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+});

@@ -572,9 +572,9 @@ describe('issues found in the TypeScript layer', () => {
       );
       let output = '';
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      for (let i = 0; i < 200 && !emulator.requests.some((r) => r.path.endsWith('/oauth2/token')); i++) {
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
+      const arrived = () => emulator.requests.some((r) => r.path.endsWith('/oauth2/token'));
+      for (let i = 0; i < 400 && !arrived(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(arrived()).toBe(true); // close() must hit a request that is really in flight
       child.stdin.end('close\n');
       // Far below the 20 s request timeout: only an aborted request lets the child go this soon.
       const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);

@@ -414,12 +414,9 @@ bool Client::HandleRedirect(const std::string& url) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!flow_ || flow_->id != id) return false;
   }
-  if (verdict.kind == RedirectVerdict::Kind::Fail) {
-    Complete(id, verdict.result, "");
-  } else {
-    Complete(id, ClientResult::Success(), verdict.code);
-  }
-  return true;
+  // False when the flow was aborted between the checks above and now.
+  if (verdict.kind == RedirectVerdict::Kind::Fail) return Complete(id, verdict.result, "");
+  return Complete(id, ClientResult::Success(), verdict.code);
 }
 
 void Client::GetToken(std::uint64_t applicationId, const std::string& code,
