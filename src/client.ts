@@ -15,7 +15,7 @@ import {
 import { ClientResultError, invalidType, outOfRange } from './errors.js';
 import { loadNative, type NativeClient, type NativeResult, type NativeTokens } from './native.js';
 import { openSystemBrowser } from './opener.js';
-import { isLoopbackHttp, TokenTransport } from './transport.js';
+import { isLoopbackHttp, TokenTransport, type RequestContext } from './transport.js';
 import {
   BearerTokenState,
   type TokenExpirationCallback,
@@ -481,16 +481,17 @@ export class Client extends EventEmitter<ClientEvents> {
         reject(ClientResultError.of('Aborted', `${where} was aborted before it started.`));
         return;
       }
+      const context: RequestContext = { signal, timeoutMs };
       const send = prepare(app, (result, tokens) => {
         if (result.successful) {
           resolve((tokens ?? { accessToken: '', refreshToken: '', tokenType: 'Bearer', expiresIn: 0, scopes: '' }) as TokenResult);
         } else if (signal?.aborted && result.type === 'NetworkError') {
           reject(ClientResultError.of('Aborted', `${where} was aborted by the AbortSignal.`));
         } else {
-          reject(failure(result, result.type === 'NetworkError' && /within \d+ ms/.test(result.error) ? 'ERR_TIMEOUT' : undefined));
+          reject(failure(result, result.type === 'NetworkError' && context.timedOut ? 'ERR_TIMEOUT' : undefined));
         }
       });
-      this.transport.withContext({ signal, timeoutMs }, send);
+      this.transport.withContext(context, send);
     });
   }
 

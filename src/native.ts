@@ -103,7 +103,7 @@ export interface NativeBinding {
 let binding: NativeBinding | undefined;
 
 /** The package's root folder: the nearest parent holding our package.json. */
-export function packageRoot(): string {
+function packageRoot(): string {
   let dir = __dirname;
   for (;;) {
     const manifest = path.join(dir, 'package.json');

@@ -16,10 +16,12 @@ export interface TransportOptions {
   timeoutMs: number;
 }
 
-/** Per-call settings the client passes down with the next grant. */
+/** Per-call settings the client passes down with the next grant, and what the call found. */
 export interface RequestContext {
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** Set by the transport when the request ran out of time (the result is a NetworkError). */
+  timedOut?: boolean;
 }
 
 const MAX_BODY = 4096;
@@ -225,11 +227,17 @@ export class TokenTransport {
       if (context.signal?.aborted || this.closing.signal.aborted) {
         return { outcome: 'network', message: 'the request was aborted' };
       }
-      return this.mapError(error, captured.last, timeoutMs, secrets);
+      return this.mapError(error, captured.last, context, timeoutMs, secrets);
     }
   }
 
-  private mapError(error: unknown, last: Captured | undefined, timeoutMs: number, secrets: string[]): NativeTransportResponse {
+  private mapError(
+    error: unknown,
+    last: Captured | undefined,
+    context: RequestContext,
+    timeoutMs: number,
+    secrets: string[],
+  ): NativeTransportResponse {
     const e = error as {
       code?: string;
       error?: string;
@@ -255,6 +263,7 @@ export class TokenTransport {
       return { outcome: 'http', status: last.status, body: last.body, retryAfter: last.retryAfter, errorCode: last.errorCode };
     }
     if (isNetworkFailure(error)) {
+      if (causeChain(error).some((e) => e.name === 'TimeoutError')) context.timedOut = true;
       return { outcome: 'network', message: redact(describeNetworkError(error, timeoutMs), secrets) };
     }
     return { outcome: 'invalid', message: redact(e?.message ?? String(error), secrets) };
