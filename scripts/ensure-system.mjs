@@ -5,7 +5,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 
 if (process.platform !== 'linux') process.exit(0);
 
+// The one list of what the project needs from Debian; .ci/run calls this script too.
 const packages = {
+  'g++': 'g++',
+  make: 'make',
+  python3: 'python3',
   cmake: 'cmake',
   ninja: 'ninja-build',
   'xdg-open': 'xdg-utils',
