@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { builtModule } from '../support/built.js';
 // The child runs OUR FileTokenStore from the built package: a plain child process cannot load
 // TypeScript through vitest.
 const fixture = path.join(__dirname, 'fixtures', 'save-loop.cjs');
+const { tokensFor } = createRequire(__filename)(fixture) as { tokensFor: (n: number) => TokenSet };
 const compiled = builtModule('tokens/index.js');
 let dir: string;
 
@@ -43,14 +45,7 @@ function runAndKill(tokenPath: string, first: number, delayMs: number): Promise<
 function expectWholeSet(tokens: TokenSet | undefined): number {
   expect(tokens).toBeDefined();
   const n = tokens!.expiresAt;
-  expect(tokens).toEqual({
-    accessToken: `access-${n}`,
-    refreshToken: `refresh-${n}`,
-    tokenType: 'Bearer',
-    scopes: 'openid sdk.social_layer',
-    expiresAt: n,
-    idToken: `id-${n}-${'x'.repeat((n * 7919) % 3000)}`,
-  });
+  expect(tokens).toEqual(tokensFor(n));
   return n;
 }
 
