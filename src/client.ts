@@ -21,8 +21,8 @@ import {
   type TokenExpirationCallback,
   type TokenExpirationCallbackOptions,
   type UpdateTokenOptions,
-} from './tokens/bearer-token.js';
-import { DEFAULT_REFRESH_MARGIN_MS } from './tokens/schedule.js';
+} from './bearer-token.js';
+import { DEFAULT_REFRESH_MARGIN_MS } from './schedule.js';
 
 export interface ClientOptions {
   /** The application id (a snowflake, as a string or bigint). Can also be set later with `setApplicationId`. */

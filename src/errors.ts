@@ -109,34 +109,77 @@ export class ClientResultError extends SocialSdkAuthError implements ClientResul
   }
 }
 
-/** A TypeError with Node's `ERR_INVALID_ARG_TYPE` code, for a parameter of the wrong type. */
-export function invalidType(where: string, name: string, expected: string, got: unknown): TypeError {
-  const error = new TypeError(`${where}: ${name} must be ${expected}; received ${describe(got)}.`);
-  (error as TypeError & { code: string }).code = 'ERR_INVALID_ARG_TYPE';
-  return error;
+/** What is wrong with an argument: its type (`TypeError`) or its value (`RangeError`). */
+export type ArgumentProblem = 'type' | 'value';
+
+/** An argument error: a `TypeError` or `RangeError` with a stable `code`. */
+export type ArgumentError = (TypeError | RangeError) & {
+  readonly code: 'ERR_INVALID_ARG_TYPE' | 'ERR_OUT_OF_RANGE';
+};
+
+/**
+ * The one builder of argument errors in this package, so the same mistake reads the same in
+ * every entry point: `"<where>: <name> must be <expected>; received <what>."`, then an optional
+ * sentence saying what to do. A wrong type gives a `TypeError` with `ERR_INVALID_ARG_TYPE`; a
+ * value of the right type that is not accepted gives a `RangeError` with `ERR_OUT_OF_RANGE`.
+ * The received value is described by its type and size only, so a token passed by mistake never
+ * reaches the message.
+ */
+export function argumentError(
+  problem: ArgumentProblem,
+  where: string,
+  name: string,
+  expected: string,
+  received: unknown,
+  hint?: string,
+): ArgumentError {
+  const message = `${where}: ${name} must be ${expected}; received ${describeValue(received)}.${hint ? ` ${hint}` : ''}`;
+  const error = problem === 'type' ? new TypeError(message) : new RangeError(message);
+  Object.defineProperty(error, 'code', {
+    value: problem === 'type' ? 'ERR_INVALID_ARG_TYPE' : 'ERR_OUT_OF_RANGE',
+    enumerable: true,
+  });
+  return error as ArgumentError;
 }
 
-/** A RangeError with Node's `ERR_OUT_OF_RANGE` code, for a value of the right type but wrong. */
+/** @deprecated Use {@link argumentError}('type', …). Kept while call sites move over. @internal */
+export function invalidType(where: string, name: string, expected: string, got: unknown): TypeError {
+  return argumentError('type', where, name, expected, got);
+}
+
+/** @deprecated Use {@link argumentError}('value', …). Kept while call sites move over. @internal */
 export function outOfRange(where: string, message: string): RangeError {
   const error = new RangeError(`${where}: ${message}`);
-  (error as RangeError & { code: string }).code = 'ERR_OUT_OF_RANGE';
+  Object.defineProperty(error, 'code', { value: 'ERR_OUT_OF_RANGE', enumerable: true });
   return error;
 }
 
-function describe(value: unknown): string {
+/**
+ * Describes a received value for an error message without revealing it: strings by length,
+ * objects by kind. Numbers, booleans and bigints are shown, since they are never secrets.
+ */
+export function describeValue(value: unknown): string {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
+  if (Array.isArray(value)) return `an array of length ${value.length}`;
   switch (typeof value) {
     case 'undefined':
       return 'undefined';
     case 'string':
-      return `a string of length ${value.length}`;
-    case 'object':
-      return 'an object';
+      return value.length === 0 ? 'an empty string' : `a string of length ${value.length}`;
+    case 'object': {
+      const ctor = (value as object).constructor;
+      return typeof ctor === 'function' && ctor.name && ctor !== Object ? `an instance of ${ctor.name}` : 'an object';
+    }
     case 'bigint':
-      return 'a bigint';
+      return `the bigint ${String(value)}n`;
     case 'number':
       return `the number ${String(value)}`;
+    case 'boolean':
+      return `the boolean ${String(value)}`;
+    case 'symbol':
+      return 'a symbol';
+    case 'function':
+      return 'a function';
     default:
       return `a ${typeof value}`;
   }

@@ -41,5 +41,5 @@ export {
   type GetAccessTokenOptions,
   type SignOutOptions,
 } from './manager.js';
-export { DEFAULT_REFRESH_MARGIN_MS } from './schedule.js';
-export type { UpdateTokenOptions, TokenExpirationCallback, TokenExpirationCallbackOptions, TokenExpirationInfo } from './bearer-token.js';
+export { DEFAULT_REFRESH_MARGIN_MS } from '../schedule.js';
+export type { UpdateTokenOptions, TokenExpirationCallback, TokenExpirationCallbackOptions, TokenExpirationInfo } from '../bearer-token.js';

@@ -9,7 +9,7 @@ import { EventEmitter } from 'node:events';
 import type { Client, TokenResult } from '../client.js';
 import { ClientResultError, SocialSdkAuthError, invalidType, outOfRange } from '../errors.js';
 import { copyTokenSet, findTokenSetProblem } from './envelope.js';
-import { DEFAULT_REFRESH_MARGIN_MS, refreshDueAt, scheduleAt, wait, type Wait } from './schedule.js';
+import { DEFAULT_REFRESH_MARGIN_MS, refreshDueAt, scheduleAt, wait, type Wait } from '../schedule.js';
 import type { TokenSet, TokenStore } from './types.js';
 
 /** How a refresh that failed for a transient reason (network, HTTP 429 or 5xx) is retried. */
