@@ -24,4 +24,4 @@ export {
 } from './args.js';
 export { ClientResultError, ErrorType, SocialSdkAuthError, type ClientResult } from './errors.js';
 export { redact } from './redact.js';
-export * from './tokens/index.js';
+export { DEFAULT_REFRESH_MARGIN_MS } from './schedule.js';

@@ -1,7 +1,7 @@
 // The published package: `npm pack` (which builds the prebuild), then install the tarball into
 // an empty project with --ignore-scripts, so no compiler can run, and sign in from ESM and
 // CommonJS against the emulator the package ships. Slow (it compiles once); runs in npm test.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,15 +35,27 @@ const script = `
     });
     const tokens = await client.signIn();
     const refreshed = await client.refreshToken({ refreshToken: tokens.refreshToken });
+    // The spent refresh token is refused: a real failure, of the package's own error class.
+    const failure = await client.refreshToken({ refreshToken: tokens.refreshToken }).catch((e) => e);
     console.log(JSON.stringify({
-      ok: tokens.tokenType === 'Bearer' && refreshed.accessToken !== tokens.accessToken,
+      tokenType: tokens.tokenType,
+      rotated: refreshed.accessToken !== tokens.accessToken && refreshed.refreshToken !== tokens.refreshToken,
+      expiresIn: refreshed.expiresIn,
       scopes: tokens.scopes,
-      errorClass: typeof ClientResultError,
+      failure: { isClientResultError: failure instanceof ClientResultError, type: failure.type, status: failure.status, oauthError: failure.oauthError },
     }));
   } finally {
     await emulator.close();
   }
 `;
+
+const expected = {
+  tokenType: 'Bearer',
+  rotated: true,
+  expiresIn: 604800,
+  scopes: 'openid sdk.social_layer',
+  failure: { isClientResultError: true, type: 'HTTPError', status: 400, oauthError: 'invalid_grant' },
+};
 
 beforeAll(() => {
   // Pack from a copy so the prebuild's node-gyp run cannot disturb build/ under other tests.
@@ -64,6 +76,11 @@ beforeAll(() => {
   expect(files).toContain('dist/cjs/index.js');
   expect(files).toContain('dist/esm/index.mjs');
   expect(files).toContain('dist/cjs/index.d.ts');
+  expect(files).toContain('dist/cjs/tokens/index.js');
+  expect(files).toContain('dist/esm/tokens/index.mjs');
+  // Bundled: tsc's per-file JavaScript is not shipped (its declarations are).
+  expect(files).not.toContain('dist/cjs/client.js');
+  expect(files).toContain('dist/cjs/client.d.ts');
   expect(files.some((f) => f.startsWith('test/') || f.startsWith('native/core/test/'))).toBe(false);
 
   app = path.join(work, 'app');
@@ -88,8 +105,8 @@ describe('the installed tarball', () => {
       `(async () => {${script.replace('LIB', "require('social-sdk-auth')").replace('EMU', "require('social-sdk-auth/emulator')")}})()` +
         '.catch((e) => { console.error(e); process.exit(1); });',
     );
-    const result = JSON.parse(run(process.execPath, [file], app)) as { ok: boolean; scopes: string; errorClass: string };
-    expect(result).toEqual({ ok: true, scopes: 'openid sdk.social_layer', errorClass: 'function' });
+    const result = JSON.parse(run(process.execPath, [file], app)) as Record<string, unknown>;
+    expect(result).toEqual(expected);
   });
 
   it('signs in from ESM with named imports', () => {
@@ -100,8 +117,8 @@ describe('the installed tarball', () => {
         "import { startEmulator } from 'social-sdk-auth/emulator';\n" +
         script.replace('const { Client, ClientResultError } = LIB;', '').replace('const { startEmulator } = EMU;', ''),
     );
-    const result = JSON.parse(run(process.execPath, [file], app)) as { ok: boolean };
-    expect(result.ok).toBe(true);
+    const result = JSON.parse(run(process.execPath, [file], app)) as Record<string, unknown>;
+    expect(result).toEqual(expected);
   });
 
   it('shares one module instance between ESM and CommonJS', () => {
@@ -114,6 +131,70 @@ describe('the installed tarball', () => {
         "console.log(Client === require('social-sdk-auth').Client);\n",
     );
     expect(run(process.execPath, [file], app).trim()).toBe('true');
+  });
+
+  it('keeps the player signed in through the tokens subpath', () => {
+    const file = path.join(app, 'tokens.mjs');
+    writeFileSync(
+      file,
+      "import { Client } from 'social-sdk-auth';\n" +
+        "import { MemoryTokenStore, TokenManager } from 'social-sdk-auth/tokens';\n" +
+        "import { startEmulator } from 'social-sdk-auth/emulator';\n" +
+        'const emulator = await startEmulator();\n' +
+        'try {\n' +
+        '  const client = new Client({ applicationId: emulator.applicationId, webBase: emulator.webBase, apiBase: emulator.apiBase, openUrl: (url) => emulator.openUrl(url) });\n' +
+        '  const store = new MemoryTokenStore();\n' +
+        '  const manager = new TokenManager({ client, store });\n' +
+        '  const signedIn = await manager.setTokens(await client.signIn());\n' +
+        '  const access = await manager.getAccessToken();\n' +
+        '  const saved = await store.load();\n' +
+        '  console.log(JSON.stringify({ same: access === signedIn.accessToken, saved: saved?.accessToken === access, authenticated: client.isAuthenticated() }));\n' +
+        '  manager.close();\n' +
+        '} finally {\n' +
+        '  await emulator.close();\n' +
+        '}\n',
+    );
+    expect(JSON.parse(run(process.execPath, [file], app))).toEqual({ same: true, saved: true, authenticated: true });
+  });
+
+  it('loads only the sign-in code from the main entry', () => {
+    const file = path.join(app, 'loaded.cjs');
+    writeFileSync(
+      file,
+      "const pkg = require('social-sdk-auth');\n" +
+        'pkg.Client.defaultCommunicationScopes;\n' +
+        "const ours = Object.keys(require.cache).filter((f) => f.includes('social-sdk-auth')).map((f) => f.slice(f.indexOf('social-sdk-auth')));\n" +
+        'console.log(JSON.stringify(ours));\n',
+    );
+    const loaded = JSON.parse(run(process.execPath, [file], app)) as string[];
+    const js = loaded.filter((f) => f.endsWith('.js'));
+    expect(js.length).toBeGreaterThan(0);
+    expect(js.length).toBeLessThanOrEqual(3);
+    expect(loaded.some((f) => f.endsWith('.node'))).toBe(true);
+    for (const f of loaded) expect(f).not.toMatch(/emulator|tokens|desktop|electron|openid-client/);
+  });
+
+  it('has types for every subpath under node16 and node10 module resolution', () => {
+    const file = path.join(app, 'types.ts');
+    writeFileSync(
+      file,
+      "import { Client, ClientResultError } from 'social-sdk-auth';\n" +
+        "import { TokenManager, MemoryTokenStore } from 'social-sdk-auth/tokens';\n" +
+        "import { startEmulator } from 'social-sdk-auth/emulator';\n" +
+        "import { registerUriScheme } from 'social-sdk-auth/desktop';\n" +
+        "import { registerAuthProtocol } from 'social-sdk-auth/electron';\n" +
+        'const uses: unknown[] = [Client, ClientResultError, TokenManager, MemoryTokenStore, startEmulator, registerUriScheme, registerAuthProtocol];\n' +
+        'export default uses;\n',
+    );
+    const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    for (const [module, resolution] of [['node16', 'node16'], ['commonjs', 'node10']]) {
+      run(process.execPath, [tsc, '--noEmit', '--strict', '--skipLibCheck', '--types', 'node', '--typeRoots', path.join(root, 'node_modules', '@types'), '--module', module, '--moduleResolution', resolution, file], app);
+    }
+    // And the check can fail: a name no entry exports is an error.
+    writeFileSync(file, "import { NoSuchExport } from 'social-sdk-auth/tokens';\nexport default NoSuchExport;\n");
+    const failed = spawnSync(process.execPath, [tsc, '--noEmit', '--skipLibCheck', '--types', 'node', '--typeRoots', path.join(root, 'node_modules', '@types'), '--module', 'commonjs', '--moduleResolution', 'node10', file], { cwd: app, encoding: 'utf8' });
+    expect(failed.status).not.toBe(0);
+    expect(failed.stdout).toMatch(/has no exported member 'NoSuchExport'/);
   });
 
   it('says what was looked for when no binary fits', () => {

@@ -1,0 +1,91 @@
+// Bundles each entry point of the CommonJS build into as few files as loading needs: one file
+// per entry plus chunks for code two entries share, so `require('social-sdk-auth')` reads a
+// handful of files instead of dozens, and classes stay one instance across entry points
+// (an error thrown by social-sdk-auth/tokens is `instanceof` the main entry's class).
+// tsc still writes dist/cjs first: its declarations (.d.ts) are what TypeScript users read.
+// Then the ESM entry points: small wrappers that load the same CommonJS modules through
+// createRequire, so ESM and CommonJS users share one module instance (one addon load).
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rolldown } from 'rolldown';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+const cjsDir = path.join(root, 'dist', 'cjs');
+
+// Every entry point the package exports, from package.json: "./dist/cjs/X.js" is built from src/X.ts.
+const entries = {};
+const addEntry = (target) => {
+  const match = /^\.\/dist\/cjs\/(.+)\.js$/.exec(target ?? '');
+  if (match) entries[match[1]] = path.join(root, 'src', `${match[1]}.ts`);
+};
+for (const value of Object.values(pkg.exports)) if (typeof value === 'object') addEntry(value.require);
+for (const bin of Object.values(pkg.bin ?? {})) addEntry(bin);
+
+const builtins = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
+const inputOptions = {
+  platform: 'node',
+  // Dependencies and optional peers are loaded from node_modules at run time, never inlined.
+  external: (id) => builtins.has(id) || !(id.startsWith('.') || path.isAbsolute(id)),
+  logLevel: 'warn',
+};
+const outputOptions = {
+  format: 'cjs',
+  // Keep `import('openid-client')` a real dynamic import: it is an ES module.
+  dynamicImportInCjs: true,
+  sourcemap: false,
+};
+
+// The sign-in entry's own modules go into one chunk, so a launcher's first require reads three
+// small files (entry, that chunk, the bundler's runtime); other entries add chunks of their own.
+const probe = await rolldown({ ...inputOptions, input: { index: entries.index } });
+const mainModules = new Set((await probe.generate(outputOptions)).output.flatMap((chunk) => chunk.moduleIds ?? []));
+await probe.close();
+
+const bundle = await rolldown({ ...inputOptions, input: entries });
+const { output } = await bundle.write({
+  ...outputOptions,
+  dir: cjsDir,
+  entryFileNames: '[name].js',
+  chunkFileNames: 'chunks/[name]-[hash].js',
+  manualChunks: (id) => (mainModules.has(id) ? 'sign-in' : undefined),
+});
+await bundle.close();
+
+// tsc's per-file JavaScript is now dead weight in the tarball: keep the bundles and the .d.ts files.
+const written = new Set(output.map((file) => path.join(cjsDir, file.fileName)));
+function prune(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      prune(full);
+      if (readdirSync(full).length === 0) rmSync(full, { recursive: true });
+    } else if (entry.name.endsWith('.js') && !written.has(full)) {
+      rmSync(full);
+    }
+  }
+}
+prune(cjsDir);
+
+// ESM wrappers: explicit export names (the CommonJS lexer is not involved), one shared instance.
+const require = createRequire(import.meta.url);
+for (const [entry] of Object.entries(entries)) {
+  if (entry === 'cli') continue;
+  const cjs = path.join(cjsDir, `${entry}.js`);
+  const out = path.join(root, 'dist', 'esm', `${entry}.mjs`);
+  mkdirSync(path.dirname(out), { recursive: true });
+  const rel = path.relative(path.dirname(out), cjs).split(path.sep).join('/');
+  const names = Object.keys(require(cjs)).filter((n) => n !== 'default' && n !== '__esModule');
+  writeFileSync(
+    out,
+    "import { createRequire } from 'node:module';\n" +
+      `const cjs = createRequire(import.meta.url)('./${rel}');\n` +
+      (names.length ? `export const { ${names.join(', ')} } = cjs;\n` : '') +
+      'export default cjs;\n',
+  );
+}
+if (!existsSync(path.join(cjsDir, 'index.js')) || statSync(path.join(cjsDir, 'index.js')).size === 0) {
+  throw new Error('bundle: dist/cjs/index.js was not written');
+}
