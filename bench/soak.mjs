@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
-import { clientFor, kib, loadPackage, machine, mib, paths, requireBuild, run, slope, table, verdict } from './lib/common.mjs';
+import { clientFor, findAddon, kib, loadPackage, machine, mib, requireBuild, run, slope, table, verdict } from './lib/common.mjs';
 import { createReferenceSignIn } from './lib/reference.mjs';
 
 const SIGN_INS = 1000;
@@ -133,7 +133,8 @@ function growth(series) {
 /** Our client on one emulator: the series, then what stays open through each close. */
 async function oursPhase() {
   const { pkg, emulator: emulatorModule } = await loadPackage();
-  const native = createRequire(import.meta.url)(paths.native).loadNative();
+  // The addon itself (the same file the package loaded, so the same instance) counts live clients.
+  const native = createRequire(import.meta.url)(findAddon());
   // Writing once opens stdout's own handle, so the baseline holds it and it is not counted as ours.
   console.log(`Phase: our client, ${SIGN_INS} sign-ins after ${WARMUP} warm-up, one emulator in this process`);
   const baseline = { fds: fdTargets(), handles: await handles() };

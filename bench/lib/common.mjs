@@ -12,7 +12,6 @@ export const paths = {
   cjs: path.join(ROOT, 'dist', 'cjs', 'index.js'),
   esm: path.join(ROOT, 'dist', 'esm', 'index.mjs'),
   emulator: path.join(ROOT, 'dist', 'cjs', 'emulator', 'index.js'),
-  native: path.join(ROOT, 'dist', 'cjs', 'native.js'),
   addon: path.join(ROOT, 'build', 'Release', 'social_sdk_auth.node'),
 };
 
@@ -146,4 +145,54 @@ export function run(main) {
       process.exit(1);
     },
   );
+}
+
+/**
+ * A bootstrap confidence interval of `stat` over `values` (resampled with replacement), so a
+ * figure comes with its spread. Deterministic: a fixed-seed generator picks the resamples.
+ */
+export function bootstrap(values, stat = median, { iterations = 2000, level = 0.95 } = {}) {
+  let seed = 0x9e3779b9;
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const estimates = [];
+  for (let i = 0; i < iterations; i++) {
+    const sample = values.map(() => values[Math.floor(random() * values.length)]);
+    estimates.push(stat(sample));
+  }
+  const tail = (1 - level) / 2;
+  return { value: stat(values), low: quantile(estimates, tail), high: quantile(estimates, 1 - tail) };
+}
+
+/**
+ * The ratio of two contenders measured in pairs (round i of `a` beside round i of `b`): the
+ * median of the per-pair ratios with its bootstrap interval. Pairing cancels drift that touches
+ * both alike (another process on the machine, CPU frequency).
+ */
+export function pairedRatio(a, b) {
+  return bootstrap(a.map((x, i) => x / b[i]));
+}
+
+/** The per-pair difference `a - b`, median and bootstrap interval. */
+export function pairedDelta(a, b) {
+  return bootstrap(a.map((x, i) => x - b[i]));
+}
+
+/** "1.52× (1.41–1.63)" */
+export const ratioSpread = (ci) => `${ci.value.toFixed(2)}× (${ci.low.toFixed(2)}–${ci.high.toFixed(2)})`;
+/** "2.41 ms (2.10–2.77)" */
+export const msSpread = (ci) => `${num(ci.value, 3)} ms (${num(ci.low, 3)}–${num(ci.high, 3)})`;
+
+/**
+ * A verdict that a busy machine cannot flip: met only when the whole interval is on the right
+ * side of the target, missed only when the whole interval is on the wrong side.
+ */
+export function intervalVerdict(ci, target, higherIsBetter) {
+  const good = higherIsBetter ? ci.low >= target : ci.high <= target;
+  const bad = higherIsBetter ? ci.high < target : ci.low > target;
+  return good ? 'met' : bad ? 'MISSED' : 'not settled (the interval spans the target: run again on a quieter machine)';
 }
