@@ -127,8 +127,8 @@ void ClientWrap::Close() {
 
 void ClientWrap::EnsureOpen(Napi::Env env, const char* where) {
   if (closed_) {
-    throw Napi::Error::New(env, std::string(where) +
-                                    ": the client is closed; create a new Client to sign in again.");
+    ThrowCodedError(env, "ERR_CLIENT_DESTROYED",
+                    std::string(where) + ": the client is closed; create a new Client to sign in again.");
   }
 }
 
@@ -187,8 +187,9 @@ Napi::Value ClientWrap::CreateAuthorizationCodeVerifier(const Napi::CallbackInfo
   EnsureOpen(env, "client.createAuthorizationCodeVerifier");
   sdkauth::AuthorizationCodeVerifier v = client_->CreateAuthorizationCodeVerifier();
   if (v.Verifier().empty()) {
-    throw Napi::Error::New(env, "client.createAuthorizationCodeVerifier: the operating system "
-                                "refused to provide random bytes.");
+    ThrowCodedError(env, "ERR_RANDOM_UNAVAILABLE",
+                    "client.createAuthorizationCodeVerifier: the operating system refused to "
+                    "provide random bytes; try again, and check the system's entropy source.");
   }
   Napi::Object challenge = Napi::Object::New(env);
   challenge.Set("challenge", v.Challenge().Challenge());

@@ -107,6 +107,18 @@ void ThrowArgumentError(Napi::Env env, ArgumentProblem problem, const std::strin
   throw Napi::RangeError::New(env, message);
 }
 
+void ThrowCodedError(Napi::Env env, const char* code, const std::string& message) {
+  napi_value code_value = nullptr;
+  napi_value text = nullptr;
+  napi_value error = nullptr;
+  if (napi_create_string_utf8(env, code, NAPI_AUTO_LENGTH, &code_value) == napi_ok &&
+      napi_create_string_utf8(env, message.data(), message.size(), &text) == napi_ok &&
+      napi_create_error(env, code_value, text, &error) == napi_ok) {
+    throw Napi::Error(env, error);
+  }
+  throw Napi::Error::New(env, message);
+}
+
 std::string ValueToString(const Napi::Value& value, const char* where, const char* name,
                           std::size_t max_bytes) {
   Napi::Env env = value.Env();

@@ -24,6 +24,9 @@ std::string DescribeValue(const Napi::Value& value);
                                      const std::string& name, const std::string& expected,
                                      const Napi::Value& received, const std::string& hint = "");
 
+// Throws an Error with `code` (see docs/errors.md) for failures that are not about an argument.
+[[noreturn]] void ThrowCodedError(Napi::Env env, const char* code, const std::string& message);
+
 // A string of at most `max_bytes` UTF-8 bytes.
 std::string RequireString(const Napi::CallbackInfo& info, std::size_t index, const char* where,
                           const char* name, std::size_t max_bytes);

@@ -385,6 +385,7 @@ describe('the native binding: NativeClient', () => {
       const error = thrown(call) as Error;
       expect(error).toBeInstanceOf(Error);
       expect(error.message).toContain(`${where}: the client is closed`);
+      expect((error as Error & { code?: string }).code).toBe('ERR_CLIENT_DESTROYED');
     }
   });
 
