@@ -123,7 +123,7 @@ bool Client::IsAuthorizing() const {
 }
 
 void Client::Authorize(const AuthorizationArgs& args, AuthorizationCallback callback) {
-  AbortAuthorize(ErrorType::Aborted, "Authorization was replaced by a newer Authorize call.");
+  AbortAuthorize(ErrorType::Aborted, "This sign-in was replaced by a newer one.");
   const std::uint64_t fallback = GetApplicationId();
   ClientResult valid = args.Validate(fallback);
   if (!valid.Successful()) {
@@ -189,7 +189,7 @@ void Client::Authorize(const AuthorizationArgs& args, AuthorizationCallback call
     opener = opener_;
   }
   EndFlow(std::move(displaced), ErrorType::Aborted,
-          "Authorization was replaced by a newer Authorize call.");
+          "This sign-in was replaced by a newer one.");
   if (!opener) opener = std::make_shared<SystemUrlOpener>();
   opener->Open(url);
 }

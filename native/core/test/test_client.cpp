@@ -230,6 +230,7 @@ TEST(AbortAndSupersede) {
   client.Authorize(Args(), Record(&second));
   Pump(client, first);
   CHECK(first.result.Type() == sdkauth::ErrorType::Aborted);
+  CHECK_EQ(first.result.Error(), std::string("This sign-in was replaced by a newer one."));
   CHECK(!second.done);
   client.AbortAuthorize();
   Pump(client, second);
