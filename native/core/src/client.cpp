@@ -26,6 +26,7 @@ std::optional<std::string> RandomToken() {
   return Base64UrlEncode(bytes.data(), bytes.size());
 }
 
+// A token callback that carries a failure, and so no tokens.
 void Fail(const TokenExchangeCallback& callback, const ClientResult& result) {
   callback(result, "", "", AuthorizationTokenType::Bearer, 0, "", "");
 }
