@@ -81,15 +81,15 @@ describe('AuthorizationArgs', () => {
       expect(result.successful).toBe(false);
       expect(result.error).toContain(word);
     };
-    check({ scopes: '' }, 'Scopes');
+    check({ scopes: '' }, 'scopes');
     check({ scopes: 'a  b' }, 'RFC 6749');
     check({ scopes: 'caf\u00e9' }, 'RFC 6749');
-    check({ scopes: 'a', state: '' }, 'State');
-    check({ scopes: 'a', nonce: 'x\ny' }, 'Nonce');
-    check({ scopes: 'a', codeChallenge: { challenge: 'short', method: 'S256' } }, 'CodeChallenge');
-    check({ scopes: 'a', customSchemeParam: '9lives' }, 'CustomSchemeParam');
-    check({ scopes: 'a', customSchemeParam: 'https' }, 'CustomSchemeParam');
-    expect(new AuthorizationArgs({ scopes: 'a' }).validate().error).toContain('ClientId');
+    check({ scopes: 'a', state: '' }, 'state');
+    check({ scopes: 'a', nonce: 'x\ny' }, 'nonce');
+    check({ scopes: 'a', codeChallenge: { challenge: 'short', method: 'S256' } }, 'codeChallenge');
+    check({ scopes: 'a', customSchemeParam: '9lives' }, 'customSchemeParam');
+    check({ scopes: 'a', customSchemeParam: 'https' }, 'customSchemeParam');
+    expect(new AuthorizationArgs({ scopes: 'a' }).validate().error).toContain('clientId');
   });
 
   it('throws TypeError or RangeError for values of the wrong kind', () => {

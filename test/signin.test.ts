@@ -118,7 +118,7 @@ describe('sign-in over a loopback redirect', () => {
     expect(harness.client.isAuthorizing()).toBe(true);
     const real = await fetch(`${redirect}?code=real&state=${stateOf(url.href)}`);
     expect(real.status).toBe(200);
-    expect(await real.text()).toContain('Signed in');
+    expect(await real.text()).toContain('Sign-in received');
     await expect(pending).resolves.toEqual({ code: 'real', redirectUri: redirect });
   });
 
@@ -295,7 +295,7 @@ describe('sign-in over a loopback redirect', () => {
     const { client, emulator } = harness;
     const invalid = await rejection(client.authorize({ scopes: 'bad  scopes' }));
     expect(invalid.type).toBe('ValidationError');
-    expect(invalid.message).toContain('Scopes');
+    expect(invalid.message).toContain('scopes');
     await expect(client.getToken({ code: 1 as unknown as string, codeVerifier: 'x', redirectUri: 'y' })).rejects.toThrow(TypeError);
     const verifier = await rejection(client.getToken({ code: 'c', codeVerifier: 'short', redirectUri: 'http://127.0.0.1/callback' }));
     expect(verifier.type).toBe('ValidationError');
@@ -355,6 +355,6 @@ describe('the client-wide custom scheme', () => {
     expect(args.customSchemeParam()).toBeUndefined();
     expect(harness.client.handleRedirect(`mygame:/authorize/callback?code=c&state=${stateOf(url)}`)).toBe(true);
     await expect(pending).resolves.toEqual({ code: 'c', redirectUri: 'mygame:/authorize/callback' });
-    expect(() => new Client({ customSchemeParam: 'https' })).toThrow(/CustomSchemeParam must be a scheme of your own/);
+    expect(() => new Client({ customSchemeParam: 'https' })).toThrow(/customSchemeParam must be a scheme of your own/);
   });
 });

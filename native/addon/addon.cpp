@@ -55,7 +55,7 @@ Napi::Value Addon::GetDefaultPresenceScopes(const Napi::CallbackInfo& info) {
 Napi::Value Addon::Sha256(const Napi::CallbackInfo& info) {
   if (!info[0].IsTypedArray() ||
       info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
-    ThrowType(info.Env(), "sha256", "data", "a Uint8Array", info[0]);
+    ThrowArgumentError(info.Env(), ArgumentProblem::Type, "sha256", "data", "a Uint8Array", info[0]);
   }
   auto data = info[0].As<Napi::Uint8Array>();
   const auto digest = sdkauth::Sha256::Hash(data.Data(), data.ByteLength());
@@ -65,7 +65,8 @@ Napi::Value Addon::Sha256(const Napi::CallbackInfo& info) {
 Napi::Value Addon::Base64UrlEncode(const Napi::CallbackInfo& info) {
   if (!info[0].IsTypedArray() ||
       info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
-    ThrowType(info.Env(), "base64UrlEncode", "data", "a Uint8Array", info[0]);
+    ThrowArgumentError(info.Env(), ArgumentProblem::Type, "base64UrlEncode", "data", "a Uint8Array",
+                       info[0]);
   }
   auto data = info[0].As<Napi::Uint8Array>();
   return Napi::String::New(info.Env(), sdkauth::Base64UrlEncode(data.Data(), data.ByteLength()));

@@ -98,15 +98,16 @@ void ArgsWrap::SetCodeChallenge(const Napi::CallbackInfo& info) {
     return;
   }
   if (!value.IsObject()) {
-    ThrowType(info.Env(), where, "codeChallenge",
-              "the challenge object from createAuthorizationCodeVerifier()", value);
+    ThrowArgumentError(info.Env(), ArgumentProblem::Type, where, "codeChallenge",
+                       "the challenge object from createAuthorizationCodeVerifier()", value);
   }
   Napi::Object o = value.As<Napi::Object>();
   std::string challenge = ValueToString(o.Get("challenge"), where, "codeChallenge.challenge", kMaxField);
-  std::string method = ValueToString(o.Get("method"), where, "codeChallenge.method", 64);
+  Napi::Value method_value = o.Get("method");
+  std::string method = ValueToString(method_value, where, "codeChallenge.method", 64);
   if (method != "S256") {
-    ThrowRange(info.Env(), where,
-               "codeChallenge.method must be 'S256', the only method the service accepts.");
+    ThrowArgumentError(info.Env(), ArgumentProblem::Value, where, "codeChallenge.method", "'S256'",
+                       method_value, "S256 is the only method the service accepts.");
   }
   args_.SetCodeChallenge(sdkauth::AuthorizationCodeChallenge(
       std::move(challenge), sdkauth::AuthenticationCodeChallengeMethod::S256));
@@ -122,11 +123,13 @@ void ArgsWrap::SetIntegrationType(const Napi::CallbackInfo& info) {
     args_.SetIntegrationType(std::nullopt);
     return;
   }
-  if (!value.IsNumber()) ThrowType(info.Env(), where, "integrationType", "0 or 1", value);
+  if (!value.IsNumber()) {
+    ThrowArgumentError(info.Env(), ArgumentProblem::Type, where, "integrationType", "a number", value);
+  }
   const double n = value.As<Napi::Number>().DoubleValue();
   if (n != 0 && n != 1) {
-    ThrowRange(info.Env(), where,
-               "integrationType must be 0 (GuildInstall) or 1 (UserInstall).");
+    ThrowArgumentError(info.Env(), ArgumentProblem::Value, where, "integrationType",
+                       "0 (GuildInstall) or 1 (UserInstall)", value);
   }
   args_.SetIntegrationType(static_cast<sdkauth::IntegrationType>(static_cast<int>(n)));
 }

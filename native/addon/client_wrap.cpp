@@ -20,8 +20,8 @@ std::string RequireBase(const Napi::Object& options, const char* name, const std
   const auto parts = sdkauth::SplitUrl(base);
   if (!parts || (parts->scheme != "http" && parts->scheme != "https") || !parts->has_authority ||
       parts->authority.empty() || parts->has_query || parts->has_fragment) {
-    ThrowRange(options.Env(), "new Client",
-               std::string(name) + " must be an absolute http or https URL with no query or fragment.");
+    ThrowArgumentError(options.Env(), ArgumentProblem::Value, "new Client", name,
+                       "an absolute http or https URL with no query or fragment", value);
   }
   return base;
 }
@@ -60,30 +60,44 @@ ClientWrap::ClientWrap(const Napi::CallbackInfo& info)
     const std::string mode = ValueToString(redirect, "new Client", "redirect", 64);
     if (mode == "loopback") create.Redirect = sdkauth::RedirectMode::Loopback;
     else if (mode == "customScheme") create.Redirect = sdkauth::RedirectMode::CustomScheme;
-    else ThrowRange(env, "new Client", "redirect must be 'loopback' or 'customScheme'.");
+    else {
+      ThrowArgumentError(env, ArgumentProblem::Value, "new Client", "redirect",
+                         "'loopback' or 'customScheme'", redirect);
+    }
   }
   Napi::Value port = options.Get("loopbackPort");
   if (!port.IsUndefined()) {
-    if (!port.IsNumber()) ThrowType(env, "new Client", "loopbackPort", "a number", port);
+    if (!port.IsNumber()) {
+      ThrowArgumentError(env, ArgumentProblem::Type, "new Client", "loopbackPort", "a number", port);
+    }
     const double p = port.As<Napi::Number>().DoubleValue();
     if (!(p >= 0 && p <= 65535) || p != static_cast<double>(static_cast<int>(p))) {
-      ThrowRange(env, "new Client", "loopbackPort must be an integer from 0 to 65535.");
+      ThrowArgumentError(env, ArgumentProblem::Value, "new Client", "loopbackPort",
+                         "an integer from 0 to 65535", port);
     }
     create.LoopbackPort = static_cast<std::uint16_t>(p);
   }
   Napi::Value timeout = options.Get("connectionTimeoutMs");
   if (!timeout.IsUndefined()) {
-    if (!timeout.IsNumber()) ThrowType(env, "new Client", "connectionTimeoutMs", "a number", timeout);
+    if (!timeout.IsNumber()) {
+      ThrowArgumentError(env, ArgumentProblem::Type, "new Client", "connectionTimeoutMs", "a number",
+                         timeout);
+    }
     const double t = timeout.As<Napi::Number>().DoubleValue();
     if (!(t >= 100 && t <= 600000) || t != static_cast<double>(static_cast<int>(t))) {
-      ThrowRange(env, "new Client", "connectionTimeoutMs must be an integer from 100 to 600000.");
+      ThrowArgumentError(env, ArgumentProblem::Value, "new Client", "connectionTimeoutMs",
+                         "an integer from 100 to 600000", timeout);
     }
     create.Limits.connection_timeout_ms = static_cast<int>(t);
   }
   Napi::Value transport = options.Get("transport");
-  if (!transport.IsFunction()) ThrowType(env, "new Client", "transport", "a function", transport);
+  if (!transport.IsFunction()) {
+    ThrowArgumentError(env, ArgumentProblem::Type, "new Client", "transport", "a function", transport);
+  }
   Napi::Value opener = options.Get("openUrl");
-  if (!opener.IsFunction()) ThrowType(env, "new Client", "openUrl", "a function", opener);
+  if (!opener.IsFunction()) {
+    ThrowArgumentError(env, ArgumentProblem::Type, "new Client", "openUrl", "a function", opener);
+  }
 
   client_ = std::make_unique<sdkauth::Client>(create);
   dispatcher_ = std::make_shared<TsfnDispatcher>(env);
@@ -113,8 +127,8 @@ void ClientWrap::Close() {
 
 void ClientWrap::EnsureOpen(Napi::Env env, const char* where) {
   if (closed_) {
-    throw Napi::Error::New(env, std::string(where) +
-                                    ": the client is closed; create a new Client to sign in again.");
+    ThrowCodedError(env, "ERR_CLIENT_DESTROYED",
+                    std::string(where) + ": the client is closed; create a new Client to sign in again.");
   }
 }
 
@@ -140,6 +154,23 @@ Napi::FunctionReference ClientWrap::Take(Napi::Env env, std::uint64_t id) {
   return ref;
 }
 
+bool ClientWrap::Deliver(Napi::Env env, std::uint64_t id, const sdkauth::ClientResult& result,
+                         const ExtraValues& extra) {
+  Napi::FunctionReference fn = Take(env, id);
+  if (fn.IsEmpty()) return true;  // already settled (close() ran first)
+  std::vector<napi_value> values{ResultToJs(env, result)};
+  if (extra) extra(env, values);
+  return CallJs(env, fn, values, false);
+}
+
+void ClientWrap::Completion::operator()(const sdkauth::ClientResult& result,
+                                        const ExtraValues& extra) const {
+  if (alive.expired()) return;  // the wrapper was finalized: no callback is left to call
+  Napi::Env env = wrap->Env();
+  Napi::HandleScope scope(env);
+  wrap->Deliver(env, id, result, extra);
+}
+
 Napi::Value ClientWrap::SetApplicationId(const Napi::CallbackInfo& info) {
   EnsureOpen(info.Env(), "client.setApplicationId");
   client_->SetApplicationId(RequireUint64(info[0], "client.setApplicationId", "applicationId"));
@@ -156,8 +187,9 @@ Napi::Value ClientWrap::CreateAuthorizationCodeVerifier(const Napi::CallbackInfo
   EnsureOpen(env, "client.createAuthorizationCodeVerifier");
   sdkauth::AuthorizationCodeVerifier v = client_->CreateAuthorizationCodeVerifier();
   if (v.Verifier().empty()) {
-    throw Napi::Error::New(env, "client.createAuthorizationCodeVerifier: the operating system "
-                                "refused to provide random bytes.");
+    ThrowCodedError(env, "ERR_RANDOM_UNAVAILABLE",
+                    "client.createAuthorizationCodeVerifier: the operating system refused to "
+                    "provide random bytes; try again, and check the system's entropy source.");
   }
   Napi::Object challenge = Napi::Object::New(env);
   challenge.Set("challenge", v.Challenge().Challenge());
@@ -179,22 +211,17 @@ Napi::Value ClientWrap::Authorize(const Napi::CallbackInfo& info) {
   if (!info[0].IsObject() ||
       napi_check_object_type_tag(env, info[0], &kAuthorizationArgsTag, &tagged) != napi_ok ||
       !tagged || napi_unwrap(env, info[0], &wrapped) != napi_ok || wrapped == nullptr) {
-    ThrowType(env, where, "args", "an AuthorizationArgs instance", info[0]);
+    ThrowArgumentError(env, ArgumentProblem::Type, where, "args", "an AuthorizationArgs instance",
+                       info[0]);
   }
   const sdkauth::AuthorizationArgs args = static_cast<ArgsWrap*>(wrapped)->Args();
   Napi::Function callback = RequireFunction(info, 1, where, "callback");
-  const std::uint64_t id = Track(env, callback);
-  std::weak_ptr<Pending> weak = pending_;
-  client_->Authorize(args, [this, weak, id](sdkauth::ClientResult result, std::string code,
-                                            std::string redirect) {
-    // Runs on the JS thread through the dispatcher.
-    if (weak.expired()) return;
-    Napi::Env env = Env();
-    Napi::HandleScope scope(env);
-    Napi::FunctionReference fn = Take(env, id);
-    if (fn.IsEmpty()) return;
-    CallJs(env, fn, {ResultToJs(env, result), Napi::String::New(env, code), Napi::String::New(env, redirect)},
-           false);
+  client_->Authorize(args, [done = CompletionFor(Track(env, callback))](
+                               sdkauth::ClientResult result, std::string code, std::string redirect) {
+    done(result, [&](Napi::Env env, std::vector<napi_value>& values) {
+      values.push_back(Napi::String::New(env, code));
+      values.push_back(Napi::String::New(env, redirect));
+    });
   });
   return env.Undefined();
 }
@@ -202,7 +229,8 @@ Napi::Value ClientWrap::Authorize(const Napi::CallbackInfo& info) {
 Napi::Value ClientWrap::AbortAuthorize(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (!info[0].IsUndefined() && !info[0].IsString()) {
-    ThrowType(env, "client.abortAuthorize", "reason", "a string or undefined", info[0]);
+    ThrowArgumentError(env, ArgumentProblem::Type, "client.abortAuthorize", "reason", "a string or undefined",
+                       info[0]);
   }
   if (closed_) return env.Undefined();
   if (info[0].IsString()) {
@@ -221,7 +249,9 @@ Napi::Value ClientWrap::IsAuthorizing(const Napi::CallbackInfo& info) {
 Napi::Value ClientWrap::HandleRedirect(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   EnsureOpen(env, "client.handleRedirect");
-  if (!info[0].IsString()) ThrowType(env, "client.handleRedirect", "url", "a string", info[0]);
+  if (!info[0].IsString()) {
+    ThrowArgumentError(env, ArgumentProblem::Type, "client.handleRedirect", "url", "a string", info[0]);
+  }
   std::size_t length = 0;
   napi_get_value_string_utf8(env, info[0], nullptr, 0, &length);
   if (length > kMaxUrl) return Napi::Boolean::New(env, false);  // refused, no side effect
@@ -229,28 +259,24 @@ Napi::Value ClientWrap::HandleRedirect(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(env, client_->HandleRedirect(url));
 }
 
-sdkauth::TokenExchangeCallback ClientWrap::TokenCallback(std::uint64_t id) {
-  std::weak_ptr<Pending> weak = pending_;
-  return [this, weak, id](sdkauth::ClientResult result, std::string access, std::string refresh,
-                          sdkauth::AuthorizationTokenType, std::int32_t expires,
-                          std::string scopes, std::string id_token) {
-    if (weak.expired()) return;
-    Napi::Env env = Env();
-    Napi::HandleScope scope(env);
-    Napi::FunctionReference fn = Take(env, id);
-    if (fn.IsEmpty()) return;
-    Napi::Value tokens = env.Undefined();
-    if (result.Successful()) {
-      Napi::Object t = Napi::Object::New(env);
-      t.Set("accessToken", access);
-      t.Set("refreshToken", refresh);
-      t.Set("tokenType", "Bearer");
-      t.Set("expiresIn", expires);
-      t.Set("scopes", scopes);
-      if (!id_token.empty()) t.Set("idToken", id_token);
-      tokens = t;
-    }
-    CallJs(env, fn, {ResultToJs(env, result), tokens}, false);
+sdkauth::TokenExchangeCallback ClientWrap::TokensTo(Completion done) {
+  return [done](sdkauth::ClientResult result, std::string access, std::string refresh,
+                sdkauth::AuthorizationTokenType, std::int32_t expires, std::string scopes,
+                std::string id_token) {
+    done(result, [&](Napi::Env env, std::vector<napi_value>& values) {
+      if (!result.Successful()) {
+        values.push_back(env.Undefined());
+        return;
+      }
+      Napi::Object tokens = Napi::Object::New(env);
+      tokens.Set("accessToken", access);
+      tokens.Set("refreshToken", refresh);
+      tokens.Set("tokenType", "Bearer");
+      tokens.Set("expiresIn", expires);
+      tokens.Set("scopes", scopes);
+      if (!id_token.empty()) tokens.Set("idToken", id_token);
+      values.push_back(tokens);
+    });
   };
 }
 
@@ -263,7 +289,7 @@ Napi::Value ClientWrap::GetToken(const Napi::CallbackInfo& info) {
   const std::string verifier = RequireString(info, 2, where, "codeVerifier", kMaxToken);
   const std::string redirect = RequireString(info, 3, where, "redirectUri", kMaxUrl);
   Napi::Function callback = RequireFunction(info, 4, where, "callback");
-  client_->GetToken(app, code, verifier, redirect, TokenCallback(Track(env, callback)));
+  client_->GetToken(app, code, verifier, redirect, TokensTo(CompletionFor(Track(env, callback))));
   return env.Undefined();
 }
 
@@ -274,7 +300,7 @@ Napi::Value ClientWrap::RefreshToken(const Napi::CallbackInfo& info) {
   const std::uint64_t app = RequireUint64(info[0], where, "applicationId");
   const std::string token = RequireString(info, 1, where, "refreshToken", kMaxToken);
   Napi::Function callback = RequireFunction(info, 2, where, "callback");
-  client_->RefreshToken(app, token, TokenCallback(Track(env, callback)));
+  client_->RefreshToken(app, token, TokensTo(CompletionFor(Track(env, callback))));
   return env.Undefined();
 }
 
@@ -285,16 +311,8 @@ Napi::Value ClientWrap::RevokeToken(const Napi::CallbackInfo& info) {
   const std::uint64_t app = RequireUint64(info[0], where, "applicationId");
   const std::string token = RequireString(info, 1, where, "token", kMaxToken);
   Napi::Function callback = RequireFunction(info, 2, where, "callback");
-  const std::uint64_t id = Track(env, callback);
-  std::weak_ptr<Pending> weak = pending_;
-  client_->RevokeToken(app, token, [this, weak, id](sdkauth::ClientResult result) {
-    if (weak.expired()) return;
-    Napi::Env env = Env();
-    Napi::HandleScope scope(env);
-    Napi::FunctionReference fn = Take(env, id);
-    if (fn.IsEmpty()) return;
-    CallJs(env, fn, {ResultToJs(env, result)}, false);
-  });
+  client_->RevokeToken(app, token, [done = CompletionFor(Track(env, callback))](
+                                       sdkauth::ClientResult result) { done(result); });
   return env.Undefined();
 }
 
@@ -307,8 +325,7 @@ Napi::Value ClientWrap::CloseMethod(const Napi::CallbackInfo& info) {
   // Every callback runs even if one throws; the first exception is rethrown afterwards.
   napi_value first_error = nullptr;
   while (!pending_->callbacks.empty()) {
-    Napi::FunctionReference fn = Take(env, pending_->callbacks.begin()->first);
-    if (!CallJs(env, fn, {ResultToJs(env, destroyed)}, false)) {
+    if (!Deliver(env, pending_->callbacks.begin()->first, destroyed, nullptr)) {
       napi_value error = nullptr;
       if (napi_get_and_clear_last_exception(env, &error) == napi_ok && first_error == nullptr) first_error = error;
     }

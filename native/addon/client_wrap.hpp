@@ -3,8 +3,10 @@
 #pragma once
 #include <napi.h>
 
+#include <functional>
 #include <map>
 #include <memory>
+#include <vector>
 
 #include "dispatcher.hpp"
 #include "sdkauth/client.hpp"
@@ -46,7 +48,25 @@ class ClientWrap : public Napi::ObjectWrap<ClientWrap> {
   std::uint64_t Track(Napi::Env env, Napi::Function callback);
   // Takes the callback of operation `id` and releases the hold; empty if already taken.
   Napi::FunctionReference Take(Napi::Env env, std::uint64_t id);
-  sdkauth::TokenExchangeCallback TokenCallback(std::uint64_t id);
+
+  // Adds what a callback receives after the result (code and redirect URI, tokens).
+  using ExtraValues = std::function<void(Napi::Env, std::vector<napi_value>&)>;
+  // Calls the callback of operation `id`, once, with the result and `extra`. JS thread only.
+  // False when the callback threw; the exception is left pending.
+  bool Deliver(Napi::Env env, std::uint64_t id, const sdkauth::ClientResult& result,
+               const ExtraValues& extra);
+  // The one completion every operation's core callback ends in: it runs on the JS thread
+  // (posted by the dispatcher, which drops it when the environment is gone) and does nothing
+  // once this wrapper is gone.
+  struct Completion {
+    ClientWrap* wrap;
+    std::weak_ptr<Pending> alive;
+    std::uint64_t id;
+    void operator()(const sdkauth::ClientResult& result, const ExtraValues& extra = nullptr) const;
+  };
+  Completion CompletionFor(std::uint64_t id) { return Completion{this, pending_, id}; }
+  // The core's token callback, ending in `done`: the tokens follow the result when it succeeded.
+  static sdkauth::TokenExchangeCallback TokensTo(Completion done);
 
   Addon* addon_ = nullptr;
   std::unique_ptr<sdkauth::Client> client_;

@@ -3,8 +3,10 @@
 // liveClientCount, the default scopes) and every public TypeScript method, called with wrong
 // types, missing and extra arguments, null/undefined, throwing getters, proxies, 10 MB strings,
 // out-of-range numbers and bigints. Each must throw (or, for promises, reject with) a TypeError
-// or RangeError whose sentence names the parameter — never crash or hang the process. Also the
-// lifecycle: methods after close(), close() twice, and close() with operations pending.
+// with code ERR_INVALID_ARG_TYPE or a RangeError with code ERR_OUT_OF_RANGE whose sentence names
+// the parameter (the binding's in the shape "<where>: <name> must be <expected>; received
+// <what>.") — never crash or hang the process. Also the lifecycle: methods after close(),
+// close() twice, and close() with operations pending.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
@@ -55,11 +57,36 @@ function thrown(fn: () => unknown): unknown {
   throw new Error('expected a throw, but the call returned');
 }
 
-/** `fn` throws a TypeError or RangeError of `kind` whose message names `name`. */
+const CODES = new Map<typeof TypeError | typeof RangeError, string>([
+  [TypeError, 'ERR_INVALID_ARG_TYPE'],
+  [RangeError, 'ERR_OUT_OF_RANGE'],
+]);
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** `error` is a `kind` with its code whose message names `name`. */
+function expectCodedError(error: unknown, kind: typeof TypeError | typeof RangeError, name: string): void {
+  expect(error, String(error)).toBeInstanceOf(kind);
+  expect((error as { code?: unknown }).code, String(error)).toBe(CODES.get(kind));
+  expect((error as Error).message).toContain(name);
+}
+
+/**
+ * `fn` throws a TypeError with code ERR_INVALID_ARG_TYPE or a RangeError with code
+ * ERR_OUT_OF_RANGE, whose message names `name` in the shared sentence
+ * "<where>: <name> must be <expected>; received <what>."
+ */
 function expectArgError(fn: () => unknown, kind: typeof TypeError | typeof RangeError, name: string): void {
   const error = thrown(fn);
-  expect(error, String(error)).toBeInstanceOf(kind);
-  expect((error as Error).message).toContain(name);
+  expectCodedError(error, kind, name);
+  expect((error as Error).message).toMatch(new RegExp(`^[\\w.]+( \\w+)?: ${escapeRegExp(name)} must be .+; received [^;]+\\.`));
+}
+
+/**
+ * `fn` throws a TypeError or RangeError of `kind`, with its code, naming `name`: the public
+ * TypeScript API, whose sentences are the TypeScript layer's to word.
+ */
+function expectCodedThrow(fn: () => unknown, kind: typeof TypeError | typeof RangeError, name: string): void {
+  expectCodedError(thrown(fn), kind, name);
 }
 
 async function expectRejection(promise: Promise<unknown>, kind: typeof TypeError | typeof RangeError, name: string): Promise<void> {
@@ -67,8 +94,7 @@ async function expectRejection(promise: Promise<unknown>, kind: typeof TypeError
     () => new Error('expected a rejection'),
     (e: unknown) => e,
   );
-  expect(error, String(error)).toBeInstanceOf(kind);
-  expect((error as Error).message).toContain(name);
+  expectCodedError(error, kind, name);
 }
 
 const NOT_BIGINTS = [undefined, null, 1, 1.5, NaN, '1', {}, [], true, Symbol('id')];
@@ -115,6 +141,57 @@ describe('the native binding: module functions', () => {
     expect(typeof call(HUGE, throwingProxy(), -1n)).toBe('number');
     expect((native.getDefaultCommunicationScopes as unknown as (...a: unknown[]) => string)(null, NaN)).toBe('openid sdk.social_layer');
     expect((native.getDefaultPresenceScopes as unknown as (...a: unknown[]) => string)(HUGE)).toBe('openid sdk.social_layer_presence');
+  });
+});
+
+describe('the native binding: argument errors', () => {
+  it('read as the TypeScript layer\'s, and describe what was received without revealing it', () => {
+    const args = new native.NativeAuthorizationArgs();
+    const secret = 'a-secret-tok';
+    const error = thrown(() => args.setClientId(secret as never)) as TypeError & { code: string };
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.code).toBe('ERR_INVALID_ARG_TYPE');
+    expect(error.message).toBe('AuthorizationArgs.setClientId: clientId must be a bigint; received a string of length 12.');
+    expect(JSON.stringify(error) + String(error.stack)).not.toContain(secret);
+
+    const received = (value: unknown) => (thrown(() => args.setClientId(value as never)) as Error).message.split('; received ')[1];
+    const cases: Array<[unknown, string]> = [
+      ['', 'an empty string.'],
+      ['\u{1F600}', 'a string of length 2.'], // UTF-16 units, as JavaScript counts them
+      [5, 'the number 5.'],
+      [1.5, 'the number 1.5.'],
+      [NaN, 'the number NaN.'],
+      [-Infinity, 'the number -Infinity.'],
+      [null, 'null.'],
+      [undefined, 'undefined.'],
+      [true, 'the boolean true.'],
+      [{}, 'an object.'],
+      [throwingProxy(), 'an object.'], // described without running its traps
+      [throwingGetter('constructor'), 'an object.'],
+      [[1, 2, 3], 'an array of length 3.'],
+      [() => 'x', 'a function.'],
+      [Symbol('s'), 'a symbol.'],
+      [new Uint16Array(2), 'an instance of Uint16Array.'],
+      [new ArrayBuffer(4), 'an instance of ArrayBuffer.'],
+    ];
+    for (const [value, description] of cases) expect(received(value), String(description)).toBe(description);
+
+    const range = thrown(() => args.setClientId(1n << 64n)) as RangeError & { code: string };
+    expect(range).toBeInstanceOf(RangeError);
+    expect(range.code).toBe('ERR_OUT_OF_RANGE');
+    expect(range.message).toBe(
+      'AuthorizationArgs.setClientId: clientId must be an integer from 0 to 2^64-1; received the bigint 18446744073709551616n.',
+    );
+    const client = nativeClient();
+    expect((thrown(() => nativeClient({ loopbackPort: 70_000 })) as Error).message).toBe(
+      'new Client: loopbackPort must be an integer from 0 to 65535; received the number 70000.',
+    );
+    expect((thrown(() => args.setCodeChallenge({ challenge: 'c', method: 'plain' })) as Error).message).toBe(
+      "AuthorizationArgs.setCodeChallenge: codeChallenge.method must be 'S256'; received a string of length 5. S256 is the only method the service accepts.",
+    );
+    expect((thrown(() => client.refreshToken(1n, HUGE, () => undefined)) as Error).message).toBe(
+      `client.refreshToken: refreshToken must be a string of at most 65536 UTF-8 bytes; received a string of length ${HUGE.length}.`,
+    );
   });
 });
 
@@ -308,6 +385,7 @@ describe('the native binding: NativeClient', () => {
       const error = thrown(call) as Error;
       expect(error).toBeInstanceOf(Error);
       expect(error.message).toContain(`${where}: the client is closed`);
+      expect((error as Error & { code?: string }).code).toBe('ERR_CLIENT_DESTROYED');
     }
   });
 
@@ -394,7 +472,7 @@ describe('the native binding: NativeClient', () => {
 
 describe('the public TypeScript API', () => {
   it('new Client checks every option', () => {
-    for (const bad of [null, 1, 'x']) expectArgError(() => new Client(bad as never), TypeError, 'options');
+    for (const bad of [null, 1, 'x']) expectCodedThrow(() => new Client(bad as never), TypeError, 'options');
     const cases: Array<[string, unknown, typeof TypeError | typeof RangeError]> = [
       ['applicationId', 1, TypeError],
       ['applicationId', '-1', RangeError],
@@ -418,7 +496,7 @@ describe('the public TypeScript API', () => {
       ['requestTimeoutMs', 2 ** 31, RangeError],
       ['requestTimeoutMs', '100', TypeError],
     ];
-    for (const [name, value, kind] of cases) expectArgError(() => new Client({ [name]: value }), kind, name);
+    for (const [name, value, kind] of cases) expectCodedThrow(() => new Client({ [name]: value }), kind, name);
     expect(thrown(() => new Client(throwingGetter('webBase')))).toBeInstanceOf(Boom);
   });
 
@@ -426,9 +504,9 @@ describe('the public TypeScript API', () => {
     const opener = captureOpener();
     const client = new Client({ applicationId: '1234', openUrl: opener.openUrl });
     try {
-      for (const bad of [1, 1.5, null, {}]) expectArgError(() => client.setApplicationId(bad as string), TypeError, 'applicationId');
-      for (const bad of ['0', '-1', 'abc', HUGE, 0n, 1n << 64n]) expectArgError(() => client.setApplicationId(bad), RangeError, 'applicationId');
-      for (const bad of [undefined, null, 1, {}]) expectArgError(() => client.handleRedirect(bad as string), TypeError, 'url');
+      for (const bad of [1, 1.5, null, {}]) expectCodedThrow(() => client.setApplicationId(bad as string), TypeError, 'applicationId');
+      for (const bad of ['0', '-1', 'abc', HUGE, 0n, 1n << 64n]) expectCodedThrow(() => client.setApplicationId(bad), RangeError, 'applicationId');
+      for (const bad of [undefined, null, 1, {}]) expectCodedThrow(() => client.handleRedirect(bad as string), TypeError, 'url');
       expect(client.handleRedirect(HUGE)).toBe(false);
 
       await expectRejection(client.authorize(null as never), TypeError, 'args');
@@ -471,21 +549,21 @@ describe('the public TypeScript API', () => {
   });
 
   it('AuthorizationArgs checks every setter', () => {
-    for (const bad of [null, 1, 'x']) expectArgError(() => new AuthorizationArgs(bad as never), TypeError, 'init');
+    for (const bad of [null, 1, 'x']) expectCodedThrow(() => new AuthorizationArgs(bad as never), TypeError, 'init');
     const args = new AuthorizationArgs();
-    for (const bad of [1, 1.5, {}, null]) expectArgError(() => args.setClientId(bad as string), TypeError, 'clientId');
-    for (const bad of ['0', 'x', -1n, 1n << 65n]) expectArgError(() => args.setClientId(bad), RangeError, 'clientId');
-    for (const bad of [undefined, 1, {}]) expectArgError(() => args.setScopes(bad as string), TypeError, 'scopes');
-    expectArgError(() => args.setScopes(HUGE), RangeError, 'scopes');
-    expectArgError(() => args.setState(1 as never), TypeError, 'state');
-    expectArgError(() => args.setNonce({} as never), TypeError, 'nonce');
-    expectArgError(() => args.setCustomSchemeParam(1n as never), TypeError, 'customSchemeParam');
-    expectArgError(() => args.setCodeChallenge({ challenge: 'c', method: 'plain' } as never), RangeError, 'codeChallenge.method');
-    expectArgError(() => args.setIntegrationType(NaN as never), RangeError, 'integrationType');
-    expectArgError(() => args.setIntegrationType('1' as never), TypeError, 'integrationType');
-    for (const bad of [1, null, {}]) expectArgError(() => args.validate(bad as string), TypeError, 'applicationId');
-    expectArgError(() => args.validate(-1n), RangeError, 'applicationId');
-    expectArgError(() => AuthorizationArgs.from(null as never), TypeError, 'args');
+    for (const bad of [1, 1.5, {}, null]) expectCodedThrow(() => args.setClientId(bad as string), TypeError, 'clientId');
+    for (const bad of ['0', 'x', -1n, 1n << 65n]) expectCodedThrow(() => args.setClientId(bad), RangeError, 'clientId');
+    for (const bad of [undefined, 1, {}]) expectCodedThrow(() => args.setScopes(bad as string), TypeError, 'scopes');
+    expectCodedThrow(() => args.setScopes(HUGE), RangeError, 'scopes');
+    expectCodedThrow(() => args.setState(1 as never), TypeError, 'state');
+    expectCodedThrow(() => args.setNonce({} as never), TypeError, 'nonce');
+    expectCodedThrow(() => args.setCustomSchemeParam(1n as never), TypeError, 'customSchemeParam');
+    expectCodedThrow(() => args.setCodeChallenge({ challenge: 'c', method: 'plain' } as never), RangeError, 'codeChallenge.method');
+    expectCodedThrow(() => args.setIntegrationType(NaN as never), RangeError, 'integrationType');
+    expectCodedThrow(() => args.setIntegrationType('1' as never), TypeError, 'integrationType');
+    for (const bad of [1, null, {}]) expectCodedThrow(() => args.validate(bad as string), TypeError, 'applicationId');
+    expectCodedThrow(() => args.validate(-1n), RangeError, 'applicationId');
+    expectCodedThrow(() => AuthorizationArgs.from(null as never), TypeError, 'args');
   });
 
   it('after close(): methods throw ClientDestroyed, close() is idempotent, and pending operations reject', async () => {

@@ -191,7 +191,9 @@ describe('a pending loopback sign-in under hostile local traffic', () => {
   it('still completes the flow with the real callback, then closes its port and leaves nothing behind', async () => {
     const reply = await rawExchange(port, [`GET /callback?code=the-real-code&state=${state} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`]);
     expect(reply.status).toBe(200);
-    expect(reply.text).toContain('Signed in');
+    // The exchange of the code has not happened yet: the page claims only what it knows.
+    expect(reply.text).toContain('Sign-in received');
+    expect(reply.text).not.toContain('Signed in');
     await expect(pending).resolves.toEqual({ code: 'the-real-code', redirectUri });
     expect(client.isAuthorizing()).toBe(false);
 

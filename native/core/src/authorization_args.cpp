@@ -5,9 +5,12 @@
 #include "sdkauth/base64url.hpp"
 #include "sdkauth/random.hpp"
 #include "sdkauth/sha256.hpp"
+#include "failures.hpp"
 
 namespace sdkauth {
 namespace {
+
+using failures::Invalid;
 
 constexpr std::size_t kMaxScopesLength = 2048;
 constexpr std::size_t kMaxStateLength = 512;
@@ -15,10 +18,6 @@ constexpr std::size_t kMaxSchemeLength = 64;
 
 bool IsAlpha(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
-ClientResult Invalid(std::string message) {
-  return ClientResult::Failure(ErrorType::ValidationError, std::move(message));
-}
 
 }  // namespace
 
@@ -92,67 +91,67 @@ std::optional<AuthorizationCodeVerifier> NewAuthorizationCodeVerifier() {
 ClientResult AuthorizationArgs::Validate(std::uint64_t fallback_client_id) const {
   if (client_id_ == 0 && fallback_client_id == 0) {
     return Invalid(
-        "ClientId is not set: call Client::SetApplicationId with your application id, or set "
-        "it on the AuthorizationArgs.");
+        "clientId is not set: set the client's applicationId, or the clientId of the "
+        "authorization arguments.");
   }
   if (scopes_.empty()) {
     return Invalid(
-        "Scopes is empty: pass space-separated OAuth scopes, for example "
-        "Client::GetDefaultCommunicationScopes().");
+        "scopes is empty: pass space-separated OAuth scopes, for example the default "
+        "communication scopes 'openid sdk.social_layer'.");
   }
   if (scopes_.size() > kMaxScopesLength) {
-    return Invalid("Scopes is longer than " + std::to_string(kMaxScopesLength) +
+    return Invalid("scopes is longer than " + std::to_string(kMaxScopesLength) +
                    " characters: request only the scopes the game needs.");
   }
   if (!IsScopeList(scopes_)) {
     return Invalid(
-        "Scopes must be scope tokens separated by single spaces, each made of printable ASCII "
+        "scopes must be scope tokens separated by single spaces, each made of printable ASCII "
         "other than space, '\"' and '\\' (RFC 6749 section 3.3).");
   }
   if (state_) {
     if (!IsVisibleAscii(*state_) || state_->size() > kMaxStateLength) {
-      return Invalid("State must be 1 to " + std::to_string(kMaxStateLength) +
+      return Invalid("state must be 1 to " + std::to_string(kMaxStateLength) +
                      " printable ASCII characters; leave it unset to let the SDK generate one.");
     }
   }
   if (nonce_) {
     if (!IsVisibleAscii(*nonce_) || nonce_->size() > kMaxStateLength) {
-      return Invalid("Nonce must be 1 to " + std::to_string(kMaxStateLength) +
+      return Invalid("nonce must be 1 to " + std::to_string(kMaxStateLength) +
                      " printable ASCII characters.");
     }
   }
   if (challenge_) {
     if (challenge_->Method() != AuthenticationCodeChallengeMethod::S256) {
-      return Invalid("CodeChallenge method must be S256, the only method the service accepts.");
+      return Invalid("codeChallenge.method must be S256, the only method the service accepts.");
     }
     const std::string& c = challenge_->Challenge();
     const auto decoded = Base64UrlDecode(c);
     if (c.size() != 43 || !decoded || decoded->size() != 32) {
       return Invalid(
-          "CodeChallenge must be the 43-character base64url SHA-256 challenge that "
-          "Client::CreateAuthorizationCodeVerifier returns.");
+          "codeChallenge must be the 43-character base64url SHA-256 challenge of a code "
+          "verifier created for this sign-in.");
     }
   }
   if (integration_) {
     const int value = static_cast<int>(*integration_);
     if (value != 0 && value != 1) {
-      return Invalid("IntegrationType must be GuildInstall (0) or UserInstall (1).");
+      return Invalid("integrationType must be GuildInstall (0) or UserInstall (1).");
     }
   }
   if (scheme_) {
     if (!IsUriScheme(*scheme_) || scheme_->size() > kMaxSchemeLength) {
-      return Invalid("CustomSchemeParam must be a URI scheme: a letter followed by letters, "
+      return Invalid("customSchemeParam must be a URI scheme: a letter followed by letters, "
                      "digits, '+', '-' or '.', at most " +
                      std::to_string(kMaxSchemeLength) + " characters (RFC 3986 section 3.1).");
     }
     if (scheme_->size() < 2) {
-      return Invalid("CustomSchemeParam must be at least two characters: Windows reads a "
+      return Invalid("customSchemeParam must be at least two characters: Windows reads a "
                      "one-letter scheme as a drive letter.");
     }
     std::string lower;
     for (char c : *scheme_) lower += static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
     if (IsReservedScheme(lower)) {
-      return Invalid("CustomSchemeParam must be a scheme of your own, such as 'mygame'; '" +
+      return Invalid("customSchemeParam must be a scheme of your own, such as 'mygame'; '" +
                      lower + "' belongs to browsers, the operating system or another program.");
     }
   }

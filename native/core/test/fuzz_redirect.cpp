@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "sdkauth/client.hpp"
+#include "sdkauth/redirect.hpp"
 #include "sdkauth/url.hpp"
 
 namespace {

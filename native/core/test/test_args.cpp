@@ -1,5 +1,6 @@
 // AuthorizationArgs validation: each rule gives a ValidationError whose sentence names the field.
 #include <string>
+#include <vector>
 
 #include "harness.hpp"
 #include "sdkauth/authorization_args.hpp"
@@ -23,13 +24,13 @@ TEST(ValidArgsPass) {
 }
 
 TEST(ClientIdFallsBackButMustExist) {
-  CHECK(Mentions(Valid().Validate(0), "ClientId"));
+  CHECK(Mentions(Valid().Validate(0), "clientId"));
 }
 
 TEST(ScopesRules) {
   auto args = Valid();
   args.SetScopes("");
-  CHECK(Mentions(args.Validate(1), "Scopes"));
+  CHECK(Mentions(args.Validate(1), "scopes"));
   for (const char* bad : {" openid", "openid ", "openid  email", "open\"id", "open\\id", "openid\temail",
                           "caf\xc3\xa9"}) {
     args.SetScopes(bad);
@@ -44,20 +45,20 @@ TEST(ScopesRules) {
 TEST(StateAndNonceRules) {
   auto args = Valid();
   args.SetState(std::string(""));
-  CHECK(Mentions(args.Validate(1), "State"));
+  CHECK(Mentions(args.Validate(1), "state"));
   args.SetState(std::string("ok\nnot"));
-  CHECK(Mentions(args.Validate(1), "State"));
+  CHECK(Mentions(args.Validate(1), "state"));
   args.SetState(std::string("fine state"));
   CHECK(args.Validate(1).Successful());
   args.SetNonce(std::string(600, 'n'));
-  CHECK(Mentions(args.Validate(1), "Nonce"));
+  CHECK(Mentions(args.Validate(1), "nonce"));
 }
 
 TEST(CodeChallengeRules) {
   auto args = Valid();
   args.SetCodeChallenge(sdkauth::AuthorizationCodeChallenge(
       "short", sdkauth::AuthenticationCodeChallengeMethod::S256));
-  CHECK(Mentions(args.Validate(1), "CodeChallenge"));
+  CHECK(Mentions(args.Validate(1), "codeChallenge"));
   args.SetCodeChallenge(sdkauth::AuthorizationCodeChallenge(
       std::string(43, 'A'), static_cast<sdkauth::AuthenticationCodeChallengeMethod>(1)));
   CHECK(Mentions(args.Validate(1), "S256"));
@@ -71,18 +72,43 @@ TEST(IntegrationTypeRules) {
   args.SetIntegrationType(sdkauth::IntegrationType::UserInstall);
   CHECK(args.Validate(1).Successful());
   args.SetIntegrationType(static_cast<sdkauth::IntegrationType>(5));
-  CHECK(Mentions(args.Validate(1), "IntegrationType"));
+  CHECK(Mentions(args.Validate(1), "integrationType"));
 }
 
 TEST(CustomSchemeRules) {
   auto args = Valid();
   for (const char* bad : {"", "1game", "my game", "my_game", "mygame:", "https", "HTTP", "javascript", "discord", "ms-settings", "web+game", "c"}) {
     args.SetCustomSchemeParam(std::string(bad));
-    CHECK(Mentions(args.Validate(1), "CustomSchemeParam"));
+    CHECK(Mentions(args.Validate(1), "customSchemeParam"));
   }
   for (const char* good : {"mygame", "com.example.game", "a+b-c.d", "Discord-123"}) {
     args.SetCustomSchemeParam(std::string(good));
     CHECK(args.Validate(1).Successful());
+  }
+}
+
+TEST(MessagesNameFieldsAsCallersDo) {
+  // Every broken rule, each on an otherwise valid AuthorizationArgs.
+  std::vector<sdkauth::AuthorizationArgs> broken(9, Valid());
+  broken[0].SetScopes("");
+  broken[1].SetScopes(std::string(3000, 'a'));
+  broken[2].SetState(std::string(""));
+  broken[3].SetNonce(std::string("a\nb"));
+  broken[4].SetCodeChallenge(sdkauth::AuthorizationCodeChallenge("short", sdkauth::AuthenticationCodeChallengeMethod::S256));
+  broken[5].SetIntegrationType(static_cast<sdkauth::IntegrationType>(5));
+  broken[6].SetCustomSchemeParam(std::string("1game"));
+  broken[7].SetCustomSchemeParam(std::string("c"));
+  broken[8].SetCustomSchemeParam(std::string("https"));
+  std::vector<std::string> messages = {Valid().Validate(0).Error()};
+  for (const auto& args : broken) messages.push_back(args.Validate(1).Error());
+  for (const auto& message : messages) {
+    CHECK(!message.empty());
+    // A TypeScript caller reaches these through validate(): no C++ names or call syntax.
+    CHECK(message.find("::") == std::string::npos);
+    CHECK(message.find("()") == std::string::npos);
+    CHECK(message.find("Client") == std::string::npos);
+    const char first = message.front();
+    CHECK(first >= 'a' && first <= 'z');  // the field's own name comes first, as callers spell it
   }
 }
 

@@ -129,7 +129,12 @@ TEST(LoopbackAuthorizeCompletes) {
   const std::string reply =
       Exchange(port, "GET /callback?code=the-code&state=" + state + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   CHECK(reply.find("HTTP/1.1 200 OK") == 0);
-  CHECK(reply.find("Signed in") != std::string::npos);
+  // The page knows only that the redirect arrived: the token exchange has not happened yet.
+  CHECK(reply.find("Sign-in received") != std::string::npos);
+  CHECK(reply.find("return to the game") != std::string::npos);
+  CHECK(reply.find("Signed in") == std::string::npos);
+  CHECK(reply.find("Cache-Control: no-store") != std::string::npos);
+  CHECK(reply.find("Referrer-Policy: no-referrer") != std::string::npos);
   Pump(client, out);
   CHECK(out.done);
   CHECK(out.result.Successful());
@@ -149,8 +154,15 @@ TEST(LoopbackDeniedConsent) {
   Outcome out;
   client.Authorize(Args(), Record(&out));
   const std::string url = opener->urls.at(0);
-  Exchange(PortOf(Param(url, "redirect_uri")),
-           "GET /callback?error=access_denied&state=" + Param(url, "state") + " HTTP/1.1\r\n\r\n");
+  const std::string reply =
+      Exchange(PortOf(Param(url, "redirect_uri")),
+               "GET /callback?error=access_denied&state=" + Param(url, "state") + " HTTP/1.1\r\n\r\n");
+  CHECK(reply.find("HTTP/1.1 200 OK") == 0);
+  CHECK(reply.find("Sign-in did not complete") != std::string::npos);
+  CHECK(reply.find("The player declined the authorization (access_denied). You can close this tab "
+                   "and return to the game.") != std::string::npos);
+  CHECK(reply.find("Cache-Control: no-store") != std::string::npos);
+  CHECK(reply.find("Referrer-Policy: no-referrer") != std::string::npos);
   Pump(client, out);
   CHECK(out.result.Type() == sdkauth::ErrorType::AuthorizationFailed);
   CHECK_EQ(out.result.OAuthError(), std::string("access_denied"));
@@ -218,6 +230,7 @@ TEST(AbortAndSupersede) {
   client.Authorize(Args(), Record(&second));
   Pump(client, first);
   CHECK(first.result.Type() == sdkauth::ErrorType::Aborted);
+  CHECK_EQ(first.result.Error(), std::string("This sign-in was replaced by a newer one."));
   CHECK(!second.done);
   client.AbortAuthorize();
   Pump(client, second);
@@ -402,6 +415,84 @@ TEST(TokenGrantsAndResultMapping) {
   PumpTokens(client, invalid);
   CHECK(invalid.result.Type() == sdkauth::ErrorType::ValidationError);
   CHECK(invalid.result.Error().find("codeVerifier") != std::string::npos);
+}
+
+TEST(EveryGrantIsValidatedBeforeItIsSent) {
+  sdkauth::Client client;  // no application id yet
+  auto transport = std::make_shared<ScriptedTransport>();
+  client.SetTokenTransport(transport);
+  struct Revoked {
+    bool done = false;
+    sdkauth::ClientResult result;
+  };
+  auto revoke = [&client](std::uint64_t app, const std::string& token) {
+    auto out = std::make_shared<Revoked>();
+    client.RevokeToken(app, token, [out](sdkauth::ClientResult r) {
+      out->done = true;
+      out->result = r;
+    });
+    for (int i = 0; i < 500 && !out->done; ++i) {
+      client.RunCallbacks();
+      if (!out->done) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return out->result;
+  };
+  auto invalid = [](const sdkauth::ClientResult& r, const char* start) {
+    // The message names the field as the caller knows it, and speaks no C++.
+    return r.Type() == sdkauth::ErrorType::ValidationError && r.Error().rfind(start, 0) == 0 &&
+           r.Error().find("::") == std::string::npos;
+  };
+
+  // The application id is checked first, for all three grants.
+  TokenOutcome get, refresh;
+  client.GetToken(0, "", "short", "", RecordTokens(&get));
+  client.RefreshToken(0, "r", RecordTokens(&refresh));
+  PumpTokens(client, get);
+  PumpTokens(client, refresh);
+  CHECK(invalid(get.result, "applicationId is not set"));
+  CHECK(invalid(refresh.result, "applicationId is not set"));
+  CHECK(invalid(revoke(0, "t"), "applicationId is not set"));
+
+  // Then each argument in order; the first that breaks its rule is named.
+  client.SetApplicationId(9);
+  const auto verifier = client.CreateAuthorizationCodeVerifier().Verifier();
+  TokenOutcome code, bad_verifier, redirect, empty_refresh, long_refresh;
+  client.GetToken(0, "has\ttab", "short", "x", RecordTokens(&code));
+  client.GetToken(0, "c", "short", "x", RecordTokens(&bad_verifier));
+  client.GetToken(0, "c", verifier, "not a uri", RecordTokens(&redirect));
+  client.RefreshToken(0, "", RecordTokens(&empty_refresh));
+  client.RefreshToken(0, std::string(8193, 'r'), RecordTokens(&long_refresh));
+  for (auto* out : {&code, &bad_verifier, &redirect, &empty_refresh, &long_refresh}) PumpTokens(client, *out);
+  CHECK(invalid(code.result, "code must be"));
+  CHECK(invalid(bad_verifier.result, "codeVerifier must be"));
+  CHECK(invalid(redirect.result, "redirectUri must be"));
+  CHECK(invalid(empty_refresh.result, "refreshToken must be"));
+  CHECK(invalid(long_refresh.result, "refreshToken must be"));
+  CHECK(invalid(revoke(0, std::string(8193, 't')), "token must be"));
+  CHECK(invalid(revoke(0, "tab\there"), "token must be"));
+  CHECK(transport->grants.empty());
+
+  // A valid revocation goes to the revocation endpoint, with no grant_type.
+  transport->next.outcome = sdkauth::TransportResponse::Outcome::Ok;
+  CHECK(revoke(7, "the-token").Successful());
+  CHECK_EQ(transport->grants.size(), std::size_t(1));
+  const auto& grant = transport->grants.at(0);
+  CHECK(grant.kind == sdkauth::GrantKind::Revoke);
+  CHECK_EQ(grant.endpoint, std::string("https://discord.com/api/v10/oauth2/token/revoke"));
+  CHECK_EQ(grant.client_id, std::string("7"));
+  CHECK_EQ(grant.grant_type, std::string());
+  CHECK_EQ(grant.parameters.size(), std::size_t(1));
+  CHECK_EQ(*sdkauth::FindParam(grant.parameters, "token"), std::string("the-token"));
+
+  // Its failures are mapped like the token endpoint's, naming the revocation endpoint.
+  transport->next = {};
+  transport->next.outcome = sdkauth::TransportResponse::Outcome::HttpError;
+  transport->next.status = 503;
+  const auto failed = revoke(0, "the-token");
+  CHECK(failed.Type() == sdkauth::ErrorType::HTTPError);
+  CHECK_EQ(failed.Error(), std::string("The revocation endpoint answered HTTP 503. The service had a problem: try again later."));
+  CHECK(failed.Retryable());
+  CHECK_EQ(failed.Status(), 503);
 }
 
 TEST(NoTransportIsClientNotReady) {

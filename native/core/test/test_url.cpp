@@ -1,12 +1,8 @@
-// URL helpers and redirect evaluation: encoding, strict decoding, query parsing, splitting,
-// constant-time comparison, and what each kind of redirect means for the flow.
+// URL helpers: encoding, strict decoding, query parsing, splitting and constant-time comparison.
 #include <string>
 
 #include "harness.hpp"
-#include "sdkauth/client.hpp"
 #include "sdkauth/url.hpp"
-
-using sdkauth::RedirectVerdict;
 
 TEST(PercentEncoding) {
   CHECK_EQ(sdkauth::PercentEncode("a b&c=d/é~"), std::string("a%20b%26c%3Dd%2F%C3%A9~"));
@@ -54,24 +50,4 @@ TEST(ConstantTimeEquals) {
   CHECK(!sdkauth::ConstantTimeEquals("abc", "ab"));
   CHECK(!sdkauth::ConstantTimeEquals("abc", "abcd"));
   CHECK(!sdkauth::ConstantTimeEquals("", "a"));
-}
-
-TEST(RedirectVerdicts) {
-  CHECK(sdkauth::EvaluateRedirect("code=c&state=s", "s").kind == RedirectVerdict::Kind::Success);
-  CHECK_EQ(sdkauth::EvaluateRedirect("code=c&state=s", "s").code, std::string("c"));
-  // Anything without the right state is ignored: it cannot end the flow.
-  CHECK(sdkauth::EvaluateRedirect("code=c", "s").kind == RedirectVerdict::Kind::Ignore);
-  CHECK(sdkauth::EvaluateRedirect("code=c&state=t", "s").kind == RedirectVerdict::Kind::Ignore);
-  CHECK(sdkauth::EvaluateRedirect("code=c&state=s&state=s", "s").kind == RedirectVerdict::Kind::Ignore);
-  CHECK(sdkauth::EvaluateRedirect("code=%zz&state=s", "s").kind == RedirectVerdict::Kind::Ignore);
-  CHECK(sdkauth::EvaluateRedirect("error=access_denied", "s").kind == RedirectVerdict::Kind::Ignore);
-  auto denied = sdkauth::EvaluateRedirect("error=access_denied&state=s", "s");
-  CHECK(denied.kind == RedirectVerdict::Kind::Fail);
-  CHECK(denied.result.Type() == sdkauth::ErrorType::AuthorizationFailed);
-  CHECK_EQ(denied.result.OAuthError(), std::string("access_denied"));
-  auto failed = sdkauth::EvaluateRedirect("error=server_error&error_description=%3Cb%3Eoops&state=s", "s");
-  CHECK(failed.result.Error().find("<") == std::string::npos);  // markup from the network is dropped
-  CHECK(failed.result.Error().find("oops") != std::string::npos);
-  CHECK(sdkauth::EvaluateRedirect("state=s", "s").kind == RedirectVerdict::Kind::Fail);
-  CHECK(sdkauth::EvaluateRedirect("code=&state=s", "s").kind == RedirectVerdict::Kind::Fail);
 }

@@ -13,6 +13,7 @@
 #include "sdkauth/client_result.hpp"
 #include "sdkauth/dispatcher.hpp"
 #include "sdkauth/loopback_listener.hpp"
+#include "sdkauth/redirect.hpp"
 #include "sdkauth/token_transport.hpp"
 
 namespace sdkauth {
@@ -105,8 +106,21 @@ class Client {
   // Stops a flow taken out of flow_ (call without the lock) and reports `type` to its callback.
   void EndFlow(std::unique_ptr<Flow> flow, ErrorType type, std::string message);
   HttpReply HandleLoopback(std::uint64_t flow_id, const HttpRequestHead& request);
+  // Ends flow `flow_id` as a Fail or Success verdict says; false when it is no longer pending.
+  bool Settle(std::uint64_t flow_id, const RedirectVerdict& verdict);
   void Dispatch(std::function<void()> task);
-  void SendGrant(TokenGrant grant, TokenExchangeCallback callback);
+
+  // One argument of a grant: its form parameter, its value, and the sentence when it is invalid.
+  struct GrantArgument {
+    const char* form_name;
+    std::string value;
+    bool valid;
+    const char* problem;
+  };
+  // The one path of GetToken, RefreshToken and RevokeToken: checks the application id and the
+  // arguments, then sends the grant through the TokenTransport.
+  void RequestGrant(GrantKind kind, std::uint64_t applicationId,
+                    std::vector<GrantArgument> arguments, TokenExchangeCallback callback);
 
   ClientCreateOptions options_;
   mutable std::mutex mutex_;
@@ -119,14 +133,5 @@ class Client {
   std::vector<std::unique_ptr<LoopbackListener>> retired_;
   std::uint64_t next_flow_id_ = 1;
 };
-
-// What a redirect's query means for the flow whose state is `expected_state`.
-struct RedirectVerdict {
-  enum class Kind { Ignore, Fail, Success } kind = Kind::Ignore;
-  std::string reason;  // for Ignore: why it was not taken
-  ClientResult result; // for Fail
-  std::string code;    // for Success
-};
-RedirectVerdict EvaluateRedirect(const std::string& query, const std::string& expected_state);
 
 }  // namespace sdkauth
