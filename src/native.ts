@@ -5,7 +5,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { TokenResult } from './client.js';
 import { SocialSdkAuthError, type ClientResult } from './errors.js';
 
 /** A ClientResult as the addon reports it: the type as a plain string, plus ToString(). */
@@ -14,7 +13,15 @@ export interface NativeResult extends Omit<ClientResult, 'type'> {
   text: string;
 }
 
-export type NativeTokens = TokenResult;
+/** A token set as the core reports it; the Client hands it out as a `TokenResult`. */
+export interface NativeTokens {
+  accessToken: string;
+  refreshToken: string;
+  tokenType: 'Bearer';
+  expiresIn: number;
+  scopes: string;
+  idToken?: string;
+}
 
 export interface NativeGrant {
   kind: 'authorization_code' | 'refresh_token' | 'revoke';
@@ -120,24 +127,49 @@ function packageRoot(): string {
   }
 }
 
+function runtimeName(): string {
+  return process.versions.electron ? `electron ${process.versions.electron}` : `node ${process.version}`;
+}
+
+function loaderMessage(cause: unknown): string {
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+// A binary that exists but does not load (truncated, another architecture, a missing system
+// library) is a different fault from no binary at all: say which, with the loader's own words.
+function loadFailed(file: string, cause: unknown): SocialSdkAuthError {
+  return new SocialSdkAuthError(
+    'ERR_NATIVE_LOAD_FAILED',
+    `The social-sdk-auth native binary ${file} exists but could not be loaded on this platform ` +
+      `(${process.platform}-${process.arch}, ${runtimeName()}): ${loaderMessage(cause)}. ` +
+      'Reinstall the package (`npm install social-sdk-auth`), or rebuild it for this platform with ' +
+      '`npm rebuild social-sdk-auth`; see docs/troubleshooting.md.',
+    { cause },
+  );
+}
+
 /** Loads (once per environment) and returns the native addon. */
 export function loadNative(): NativeBinding {
   if (binding) return binding;
   const explicit = process.env.SOCIAL_SDK_AUTH_NATIVE;
   if (explicit) {
-    try {
-      binding = require(path.resolve(explicit)) as NativeBinding;
-      return binding;
-    } catch (cause) {
+    const file = path.resolve(explicit);
+    if (!existsSync(file)) {
       throw new SocialSdkAuthError(
         'ERR_NATIVE_MISSING',
-        `Could not load the social-sdk-auth native binary from SOCIAL_SDK_AUTH_NATIVE=${explicit}: ` +
-          `${(cause as Error).message}. Point it at a social_sdk_auth.node built for this platform, or unset it.`,
-        { cause },
+        `SOCIAL_SDK_AUTH_NATIVE names ${file}, which does not exist. Point it at a social_sdk_auth.node ` +
+          'built for this platform, or unset it to use the binary shipped in the package.',
       );
+    }
+    try {
+      binding = require(file) as NativeBinding;
+      return binding;
+    } catch (cause) {
+      throw loadFailed(file, cause);
     }
   }
   const root = packageRoot();
+  let broken: { file: string; cause: unknown } | undefined;
   // The two places our own builds put the binary, tried directly: node-gyp-build's general
   // search (tags, libc, Electron ABIs) costs more start-up time than the whole addon load.
   for (const candidate of [
@@ -148,8 +180,9 @@ export function loadNative(): NativeBinding {
     try {
       binding = require(candidate) as NativeBinding;
       return binding;
-    } catch {
-      // not loadable here (another architecture or libc): let node-gyp-build search
+    } catch (cause) {
+      // Another build may still fit (node-gyp-build's search); remember why this one did not.
+      broken ??= { file: candidate, cause };
     }
   }
   try {
@@ -158,14 +191,14 @@ export function loadNative(): NativeBinding {
     binding = nodeGypBuild(root);
     return binding;
   } catch (cause) {
-    const runtime = process.versions.electron ? `electron ${process.versions.electron}` : `node ${process.version}`;
+    if (broken) throw loadFailed(broken.file, broken.cause);
     throw new SocialSdkAuthError(
       'ERR_NATIVE_MISSING',
-      `No social-sdk-auth native binary fits this platform (${process.platform}-${process.arch}, ${runtime}, ` +
+      `No social-sdk-auth native binary fits this platform (${process.platform}-${process.arch}, ${runtimeName()}, ` +
         `Node-API 8). Looked in ${path.join(root, 'prebuilds', `${process.platform}-${process.arch}`)} and ` +
-        `${path.join(root, 'build', 'Release')}. Reinstall the package, or build from source with ` +
-        '`npm run build:native` in the package folder (needs a C++17 compiler, CMake and Python). ' +
-        `Cause: ${(cause as Error).message}`,
+        `${path.join(root, 'build', 'Release')}. Reinstall the package (\`npm install social-sdk-auth\`); on a ` +
+        'platform without a prebuild, `npm rebuild social-sdk-auth` compiles it (needs a C++17 compiler and ' +
+        `Python). See docs/troubleshooting.md. Cause: ${loaderMessage(cause)}`,
       { cause },
     );
   }

@@ -61,17 +61,18 @@ describe('AuthorizationArgs', () => {
     expect(args.clientId()).toBeUndefined();
   });
 
-  it('round-trips through the plain-object form', () => {
+  it('round-trips through the plain-object form, which hides the state and nonce', () => {
     const init = {
       clientId: '7',
       scopes: 'identify',
-      state: 's',
-      nonce: 'n',
       integrationType: IntegrationType.GuildInstall,
       customSchemeParam: 'game',
     };
     expect(new AuthorizationArgs(init).toJSON()).toEqual(init);
     expect(AuthorizationArgs.from(init).scopes()).toBe('identify');
+    const guarded = new AuthorizationArgs({ ...init, state: 'state-of-this-sign-in', nonce: 'nonce-of-this-sign-in' });
+    expect(guarded.toJSON()).toEqual({ ...init, state: '[redacted]', nonce: '[redacted]' });
+    expect(guarded.state()).toBe('state-of-this-sign-in');
   });
 
   it('reports each broken rule as a ValidationError that names the field', () => {
