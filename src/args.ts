@@ -40,7 +40,7 @@ export interface AuthorizationArgsInit {
 const MAX_SNOWFLAKE = (1n << 64n) - 1n;
 const REDACTED = '[redacted]';
 
-/** Parses an application id: a string of digits or a bigint, positive and below 2^64. */
+/** Parses an application id: a string of digits or a bigint, positive and below 2^64. @internal */
 export function toSnowflake(value: unknown, where: string, name = 'applicationId'): bigint {
   if (typeof value === 'bigint') {
     if (value <= 0n || value > MAX_SNOWFLAKE) throw argumentError('value', where, name, 'a positive integer below 2^64', value);
@@ -64,6 +64,7 @@ function inTypeScriptNames(message: string): string {
     .replace(/Client::(\w+)/g, (_m, name: string) => `client.${name[0]!.toLowerCase()}${name.slice(1)}()`);
 }
 
+/** A ClientResult of the core, in the TypeScript API's words. @internal */
 export function toResult(native: NativeResult): ClientResult {
   return {
     type: native.type as ErrorType,
