@@ -2,7 +2,7 @@
  * Loads the native addon: the prebuild shipped in the package, else a local build. Set
  * SOCIAL_SDK_AUTH_NATIVE to an absolute path to load a specific binary instead.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
 
 import { SocialSdkAuthError, type ClientResult } from './errors.js';
@@ -127,6 +127,53 @@ function packageRoot(): string {
   }
 }
 
+/**
+ * Why an ELF binary cannot be whole, or undefined. A truncated shared object does not fail in
+ * dlopen with an error: the loader maps pages past the end of the file and the process dies of
+ * SIGBUS. So its headers are checked against the file's size first.
+ */
+function truncatedElf(file: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const size = fstatSync(fd).size;
+    const head = Buffer.alloc(64);
+    if (readSync(fd, head, 0, 64, 0) < 52 || head.readUInt32BE(0) !== 0x7f454c46) return undefined; // not ELF: the loader's own words will do
+    const wide = head[4] === 2;
+    const le = head[5] !== 2;
+    const u16 = (b: Buffer, at: number) => (le ? b.readUInt16LE(at) : b.readUInt16BE(at));
+    const word = (b: Buffer, at: number) =>
+      wide ? Number(le ? b.readBigUInt64LE(at) : b.readBigUInt64BE(at)) : le ? b.readUInt32LE(at) : b.readUInt32BE(at);
+    const phoff = word(head, wide ? 0x20 : 0x1c);
+    const shoff = word(head, wide ? 0x28 : 0x20);
+    const [phentsize, phnum, shentsize, shnum] = wide
+      ? [u16(head, 0x36), u16(head, 0x38), u16(head, 0x3a), u16(head, 0x3c)]
+      : [u16(head, 0x2a), u16(head, 0x2c), u16(head, 0x2e), u16(head, 0x30)];
+    let needed = Math.max(phoff + phnum * phentsize, shnum > 0 ? shoff + shnum * shentsize : 0);
+    if (needed <= size) {
+      const table = Buffer.alloc(phnum * phentsize);
+      readSync(fd, table, 0, table.length, phoff);
+      for (let i = 0; i < phnum; i++) {
+        const at = i * phentsize;
+        const isLoad = (le ? table.readUInt32LE(at) : table.readUInt32BE(at)) === 1;
+        if (isLoad) needed = Math.max(needed, word(table, at + (wide ? 8 : 4)) + word(table, at + (wide ? 0x20 : 0x10)));
+      }
+    }
+    return needed > size ? `the file is truncated: it has ${size} bytes, its ELF headers describe at least ${needed}` : undefined;
+  } catch {
+    return undefined; // unreadable here: let the loader say why
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Loads one binary file, refusing a truncated one before the loader can crash on it. */
+function requireBinary(file: string): NativeBinding {
+  const truncated = truncatedElf(file);
+  if (truncated) throw new Error(truncated);
+  return require(file) as NativeBinding;
+}
+
 function runtimeName(): string {
   return process.versions.electron ? `electron ${process.versions.electron}` : `node ${process.version}`;
 }
@@ -162,7 +209,7 @@ export function loadNative(): NativeBinding {
       );
     }
     try {
-      binding = require(file) as NativeBinding;
+      binding = requireBinary(file);
       return binding;
     } catch (cause) {
       throw loadFailed(file, cause);
@@ -178,7 +225,7 @@ export function loadNative(): NativeBinding {
   ]) {
     if (!existsSync(candidate)) continue;
     try {
-      binding = require(candidate) as NativeBinding;
+      binding = requireBinary(candidate);
       return binding;
     } catch (cause) {
       // Another build may still fit (node-gyp-build's search); remember why this one did not.

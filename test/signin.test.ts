@@ -239,6 +239,25 @@ describe('sign-in over a loopback redirect', () => {
     await expect(pending).resolves.toMatchObject({ redirectUri: new URL(url).searchParams.get('redirect_uri') });
   });
 
+  it('fails at once with AuthorizationFailed when the service refuses the authorize request', async () => {
+    const failures: string[] = [];
+    // An application id the service does not know: its authorize page is an error, not a redirect.
+    harness = await startHarness({ client: { applicationId: '999999999', onOpenUrlFailed: (url) => failures.push(url) } });
+    const started = Date.now();
+    const error = await rejection(harness.client.signIn({ scopes: 'identify' }));
+    expect(error.type).toBe('AuthorizationFailed');
+    expect(error.code).toBe('ERR_AUTHORIZATION_FAILED');
+    expect(error.message).toMatch(/^The service refused the authorize request \(The authorize endpoint answered HTTP 400/);
+    expect(error.cause).toMatchObject({ code: 'ERR_EMULATOR_OPEN_URL', authorizeRefused: true });
+    // Well inside the 5-minute authorize timeout it used to wait out (a wide bound, not a benchmark).
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(failures).toEqual([]);
+    expect(harness.client.isAuthorizing()).toBe(false);
+    // The client is still usable: a later sign-in with a known application id completes.
+    harness.client.setApplicationId(harness.emulator.applicationId);
+    await expect(harness.client.signIn({ scopes: 'identify' })).resolves.toMatchObject({ tokenType: 'Bearer' });
+  });
+
   it('surfaces 429 as retryable with retryAfter, and 5xx as retryable', async () => {
     harness = await startHarness();
     const { client, emulator } = harness;
