@@ -24,4 +24,12 @@ export {
 } from './args.js';
 export { ClientResultError, ErrorType, SocialSdkAuthError, type ClientResult } from './errors.js';
 export { redact } from './redact.js';
+export { DEFAULT_REFRESH_MARGIN_MS } from './schedule.js';
+export type {
+  UpdateTokenOptions,
+  TokenExpirationCallback,
+  TokenExpirationCallbackOptions,
+  TokenExpirationInfo,
+} from './bearer-token.js';
+// The token lifecycle, until it is served from its own subpath (social-sdk-auth/tokens).
 export * from './tokens/index.js';
