@@ -52,14 +52,16 @@ class RefusedResponse extends Error {
  * never keeps the process alive (neither opens a socket).
  */
 export function warmUp(): void {
+  if (warmed) return;
+  warmed = true;
   loadOidc().catch(() => {
     oidcModule = undefined; // the real request will load it again and report the failure
   });
-  fetch('data:,').then(
-    (response) => response.arrayBuffer(),
-    () => undefined,
-  ).catch(() => undefined);
+  fetch('data:,')
+    .then((response) => response.arrayBuffer())
+    .catch(() => undefined);
 }
+let warmed = false;
 
 // Reads a body of at most `limit` bytes; past it, stops reading (which closes the connection).
 async function readBounded(response: Response, limit: number): Promise<Uint8Array> {
