@@ -1,5 +1,6 @@
 /** AuthorizationArgs and the PKCE value types, with the social SDK's names. */
-import { invalidType, outOfRange, type ClientResult, type ErrorType } from './errors.js';
+import { checkOptionalString, checkString } from './check.js';
+import { argumentError, type ClientResult, type ErrorType } from './errors.js';
 import { loadNative, type NativeArgs, type NativeResult } from './native.js';
 
 /** How the app is installed, as the service's `integration_type` parameter. */
@@ -37,32 +38,37 @@ export interface AuthorizationArgsInit {
 }
 
 const MAX_SNOWFLAKE = (1n << 64n) - 1n;
+const REDACTED = '[redacted]';
 
-/** Parses an application id: a string of digits or a bigint, positive and below 2^64. */
+/** Parses an application id: a string of digits or a bigint, positive and below 2^64. @internal */
 export function toSnowflake(value: unknown, where: string, name = 'applicationId'): bigint {
   if (typeof value === 'bigint') {
-    if (value <= 0n || value > MAX_SNOWFLAKE) {
-      throw outOfRange(where, `${name} must be a positive integer below 2^64; received ${value}.`);
-    }
+    if (value <= 0n || value > MAX_SNOWFLAKE) throw argumentError('value', where, name, 'a positive integer below 2^64', value);
     return value;
   }
   if (typeof value !== 'string') {
-    throw invalidType(where, name, 'a string of digits or a bigint (application ids are snowflakes)', value);
+    throw argumentError('type', where, name, 'a string of digits or a bigint (application ids are snowflakes)', value);
   }
   if (!/^[0-9]{1,20}$/.test(value)) {
-    throw outOfRange(where, `${name} must be the application id as decimal digits, such as '1234567890123456789'.`);
+    throw argumentError('value', where, name, "the application id as decimal digits, such as '1234567890123456789'", value);
   }
   const id = BigInt(value);
-  if (id <= 0n || id > MAX_SNOWFLAKE) {
-    throw outOfRange(where, `${name} must be a positive integer below 2^64.`);
-  }
+  if (id <= 0n || id > MAX_SNOWFLAKE) throw argumentError('value', where, name, 'a positive integer below 2^64', value);
   return id;
 }
 
+// The core speaks the vendor SDK's C++ names; the TypeScript API says its own.
+function inTypeScriptNames(message: string): string {
+  return message
+    .replace(/Client::(GetDefault\w+)\(\)/g, (_m, name: string) => `Client.${name[0]!.toLowerCase()}${name.slice(1)}()`)
+    .replace(/Client::(\w+)/g, (_m, name: string) => `client.${name[0]!.toLowerCase()}${name.slice(1)}()`);
+}
+
+/** A ClientResult of the core, in the TypeScript API's words. @internal */
 export function toResult(native: NativeResult): ClientResult {
   return {
     type: native.type as ErrorType,
-    error: native.error,
+    error: inTypeScriptNames(native.error),
     errorCode: native.errorCode,
     oauthError: native.oauthError,
     status: native.status,
@@ -74,21 +80,59 @@ export function toResult(native: NativeResult): ClientResult {
 }
 
 function optionalString(where: string, name: string, value: unknown): string | undefined {
+  return value === null ? undefined : checkOptionalString(where, name, value);
+}
+
+// The addon checks these too, but with no error code; checked here first so they read like every other argument error.
+function checkChallenge(where: string, value: unknown): AuthorizationCodeChallenge | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw invalidType(where, name, 'a string or undefined', value);
+  const expected = 'the challenge object from createAuthorizationCodeVerifier()';
+  if (typeof value !== 'object') throw argumentError('type', where, 'codeChallenge', expected, value);
+  const { challenge, method } = value as Partial<AuthorizationCodeChallenge>;
+  checkString(where, 'codeChallenge.challenge', challenge);
+  if (method !== 'S256') {
+    throw argumentError('value', where, 'codeChallenge.method', "'S256', the only method the service accepts", method);
+  }
+  return { challenge: challenge!, method };
+}
+
+function checkIntegrationType(where: string, value: unknown): IntegrationType | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number') throw argumentError('type', where, 'integrationType', 'IntegrationType.GuildInstall (0) or IntegrationType.UserInstall (1)', value);
+  if (value !== 0 && value !== 1) {
+    throw argumentError('value', where, 'integrationType', 'IntegrationType.GuildInstall (0) or IntegrationType.UserInstall (1)', value);
+  }
   return value;
+}
+
+// The native half of each AuthorizationArgs, out of reach of everything but this package.
+const natives = new WeakMap<AuthorizationArgs, NativeArgs>();
+
+/** The native args behind `args`, for the Client. Not part of the public API. @internal */
+export function nativeArgs(args: AuthorizationArgs): NativeArgs {
+  return natives.get(args)!;
+}
+
+/** A copy of `args` that does not share its native half. @internal */
+export function copyArgs(args: AuthorizationArgs): AuthorizationArgs {
+  return new AuthorizationArgs({
+    clientId: args.clientId(),
+    scopes: args.scopes(),
+    state: args.state(),
+    nonce: args.nonce(),
+    codeChallenge: args.codeChallenge(),
+    integrationType: args.integrationType(),
+    customSchemeParam: args.customSchemeParam(),
+  });
 }
 
 /** The arguments of `Client.authorize`, with a getter and a `set…` setter for every field. */
 export class AuthorizationArgs {
-  /** @internal */
-  readonly native: NativeArgs;
-
   constructor(init?: AuthorizationArgsInit) {
-    this.native = new (loadNative().NativeAuthorizationArgs)();
+    natives.set(this, new (loadNative().NativeAuthorizationArgs)());
     if (init !== undefined) {
       if (init === null || typeof init !== 'object') {
-        throw invalidType('new AuthorizationArgs', 'init', 'an object', init);
+        throw argumentError('type', 'new AuthorizationArgs', 'init', 'an object', init);
       }
       if (init.clientId !== undefined) this.setClientId(init.clientId);
       if (init.scopes !== undefined) this.setScopes(init.scopes);
@@ -104,77 +148,79 @@ export class AuthorizationArgs {
   static from(args: AuthorizationArgs | AuthorizationArgsInit, where = 'client.authorize'): AuthorizationArgs {
     if (args instanceof AuthorizationArgs) return args;
     if (args === null || typeof args !== 'object') {
-      throw invalidType(where, 'args', 'an AuthorizationArgs or a plain object', args);
+      throw argumentError('type', where, 'args', 'an AuthorizationArgs or a plain object', args);
     }
     return new AuthorizationArgs(args);
   }
 
   /** The application id, or undefined when the client's id is used. */
   clientId(): string | undefined {
-    const id = this.native.clientId();
+    const id = nativeArgs(this).clientId();
     return id === 0n ? undefined : id.toString();
   }
   setClientId(id: string | bigint | undefined): this {
-    this.native.setClientId(id === undefined ? 0n : toSnowflake(id, 'AuthorizationArgs.setClientId', 'clientId'));
+    nativeArgs(this).setClientId(id === undefined ? 0n : toSnowflake(id, 'AuthorizationArgs.setClientId', 'clientId'));
     return this;
   }
   scopes(): string {
-    return this.native.scopes();
+    return nativeArgs(this).scopes();
   }
   setScopes(scopes: string): this {
-    if (typeof scopes !== 'string') throw invalidType('AuthorizationArgs.setScopes', 'scopes', 'a string', scopes);
-    this.native.setScopes(scopes);
+    nativeArgs(this).setScopes(checkString('AuthorizationArgs.setScopes', 'scopes', scopes));
     return this;
   }
   state(): string | undefined {
-    return this.native.state();
+    return nativeArgs(this).state();
   }
   setState(state: string | undefined): this {
-    this.native.setState(optionalString('AuthorizationArgs.setState', 'state', state));
+    nativeArgs(this).setState(optionalString('AuthorizationArgs.setState', 'state', state));
     return this;
   }
   nonce(): string | undefined {
-    return this.native.nonce();
+    return nativeArgs(this).nonce();
   }
   setNonce(nonce: string | undefined): this {
-    this.native.setNonce(optionalString('AuthorizationArgs.setNonce', 'nonce', nonce));
+    nativeArgs(this).setNonce(optionalString('AuthorizationArgs.setNonce', 'nonce', nonce));
     return this;
   }
   codeChallenge(): AuthorizationCodeChallenge | undefined {
-    return this.native.codeChallenge();
+    return nativeArgs(this).codeChallenge();
   }
   setCodeChallenge(challenge: AuthorizationCodeChallenge | undefined): this {
-    this.native.setCodeChallenge(challenge ?? undefined);
+    nativeArgs(this).setCodeChallenge(checkChallenge('AuthorizationArgs.setCodeChallenge', challenge));
     return this;
   }
   integrationType(): IntegrationType | undefined {
-    return this.native.integrationType() as IntegrationType | undefined;
+    return nativeArgs(this).integrationType() as IntegrationType | undefined;
   }
   setIntegrationType(type: IntegrationType | undefined): this {
-    this.native.setIntegrationType(type ?? undefined);
+    nativeArgs(this).setIntegrationType(checkIntegrationType('AuthorizationArgs.setIntegrationType', type));
     return this;
   }
   customSchemeParam(): string | undefined {
-    return this.native.customSchemeParam();
+    return nativeArgs(this).customSchemeParam();
   }
   setCustomSchemeParam(scheme: string | undefined): this {
-    this.native.setCustomSchemeParam(optionalString('AuthorizationArgs.setCustomSchemeParam', 'customSchemeParam', scheme));
+    nativeArgs(this).setCustomSchemeParam(optionalString('AuthorizationArgs.setCustomSchemeParam', 'customSchemeParam', scheme));
     return this;
   }
 
   /** Checks every field; `fallbackClientId` stands in for an unset ClientId. */
   validate(fallbackClientId?: string | bigint): ClientResult {
     const fallback = fallbackClientId === undefined ? undefined : toSnowflake(fallbackClientId, 'AuthorizationArgs.validate');
-    return toResult(this.native.validate(fallback));
+    return toResult(nativeArgs(this).validate(fallback));
   }
 
-  /** The plain-object form. */
+  /**
+   * The plain-object form, for logs and JSON: `state` and `nonce` show as `'[redacted]'` when
+   * set, since they guard the sign-in. Build a copy from your own values, not from this.
+   */
   toJSON(): AuthorizationArgsInit {
     const out: AuthorizationArgsInit = { scopes: this.scopes() };
     const fields = {
       clientId: this.clientId(),
-      state: this.state(),
-      nonce: this.nonce(),
+      state: this.state() === undefined ? undefined : REDACTED,
+      nonce: this.nonce() === undefined ? undefined : REDACTED,
       codeChallenge: this.codeChallenge(),
       integrationType: this.integrationType(),
       customSchemeParam: this.customSchemeParam(),
@@ -183,5 +229,10 @@ export class AuthorizationArgs {
       if (value !== undefined) (out as unknown as Record<string, unknown>)[key] = value;
     }
     return out;
+  }
+
+  /** What `util.inspect` and `console.log` show: the plain-object form, secrets redacted. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `AuthorizationArgs ${JSON.stringify(this.toJSON())}`;
   }
 }

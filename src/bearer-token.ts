@@ -34,68 +34,77 @@ export interface TokenExpirationCallbackOptions {
 
 /** The Bearer token a Client holds. Not exported from the package: the Client wraps it. */
 export class BearerTokenState {
-  private token: string | undefined;
-  private expiresAt: number | undefined;
-  private receivedAt = 0;
+  #token: string | undefined;
+  #expiresAt: number | undefined;
+  #receivedAt = 0;
   // Each updateToken is a new token: the callback fires at most once per generation.
-  private generation = 0;
-  private firedGeneration = -1;
-  private callback: TokenExpirationCallback | undefined;
-  private marginMs = DEFAULT_REFRESH_MARGIN_MS;
-  private cancelTimer: (() => void) | undefined;
+  #generation = 0;
+  #firedGeneration = -1;
+  #callback: TokenExpirationCallback | undefined;
+  #marginMs = DEFAULT_REFRESH_MARGIN_MS;
+  #cancelTimer: (() => void) | undefined;
 
   // Read the clock on every call, so fake timers installed after the client was created apply.
-  private readonly now = (): number => Date.now();
+  readonly #now = (): number => Date.now();
 
   set(token: string, expiresAt: number | undefined): void {
-    this.token = token;
-    this.expiresAt = expiresAt;
-    this.receivedAt = this.now();
-    this.generation++;
-    this.arm();
+    this.#token = token;
+    this.#expiresAt = expiresAt;
+    this.#receivedAt = this.#now();
+    this.#generation++;
+    this.#arm();
   }
 
   clear(): void {
-    this.token = undefined;
-    this.expiresAt = undefined;
-    this.generation++;
-    this.disarm();
+    this.#token = undefined;
+    this.#expiresAt = undefined;
+    this.#generation++;
+    this.#disarm();
   }
 
   /** True while a token is set and has not expired. */
   isValid(): boolean {
-    return this.token !== undefined && (this.expiresAt === undefined || this.now() < this.expiresAt);
+    return this.#token !== undefined && (this.#expiresAt === undefined || this.#now() < this.#expiresAt);
   }
 
   setCallback(callback: TokenExpirationCallback | undefined, marginMs: number): void {
-    this.callback = callback;
-    this.marginMs = marginMs;
-    this.arm();
+    this.#callback = callback;
+    this.#marginMs = marginMs;
+    this.#arm();
+  }
+
+  /** Whether a token is held and when it expires; never the token itself. */
+  toJSON(): { hasToken: boolean; expiresAt: number | undefined } {
+    return { hasToken: this.#token !== undefined, expiresAt: this.#expiresAt };
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `BearerTokenState ${JSON.stringify(this.toJSON())}`;
   }
 
   /** Clears the token and the callback's timer; used by `client.close()`. */
   close(): void {
     this.clear();
-    this.callback = undefined;
+    this.#callback = undefined;
   }
 
-  private disarm(): void {
-    this.cancelTimer?.();
-    this.cancelTimer = undefined;
+  #disarm(): void {
+    this.#cancelTimer?.();
+    this.#cancelTimer = undefined;
   }
 
-  private arm(): void {
-    this.disarm();
-    const expiresAt = this.expiresAt;
-    if (!this.callback || this.token === undefined || expiresAt === undefined) return;
-    if (this.firedGeneration === this.generation) return;
-    const generation = this.generation;
-    this.cancelTimer = scheduleAt(refreshDueAt(expiresAt, this.marginMs, this.receivedAt), this.now, () => {
-      this.cancelTimer = undefined;
-      if (generation !== this.generation || this.firedGeneration === generation || !this.callback) return;
-      this.firedGeneration = generation;
+  #arm(): void {
+    this.#disarm();
+    const expiresAt = this.#expiresAt;
+    if (!this.#callback || this.#token === undefined || expiresAt === undefined) return;
+    if (this.#firedGeneration === this.#generation) return;
+    const generation = this.#generation;
+    this.#cancelTimer = scheduleAt(refreshDueAt(expiresAt, this.#marginMs, this.#receivedAt), this.#now, () => {
+      this.#cancelTimer = undefined;
+      if (generation !== this.#generation || this.#firedGeneration === generation || !this.#callback) return;
+      this.#firedGeneration = generation;
       try {
-        this.callback({ expiresAt });
+        this.#callback({ expiresAt });
       } catch (error) {
         // A throwing callback must not crash the game from a timer; report it instead.
         process.emitWarning(

@@ -6,16 +6,19 @@ import { EventEmitter } from 'node:events';
 
 import {
   AuthorizationArgs,
+  copyArgs,
+  nativeArgs,
   toResult,
   toSnowflake,
   type AuthorizationArgsInit,
   type AuthorizationCodeVerifier,
   type IntegrationType,
 } from './args.js';
-import { ClientResultError, invalidType, outOfRange } from './errors.js';
+import { checkFunction, checkMs, checkOneOf, checkOptions, checkInteger, checkSignal, checkString } from './check.js';
+import { argumentError, ClientResultError } from './errors.js';
 import { loadNative, type NativeClient, type NativeResult, type NativeTokens } from './native.js';
 import { openSystemBrowser } from './opener.js';
-import { isLoopbackHttp, TokenTransport, type RequestContext } from './transport.js';
+import { isLoopbackHttp, TokenTransport, warmUp, type RequestContext } from './transport.js';
 import {
   BearerTokenState,
   type TokenExpirationCallback,
@@ -45,10 +48,18 @@ export interface ClientOptions {
   loopbackPort?: number;
   /**
    * Shows the authorize URL to the player. Default: the system browser (xdg-open, open, or the
-   * Windows shell). In Electron, pass `shell.openExternal`.
+   * Windows shell). In Electron, pass `shell.openExternal`. An opener that knows the service
+   * refused the authorize request (it answered an error page instead of redirecting) rejects
+   * with an error whose `authorizeRefused` property is `true`: the sign-in then fails at once
+   * with `AuthorizationFailed` instead of waiting out its timeout. Any other failure keeps the
+   * flow waiting (the player can open the URL by hand).
    */
   openUrl?: (url: string) => void | Promise<void>;
-  /** Called when `openUrl` fails; the sign-in goes on, so show the player the URL. Also emitted as `openUrlFailed`. */
+  /**
+   * Called when `openUrl` fails; the sign-in goes on, so show the player the URL. Also emitted as
+   * `openUrlFailed`. Not called for a definite refusal (an error with `authorizeRefused: true`),
+   * which ends the sign-in at once with `AuthorizationFailed`.
+   */
   onOpenUrlFailed?: (url: string, error: Error) => void;
   /** Time limit of `authorize` in milliseconds. Default 300000 (5 minutes). */
   authorizeTimeoutMs?: number;
@@ -75,7 +86,7 @@ export interface TokenResult {
   /** Rotates on every refresh: store the new one, the old one is dead. Empty if none was issued. */
   refreshToken: string;
   tokenType: 'Bearer';
-  /** Lifetime of the access token in seconds. */
+  /** Lifetime of the access token in seconds; 0 when the service did not say (RFC 6749 allows leaving `expires_in` out). */
   expiresIn: number;
   /** The granted scopes, space-separated. */
   scopes: string;
@@ -134,41 +145,30 @@ const DEFAULT_API_BASE = 'https://discord.com/api/v10';
 
 function checkBase(where: string, name: string, value: unknown, fallback: string): string {
   if (value === undefined) return fallback;
-  if (typeof value !== 'string') throw invalidType(where, name, 'a URL string', value);
+  if (typeof value !== 'string') throw argumentError('type', where, name, 'a URL string', value);
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw outOfRange(where, `${name} must be an absolute URL such as ${fallback}.`);
+    throw argumentError('value', where, name, `an absolute URL such as ${fallback}`, value);
   }
-  if (url.search || url.hash) throw outOfRange(where, `${name} must not have a query or fragment.`);
+  if (url.search || url.hash) throw argumentError('value', where, name, 'a URL without a query or fragment', value);
   if (url.protocol !== 'https:' && !isLoopbackHttp(url)) {
-    throw outOfRange(where, `${name} must use https; plain http is allowed only on 127.0.0.1, localhost or [::1].`);
+    throw argumentError('value', where, name, 'an https URL', value, 'Plain http is allowed only on 127.0.0.1, localhost or [::1].');
   }
   return value.replace(/\/+$/, '');
-}
-
-function checkMs(where: string, name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw invalidType(where, name, 'a number of milliseconds', value);
-  if (value <= 0 || value > 2_147_483_647) throw outOfRange(where, `${name} must be from 1 to 2147483647 milliseconds.`);
-  return value;
-}
-
-function requireString(where: string, name: string, value: unknown): string {
-  if (typeof value !== 'string') throw invalidType(where, name, 'a string', value);
-  return value;
-}
-
-function checkSignal(where: string, signal: unknown): AbortSignal | undefined {
-  if (signal === undefined) return undefined;
-  if (!(signal instanceof AbortSignal)) throw invalidType(where, 'signal', 'an AbortSignal', signal);
-  return signal;
 }
 
 function failure(result: NativeResult, code?: string): ClientResultError {
   return new ClientResultError({ ...toResult(result), code });
 }
+
+/** Marks an `openUrl` error that means the service refused the authorize request for certain. */
+function isDefiniteRefusal(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { authorizeRefused?: unknown }).authorizeRefused === true;
+}
+
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
 function idTokenNonce(idToken: string): unknown {
   try {
@@ -195,101 +195,98 @@ export class Client extends EventEmitter<ClientEvents> {
     return Client.defaultPresenceScopes;
   }
 
-  private readonly native: NativeClient;
-  private readonly transport: TokenTransport;
-  private readonly openUrl: (url: string) => void | Promise<void>;
-  private readonly onOpenUrlFailed?: (url: string, error: Error) => void;
-  private readonly authorizeTimeoutMs: number;
-  private readonly customSchemeParam?: string;
-  private readonly requestTimeoutMs: number;
-  private flowGeneration = 0;
-  private closed = false;
+  readonly #native: NativeClient;
+  readonly #transport: TokenTransport;
+  readonly #openUrl: (url: string) => void | Promise<void>;
+  readonly #onOpenUrlFailed?: (url: string, error: Error) => void;
+  readonly #authorizeTimeoutMs: number;
+  readonly #customSchemeParam?: string;
+  readonly #requestTimeoutMs: number;
+  readonly #bearer = new BearerTokenState();
+  #flowGeneration = 0;
+  // Set when the opener reported a definite refusal of the flow of this generation.
+  #refusal: { generation: number; cause: unknown } | undefined;
+  #closed = false;
 
   constructor(options: ClientOptions = {}) {
     super();
     const where = 'new Client';
-    if (options === null || typeof options !== 'object') throw invalidType(where, 'options', 'an object', options);
-    const webBase = checkBase(where, 'webBase', options.webBase, DEFAULT_WEB_BASE);
-    const apiBase = checkBase(where, 'apiBase', options.apiBase, DEFAULT_API_BASE);
-    const issuer = options.issuer === undefined ? webBase : requireString(where, 'issuer', options.issuer);
-    if (options.redirect !== undefined && options.redirect !== 'loopback' && options.redirect !== 'customScheme') {
-      throw outOfRange(where, "redirect must be 'loopback' or 'customScheme'.");
+    const o = checkOptions<ClientOptions>(where, options);
+    const webBase = checkBase(where, 'webBase', o.webBase, DEFAULT_WEB_BASE);
+    const apiBase = checkBase(where, 'apiBase', o.apiBase, DEFAULT_API_BASE);
+    const issuer = o.issuer === undefined ? webBase : checkString(where, 'issuer', o.issuer, true);
+    const redirect = checkOneOf(where, 'redirect', o.redirect, ['loopback', 'customScheme'] as const, 'loopback');
+    const port = checkInteger(where, 'loopbackPort', o.loopbackPort, 0, 65535, 0);
+    const openUrl = checkFunction<(url: string) => void | Promise<void>>(where, 'openUrl', o.openUrl);
+    this.#onOpenUrlFailed = checkFunction<(url: string, error: Error) => void>(where, 'onOpenUrlFailed', o.onOpenUrlFailed);
+    this.#authorizeTimeoutMs = checkMs(where, 'authorizeTimeoutMs', o.authorizeTimeoutMs, 300_000);
+    this.#requestTimeoutMs = checkMs(where, 'requestTimeoutMs', o.requestTimeoutMs, 30_000);
+    if (o.customSchemeParam !== undefined) {
+      const scheme = checkString(where, 'customSchemeParam', o.customSchemeParam);
+      const check = new AuthorizationArgs({ scopes: 'openid', customSchemeParam: scheme }).validate('1');
+      if (!check.successful) {
+        throw argumentError('value', where, 'customSchemeParam', 'a URI scheme of your own, such as mygame', scheme, check.error);
+      }
+      this.#customSchemeParam = scheme;
     }
-    const port = options.loopbackPort ?? 0;
-    if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) {
-      throw outOfRange(where, 'loopbackPort must be an integer from 0 to 65535.');
-    }
-    if (options.openUrl !== undefined && typeof options.openUrl !== 'function') {
-      throw invalidType(where, 'openUrl', 'a function', options.openUrl);
-    }
-    if (options.onOpenUrlFailed !== undefined && typeof options.onOpenUrlFailed !== 'function') {
-      throw invalidType(where, 'onOpenUrlFailed', 'a function', options.onOpenUrlFailed);
-    }
-    this.authorizeTimeoutMs = checkMs(where, 'authorizeTimeoutMs', options.authorizeTimeoutMs, 300_000);
-    this.requestTimeoutMs = checkMs(where, 'requestTimeoutMs', options.requestTimeoutMs, 30_000);
-    if (options.customSchemeParam !== undefined) {
-      const check = new AuthorizationArgs({ scopes: 'openid', customSchemeParam: options.customSchemeParam }).validate('1');
-      if (!check.successful) throw outOfRange(where, check.error);
-      this.customSchemeParam = options.customSchemeParam;
-    }
-    this.openUrl = options.openUrl ?? openSystemBrowser;
-    this.onOpenUrlFailed = options.onOpenUrlFailed;
-    this.transport = new TokenTransport({ issuer, webBase, apiBase, timeoutMs: this.requestTimeoutMs });
-    const applicationId =
-      options.applicationId === undefined ? undefined : toSnowflake(options.applicationId, where);
-    this.native = new (loadNative().NativeClient)({
+    this.#openUrl = openUrl ?? openSystemBrowser;
+    this.#transport = new TokenTransport({ issuer, webBase, apiBase, timeoutMs: this.#requestTimeoutMs });
+    const applicationId = o.applicationId === undefined ? undefined : toSnowflake(o.applicationId, where);
+    this.#native = new (loadNative().NativeClient)({
       webBase,
       apiBase,
-      redirect: options.redirect ?? 'loopback',
+      redirect,
       loopbackPort: port,
-      transport: this.transport.send,
-      openUrl: (url) => this.open(url),
+      transport: this.#transport.send,
+      openUrl: (url) => this.#open(url),
     });
-    if (applicationId !== undefined) this.native.setApplicationId(applicationId);
+    if (applicationId !== undefined) this.#native.setApplicationId(applicationId);
   }
 
   setApplicationId(applicationId: string | bigint): void {
-    this.ensureOpen('client.setApplicationId');
-    this.native.setApplicationId(toSnowflake(applicationId, 'client.setApplicationId'));
+    this.#ensureOpen('client.setApplicationId');
+    this.#native.setApplicationId(toSnowflake(applicationId, 'client.setApplicationId'));
   }
 
   /** The application id as a decimal string, or undefined when none is set. */
   getApplicationId(): string | undefined {
-    this.ensureOpen('client.getApplicationId');
-    const id = this.native.getApplicationId();
+    this.#ensureOpen('client.getApplicationId');
+    const id = this.#native.getApplicationId();
     return id === 0n ? undefined : id.toString();
   }
 
   /** A fresh PKCE pair: 32 bytes from the OS CSPRNG, base64url, and its S256 challenge. */
   createAuthorizationCodeVerifier(): AuthorizationCodeVerifier {
-    this.ensureOpen('client.createAuthorizationCodeVerifier');
-    return this.native.createAuthorizationCodeVerifier();
+    this.#ensureOpen('client.createAuthorizationCodeVerifier');
+    return this.#native.createAuthorizationCodeVerifier();
   }
 
   /**
    * Opens the authorize URL and waits for the redirect. A second call while one is pending ends
-   * the first with an `Aborted` error.
+   * the first with an `Aborted` error. Running out of time rejects with type `Aborted` and code
+   * `ERR_AUTHORIZE_TIMEOUT`.
    */
   authorize(args: AuthorizationArgs | AuthorizationArgsInit, options: AuthorizeOptions = {}): Promise<AuthorizeResult> {
     const where = 'client.authorize';
     return new Promise<AuthorizeResult>((resolve, reject) => {
-      this.ensureOpen(where);
-      if (options === null || typeof options !== 'object') throw invalidType(where, 'options', 'an object', options);
+      this.#ensureOpen(where);
+      const o = checkOptions<AuthorizeOptions>(where, options);
       let authArgs = AuthorizationArgs.from(args, where);
-      if (this.customSchemeParam !== undefined && authArgs.customSchemeParam() === undefined) {
+      if (this.#customSchemeParam !== undefined && authArgs.customSchemeParam() === undefined) {
         // A copy: the caller's args object stays as they built it.
-        authArgs = new AuthorizationArgs(authArgs.toJSON()).setCustomSchemeParam(this.customSchemeParam);
+        authArgs = copyArgs(authArgs).setCustomSchemeParam(this.#customSchemeParam);
       }
-      const signal = checkSignal(where, options.signal);
-      const timeoutMs = checkMs(where, 'timeoutMs', options.timeoutMs, this.authorizeTimeoutMs);
+      const signal = checkSignal(where, o.signal);
+      const timeoutMs = checkMs(where, 'timeoutMs', o.timeoutMs, this.#authorizeTimeoutMs);
       if (signal?.aborted) {
         reject(ClientResultError.of('Aborted', 'Authorization was aborted before it started.'));
         return;
       }
-      const generation = ++this.flowGeneration;
+      const generation = ++this.#flowGeneration;
+      this.#refusal = undefined;
       let timedOut = false;
       const abortThis = (reason: string) => {
-        if (this.flowGeneration === generation && !this.closed) this.native.abortAuthorize(reason);
+        if (this.#flowGeneration === generation && !this.#closed) this.#native.abortAuthorize(reason);
       };
       const onAbort = () => abortThis('Authorization was aborted by the AbortSignal.');
       const timer = setTimeout(() => {
@@ -306,10 +303,12 @@ export class Client extends EventEmitter<ClientEvents> {
         signal?.removeEventListener('abort', onAbort);
       };
       try {
-        this.native.authorize(authArgs.native, (result, code, redirectUri) => {
+        this.#native.authorize(nativeArgs(authArgs), (result, code, redirectUri) => {
           cleanUp();
+          const refusal = this.#refusal?.generation === generation ? this.#refusal : undefined;
           if (result.successful) resolve({ code, redirectUri });
-          else reject(failure(result, timedOut && result.type === 'Aborted' ? 'ERR_TIMEOUT' : undefined));
+          else if (refusal && result.type === 'Aborted') reject(refusedError(refusal.cause));
+          else reject(failure(result, timedOut && result.type === 'Aborted' ? 'ERR_AUTHORIZE_TIMEOUT' : undefined));
         });
       } catch (error) {
         cleanUp();
@@ -320,12 +319,12 @@ export class Client extends EventEmitter<ClientEvents> {
 
   /** Ends a pending `authorize` with an `Aborted` error. Does nothing when none is pending. */
   abortAuthorize(): void {
-    if (!this.closed) this.native.abortAuthorize();
+    if (!this.#closed) this.#native.abortAuthorize();
   }
 
   /** True while an `authorize` is waiting for its redirect. */
   isAuthorizing(): boolean {
-    return !this.closed && this.native.isAuthorizing();
+    return !this.#closed && this.#native.isAuthorizing();
   }
 
   /**
@@ -335,19 +334,19 @@ export class Client extends EventEmitter<ClientEvents> {
    */
   handleRedirect(url: string): boolean {
     const where = 'client.handleRedirect';
-    this.ensureOpen(where);
-    return this.native.handleRedirect(requireString(where, 'url', url));
+    this.#ensureOpen(where);
+    return this.#native.handleRedirect(checkString(where, 'url', url));
   }
 
   /** Exchanges an authorization code for tokens (authorization_code grant with PKCE). */
   getToken(options: GetTokenOptions): Promise<TokenResult> {
     const where = 'client.getToken';
-    return this.tokenCall(where, options, (app, done) => {
-      const code = requireString(where, 'code', options.code);
-      const verifier = requireString(where, 'codeVerifier', options.codeVerifier);
-      const redirectUri = requireString(where, 'redirectUri', options.redirectUri);
-      if (options.nonce !== undefined) requireString(where, 'nonce', options.nonce);
-      return () => this.native.getToken(app, code, verifier, redirectUri, done);
+    return this.#tokenCall(where, options, (o, app, done) => {
+      const code = checkString(where, 'code', o.code);
+      const verifier = checkString(where, 'codeVerifier', o.codeVerifier);
+      const redirectUri = checkString(where, 'redirectUri', o.redirectUri);
+      if (o.nonce !== undefined) checkString(where, 'nonce', o.nonce);
+      return () => this.#native.getToken(app, code, verifier, redirectUri, done);
     }).then((tokens) => {
       if (options.nonce !== undefined) {
         if (!tokens.idToken || idTokenNonce(tokens.idToken) !== options.nonce) {
@@ -364,49 +363,50 @@ export class Client extends EventEmitter<ClientEvents> {
   /** Trades a refresh token for a new token set. The old refresh token dies: store the new one. */
   refreshToken(options: RefreshTokenOptions): Promise<TokenResult> {
     const where = 'client.refreshToken';
-    return this.tokenCall(where, options, (app, done) => {
-      const token = requireString(where, 'refreshToken', options.refreshToken);
-      return () => this.native.refreshToken(app, token, done);
+    return this.#tokenCall(where, options, (o, app, done) => {
+      const token = checkString(where, 'refreshToken', o.refreshToken);
+      return () => this.#native.refreshToken(app, token, done);
     });
   }
 
   /** Revokes an access or refresh token, which ends the whole grant (RFC 7009). */
   revokeToken(options: RevokeTokenOptions): Promise<void> {
     const where = 'client.revokeToken';
-    return this.tokenCall(where, options, (app, done) => {
-      const token = requireString(where, 'token', options.token);
-      return () => this.native.revokeToken(app, token, (result) => done(result));
+    return this.#tokenCall(where, options, (o, app, done) => {
+      const token = checkString(where, 'token', o.token);
+      return () => this.#native.revokeToken(app, token, (result) => done(result));
     }).then(() => undefined);
   }
 
   /** Verifier, authorize and token exchange in one call. */
   async signIn(options: SignInOptions = {}): Promise<SignInResult> {
     const where = 'client.signIn';
-    if (options === null || typeof options !== 'object') throw invalidType(where, 'options', 'an object', options);
-    this.ensureOpen(where);
+    const o = checkOptions<SignInOptions>(where, options);
+    this.#ensureOpen(where);
     // Checked here so the error names this call's option, not the args it is copied into.
-    const applicationId = options.applicationId === undefined ? undefined : toSnowflake(options.applicationId, where);
-    const scopes = options.scopes ?? Client.defaultCommunicationScopes;
-    const wantsOpenId = typeof scopes === 'string' && scopes.split(' ').includes('openid');
+    const applicationId = o.applicationId === undefined ? undefined : toSnowflake(o.applicationId, where);
+    const scopes = o.scopes === undefined ? Client.defaultCommunicationScopes : checkString(where, 'scopes', o.scopes);
+    const wantsOpenId = scopes.split(' ').includes('openid');
     // A verifier is 32 bytes from the OS CSPRNG, base64url: exactly what a nonce needs.
-    const nonce = options.nonce ?? (wantsOpenId ? this.createAuthorizationCodeVerifier().verifier : undefined);
+    const nonce =
+      o.nonce === undefined ? (wantsOpenId ? this.createAuthorizationCodeVerifier().verifier : undefined) : checkString(where, 'nonce', o.nonce);
     const pair = this.createAuthorizationCodeVerifier();
     const args = new AuthorizationArgs({
       clientId: applicationId,
       scopes,
       nonce,
       codeChallenge: pair.challenge,
-      integrationType: options.integrationType,
-      customSchemeParam: options.customSchemeParam,
+      integrationType: o.integrationType,
+      customSchemeParam: o.customSchemeParam,
     });
-    const { code, redirectUri } = await this.authorize(args, { signal: options.signal, timeoutMs: options.timeoutMs });
+    const { code, redirectUri } = await this.authorize(args, { signal: o.signal, timeoutMs: o.timeoutMs });
     const tokens = await this.getToken({
       code,
       codeVerifier: pair.verifier,
       redirectUri,
       applicationId,
       nonce: wantsOpenId ? nonce : undefined,
-      signal: options.signal,
+      signal: o.signal,
     });
     return { ...tokens, redirectUri };
   }
@@ -416,37 +416,125 @@ export class Client extends EventEmitter<ClientEvents> {
    * client. Idempotent. The process does not need this to exit.
    */
   close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.bearer.close();
-    this.transport.close();
-    this.native.close();
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#bearer.close();
+    this.#transport.close();
+    this.#native.close();
   }
 
-  private ensureOpen(where: string): void {
-    if (this.closed) {
+  // ---- Token lifecycle: the social SDK's UpdateToken, IsAuthenticated and SetTokenExpirationCallback ----
+
+  /**
+   * Sets the token the client acts with, like the social SDK's `UpdateToken`. Only Bearer tokens
+   * are accepted (`tokenType` in any case). Pass `expiresIn` (seconds) or `expiresAt` (ms since
+   * the epoch) so `isAuthenticated` and the expiration callback know when it ends; with neither,
+   * the token is taken not to expire. It does not contact the service: it resolves at once and
+   * works offline, and a revoked token shows up as an error on its first use. A new token
+   * re-arms the expiration callback. `TokenManager` calls this after every refresh.
+   */
+  updateToken(tokenType: string, token: string, options: UpdateTokenOptions = {}): Promise<void> {
+    const where = 'client.updateToken';
+    return new Promise<void>((resolve) => {
+      if (typeof tokenType !== 'string') throw argumentError('type', where, 'tokenType', "the string 'Bearer'", tokenType);
+      if (tokenType.toLowerCase() !== 'bearer') {
+        throw argumentError('value', where, 'tokenType', "'Bearer' (in any case)", tokenType, 'Pass the access token from signIn, getToken or refreshToken with its tokenType.');
+      }
+      if (typeof token !== 'string') throw argumentError('type', where, 'token', 'an access token string', token);
+      // RFC 6750 b64token: anything else could not be sent in an Authorization header.
+      if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(token)) {
+        throw argumentError('value', where, 'token', 'a non-empty Bearer token (RFC 6750 b64token characters)', token, 'Pass the accessToken of a TokenResult unchanged.');
+      }
+      const o = checkOptions<UpdateTokenOptions>(where, options);
+      const { expiresIn, expiresAt } = o;
+      if (expiresIn !== undefined && expiresAt !== undefined) {
+        throw argumentError('value', where, 'options', 'an object with expiresIn or expiresAt, not both', o);
+      }
+      checkSeconds(where, 'options.expiresIn', expiresIn, 'a number of seconds ≥ 0');
+      checkSeconds(where, 'options.expiresAt', expiresAt, 'milliseconds since the epoch (a number ≥ 0)');
+      this.#ensureOpen(where);
+      this.#bearer.set(token, expiresIn !== undefined ? Date.now() + expiresIn * 1000 : expiresAt);
+      resolve();
+    });
+  }
+
+  /** True while a Bearer token set with `updateToken` is held and has not expired. */
+  isAuthenticated(): boolean {
+    return !this.#closed && this.#bearer.isValid();
+  }
+
+  /**
+   * Calls `callback` once per token when it comes within `marginMs` of expiry (default 24 hours;
+   * at half its lifetime for tokens shorter-lived than twice that), or at once if it already has.
+   * A new `updateToken` re-arms it; `undefined` removes it. The timer never keeps the process alive.
+   */
+  setTokenExpirationCallback(callback: TokenExpirationCallback | undefined, options: TokenExpirationCallbackOptions = {}): void {
+    const where = 'client.setTokenExpirationCallback';
+    if (callback !== undefined && typeof callback !== 'function') {
+      throw argumentError('type', where, 'callback', 'a function or undefined', callback);
+    }
+    const o = checkOptions<TokenExpirationCallbackOptions>(where, options);
+    const marginMs = o.marginMs ?? DEFAULT_REFRESH_MARGIN_MS;
+    checkSeconds(where, 'options.marginMs', marginMs, 'a number of milliseconds ≥ 0');
+    this.#ensureOpen(where);
+    this.#bearer.setCallback(callback, marginMs);
+  }
+
+  /** Forgets the token set with `updateToken` (after sign-out, or when the grant is gone). */
+  clearToken(): void {
+    if (!this.#closed) this.#bearer.clear();
+  }
+
+  /** What `JSON.stringify` shows: the client's state, never a token, code or verifier. */
+  toJSON(): { applicationId: string | undefined; closed: boolean; authorizing: boolean; authenticated: boolean } {
+    return {
+      applicationId: this.#closed ? undefined : this.getApplicationId(),
+      closed: this.#closed,
+      authorizing: this.isAuthorizing(),
+      authenticated: this.isAuthenticated(),
+    };
+  }
+
+  /** What `util.inspect` and `console.log` show: the same as `toJSON`. */
+  [INSPECT](): string {
+    return `Client ${JSON.stringify(this.toJSON())}`;
+  }
+
+  #ensureOpen(where: string): void {
+    if (this.#closed) {
       throw ClientResultError.of('ClientDestroyed', `${where}: the client is closed; create a new Client.`);
     }
   }
 
-  private open(url: string): void {
+  #open(url: string): void {
+    const generation = this.#flowGeneration;
+    // The player is in the browser now: load what the token request will need meanwhile.
+    warmUp();
     let pending: void | Promise<void>;
     try {
-      pending = this.openUrl(url);
+      pending = this.#openUrl(url);
     } catch (error) {
-      this.reportOpenFailure(url, error);
+      this.#openFailed(url, error, generation);
       return;
     }
-    Promise.resolve(pending).catch((error: unknown) => this.reportOpenFailure(url, error));
+    Promise.resolve(pending).catch((error: unknown) => this.#openFailed(url, error, generation));
   }
 
-  private reportOpenFailure(url: string, cause: unknown): void {
+  #openFailed(url: string, cause: unknown, generation: number): void {
+    if (isDefiniteRefusal(cause)) {
+      // Only the flow this URL belonged to ends; a newer one is left alone.
+      if (generation === this.#flowGeneration && !this.#closed) {
+        this.#refusal = { generation, cause };
+        this.#native.abortAuthorize('The service refused the authorize request.');
+      }
+      return;
+    }
     const error = cause instanceof Error ? cause : new Error(String(cause));
     let handled = false;
-    if (this.onOpenUrlFailed) {
+    if (this.#onOpenUrlFailed) {
       handled = true;
       try {
-        this.onOpenUrlFailed(url, error);
+        this.#onOpenUrlFailed(url, error);
       } catch {
         // the application's handler must not end the sign-in
       }
@@ -463,103 +551,75 @@ export class Client extends EventEmitter<ClientEvents> {
     }
   }
 
-  private tokenCall(
+  #tokenCall<O extends RequestOptions>(
     where: string,
-    options: RequestOptions,
+    options: O,
     prepare: (
+      options: Partial<O>,
       applicationId: bigint,
       done: (result: NativeResult, tokens?: NativeTokens) => void,
     ) => () => void,
   ): Promise<TokenResult> {
     return new Promise<TokenResult>((resolve, reject) => {
-      if (options === null || typeof options !== 'object') throw invalidType(where, 'options', 'an object', options);
-      this.ensureOpen(where);
-      const app = options.applicationId === undefined ? 0n : toSnowflake(options.applicationId, where);
-      const signal = checkSignal(where, options.signal);
-      const timeoutMs = checkMs(where, 'timeoutMs', options.timeoutMs, this.requestTimeoutMs);
+      if (options === undefined) throw argumentError('type', where, 'options', 'an object', options);
+      const o = checkOptions<O>(where, options);
+      this.#ensureOpen(where);
+      const app = o.applicationId === undefined ? 0n : toSnowflake(o.applicationId, where);
+      const signal = checkSignal(where, o.signal);
+      const timeoutMs = checkMs(where, 'timeoutMs', o.timeoutMs, this.#requestTimeoutMs);
+      const send = prepare(o, app, (result, tokens) => {
+        if (result.successful) {
+          resolve(toTokenResult(tokens));
+        } else if (signal?.aborted && result.type === 'NetworkError') {
+          reject(ClientResultError.of('Aborted', `${where} was aborted by the AbortSignal.`));
+        } else {
+          reject(failure(result, result.type === 'NetworkError' && context.timedOut ? 'ERR_REQUEST_TIMEOUT' : undefined));
+        }
+      });
       if (signal?.aborted) {
         reject(ClientResultError.of('Aborted', `${where} was aborted before it started.`));
         return;
       }
       const context: RequestContext = { signal, timeoutMs };
-      const send = prepare(app, (result, tokens) => {
-        if (result.successful) {
-          resolve((tokens ?? { accessToken: '', refreshToken: '', tokenType: 'Bearer', expiresIn: 0, scopes: '' }) as TokenResult);
-        } else if (signal?.aborted && result.type === 'NetworkError') {
-          reject(ClientResultError.of('Aborted', `${where} was aborted by the AbortSignal.`));
-        } else {
-          reject(failure(result, result.type === 'NetworkError' && context.timedOut ? 'ERR_TIMEOUT' : undefined));
-        }
-      });
-      this.transport.withContext(context, send);
+      this.#transport.withContext(context, send);
     });
   }
+}
 
-  // ---- Token lifecycle: the social SDK's UpdateToken, IsAuthenticated and SetTokenExpirationCallback ----
+function checkSeconds(where: string, name: string, value: unknown, expected: string): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || Number.isNaN(value)) throw argumentError('type', where, name, expected, value);
+  if (!Number.isFinite(value) || value < 0) throw argumentError('value', where, name, expected, value);
+}
 
-  private readonly bearer = new BearerTokenState();
+function toTokenResult(tokens: NativeTokens | undefined): TokenResult {
+  if (!tokens) return { accessToken: '', refreshToken: '', tokenType: 'Bearer', expiresIn: 0, scopes: '' };
+  const result: TokenResult = {
+    accessToken: tokens.accessToken,
+    refreshToken: tokens.refreshToken,
+    tokenType: 'Bearer',
+    expiresIn: tokens.expiresIn,
+    scopes: tokens.scopes,
+  };
+  if (tokens.idToken) result.idToken = tokens.idToken;
+  return result;
+}
 
-  /**
-   * Sets the token the client acts with, like the social SDK's `UpdateToken`. Only Bearer tokens
-   * are accepted (`tokenType` in any case). Pass `expiresIn` (seconds) or `expiresAt` (ms since
-   * the epoch) so `isAuthenticated` and the expiration callback know when it ends; with neither,
-   * the token is taken not to expire. It does not contact the service: it resolves at once and
-   * works offline, and a revoked token shows up as an error on its first use. A new token
-   * re-arms the expiration callback. `TokenManager` calls this after every refresh.
-   */
-  updateToken(tokenType: string, token: string, options: UpdateTokenOptions = {}): Promise<void> {
-    const where = 'client.updateToken';
-    return new Promise<void>((resolve) => {
-      if (typeof tokenType !== 'string') throw invalidType(where, 'tokenType', "the string 'Bearer'", tokenType);
-      if (tokenType.toLowerCase() !== 'bearer') {
-        throw outOfRange(where, "only Bearer tokens are accepted: pass 'Bearer' as tokenType with the access token from signIn, getToken or refreshToken.");
-      }
-      if (typeof token !== 'string') throw invalidType(where, 'token', 'an access token string', token);
-      // RFC 6750 b64token: anything else could not be sent in an Authorization header.
-      if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(token)) {
-        throw outOfRange(where, 'token is empty or has characters a Bearer token cannot have; pass the accessToken of a TokenResult unchanged.');
-      }
-      if (options === null || typeof options !== 'object') throw invalidType(where, 'options', 'an object', options);
-      const { expiresIn, expiresAt } = options;
-      if (expiresIn !== undefined && expiresAt !== undefined) {
-        throw outOfRange(where, 'pass options.expiresIn or options.expiresAt, not both.');
-      }
-      if (expiresIn !== undefined && (typeof expiresIn !== 'number' || !Number.isFinite(expiresIn) || expiresIn < 0)) {
-        throw invalidType(where, 'options.expiresIn', 'a number of seconds ≥ 0', expiresIn);
-      }
-      if (expiresAt !== undefined && (typeof expiresAt !== 'number' || !Number.isFinite(expiresAt) || expiresAt < 0)) {
-        throw invalidType(where, 'options.expiresAt', 'milliseconds since the epoch (a number ≥ 0)', expiresAt);
-      }
-      this.ensureOpen(where);
-      this.bearer.set(token, expiresIn !== undefined ? Date.now() + expiresIn * 1000 : expiresAt);
-      resolve();
-    });
-  }
-
-  /** True while a Bearer token set with `updateToken` is held and has not expired. */
-  isAuthenticated(): boolean {
-    return !this.closed && this.bearer.isValid();
-  }
-
-  /**
-   * Calls `callback` once per token when it comes within `marginMs` of expiry (default 24 hours;
-   * at half its lifetime for tokens shorter-lived than twice that), or at once if it already has.
-   * A new `updateToken` re-arms it; `undefined` removes it. The timer never keeps the process alive.
-   */
-  setTokenExpirationCallback(callback: TokenExpirationCallback | undefined, options: TokenExpirationCallbackOptions = {}): void {
-    const where = 'client.setTokenExpirationCallback';
-    if (callback !== undefined && typeof callback !== 'function') throw invalidType(where, 'callback', 'a function or undefined', callback);
-    if (options === null || typeof options !== 'object') throw invalidType(where, 'options', 'an object', options);
-    const marginMs = options.marginMs ?? DEFAULT_REFRESH_MARGIN_MS;
-    if (typeof marginMs !== 'number' || !Number.isFinite(marginMs) || marginMs < 0) {
-      throw invalidType(where, 'options.marginMs', 'a number of milliseconds ≥ 0', marginMs);
-    }
-    this.ensureOpen(where);
-    this.bearer.setCallback(callback, marginMs);
-  }
-
-  /** Forgets the token set with `updateToken` (after sign-out, or when the grant is gone). */
-  clearToken(): void {
-    if (!this.closed) this.bearer.clear();
-  }
+function refusedError(cause: unknown): ClientResultError {
+  const said = cause instanceof Error ? ` (${cause.message})` : '';
+  return new ClientResultError(
+    {
+      type: 'AuthorizationFailed',
+      error:
+        `The service refused the authorize request${said}. Check the application id, the redirect URI ` +
+        'registered for it and the scopes, then sign in again.',
+      errorCode: 0,
+      oauthError: '',
+      status: 0,
+      responseBody: '',
+      retryable: false,
+      retryAfter: 0,
+    },
+    { cause },
+  );
 }

@@ -66,9 +66,10 @@ const CODE_BY_TYPE: Record<ErrorType, string> = {
 };
 
 /**
- * A failed operation. `type` is the social SDK's ErrorType; `code` is `ERR_` plus the type, or
- * `ERR_TIMEOUT` for an operation that ran out of time (type `Aborted` for `authorize`,
- * `NetworkError` for token requests, which are worth retrying).
+ * A failed operation. `type` is the social SDK's ErrorType; `code` is `ERR_` plus the type
+ * (`ERR_ABORTED`, `ERR_HTTP`, …), or one of two timeout codes: `ERR_AUTHORIZE_TIMEOUT` (type
+ * `Aborted`: the player did not finish in the browser in time) and `ERR_REQUEST_TIMEOUT` (type
+ * `NetworkError`: a token, refresh or revoke request got no answer in time; worth retrying).
  */
 export class ClientResultError extends SocialSdkAuthError implements ClientResult {
   readonly type: ErrorType;

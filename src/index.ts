@@ -25,3 +25,9 @@ export {
 export { ClientResultError, ErrorType, SocialSdkAuthError, type ClientResult } from './errors.js';
 export { redact } from './redact.js';
 export { DEFAULT_REFRESH_MARGIN_MS } from './schedule.js';
+export type {
+  UpdateTokenOptions,
+  TokenExpirationCallback,
+  TokenExpirationCallbackOptions,
+  TokenExpirationInfo,
+} from './bearer-token.js';

@@ -2,10 +2,9 @@
  * Loads the native addon: the prebuild shipped in the package, else a local build. Set
  * SOCIAL_SDK_AUTH_NATIVE to an absolute path to load a specific binary instead.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
 
-import type { TokenResult } from './client.js';
 import { SocialSdkAuthError, type ClientResult } from './errors.js';
 
 /** A ClientResult as the addon reports it: the type as a plain string, plus ToString(). */
@@ -14,7 +13,15 @@ export interface NativeResult extends Omit<ClientResult, 'type'> {
   text: string;
 }
 
-export type NativeTokens = TokenResult;
+/** A token set as the core reports it; the Client hands it out as a `TokenResult`. */
+export interface NativeTokens {
+  accessToken: string;
+  refreshToken: string;
+  tokenType: 'Bearer';
+  expiresIn: number;
+  scopes: string;
+  idToken?: string;
+}
 
 export interface NativeGrant {
   kind: 'authorization_code' | 'refresh_token' | 'revoke';
@@ -120,24 +127,96 @@ function packageRoot(): string {
   }
 }
 
+/**
+ * Why an ELF binary cannot be whole, or undefined. A truncated shared object does not fail in
+ * dlopen with an error: the loader maps pages past the end of the file and the process dies of
+ * SIGBUS. So its headers are checked against the file's size first.
+ */
+function truncatedElf(file: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const size = fstatSync(fd).size;
+    const head = Buffer.alloc(64);
+    if (readSync(fd, head, 0, 64, 0) < 52 || head.readUInt32BE(0) !== 0x7f454c46) return undefined; // not ELF: the loader's own words will do
+    const wide = head[4] === 2;
+    const le = head[5] !== 2;
+    const u16 = (b: Buffer, at: number) => (le ? b.readUInt16LE(at) : b.readUInt16BE(at));
+    const word = (b: Buffer, at: number) =>
+      wide ? Number(le ? b.readBigUInt64LE(at) : b.readBigUInt64BE(at)) : le ? b.readUInt32LE(at) : b.readUInt32BE(at);
+    const phoff = word(head, wide ? 0x20 : 0x1c);
+    const shoff = word(head, wide ? 0x28 : 0x20);
+    const [phentsize, phnum, shentsize, shnum] = wide
+      ? [u16(head, 0x36), u16(head, 0x38), u16(head, 0x3a), u16(head, 0x3c)]
+      : [u16(head, 0x2a), u16(head, 0x2c), u16(head, 0x2e), u16(head, 0x30)];
+    let needed = Math.max(phoff + phnum * phentsize, shnum > 0 ? shoff + shnum * shentsize : 0);
+    if (needed <= size) {
+      const table = Buffer.alloc(phnum * phentsize);
+      readSync(fd, table, 0, table.length, phoff);
+      for (let i = 0; i < phnum; i++) {
+        const at = i * phentsize;
+        const isLoad = (le ? table.readUInt32LE(at) : table.readUInt32BE(at)) === 1;
+        if (isLoad) needed = Math.max(needed, word(table, at + (wide ? 8 : 4)) + word(table, at + (wide ? 0x20 : 0x10)));
+      }
+    }
+    return needed > size ? `the file is truncated: it has ${size} bytes, its ELF headers describe at least ${needed}` : undefined;
+  } catch {
+    return undefined; // unreadable here: let the loader say why
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Loads one binary file, refusing a truncated one before the loader can crash on it. */
+function requireBinary(file: string): NativeBinding {
+  const truncated = truncatedElf(file);
+  if (truncated) throw new Error(truncated);
+  return require(file) as NativeBinding;
+}
+
+function runtimeName(): string {
+  return process.versions.electron ? `electron ${process.versions.electron}` : `node ${process.version}`;
+}
+
+function loaderMessage(cause: unknown): string {
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+// A binary that exists but does not load (truncated, another architecture, a missing system
+// library) is a different fault from no binary at all: say which, with the loader's own words.
+function loadFailed(file: string, cause: unknown): SocialSdkAuthError {
+  return new SocialSdkAuthError(
+    'ERR_NATIVE_LOAD_FAILED',
+    `The social-sdk-auth native binary ${file} exists but could not be loaded on this platform ` +
+      `(${process.platform}-${process.arch}, ${runtimeName()}): ${loaderMessage(cause)}. ` +
+      'Reinstall the package (`npm install social-sdk-auth`), or rebuild it for this platform with ' +
+      '`npm rebuild social-sdk-auth`; see docs/troubleshooting.md.',
+    { cause },
+  );
+}
+
 /** Loads (once per environment) and returns the native addon. */
 export function loadNative(): NativeBinding {
   if (binding) return binding;
   const explicit = process.env.SOCIAL_SDK_AUTH_NATIVE;
   if (explicit) {
-    try {
-      binding = require(path.resolve(explicit)) as NativeBinding;
-      return binding;
-    } catch (cause) {
+    const file = path.resolve(explicit);
+    if (!existsSync(file)) {
       throw new SocialSdkAuthError(
         'ERR_NATIVE_MISSING',
-        `Could not load the social-sdk-auth native binary from SOCIAL_SDK_AUTH_NATIVE=${explicit}: ` +
-          `${(cause as Error).message}. Point it at a social_sdk_auth.node built for this platform, or unset it.`,
-        { cause },
+        `SOCIAL_SDK_AUTH_NATIVE names ${file}, which does not exist. Point it at a social_sdk_auth.node ` +
+          'built for this platform, or unset it to use the binary shipped in the package.',
       );
+    }
+    try {
+      binding = requireBinary(file);
+      return binding;
+    } catch (cause) {
+      throw loadFailed(file, cause);
     }
   }
   const root = packageRoot();
+  let broken: { file: string; cause: unknown } | undefined;
   // The two places our own builds put the binary, tried directly: node-gyp-build's general
   // search (tags, libc, Electron ABIs) costs more start-up time than the whole addon load.
   for (const candidate of [
@@ -146,10 +225,11 @@ export function loadNative(): NativeBinding {
   ]) {
     if (!existsSync(candidate)) continue;
     try {
-      binding = require(candidate) as NativeBinding;
+      binding = requireBinary(candidate);
       return binding;
-    } catch {
-      // not loadable here (another architecture or libc): let node-gyp-build search
+    } catch (cause) {
+      // Another build may still fit (node-gyp-build's search); remember why this one did not.
+      broken ??= { file: candidate, cause };
     }
   }
   try {
@@ -158,14 +238,14 @@ export function loadNative(): NativeBinding {
     binding = nodeGypBuild(root);
     return binding;
   } catch (cause) {
-    const runtime = process.versions.electron ? `electron ${process.versions.electron}` : `node ${process.version}`;
+    if (broken) throw loadFailed(broken.file, broken.cause);
     throw new SocialSdkAuthError(
       'ERR_NATIVE_MISSING',
-      `No social-sdk-auth native binary fits this platform (${process.platform}-${process.arch}, ${runtime}, ` +
+      `No social-sdk-auth native binary fits this platform (${process.platform}-${process.arch}, ${runtimeName()}, ` +
         `Node-API 8). Looked in ${path.join(root, 'prebuilds', `${process.platform}-${process.arch}`)} and ` +
-        `${path.join(root, 'build', 'Release')}. Reinstall the package, or build from source with ` +
-        '`npm run build:native` in the package folder (needs a C++17 compiler, CMake and Python). ' +
-        `Cause: ${(cause as Error).message}`,
+        `${path.join(root, 'build', 'Release')}. Reinstall the package (\`npm install social-sdk-auth\`); on a ` +
+        'platform without a prebuild, `npm rebuild social-sdk-auth` compiles it (needs a C++17 compiler and ' +
+        `Python). See docs/troubleshooting.md. Cause: ${loaderMessage(cause)}`,
       { cause },
     );
   }

@@ -6,6 +6,8 @@
  * Authorization header; a JWT) is replaced by `[redacted]`.
  */
 
+import { argumentError } from './errors.js';
+
 const SECRET_NAMES = [
   'access_token',
   'refresh_token',
@@ -57,6 +59,10 @@ function escapeRegExp(text: string): string {
  * `known` removed wherever it occurs (as is, percent-encoded, or form-encoded).
  */
 export function redact(text: string, known: Iterable<string> = []): string {
+  if (typeof text !== 'string') throw argumentError('type', 'redact', 'text', 'a string', text);
+  if (known === null || typeof (known as Partial<Iterable<string>>)[Symbol.iterator] !== 'function' || typeof known === 'string') {
+    throw argumentError('type', 'redact', 'known', 'an iterable of strings, such as an array', known);
+  }
   let out = text.length > MAX_REDACTED_LENGTH ? `${text.slice(0, MAX_REDACTED_LENGTH)}…` : text;
   for (const secret of known) {
     // Short values would also match harmless text; real secrets here are far longer.

@@ -25,6 +25,8 @@ export interface RequestContext {
 }
 
 const MAX_BODY = 4096;
+/** Most bytes of a token or revocation response this client reads; a hostile endpoint cannot fill memory. */
+export const MAX_RESPONSE_BYTES = 1024 * 1024;
 
 type Oidc = typeof OidcModule;
 let oidcModule: Promise<Oidc> | undefined;
@@ -32,6 +34,101 @@ let oidcModule: Promise<Oidc> | undefined;
 function loadOidc(): Promise<Oidc> {
   oidcModule ??= import('openid-client');
   return oidcModule;
+}
+
+/** Why a response was refused before openid-client saw it; the sentence is ours. */
+class RefusedResponse extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Starts loading openid-client and initialising `fetch` while the player is still in the
+ * browser, so the token request that follows does not pay for them. Never fails, never waits,
+ * never keeps the process alive (neither opens a socket).
+ */
+export function warmUp(): void {
+  if (warmed) return;
+  warmed = true;
+  loadOidc().catch(() => {
+    oidcModule = undefined; // the real request will load it again and report the failure
+  });
+  fetch('data:,')
+    .then((response) => response.arrayBuffer())
+    .catch(() => undefined);
+}
+let warmed = false;
+
+// Reads a body of at most `limit` bytes; past it, stops reading (which closes the connection).
+async function readBounded(response: Response, limit: number): Promise<Uint8Array> {
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  const tooLarge = () =>
+    new RefusedResponse(response.status, `its body is larger than ${limit} bytes, the most this client reads from the token endpoints`);
+  if (declared > limit) {
+    await response.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  if (!response.body) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+// RFC 6750 b64token: an access token anything else could not travel in an Authorization header.
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+// RFC 6749 appendix A: printable ASCII. A control character here would poison the token store.
+const VSCHAR = /^[\x20-\x7E]+$/;
+const SCOPE_LIST = /^(?:[\x21\x23-\x5B\x5D-\x7E]+(?: [\x21\x23-\x5B\x5D-\x7E]+)*)?$/;
+
+/**
+ * What is wrong with a successful token response, in a phrase, or undefined when it is usable.
+ * Checked before the tokens are used: a refresh token is spent once the service answers, so a
+ * response we would refuse later must be refused now, while the error can still say why.
+ */
+export function tokenResponseProblem(text: string): string | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return 'its body is not JSON (it may have been cut off)';
+  }
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return 'its body is not a JSON object';
+  const body = json as Record<string, unknown>;
+  const accessToken = body.access_token;
+  if (typeof accessToken !== 'string' || accessToken.length === 0) return 'it has no access_token';
+  if (!B64TOKEN.test(accessToken)) return 'its access_token has characters a Bearer token cannot have';
+  if (typeof body.token_type !== 'string' || body.token_type.toLowerCase() !== 'bearer') {
+    return 'its token_type is not Bearer';
+  }
+  const expiresIn = body.expires_in;
+  if (expiresIn !== undefined && (typeof expiresIn !== 'number' || !Number.isFinite(expiresIn) || expiresIn < 0)) {
+    return 'its expires_in is not a number of seconds of 0 or more';
+  }
+  for (const name of ['refresh_token', 'id_token'] as const) {
+    const value = body[name];
+    if (value !== undefined && (typeof value !== 'string' || !VSCHAR.test(value))) {
+      return `its ${name} is not a string of printable ASCII characters`;
+    }
+  }
+  if (body.scope !== undefined && (typeof body.scope !== 'string' || !SCOPE_LIST.test(body.scope))) {
+    return 'its scope is not a list of scope names separated by single spaces';
+  }
+  return undefined;
 }
 
 interface Captured {
@@ -121,31 +218,34 @@ function describeNetworkError(error: unknown, timeoutMs: number): string {
 }
 
 export class TokenTransport {
-  private context: RequestContext = {};
+  #context: RequestContext = {};
   // Aborted by close(): requests in flight must not outlive the client (or keep the process up).
-  private readonly closing = new AbortController();
+  readonly #closing = new AbortController();
+  readonly #options: TransportOptions;
 
-  constructor(private readonly options: TransportOptions) {}
+  constructor(options: TransportOptions) {
+    this.#options = options;
+  }
 
   /** Sets the signal and timeout of the grant about to be sent (the core sends synchronously). */
   withContext<T>(context: RequestContext, run: () => T): T {
-    const previous = this.context;
-    this.context = context;
+    const previous = this.#context;
+    this.#context = context;
     try {
       return run();
     } finally {
-      this.context = previous;
+      this.#context = previous;
     }
   }
 
   /** Aborts every request in flight; later ones fail at once. */
   close(): void {
-    this.closing.abort();
+    this.#closing.abort();
   }
 
   /** The function handed to the native client. Always calls `done` exactly once. */
   readonly send = (grant: NativeGrant, done: (response: NativeTransportResponse) => void): void => {
-    const context = this.context;
+    const context = this.#context;
     let settled = false;
     const finish = (response: NativeTransportResponse) => {
       if (settled) return;
@@ -157,34 +257,37 @@ export class TokenTransport {
     const secrets = ['code', 'code_verifier', 'refresh_token', 'token']
       .map((name) => grant.parameters[name])
       .filter((value): value is string => typeof value === 'string');
-    this.sendAsync(grant, context, secrets).then(finish, (error: unknown) =>
+    this.#sendAsync(grant, context, secrets).then(finish, (error: unknown) =>
       finish({ outcome: 'invalid', message: redact(String((error as Error)?.message ?? error), secrets) }),
     );
   };
 
-  private config(
+  #config(
     oidc: Oidc,
+    kind: NativeGrant['kind'],
     clientId: string,
-    captured: { last?: Captured },
+    captured: { last?: Captured; status?: number },
     context: RequestContext,
     timeoutMs: number,
     secrets: string[],
   ) {
     const server: OidcModule.ServerMetadata = {
-      issuer: this.options.issuer,
-      authorization_endpoint: `${this.options.webBase}/oauth2/authorize`,
-      token_endpoint: `${this.options.apiBase}/oauth2/token`,
-      revocation_endpoint: `${this.options.apiBase}/oauth2/token/revoke`,
+      issuer: this.#options.issuer,
+      authorization_endpoint: `${this.#options.webBase}/oauth2/authorize`,
+      token_endpoint: `${this.#options.apiBase}/oauth2/token`,
+      revocation_endpoint: `${this.#options.apiBase}/oauth2/token/revoke`,
     };
     const config = new oidc.Configuration(server, clientId, undefined, oidc.None());
-    if (isLoopbackHttp(new URL(this.options.apiBase))) oidc.allowInsecureRequests(config);
+    if (isLoopbackHttp(new URL(this.#options.apiBase))) oidc.allowInsecureRequests(config);
     // The time limit is the signal below; openid-client's own timeout would only duplicate it.
     config[oidc.customFetch] = async (url, init) => {
-      const signals = [AbortSignal.timeout(timeoutMs), this.closing.signal];
+      const signals = [AbortSignal.timeout(timeoutMs), this.#closing.signal];
       if (context.signal) signals.push(context.signal);
       const response = await fetch(url, { ...init, signal: AbortSignal.any(signals) } as RequestInit);
+      captured.status = response.status;
+      const bytes = await readBounded(response, MAX_RESPONSE_BYTES);
+      const text = Buffer.from(bytes).toString('utf8');
       if (response.status >= 300) {
-        const text = await response.clone().text();
         captured.last = {
           status: response.status,
           retryAfter: parseRetryAfter(response.headers.get('retry-after'), text),
@@ -192,21 +295,26 @@ export class TokenTransport {
           // Redact the whole text first: a cut could split a secret and leave its start behind.
           body: redact(text, secrets).slice(0, MAX_BODY),
         };
+      } else if (response.status === 200 && kind !== 'revoke') {
+        const problem = tokenResponseProblem(text);
+        if (problem) throw new RefusedResponse(response.status, problem);
       }
-      return response;
+      // openid-client reads the bytes already read, from a response of the same status and headers.
+      const nullBody = response.status === 204 || response.status === 205 || response.status === 304;
+      return new Response(nullBody ? null : bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
     };
     return config;
   }
 
-  private async sendAsync(grant: NativeGrant, context: RequestContext, secrets: string[]): Promise<NativeTransportResponse> {
-    const timeoutMs = context.timeoutMs ?? this.options.timeoutMs;
-    if (context.signal?.aborted || this.closing.signal.aborted) {
+  async #sendAsync(grant: NativeGrant, context: RequestContext, secrets: string[]): Promise<NativeTransportResponse> {
+    const timeoutMs = context.timeoutMs ?? this.#options.timeoutMs;
+    if (context.signal?.aborted || this.#closing.signal.aborted) {
       return { outcome: 'network', message: 'the request was aborted' };
     }
-    const captured: { last?: Captured } = {};
+    const captured: { last?: Captured; status?: number } = {};
     try {
       const oidc = await loadOidc();
-      const config = this.config(oidc, grant.clientId, captured, context, timeoutMs, secrets);
+      const config = this.#config(oidc, grant.kind, grant.clientId, captured, context, timeoutMs, secrets);
       if (grant.kind === 'revoke') {
         await oidc.tokenRevocation(config, grant.parameters.token ?? '');
         return { outcome: 'ok', status: 200 };
@@ -224,20 +332,23 @@ export class TokenTransport {
       };
     } catch (error) {
       // An abort with a reason of the caller's own arrives in no recognisable shape: ask the signals.
-      if (context.signal?.aborted || this.closing.signal.aborted) {
+      if (context.signal?.aborted || this.#closing.signal.aborted) {
         return { outcome: 'network', message: 'the request was aborted' };
       }
-      return this.mapError(error, captured.last, context, timeoutMs, secrets);
+      return this.#mapError(error, captured, context, timeoutMs, secrets);
     }
   }
 
-  private mapError(
+  #mapError(
     error: unknown,
-    last: Captured | undefined,
+    captured: { last?: Captured; status?: number },
     context: RequestContext,
     timeoutMs: number,
     secrets: string[],
   ): NativeTransportResponse {
+    const last = captured.last;
+    const refused = causeChain(error).find((e): e is RefusedResponse => e instanceof RefusedResponse);
+    if (refused) return { outcome: 'invalid', status: refused.status, message: refused.message };
     const e = error as {
       code?: string;
       error?: string;
@@ -266,6 +377,6 @@ export class TokenTransport {
       if (causeChain(error).some((e) => e.name === 'TimeoutError')) context.timedOut = true;
       return { outcome: 'network', message: redact(describeNetworkError(error, timeoutMs), secrets) };
     }
-    return { outcome: 'invalid', message: redact(e?.message ?? String(error), secrets) };
+    return { outcome: 'invalid', status: captured.status ?? 0, message: redact(e?.message ?? String(error), secrets) };
   }
 }

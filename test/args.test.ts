@@ -61,17 +61,18 @@ describe('AuthorizationArgs', () => {
     expect(args.clientId()).toBeUndefined();
   });
 
-  it('round-trips through the plain-object form', () => {
+  it('round-trips through the plain-object form, which hides the state and nonce', () => {
     const init = {
       clientId: '7',
       scopes: 'identify',
-      state: 's',
-      nonce: 'n',
       integrationType: IntegrationType.GuildInstall,
       customSchemeParam: 'game',
     };
     expect(new AuthorizationArgs(init).toJSON()).toEqual(init);
     expect(AuthorizationArgs.from(init).scopes()).toBe('identify');
+    const guarded = new AuthorizationArgs({ ...init, state: 'state-of-this-sign-in', nonce: 'nonce-of-this-sign-in' });
+    expect(guarded.toJSON()).toEqual({ ...init, state: '[redacted]', nonce: '[redacted]' });
+    expect(guarded.state()).toBe('state-of-this-sign-in');
   });
 
   it('reports each broken rule as a ValidationError that names the field', () => {
@@ -101,6 +102,60 @@ describe('AuthorizationArgs', () => {
     expect(() => args.setIntegrationType(2 as IntegrationType)).toThrow(RangeError);
     expect(() => args.setClientId('abc')).toThrow(RangeError);
     expect(() => new AuthorizationArgs(null as never)).toThrow(TypeError);
+  });
+});
+
+describe('argument errors', () => {
+  const typeError = (name: string) =>
+    expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(new RegExp(`^new Client: ${name} must be .+; received `)) });
+  const rangeError = (name: string) =>
+    expect.objectContaining({ name: 'RangeError', code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(new RegExp(`^new Client: ${name} must be .+; received `)) });
+
+  it('are a TypeError for a value of the wrong type and a RangeError for a bad value, naming the option', () => {
+    const cases: Array<[string, unknown, unknown]> = [
+      ['webBase', 42, 'not a url'],
+      ['apiBase', {}, 'http://example.com/api'],
+      ['issuer', 7, ''],
+      ['redirect', 1, 'browser'],
+      ['loopbackPort', '8080', 70000],
+      ['authorizeTimeoutMs', '1000', 0],
+      ['requestTimeoutMs', null, 1.5],
+      ['customSchemeParam', 5, 'https'],
+    ];
+    for (const [name, wrongType, badValue] of cases) {
+      expect(() => new Client({ [name]: wrongType }), name).toThrow(typeError(name));
+      expect(() => new Client({ [name]: badValue }), name).toThrow(rangeError(name));
+    }
+    expect(() => new Client({ openUrl: 'xdg-open' as never })).toThrow(typeError('openUrl'));
+    expect(() => new Client({ onOpenUrlFailed: true as never })).toThrow(typeError('onOpenUrlFailed'));
+    expect(() => new Client('options' as never)).toThrow(typeError('options'));
+    expect(() => new Client({ webBase: 'https://discord.com/?a=1' })).toThrow(/a URL without a query or fragment/);
+  });
+
+  it('reject from promise-returning methods instead of throwing', async () => {
+    const client = new Client({ applicationId: '1' });
+    await expect(client.authorize({ scopes: 'identify' }, { timeoutMs: -1 })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE' });
+    await expect(client.authorize({ scopes: 'identify' }, { signal: 'abort' as never })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
+    await expect(client.getToken(undefined as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
+    await expect(client.refreshToken({ refreshToken: 'r', timeoutMs: Number.NaN })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
+    await expect(client.signIn({ scopes: 5 as never })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringContaining('client.signIn: scopes') });
+    await expect(client.signIn({ applicationId: 'abc' })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE' });
+    client.close();
+  });
+
+  it('name TypeScript calls, never the C++ core', () => {
+    const missingId = new AuthorizationArgs({ scopes: 'identify' }).validate();
+    expect(missingId.error).toContain('client.setApplicationId()');
+    const noScopes = new AuthorizationArgs({ scopes: '' }).validate('1');
+    expect(noScopes.error).toContain('Client.getDefaultCommunicationScopes()');
+    expect(`${missingId.error} ${noScopes.error}`).not.toContain('::');
+    const args = new AuthorizationArgs();
+    expect(() => args.setCodeChallenge({ challenge: 'x', method: 'plain' as 'S256' })).toThrow(
+      expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/^AuthorizationArgs\.setCodeChallenge: codeChallenge\.method must be 'S256'/) }),
+    );
+    expect(() => args.setCodeChallenge('abc' as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
+    expect(() => args.setIntegrationType(2 as IntegrationType)).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }));
+    expect(() => args.setIntegrationType('1' as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
   });
 });
 

@@ -45,7 +45,7 @@ describe('client.updateToken', () => {
       const error = await rejected<RangeError & { code: string }>(client.updateToken(type, signedIn.accessToken));
       expect(error).toBeInstanceOf(RangeError);
       expect(error.code).toBe('ERR_OUT_OF_RANGE');
-      expect(error.message).toMatch(/only Bearer tokens are accepted/);
+      expect(error.message).toMatch(/tokenType must be 'Bearer'/);
     }
     await expect(client.updateToken(1 as unknown as string, signedIn.accessToken)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
     expect(client.isAuthenticated()).toBe(false);
@@ -58,7 +58,11 @@ describe('client.updateToken', () => {
     expect(error).toBeInstanceOf(RangeError);
     expect(error.message).not.toContain(bad);
     await expect(client.updateToken('Bearer', '')).rejects.toBeInstanceOf(RangeError);
-    await expect(client.updateToken('Bearer', signedIn.accessToken, { expiresIn: -1 })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
+    await expect(client.updateToken('Bearer', signedIn.accessToken, { expiresIn: -1 })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE' });
+    await expect(client.updateToken('Bearer', signedIn.accessToken, { expiresIn: '60' as never })).rejects.toMatchObject({
+      name: 'TypeError',
+      code: 'ERR_INVALID_ARG_TYPE',
+    });
     await expect(client.updateToken('Bearer', signedIn.accessToken, { expiresIn: 1, expiresAt: Date.now() })).rejects.toMatchObject({
       code: 'ERR_OUT_OF_RANGE',
     });
@@ -176,6 +180,7 @@ describe('isAuthenticated and the expiration callback (fake timers)', () => {
   it('validates its arguments', () => {
     const client = newClient();
     expect(() => client.setTokenExpirationCallback('x' as unknown as () => void)).toThrow(TypeError);
-    expect(() => client.setTokenExpirationCallback(() => undefined, { marginMs: -5 })).toThrow(TypeError);
+    expect(() => client.setTokenExpirationCallback(() => undefined, { marginMs: -5 })).toThrow(RangeError);
+    expect(() => client.setTokenExpirationCallback(() => undefined, { marginMs: '5' as never })).toThrow(TypeError);
   });
 });

@@ -208,6 +208,7 @@ describe('the installed tarball', () => {
     const result = JSON.parse(run(process.execPath, [file], app)) as { code: string; message: string };
     expect(result.code).toBe('ERR_NATIVE_MISSING');
     expect(result.message).toContain(`${process.platform}-${process.arch}`);
-    expect(result.message).toContain('npm run build:native');
+    expect(result.message).toContain('npm rebuild social-sdk-auth');
+    expect(result.message).not.toContain('npm run');
   });
 });

@@ -116,6 +116,45 @@ describe('redact on ordinary and hostile text', () => {
   });
 });
 
+describe('the edges of redaction', () => {
+  it('cuts only text longer than the limit: text of exactly MAX_REDACTED_LENGTH is kept whole', async () => {
+    const { MAX_REDACTED_LENGTH } = await import('../src/redact.js');
+    const exact = 'a'.repeat(MAX_REDACTED_LENGTH);
+    expect(redact(exact)).toBe(exact);
+    expect(redact(`${exact}b`)).toBe(`${exact}…`);
+  });
+
+  it('removes known values of 6 characters or more, and ignores shorter ones and non-strings', () => {
+    expect(redact('id abcdef end', ['abcdef'])).toBe('id [redacted] end');
+    expect(redact('status 12345 is fine', ['12345'])).toBe('status 12345 is fine');
+    expect(redact('value 424242 here', [424242 as unknown as string, 'here-and-there'])).toBe('value 424242 here');
+  });
+
+  it('keeps the quotes a value had', () => {
+    expect(redact("{ accessToken: 'SECRETVALUE12345' }")).toBe("{ accessToken: '[redacted]' }");
+    expect(redact('{"accessToken":"SECRETVALUE12345"}')).toBe('{"accessToken":"[redacted]"}');
+  });
+
+  it('hides every HTML form value, in any case, and headers with several spaces', () => {
+    const html = '<input name="code" value="SECRETVALUE12345"><INPUT NAME="STATE" VALUE="OTHERSECRET6789">';
+    expect(redact(html)).toBe('<input name="code" value="[redacted]"><INPUT NAME="STATE" VALUE="[redacted]">');
+    expect(redact('Authorization: Bearer   SECRETVALUE12345')).toBe('Authorization: Bearer   [redacted]');
+  });
+
+  it('refuses a non-string with an argument error instead of a raw JavaScript error', () => {
+    for (const bad of [undefined, null, 42, { toString: () => 'x' }, Buffer.from('code=SECRETVALUE12345')]) {
+      expect(() => redact(bad as unknown as string)).toThrow(
+        expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^redact: text must be a string; received /) }),
+      );
+    }
+    expect(() => redact('text', 'SECRETVALUE12345' as unknown as string[])).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringContaining('known must be an iterable of strings') }),
+    );
+    expect(() => redact('text', null as unknown as string[])).toThrow(TypeError);
+    expect(redact('a SECRETVALUE12345 b', new Set(['SECRETVALUE12345']))).toBe('a [redacted] b');
+  });
+});
+
 describe('error codes and redirect URIs in token errors', () => {
   it('keeps the numeric service code and the redirect URI, hides only the secrets', async () => {
     const http = await import('node:http');

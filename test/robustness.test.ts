@@ -161,7 +161,7 @@ describe('process lifetime', () => {
     expect(code).toBe(0);
     // It waited for the authorize to end (had the loop not been held, it would have exited at
     // once with no output), and then left by itself.
-    const match = /^ERR_TIMEOUT after (\d+) ms$/.exec(output.trim());
+    const match = /^ERR_AUTHORIZE_TIMEOUT after (\d+) ms$/.exec(output.trim());
     expect(match).not.toBeNull();
     expect(Number(match![1])).toBeGreaterThanOrEqual(1500);
   });

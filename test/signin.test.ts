@@ -205,14 +205,14 @@ describe('sign-in over a loopback redirect', () => {
     expect((await rejection(client.authorize({ scopes: 'identify' }, { signal: pre.signal }))).type).toBe('Aborted');
   });
 
-  it('times out with ERR_TIMEOUT and closes the listener', async () => {
+  it('times out with ERR_AUTHORIZE_TIMEOUT and closes the listener', async () => {
     const opener = captureOpener();
     harness = await startHarness({ client: { openUrl: opener.openUrl } });
     const pending = harness.client.authorize({ scopes: 'identify' }, { timeoutMs: 200 });
     const url = await opener.next();
     const error = await rejection(pending);
     expect(error.type).toBe('Aborted');
-    expect(error.code).toBe('ERR_TIMEOUT');
+    expect(error.code).toBe('ERR_AUTHORIZE_TIMEOUT');
     expect(error.message).toContain('timed out');
     const redirect = new URL(url).searchParams.get('redirect_uri')!;
     await expect(fetch(redirect)).rejects.toThrow();
@@ -239,6 +239,25 @@ describe('sign-in over a loopback redirect', () => {
     await expect(pending).resolves.toMatchObject({ redirectUri: new URL(url).searchParams.get('redirect_uri') });
   });
 
+  it('fails at once with AuthorizationFailed when the service refuses the authorize request', async () => {
+    const failures: string[] = [];
+    // An application id the service does not know: its authorize page is an error, not a redirect.
+    harness = await startHarness({ client: { applicationId: '999999999', onOpenUrlFailed: (url) => failures.push(url) } });
+    const started = Date.now();
+    const error = await rejection(harness.client.signIn({ scopes: 'identify' }));
+    expect(error.type).toBe('AuthorizationFailed');
+    expect(error.code).toBe('ERR_AUTHORIZATION_FAILED');
+    expect(error.message).toMatch(/^The service refused the authorize request \(The authorize endpoint answered HTTP 400/);
+    expect(error.cause).toMatchObject({ code: 'ERR_EMULATOR_OPEN_URL', authorizeRefused: true });
+    // Well inside the 5-minute authorize timeout it used to wait out (a wide bound, not a benchmark).
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(failures).toEqual([]);
+    expect(harness.client.isAuthorizing()).toBe(false);
+    // The client is still usable: a later sign-in with a known application id completes.
+    harness.client.setApplicationId(harness.emulator.applicationId);
+    await expect(harness.client.signIn({ scopes: 'identify' })).resolves.toMatchObject({ tokenType: 'Bearer' });
+  });
+
   it('surfaces 429 as retryable with retryAfter, and 5xx as retryable', async () => {
     harness = await startHarness();
     const { client, emulator } = harness;
@@ -259,14 +278,14 @@ describe('sign-in over a loopback redirect', () => {
     await expect(client.refreshToken({ refreshToken: tokens.refreshToken })).resolves.toMatchObject({ tokenType: 'Bearer' });
   });
 
-  it('gives NetworkError when the service is down, and ERR_TIMEOUT when it hangs', async () => {
+  it('gives NetworkError when the service is down, and ERR_REQUEST_TIMEOUT when it hangs', async () => {
     harness = await startHarness({ client: { requestTimeoutMs: 300 } });
     const { client, emulator } = harness;
     const tokens = await client.signIn({ scopes: 'identify' });
     emulator.failNextToken({ hang: true });
     const hung = await rejection(client.refreshToken({ refreshToken: tokens.refreshToken }));
     expect(hung.type).toBe('NetworkError');
-    expect(hung.code).toBe('ERR_TIMEOUT');
+    expect(hung.code).toBe('ERR_REQUEST_TIMEOUT');
     expect(hung.retryable).toBe(true);
 
     const controller = new AbortController();
@@ -307,16 +326,18 @@ describe('sign-in over a loopback redirect', () => {
 
 describe('sign-in over a custom URI scheme', () => {
   it('completes through handleRedirect, and refuses replays and foreign URLs', async () => {
-    let delivered = '';
+    // The opener runs inside the client, where a throw would only become a warning: record what
+    // the game's URL handler saw and check it once the sign-in is over.
+    const handled: Array<{ url: string; accepted: boolean }> = [];
     harness = await startHarness({
       client: {
         redirect: 'customScheme',
         openUrl: (url) =>
           harness!.emulator.openUrl(url, {
             onCustomScheme: (location) => {
-              delivered = location;
-              expect(harness!.client.handleRedirect(location.replace(/^discord-/, 'other-'))).toBe(false);
-              expect(harness!.client.handleRedirect(location)).toBe(true);
+              const foreign = location.replace(/^discord-/, 'other-');
+              handled.push({ url: foreign, accepted: harness!.client.handleRedirect(foreign) });
+              handled.push({ url: location, accepted: harness!.client.handleRedirect(location) });
             },
           }),
       },
@@ -324,6 +345,9 @@ describe('sign-in over a custom URI scheme', () => {
     const { client, emulator } = harness;
     const tokens = await client.signIn({ scopes: 'identify' });
     expect(tokens.redirectUri).toBe(`discord-${emulator.applicationId}:/authorize/callback`);
+    expect(handled.map((h) => h.accepted)).toEqual([false, true]);
+    expect(handled[0]!.url.startsWith(`other-${emulator.applicationId}:/authorize/callback?`)).toBe(true);
+    const delivered = handled[1]!.url;
     expect(delivered.startsWith(tokens.redirectUri + '?')).toBe(true);
     expect(client.handleRedirect(delivered)).toBe(false);
     expect(client.handleRedirect('not a url')).toBe(false);
@@ -356,5 +380,6 @@ describe('the client-wide custom scheme', () => {
     expect(harness.client.handleRedirect(`mygame:/authorize/callback?code=c&state=${stateOf(url)}`)).toBe(true);
     await expect(pending).resolves.toEqual({ code: 'c', redirectUri: 'mygame:/authorize/callback' });
     expect(() => new Client({ customSchemeParam: 'https' })).toThrow(/customSchemeParam must be a scheme of your own/);
+    expect(() => new Client({ customSchemeParam: 'https' })).toThrow(expect.objectContaining({ name: 'RangeError', code: 'ERR_OUT_OF_RANGE' }));
   });
 });

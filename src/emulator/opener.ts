@@ -108,7 +108,7 @@ export async function openHeadless(webBase: string, url: string, options: OpenUr
   }
   if (page.status < 300 || page.status > 399 || page.location === undefined) {
     const body = pageText(page.text);
-    throw new EmulatorOpenUrlError(`The authorize endpoint answered HTTP ${page.status} instead of redirecting: ${body}`, { status: page.status, body });
+    throw Object.assign(new EmulatorOpenUrlError(`The authorize endpoint answered HTTP ${page.status} instead of redirecting: ${body}`, { status: page.status, body }), { authorizeRefused: true });
   }
 
   const location = new URL(page.location, target);

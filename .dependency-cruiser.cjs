@@ -1,0 +1,63 @@
+// Dependency rules of the TypeScript sources (docs: /work/shared/DESIGN.md, "Dependency rules").
+// Checked by test/architecture.test.ts on every `npm test`: `npx depcruise src --config`.
+
+// Known exceptions in other areas' code go in a rule's `from.pathNot`, each with a comment
+// saying whose it is and when it goes; there are none today.
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-file-cycles',
+      comment: 'No import cycles between files.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-folder-cycles',
+      comment: 'No import cycles between folders.',
+      severity: 'error',
+      scope: 'folder',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'hosts-use-the-public-api',
+      comment: 'src/electron.ts and src/desktop/ reach the addon only through the public API in src/, never src/native.ts.',
+      severity: 'error',
+      from: { path: '^src/(electron\\.ts|desktop/)' },
+      to: { path: '^src/native\\.ts$' },
+    },
+    {
+      name: 'sign-in-stays-small',
+      comment: 'The sign-in entry never loads the emulator or the backend API client.',
+      severity: 'error',
+      from: { path: '^src/index\\.ts$' },
+      to: { path: '^src/(emulator|api)/', reachable: true },
+    },
+    {
+      name: 'emulator-is-independent',
+      comment: "The emulator does not reuse the client's protocol code: it stays an independent check of it.",
+      severity: 'error',
+      from: { path: '^src/emulator/' },
+      to: { path: '^src/(transport\\.ts$|api/)' },
+    },
+    {
+      name: 'rules-are-pure',
+      comment: 'src/rules/ holds only the spec\'s rules: no I/O, so no node: module.',
+      severity: 'error',
+      from: { path: '^src/rules/' },
+      to: { dependencyTypes: ['core'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+    },
+  },
+};
