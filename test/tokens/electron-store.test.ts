@@ -132,11 +132,11 @@ describe('ElectronSafeStorageTokenStore', () => {
 
   it('validates its options', () => {
     expect(() => new ElectronSafeStorageTokenStore({ safeStorage: {} as never, path: 'x' })).toThrow(
-      expect.objectContaining({ code: 'ERR_VALIDATION', message: expect.stringMatching(/safeStorage/) }),
+      expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/options\.safeStorage/) }),
     );
-    expect(() => new ElectronSafeStorageTokenStore({ safeStorage: new SafeStorageStandIn(), path: '' })).toThrow(expect.objectContaining({ code: 'ERR_VALIDATION' }));
+    expect(() => new ElectronSafeStorageTokenStore({ safeStorage: new SafeStorageStandIn(), path: '' })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }));
     expect(() => new ElectronSafeStorageTokenStore({ safeStorage: new SafeStorageStandIn(), path: 'x', allowInsecureBackend: 'yes' as never })).toThrow(
-      expect.objectContaining({ code: 'ERR_VALIDATION', message: expect.stringMatching(/allowInsecureBackend/) }),
+      expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/options\.allowInsecureBackend must be a boolean/) }),
     );
   });
 });

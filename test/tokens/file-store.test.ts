@@ -180,11 +180,18 @@ describe('FileTokenStore', () => {
   });
 
   it('validates its options and the token set', async () => {
-    expect(() => new FileTokenStore({} as never)).toThrow(expect.objectContaining({ code: 'ERR_VALIDATION', message: expect.stringMatching(/"path"/) }));
-    expect(() => new FileTokenStore(undefined as never)).toThrow(expect.objectContaining({ code: 'ERR_VALIDATION' }));
+    expect(() => new FileTokenStore({} as never)).toThrow(
+      expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message: 'new FileTokenStore: options.path must be a string; received undefined.' }),
+    );
+    expect(() => new FileTokenStore(undefined as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
+    expect(() => new FileTokenStore('tokens.json' as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/options must be an object/) }));
+    expect(() => new FileTokenStore({ path: '' })).toThrow(expect.objectContaining({ name: 'RangeError', code: 'ERR_OUT_OF_RANGE' }));
+    expect(() => new FileTokenStore({ path: 'a\0b' })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/without NUL/) }));
     const store = new FileTokenStore({ path: path.join(dir, 'tokens.json') });
     const error = await rejection(store.save({ ...sampleTokens(), expiresAt: Number.NaN }));
-    expect(error.code).toBe('ERR_VALIDATION');
+    expect(error).toBeInstanceOf(RangeError);
+    expect(error.code).toBe('ERR_OUT_OF_RANGE');
+    expect(error.message).toMatch(/^fileTokenStore\.save: tokens\.expiresAt must be a whole, non-negative number of milliseconds since the epoch; received the number NaN\./);
     expect(fs.existsSync(store.path)).toBe(false);
   });
 });
