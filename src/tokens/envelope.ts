@@ -197,7 +197,7 @@ export function parseTokenEnvelope(text: string, options?: ParseTokenEnvelopeOpt
   const o = checkOptions(where, options);
   const source = checkOptionalString(where, 'options.source', o.source, true) ?? 'the stored token data';
   const current = checkInteger(where, 'options.version', o.version, 1, MAX_ENVELOPE_VERSION, TOKEN_ENVELOPE_VERSION);
-  const migrations = o.migrations ?? tokenEnvelopeMigrations;
+  const migrations = o.migrations === undefined ? tokenEnvelopeMigrations : o.migrations;
   if (migrations === null || typeof migrations !== 'object' || Array.isArray(migrations)) {
     throw argumentError('type', where, 'options.migrations', 'an object mapping a version number to an upgrade function', migrations);
   }
