@@ -2,8 +2,7 @@
 // sign-in, restoring it, refreshing ahead of expiry, single flight, crash-safe rotation, and a
 // dead grant. Retries and network failures are in manager-retry.test.ts.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Client, type SignInResult } from '../../src/client.js';
-import { ClientResultError, SocialSdkAuthError } from '../../src/errors.js';
+import { Client, ClientResultError, SocialSdkAuthError, type SignInResult } from '../../src/index.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { clientFor } from '../support/emulator.js';
 import { MemoryTokenStore, TokenManager, type TokenSet, type TokenStore } from '../../src/tokens/index.js';
@@ -122,6 +121,28 @@ describe('setTokens, getAccessToken and start', () => {
     expect(error.message).not.toContain(secret);
   });
 
+  it('checks applicationId at construction, not at the first refresh days later', async () => {
+    const client = newClient();
+    const store = new MemoryTokenStore();
+    expect(() => new TokenManager({ client, store, applicationId: 'my-game' })).toThrow(
+      expect.objectContaining({
+        name: 'RangeError',
+        code: 'ERR_OUT_OF_RANGE',
+        message: "new TokenManager: options.applicationId must be decimal digits, such as '1234567890123456789'; received a string of length 7.",
+      }),
+    );
+    expect(() => new TokenManager({ client, store, applicationId: 1234 as never })).toThrow(expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' }));
+    expect(() => new TokenManager({ client, store, applicationId: '0' })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }));
+    expect(() => new TokenManager({ client, store, applicationId: 2n ** 64n })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }));
+    // A valid id, as a bigint, is the one refreshes send.
+    const signedIn = await signIn();
+    let now = Date.now();
+    const manager = newManager({ client: signedIn.client, store, clock: () => now, applicationId: BigInt(emulator.applicationId) });
+    await manager.setTokens(signedIn.tokens);
+    now += 6.5 * DAY;
+    expect(await manager.getAccessToken()).not.toBe(signedIn.tokens.accessToken);
+  });
+
   it('close() makes later calls fail with ERR_TOKEN_MANAGER_CLOSED', async () => {
     const { client, tokens } = await signIn();
     const manager = newManager({ client, store: new MemoryTokenStore() });
@@ -214,18 +235,60 @@ describe('single flight', () => {
     expect(await meStatus(results[0]!)).toBe(200);
   });
 
-  it('a caller that aborts leaves; the others still get the refreshed token', async () => {
-    const { client, tokens } = await signIn();
+  it('a caller that aborts while the refresh request is in flight leaves; the others still get the refreshed token', async () => {
+    // A short request timeout ends the hung request, so the manager retries it for the caller who stayed.
+    const client = clientFor(emulator, { requestTimeoutMs: 400 });
+    closers.push(() => client.close());
+    const tokens = await client.signIn();
     let now = Date.now();
-    const manager = newManager({ client, store: new MemoryTokenStore(), clock: () => now });
+    const manager = newManager({ client, store: new MemoryTokenStore(), clock: () => now, retry: { baseDelayMs: 10 } });
     await manager.setTokens(tokens);
     now += 6.5 * DAY;
+    emulator.failNextToken({ hang: true });
+    const before = refreshRequests();
     const controller = new AbortController();
     const leaving = manager.getAccessToken({ signal: controller.signal });
     const staying = manager.getAccessToken();
+    let stayingSettled = false;
+    void staying.finally(() => (stayingSettled = true)).catch(() => undefined);
+    // Abort only once the emulator holds the refresh request.
+    while (refreshRequests() === before) await new Promise((resolve) => setTimeout(resolve, 5));
     controller.abort();
-    await expect(leaving).rejects.toMatchObject({ type: 'Aborted' });
-    expect(await staying).not.toBe(tokens.accessToken);
+    const error = await rejected<ClientResultError>(leaving);
+    expect(error).toBeInstanceOf(ClientResultError);
+    expect(error).toMatchObject({ type: 'Aborted', code: 'ERR_ABORTED' });
+    expect(error.message).toMatch(/^tokenManager\.getAccessToken was aborted by its AbortSignal/);
+    expect(stayingSettled).toBe(false);
+    const fresh = await staying;
+    expect(fresh).not.toBe(tokens.accessToken);
+    expect(refreshRequests()).toBe(before + 2); // the hung one, then the retry
+    expect(await meStatus(fresh)).toBe(200);
+    expect(manager.getTokenSet()?.accessToken).toBe(fresh);
+  });
+
+  it('when the only caller aborts mid-request, the answer is still saved and served to the next caller without a new request', async () => {
+    const { client, tokens } = await signIn();
+    let now = Date.now();
+    const store = new MemoryTokenStore();
+    const manager = newManager({ client, store, clock: () => now });
+    await manager.setTokens(tokens);
+    now += 6.5 * DAY;
+    emulator.setLatency(200);
+    try {
+      const before = refreshRequests();
+      const controller = new AbortController();
+      const leaving = manager.getAccessToken({ signal: controller.signal });
+      const refreshed = new Promise<TokenSet>((resolve) => manager.once('refreshed', resolve));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      controller.abort();
+      await expect(leaving).rejects.toMatchObject({ type: 'Aborted' });
+      const set = await refreshed;
+      expect((await store.load())?.refreshToken).toBe(set.refreshToken);
+      expect(await manager.getAccessToken()).toBe(set.accessToken);
+      expect(refreshRequests()).toBe(before + 1);
+    } finally {
+      emulator.setLatency(0);
+    }
   });
 });
 
