@@ -11,6 +11,7 @@ import { checkFunction, checkInteger, checkMs, checkOptions, checkSignal, checkS
 import { ClientResultError, SocialSdkAuthError, argumentError } from '../errors.js';
 import { DEFAULT_REFRESH_MARGIN_MS, refreshDueAt, scheduleAt, wait, type Wait } from '../schedule.js';
 import { assertTokenSet, copyTokenSet, findTokenSetProblem } from './envelope.js';
+import { TokenStoreError, TokenStoreErrorCode } from './errors.js';
 import { inspectAs, inspectCustom } from './inspect.js';
 import type { TokenSet, TokenStore } from './types.js';
 
@@ -364,7 +365,7 @@ export class TokenManager extends EventEmitter<TokenManagerEvents> {
     if (stored === undefined || this.#closed) return this.isSignedIn();
     const problem = findTokenSetProblem(stored);
     if (problem) {
-      throw new SocialSdkAuthError('ERR_TOKEN_STORE_CORRUPT', `The token store returned an invalid token set (${problem}). Call clear() on the store and sign the player in again.`);
+      throw new TokenStoreError(TokenStoreErrorCode.Corrupt, `The token store returned an invalid token set (${problem}). Call clear() on the store and sign the player in again.`);
     }
     await this.#apply(copyTokenSet(stored), undefined);
     return true;

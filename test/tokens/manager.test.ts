@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { Client, ClientResultError, SocialSdkAuthError, type SignInResult } from '../../src/index.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { clientFor } from '../support/emulator.js';
-import { MemoryTokenStore, TokenManager, type TokenSet, type TokenStore } from '../../src/tokens/index.js';
+import { MemoryTokenStore, TokenManager, TokenStoreError, type TokenSet, type TokenStore } from '../../src/tokens/index.js';
 import { rejected } from '../support/promises.js';
 const DAY = 24 * 60 * 60 * 1000;
 let emulator: Emulator;
@@ -119,6 +119,20 @@ describe('setTokens, getAccessToken and start', () => {
     expect(error).toBeInstanceOf(RangeError);
     expect(error.message).toMatch(/accessToken/);
     expect(error.message).not.toContain(secret);
+  });
+
+  it('refuses an invalid token set from a store of the user’s own as corrupt, naming the field', async () => {
+    const client = newClient();
+    const stored = { accessToken: 'AT-SECRET-stored', refreshToken: 'RT-SECRET-stored', tokenType: 'bearer', scopes: '', expiresAt: 1 };
+    const store: TokenStore = { load: async () => stored as never, save: async () => undefined, clear: async () => undefined };
+    const manager = newManager({ client, store });
+    const error = await rejected<TokenStoreError>(manager.start());
+    expect(error).toBeInstanceOf(TokenStoreError);
+    expect(error.code).toBe('ERR_TOKEN_STORE_CORRUPT');
+    expect(error.message).toMatch(/^The token store returned an invalid token set \(tokenType must be "Bearer"; received a string of length 6/);
+    expect(error.message).not.toContain('SECRET');
+    expect(manager.isSignedIn()).toBe(false);
+    expect(client.isAuthenticated()).toBe(false);
   });
 
   it('checks applicationId at construction, not at the first refresh days later', async () => {
