@@ -142,3 +142,22 @@ describe('refreshes stay bounded whatever lifetime the service gives', () => {
     expect(endpoint.refreshes()).toBe(1);
   });
 });
+
+describe('lifetimes a sign-in result can carry', () => {
+  it.each([
+    ['zero', 0, 0],
+    ['negative', -30, 0],
+    ['not a number', Number.NaN, 0],
+    ['infinite', Number.POSITIVE_INFINITY, 0],
+    ['a fraction of a second', 0.0015, 1_700_000_000_001],
+    ['an hour', 3600, 1_700_003_600_000],
+  ])('an expiresIn that is %s gives expiresAt %s', async (_name, expiresIn, expiresAt) => {
+    const client = new Client({ applicationId: '1234567890123456789' });
+    cleanups.push(() => client.close());
+    const manager = new TokenManager({ client, store: new MemoryTokenStore(), clock: () => 1_700_000_000_000 });
+    cleanups.push(() => manager.close());
+    const set = await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'bearer', expiresIn, scopes: 'identify' });
+    expect(set).toEqual({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', scopes: 'identify', expiresAt });
+    expect(manager.toJSON().expiresAt).toBe(expiresAt);
+  });
+});

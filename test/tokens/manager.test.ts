@@ -135,6 +135,20 @@ describe('setTokens, getAccessToken and start', () => {
     expect(client.isAuthenticated()).toBe(false);
   });
 
+  it('refuses bad call options with argument errors', async () => {
+    const manager = newManager({ client: newClient(), store: new MemoryTokenStore() });
+    await expect(manager.getAccessToken(null as never)).rejects.toMatchObject({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message: 'tokenManager.getAccessToken: options must be an object; received null.' });
+    await expect(manager.getAccessToken({ signal: 'stop' as never })).rejects.toMatchObject({ name: 'TypeError', message: expect.stringMatching(/^tokenManager\.getAccessToken: signal must be an AbortSignal/) });
+    await expect(manager.refresh(5 as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^tokenManager\.refresh: options must be an object/) });
+    await expect(manager.signOut({ revoke: 'no' as never })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^tokenManager\.signOut: options\.revoke must be a boolean/) });
+    await expect(manager.setTokens('token' as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^tokenManager\.setTokens: tokens must be the result of client\.signIn\(\) or a TokenSet/) });
+    expect(() => new TokenManager(undefined as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^new TokenManager: options\.client must be a Client/) }));
+    expect(() => new TokenManager({ client: newClient(), store: new MemoryTokenStore(), retry: { attempts: 1.5 } })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/options\.retry\.attempts must be a whole number from 1 to 100/) }));
+    expect(() => new TokenManager({ client: newClient(), store: new MemoryTokenStore(), retry: { baseDelayMs: 100, maxDelayMs: 50 } })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/options\.retry\.maxDelayMs must be a whole number of milliseconds from 100/) }));
+    expect(() => new TokenManager({ client: newClient(), store: new MemoryTokenStore(), retry: null as never })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/options\.retry must be an object/) }));
+    expect(() => new TokenManager({ client: newClient(), store: new MemoryTokenStore(), clock: 5 as never })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/options\.clock must be a function/) }));
+  });
+
   it('checks applicationId at construction, not at the first refresh days later', async () => {
     const client = newClient();
     const store = new MemoryTokenStore();
