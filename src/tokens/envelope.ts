@@ -147,7 +147,7 @@ export function findTokenSetProblem(value: unknown): string | undefined {
  * Throws an argument error (`TypeError` `ERR_INVALID_ARG_TYPE` for a wrong type, `RangeError`
  * `ERR_OUT_OF_RANGE` for a wrong value) unless `tokens` is a valid {@link TokenSet}.
  */
-export function assertTokenSet(tokens: unknown, where = 'tokenStore.save', hint = 'Pass the token set exactly as the TokenManager produced it.'): asserts tokens is TokenSet {
+export function assertTokenSet(tokens: unknown, where: string, hint = 'Pass the token set exactly as the TokenManager produced it.'): asserts tokens is TokenSet {
   const problem = problemOf(tokens);
   if (problem) {
     const detail = problem.detail ? `${capitalize(problem.detail)}. ` : '';

@@ -252,4 +252,66 @@ describe('token envelope', () => {
       expect(parseError(envelopeText(sampleTokens()), { version: 2, migrations: inherited }).code).toBe('ERR_TOKEN_STORE_VERSION');
     });
   });
+
+  const hint = 'Pass the token set exactly as the TokenManager produced it.';
+  it.each([
+    ['a missing accessToken', { accessToken: undefined }, TypeError, 'tokens.accessToken must be a non-empty string of printable ASCII characters; received undefined.'],
+    ['an idToken that is a number', { idToken: 7 }, TypeError, 'tokens.idToken must be absent or a non-empty string of printable ASCII characters; received the number 7.'],
+    ['an empty idToken', { idToken: '' }, RangeError, 'tokens.idToken must be absent or a non-empty string of printable ASCII characters; received an empty string.'],
+    ['a missing tokenType', { tokenType: undefined }, TypeError, 'tokens.tokenType must be "Bearer"; received undefined.'],
+    ['another tokenType', { tokenType: 'mac' }, RangeError, 'tokens.tokenType must be "Bearer"; received a string of length 3.'],
+    ['scopes that are an array', { scopes: ['openid'] }, TypeError, 'tokens.scopes must be a string of scope names separated by single spaces (an empty string when none); received an array of length 1.'],
+    ['expiresAt as a string', { expiresAt: '1900000000000' }, TypeError, 'tokens.expiresAt must be a whole, non-negative number of milliseconds since the epoch; received a string of length 13.'],
+    ['expiresAt past the safe integers', { expiresAt: 2 ** 53 }, RangeError, 'tokens.expiresAt must be a whole, non-negative number of milliseconds since the epoch; received the number 9007199254740992.'],
+  ])('serializeTokenEnvelope reports %s with the right class and sentence', (_name, change, Kind, sentence) => {
+    const tokens: Record<string, unknown> = { ...sampleTokens(), ...change };
+    for (const key of Object.keys(change)) if ((change as Record<string, unknown>)[key] === undefined) delete tokens[key];
+    expect(() => serializeTokenEnvelope(tokens as never)).toThrow(expect.objectContaining({ name: Kind.name, message: `serializeTokenEnvelope: ${sentence} ${hint}` }));
+  });
+
+  it('shows a long unknown field name cut short', () => {
+    const key = 'k'.repeat(41);
+    expect(findTokenSetProblem({ ...sampleTokens(), [key]: 1 })).toMatch(new RegExp(`the unknown field "${'k'.repeat(40)}…"\\)$`));
+    expect(findTokenSetProblem({ ...sampleTokens(), ['k'.repeat(40)]: 1 })).toMatch(new RegExp(`the unknown field "${'k'.repeat(40)}"\\)$`));
+    const error = parseError(JSON.stringify({ format: TOKEN_ENVELOPE_FORMAT, version: 1, tokens: sampleTokens(), [key]: 1 }));
+    expect(error.message).toContain(`the envelope has an unknown field "${'k'.repeat(40)}…".`);
+  });
+
+  it('accepts a token set without a prototype, and copies only the fields that are present', () => {
+    const bare = Object.assign(Object.create(null) as object, sampleTokens({ idToken: undefined, refreshToken: undefined }));
+    for (const key of ['idToken', 'refreshToken']) delete (bare as Record<string, unknown>)[key];
+    expect(findTokenSetProblem(bare)).toBeUndefined();
+    const parsed = parseTokenEnvelope(serializeTokenEnvelope(bare as TokenSet));
+    expect(Object.keys(parsed)).toEqual(['accessToken', 'tokenType', 'scopes', 'expiresAt']);
+  });
+
+  it('names each way an envelope is broken in its message', () => {
+    const source = { source: 'the token file /tmp/t.json' };
+    const message = (why: string) =>
+      `The token file /tmp/t.json is damaged or was not written by social-sdk-auth: ${why}. Call clear() on the token store (or delete it) and sign the player in again.`;
+    expect(parseError('{', source).message).toBe(message('it is not valid JSON'));
+    expect(parseError('"text"', source).message).toBe(message('it holds a string of length 4 instead of an envelope object'));
+    expect(parseError(JSON.stringify({ format: 'x', version: 1, tokens: sampleTokens() }), source).message).toBe(message('its "format" is not "social-sdk-auth/tokens"'));
+    expect(parseError(JSON.stringify({ format: TOKEN_ENVELOPE_FORMAT, version: 1.5, tokens: sampleTokens() }), source).message).toBe(
+      message('its "version" is not a positive whole number'),
+    );
+    expect(parseError(envelopeText(sampleTokens(), { extra: 1 }), source).message).toBe(message('the envelope has an unknown field "extra"'));
+    expect(parseError(envelopeText(sampleTokens()), { ...source, version: 3, migrations: { 1: (t: unknown) => t } }).message).toBe(
+      'The token file /tmp/t.json uses token format version 2, which this version of social-sdk-auth can no longer upgrade. Call clear() and sign the player in again.',
+    );
+    expect(parseError(envelopeText(sampleTokens()), { ...source, version: 2, migrations: { 1: () => { throw new Error('no'); } } }).message).toBe(
+      message('upgrading it from format version 1 to 2 failed'),
+    );
+    expect(parseError(JSON.stringify({ format: TOKEN_ENVELOPE_FORMAT, version: 2, tokens: {} }), source).message).toBe(
+      'The token file /tmp/t.json uses token format version 2, but this version of social-sdk-auth reads up to version 1. Upgrade social-sdk-auth to the version that wrote it (or newer); calling clear() instead signs the player out.',
+    );
+  });
+
+  it('refuses migrations that are a function or a string', () => {
+    for (const migrations of [() => undefined, 'none']) {
+      expect(() => parseTokenEnvelope(envelopeText(sampleTokens()), { migrations } as never)).toThrow(
+        expect.objectContaining({ name: 'TypeError', message: expect.stringMatching(/^parseTokenEnvelope: options\.migrations must be an object mapping a version number to an upgrade function/) }),
+      );
+    }
+  });
 });

@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Client } from '../../src/index.js';
+import { Client, type TokenResult } from '../../src/index.js';
 import { MemoryTokenStore, TokenManager, type TokenSet } from '../../src/tokens/index.js';
 
 interface TokenEndpoint {
@@ -156,7 +156,9 @@ describe('lifetimes a sign-in result can carry', () => {
     cleanups.push(() => client.close());
     const manager = new TokenManager({ client, store: new MemoryTokenStore(), clock: () => 1_700_000_000_000 });
     cleanups.push(() => manager.close());
-    const set = await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'bearer', expiresIn, scopes: 'identify' });
+    // A result built by hand may spell the token type in another case (RFC 6749 says it is case-insensitive); it is taken as Bearer.
+    const result = { accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'bearer', expiresIn, scopes: 'identify' } as unknown as TokenResult;
+    const set = await manager.setTokens(result);
     expect(set).toEqual({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', scopes: 'identify', expiresAt });
     expect(manager.toJSON().expiresAt).toBe(expiresAt);
   });

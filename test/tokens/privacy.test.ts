@@ -115,10 +115,10 @@ describe('token stores', () => {
     });
     expect(inspect({ nested: { deeper: stores.FileTokenStore } }, { depth: 1 })).toBe('{ nested: { deeper: [FileTokenStore] } }');
     // The documented read-only names stay readable, and cannot be reassigned.
-    expect(stores.FileTokenStore.path).toBe(filePath);
+    expect((stores.FileTokenStore as FileTokenStore).path).toBe(filePath);
     expect((stores.KeyringTokenStore as KeyringTokenStore).account).toBe('1234567890123456789');
     expect(() => {
-      (stores.FileTokenStore as { path: string }).path = '/elsewhere';
+      (stores.FileTokenStore as unknown as { path: string }).path = '/elsewhere';
     }).toThrow(TypeError);
   });
 
