@@ -127,7 +127,12 @@ async function main() {
       console.log(`Signed in. Your sign-in is saved in ${tokenPath}, so next time you will not be asked again.`);
     }
     const tokens = manager.getTokenSet();
-    console.log(`Signed in until ${new Date(tokens.expiresAt).toISOString()} (scopes: ${tokens.scopes}); refreshed automatically a day before.`);
+    // expiresAt 0: the service gave no lifetime, so nothing is scheduled; the token is used until it is refused.
+    console.log(
+      tokens.expiresAt === 0
+        ? `Signed in (scopes: ${tokens.scopes}); the service did not say for how long.`
+        : `Signed in until ${new Date(tokens.expiresAt).toISOString()} (scopes: ${tokens.scopes}); refreshed automatically a day before.`,
+    );
 
     await play();
   } finally {

@@ -19,6 +19,7 @@ function tempSuffix(): string {
 
 /** Token files are a few hundred bytes; anything this big is not ours and is not read into memory. */
 export const MAX_TOKEN_FILE_BYTES = 1024 * 1024;
+const READ_CHUNK_BYTES = 16 * 1024;
 /** Mode of the token file: read and write for the owner only. */
 export const FILE_MODE = 0o600;
 /** Mode of a directory we create for the token file: owner only. */
@@ -48,14 +49,14 @@ export class AtomicFile {
     return serialize(`file:${this.path}`, operation);
   }
 
-  /** Resolves the file's bytes, or `undefined` when it does not exist. Refuses symlinks and files of other users. */
+  /** Resolves the file's bytes, or `undefined` when it does not exist. Refuses symlinks, non-regular files and files of other users. */
   async read(): Promise<Buffer | undefined> {
     let handle: FileHandle;
     try {
-      // Windows has no O_NOFOLLOW: check for a link first (a narrow race, but only the user's own programs can write there).
-      if (constants.O_NOFOLLOW === undefined) this.checkOwnedRegularFile(await fs.lstat(this.path));
-      // O_NOFOLLOW makes the symlink check and the open one step, so the file cannot be swapped in between.
-      handle = await fs.open(this.path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+      // A FIFO or a device would block a plain open or read for ever: refuse anything but a regular file before opening it.
+      this.checkOwnedRegularFile(await fs.lstat(this.path));
+      // O_NOFOLLOW makes the symlink check and the open one step; O_NONBLOCK keeps a FIFO swapped in after the lstat from blocking the open.
+      handle = await fs.open(this.path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
     } catch (error) {
       if (errorCode(error) === 'ENOENT') return undefined;
       throw this.failure(error, 'read');
@@ -63,13 +64,19 @@ export class AtomicFile {
     try {
       const stat = await handle.stat();
       this.checkOwnedRegularFile(stat);
-      if (stat.size > MAX_TOKEN_FILE_BYTES) {
-        throw new TokenStoreError(
-          TokenStoreErrorCode.Corrupt,
-          `The ${this.label} ${this.path} is ${stat.size} bytes, far larger than any token file; it is not one of ours. Delete it or choose another path.`,
-        );
+      if (stat.size > MAX_TOKEN_FILE_BYTES) throw this.tooLarge(`${stat.size} bytes`);
+      // Read in bounded steps, not readFile(): the file may grow after the stat.
+      const chunks: Buffer[] = [];
+      let total = 0;
+      for (;;) {
+        const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+        const { bytesRead } = await handle.read(chunk, 0, READ_CHUNK_BYTES, null);
+        if (bytesRead === 0) break;
+        total += bytesRead;
+        if (total > MAX_TOKEN_FILE_BYTES) throw this.tooLarge(`more than ${MAX_TOKEN_FILE_BYTES} bytes`);
+        chunks.push(chunk.subarray(0, bytesRead));
       }
-      return await handle.readFile();
+      return Buffer.concat(chunks, total);
     } catch (error) {
       throw this.failure(error, 'read');
     } finally {
@@ -117,6 +124,13 @@ export class AtomicFile {
       throw this.failure(error, 'delete');
     }
     await this.removeStaleTemps();
+  }
+
+  private tooLarge(size: string): TokenStoreError {
+    return new TokenStoreError(
+      TokenStoreErrorCode.Corrupt,
+      `The ${this.label} ${this.path} is ${size}, far larger than any token file; it is not one of ours. Delete it or choose another path.`,
+    );
   }
 
   private async checkExistingTarget(): Promise<void> {

@@ -1,7 +1,10 @@
+import { checkBoolean, checkFunction } from '../check.js';
+import { argumentError } from '../errors.js';
 import { AtomicFile } from './atomic-file.js';
-import { parseTokenEnvelope, serializeTokenEnvelope } from './envelope.js';
+import { encodeTokenEnvelope, parseTokenEnvelope } from './envelope.js';
 import { TokenStoreError, TokenStoreErrorCode } from './errors.js';
-import { optionalOfType, requireOptions, requireString } from './options.js';
+import { inspectAs, inspectCustom } from './inspect.js';
+import { requireOptions, requireString } from './options.js';
 import type { TokenSet, TokenStore } from './types.js';
 
 /**
@@ -49,7 +52,7 @@ export interface ElectronSafeStorageTokenStoreOptions {
   onWarning?: (warning: TokenStoreWarning) => void;
 }
 
-const WHERE = 'new ElectronSafeStorageTokenStore(options)';
+const WHERE = 'new ElectronSafeStorageTokenStore';
 
 /**
  * Keeps the token set in a file encrypted with Electron's `safeStorage` (macOS Keychain,
@@ -61,40 +64,46 @@ const WHERE = 'new ElectronSafeStorageTokenStore(options)';
  * `clear()` never needs encryption, so signing out always works.
  */
 export class ElectronSafeStorageTokenStore implements TokenStore {
-  /** Absolute path of the encrypted token file. */
-  readonly path: string;
-  private readonly file: AtomicFile;
-  private readonly safeStorage: SafeStorageLike;
-  private readonly allowInsecureBackend: boolean;
-  private readonly onWarning: ((warning: TokenStoreWarning) => void) | undefined;
-  private warned = false;
+  readonly #file: AtomicFile;
+  readonly #safeStorage: SafeStorageLike;
+  readonly #allowInsecureBackend: boolean;
+  readonly #onWarning: ((warning: TokenStoreWarning) => void) | undefined;
+  #warned = false;
 
   constructor(options: ElectronSafeStorageTokenStoreOptions) {
     const o = requireOptions(options, WHERE);
     const safeStorage = o.safeStorage as Partial<SafeStorageLike> | undefined;
     for (const method of ['isEncryptionAvailable', 'encryptString', 'decryptString'] as const) {
       if (typeof safeStorage?.[method] !== 'function') {
-        throw new TokenStoreError(
-          TokenStoreErrorCode.Validation,
-          `${WHERE} option "safeStorage" must be Electron's safeStorage module (it has no ${method}() method). Pass \`safeStorage\` from \`require('electron')\` in the main process.`,
+        throw argumentError(
+          'type',
+          WHERE,
+          'options.safeStorage',
+          `Electron's safeStorage module (with ${method}())`,
+          safeStorage,
+          "Pass `safeStorage` from `require('electron')` in the main process.",
         );
       }
     }
-    this.safeStorage = safeStorage as SafeStorageLike;
-    this.file = new AtomicFile(requireString(o.path, 'path', WHERE), 'encrypted token file');
-    this.path = this.file.path;
-    this.allowInsecureBackend = optionalOfType<boolean>(o.allowInsecureBackend, 'boolean', 'allowInsecureBackend', WHERE) ?? false;
-    this.onWarning = optionalOfType<(warning: TokenStoreWarning) => void>(o.onWarning, 'function', 'onWarning', WHERE);
+    this.#safeStorage = safeStorage as SafeStorageLike;
+    this.#file = new AtomicFile(requireString(o.path, 'path', WHERE), 'encrypted token file');
+    this.#allowInsecureBackend = checkBoolean(WHERE, 'options.allowInsecureBackend', o.allowInsecureBackend, false);
+    this.#onWarning = checkFunction<(warning: TokenStoreWarning) => void>(WHERE, 'options.onWarning', o.onWarning);
+  }
+
+  /** Absolute path of the encrypted token file. */
+  get path(): string {
+    return this.#file.path;
   }
 
   load(): Promise<TokenSet | undefined> {
-    return this.file.serialize(async () => {
-      const bytes = await this.file.read();
+    return this.#file.serialize(async () => {
+      const bytes = await this.#file.read();
       if (bytes === undefined) return undefined;
-      this.checkEncryption();
+      this.#checkEncryption();
       let text: string;
       try {
-        text = this.safeStorage.decryptString(bytes);
+        text = this.#safeStorage.decryptString(bytes);
       } catch {
         throw new TokenStoreError(
           TokenStoreErrorCode.Decrypt,
@@ -107,12 +116,12 @@ export class ElectronSafeStorageTokenStore implements TokenStore {
 
   async save(tokens: TokenSet): Promise<void> {
     // Serialized (and so validated) before the first await: a bad set fails in the caller's turn.
-    const text = serializeTokenEnvelope(tokens);
-    return this.file.serialize(async () => {
-      this.checkEncryption();
+    const text = encodeTokenEnvelope(tokens, 'electronSafeStorageTokenStore.save');
+    return this.#file.serialize(async () => {
+      this.#checkEncryption();
       let encrypted: Buffer;
       try {
-        encrypted = this.safeStorage.encryptString(text);
+        encrypted = this.#safeStorage.encryptString(text);
       } catch {
         // Electron's error is dropped: a stand-in or a future version might echo the plaintext.
         throw new TokenStoreError(
@@ -120,21 +129,30 @@ export class ElectronSafeStorageTokenStore implements TokenStore {
           `Electron's safeStorage failed to encrypt the token set for ${this.path}. Check that the OS keychain is unlocked and the app is ready; the previously saved tokens are unchanged.`,
         );
       }
-      await this.file.write(encrypted);
+      await this.#file.write(encrypted);
     });
   }
 
   clear(): Promise<void> {
-    return this.file.serialize(() => this.file.remove());
+    return this.#file.serialize(() => this.#file.remove());
   }
 
-  private checkEncryption(): void {
+  /** What `JSON.stringify` shows: the kind, the path and whether an insecure backend is allowed, never a token. */
+  toJSON(): { kind: 'ElectronSafeStorageTokenStore'; path: string; allowInsecureBackend: boolean } {
+    return { kind: 'ElectronSafeStorageTokenStore', path: this.path, allowInsecureBackend: this.#allowInsecureBackend };
+  }
+
+  [inspectCustom](depth: number, options?: object, inspect?: (value: unknown, options?: object) => string): string {
+    return inspectAs('ElectronSafeStorageTokenStore', { path: this.path, allowInsecureBackend: this.#allowInsecureBackend }, depth, options, inspect);
+  }
+
+  #checkEncryption(): void {
     // Electron declares getSelectedStorageBackend for Linux only.
     const backend =
-      process.platform === 'linux' && typeof this.safeStorage.getSelectedStorageBackend === 'function'
-        ? this.safeStorage.getSelectedStorageBackend()
+      process.platform === 'linux' && typeof this.#safeStorage.getSelectedStorageBackend === 'function'
+        ? this.#safeStorage.getSelectedStorageBackend()
         : undefined;
-    if (!this.safeStorage.isEncryptionAvailable()) {
+    if (!this.#safeStorage.isEncryptionAvailable()) {
       const why =
         backend === 'unknown'
           ? "the app has not emitted 'ready' yet. Call load() and save() only after `await app.whenReady()`"
@@ -154,21 +172,21 @@ export class ElectronSafeStorageTokenStore implements TokenStore {
         `Electron's safeStorage uses the "${backend}" backend on this Linux session, which encrypts with a hard-coded password: ` +
         `anyone who can read ${this.path} can recover the player's tokens. Install and unlock a secret store (GNOME Keyring or KWallet), ` +
         `or start Electron with --password-store=gnome-libsecret or --password-store=kwallet6.`;
-      if (!this.allowInsecureBackend) {
+      if (!this.#allowInsecureBackend) {
         throw new TokenStoreError(
           TokenStoreErrorCode.InsecureStorage,
           `${message} To store tokens this way anyway, pass allowInsecureBackend: true.`,
         );
       }
-      this.warnOnce({ code: 'WARN_INSECURE_STORAGE', message: `${message} Storing tokens anyway because allowInsecureBackend is true.` });
+      this.#warnOnce({ code: 'WARN_INSECURE_STORAGE', message: `${message} Storing tokens anyway because allowInsecureBackend is true.` });
     }
   }
 
-  private warnOnce(warning: TokenStoreWarning): void {
-    if (this.warned) return;
-    this.warned = true;
+  #warnOnce(warning: TokenStoreWarning): void {
+    if (this.#warned) return;
+    this.#warned = true;
     try {
-      if (this.onWarning) this.onWarning(warning);
+      if (this.#onWarning) this.#onWarning(warning);
       else process.emitWarning(warning.message, { type: 'SocialSdkAuthWarning', code: warning.code });
     } catch {
       // A failing logger must not stop the save: losing a rotated refresh token signs the player out.

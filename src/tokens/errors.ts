@@ -5,8 +5,6 @@ import { SocialSdkAuthError } from '../errors.js';
  * went wrong and what to do, and may be reworded.
  */
 export const TokenStoreErrorCode = {
-  /** An option or a token set passed in is not valid. */
-  Validation: 'ERR_VALIDATION',
   /** Stored data cannot be read as a token envelope (damaged, edited, or not ours). */
   Corrupt: 'ERR_TOKEN_STORE_CORRUPT',
   /** Stored data was written by a newer version of this package. */

@@ -1,5 +1,6 @@
 import { AtomicFile } from './atomic-file.js';
-import { parseTokenEnvelope, serializeTokenEnvelope } from './envelope.js';
+import { encodeTokenEnvelope, parseTokenEnvelope } from './envelope.js';
+import { inspectAs, inspectCustom } from './inspect.js';
 import { requireOptions, requireString } from './options.js';
 import type { TokenSet, TokenStore } from './types.js';
 
@@ -13,6 +14,8 @@ export interface FileTokenStoreOptions {
   path: string;
 }
 
+const WHERE = 'new FileTokenStore';
+
 /**
  * Keeps the token set in a JSON file readable by the current user only (mode 0600). The file
  * is NOT encrypted: anyone who can read it as this user can use the tokens. Prefer
@@ -22,22 +25,25 @@ export interface FileTokenStoreOptions {
  * Saves are atomic (temp file, fsync, rename, directory fsync): after a crash or power loss the
  * file holds the old or the new token set, never a torn one. Calls on one path are serialized
  * in call order, across store instances in this process. The path is refused if it is a
- * symbolic link, not a regular file, or (on Unix) owned by another user.
+ * symbolic link, not a regular file (a directory, a FIFO, a device), or (on Unix) owned by
+ * another user.
  */
 export class FileTokenStore implements TokenStore {
-  /** Absolute path of the token file. */
-  readonly path: string;
-  private readonly file: AtomicFile;
+  readonly #file: AtomicFile;
 
   constructor(options: FileTokenStoreOptions) {
-    const o = requireOptions(options, 'new FileTokenStore(options)');
-    this.file = new AtomicFile(requireString(o.path, 'path', 'new FileTokenStore(options)'), 'token file');
-    this.path = this.file.path;
+    const o = requireOptions(options, WHERE);
+    this.#file = new AtomicFile(requireString(o.path, 'path', WHERE), 'token file');
+  }
+
+  /** Absolute path of the token file. */
+  get path(): string {
+    return this.#file.path;
   }
 
   load(): Promise<TokenSet | undefined> {
-    return this.file.serialize(async () => {
-      const bytes = await this.file.read();
+    return this.#file.serialize(async () => {
+      const bytes = await this.#file.read();
       if (bytes === undefined) return undefined;
       return parseTokenEnvelope(bytes.toString('utf8'), { source: `the token file ${this.path}` });
     });
@@ -45,11 +51,20 @@ export class FileTokenStore implements TokenStore {
 
   async save(tokens: TokenSet): Promise<void> {
     // Serialize (and so validate) now, so a bad token set fails in the caller's turn and later edits to it do not matter.
-    const text = serializeTokenEnvelope(tokens);
-    return this.file.serialize(() => this.file.write(Buffer.from(text, 'utf8')));
+    const text = encodeTokenEnvelope(tokens, 'fileTokenStore.save');
+    return this.#file.serialize(() => this.#file.write(Buffer.from(text, 'utf8')));
   }
 
   clear(): Promise<void> {
-    return this.file.serialize(() => this.file.remove());
+    return this.#file.serialize(() => this.#file.remove());
+  }
+
+  /** What `JSON.stringify` shows: the kind and the path, never a token. */
+  toJSON(): { kind: 'FileTokenStore'; path: string } {
+    return { kind: 'FileTokenStore', path: this.path };
+  }
+
+  [inspectCustom](depth: number, options?: object, inspect?: (value: unknown, options?: object) => string): string {
+    return inspectAs('FileTokenStore', { path: this.path }, depth, options, inspect);
   }
 }

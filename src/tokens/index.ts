@@ -1,13 +1,15 @@
 /**
- * Token storage: where a signed-in player's token set is kept between runs. Pick
- * ElectronSafeStorageTokenStore in Electron, KeyringTokenStore in plain Node on a desktop,
- * FileTokenStore where no keychain exists, MemoryTokenStore in tests.
+ * social-sdk-auth/tokens: the token lifecycle. TokenManager keeps a signed-in player's tokens
+ * fresh; the stores keep them between runs. Pick ElectronSafeStorageTokenStore in Electron,
+ * KeyringTokenStore in plain Node on a desktop, FileTokenStore where no keychain exists,
+ * MemoryTokenStore in tests.
  */
 export type { TokenSet, TokenStore } from './types.js';
 export { TokenStoreError, TokenStoreErrorCode } from './errors.js';
 export {
   TOKEN_ENVELOPE_FORMAT,
   TOKEN_ENVELOPE_VERSION,
+  MAX_TOKEN_ENVELOPE_CHARS,
   tokenEnvelopeMigrations,
   serializeTokenEnvelope,
   parseTokenEnvelope,
@@ -41,5 +43,3 @@ export {
   type GetAccessTokenOptions,
   type SignOutOptions,
 } from './manager.js';
-export { DEFAULT_REFRESH_MARGIN_MS } from '../schedule.js';
-export type { UpdateTokenOptions, TokenExpirationCallback, TokenExpirationCallbackOptions, TokenExpirationInfo } from '../bearer-token.js';

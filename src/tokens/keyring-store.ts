@@ -1,6 +1,9 @@
+import { checkOneOf } from '../check.js';
+import { argumentError } from '../errors.js';
 import { TokenStoreError, TokenStoreErrorCode } from './errors.js';
-import { copyTokenSet, parseTokenEnvelope, serializeTokenEnvelope, assertTokenSet } from './envelope.js';
-import { optionalOfType, requireOptions, requireString } from './options.js';
+import { assertTokenSet, copyTokenSet, encodeTokenEnvelope, parseTokenEnvelope } from './envelope.js';
+import { inspectAs, inspectCustom } from './inspect.js';
+import { requireOptions, requireString } from './options.js';
 import { serialize } from './queue.js';
 import type { TokenSet, TokenStore } from './types.js';
 
@@ -45,7 +48,7 @@ export interface KeyringTokenStoreOptions {
  */
 export const KEYRING_MAX_BYTES = 2560;
 
-const WHERE = 'new KeyringTokenStore(options)';
+const WHERE = 'new KeyringTokenStore';
 
 /**
  * Keeps the token set in the OS keychain (macOS Keychain, Windows Credential Manager, Linux
@@ -57,73 +60,89 @@ const WHERE = 'new KeyringTokenStore(options)';
  * endpoint. A set that still does not fit fails with `ERR_TOKEN_STORE_TOO_LARGE`.
  */
 export class KeyringTokenStore implements TokenStore {
-  /** The keychain service name. */
-  readonly service: string;
-  /** The keychain account name. */
-  readonly account: string;
-  private readonly linuxStore: 'secret-service' | 'keyutils';
-  private readonly injected: KeyringModuleLike | undefined;
-  private entry: KeyringEntryLike | undefined;
+  readonly #service: string;
+  readonly #account: string;
+  readonly #linuxStore: 'secret-service' | 'keyutils';
+  readonly #injected: KeyringModuleLike | undefined;
+  #entry: KeyringEntryLike | undefined;
 
   constructor(options: KeyringTokenStoreOptions) {
     const o = requireOptions(options, WHERE);
-    this.service = o.service === undefined ? 'social-sdk-auth' : requireString(o.service, 'service', WHERE);
-    this.account = requireString(o.account, 'account', WHERE);
-    const linuxStore = optionalOfType<string>(o.linuxStore, 'string', 'linuxStore', WHERE) ?? 'secret-service';
-    if (linuxStore !== 'secret-service' && linuxStore !== 'keyutils') {
-      throw new TokenStoreError(TokenStoreErrorCode.Validation, `${WHERE} option "linuxStore" must be "secret-service" or "keyutils".`);
-    }
-    this.linuxStore = linuxStore;
+    this.#service = o.service === undefined ? 'social-sdk-auth' : requireString(o.service, 'service', WHERE);
+    this.#account = requireString(o.account, 'account', WHERE);
+    this.#linuxStore = checkOneOf(WHERE, 'options.linuxStore', o.linuxStore, ['secret-service', 'keyutils'] as const, 'secret-service');
     if (o.keyring !== undefined && (typeof o.keyring !== 'object' || o.keyring === null || typeof (o.keyring as KeyringModuleLike).Entry !== 'function')) {
-      throw new TokenStoreError(TokenStoreErrorCode.Validation, `${WHERE} option "keyring" must be the @napi-rs/keyring module when given.`);
+      throw argumentError('type', WHERE, 'options.keyring', 'the @napi-rs/keyring module (with an Entry class)', o.keyring, 'Leave it out to load @napi-rs/keyring on first use.');
     }
-    this.injected = o.keyring as KeyringModuleLike | undefined;
+    this.#injected = o.keyring as KeyringModuleLike | undefined;
+  }
+
+  /** The keychain service name. */
+  get service(): string {
+    return this.#service;
+  }
+
+  /** The keychain account name. */
+  get account(): string {
+    return this.#account;
   }
 
   load(): Promise<TokenSet | undefined> {
-    return this.run('read', async (entry) => {
+    return this.#run('read', async (entry) => {
       const text = await entry.getPassword();
       if (text === null || text === undefined) return undefined;
-      return parseTokenEnvelope(text, { source: `the keychain entry ${this.label()}` });
+      if (typeof text !== 'string') {
+        throw new TokenStoreError(TokenStoreErrorCode.KeyringFailure, `The keychain entry ${this.#label()} gave back ${typeof text} instead of a string. Check that the keyring option is the @napi-rs/keyring module.`);
+      }
+      return parseTokenEnvelope(text, { source: `the keychain entry ${this.#label()}` });
     });
   }
 
   save(tokens: TokenSet): Promise<void> {
     let text: string;
     try {
-      assertTokenSet(tokens);
+      assertTokenSet(tokens, 'keyringTokenStore.save');
       // The ID token is left out on purpose: see the class comment.
       const { idToken: _idToken, ...kept } = copyTokenSet(tokens);
-      text = serializeTokenEnvelope(kept);
+      text = encodeTokenEnvelope(kept, 'keyringTokenStore.save');
       const bytes = Math.max(Buffer.byteLength(text, 'utf8'), text.length * 2);
       if (bytes > KEYRING_MAX_BYTES) {
         throw new TokenStoreError(
           TokenStoreErrorCode.TooLarge,
-          `The token set needs ${bytes} bytes in the keychain entry ${this.label()}, more than the ${KEYRING_MAX_BYTES} bytes Windows Credential Manager allows. Use ElectronSafeStorageTokenStore or FileTokenStore for tokens this large.`,
+          `The token set needs ${bytes} bytes in the keychain entry ${this.#label()}, more than the ${KEYRING_MAX_BYTES} bytes Windows Credential Manager allows. Use ElectronSafeStorageTokenStore or FileTokenStore for tokens this large.`,
         );
       }
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.run('write', async (entry) => {
+    return this.#run('write', async (entry) => {
       await entry.setPassword(text);
     });
   }
 
   clear(): Promise<void> {
-    return this.run('delete', async (entry) => {
+    return this.#run('delete', async (entry) => {
       // Older releases of the binding only have deletePassword, and throw when there is nothing to delete.
       await (entry.deleteCredential ? entry.deleteCredential() : entry.deletePassword());
     });
   }
 
-  private label(): string {
-    return `"${this.service}" / "${this.account}"`;
+  /** What `JSON.stringify` shows: the kind and the keychain entry's names, never a token. */
+  toJSON(): { kind: 'KeyringTokenStore'; service: string; account: string; linuxStore: 'secret-service' | 'keyutils' } {
+    return { kind: 'KeyringTokenStore', service: this.#service, account: this.#account, linuxStore: this.#linuxStore };
   }
 
-  private run<T>(action: 'read' | 'write' | 'delete', operation: (entry: KeyringEntryLike) => Promise<T>): Promise<T> {
-    return serialize(`keyring:${this.service}\0${this.account}`, async () => {
-      const entry = this.openEntry();
+  [inspectCustom](depth: number, options?: object, inspect?: (value: unknown, options?: object) => string): string {
+    return inspectAs('KeyringTokenStore', { service: this.#service, account: this.#account, linuxStore: this.#linuxStore }, depth, options, inspect);
+  }
+
+  #label(): string {
+    return `"${this.#service}" / "${this.#account}"`;
+  }
+
+  #run<T>(action: 'read' | 'write' | 'delete', operation: (entry: KeyringEntryLike) => Promise<T>): Promise<T> {
+    return serialize(`keyring:${this.#service}\0${this.#account}`, async () => {
+      const entry = this.#openEntry();
       try {
         return await operation(entry);
       } catch (error) {
@@ -133,26 +152,26 @@ export class KeyringTokenStore implements TokenStore {
         if (/no matching entry/i.test(message)) {
           if (action === 'read' || action === 'delete') return undefined as T;
         }
-        throw this.keychainError(error, action);
+        throw this.#keychainError(error, action);
       }
     });
   }
 
-  private openEntry(): KeyringEntryLike {
-    if (this.entry) return this.entry;
-    const keyring = this.injected ?? loadKeyring();
+  #openEntry(): KeyringEntryLike {
+    if (this.#entry) return this.#entry;
+    const keyring = this.#injected ?? loadKeyring();
     const Entry = keyring.AsyncEntry ?? keyring.Entry;
     try {
-      this.entry = new Entry(this.service, this.account, { linux: { store: this.linuxStore } });
+      this.#entry = new Entry(this.#service, this.#account, { linux: { store: this.#linuxStore } });
     } catch (error) {
-      throw this.keychainError(error, 'open');
+      throw this.#keychainError(error, 'open');
     }
-    return this.entry;
+    return this.#entry;
   }
 
-  private keychainError(error: unknown, action: 'open' | 'read' | 'write' | 'delete'): TokenStoreError {
+  #keychainError(error: unknown, action: 'open' | 'read' | 'write' | 'delete'): TokenStoreError {
     const detail = errorMessage(error).slice(0, 300);
-    const what = `Cannot ${action} the keychain entry ${this.label()}`;
+    const what = `Cannot ${action} the keychain entry ${this.#label()}`;
     const kept = action === 'write' ? ' The previously saved tokens are unchanged.' : '';
     // keyring-rs names its error kinds in the message: "Couldn't access platform storage" is NoStorageAccess (locked, denied).
     if (/couldn't access platform storage|denied|locked|user (canceled|cancelled)|interaction not allowed/i.test(detail)) {

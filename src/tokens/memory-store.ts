@@ -1,4 +1,5 @@
 import { assertTokenSet, copyTokenSet } from './envelope.js';
+import { inspectAs, inspectCustom } from './inspect.js';
 import type { TokenSet, TokenStore } from './types.js';
 
 /**
@@ -7,26 +8,35 @@ import type { TokenSet, TokenStore } from './types.js';
  * the way in and out, so no caller can change what is stored by mutating an object.
  */
 export class MemoryTokenStore implements TokenStore {
-  private tokens: TokenSet | undefined;
+  #tokens: TokenSet | undefined;
 
   /** `initial` is stored as if passed to `save()`; default: nothing stored. */
   constructor(initial?: TokenSet) {
     if (initial !== undefined) {
-      assertTokenSet(initial, 'new MemoryTokenStore(initial)');
-      this.tokens = copyTokenSet(initial);
+      assertTokenSet(initial, 'new MemoryTokenStore', 'Pass a TokenSet, or nothing for an empty store.');
+      this.#tokens = copyTokenSet(initial);
     }
   }
 
   async load(): Promise<TokenSet | undefined> {
-    return this.tokens && copyTokenSet(this.tokens);
+    return this.#tokens && copyTokenSet(this.#tokens);
   }
 
   async save(tokens: TokenSet): Promise<void> {
-    assertTokenSet(tokens);
-    this.tokens = copyTokenSet(tokens);
+    assertTokenSet(tokens, 'memoryTokenStore.save');
+    this.#tokens = copyTokenSet(tokens);
   }
 
   async clear(): Promise<void> {
-    this.tokens = undefined;
+    this.#tokens = undefined;
+  }
+
+  /** What `JSON.stringify` shows: the kind and whether a token set is held, never a token. */
+  toJSON(): { kind: 'MemoryTokenStore'; holdsTokens: boolean } {
+    return { kind: 'MemoryTokenStore', holdsTokens: this.#tokens !== undefined };
+  }
+
+  [inspectCustom](depth: number, options?: object, inspect?: (value: unknown, options?: object) => string): string {
+    return inspectAs('MemoryTokenStore', { holdsTokens: this.#tokens !== undefined }, depth, options, inspect);
   }
 }

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -130,13 +131,26 @@ describe('ElectronSafeStorageTokenStore', () => {
     }
   });
 
+  it.skipIf(process.platform === 'win32')('refuses a FIFO at the path in load() at once instead of blocking on it', async () => {
+    const fifo = path.join(dir, 'tokens.bin');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const store = new ElectronSafeStorageTokenStore({ safeStorage: new SafeStorageStandIn(), path: fifo });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('load() did not settle within 5000 ms')), 5000);
+    });
+    const error = await rejection(Promise.race([store.load(), late]).finally(() => clearTimeout(timer)));
+    expect(error.code).toBe('ERR_TOKEN_STORE_UNSAFE_PATH');
+    expect(error.message).toBe(`The encrypted token file path ${fifo} exists but is not a regular file. Choose a path that is free or holds a token file.`);
+  });
+
   it('validates its options', () => {
     expect(() => new ElectronSafeStorageTokenStore({ safeStorage: {} as never, path: 'x' })).toThrow(
-      expect.objectContaining({ code: 'ERR_VALIDATION', message: expect.stringMatching(/safeStorage/) }),
+      expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/options\.safeStorage/) }),
     );
-    expect(() => new ElectronSafeStorageTokenStore({ safeStorage: new SafeStorageStandIn(), path: '' })).toThrow(expect.objectContaining({ code: 'ERR_VALIDATION' }));
+    expect(() => new ElectronSafeStorageTokenStore({ safeStorage: new SafeStorageStandIn(), path: '' })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }));
     expect(() => new ElectronSafeStorageTokenStore({ safeStorage: new SafeStorageStandIn(), path: 'x', allowInsecureBackend: 'yes' as never })).toThrow(
-      expect.objectContaining({ code: 'ERR_VALIDATION', message: expect.stringMatching(/allowInsecureBackend/) }),
+      expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/options\.allowInsecureBackend must be a boolean/) }),
     );
   });
 });

@@ -132,6 +132,46 @@ describe('FileTokenStore', () => {
     expect(error.message).toContain(path.join(dir, 'plain-file', 'tokens.json'));
   });
 
+  /** Rejects when `promise` has not settled within `ms`: a load that blocks must fail the test, not hang it. */
+  function settlesWithin<T>(promise: Promise<T>, ms: number): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`did not settle within ${ms} ms`)), ms);
+    });
+    return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+  }
+
+  it.skipIf(process.platform === 'win32')('refuses a FIFO at the path in load() at once, as save() does, without opening it for a blocking read', async () => {
+    const fifo = path.join(dir, 'tokens.json');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const store = new FileTokenStore({ path: fifo });
+    for (const error of [await rejection(settlesWithin(store.load(), 5000)), await rejection(store.save(sampleTokens()))]) {
+      expect(error.code).toBe('ERR_TOKEN_STORE_UNSAFE_PATH');
+      expect(error.message).toBe(`The token file path ${fifo} exists but is not a regular file. Choose a path that is free or holds a token file.`);
+    }
+    expect(fs.statSync(fifo).isFIFO()).toBe(true);
+  });
+
+  it.skipIf(process.platform === 'win32')('refuses a FIFO swapped in after the lstat: the open does not block and the open file is checked', async () => {
+    const fifo = path.join(dir, 'tokens.json');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    // The lstat sees a regular file, as it would if the FIFO replaced the file a moment later.
+    const regular = fs.statSync(__filename);
+    vi.spyOn(fs.promises, 'lstat').mockResolvedValueOnce(Object.assign(Object.create(Object.getPrototypeOf(regular)), regular, { uid: process.getuid?.() ?? 0 }));
+    const error = await rejection(settlesWithin(new FileTokenStore({ path: fifo }).load(), 5000));
+    expect(error.code).toBe('ERR_TOKEN_STORE_UNSAFE_PATH');
+    expect(error.message).toMatch(/is not a regular file/);
+  });
+
+  it('reads a file no larger than the bound and refuses a larger one as corrupt', async () => {
+    const store = new FileTokenStore({ path: path.join(dir, 'tokens.json') });
+    await store.save(sampleTokens());
+    fs.truncateSync(store.path, 1024 * 1024 + 1);
+    const error = await rejection(store.load());
+    expect(error.code).toBe('ERR_TOKEN_STORE_CORRUPT');
+    expect(error.message).toBe(`The token file ${store.path} is 1048577 bytes, far larger than any token file; it is not one of ours. Delete it or choose another path.`);
+  });
+
   // Making a file owned by someone else needs root; CI containers run the suite as root.
   it.runIf(process.getuid?.() === 0)('refuses a token file owned by another user', async () => {
     const store = new FileTokenStore({ path: path.join(dir, 'tokens.json') });
@@ -180,11 +220,18 @@ describe('FileTokenStore', () => {
   });
 
   it('validates its options and the token set', async () => {
-    expect(() => new FileTokenStore({} as never)).toThrow(expect.objectContaining({ code: 'ERR_VALIDATION', message: expect.stringMatching(/"path"/) }));
-    expect(() => new FileTokenStore(undefined as never)).toThrow(expect.objectContaining({ code: 'ERR_VALIDATION' }));
+    expect(() => new FileTokenStore({} as never)).toThrow(
+      expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message: 'new FileTokenStore: options.path must be a string; received undefined.' }),
+    );
+    expect(() => new FileTokenStore(undefined as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
+    expect(() => new FileTokenStore('tokens.json' as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/options must be an object/) }));
+    expect(() => new FileTokenStore({ path: '' })).toThrow(expect.objectContaining({ name: 'RangeError', code: 'ERR_OUT_OF_RANGE' }));
+    expect(() => new FileTokenStore({ path: 'a\0b' })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/without NUL/) }));
     const store = new FileTokenStore({ path: path.join(dir, 'tokens.json') });
     const error = await rejection(store.save({ ...sampleTokens(), expiresAt: Number.NaN }));
-    expect(error.code).toBe('ERR_VALIDATION');
+    expect(error).toBeInstanceOf(RangeError);
+    expect(error.code).toBe('ERR_OUT_OF_RANGE');
+    expect(error.message).toMatch(/^fileTokenStore\.save: tokens\.expiresAt must be a whole, non-negative number of milliseconds since the epoch; received the number NaN\./);
     expect(fs.existsSync(store.path)).toBe(false);
   });
 });

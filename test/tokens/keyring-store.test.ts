@@ -109,9 +109,13 @@ describe('KeyringTokenStore (with an in-memory keychain)', () => {
   });
 
   it('validates its options', () => {
-    expect(() => new KeyringTokenStore({} as never)).toThrow(expect.objectContaining({ code: 'ERR_VALIDATION', message: expect.stringMatching(/"account"/) }));
-    expect(() => new KeyringTokenStore({ account: 'a', linuxStore: 'file' as never })).toThrow(expect.objectContaining({ code: 'ERR_VALIDATION' }));
-    expect(() => new KeyringTokenStore({ account: 'a', keyring: {} as never })).toThrow(expect.objectContaining({ code: 'ERR_VALIDATION' }));
+    expect(() => new KeyringTokenStore({} as never)).toThrow(
+      expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^new KeyringTokenStore: options\.account must be a string/) }),
+    );
+    expect(() => new KeyringTokenStore({ account: 'a', linuxStore: 'file' as never })).toThrow(
+      expect.objectContaining({ name: 'RangeError', code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/options\.linuxStore must be one of 'secret-service', 'keyutils'/) }),
+    );
+    expect(() => new KeyringTokenStore({ account: 'a', keyring: {} as never })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/options\.keyring/) }));
   });
 });
 

@@ -2,8 +2,7 @@
 // full jitter, attempts and total time are bounded, waits are abortable, and other errors are
 // not retried. Real Client, real emulator; faults come from emulator.failNextToken.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Client, type SignInResult } from '../../src/client.js';
-import { ClientResultError } from '../../src/errors.js';
+import { Client, ClientResultError, type SignInResult } from '../../src/index.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { clientFor } from '../support/emulator.js';
 import { MemoryTokenStore, TokenManager, type TokenManagerOptions, type TokenRefreshRetryInfo } from '../../src/tokens/index.js';

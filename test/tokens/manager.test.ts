@@ -2,11 +2,10 @@
 // sign-in, restoring it, refreshing ahead of expiry, single flight, crash-safe rotation, and a
 // dead grant. Retries and network failures are in manager-retry.test.ts.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Client, type SignInResult } from '../../src/client.js';
-import { ClientResultError, SocialSdkAuthError } from '../../src/errors.js';
+import { Client, ClientResultError, SocialSdkAuthError, type SignInResult } from '../../src/index.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { clientFor } from '../support/emulator.js';
-import { MemoryTokenStore, TokenManager, type TokenSet, type TokenStore } from '../../src/tokens/index.js';
+import { MemoryTokenStore, TokenManager, TokenStoreError, type TokenSet, type TokenStore } from '../../src/tokens/index.js';
 import { rejected } from '../support/promises.js';
 const DAY = 24 * 60 * 60 * 1000;
 let emulator: Emulator;
@@ -122,6 +121,56 @@ describe('setTokens, getAccessToken and start', () => {
     expect(error.message).not.toContain(secret);
   });
 
+  it('refuses an invalid token set from a store of the user’s own as corrupt, naming the field', async () => {
+    const client = newClient();
+    const stored = { accessToken: 'AT-SECRET-stored', refreshToken: 'RT-SECRET-stored', tokenType: 'bearer', scopes: '', expiresAt: 1 };
+    const store: TokenStore = { load: async () => stored as never, save: async () => undefined, clear: async () => undefined };
+    const manager = newManager({ client, store });
+    const error = await rejected<TokenStoreError>(manager.start());
+    expect(error).toBeInstanceOf(TokenStoreError);
+    expect(error.code).toBe('ERR_TOKEN_STORE_CORRUPT');
+    expect(error.message).toMatch(/^The token store returned an invalid token set \(tokenType must be "Bearer"; received a string of length 6/);
+    expect(error.message).not.toContain('SECRET');
+    expect(manager.isSignedIn()).toBe(false);
+    expect(client.isAuthenticated()).toBe(false);
+  });
+
+  it('refuses bad call options with argument errors', async () => {
+    const manager = newManager({ client: newClient(), store: new MemoryTokenStore() });
+    await expect(manager.getAccessToken(null as never)).rejects.toMatchObject({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message: 'tokenManager.getAccessToken: options must be an object; received null.' });
+    await expect(manager.getAccessToken({ signal: 'stop' as never })).rejects.toMatchObject({ name: 'TypeError', message: expect.stringMatching(/^tokenManager\.getAccessToken: signal must be an AbortSignal/) });
+    await expect(manager.refresh(5 as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^tokenManager\.refresh: options must be an object/) });
+    await expect(manager.signOut({ revoke: 'no' as never })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^tokenManager\.signOut: options\.revoke must be a boolean/) });
+    await expect(manager.setTokens('token' as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^tokenManager\.setTokens: tokens must be the result of client\.signIn\(\) or a TokenSet/) });
+    expect(() => new TokenManager(undefined as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^new TokenManager: options\.client must be a Client/) }));
+    expect(() => new TokenManager({ client: newClient(), store: new MemoryTokenStore(), retry: { attempts: 1.5 } })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/options\.retry\.attempts must be a whole number from 1 to 100/) }));
+    expect(() => new TokenManager({ client: newClient(), store: new MemoryTokenStore(), retry: { baseDelayMs: 100, maxDelayMs: 50 } })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/options\.retry\.maxDelayMs must be a whole number of milliseconds from 100/) }));
+    expect(() => new TokenManager({ client: newClient(), store: new MemoryTokenStore(), retry: null as never })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/options\.retry must be an object/) }));
+    expect(() => new TokenManager({ client: newClient(), store: new MemoryTokenStore(), clock: 5 as never })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/options\.clock must be a function/) }));
+  });
+
+  it('checks applicationId at construction, not at the first refresh days later', async () => {
+    const client = newClient();
+    const store = new MemoryTokenStore();
+    expect(() => new TokenManager({ client, store, applicationId: 'my-game' })).toThrow(
+      expect.objectContaining({
+        name: 'RangeError',
+        code: 'ERR_OUT_OF_RANGE',
+        message: "new TokenManager: options.applicationId must be decimal digits, such as '1234567890123456789'; received a string of length 7.",
+      }),
+    );
+    expect(() => new TokenManager({ client, store, applicationId: 1234 as never })).toThrow(expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' }));
+    expect(() => new TokenManager({ client, store, applicationId: '0' })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }));
+    expect(() => new TokenManager({ client, store, applicationId: 2n ** 64n })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }));
+    // A valid id, as a bigint, is the one refreshes send.
+    const signedIn = await signIn();
+    let now = Date.now();
+    const manager = newManager({ client: signedIn.client, store, clock: () => now, applicationId: BigInt(emulator.applicationId) });
+    await manager.setTokens(signedIn.tokens);
+    now += 6.5 * DAY;
+    expect(await manager.getAccessToken()).not.toBe(signedIn.tokens.accessToken);
+  });
+
   it('close() makes later calls fail with ERR_TOKEN_MANAGER_CLOSED', async () => {
     const { client, tokens } = await signIn();
     const manager = newManager({ client, store: new MemoryTokenStore() });
@@ -214,18 +263,60 @@ describe('single flight', () => {
     expect(await meStatus(results[0]!)).toBe(200);
   });
 
-  it('a caller that aborts leaves; the others still get the refreshed token', async () => {
-    const { client, tokens } = await signIn();
+  it('a caller that aborts while the refresh request is in flight leaves; the others still get the refreshed token', async () => {
+    // A short request timeout ends the hung request, so the manager retries it for the caller who stayed.
+    const client = clientFor(emulator, { requestTimeoutMs: 400 });
+    closers.push(() => client.close());
+    const tokens = await client.signIn();
     let now = Date.now();
-    const manager = newManager({ client, store: new MemoryTokenStore(), clock: () => now });
+    const manager = newManager({ client, store: new MemoryTokenStore(), clock: () => now, retry: { baseDelayMs: 10 } });
     await manager.setTokens(tokens);
     now += 6.5 * DAY;
+    emulator.failNextToken({ hang: true });
+    const before = refreshRequests();
     const controller = new AbortController();
     const leaving = manager.getAccessToken({ signal: controller.signal });
     const staying = manager.getAccessToken();
+    let stayingSettled = false;
+    void staying.finally(() => (stayingSettled = true)).catch(() => undefined);
+    // Abort only once the emulator holds the refresh request.
+    while (refreshRequests() === before) await new Promise((resolve) => setTimeout(resolve, 5));
     controller.abort();
-    await expect(leaving).rejects.toMatchObject({ type: 'Aborted' });
-    expect(await staying).not.toBe(tokens.accessToken);
+    const error = await rejected<ClientResultError>(leaving);
+    expect(error).toBeInstanceOf(ClientResultError);
+    expect(error).toMatchObject({ type: 'Aborted', code: 'ERR_ABORTED' });
+    expect(error.message).toMatch(/^tokenManager\.getAccessToken was aborted by its AbortSignal/);
+    expect(stayingSettled).toBe(false);
+    const fresh = await staying;
+    expect(fresh).not.toBe(tokens.accessToken);
+    expect(refreshRequests()).toBe(before + 2); // the hung one, then the retry
+    expect(await meStatus(fresh)).toBe(200);
+    expect(manager.getTokenSet()?.accessToken).toBe(fresh);
+  });
+
+  it('when the only caller aborts mid-request, the answer is still saved and served to the next caller without a new request', async () => {
+    const { client, tokens } = await signIn();
+    let now = Date.now();
+    const store = new MemoryTokenStore();
+    const manager = newManager({ client, store, clock: () => now });
+    await manager.setTokens(tokens);
+    now += 6.5 * DAY;
+    emulator.setLatency(200);
+    try {
+      const before = refreshRequests();
+      const controller = new AbortController();
+      const leaving = manager.getAccessToken({ signal: controller.signal });
+      const refreshed = new Promise<TokenSet>((resolve) => manager.once('refreshed', resolve));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      controller.abort();
+      await expect(leaving).rejects.toMatchObject({ type: 'Aborted' });
+      const set = await refreshed;
+      expect((await store.load())?.refreshToken).toBe(set.refreshToken);
+      expect(await manager.getAccessToken()).toBe(set.accessToken);
+      expect(refreshRequests()).toBe(before + 1);
+    } finally {
+      emulator.setLatency(0);
+    }
   });
 });
 

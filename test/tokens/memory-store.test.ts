@@ -30,9 +30,13 @@ describe('MemoryTokenStore', () => {
   it('validates what it is given, without echoing token values', async () => {
     const store = new MemoryTokenStore();
     const error = await rejection(store.save({ ...sampleTokens(), tokenType: 'mac' } as never));
-    expect(error.code).toBe('ERR_VALIDATION');
-    expect(error.message).toMatch(/tokenType/);
+    expect(error).toBeInstanceOf(RangeError);
+    expect(error.code).toBe('ERR_OUT_OF_RANGE');
+    expect(error.message).toMatch(/^memoryTokenStore\.save: tokens\.tokenType must be "Bearer"; received a string of length 3\./);
     expect(error.message).not.toContain(sampleTokens().accessToken);
-    expect(() => new MemoryTokenStore({ accessToken: '' } as never)).toThrow(expect.objectContaining({ code: 'ERR_VALIDATION' }));
+    expect(() => new MemoryTokenStore({ accessToken: '' } as never)).toThrow(
+      expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/^new MemoryTokenStore: tokens\.accessToken must be a non-empty string/) }),
+    );
+    expect(() => new MemoryTokenStore('AT-SECRET' as never)).toThrow(expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' }));
   });
 });

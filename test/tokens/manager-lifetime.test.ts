@@ -1,0 +1,165 @@
+// Token lifetimes the emulator never issues: a token response without `expires_in` (RFC 6749
+// makes it optional), and lifetimes far too short to schedule by. A small node:http token
+// endpoint plays a service that answers that way; the real Client talks to it over loopback.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Client, type TokenResult } from '../../src/index.js';
+import { MemoryTokenStore, TokenManager, type TokenSet } from '../../src/tokens/index.js';
+
+interface TokenEndpoint {
+  apiBase: string;
+  /** Refresh grants answered so far. */
+  refreshes(): number;
+  close(): Promise<void>;
+}
+
+/** A token endpoint that rotates on every refresh and answers with `expiresIn` (left out when undefined). */
+async function tokenEndpoint(expiresIn: number | undefined): Promise<TokenEndpoint> {
+  let count = 0;
+  const server: Server = createServer((req, res) => {
+    let size = 0;
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => {
+      size += chunk.length;
+      if (size > 64 * 1024) req.destroy();
+      else body += chunk;
+    });
+    req.on('end', () => {
+      const grant = new URLSearchParams(body).get('grant_type');
+      if (req.method !== 'POST' || !req.url?.endsWith('/oauth2/token') || grant !== 'refresh_token') {
+        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'unsupported_grant_type' }));
+        return;
+      }
+      count++;
+      const answer: Record<string, unknown> = { access_token: `access-${count}`, token_type: 'Bearer', refresh_token: `refresh-${count}`, scope: 'identify' };
+      if (expiresIn !== undefined) answer.expires_in = expiresIn;
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(answer));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    apiBase: `http://127.0.0.1:${port}/api/v10`,
+    refreshes: () => count,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setUp(expiresIn: number | undefined): Promise<{ endpoint: TokenEndpoint; client: Client; manager: TokenManager; store: MemoryTokenStore }> {
+  const endpoint = await tokenEndpoint(expiresIn);
+  cleanups.push(() => endpoint.close());
+  const client = new Client({ applicationId: '1234567890123456789', apiBase: endpoint.apiBase, webBase: endpoint.apiBase.replace('/api/v10', '') });
+  cleanups.push(() => client.close());
+  const store = new MemoryTokenStore();
+  const manager = new TokenManager({ client, store });
+  cleanups.push(() => manager.close());
+  return { endpoint, client, manager, store };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('a token response without expires_in', () => {
+  it('is taken as an unknown lifetime: nothing is scheduled, the token is served, and refresh() still rotates', async () => {
+    const { endpoint, client, manager, store } = await setUp(undefined);
+    // What client.signIn() reports for such a response: expiresIn 0.
+    const set = await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', expiresIn: 0, scopes: 'identify' });
+    expect(set.expiresAt).toBe(0);
+    expect(client.isAuthenticated()).toBe(true);
+
+    await sleep(1000);
+    expect(endpoint.refreshes()).toBe(0);
+    expect(await manager.getAccessToken()).toBe('access-0');
+    expect(endpoint.refreshes()).toBe(0);
+
+    // The game asks for a refresh when the service refuses the token (a 401).
+    const next = await manager.refresh();
+    expect(next).toEqual({ accessToken: 'access-1', refreshToken: 'refresh-1', tokenType: 'Bearer', scopes: 'identify', expiresAt: 0 });
+    expect(await store.load()).toEqual(next);
+    await sleep(1000);
+    expect(endpoint.refreshes()).toBe(1);
+    expect(await manager.getAccessToken()).toBe('access-1');
+    expect(client.isAuthenticated()).toBe(true);
+  });
+
+  it('is also taken as unknown when restored from the store in a new run', async () => {
+    const { endpoint, manager, store } = await setUp(undefined);
+    await store.save({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', scopes: 'identify', expiresAt: 0 });
+    expect(await manager.start()).toBe(true);
+    await sleep(500);
+    expect(await manager.getAccessToken()).toBe('access-0');
+    expect(endpoint.refreshes()).toBe(0);
+  });
+});
+
+describe('refreshes stay bounded whatever lifetime the service gives', () => {
+  it('a lifetime of a few milliseconds does not make the background timer spin', async () => {
+    const { endpoint, manager } = await setUp(0.005);
+    const refreshed: TokenSet[] = [];
+    manager.on('refreshed', (set) => refreshed.push(set));
+    await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', expiresIn: 0.005, scopes: 'identify' });
+    await sleep(1000);
+    // The first set is due at once and refreshed; the next refresh waits for the minimum delay.
+    expect(endpoint.refreshes()).toBe(1);
+    expect(refreshed.map((set) => set.accessToken)).toEqual(['access-1']);
+  });
+
+  it('callers asking again and again rotate at most once a second', async () => {
+    const { endpoint, manager } = await setUp(3600);
+    await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify' });
+    const started = Date.now();
+    let calls = 0;
+    while (Date.now() - started < 1000) {
+      await manager.refresh();
+      calls++;
+    }
+    expect(calls).toBeGreaterThanOrEqual(1);
+    expect(endpoint.refreshes()).toBeLessThanOrEqual(2);
+    expect(endpoint.refreshes()).toBe(calls);
+    expect(await manager.getAccessToken()).toBe(`access-${calls}`);
+  });
+
+  it('a caller waiting out the interval can give up with its signal', async () => {
+    const { endpoint, manager } = await setUp(3600);
+    await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify' });
+    await manager.refresh();
+    const controller = new AbortController();
+    const second = manager.refresh({ signal: controller.signal });
+    await sleep(50);
+    controller.abort();
+    await expect(second).rejects.toMatchObject({ type: 'Aborted' });
+    await sleep(1100);
+    expect(endpoint.refreshes()).toBe(1);
+  });
+});
+
+describe('lifetimes a sign-in result can carry', () => {
+  it.each([
+    ['zero', 0, 0],
+    ['negative', -30, 0],
+    ['not a number', Number.NaN, 0],
+    ['infinite', Number.POSITIVE_INFINITY, 0],
+    ['a fraction of a second', 0.0015, 1_700_000_000_001],
+    ['an hour', 3600, 1_700_003_600_000],
+  ])('an expiresIn that is %s gives expiresAt %s', async (_name, expiresIn, expiresAt) => {
+    const client = new Client({ applicationId: '1234567890123456789' });
+    cleanups.push(() => client.close());
+    const manager = new TokenManager({ client, store: new MemoryTokenStore(), clock: () => 1_700_000_000_000 });
+    cleanups.push(() => manager.close());
+    // A result built by hand may spell the token type in another case (RFC 6749 says it is case-insensitive); it is taken as Bearer.
+    const result = { accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'bearer', expiresIn, scopes: 'identify' } as unknown as TokenResult;
+    const set = await manager.setTokens(result);
+    expect(set).toEqual({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', scopes: 'identify', expiresAt });
+    expect(manager.toJSON().expiresAt).toBe(expiresAt);
+  });
+});
