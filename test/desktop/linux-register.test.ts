@@ -246,14 +246,14 @@ describe('registerUriScheme on Linux', () => {
 
   it('refuses a relative executable path and bad options before touching the system', async () => {
     await expect(registerUriScheme({ scheme: 'ssa-test', command: ['./game'], platform: 'linux', env })).rejects.toMatchObject({
-      code: 'ERR_INVALID_ARGUMENT',
+      code: 'ERR_OUT_OF_RANGE',
       message: expect.stringContaining('absolute path'),
     });
     await expect(registerUriScheme({ scheme: 'https', command: ['/usr/bin/true'], platform: 'linux', env })).rejects.toMatchObject({
       code: 'ERR_INVALID_SCHEME',
     });
     await expect(registerUriScheme({ scheme: 'ssa-test', command: [], platform: 'linux', env })).rejects.toMatchObject({
-      code: 'ERR_INVALID_ARGUMENT',
+      code: 'ERR_OUT_OF_RANGE',
     });
     expect(existsSync(path.join(env.XDG_DATA_HOME!, 'applications'))).toBe(false);
   });
