@@ -1,15 +1,17 @@
 // The OpenID Connect userinfo endpoint the discovery document advertises, driven by
 // openid-client as a relying party would: claims for a token granted `openid`, and the RFC 6750
 // Bearer challenges for a missing, dead or under-scoped token.
-import * as oidc from 'openid-client';
+import type * as OidcModule from 'openid-client' with { 'resolution-mode': 'import' };
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { signIn } from './helpers.js';
 
 let emulator: Emulator;
-let config: oidc.Configuration;
+let oidc: typeof OidcModule;
+let config: OidcModule.Configuration;
 
 beforeAll(async () => {
+  oidc = await import('openid-client');
   emulator = await startEmulator({
     users: [{ id: '80351110224678912', username: 'player', globalName: 'Player One', email: 'player@example.com' }],
   });
@@ -57,13 +59,13 @@ describe('userinfo endpoint', () => {
   it('answers an unknown or revoked token with 401 invalid_token', async () => {
     const error = await oidc.fetchUserInfo(config, 'not-a-token', oidc.skipSubjectCheck).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(oidc.WWWAuthenticateChallengeError);
-    expect((error as oidc.WWWAuthenticateChallengeError).status).toBe(401);
-    expect((error as oidc.WWWAuthenticateChallengeError).cause[0]).toMatchObject({ scheme: 'bearer', parameters: { error: 'invalid_token' } });
+    expect((error as OidcModule.WWWAuthenticateChallengeError).status).toBe(401);
+    expect((error as OidcModule.WWWAuthenticateChallengeError).cause[0]).toMatchObject({ scheme: 'bearer', parameters: { error: 'invalid_token' } });
 
     const tokens = await signIn(emulator);
     emulator.revokeGrantsOf('80351110224678912');
     const revoked = await oidc.fetchUserInfo(config, tokens.body.access_token as string, oidc.skipSubjectCheck).catch((e: unknown) => e);
-    expect((revoked as oidc.WWWAuthenticateChallengeError).cause[0]).toMatchObject({ parameters: { error: 'invalid_token' } });
+    expect((revoked as OidcModule.WWWAuthenticateChallengeError).cause[0]).toMatchObject({ parameters: { error: 'invalid_token' } });
   });
 
   it('answers a token without openid with 403 insufficient_scope', async () => {
