@@ -123,6 +123,8 @@ export interface AuthProtocolRegistration {
    * `app.removeAsDefaultProtocolClient` with the same arguments. Idempotent.
    */
   unregister(): void;
+  /** What `JSON.stringify` and `util.inspect` show: `{ primary, scheme, registered }`, nothing of the app or client. */
+  toJSON(): { primary: boolean; scheme: string; registered: boolean };
 }
 
 export interface ElectronClientOptions
@@ -278,7 +280,7 @@ export function registerAuthProtocol(
   requireMethods(REGISTER, 'client', client, ['handleRedirect'], 'a social-sdk-auth Client');
   checkOptions(REGISTER, options);
   const scheme = resolveScheme(REGISTER, client, options.scheme);
-  const argv = options.argv ?? process.argv;
+  const argv = options.argv === undefined ? process.argv : options.argv;
   if (!Array.isArray(argv)) throw argumentError('type', REGISTER, 'options.argv', 'an array of strings such as process.argv', argv);
   const setAsDefault = checkBoolean(REGISTER, 'options.setAsDefault', options.setAsDefault, true);
   const onUrl = checkFunction<(url: string, info: RedirectUrlInfo) => void>(REGISTER, 'options.onUrl', options.onUrl);

@@ -56,7 +56,7 @@ export function redirectEndpoint(scheme: string, options?: EndpointOptions): str
   const valid = validateScheme(scheme, where);
   const o = checkOptions(where, options);
   const platform = o.platform === undefined ? process.platform : checkString(where, 'options.platform', o.platform, true);
-  const env = o.env ?? process.env;
+  const env = o.env === undefined ? process.env : o.env;
   if (env === null || typeof env !== 'object' || Array.isArray(env)) {
     throw argumentError('type', where, 'options.env', 'an environment object such as process.env', env);
   }

@@ -54,13 +54,13 @@ export async function handOffOrListen(options: HandOffOrListenOptions): Promise<
   const scheme = validateScheme(options.scheme, where, 'options.scheme');
   if (typeof options.onUrl !== 'function') throw argumentError('type', where, 'options.onUrl', 'a function that receives the redirect URL', options.onUrl);
   const exit = checkFunction<(code: number) => void>(where, 'options.exit', options.exit) ?? ((code: number) => process.exit(code));
-  const stderr = options.stderr ?? process.stderr;
+  const stderr = options.stderr === undefined ? process.stderr : options.stderr;
   if (stderr === null || typeof stderr !== 'object' || typeof stderr.write !== 'function') {
     throw argumentError('type', where, 'options.stderr', 'a writable stream such as process.stderr', stderr);
   }
   const coldStart = checkOneOf(where, 'options.coldStart', options.coldStart, ['exit', 'start'] as const, 'exit');
   checkSignal(where, options.signal, 'options.signal');
-  const url = findRedirectUrl(options.argv ?? process.argv, scheme, where);
+  const url = findRedirectUrl(options.argv === undefined ? process.argv : options.argv, scheme, where);
   if (url !== undefined) {
     try {
       await forwardRedirect(url, {

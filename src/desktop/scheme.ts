@@ -115,7 +115,7 @@ function unsupportedError(platform: string, scheme: string): UnsupportedPlatform
 /** Platform, environment, time limit and signal: the options registration and removal share. */
 function runOptions(where: string, options: Partial<RegisterUriSchemeOptions>) {
   const platform = checkOneOf(where, 'options.platform', options.platform, PLATFORMS, process.platform);
-  const env = options.env ?? process.env;
+  const env = options.env === undefined ? process.env : options.env;
   if (env === null || typeof env !== 'object' || Array.isArray(env)) {
     throw argumentError('type', where, 'options.env', 'an environment object such as process.env', env);
   }
@@ -134,12 +134,12 @@ export async function registerUriScheme(options: RegisterUriSchemeOptions): Prom
   const o = checkOptions(where, options);
   const scheme = validateScheme(o.scheme, where, 'options.scheme');
   const { platform, ...run } = runOptions(where, o);
-  const name = o.name ?? scheme;
+  const name = o.name === undefined ? scheme : o.name;
   checkString(where, 'options.name', name);
   if (name.trim() === '') throw argumentError('value', where, 'options.name', "a non-empty name such as the game's title", name);
   if (platform === 'darwin') throw macosError(scheme);
   const isAbsolute = platform === 'win32' ? path.win32.isAbsolute : path.posix.isAbsolute;
-  const command = assertCommand(o.command ?? defaultHandlerCommand(), isAbsolute, where);
+  const command = assertCommand(o.command === undefined ? defaultHandlerCommand() : o.command, isAbsolute, where);
   const base = { scheme, redirectUri: `${scheme}:/authorize/callback`, platform, command: [...command] };
   if (FREEDESKTOP.has(platform)) {
     return { ...base, ...(await registerLinux({ scheme, name, command, ...run })) };

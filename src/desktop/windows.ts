@@ -24,7 +24,7 @@ export function schemeRegistryKey(scheme: string): string {
 
 /** reg.exe from the system directory, so a `reg.exe` earlier in PATH is never run. */
 export function regExePath(env: NodeJS.ProcessEnv): string {
-  const root = env.SystemRoot ?? env.SYSTEMROOT ?? env.windir ?? 'C:\\Windows';
+  const root = [env.SystemRoot, env.SYSTEMROOT, env.windir].find((v) => typeof v === 'string' && v !== '') ?? 'C:\\Windows';
   return path.win32.join(root, 'System32', 'reg.exe');
 }
 
