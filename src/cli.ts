@@ -3,6 +3,8 @@
  * The `social-sdk-auth` command. Each subcommand is an entry in COMMANDS; `runCli` parses the
  * command line, dispatches, and returns the exit code, so it can be tested in-process.
  */
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { forwardRedirectCommand, FORWARD_REDIRECT_USAGE } from './desktop/cli-forward.js';
 import { DEFAULT_APPLICATION_ID, startEmulator } from './emulator/index.js';
@@ -89,6 +91,9 @@ const COMMANDS: Record<string, Command> = {
             : undefined;
         emulator = await startEmulator({ port, ...(applications ? { applications } : {}) });
       } catch (err) {
+        const code = (err as { code?: unknown }).code;
+        // A bad --application-id or --redirect-uri is the caller's mistake: a usage error.
+        if (code === 'ERR_INVALID_ARG_TYPE' || code === 'ERR_OUT_OF_RANGE') throw new UsageError((err as Error).message);
         io.err(`social-sdk-auth emulator: could not start: ${(err as Error).message}`);
         return 1;
       }
@@ -119,6 +124,25 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
+/**
+ * The version in the package's own package.json: the nearest parent folder of this file whose
+ * package.json is named social-sdk-auth (src/ in development, dist/cjs/ once built).
+ */
+function packageVersion(): string {
+  let dir = __dirname;
+  for (;;) {
+    try {
+      const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
+      if (manifest.name === 'social-sdk-auth' && typeof manifest.version === 'string') return manifest.version;
+    } catch {
+      // No readable package.json here; keep going up.
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return 'unknown';
+    dir = parent;
+  }
+}
+
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
   return [
@@ -126,6 +150,10 @@ function usage(): string {
     '',
     'Commands:',
     ...Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`),
+    '',
+    'Options:',
+    '  -v, --version  print the version of social-sdk-auth',
+    '  -h, --help     show this help',
     '',
     'Run "social-sdk-auth <command> --help" for the options of a command.',
   ].join('\n');
@@ -136,6 +164,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const [name, ...rest] = argv;
   if (name === '--help' || name === '-h' || name === 'help') {
     io.out(usage());
+    return 0;
+  }
+  if (name === '--version' || name === '-v') {
+    if (rest.length > 0) {
+      io.err(`social-sdk-auth: --version takes no arguments.\n\n${usage()}`);
+      return USAGE_ERROR;
+    }
+    io.out(packageVersion());
     return 0;
   }
   if (name === undefined) {

@@ -6,9 +6,11 @@
  * the app passes its own `app` and `shell`, typed by the small interfaces below.
  */
 import * as path from 'node:path';
+import { inspect } from 'node:util';
 
+import { checkBoolean, checkFunction, checkOptions } from './check.js';
 import { Client, type ClientOptions } from './client.js';
-import { invalidType, outOfRange, SocialSdkAuthError } from './errors.js';
+import { argumentError, SocialSdkAuthError } from './errors.js';
 import { redact } from './redact.js';
 import { findRedirectUrl } from './desktop/forward.js';
 import { redirectUrlProblem, validateScheme } from './desktop/validate.js';
@@ -121,6 +123,8 @@ export interface AuthProtocolRegistration {
    * `app.removeAsDefaultProtocolClient` with the same arguments. Idempotent.
    */
   unregister(): void;
+  /** What `JSON.stringify` and `util.inspect` show: `{ primary, scheme, registered }`, nothing of the app or client. */
+  toJSON(): { primary: boolean; scheme: string; registered: boolean };
 }
 
 export interface ElectronClientOptions
@@ -136,16 +140,72 @@ export interface ElectronClient {
 
 const REGISTER = 'registerAuthProtocol';
 
+/** Checks that only registerAuthProtocol makes registrations. */
+const CONSTRUCT = Symbol('ProtocolRegistration');
+
+interface RegistrationParts {
+  primary: boolean;
+  scheme: string;
+  registered: boolean;
+  /** Removes the listeners and the OS registration; called at most once. */
+  release(): void;
+}
+
+/**
+ * What {@link registerAuthProtocol} returns. Its state (the app, the client, the listeners)
+ * is private in fact, so neither inspection nor JSON can reach the client or a redirect URL.
+ */
+class ProtocolRegistration implements AuthProtocolRegistration {
+  readonly #primary: boolean;
+  readonly #scheme: string;
+  readonly #registered: boolean;
+  #release: (() => void) | undefined;
+
+  constructor(key: symbol, parts: RegistrationParts) {
+    if (key !== CONSTRUCT) throw new TypeError('AuthProtocolRegistration: use registerAuthProtocol() to make one.');
+    this.#primary = parts.primary;
+    this.#scheme = parts.scheme;
+    this.#registered = parts.registered;
+    this.#release = parts.release;
+  }
+
+  get primary(): boolean {
+    return this.#primary;
+  }
+
+  get scheme(): string {
+    return this.#scheme;
+  }
+
+  get registered(): boolean {
+    return this.#registered;
+  }
+
+  unregister(): void {
+    const release = this.#release;
+    this.#release = undefined;
+    release?.();
+  }
+
+  toJSON(): { primary: boolean; scheme: string; registered: boolean } {
+    return { primary: this.#primary, scheme: this.#scheme, registered: this.#registered };
+  }
+
+  [inspect.custom](): string {
+    return `AuthProtocolRegistration ${inspect(this.toJSON())}`;
+  }
+}
+
 /** Schemes registered per app object, so the same URL is not handled twice. */
 const active = new WeakMap<object, Set<string>>();
 
 function requireMethods(where: string, name: string, value: unknown, methods: readonly string[], expected: string): void {
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) {
-    throw invalidType(where, name, expected, value);
+    throw argumentError('type', where, name, expected, value);
   }
   for (const method of methods) {
     if (typeof (value as Record<string, unknown>)[method] !== 'function') {
-      throw invalidType(where, `${name}.${method}`, `a function (${name} must be ${expected})`, (value as Record<string, unknown>)[method]);
+      throw argumentError('type', where, `${name}.${method}`, `a function (${name} must be ${expected})`, (value as Record<string, unknown>)[method]);
     }
   }
 }
@@ -154,7 +214,8 @@ function resolveScheme(where: string, client: RedirectHandler, scheme: unknown):
   if (scheme === undefined) {
     const id = typeof client.getApplicationId === 'function' ? client.getApplicationId() : undefined;
     if (id === undefined) {
-      throw invalidType(
+      throw argumentError(
+        'type',
         where,
         'options.scheme',
         'a URI scheme such as "mygame" (the client has no applicationId to derive "discord-{applicationId}" from)',
@@ -163,12 +224,8 @@ function resolveScheme(where: string, client: RedirectHandler, scheme: unknown):
     }
     scheme = `discord-${id}`;
   }
-  if (typeof scheme !== 'string') throw invalidType(where, 'options.scheme', 'a URI scheme string such as "mygame"', scheme);
-  try {
-    return validateScheme(scheme);
-  } catch (error) {
-    throw outOfRange(where, (error as Error).message);
-  }
+  if (typeof scheme !== 'string') throw argumentError('type', where, 'options.scheme', 'a URI scheme string such as "mygame"', scheme);
+  return validateScheme(scheme, where, 'options.scheme');
 }
 
 /** The executable and arguments the OS runs for the scheme; empty means Electron's default (this executable). */
@@ -221,14 +278,12 @@ export function registerAuthProtocol(
     "Electron's app (require('electron').app in the main process)",
   );
   requireMethods(REGISTER, 'client', client, ['handleRedirect'], 'a social-sdk-auth Client');
-  if (options === null || typeof options !== 'object') throw invalidType(REGISTER, 'options', 'an object', options);
+  checkOptions(REGISTER, options);
   const scheme = resolveScheme(REGISTER, client, options.scheme);
-  const argv = options.argv ?? process.argv;
-  if (!Array.isArray(argv)) throw invalidType(REGISTER, 'options.argv', 'an array of strings such as process.argv', argv);
-  const setAsDefault = options.setAsDefault ?? true;
-  if (typeof setAsDefault !== 'boolean') throw invalidType(REGISTER, 'options.setAsDefault', 'a boolean', setAsDefault);
-  const onUrl = options.onUrl;
-  if (onUrl !== undefined && typeof onUrl !== 'function') throw invalidType(REGISTER, 'options.onUrl', 'a function', onUrl);
+  const argv = options.argv === undefined ? process.argv : options.argv;
+  if (!Array.isArray(argv)) throw argumentError('type', REGISTER, 'options.argv', 'an array of strings such as process.argv', argv);
+  const setAsDefault = checkBoolean(REGISTER, 'options.setAsDefault', options.setAsDefault, true);
+  const onUrl = checkFunction<(url: string, info: RedirectUrlInfo) => void>(REGISTER, 'options.onUrl', options.onUrl);
 
   const schemes = active.get(app) ?? new Set<string>();
   if (schemes.has(scheme)) {
@@ -240,7 +295,7 @@ export function registerAuthProtocol(
   }
 
   if (!app.requestSingleInstanceLock()) {
-    return { primary: false, scheme, registered: false, unregister: () => {} };
+    return new ProtocolRegistration(CONSTRUCT, { primary: false, scheme, registered: false, release: () => {} });
   }
 
   // Electron's deep-link tutorial: in development the executable is electron itself, so it needs the app path.
@@ -289,19 +344,18 @@ export function registerAuthProtocol(
   // After this call returns, so that onUrl can use the registration and run after the app's own setup.
   if (coldStart !== undefined) queueMicrotask(() => deliver(coldStart, 'argv'));
 
-  return {
+  return new ProtocolRegistration(CONSTRUCT, {
     primary: true,
     scheme,
     registered,
-    unregister() {
-      if (closed) return;
+    release() {
       closed = true;
       app.removeListener('open-url', onOpenUrl);
       app.removeListener('second-instance', onSecondInstance);
       schemes.delete(scheme);
       if (command !== undefined) callWithCommand(app, 'removeAsDefaultProtocolClient', scheme, command);
     },
-  };
+  });
 }
 
 /** Same as `registration.unregister()`. */
@@ -333,8 +387,10 @@ export function createElectronClient(
   options: ElectronClientOptions = {},
 ): ElectronClient {
   const where = 'createElectronClient';
-  if (options === null || typeof options !== 'object') throw invalidType(where, 'options', 'an object', options);
+  checkOptions(where, options);
   const { scheme, argv, setAsDefault, onUrl, ...clientOptions } = options;
+  // Checked before the client exists, so a bad scheme reads the same here as in registerAuthProtocol.
+  if (scheme !== undefined) resolveScheme(where, { handleRedirect: () => false }, scheme);
   const client = new Client({
     ...clientOptions,
     customSchemeParam: clientOptions.customSchemeParam ?? scheme,

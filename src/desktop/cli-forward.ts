@@ -3,7 +3,7 @@
  * from a shell, a launcher script or a program written in another language.
  * Exit status: 0 delivered, 1 not delivered (no instance, refused, timed out), 2 usage error.
  */
-import { SocialSdkAuthError } from '../errors.js';
+import { errorCodeOf } from './errors.js';
 import { forwardRedirect } from './forward.js';
 import { validateScheme } from './validate.js';
 
@@ -78,7 +78,7 @@ export async function forwardRedirectCommand(argv: readonly string[], io: Comman
   let parsed: Parsed;
   try {
     parsed = parse(argv);
-    if (!parsed.help) validateScheme(parsed.scheme);
+    if (!parsed.help) validateScheme(parsed.scheme, 'forward-redirect', '--scheme');
   } catch (error) {
     io.stderr.write(`${(error as Error).message}\n\n${FORWARD_REDIRECT_USAGE}`);
     return 2;
@@ -94,10 +94,10 @@ export async function forwardRedirectCommand(argv: readonly string[], io: Comman
       ...(parsed.timeoutMs !== undefined ? { timeoutMs: parsed.timeoutMs } : {}),
     });
   } catch (error) {
-    const code = error instanceof SocialSdkAuthError ? error.code : undefined;
+    const code = errorCodeOf(error);
     io.stderr.write(`${(error as Error).message}\n`);
-    // A URL that is not of the scheme is a usage mistake, not a delivery failure.
-    return code === 'ERR_INVALID_REDIRECT_URL' ? 2 : 1;
+    // A URL that is not of the scheme, or an option out of range, is a usage mistake, not a delivery failure.
+    return code === 'ERR_INVALID_REDIRECT_URL' || code === 'ERR_OUT_OF_RANGE' || code === 'ERR_INVALID_ARG_TYPE' ? 2 : 1;
   }
   io.stdout.write('Redirect delivered to the running game.\n');
   return 0;

@@ -2,37 +2,50 @@
  * Pure conversions of an argv array into the command lines the operating systems store: the
  * `Exec=` value of a freedesktop Desktop Entry and the `shell\open\command` string of Windows.
  */
-import { DesktopArgumentError } from './errors.js';
+import * as path from 'node:path';
+import { argumentError } from '../errors.js';
 
 /** Characters the Desktop Entry spec reserves: an argument holding one must be quoted. */
 const DESKTOP_RESERVED = /[ \t\n\r"'\\><~|&;$*?#()`]/;
 
+/** Longest argv accepted: far above any real command line, far below what would exhaust memory. */
+const MAX_COMMAND_ARGS = 256;
+const MAX_COMMAND_BYTES = 32 * 1024;
+
 /**
- * Checks an argv array: non-empty, strings only, no NUL, and an executable that launchers can
- * find (absolute path or bare name looked up in PATH; a relative path would depend on the
- * launcher's working directory).
+ * Checks an argv array: non-empty, strings only, no NUL, bounded, and an executable that
+ * launchers can find (absolute path or bare name looked up in PATH; a relative path would depend
+ * on the launcher's working directory).
  */
-export function assertCommand(command: unknown, pathIsAbsolute: (p: string) => boolean): string[] {
-  if (!Array.isArray(command) || command.length === 0) {
-    throw new DesktopArgumentError(
-      'command must be a non-empty array: the executable followed by its arguments, e.g. [process.execPath, "/path/to/game.js"].',
-    );
+export function assertCommand(command: unknown, pathIsAbsolute: (p: string) => boolean, where: string): string[] {
+  const expected = 'an array of strings: the executable followed by its arguments, e.g. [process.execPath, "/path/to/game.js"]';
+  if (!Array.isArray(command)) throw argumentError('type', where, 'command', expected, command);
+  if (command.length === 0 || command.length > MAX_COMMAND_ARGS) {
+    throw argumentError('value', where, 'command', `${expected}, with 1 to ${MAX_COMMAND_ARGS} entries`, command);
   }
-  command.forEach((arg, index) => {
-    if (typeof arg !== 'string') {
-      throw new DesktopArgumentError(`command[${index}] must be a string, received ${typeof arg}.`);
-    }
+  let bytes = 0;
+  command.forEach((arg: unknown, index) => {
+    if (typeof arg !== 'string') throw argumentError('type', where, `command[${index}]`, 'a string', arg);
     if (arg.includes('\0')) {
-      throw new DesktopArgumentError(`command[${index}] contains a NUL character, which no command line can carry.`);
+      throw argumentError('value', where, `command[${index}]`, 'a string without NUL characters, which no command line can carry', arg);
     }
+    bytes += Buffer.byteLength(arg);
   });
+  if (bytes > MAX_COMMAND_BYTES) {
+    throw argumentError('value', where, 'command', `at most ${MAX_COMMAND_BYTES} bytes long in all`, command);
+  }
   const executable = command[0] as string;
   if (executable === '') {
-    throw new DesktopArgumentError('command[0] (the executable) must not be empty.');
+    throw argumentError('value', where, 'command[0]', 'the executable: an absolute path or a program name found in PATH', executable);
   }
   if (!pathIsAbsolute(executable) && /[\\/]/.test(executable)) {
-    throw new DesktopArgumentError(
-      `command[0] "${executable}" is a relative path; the OS starts the handler from another working directory, so pass an absolute path (path.resolve it) or a bare program name found in PATH.`,
+    throw argumentError(
+      'value',
+      where,
+      'command[0]',
+      'an absolute path or a bare program name found in PATH',
+      executable,
+      'The OS starts the handler from another working directory, so resolve relative paths with path.resolve().',
     );
   }
   return command as string[];
@@ -56,17 +69,20 @@ export function quoteExecArgument(arg: string): string {
 }
 
 /** The `Exec=` value for `command` with the URL field code `%u` appended as the last argument. */
-export function desktopExecLine(command: readonly string[]): string {
-  const executable = command[0];
-  if (executable === undefined) {
-    throw new DesktopArgumentError('command must name an executable.');
-  }
-  if (executable.includes('=')) {
-    throw new DesktopArgumentError(
-      `The executable path "${executable}" contains "=", which the Desktop Entry spec forbids in Exec; move the game or start it through a wrapper script whose path has no "=".`,
+export function desktopExecLine(command: unknown, where: string): string {
+  assertCommand(command, path.posix.isAbsolute, where);
+  const valid = command as readonly string[];
+  if ((valid[0] as string).includes('=')) {
+    throw argumentError(
+      'value',
+      where,
+      'command[0]',
+      'a path without "=", which the Desktop Entry spec forbids in Exec',
+      valid[0],
+      'Move the game or start it through a wrapper script whose path has no "=".',
     );
   }
-  return [...command.map(quoteExecArgument), '%u'].join(' ');
+  return [...valid.map(quoteExecArgument), '%u'].join(' ');
 }
 
 /** Escapes a Desktop Entry string or localestring value such as `Name=`. */
@@ -97,27 +113,30 @@ export function quoteWindowsArgument(arg: string): string {
 }
 
 /**
- * The `shell\open\command` value for `command`: every argument quoted, then `"%1"` where
- * Explorer puts the URL. `%` is refused because Explorer expands `%1`, `%*`, `%L`, `%~…` and
- * others anywhere in that string and has no escape for a literal one.
+ * The `shell\open\command` value Windows stores for `command`: every argument quoted, then
+ * `"%1"` where Explorer puts the URL. For installers that write the registry key themselves, so
+ * that they write what `registerUriScheme` would. `%` is refused because Explorer expands `%1`,
+ * `%*`, `%L`, `%~…` and others anywhere in that string and has no escape for a literal one.
  */
-export function windowsCommandLine(command: readonly string[]): string {
+export function windowsCommandLine(command: readonly string[], where = 'windowsCommandLine'): string {
+  assertCommand(command, path.win32.isAbsolute, where);
   command.forEach((arg, index) => {
     if (arg.includes('%')) {
-      throw new DesktopArgumentError(
-        `command[${index}] contains "%", which Windows would read as a placeholder in the registered command; use a path without "%" or a launcher script.`,
+      throw argumentError(
+        'value',
+        where,
+        `command[${index}]`,
+        'a string without "%", which Windows would read as a placeholder in the registered command',
+        arg,
+        'Use a path without "%" or a launcher script.',
       );
     }
     if (/[\r\n]/.test(arg)) {
-      throw new DesktopArgumentError(`command[${index}] contains a line break, which a Windows command line cannot carry.`);
+      throw argumentError('value', where, `command[${index}]`, 'a string without line breaks, which a Windows command line cannot carry', arg);
     }
   });
-  const executable = command[0];
-  if (executable === undefined) {
-    throw new DesktopArgumentError('command must name an executable.');
-  }
-  if (executable.includes('"')) {
-    throw new DesktopArgumentError(`command[0] contains '"', which Windows file names cannot contain.`);
+  if ((command[0] as string).includes('"')) {
+    throw argumentError('value', where, 'command[0]', "a path without '\"', which Windows file names cannot contain", command[0]);
   }
   return [...command.map(quoteWindowsArgument), '"%1"'].join(' ');
 }

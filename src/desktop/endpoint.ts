@@ -6,6 +6,8 @@ import { createHash } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { checkOptions, checkString } from '../check.js';
+import { argumentError } from '../errors.js';
 import { UnsafeEndpointError } from './errors.js';
 import { validateScheme } from './validate.js';
 
@@ -40,7 +42,7 @@ function safeUserName(): string {
  */
 export function endpointDirectory(env: NodeJS.ProcessEnv = process.env): string {
   const runtime = env.XDG_RUNTIME_DIR;
-  if (runtime && path.isAbsolute(runtime)) return path.join(runtime, 'social-sdk-auth');
+  if (typeof runtime === 'string' && runtime !== '' && path.isAbsolute(runtime)) return path.join(runtime, 'social-sdk-auth');
   return path.join(os.tmpdir(), `social-sdk-auth-${currentUid() ?? safeUserName()}`);
 }
 
@@ -49,11 +51,17 @@ export function endpointDirectory(env: NodeJS.ProcessEnv = process.env): string 
  * when that path would be too long for a socket), or `\\.\pipe\social-sdk-auth-{user}-{scheme}`
  * on Windows. Documented so that launchers written in other languages can forward too.
  */
-export function redirectEndpoint(scheme: string, options: EndpointOptions = {}): string {
-  const valid = validateScheme(scheme);
-  const platform = options.platform ?? process.platform;
+export function redirectEndpoint(scheme: string, options?: EndpointOptions): string {
+  const where = 'redirectEndpoint';
+  const valid = validateScheme(scheme, where);
+  const o = checkOptions(where, options);
+  const platform = o.platform === undefined ? process.platform : checkString(where, 'options.platform', o.platform, true);
+  const env = o.env === undefined ? process.env : o.env;
+  if (env === null || typeof env !== 'object' || Array.isArray(env)) {
+    throw argumentError('type', where, 'options.env', 'an environment object such as process.env', env);
+  }
   if (platform === 'win32') return `\\\\.\\pipe\\social-sdk-auth-${safeUserName()}-${valid}`;
-  const dir = endpointDirectory(options.env ?? process.env);
+  const dir = endpointDirectory(env);
   const plain = path.join(dir, `${valid}.sock`);
   if (Buffer.byteLength(plain) <= MAX_SOCKET_PATH) return plain;
   return path.join(dir, `${createHash('sha256').update(valid).digest('hex').slice(0, 16)}.sock`);

@@ -1,15 +1,9 @@
 /**
  * Typed errors of `social-sdk-auth/desktop`. Each has a stable `code`; messages say what was
  * wrong and what to do, and never contain the `code` or `state` values of a redirect URL.
+ * Argument errors are not here: every entry point builds them with `argumentError`.
  */
 import { SocialSdkAuthError } from '../errors.js';
-
-/** An argument of a desktop function had the wrong type or value (`ERR_INVALID_ARGUMENT`). */
-export class DesktopArgumentError extends SocialSdkAuthError {
-  constructor(message: string) {
-    super('ERR_INVALID_ARGUMENT', message);
-  }
-}
 
 /** The URI scheme breaks RFC 3986 or is a well-known scheme a game must not claim (`ERR_INVALID_SCHEME`). */
 export class InvalidSchemeError extends SocialSdkAuthError {

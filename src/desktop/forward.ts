@@ -4,9 +4,10 @@
  */
 import * as net from 'node:net';
 import * as path from 'node:path';
+import { checkMs, checkOptions, checkSignal, checkString } from '../check.js';
+import { argumentError } from '../errors.js';
 import {
   DesktopAbortError,
-  DesktopArgumentError,
   errorCodeOf,
   HandoffError,
   HandoffTimeoutError,
@@ -14,7 +15,7 @@ import {
   RedirectRejectedError,
 } from './errors.js';
 import { ensurePrivateDirectory, redirectEndpoint } from './endpoint.js';
-import { assertRedirectUrl, positiveMilliseconds, redirectUrlProblem, validateScheme } from './validate.js';
+import { assertRedirectUrl, redirectUrlProblem, validateScheme } from './validate.js';
 
 const DEFAULT_FORWARD_TIMEOUT_MS = 5_000;
 
@@ -35,17 +36,19 @@ export interface ForwardRedirectOptions {
  * `AbortError` when `signal` fires.
  */
 export function forwardRedirect(url: string, options: ForwardRedirectOptions): Promise<void> {
-  if (options === null || typeof options !== 'object') {
-    return Promise.reject(new DesktopArgumentError('forwardRedirect needs an options object such as { scheme }.'));
-  }
+  const where = 'forwardRedirect';
   let scheme: string;
   let timeoutMs: number;
   let endpoint: string;
+  let signal: AbortSignal | undefined;
   try {
-    scheme = validateScheme(options.scheme);
-    assertRedirectUrl(url, scheme);
-    timeoutMs = positiveMilliseconds(options.timeoutMs, 'timeoutMs', DEFAULT_FORWARD_TIMEOUT_MS);
-    endpoint = options.endpoint ?? redirectEndpoint(scheme);
+    if (options === undefined) throw argumentError('type', where, 'options', 'an object such as { scheme }', options);
+    const o = checkOptions(where, options);
+    scheme = validateScheme(o.scheme, where, 'options.scheme');
+    assertRedirectUrl(url, scheme, where);
+    timeoutMs = checkMs(where, 'options.timeoutMs', o.timeoutMs, DEFAULT_FORWARD_TIMEOUT_MS);
+    signal = checkSignal(where, o.signal, 'options.signal');
+    endpoint = o.endpoint === undefined ? redirectEndpoint(scheme) : checkString(where, 'options.endpoint', o.endpoint, true);
     if (options.endpoint === undefined && process.platform !== 'win32') {
       const dir = path.dirname(endpoint);
       try {
@@ -61,7 +64,6 @@ export function forwardRedirect(url: string, options: ForwardRedirectOptions): P
   } catch (error) {
     return Promise.reject(error);
   }
-  const signal = options.signal;
   if (signal?.aborted) {
     return Promise.reject(new DesktopAbortError('The redirect was not forwarded: the operation was aborted.', signal.reason));
   }
@@ -129,11 +131,9 @@ function noInstanceMessage(endpoint: string): string {
  * Picks the first argument that is a URL of `scheme` out of `argv`. Browsers and launchers add
  * arguments of their own (Chromium switches, `--`), so position is not relied on.
  */
-export function findRedirectUrl(argv: readonly string[], scheme: string): string | undefined {
-  const valid = validateScheme(scheme);
-  if (!Array.isArray(argv)) {
-    throw new DesktopArgumentError('argv must be an array of strings, such as process.argv.');
-  }
+export function findRedirectUrl(argv: readonly string[], scheme: string, where = 'findRedirectUrl'): string | undefined {
+  if (!Array.isArray(argv)) throw argumentError('type', where, 'argv', 'an array of strings such as process.argv', argv);
+  const valid = validateScheme(scheme, where);
   const prefix = `${valid}:`;
   for (const arg of argv) {
     if (typeof arg !== 'string' || arg.length <= prefix.length) continue;

@@ -2,7 +2,9 @@
  * The one call a game makes at start: forward a redirect URL found in argv to the running
  * instance and exit, or become the running instance and listen.
  */
-import { DesktopArgumentError, errorCodeOf } from './errors.js';
+import { checkFunction, checkOneOf, checkOptions, checkSignal } from '../check.js';
+import { argumentError } from '../errors.js';
+import { errorCodeOf } from './errors.js';
 import { findRedirectUrl, forwardRedirect } from './forward.js';
 import { listenForRedirects, type RedirectListener } from './listener.js';
 import { validateScheme } from './validate.js';
@@ -46,17 +48,19 @@ export type HandOffOrListenResult = { role: 'primary'; listener: RedirectListene
  * hand-off and rejects with the hand-off error after a failure.
  */
 export async function handOffOrListen(options: HandOffOrListenOptions): Promise<HandOffOrListenResult> {
-  if (options === null || typeof options !== 'object') {
-    throw new DesktopArgumentError('handOffOrListen needs an options object such as { scheme, onUrl }.');
+  const where = 'handOffOrListen';
+  if (options === undefined) throw argumentError('type', where, 'options', 'an object such as { scheme, onUrl }', options);
+  checkOptions(where, options);
+  const scheme = validateScheme(options.scheme, where, 'options.scheme');
+  if (typeof options.onUrl !== 'function') throw argumentError('type', where, 'options.onUrl', 'a function that receives the redirect URL', options.onUrl);
+  const exit = checkFunction<(code: number) => void>(where, 'options.exit', options.exit) ?? ((code: number) => process.exit(code));
+  const stderr = options.stderr === undefined ? process.stderr : options.stderr;
+  if (stderr === null || typeof stderr !== 'object' || typeof stderr.write !== 'function') {
+    throw argumentError('type', where, 'options.stderr', 'a writable stream such as process.stderr', stderr);
   }
-  const scheme = validateScheme(options.scheme);
-  const exit = options.exit ?? ((code: number) => process.exit(code));
-  const stderr = options.stderr ?? process.stderr;
-  const coldStart = options.coldStart ?? 'exit';
-  if (coldStart !== 'exit' && coldStart !== 'start') {
-    throw new DesktopArgumentError(`coldStart must be "exit" or "start", received ${String(coldStart)}.`);
-  }
-  const url = findRedirectUrl(options.argv ?? process.argv, scheme);
+  const coldStart = checkOneOf(where, 'options.coldStart', options.coldStart, ['exit', 'start'] as const, 'exit');
+  checkSignal(where, options.signal, 'options.signal');
+  const url = findRedirectUrl(options.argv === undefined ? process.argv : options.argv, scheme, where);
   if (url !== undefined) {
     try {
       await forwardRedirect(url, {

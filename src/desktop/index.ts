@@ -1,7 +1,8 @@
 /**
  * `social-sdk-auth/desktop`: custom URI scheme registration and single-instance hand-off for
  * plain Node games. It delivers redirect URL strings to a callback; the client's
- * `handleRedirect(url)` consumes them.
+ * `handleRedirect(url)` consumes them. Only the documented API is exported here; the modules
+ * behind it are internal.
  */
 export {
   registerUriScheme,
@@ -14,16 +15,21 @@ export {
 export { listenForRedirects, type ListenForRedirectsOptions, type RedirectListener } from './listener.js';
 export { forwardRedirect, findRedirectUrl, type ForwardRedirectOptions } from './forward.js';
 export { handOffOrListen, type HandOffOrListenOptions, type HandOffOrListenResult } from './handoff.js';
-export { redirectEndpoint, endpointDirectory, type EndpointOptions } from './endpoint.js';
-export { validateScheme, defaultScheme, customSchemeRedirectUri, MAX_URL_BYTES } from './validate.js';
-export { desktopExecLine, quoteExecArgument, windowsCommandLine, quoteWindowsArgument } from './command-line.js';
-export { desktopEntry, desktopFileId } from './linux.js';
+export { redirectEndpoint, type EndpointOptions } from './endpoint.js';
+export { validateScheme, defaultScheme, customSchemeRedirectUri } from './validate.js';
+export { windowsCommandLine } from './command-line.js';
+export { desktopEntry, type DesktopEntryInput } from './linux.js';
 export {
-  buildRegAddInvocations,
-  buildRegDeleteInvocation,
-  buildRegQueryInvocation,
-  schemeRegistryKey,
-  type RegInvocation,
-} from './windows.js';
-export { forwardRedirectCommand, type CommandIo } from './cli-forward.js';
-export * from './errors.js';
+  InvalidSchemeError,
+  InvalidRedirectUrlError,
+  UnsupportedPlatformError,
+  MissingToolError,
+  CommandFailedError,
+  InstanceRunningError,
+  NoInstanceError,
+  RedirectRejectedError,
+  HandoffTimeoutError,
+  HandoffError,
+  UnsafeEndpointError,
+  DesktopAbortError,
+} from './errors.js';

@@ -5,7 +5,10 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { desktopExecLine, escapeDesktopString } from './command-line.js';
-import { DesktopArgumentError, MissingToolError } from './errors.js';
+import { checkOptions, checkString } from '../check.js';
+import { argumentError } from '../errors.js';
+import { MissingToolError } from './errors.js';
+import { validateScheme } from './validate.js';
 import { findInPath, installHint, runTool } from './run-tool.js';
 
 export interface LinuxRegisterInput {
@@ -23,40 +26,62 @@ export function desktopFileId(scheme: string): string {
 }
 
 /** An XDG base directory variable when it is set to an absolute path, else the fallback. */
-function xdgDir(env: NodeJS.ProcessEnv, variable: string, fallback: string[]): string {
+function xdgDir(env: NodeJS.ProcessEnv, variable: string, fallback: string[], where: string): string {
   const value = env[variable];
   // The XDG Base Directory spec says relative values are invalid and must be ignored.
-  if (value && path.isAbsolute(value)) return value;
+  if (typeof value === 'string' && value !== '' && path.isAbsolute(value)) return value;
   const home = env.HOME;
-  if (!home || !path.isAbsolute(home)) {
-    throw new DesktopArgumentError(
-      `Neither ${variable} nor HOME is set to an absolute path, so the user's XDG directories are unknown; set HOME.`,
+  if (typeof home !== 'string' || home === '' || !path.isAbsolute(home)) {
+    throw argumentError(
+      'value',
+      where,
+      'env.HOME',
+      `an absolute path when ${variable} is not set`,
+      home,
+      "Without it the user's XDG directories are unknown; set HOME.",
     );
   }
   return path.join(home, ...fallback);
 }
 
 /** `$XDG_DATA_HOME/applications`, default `~/.local/share/applications`. */
-export function applicationsDir(env: NodeJS.ProcessEnv): string {
-  return path.join(xdgDir(env, 'XDG_DATA_HOME', ['.local', 'share']), 'applications');
+export function applicationsDir(env: NodeJS.ProcessEnv, where: string): string {
+  return path.join(xdgDir(env, 'XDG_DATA_HOME', ['.local', 'share'], where), 'applications');
 }
 
 /** `$XDG_CONFIG_HOME`, default `~/.config`: where mimeapps.list holds the user's defaults. */
-export function configDir(env: NodeJS.ProcessEnv): string {
-  return xdgDir(env, 'XDG_CONFIG_HOME', ['.config']);
+export function configDir(env: NodeJS.ProcessEnv, where: string): string {
+  return xdgDir(env, 'XDG_CONFIG_HOME', ['.config'], where);
 }
 
-/** The text of the `.desktop` file that makes `command` the handler of `scheme`. */
-export function desktopEntry(input: { scheme: string; name: string; command: readonly string[] }): string {
+/** What {@link desktopEntry} needs. */
+export interface DesktopEntryInput {
+  /** The scheme the entry handles. Required. */
+  scheme: string;
+  /** The name shown for the handler. Default: the scheme. */
+  name?: string;
+  /** The handler's argv without the URL (`%u` is appended). Required. */
+  command: readonly string[];
+}
+
+/**
+ * The text of the `.desktop` file that makes `command` the handler of `scheme`, exactly as
+ * `registerUriScheme` writes it: for packages (.deb, .rpm, Flatpak) that install it themselves.
+ */
+export function desktopEntry(input: DesktopEntryInput, where = 'desktopEntry'): string {
+  const options = checkOptions(where, input, 'input');
+  const scheme = validateScheme(options.scheme, where, 'input.scheme');
+  const name = options.name === undefined ? scheme : checkString(where, 'input.name', options.name, true);
+  const exec = desktopExecLine(options.command, where);
   return [
     '[Desktop Entry]',
     '# Written by social-sdk-auth registerUriScheme; unregisterUriScheme removes it.',
     'Type=Application',
     // The keys used here all exist since 1.0; newer numbers fail older validators.
     'Version=1.0',
-    `Name=${escapeDesktopString(input.name)}`,
-    `Exec=${desktopExecLine(input.command)}`,
-    `MimeType=x-scheme-handler/${input.scheme};`,
+    `Name=${escapeDesktopString(name)}`,
+    `Exec=${exec}`,
+    `MimeType=x-scheme-handler/${scheme};`,
     'NoDisplay=true',
     'Terminal=false',
     '',
@@ -90,7 +115,7 @@ export interface LinuxRegistration {
 }
 
 export async function registerLinux(input: LinuxRegisterInput): Promise<LinuxRegistration> {
-  const exec = desktopExecLine(input.command);
+  const exec = desktopExecLine(input.command, 'registerUriScheme');
   // Look for xdg-mime before writing anything, so a missing tool leaves no file behind.
   const xdgMime = findInPath('xdg-mime', input.env);
   if (!xdgMime) {
@@ -99,11 +124,11 @@ export async function registerLinux(input: LinuxRegisterInput): Promise<LinuxReg
       `xdg-mime was not found in PATH, so the "${input.scheme}:" scheme cannot be made the default handler; ${installHint('xdg-mime')}.`,
     );
   }
-  const dir = applicationsDir(input.env);
+  const dir = applicationsDir(input.env, 'registerUriScheme');
   await fs.mkdir(dir, { recursive: true, mode: 0o755 });
   const id = desktopFileId(input.scheme);
   const desktopFile = path.join(dir, id);
-  await writeFileAtomic(desktopFile, desktopEntry(input));
+  await writeFileAtomic(desktopFile, desktopEntry(input, 'registerUriScheme'));
   await runTool(xdgMime, ['default', id, `x-scheme-handler/${input.scheme}`], input);
   const databaseRefreshed = await refreshDatabase(dir, input);
   return { desktopFile, exec, databaseRefreshed };
@@ -155,11 +180,11 @@ export async function unregisterLinux(input: {
   timeoutMs: number;
   signal?: AbortSignal | undefined;
 }): Promise<void> {
-  const dir = applicationsDir(input.env);
+  const dir = applicationsDir(input.env, 'unregisterUriScheme');
   const id = desktopFileId(input.scheme);
   await fs.rm(path.join(dir, id), { force: true });
   // xdg-mime writes $XDG_CONFIG_HOME/mimeapps.list; older tools used the applications directory.
-  await removeAssociationFrom(path.join(configDir(input.env), 'mimeapps.list'), input.scheme, id);
+  await removeAssociationFrom(path.join(configDir(input.env, 'unregisterUriScheme'), 'mimeapps.list'), input.scheme, id);
   await removeAssociationFrom(path.join(dir, 'mimeapps.list'), input.scheme, id);
   try {
     await fs.access(dir);

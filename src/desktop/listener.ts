@@ -10,17 +10,16 @@
  * Anything else — oversized, not UTF-8, not a URL, another scheme, too slow — is refused
  * without reaching the callback.
  */
-import { chmodSync, closeSync, lstatSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, closeSync, linkSync, lstatSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import * as net from 'node:net';
-import {
-  DesktopAbortError,
-  DesktopArgumentError,
-  errorCodeOf,
-  HandoffError,
-  InstanceRunningError,
-} from './errors.js';
+import * as path from 'node:path';
+import { inspect } from 'node:util';
+import { checkFunction, checkMs, checkOptions, checkSignal, checkString } from '../check.js';
+import { argumentError, SocialSdkAuthError } from '../errors.js';
+import { DesktopAbortError, errorCodeOf, HandoffError, InstanceRunningError } from './errors.js';
 import { endpointDirectory, ensurePrivateDirectory, redirectEndpoint } from './endpoint.js';
-import { MAX_URL_BYTES, positiveMilliseconds, redirectUrlProblem, validateScheme } from './validate.js';
+import { MAX_URL_BYTES, redirectUrlProblem, validateScheme } from './validate.js';
 
 /** Connections served at once; more are dropped until one finishes (bounds memory to ~0.5 MiB). */
 const MAX_CONNECTIONS = 64;
@@ -29,6 +28,8 @@ const DEFAULT_CONNECTION_TIMEOUT_MS = 5_000;
 const PROBE_TIMEOUT_MS = 1_000;
 /** A lock file older than this was left by a crash in the middle of replacing a stale socket. */
 const STALE_LOCK_MS = 5_000;
+/** Tries at claiming the endpoint while other processes take and release it. */
+const BIND_ATTEMPTS = 8;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -57,27 +58,6 @@ export interface ListenForRedirectsOptions {
   signal?: AbortSignal;
 }
 
-export interface RedirectListener {
-  /** The socket path or pipe name listened on. */
-  readonly endpoint: string;
-  /** The scheme accepted, lower case. */
-  readonly scheme: string;
-  /** Whether the listener is still open. */
-  readonly listening: boolean;
-  /**
-   * Stops listening, drops open connections and removes the socket file. Idempotent. After it,
-   * nothing of the listener keeps the process alive.
-   */
-  close(): Promise<void>;
-  /**
-   * Lets the process exit while the listener is open (it is ref'd by default, because a game
-   * waiting for its sign-in URL must stay alive). Returns the listener.
-   */
-  unref(): RedirectListener;
-  /** Undoes `unref()`. Returns the listener. */
-  ref(): RedirectListener;
-}
-
 function defaultOnError(error: unknown): void {
   const name = error instanceof Error ? error.name : typeof error;
   const code = errorCodeOf(error);
@@ -87,16 +67,20 @@ function defaultOnError(error: unknown): void {
   );
 }
 
-/** 'live' when something accepts connections at `endpoint`, 'stale' when refused, 'gone' when absent. */
-function probe(endpoint: string): Promise<'live' | 'stale' | 'gone'> {
-  return new Promise((resolve, reject) => {
+type ProbeResult = 'live' | 'stale' | 'gone' | 'busy';
+
+/**
+ * 'live' when something accepts connections at `endpoint`, 'stale' when refused, 'gone' when
+ * absent, 'busy' when the answer is unclear (a listener closing as we connect): look again.
+ */
+function probe(endpoint: string): Promise<ProbeResult> {
+  return new Promise((resolve) => {
     const socket = net.connect(endpoint);
     const timer = setTimeout(() => finish('live'), PROBE_TIMEOUT_MS);
-    function finish(result: 'live' | 'stale' | 'gone' | Error): void {
+    function finish(result: ProbeResult): void {
       clearTimeout(timer);
       socket.destroy();
-      if (result instanceof Error) reject(result);
-      else resolve(result);
+      resolve(result);
     }
     socket.once('connect', () => finish('live'));
     socket.once('error', (error) => {
@@ -104,7 +88,7 @@ function probe(endpoint: string): Promise<'live' | 'stale' | 'gone'> {
       if (code === 'ECONNREFUSED' || code === 'ENOTSOCK') finish('stale');
       else if (code === 'ENOENT') finish('gone');
       else if (code === 'EAGAIN') finish('live'); // backlog full: somebody is listening
-      else finish(error);
+      else finish('busy');
     });
   });
 }
@@ -129,6 +113,14 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+function unlinkQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // Already gone.
+  }
+}
+
 /**
  * Runs `fn` while holding `{endpoint}.lock`, so that of two processes finding the same stale
  * socket only one removes it — otherwise the slower one could delete the winner's live socket.
@@ -151,11 +143,7 @@ async function withReplaceLock<T>(endpoint: string, fn: () => Promise<T>): Promi
         continue; // Released between our attempts.
       }
       if (age > STALE_LOCK_MS || Date.now() > deadline) {
-        try {
-          unlinkSync(lock);
-        } catch {
-          // Someone else removed it first.
-        }
+        unlinkQuietly(lock);
         continue;
       }
       await sleep(20);
@@ -164,43 +152,72 @@ async function withReplaceLock<T>(endpoint: string, fn: () => Promise<T>): Promi
   try {
     return await fn();
   } finally {
-    try {
-      unlinkSync(lock);
-    } catch {
-      // Already gone.
-    }
+    unlinkQuietly(lock);
   }
 }
 
-/** Binds `server` to a Unix socket path, replacing a stale socket and refusing a live one. */
-async function bindUnixSocket(server: net.Server, endpoint: string): Promise<void> {
-  for (let attempt = 0; attempt < 5; attempt += 1) {
-    try {
-      await listenOnce(server, endpoint);
-      // The directory is already 0700; 0600 on the socket keeps it private even if moved.
-      chmodSync(endpoint, 0o600);
-      return;
-    } catch (error) {
-      if (errorCodeOf(error) !== 'EADDRINUSE') throw bindError(endpoint, error);
-    }
-    const state = await probe(endpoint);
-    if (state === 'live') throw instanceRunning(endpoint);
-    if (state === 'stale') {
-      await withReplaceLock(endpoint, async () => {
-        // Look again under the lock: another process may have replaced it meanwhile.
-        const again = await probe(endpoint);
-        if (again === 'live') throw instanceRunning(endpoint);
-        if (again === 'stale') {
-          try {
-            unlinkSync(endpoint);
-          } catch (error) {
-            if (errorCodeOf(error) !== 'ENOENT') throw error;
-          }
-        }
-      });
-    }
+/** Which file a socket path names; a path is ours only while it names the file we linked. */
+interface FileIdentity {
+  dev: number;
+  ino: number;
+}
+
+function identityOf(file: string): FileIdentity | undefined {
+  try {
+    const stat = lstatSync(file);
+    return { dev: stat.dev, ino: stat.ino };
+  } catch {
+    return undefined;
   }
-  throw new HandoffError(`Could not listen on ${endpoint}: it kept being taken and released by another process; try again.`);
+}
+
+/**
+ * Binds `server` to the Unix socket path `endpoint`, replacing a stale socket and refusing a
+ * live one. The server listens on a private temporary name first, and the endpoint is then made
+ * a hard link to it: the link appears only once the socket accepts connections (so no racing
+ * start can take a half-made socket for a stale one), it never replaces an existing file, and
+ * the socket file Node removes when the server closes is the temporary name, not the endpoint
+ * a newer listener may hold by then.
+ */
+async function bindUnixSocket(server: net.Server, endpoint: string): Promise<FileIdentity> {
+  const temp = path.join(path.dirname(endpoint), `.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await listenOnce(server, temp);
+  } catch (error) {
+    throw bindError(endpoint, error);
+  }
+  try {
+    // The directory is already 0700; 0600 on the socket keeps it private even if moved.
+    chmodSync(temp, 0o600);
+    for (let attempt = 0; attempt < BIND_ATTEMPTS; attempt += 1) {
+      try {
+        linkSync(temp, endpoint);
+        const identity = identityOf(endpoint);
+        if (identity === undefined) throw Object.assign(new Error('the endpoint vanished after it was made'), { code: 'ENOENT' });
+        return identity;
+      } catch (error) {
+        if (errorCodeOf(error) !== 'EEXIST') throw bindError(endpoint, error);
+      }
+      const state = await probe(endpoint);
+      if (state === 'live') throw instanceRunning(endpoint);
+      if (state === 'busy') await sleep(10 + Math.floor(Math.random() * 40));
+      if (state === 'stale') {
+        await withReplaceLock(endpoint, async () => {
+          // Look again under the lock: another process may have replaced it meanwhile.
+          const again = await probe(endpoint);
+          if (again === 'live') throw instanceRunning(endpoint);
+          if (again === 'stale') unlinkQuietly(endpoint);
+        });
+      }
+    }
+    throw new HandoffError(`Could not listen on ${endpoint}: it kept being taken and released by another process; try again.`);
+  } catch (error) {
+    // Whatever failed, no server may stay behind to keep the process alive.
+    server.close();
+    throw error instanceof SocialSdkAuthError ? error : bindError(endpoint, error);
+  } finally {
+    unlinkQuietly(temp);
+  }
 }
 
 function instanceRunning(endpoint: string): InstanceRunningError {
@@ -211,10 +228,119 @@ function instanceRunning(endpoint: string): InstanceRunningError {
 }
 
 function bindError(endpoint: string, error: unknown): HandoffError {
-  return new HandoffError(
-    `Could not listen for sign-in redirects on ${endpoint} (${errorCodeOf(error) ?? String(error)}); check that its directory exists and is writable by you.`,
-    { cause: error },
-  );
+  const code = errorCodeOf(error);
+  // Node reports a missing directory as EACCES when binding, so look at the directory itself.
+  const missing = identityOf(path.dirname(endpoint)) === undefined;
+  const advice =
+    missing || code === 'ENOENT' || code === 'ENOTDIR'
+      ? `its directory ${path.dirname(endpoint)} does not exist (it may have been removed while starting); try again`
+      : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+        ? `check that ${path.dirname(endpoint)} is a directory you can write to`
+        : code === 'ENAMETOOLONG' || code === 'EINVAL'
+          ? 'the path is too long for a socket; use a shorter endpoint'
+          : 'try again, and check that its directory is yours and writable';
+  return new HandoffError(`Could not listen for sign-in redirects on ${endpoint} (${code ?? 'error'}): ${advice}.`, { cause: error });
+}
+
+/** Checks that only listenForRedirects makes listeners. */
+const CONSTRUCT = Symbol('RedirectListener');
+
+interface ListenerParts {
+  endpoint: string;
+  scheme: string;
+  server: net.Server;
+  connections: Set<net.Socket>;
+  identity: FileIdentity | undefined;
+  signal: AbortSignal | undefined;
+}
+
+/** A running hand-off listener, as returned by {@link listenForRedirects}. */
+export class RedirectListener {
+  readonly #endpoint: string;
+  readonly #scheme: string;
+  readonly #server: net.Server;
+  readonly #connections: Set<net.Socket>;
+  readonly #identity: FileIdentity | undefined;
+  readonly #signal: AbortSignal | undefined;
+  #closed: Promise<void> | undefined;
+  readonly #onExit = (): void => this.#removeSocketFile();
+  readonly #onAbort = (): void => void this.close();
+
+  /** @internal Use {@link listenForRedirects}. */
+  constructor(key: symbol, parts: ListenerParts) {
+    if (key !== CONSTRUCT) throw new TypeError('RedirectListener: use listenForRedirects() to make one.');
+    this.#endpoint = parts.endpoint;
+    this.#scheme = parts.scheme;
+    this.#server = parts.server;
+    this.#connections = parts.connections;
+    this.#identity = parts.identity;
+    this.#signal = parts.signal;
+    process.once('exit', this.#onExit);
+    this.#signal?.addEventListener('abort', this.#onAbort, { once: true });
+  }
+
+  /** The socket path or pipe name listened on. */
+  get endpoint(): string {
+    return this.#endpoint;
+  }
+
+  /** The scheme accepted, lower case. */
+  get scheme(): string {
+    return this.#scheme;
+  }
+
+  /** Whether the listener is still open. */
+  get listening(): boolean {
+    return this.#closed === undefined;
+  }
+
+  /**
+   * Stops listening, drops open connections and removes the socket file. Idempotent. After it,
+   * nothing of the listener keeps the process alive, and the endpoint is free for a new listener.
+   */
+  close(): Promise<void> {
+    if (this.#closed === undefined) {
+      this.#signal?.removeEventListener('abort', this.#onAbort);
+      process.off('exit', this.#onExit);
+      // Before the server closes: while it is open, its socket file cannot be replaced by another with the same inode.
+      this.#removeSocketFile();
+      for (const socket of this.#connections) socket.destroy();
+      this.#closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    }
+    return this.#closed;
+  }
+
+  /**
+   * Lets the process exit while the listener is open (it is ref'd by default, because a game
+   * waiting for its sign-in URL must stay alive). Returns the listener.
+   */
+  unref(): this {
+    this.#server.unref();
+    return this;
+  }
+
+  /** Undoes `unref()`. Returns the listener. */
+  ref(): this {
+    this.#server.ref();
+    return this;
+  }
+
+  /** What JSON.stringify shows: where it listens and whether it still does. */
+  toJSON(): { endpoint: string; scheme: string; listening: boolean } {
+    return { endpoint: this.#endpoint, scheme: this.#scheme, listening: this.listening };
+  }
+
+  [inspect.custom](): string {
+    return `RedirectListener ${inspect(this.toJSON())}`;
+  }
+
+  /** Only our own socket: never a newer instance's that replaced ours. */
+  #removeSocketFile(): void {
+    const own = this.#identity;
+    if (own === undefined) return; // a named pipe disappears with its process
+    const now = identityOf(this.#endpoint);
+    if (now !== undefined && now.dev === own.dev && now.ino === own.ino) unlinkQuietly(this.#endpoint);
+  }
 }
 
 /**
@@ -222,29 +348,31 @@ function bindError(endpoint: string, error: unknown): HandoffError {
  * Rejects with `ERR_INSTANCE_RUNNING` when another instance already listens.
  */
 export async function listenForRedirects(options: ListenForRedirectsOptions): Promise<RedirectListener> {
-  if (options === null || typeof options !== 'object') {
-    throw new DesktopArgumentError('listenForRedirects needs an options object such as { scheme, onUrl }.');
-  }
-  const scheme = validateScheme(options.scheme);
+  const where = 'listenForRedirects';
+  if (options === undefined) throw argumentError('type', where, 'options', 'an object such as { scheme, onUrl }', options);
+  checkOptions(where, options);
+  const scheme = validateScheme(options.scheme, where, 'options.scheme');
   if (typeof options.onUrl !== 'function') {
-    throw new DesktopArgumentError(`onUrl must be a function that receives the redirect URL, received ${typeof options.onUrl}.`);
+    throw argumentError('type', where, 'options.onUrl', 'a function that receives the redirect URL', options.onUrl);
   }
-  if (options.onError !== undefined && typeof options.onError !== 'function') {
-    throw new DesktopArgumentError(`onError must be a function when given, received ${typeof options.onError}.`);
-  }
-  const connectionTimeoutMs = positiveMilliseconds(options.connectionTimeoutMs, 'connectionTimeoutMs', DEFAULT_CONNECTION_TIMEOUT_MS);
   const onUrl = options.onUrl;
-  const onError = options.onError ?? defaultOnError;
-  const signal = options.signal;
+  const onError = checkFunction<(error: unknown) => void>(where, 'options.onError', options.onError) ?? defaultOnError;
+  const connectionTimeoutMs = checkMs(where, 'options.connectionTimeoutMs', options.connectionTimeoutMs, DEFAULT_CONNECTION_TIMEOUT_MS);
+  const signal = checkSignal(where, options.signal, 'options.signal');
+  const endpoint = options.endpoint === undefined ? redirectEndpoint(scheme) : checkString(where, 'options.endpoint', options.endpoint, true);
+  if (endpoint.includes('\0')) throw argumentError('value', where, 'options.endpoint', 'a path without NUL characters', endpoint);
   if (signal?.aborted) {
     throw new DesktopAbortError('listenForRedirects was not started: the operation was aborted.', signal.reason);
   }
   const isPipe = process.platform === 'win32';
-  const endpoint = options.endpoint ?? redirectEndpoint(scheme);
-  if (typeof endpoint !== 'string' || endpoint === '') {
-    throw new DesktopArgumentError('endpoint must be a non-empty socket path or pipe name.');
+  if (!isPipe && options.endpoint === undefined) {
+    try {
+      ensurePrivateDirectory(endpointDirectory(), true);
+    } catch (error) {
+      if (error instanceof SocialSdkAuthError) throw error;
+      throw bindError(endpoint, error);
+    }
   }
-  if (!isPipe && options.endpoint === undefined) ensurePrivateDirectory(endpointDirectory(), true);
 
   const connections = new Set<net.Socket>();
   const server = net.createServer({ allowHalfOpen: true }, (socket) => serve(socket));
@@ -328,63 +456,25 @@ export async function listenForRedirects(options: ListenForRedirectsOptions): Pr
     });
   }
 
+  let identity: FileIdentity | undefined;
   if (isPipe) {
     try {
       await listenOnce(server, endpoint);
     } catch (error) {
+      server.close();
       // A named pipe disappears with its process, so "in use" always means a live instance.
       if (errorCodeOf(error) === 'EADDRINUSE' || errorCodeOf(error) === 'EACCES') throw instanceRunning(endpoint);
       throw bindError(endpoint, error);
     }
   } else {
-    await bindUnixSocket(server, endpoint);
+    identity = await bindUnixSocket(server, endpoint);
   }
-
-  const ownInode = isPipe ? undefined : lstatSync(endpoint).ino;
-  let open = true;
-
-  function removeSocketFile(): void {
-    if (isPipe) return;
-    try {
-      // Only our own socket: never a newer instance's that replaced ours.
-      if (lstatSync(endpoint).ino === ownInode) unlinkSync(endpoint);
-    } catch {
-      // Already gone.
-    }
-  }
-
-  const onExit = (): void => removeSocketFile();
-  process.once('exit', onExit);
   server.on('error', safeOnError);
-
-  const onAbort = (): void => {
-    void listener.close();
-  };
-
-  const listener: RedirectListener = {
-    endpoint,
-    scheme,
-    get listening() {
-      return open;
-    },
-    async close() {
-      if (!open) return;
-      open = false;
-      signal?.removeEventListener('abort', onAbort);
-      process.off('exit', onExit);
-      for (const socket of connections) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      removeSocketFile();
-    },
-    unref() {
-      server.unref();
-      return listener;
-    },
-    ref() {
-      server.ref();
-      return listener;
-    },
-  };
-  signal?.addEventListener('abort', onAbort, { once: true });
+  const listener = new RedirectListener(CONSTRUCT, { endpoint, scheme, server, connections, identity, signal });
+  if (signal?.aborted) {
+    // Aborted while binding: the abort event came before the listener could hear it.
+    await listener.close();
+    throw new DesktopAbortError('listenForRedirects was aborted while starting.', signal.reason);
+  }
   return listener;
 }

@@ -24,7 +24,7 @@ export interface RunOptions {
 
 /** Finds `name` in the PATH of `env` the way a POSIX shell would; undefined when absent. */
 export function findInPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+  for (const dir of (typeof env.PATH === 'string' ? env.PATH : '').split(path.delimiter)) {
     if (dir === '' || !path.isAbsolute(dir)) continue;
     const candidate = path.join(dir, name);
     try {

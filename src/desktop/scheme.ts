@@ -5,7 +5,9 @@
 import * as path from 'node:path';
 import * as sea from 'node:sea';
 import { assertCommand } from './command-line.js';
-import { DesktopArgumentError, UnsupportedPlatformError } from './errors.js';
+import { checkMs, checkOneOf, checkOptions, checkSignal, checkString } from '../check.js';
+import { argumentError } from '../errors.js';
+import { UnsupportedPlatformError } from './errors.js';
 import { registerLinux, unregisterLinux } from './linux.js';
 import { validateScheme } from './validate.js';
 import { registerWindows, unregisterWindows } from './windows.js';
@@ -14,6 +16,11 @@ import { registerWindows, unregisterWindows } from './windows.js';
 const FREEDESKTOP = new Set<NodeJS.Platform>(['linux', 'freebsd', 'openbsd', 'netbsd', 'sunos']);
 
 const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** Every value `process.platform` can take. */
+const PLATFORMS: readonly NodeJS.Platform[] = [
+  'aix', 'android', 'cygwin', 'darwin', 'freebsd', 'haiku', 'linux', 'netbsd', 'openbsd', 'sunos', 'win32',
+];
 
 export interface RegisterUriSchemeOptions {
   /**
@@ -105,12 +112,16 @@ function unsupportedError(platform: string, scheme: string): UnsupportedPlatform
   );
 }
 
-function timeoutOption(timeoutMs: unknown): number {
-  if (timeoutMs === undefined) return DEFAULT_TIMEOUT_MS;
-  if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new DesktopArgumentError(`timeoutMs must be a positive number of milliseconds, received ${String(timeoutMs)}.`);
+/** Platform, environment, time limit and signal: the options registration and removal share. */
+function runOptions(where: string, options: Partial<RegisterUriSchemeOptions>) {
+  const platform = checkOneOf(where, 'options.platform', options.platform, PLATFORMS, process.platform);
+  const env = options.env === undefined ? process.env : options.env;
+  if (env === null || typeof env !== 'object' || Array.isArray(env)) {
+    throw argumentError('type', where, 'options.env', 'an environment object such as process.env', env);
   }
-  return timeoutMs;
+  const timeoutMs = checkMs(where, 'options.timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS);
+  const signal = checkSignal(where, options.signal, 'options.signal');
+  return { platform, env, timeoutMs, signal };
 }
 
 /**
@@ -118,22 +129,18 @@ function timeoutOption(timeoutMs: unknown): number {
  * previous registration, so games whose path changes (AppImage) can call it at every start.
  */
 export async function registerUriScheme(options: RegisterUriSchemeOptions): Promise<RegisteredScheme> {
-  if (options === null || typeof options !== 'object') {
-    throw new DesktopArgumentError('registerUriScheme needs an options object such as { scheme: "discord-1234567890" }.');
-  }
-  const scheme = validateScheme(options.scheme);
-  const platform = options.platform ?? process.platform;
-  const env = options.env ?? process.env;
-  const timeoutMs = timeoutOption(options.timeoutMs);
-  const name = options.name ?? scheme;
-  if (typeof name !== 'string' || name.trim() === '') {
-    throw new DesktopArgumentError('name must be a non-empty string, e.g. the game\'s title.');
-  }
+  const where = 'registerUriScheme';
+  if (options === undefined) throw argumentError('type', where, 'options', 'an object such as { scheme: "discord-1234567890" }', options);
+  const o = checkOptions(where, options);
+  const scheme = validateScheme(o.scheme, where, 'options.scheme');
+  const { platform, ...run } = runOptions(where, o);
+  const name = o.name === undefined ? scheme : o.name;
+  checkString(where, 'options.name', name);
+  if (name.trim() === '') throw argumentError('value', where, 'options.name', "a non-empty name such as the game's title", name);
   if (platform === 'darwin') throw macosError(scheme);
   const isAbsolute = platform === 'win32' ? path.win32.isAbsolute : path.posix.isAbsolute;
-  const command = assertCommand(options.command ?? defaultHandlerCommand(), isAbsolute);
+  const command = assertCommand(o.command === undefined ? defaultHandlerCommand() : o.command, isAbsolute, where);
   const base = { scheme, redirectUri: `${scheme}:/authorize/callback`, platform, command: [...command] };
-  const run = { env, timeoutMs, signal: options.signal };
   if (FREEDESKTOP.has(platform)) {
     return { ...base, ...(await registerLinux({ scheme, name, command, ...run })) };
   }
@@ -148,10 +155,10 @@ export async function registerUriScheme(options: RegisterUriSchemeOptions): Prom
  * and the default association when it points to that file; on Windows the registry key.
  * Succeeds when nothing is registered.
  */
-export async function unregisterUriScheme(scheme: string, options: UnregisterUriSchemeOptions = {}): Promise<void> {
-  const valid = validateScheme(scheme);
-  const platform = options.platform ?? process.platform;
-  const run = { env: options.env ?? process.env, timeoutMs: timeoutOption(options.timeoutMs), signal: options.signal };
+export async function unregisterUriScheme(scheme: string, options?: UnregisterUriSchemeOptions): Promise<void> {
+  const where = 'unregisterUriScheme';
+  const valid = validateScheme(scheme, where);
+  const { platform, ...run } = runOptions(where, checkOptions(where, options));
   if (platform === 'darwin') throw macosError(valid);
   if (FREEDESKTOP.has(platform)) return unregisterLinux({ scheme: valid, ...run });
   if (platform === 'win32') return unregisterWindows({ scheme: valid, ...run });

@@ -2,7 +2,9 @@
  * Input checks shared by registration and hand-off: the scheme grammar and redirect URLs of a
  * scheme. Messages describe what is wrong with a URL without ever quoting it.
  */
-import { DesktopArgumentError, InvalidRedirectUrlError, InvalidSchemeError } from './errors.js';
+import { checkSnowflake } from '../check.js';
+import { argumentError } from '../errors.js';
+import { InvalidRedirectUrlError, InvalidSchemeError } from './errors.js';
 
 /** RFC 3986 section 3.1: `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`. */
 const SCHEME_GRAMMAR = /^[A-Za-z][A-Za-z0-9+.-]*$/;
@@ -24,29 +26,27 @@ export const RESERVED_SCHEMES: ReadonlySet<string> = new Set([
   'smb', 'ssh', 'tel', 'urn', 'vbscript', 'view-source', 'ws', 'wss',
 ]);
 
-/** Default custom scheme of an application, as the vendor SDK derives it. */
-export function defaultScheme(applicationId: string | bigint | number): string {
-  const id = String(applicationId);
-  if (!/^[0-9]+$/.test(id)) {
-    throw new DesktopArgumentError(
-      `applicationId must be the numeric application ID (a snowflake), received ${JSON.stringify(id)}.`,
-    );
-  }
-  return `discord-${id}`;
+/**
+ * Default custom scheme of an application, as the vendor SDK derives it: `discord-{id}`. The id
+ * is a snowflake as a decimal string or a bigint; numbers are refused, since ids past 2^53 lose
+ * digits as numbers.
+ */
+export function defaultScheme(applicationId: string | bigint): string {
+  return `discord-${checkSnowflake('defaultScheme', 'applicationId', applicationId)}`;
 }
 
 /** The redirect URI to register with the service for a custom scheme. */
 export function customSchemeRedirectUri(scheme: string): string {
-  return `${validateScheme(scheme)}:/authorize/callback`;
+  return `${validateScheme(scheme, 'customSchemeRedirectUri')}:/authorize/callback`;
 }
 
 /**
  * Checks `scheme` against RFC 3986 and the reserved list and returns it lower-cased (schemes
  * are case-insensitive; the OS tables and our endpoint names use the lower-case form).
  */
-export function validateScheme(scheme: unknown): string {
+export function validateScheme(scheme: unknown, where = 'validateScheme', name = 'scheme'): string {
   if (typeof scheme !== 'string') {
-    throw new InvalidSchemeError(`scheme must be a string such as "discord-1234567890", received ${typeof scheme}.`);
+    throw argumentError('type', where, name, 'a URI scheme string such as "discord-1234567890"', scheme);
   }
   if (scheme.endsWith(':') || scheme.includes('/')) {
     throw new InvalidSchemeError(
@@ -55,7 +55,8 @@ export function validateScheme(scheme: unknown): string {
   }
   if (!SCHEME_GRAMMAR.test(scheme)) {
     throw new InvalidSchemeError(
-      `scheme ${JSON.stringify(scheme.slice(0, 80))} is not a valid URI scheme: it must start with a letter and contain only letters, digits, "+", "-" and "." (RFC 3986 section 3.1).`,
+      // The text is not quoted: a caller may have passed a whole redirect URL by mistake.
+      `scheme is not a valid URI scheme: it must start with a letter and contain only letters, digits, "+", "-" and "." (RFC 3986 section 3.1).`,
     );
   }
   if (scheme.length < 2) {
@@ -98,10 +99,8 @@ export function redirectUrlProblem(text: string, scheme: string): string | undef
 }
 
 /** Throws `InvalidRedirectUrlError` unless `url` is a URL of `scheme` the hand-off may carry. */
-export function assertRedirectUrl(url: unknown, scheme: string): string {
-  if (typeof url !== 'string') {
-    throw new InvalidRedirectUrlError(`url must be a string, received ${typeof url}.`);
-  }
+export function assertRedirectUrl(url: unknown, scheme: string, where: string): string {
+  if (typeof url !== 'string') throw argumentError('type', where, 'url', `a "${scheme}:" URL string`, url);
   const problem = redirectUrlProblem(url, scheme);
   if (problem !== undefined) {
     throw new InvalidRedirectUrlError(
@@ -109,13 +108,4 @@ export function assertRedirectUrl(url: unknown, scheme: string): string {
     );
   }
   return url;
-}
-
-/** Checks an optional time limit: a positive finite number of milliseconds, else `fallback`. */
-export function positiveMilliseconds(value: unknown, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new DesktopArgumentError(`${name} must be a positive number of milliseconds, received ${String(value)}.`);
-  }
-  return value;
 }

@@ -4,8 +4,9 @@
  */
 import * as path from 'node:path';
 import { windowsCommandLine } from './command-line.js';
-import { DesktopArgumentError } from './errors.js';
+import { argumentError } from '../errors.js';
 import { runTool } from './run-tool.js';
+import { validateScheme } from './validate.js';
 
 /** One reg.exe invocation: the executable and its argv, run with execFile (no shell). */
 export interface RegInvocation {
@@ -13,14 +14,17 @@ export interface RegInvocation {
   args: string[];
 }
 
-/** The registry key (per user, no elevation needed) that declares `scheme`. */
+/**
+ * The registry key (per user, no elevation needed) that declares `scheme`. The scheme is checked
+ * here too: an empty or odd one would name `HKCU\Software\Classes` itself or another key.
+ */
 export function schemeRegistryKey(scheme: string): string {
-  return `HKCU\\Software\\Classes\\${scheme}`;
+  return `HKCU\\Software\\Classes\\${validateScheme(scheme, 'schemeRegistryKey')}`;
 }
 
 /** reg.exe from the system directory, so a `reg.exe` earlier in PATH is never run. */
 export function regExePath(env: NodeJS.ProcessEnv): string {
-  const root = env.SystemRoot ?? env.SYSTEMROOT ?? env.windir ?? 'C:\\Windows';
+  const root = [env.SystemRoot, env.SYSTEMROOT, env.windir].find((v) => typeof v === 'string' && v !== '') ?? 'C:\\Windows';
   return path.win32.join(root, 'System32', 'reg.exe');
 }
 
@@ -32,11 +36,11 @@ export function buildRegAddInvocations(input: {
   env?: NodeJS.ProcessEnv;
 }): RegInvocation[] {
   if (/[\r\n\0]/.test(input.name)) {
-    throw new DesktopArgumentError('name must not contain line breaks or NUL characters.');
+    throw argumentError('value', 'registerUriScheme', 'name', 'a name without line breaks or NUL characters', input.name);
   }
   const file = regExePath(input.env ?? process.env);
   const key = schemeRegistryKey(input.scheme);
-  const commandLine = windowsCommandLine(input.command);
+  const commandLine = windowsCommandLine(input.command, 'registerUriScheme');
   return [
     { file, args: ['add', key, '/ve', '/t', 'REG_SZ', '/d', `URL:${input.name}`, '/f'] },
     // An empty "URL Protocol" value is what marks the key as a URL scheme handler.
@@ -68,7 +72,7 @@ export async function registerWindows(
   for (const { file, args } of invocations) {
     await runTool(file, args, input);
   }
-  return { registryKey: schemeRegistryKey(input.scheme), commandLine: windowsCommandLine(input.command) };
+  return { registryKey: schemeRegistryKey(input.scheme), commandLine: windowsCommandLine(input.command, 'registerUriScheme') };
 }
 
 export async function unregisterWindows(input: WindowsRunInput & { scheme: string }): Promise<void> {

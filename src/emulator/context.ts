@@ -24,5 +24,6 @@ export const PATHS = {
   revoke: '/api/v10/oauth2/token/revoke',
   discovery: '/.well-known/openid-configuration',
   jwks: '/api/oauth2/keys',
-  userinfo: '/api/v10/users/@me',
+  currentUser: '/api/v10/users/@me',
+  userinfo: '/api/v10/oauth2/userinfo',
 } as const;

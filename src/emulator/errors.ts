@@ -1,15 +1,9 @@
 /**
  * Typed errors of the platform emulator. Messages say what was wrong and what to do; they never
- * carry a token, an authorization code, a state or a code verifier.
+ * carry a token, an authorization code, a state or a code verifier. Invalid options and
+ * arguments are argument errors (`argumentError`), as in every other entry point.
  */
 import { SocialSdkAuthError } from '../errors.js';
-
-/** An option passed to `startEmulator` or to an `Emulator` method is invalid. */
-export class EmulatorOptionError extends SocialSdkAuthError {
-  constructor(message: string) {
-    super('ERR_EMULATOR_INVALID_OPTION', message);
-  }
-}
 
 /** The emulator was used after `close()`. */
 export class EmulatorClosedError extends SocialSdkAuthError {

@@ -1,6 +1,6 @@
 /**
  * A headless emulator of the platform's OAuth endpoints (authorize, token, revoke, discovery,
- * JWKS, `/users/@me`) on 127.0.0.1, for offline tests of launchers and games:
+ * JWKS, OpenID userinfo, `/users/@me`) on 127.0.0.1, for offline tests of launchers and games:
  *
  * ```ts
  * import { startEmulator } from 'social-sdk-auth/emulator';
@@ -11,14 +11,17 @@
  *
  * It shares no protocol code with the client in `src/`, so it is an independent check of it.
  */
+import { inspect } from 'node:util';
+import { checkFunction, checkMs, checkOneOf, checkOptions, checkSignal, checkString } from '../check.js';
+import { argumentError } from '../errors.js';
 import type { EmulatorContext } from './context.js';
-import { EmulatorClosedError, EmulatorOptionError } from './errors.js';
+import { EmulatorClosedError } from './errors.js';
 import { createSigningKey } from './keys.js';
 import { openHeadless } from './opener.js';
 import { checkLatency, resolveOptions } from './options.js';
 import { EmulatorServer } from './server.js';
 import { OAuthStore } from './store.js';
-import type { AuthorizeFault, Emulator, EmulatorOptions, TokenFault } from './types.js';
+import type { AuthorizeFault, Emulator, EmulatorOptions, EmulatorRequestRecord, OpenUrlOptions, TokenFault } from './types.js';
 
 export type {
   AuthorizeFault,
@@ -30,36 +33,169 @@ export type {
   OpenUrlOptions,
   TokenFault,
 } from './types.js';
-export { EmulatorClosedError, EmulatorOpenUrlError, EmulatorOptionError } from './errors.js';
+export { EmulatorClosedError, EmulatorOpenUrlError } from './errors.js';
 export { DEFAULT_APPLICATION_ID } from './options.js';
 
-const OAUTH_ERROR_CODE = /^[\x20-\x21\x23-\x5B\x5D-\x7E]+$/; // RFC 6749 §4.1.2.1 error charset
+const OAUTH_ERROR_CODE = /^[\x20-\x21\x23-\x5B\x5D-\x7E]{1,100}$/; // RFC 6749 §4.1.2.1 error charset
+const OAUTH_ERROR_EXPECTED = 'an OAuth error code such as "server_error" (printable ASCII without quotes or backslashes)';
+const DEFAULT_OPEN_TIMEOUT_MS = 10_000;
 
-function checkAuthorizeFault(fault: AuthorizeFault | undefined): AuthorizeFault {
-  if (fault === undefined) return { error: 'server_error' };
-  if (typeof fault !== 'object' || fault === null || typeof fault.error !== 'string' || !OAUTH_ERROR_CODE.test(fault.error)) {
-    throw new EmulatorOptionError('failNextAuthorize(fault) needs fault.error to be an OAuth error code such as "server_error".');
-  }
-  if (fault.description !== undefined && typeof fault.description !== 'string') {
-    throw new EmulatorOptionError('failNextAuthorize(fault): fault.description must be a string when given.');
-  }
-  return { ...fault };
+function checkFaultObject(where: string, fault: unknown, expected: string): Record<string, unknown> {
+  if (typeof fault !== 'object' || fault === null || Array.isArray(fault)) throw argumentError('type', where, 'fault', expected, fault);
+  return fault as Record<string, unknown>;
 }
 
-function checkTokenFault(fault: TokenFault): TokenFault {
-  if (typeof fault !== 'object' || fault === null) throw new EmulatorOptionError('failNextToken(fault) needs an object: { status }, { hang: true } or { destroySocket: true }.');
-  if ('hang' in fault && fault.hang === true) return { hang: true };
-  if ('destroySocket' in fault && fault.destroySocket === true) return { destroySocket: true };
-  if (!('status' in fault) || !Number.isInteger(fault.status) || fault.status < 400 || fault.status > 599) {
-    throw new EmulatorOptionError('failNextToken(fault): fault.status must be an integer HTTP error status from 400 to 599.');
+function checkAuthorizeFault(fault: unknown): AuthorizeFault {
+  const where = 'emulator.failNextAuthorize';
+  if (fault === undefined) return { error: 'server_error' };
+  const f = checkFaultObject(where, fault, 'an object such as { error: "server_error" }');
+  const error = checkString(where, 'fault.error', f.error);
+  if (!OAUTH_ERROR_CODE.test(error)) throw argumentError('value', where, 'fault.error', OAUTH_ERROR_EXPECTED, error);
+  const description = f.description === undefined ? undefined : checkString(where, 'fault.description', f.description);
+  if (description !== undefined && description.length > 1000) {
+    throw argumentError('value', where, 'fault.description', 'a description of at most 1000 characters', description);
   }
-  if (fault.error !== undefined && (typeof fault.error !== 'string' || !OAUTH_ERROR_CODE.test(fault.error))) {
-    throw new EmulatorOptionError('failNextToken(fault): fault.error must be an OAuth error code such as "invalid_grant".');
+  return description === undefined ? { error } : { error, description };
+}
+
+function checkTokenFault(fault: unknown): TokenFault {
+  const where = 'emulator.failNextToken';
+  const f = checkFaultObject(where, fault, 'an object: { status }, { hang: true } or { destroySocket: true }');
+  if (f.hang === true) return { hang: true };
+  if (f.destroySocket === true) return { destroySocket: true };
+  const status = checkWhole(where, 'fault.status', f.status, 400, 599, 'an HTTP error status from 400 to 599');
+  const out: TokenFault = { status };
+  if (f.error !== undefined) {
+    const error = checkString(where, 'fault.error', f.error);
+    if (!OAUTH_ERROR_CODE.test(error)) throw argumentError('value', where, 'fault.error', OAUTH_ERROR_EXPECTED, error);
+    out.error = error;
   }
-  if (fault.retryAfter !== undefined && (typeof fault.retryAfter !== 'number' || !Number.isFinite(fault.retryAfter) || fault.retryAfter < 0)) {
-    throw new EmulatorOptionError('failNextToken(fault): fault.retryAfter must be a number of seconds ≥ 0.');
+  if (f.retryAfter !== undefined) {
+    const retryAfter = f.retryAfter;
+    if (typeof retryAfter !== 'number' || Number.isNaN(retryAfter)) throw argumentError('type', where, 'fault.retryAfter', 'a number of seconds', retryAfter);
+    if (!(retryAfter >= 0 && retryAfter <= 86_400)) {
+      throw argumentError('value', where, 'fault.retryAfter', 'a number of seconds from 0 to 86400', retryAfter);
+    }
+    out.retryAfter = retryAfter;
   }
-  return { ...fault };
+  return out;
+}
+
+/** A whole number in a range, with its own wording of what is expected. */
+function checkWhole(where: string, name: string, value: unknown, min: number, max: number, expected: string): number {
+  if (typeof value !== 'number' || Number.isNaN(value)) throw argumentError('type', where, name, expected, value);
+  if (!Number.isInteger(value) || value < min || value > max) throw argumentError('value', where, name, expected, value);
+  return value;
+}
+
+function checkKnownUser(where: string, ctx: EmulatorContext, userId: unknown): string {
+  const id = checkString(where, 'userId', userId);
+  if (!ctx.options.users.has(id)) {
+    throw argumentError('value', where, 'userId', 'the id of a user given in options.users', id, `Known ids: ${[...ctx.options.users.keys()].join(', ')}.`);
+  }
+  return id;
+}
+
+/** Checks that only startEmulator makes emulators. */
+const CONSTRUCT = Symbol('Emulator');
+
+/**
+ * A running emulator. Its server, store (every code and token it issued) and signing key are
+ * private in fact: inspection and JSON show only the addresses.
+ */
+class RunningEmulator implements Emulator {
+  readonly #server: EmulatorServer;
+  readonly #ctx: EmulatorContext;
+  readonly #port: number;
+
+  constructor(key: symbol, server: EmulatorServer, ctx: EmulatorContext, port: number) {
+    if (key !== CONSTRUCT) throw new TypeError('Emulator: use startEmulator() to make one.');
+    this.#server = server;
+    this.#ctx = ctx;
+    this.#port = port;
+  }
+
+  get webBase(): string {
+    return this.#ctx.webBase;
+  }
+
+  get apiBase(): string {
+    return this.#ctx.apiBase;
+  }
+
+  get issuer(): string {
+    return this.#ctx.webBase;
+  }
+
+  get port(): number {
+    return this.#port;
+  }
+
+  get applicationId(): string {
+    return this.#ctx.options.defaultApplicationId;
+  }
+
+  get requests(): ReadonlyArray<EmulatorRequestRecord> {
+    return this.#server.log.map((entry) => ({ ...entry }));
+  }
+
+  close(): Promise<void> {
+    return this.#server.close();
+  }
+
+  setConsent(mode: 'approve' | 'deny'): void {
+    this.#ctx.consent = checkOneOf('emulator.setConsent', 'mode', mode, ['approve', 'deny'] as const);
+  }
+
+  signInAs(userId: string): void {
+    this.#ctx.signedInUserId = checkKnownUser('emulator.signInAs', this.#ctx, userId);
+  }
+
+  failNextAuthorize(fault?: AuthorizeFault): void {
+    this.#ctx.authorizeFault = checkAuthorizeFault(fault);
+  }
+
+  failNextToken(fault: TokenFault): void {
+    this.#ctx.tokenFault = checkTokenFault(fault);
+  }
+
+  setLatency(ms: number): void {
+    this.#ctx.latencyMs = checkLatency('emulator.setLatency', 'ms', ms);
+  }
+
+  async openUrl(url: string, options?: OpenUrlOptions): Promise<void> {
+    const where = 'emulator.openUrl';
+    checkString(where, 'url', url);
+    const o = checkOptions(where, options);
+    const checked: OpenUrlOptions = { timeoutMs: checkMs(where, 'options.timeoutMs', o.timeoutMs, DEFAULT_OPEN_TIMEOUT_MS) };
+    const signal = checkSignal(where, o.signal, 'options.signal');
+    const onCustomScheme = checkFunction<NonNullable<OpenUrlOptions['onCustomScheme']>>(where, 'options.onCustomScheme', o.onCustomScheme);
+    if (signal !== undefined) checked.signal = signal;
+    if (onCustomScheme !== undefined) checked.onCustomScheme = onCustomScheme;
+    if (this.#server.isClosed) throw new EmulatorClosedError('open a URL');
+    await openHeadless(this.#ctx.webBase, url, checked);
+  }
+
+  revokeGrantsOf(userId: string): void {
+    const id = checkKnownUser('emulator.revokeGrantsOf', this.#ctx, userId);
+    const store = this.#ctx.store;
+    for (const grant of store.grants.values()) if (grant.userId === id) store.revokeGrant(grant.id);
+  }
+
+  toJSON(): { webBase: string; apiBase: string; issuer: string; port: number; applicationId: string; closed: boolean } {
+    return {
+      webBase: this.webBase,
+      apiBase: this.apiBase,
+      issuer: this.issuer,
+      port: this.port,
+      applicationId: this.applicationId,
+      closed: this.#server.isClosed,
+    };
+  }
+
+  [inspect.custom](): string {
+    return `Emulator ${inspect(this.toJSON())}`;
+  }
 }
 
 /** Starts an emulator on 127.0.0.1; resolves once it accepts requests. */
@@ -82,43 +218,5 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
     tokenFault: undefined,
   };
   server.attach(ctx);
-
-  const emulator: Emulator = {
-    webBase,
-    apiBase: ctx.apiBase,
-    issuer: webBase,
-    port,
-    applicationId: resolved.defaultApplicationId,
-    get requests() {
-      return server.log.map((entry) => ({ ...entry }));
-    },
-    close: () => server.close(),
-    setConsent(mode) {
-      if (mode !== 'approve' && mode !== 'deny') throw new EmulatorOptionError(`setConsent(mode) takes 'approve' or 'deny'; received ${String(mode)}.`);
-      ctx.consent = mode;
-    },
-    signInAs(userId) {
-      if (!resolved.users.has(userId)) throw new EmulatorOptionError(`signInAs(userId): no user with id ${String(userId)}; pass one of the ids given in options.users.`);
-      ctx.signedInUserId = userId;
-    },
-    failNextAuthorize(fault) {
-      ctx.authorizeFault = checkAuthorizeFault(fault);
-    },
-    failNextToken(fault) {
-      ctx.tokenFault = checkTokenFault(fault);
-    },
-    setLatency(ms) {
-      ctx.latencyMs = checkLatency('setLatency(ms)', ms);
-    },
-    async openUrl(url, openOptions) {
-      if (server.isClosed) throw new EmulatorClosedError('open a URL');
-      if (typeof url !== 'string') throw new EmulatorOptionError('openUrl(url) needs the authorize URL as a string.');
-      await openHeadless(webBase, url, openOptions);
-    },
-    revokeGrantsOf(userId) {
-      if (!resolved.users.has(userId)) throw new EmulatorOptionError(`revokeGrantsOf(userId): no user with id ${String(userId)}; pass one of the ids given in options.users.`);
-      for (const grant of ctx.store.grants.values()) if (grant.userId === userId) ctx.store.revokeGrant(grant.id);
-    },
-  };
-  return emulator;
+  return new RunningEmulator(CONSTRUCT, server, ctx, port);
 }

@@ -1,5 +1,16 @@
 /** Validation of `startEmulator` options and their defaults. */
-import { EmulatorOptionError } from './errors.js';
+import {
+  checkBoolean,
+  checkFunction,
+  checkInteger,
+  checkMs,
+  checkOptionalString,
+  checkOptions,
+  checkSnowflake,
+  checkString,
+  MAX_TIMER_MS,
+} from '../check.js';
+import { argumentError } from '../errors.js';
 import type { EmulatorApplication, EmulatorOptions, EmulatorUser } from './types.js';
 
 export const DEFAULT_APPLICATION_ID = '1234567890123456789';
@@ -32,113 +43,120 @@ export interface ResolvedOptions {
   clock: () => number;
 }
 
-const SNOWFLAKE = /^[0-9]{1,20}$/;
+/** Where option errors say they come from. */
+const WHERE = 'startEmulator';
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-  if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${String(value)}`;
-  return typeof value;
+/**
+ * Longest lifetime accepted, in seconds: its milliseconds still fit a timer (2^31 − 1 ms, about
+ * 24.8 days), so a client that schedules a refresh from `expires_in` never overflows one.
+ */
+export const MAX_LIFETIME_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
+
+/** Redirect URI schemes that would run code or read local data in a browser, never a redirect target. */
+const UNSAFE_REDIRECT_SCHEMES = new Set(['javascript:', 'vbscript:', 'data:', 'file:', 'blob:', 'about:', 'filesystem:']);
+
+/** Checks a latency value in milliseconds: a whole number from 0 to the longest timer. */
+export function checkLatency(where: string, name: string, value: unknown): number {
+  if (value === undefined) throw argumentError('type', where, name, 'a number of milliseconds', value);
+  return checkMs(where, name, value, 0, 0);
 }
 
-function fail(name: string, expected: string, value: unknown): never {
-  throw new EmulatorOptionError(`Emulator option "${name}" must be ${expected}; received ${describe(value)}.`);
-}
-
-/** Checks a latency value in milliseconds. */
-export function checkLatency(name: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) fail(name, 'a finite number of milliseconds ≥ 0', value);
-  return value;
+function checkRedirectUri(name: string, uri: unknown): string {
+  if (typeof uri !== 'string') throw argumentError('type', WHERE, name, 'an absolute URI string', uri);
+  let parsed: URL;
+  try {
+    parsed = new URL(uri);
+  } catch {
+    throw argumentError('value', WHERE, name, 'an absolute URI such as "http://127.0.0.1/callback"', uri);
+  }
+  if (uri.includes('#')) throw argumentError('value', WHERE, name, 'an absolute URI without a fragment (RFC 6749 §3.1.2)', uri);
+  if (UNSAFE_REDIRECT_SCHEMES.has(parsed.protocol)) {
+    throw argumentError('value', WHERE, name, 'an http(s) or custom-scheme URI', uri, `The ${parsed.protocol} scheme is never a redirect target.`);
+  }
+  if ((parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname === '') {
+    throw argumentError('value', WHERE, name, 'an http(s) URI with a host', uri);
+  }
+  return uri;
 }
 
 function checkApplication(app: unknown, index: number): ResolvedApplication {
-  const at = `applications[${index}]`;
-  if (typeof app !== 'object' || app === null) fail(at, 'an object', app);
+  const at = `options.applications[${index}]`;
+  if (typeof app !== 'object' || app === null || Array.isArray(app)) throw argumentError('type', WHERE, at, 'an object', app);
   const a = app as EmulatorApplication;
-  if (typeof a.id !== 'string' || !SNOWFLAKE.test(a.id)) fail(`${at}.id`, 'a snowflake id (1-20 decimal digits, as a string)', a.id);
-  if (a.publicClient !== undefined && typeof a.publicClient !== 'boolean') fail(`${at}.publicClient`, 'a boolean', a.publicClient);
-  if (a.clientSecret !== undefined && (typeof a.clientSecret !== 'string' || a.clientSecret === '')) {
-    fail(`${at}.clientSecret`, 'a non-empty string', '[a value that is not a non-empty string]');
+  const id = checkSnowflake(WHERE, `${at}.id`, a.id);
+  const publicClient = checkBoolean(WHERE, `${at}.publicClient`, a.publicClient, true);
+  const clientSecret = checkOptionalString(WHERE, `${at}.clientSecret`, a.clientSecret, true);
+  if (!publicClient && clientSecret === undefined) {
+    throw argumentError('value', WHERE, `${at}.clientSecret`, 'a secret for a confidential client (publicClient: false)', clientSecret, 'Set one, or make the client public.');
   }
-  const publicClient = a.publicClient ?? true;
-  if (!publicClient && a.clientSecret === undefined) {
-    throw new EmulatorOptionError(`Emulator option "${at}" is a confidential client (publicClient: false) but has no clientSecret; set one.`);
-  }
-  const redirectUris = a.redirectUris ?? ['http://127.0.0.1/callback', `discord-${a.id}:/authorize/callback`];
-  if (!Array.isArray(redirectUris) || redirectUris.length === 0) fail(`${at}.redirectUris`, 'a non-empty array of absolute URIs', redirectUris);
-  redirectUris.forEach((uri, i) => {
-    let ok = typeof uri === 'string' && !uri.includes('#');
-    if (ok) {
-      try {
-        new URL(uri);
-      } catch {
-        ok = false;
-      }
-    }
-    if (!ok) fail(`${at}.redirectUris[${i}]`, 'an absolute URI without a fragment', uri);
-  });
-  if (a.name !== undefined && typeof a.name !== 'string') fail(`${at}.name`, 'a string', a.name);
-  return { id: a.id, publicClient, clientSecret: a.clientSecret, redirectUris: [...redirectUris], name: a.name ?? 'Emulated Application' };
+  const redirectUris = a.redirectUris ?? ['http://127.0.0.1/callback', `discord-${id}:/authorize/callback`];
+  if (!Array.isArray(redirectUris)) throw argumentError('type', WHERE, `${at}.redirectUris`, 'an array of absolute URIs', redirectUris);
+  if (redirectUris.length === 0) throw argumentError('value', WHERE, `${at}.redirectUris`, 'a non-empty array of absolute URIs', redirectUris);
+  const uris = redirectUris.map((uri, i) => checkRedirectUri(`${at}.redirectUris[${i}]`, uri));
+  const name = checkOptionalString(WHERE, `${at}.name`, a.name) ?? 'Emulated Application';
+  return { id, publicClient, clientSecret, redirectUris: uris, name };
 }
 
 function checkUser(user: unknown, index: number): EmulatorUser {
-  const at = `users[${index}]`;
-  if (typeof user !== 'object' || user === null) fail(at, 'an object', user);
+  const at = `options.users[${index}]`;
+  if (typeof user !== 'object' || user === null || Array.isArray(user)) throw argumentError('type', WHERE, at, 'an object', user);
   const u = user as EmulatorUser;
-  if (typeof u.id !== 'string' || !SNOWFLAKE.test(u.id)) fail(`${at}.id`, 'a snowflake id (1-20 decimal digits, as a string)', u.id);
-  if (typeof u.username !== 'string' || u.username === '') fail(`${at}.username`, 'a non-empty string', u.username);
-  if (u.globalName !== undefined && typeof u.globalName !== 'string') fail(`${at}.globalName`, 'a string', u.globalName);
-  if (u.email !== undefined && typeof u.email !== 'string') fail(`${at}.email`, 'a string', u.email);
-  const out: EmulatorUser = { id: u.id, username: u.username };
-  if (u.globalName !== undefined) out.globalName = u.globalName;
-  if (u.email !== undefined) out.email = u.email;
+  const out: EmulatorUser = { id: checkSnowflake(WHERE, `${at}.id`, u.id), username: checkString(WHERE, `${at}.username`, u.username, true) };
+  const globalName = checkOptionalString(WHERE, `${at}.globalName`, u.globalName);
+  const email = checkOptionalString(WHERE, `${at}.email`, u.email);
+  if (globalName !== undefined) out.globalName = globalName;
+  if (email !== undefined) out.email = email;
   return out;
 }
 
-/** Validates `options` and applies defaults; throws `EmulatorOptionError` naming the bad option. */
-export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOptions {
-  if (options !== undefined && (typeof options !== 'object' || options === null)) fail('options', 'an object', options);
-  const o = options ?? {};
-  const port = o.port ?? 0;
-  if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) fail('port', 'an integer from 0 to 65535', port);
+function checkSeconds(name: string, value: unknown, fallback: number, wholeOnly: boolean): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || Number.isNaN(value)) throw argumentError('type', WHERE, name, 'a number of seconds', value);
+  if ((wholeOnly && !Number.isInteger(value)) || !(value > 0) || value > MAX_LIFETIME_SECONDS) {
+    const what = wholeOnly ? 'a whole number of seconds' : 'a number of seconds';
+    throw argumentError('value', WHERE, name, `${what} above 0 and at most ${MAX_LIFETIME_SECONDS}`, value);
+  }
+  return value;
+}
 
-  const appList = o.applications ?? [{ id: DEFAULT_APPLICATION_ID }];
-  if (!Array.isArray(appList) || appList.length === 0) fail('applications', 'a non-empty array', appList);
+/** Validates `options` and applies defaults: the one place emulator options are read. */
+export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOptions {
+  const o = checkOptions(WHERE, options);
+  const port = checkInteger(WHERE, 'options.port', o.port, 0, 65535, 0);
+
+  const appList: unknown = o.applications ?? [{ id: DEFAULT_APPLICATION_ID }];
+  if (!Array.isArray(appList)) throw argumentError('type', WHERE, 'options.applications', 'an array of applications', appList);
+  if (appList.length === 0) throw argumentError('value', WHERE, 'options.applications', 'a non-empty array of applications', appList);
   const applications = new Map<string, ResolvedApplication>();
   appList.forEach((app, i) => {
     const resolved = checkApplication(app, i);
-    if (applications.has(resolved.id)) throw new EmulatorOptionError(`Emulator option "applications" lists id ${resolved.id} twice; ids must be unique.`);
+    if (applications.has(resolved.id)) {
+      throw argumentError('value', WHERE, `options.applications[${i}].id`, 'an id no other application has', resolved.id);
+    }
     applications.set(resolved.id, resolved);
   });
 
-  const userList = o.users ?? [DEFAULT_USER];
-  if (!Array.isArray(userList) || userList.length === 0) fail('users', 'a non-empty array', userList);
+  const userList: unknown = o.users ?? [DEFAULT_USER];
+  if (!Array.isArray(userList)) throw argumentError('type', WHERE, 'options.users', 'an array of users', userList);
+  if (userList.length === 0) throw argumentError('value', WHERE, 'options.users', 'a non-empty array of users', userList);
   const users = new Map<string, EmulatorUser>();
   userList.forEach((user, i) => {
     const resolved = checkUser(user, i);
-    if (users.has(resolved.id)) throw new EmulatorOptionError(`Emulator option "users" lists id ${resolved.id} twice; ids must be unique.`);
+    if (users.has(resolved.id)) throw argumentError('value', WHERE, `options.users[${i}].id`, 'an id no other user has', resolved.id);
     users.set(resolved.id, resolved);
   });
 
-  const accessTokenTtlSeconds = o.accessTokenTtlSeconds ?? 604800;
-  if (typeof accessTokenTtlSeconds !== 'number' || !Number.isInteger(accessTokenTtlSeconds) || accessTokenTtlSeconds < 1) {
-    fail('accessTokenTtlSeconds', 'a whole number of seconds ≥ 1', accessTokenTtlSeconds);
-  }
-  const authorizationCodeTtlSeconds = o.authorizationCodeTtlSeconds ?? 600;
-  if (typeof authorizationCodeTtlSeconds !== 'number' || !Number.isFinite(authorizationCodeTtlSeconds) || authorizationCodeTtlSeconds <= 0) {
-    fail('authorizationCodeTtlSeconds', 'a number of seconds > 0', authorizationCodeTtlSeconds);
-  }
-  const latencyMs = checkLatency('latencyMs', o.latencyMs ?? 0);
-  const clock = o.clock ?? Date.now;
-  if (typeof clock !== 'function') fail('clock', 'a function returning milliseconds since the epoch', clock);
+  const accessTokenTtlSeconds = checkSeconds('options.accessTokenTtlSeconds', o.accessTokenTtlSeconds, 604800, true);
+  const authorizationCodeTtlSeconds = checkSeconds('options.authorizationCodeTtlSeconds', o.authorizationCodeTtlSeconds, 600, false);
+  const latencyMs = checkLatency(WHERE, 'options.latencyMs', o.latencyMs ?? 0);
+  const clock = checkFunction<() => number>(WHERE, 'options.clock', o.clock) ?? Date.now;
 
   return {
     port,
     applications,
-    defaultApplicationId: appList[0]!.id,
+    defaultApplicationId: applications.keys().next().value as string,
     users,
-    defaultUserId: userList[0]!.id,
+    defaultUserId: users.keys().next().value as string,
     accessTokenTtlSeconds,
     authorizationCodeTtlSeconds,
     latencyMs,

@@ -1,4 +1,4 @@
-/** Read-only endpoints: OpenID discovery, the JWKS and the current user (`/users/@me`). */
+/** Read-only endpoints: OpenID discovery, the JWKS, OpenID userinfo and the current user (`/users/@me`). */
 import { PATHS, type EmulatorContext } from './context.js';
 import { json, serviceError, type Reply } from './http.js';
 import { KNOWN_SCOPES, effectiveScopes } from './scopes.js';
@@ -22,7 +22,7 @@ export function discoveryDocument(ctx: EmulatorContext): Reply {
     token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
     revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
     scopes_supported: [...KNOWN_SCOPES],
-    claims_supported: ['iss', 'sub', 'aud', 'exp', 'iat', 'nonce', 'at_hash'],
+    claims_supported: ['iss', 'sub', 'aud', 'exp', 'iat', 'nonce', 'at_hash', 'preferred_username', 'nickname', 'email', 'email_verified'],
   });
 }
 
@@ -31,10 +31,41 @@ export function jwksDocument(ctx: EmulatorContext): Reply {
   return json(200, { keys: [ctx.key.publicJwk] });
 }
 
+/** The live access token an `Authorization: Bearer …` header presents, if any. */
+function bearerToken(ctx: EmulatorContext, authorization: string | undefined) {
+  const match = authorization === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  return match === null ? undefined : ctx.store.liveAccessToken(match[1]!, ctx.options.clock());
+}
+
+/**
+ * `GET {api}/oauth2/userinfo` (OpenID Connect Core §5.3): the claims of the user whose access
+ * token, granted `openid`, is presented as a Bearer token. Failures follow RFC 6750 §3.1: 401
+ * with `WWW-Authenticate: Bearer` when no token was sent, `error="invalid_token"` when it is
+ * unknown, expired or revoked, and 403 `error="insufficient_scope"` without `openid`.
+ */
+export function userInfo(ctx: EmulatorContext, authorization: string | undefined): Reply {
+  const realm = 'realm="social-sdk-auth emulator"';
+  if (authorization === undefined) return serviceError(401, { 'WWW-Authenticate': `Bearer ${realm}` });
+  const live = bearerToken(ctx, authorization);
+  const user = live === undefined ? undefined : ctx.options.users.get(live.grant.userId);
+  if (live === undefined || user === undefined) {
+    return serviceError(401, { 'WWW-Authenticate': `Bearer ${realm}, error="invalid_token", error_description="The access token is unknown, expired or revoked."` });
+  }
+  const scopes = effectiveScopes(live.record.scopes);
+  if (!scopes.has('openid')) {
+    return serviceError(403, { 'WWW-Authenticate': `Bearer ${realm}, error="insufficient_scope", scope="openid"` });
+  }
+  const body: Record<string, unknown> = { sub: user.id, preferred_username: user.username, nickname: user.globalName ?? null };
+  if (scopes.has('email') && user.email !== undefined) {
+    body.email = user.email;
+    body.email_verified = true;
+  }
+  return json(200, body, { 'Cache-Control': 'no-store' });
+}
+
 /** `GET {api}/users/@me` with a Bearer token that has `identify` (directly or via an SDK scope). */
 export function currentUser(ctx: EmulatorContext, authorization: string | undefined): Reply {
-  const match = authorization === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  const live = match === null ? undefined : ctx.store.liveAccessToken(match[1]!, ctx.options.clock());
+  const live = bearerToken(ctx, authorization);
   if (live === undefined) return serviceError(401);
   const scopes = effectiveScopes(live.record.scopes);
   if (!scopes.has('identify')) return serviceError(401);

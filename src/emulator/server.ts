@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import { handleAuthorize } from './authorize.js';
 import { PATHS, type EmulatorContext } from './context.js';
 import { BodyTooLargeError, isFormUrlEncoded, json, readBody, serviceError, type Outcome, type Reply } from './http.js';
-import { currentUser, discoveryDocument, jwksDocument } from './resources.js';
+import { currentUser, discoveryDocument, jwksDocument, userInfo } from './resources.js';
 import { handleRevoke, handleToken, notFormEncoded } from './token.js';
 import type { EmulatorRequestRecord, TokenFault } from './types.js';
 
@@ -63,13 +63,15 @@ async function formEndpoint(
   return handler(ctx, { authorization: req.headers.authorization, form });
 }
 
+/** Every route of the emulator, by path: the one place a new endpoint is registered. */
 const ROUTES: Record<string, Route> = {
   [PATHS.authorize]: { method: 'GET', handle: (ctx, _req, url) => handleAuthorize(ctx, url.searchParams) },
   [PATHS.token]: { method: 'POST', handle: (ctx, req, _url, note) => formEndpoint(ctx, req, note, handleToken, true) },
   [PATHS.revoke]: { method: 'POST', handle: (ctx, req, _url, note) => formEndpoint(ctx, req, note, handleRevoke, false) },
   [PATHS.discovery]: { method: 'GET', handle: (ctx) => discoveryDocument(ctx) },
   [PATHS.jwks]: { method: 'GET', handle: (ctx) => jwksDocument(ctx) },
-  [PATHS.userinfo]: { method: 'GET', handle: (ctx, req) => currentUser(ctx, req.headers.authorization) },
+  [PATHS.currentUser]: { method: 'GET', handle: (ctx, req) => currentUser(ctx, req.headers.authorization) },
+  [PATHS.userinfo]: { method: 'GET', handle: (ctx, req) => userInfo(ctx, req.headers.authorization) },
 };
 
 /** An http.Server bound to 127.0.0.1 that can be closed completely, hanging requests included. */

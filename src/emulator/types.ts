@@ -130,4 +130,9 @@ export interface Emulator {
   openUrl(url: string, options?: OpenUrlOptions): Promise<void>;
   /** Revokes every grant of `userId`, like the user deauthorizing the app: its tokens die and refreshes get `invalid_grant`. */
   revokeGrantsOf(userId: string): void;
+  /**
+   * What `JSON.stringify` and `util.inspect` show: the addresses, the default application id and
+   * whether it is closed; never a code, a token, a client secret or the signing key.
+   */
+  toJSON(): { webBase: string; apiBase: string; issuer: string; port: number; applicationId: string; closed: boolean };
 }

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { forwardRedirectCommand, listenForRedirects } from '../../src/desktop/index.js';
+import { runCli } from '../../src/cli.js';
+import { listenForRedirects } from '../../src/desktop/index.js';
 
 const URL_OK = 'discord-42:/authorize/callback?code=abc&state=xyz';
 const savedRuntimeDir = process.env.XDG_RUNTIME_DIR;
@@ -22,9 +23,10 @@ afterEach(() => {
 async function cli(...args: string[]) {
   let stdout = '';
   let stderr = '';
-  const status = await forwardRedirectCommand(args, {
-    stdout: { write: (t: string) => (stdout += t) },
-    stderr: { write: (t: string) => (stderr += t) },
+  const status = await runCli(['forward-redirect', ...args], {
+    out: (line) => (stdout += `${line}\n`),
+    err: (line) => (stderr += `${line}\n`),
+    signal: new AbortController().signal,
   });
   return { status, stdout, stderr };
 }
@@ -70,6 +72,7 @@ describe('social-sdk-auth forward-redirect', () => {
     [['--scheme'], '--scheme needs a value'],
     [['--scheme', 'https', URL_OK], 'cannot be claimed'],
     [['--scheme', 'discord-42', '--timeout', 'soon', URL_OK], '--timeout must be'],
+    [['--scheme', 'discord-42', '--timeout', '99999999999', URL_OK], 'options.timeoutMs must be'],
     [['--scheme', 'discord-42', '--verbose', URL_OK], 'Unknown option --verbose'],
     [['--scheme', 'discord-42', 'https://example.com/?code=abc'], 'not of the scheme'],
   ])('exits 2 on usage errors: %j', async (args, message) => {

@@ -1,16 +1,18 @@
-import { describe, expect, it } from 'vitest';
-import {
-  buildRegAddInvocations,
-  buildRegDeleteInvocation,
-  buildRegQueryInvocation,
-  DesktopArgumentError,
-  desktopEntry,
-  desktopExecLine,
-  desktopFileId,
-  quoteExecArgument,
-  quoteWindowsArgument,
-  windowsCommandLine,
-} from '../../src/desktop/index.js';
+// The command lines the operating systems store for a scheme handler, through the public API:
+// desktopEntry (the .desktop text registerUriScheme writes), windowsCommandLine (the
+// shell\open\command value), and registerUriScheme / unregisterUriScheme on Windows against a
+// stand-in reg.exe that records its arguments.
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { desktopEntry, registerUriScheme, unregisterUriScheme, windowsCommandLine } from '../../src/desktop/index.js';
+
+/** The Exec= value desktopEntry writes for `command`. */
+function execLine(command: string[]): string {
+  const line = desktopEntry({ scheme: 'discord-42', command }).split('\n').find((l) => l.startsWith('Exec='));
+  return (line as string).slice('Exec='.length);
+}
 
 describe('Desktop Entry Exec quoting', () => {
   // Each row: argv → the exact Exec= value written into the .desktop file. `gio launch` reads
@@ -35,17 +37,12 @@ describe('Desktop Entry Exec quoting', () => {
     [['/usr/bin/node', 'ünïcødé'], '/usr/bin/node ünïcødé %u'],
     [['game'], 'game %u'],
   ])('%j', (argv, exec) => {
-    expect(desktopExecLine(argv)).toBe(exec);
+    expect(execLine(argv)).toBe(exec);
   });
 
   it('refuses "=" in the executable, which the spec forbids', () => {
-    expect(() => desktopExecLine(['/opt/a=b/game'])).toThrow(DesktopArgumentError);
-    expect(desktopExecLine(['/opt/game', 'a=b'])).toBe('/opt/game a=b %u');
-  });
-
-  it('quotes single arguments the same way', () => {
-    expect(quoteExecArgument('plain')).toBe('plain');
-    expect(quoteExecArgument('two words')).toBe('"two words"');
+    expect(() => execLine(['/opt/a=b/game'])).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', name: 'RangeError' }));
+    expect(execLine(['/opt/game', 'a=b'])).toBe('/opt/game a=b %u');
   });
 
   it('writes a complete entry with the handler keys', () => {
@@ -64,9 +61,10 @@ describe('Desktop Entry Exec quoting', () => {
     ]);
   });
 
-  it('names the file with a valid desktop file ID', () => {
-    expect(desktopFileId('discord-42')).toBe('social-sdk-auth-discord-42.desktop');
-    expect(desktopFileId('my.game+auth')).toBe('social-sdk-auth-my.game_auth.desktop');
+  it('names the handler after the scheme when no name is given, lower-casing the scheme', () => {
+    const text = desktopEntry({ scheme: 'My.Game+Auth', command: ['/opt/game'] });
+    expect(text).toContain('\nName=my.game+auth\n');
+    expect(text).toContain('\nMimeType=x-scheme-handler/my.game+auth;\n');
   });
 });
 
@@ -79,8 +77,8 @@ describe('Windows command line', () => {
     ['C:\\dir\\', '"C:\\dir\\\\"'],
     ['a\\\\"b', '"a\\\\\\\\\\"b"'],
     ['a\\b', '"a\\b"'],
-  ])('quotes %j as %j', (arg, quoted) => {
-    expect(quoteWindowsArgument(arg)).toBe(quoted);
+  ])('quotes the argument %j as %j', (arg, quoted) => {
+    expect(windowsCommandLine(['C:\\game.exe', arg])).toBe(`"C:\\game.exe" ${quoted} "%1"`);
   });
 
   it('appends "%1" after the quoted command', () => {
@@ -89,59 +87,86 @@ describe('Windows command line', () => {
     );
   });
 
-  it('refuses % (Explorer would expand it) and line breaks', () => {
+  it('refuses % (Explorer would expand it), line breaks and a relative executable', () => {
     expect(() => windowsCommandLine(['C:\\Games\\100%\\game.exe'])).toThrow(/placeholder/);
-    expect(() => windowsCommandLine(['C:\\game.exe', 'a\r\nb'])).toThrow(/line break/);
+    expect(() => windowsCommandLine(['C:\\game.exe', 'a\r\nb'])).toThrow(/line breaks/);
+    expect(() => windowsCommandLine(['bin\\game.exe'])).toThrow(/absolute path/);
   });
 });
 
-describe('reg.exe invocations', () => {
-  const env = { SystemRoot: 'C:\\Windows' };
+describe('registerUriScheme and unregisterUriScheme on Windows', () => {
+  // reg.exe is run as %SystemRoot%\System32\reg.exe. On this POSIX test host that joined name,
+  // backslashes and all, is a plain file name looked up in PATH, so a stand-in that logs its
+  // argv can sit there under exactly that name.
+  const systemRoot = 'C:\\Windows';
+  const regName = 'C:\\Windows\\System32\\reg.exe';
+  let dir: string;
+  let log: string;
+  let env: NodeJS.ProcessEnv;
 
-  it('registers the scheme under HKCU with three reg add calls', () => {
-    const calls = buildRegAddInvocations({
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'ssa-reg-'));
+    mkdirSync(path.join(dir, 'bin'));
+    log = path.join(dir, 'calls.jsonl');
+    const stand = path.join(dir, 'bin', regName);
+    writeFileSync(
+      stand,
+      `#!${process.execPath}\nconst args = process.argv.slice(2);\nrequire('fs').appendFileSync(process.env.REG_LOG, JSON.stringify(args) + '\\n');\nprocess.exit(args[0] === 'query' && process.env.REG_MISSING === '1' ? 1 : 0);\n`,
+    );
+    chmodSync(stand, 0o755);
+    env = { PATH: path.join(dir, 'bin'), SystemRoot: systemRoot, REG_LOG: log };
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  function calls(): string[][] {
+    const text = readFileSync(log, 'utf8');
+    rmSync(log);
+    return text.trim().split('\n').map((line) => JSON.parse(line) as string[]);
+  }
+
+  it('writes the scheme under HKCU with three reg add calls, running reg.exe from the system directory', async () => {
+    const command = ['C:\\Program Files\\nodejs\\node.exe', 'C:\\Users\\Me\\My Game\\main.js'];
+    const result = await registerUriScheme({ scheme: 'Discord-42', name: 'My Game', command, platform: 'win32', env });
+    const commandLine = '"C:\\Program Files\\nodejs\\node.exe" "C:\\Users\\Me\\My Game\\main.js" "%1"';
+    expect(result).toEqual({
       scheme: 'discord-42',
-      name: 'My Game',
-      command: ['C:\\Program Files\\nodejs\\node.exe', 'C:\\Users\\Me\\My Game\\main.js'],
-      env,
+      redirectUri: 'discord-42:/authorize/callback',
+      platform: 'win32',
+      command,
+      registryKey: 'HKCU\\Software\\Classes\\discord-42',
+      commandLine,
     });
-    expect(calls).toEqual([
-      {
-        file: 'C:\\Windows\\System32\\reg.exe',
-        args: ['add', 'HKCU\\Software\\Classes\\discord-42', '/ve', '/t', 'REG_SZ', '/d', 'URL:My Game', '/f'],
-      },
-      {
-        file: 'C:\\Windows\\System32\\reg.exe',
-        args: ['add', 'HKCU\\Software\\Classes\\discord-42', '/v', 'URL Protocol', '/t', 'REG_SZ', '/d', '', '/f'],
-      },
-      {
-        file: 'C:\\Windows\\System32\\reg.exe',
-        args: [
-          'add',
-          'HKCU\\Software\\Classes\\discord-42\\shell\\open\\command',
-          '/ve',
-          '/t',
-          'REG_SZ',
-          '/d',
-          '"C:\\Program Files\\nodejs\\node.exe" "C:\\Users\\Me\\My Game\\main.js" "%1"',
-          '/f',
-        ],
-      },
+    expect(calls()).toEqual([
+      ['add', 'HKCU\\Software\\Classes\\discord-42', '/ve', '/t', 'REG_SZ', '/d', 'URL:My Game', '/f'],
+      ['add', 'HKCU\\Software\\Classes\\discord-42', '/v', 'URL Protocol', '/t', 'REG_SZ', '/d', '', '/f'],
+      ['add', 'HKCU\\Software\\Classes\\discord-42\\shell\\open\\command', '/ve', '/t', 'REG_SZ', '/d', commandLine, '/f'],
     ]);
   });
 
-  it('queries and deletes the same key', () => {
-    expect(buildRegQueryInvocation('discord-42', env).args).toEqual(['query', 'HKCU\\Software\\Classes\\discord-42']);
-    expect(buildRegDeleteInvocation('discord-42', env).args).toEqual(['delete', 'HKCU\\Software\\Classes\\discord-42', '/f']);
+  it('queries, then deletes only the key of that scheme', async () => {
+    await unregisterUriScheme('discord-42', { platform: 'win32', env });
+    expect(calls()).toEqual([
+      ['query', 'HKCU\\Software\\Classes\\discord-42'],
+      ['delete', 'HKCU\\Software\\Classes\\discord-42', '/f'],
+    ]);
+    await unregisterUriScheme('discord-42', { platform: 'win32', env: { ...env, REG_MISSING: '1' } });
+    expect(calls()).toEqual([['query', 'HKCU\\Software\\Classes\\discord-42']]);
   });
 
-  it('runs reg.exe from the system directory, never from PATH', () => {
-    expect(buildRegQueryInvocation('discord-42', { SystemRoot: 'D:\\Win' }).file).toBe('D:\\Win\\System32\\reg.exe');
+  it('never names the whole Classes key: an empty or malformed scheme runs no reg.exe at all', async () => {
+    for (const scheme of ['', '\\', 'a\\b', '..']) {
+      await expect(unregisterUriScheme(scheme, { platform: 'win32', env })).rejects.toMatchObject({ code: 'ERR_INVALID_SCHEME' });
+    }
+    await expect(unregisterUriScheme(undefined as unknown as string, { platform: 'win32', env })).rejects.toMatchObject({
+      code: 'ERR_INVALID_ARG_TYPE',
+    });
+    expect(() => readFileSync(log)).toThrow(/ENOENT/);
   });
 
-  it('refuses a name with a line break', () => {
-    expect(() => buildRegAddInvocations({ scheme: 'discord-42', name: 'a\nb', command: ['C:\\g.exe'], env })).toThrow(
-      /line breaks/,
-    );
+  it('refuses a name with a line break before running anything', async () => {
+    await expect(
+      registerUriScheme({ scheme: 'discord-42', name: 'a\nb', command: ['C:\\g.exe'], platform: 'win32', env }),
+    ).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/line breaks/) });
+    expect(() => readFileSync(log)).toThrow(/ENOENT/);
   });
 });

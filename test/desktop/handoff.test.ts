@@ -5,7 +5,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  endpointDirectory,
   forwardRedirect,
   handOffOrListen,
   listenForRedirects,
@@ -102,7 +101,7 @@ describe('listenForRedirects + forwardRedirect in one process', () => {
     process.env.TMPDIR = mkdtempSync(path.join(sandbox, 'tmp-'));
     const { listener } = await listen();
     const dir = path.join(process.env.TMPDIR, `social-sdk-auth-${process.getuid!()}`);
-    expect(endpointDirectory()).toBe(dir);
+    expect(redirectEndpoint(SCHEME)).toBe(path.join(dir, `${SCHEME}.sock`));
     expect(listener.endpoint).toBe(path.join(dir, `${SCHEME}.sock`));
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     await forwardRedirect(URL_OK, { scheme: SCHEME });
@@ -143,6 +142,101 @@ describe('listenForRedirects + forwardRedirect in one process', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(calls).toBe(3);
     expect(errors.map((e) => (e as Error).message)).toEqual([`boom ${URL_OK}`, 'async boom']);
+  });
+});
+
+describe('listening again after a stop', () => {
+  it('listens again for the same scheme right after its signal stopped the first listener', async () => {
+    const controller = new AbortController();
+    await listen({ signal: controller.signal });
+    controller.abort();
+    const { listener, urls } = await listen();
+    expect(listener.listening).toBe(true);
+    await forwardRedirect(URL_OK, { scheme: SCHEME });
+    expect(urls).toEqual([URL_OK]);
+  });
+
+  it('listens again right after close() was called, without waiting for it', async () => {
+    for (let round = 0; round < 5; round += 1) {
+      const { listener: first } = await listen();
+      void first.close();
+      const { listener: second, urls } = await listen();
+      await first.close(); // the first one's late cleanup must leave the second's socket alone
+      expect(statSync(second.endpoint).isSocket()).toBe(true);
+      await forwardRedirect(URL_OK, { scheme: SCHEME });
+      expect(urls).toEqual([URL_OK]);
+      await second.close();
+    }
+  });
+
+  it('never deletes the socket of a newer listener that took over the endpoint', async () => {
+    const fs = await import('node:fs');
+    const { listener: old } = await listen();
+    // Something removed the old socket file (a tmp cleaner, a user); a new instance took the path.
+    fs.unlinkSync(old.endpoint);
+    const { listener: newer, urls } = await listen();
+    await old.close();
+    expect(statSync(newer.endpoint).isSocket()).toBe(true);
+    await forwardRedirect(URL_OK, { scheme: SCHEME });
+    expect(urls).toEqual([URL_OK]);
+  });
+
+  it('answers racing starts while the running listener closes with a winner or ERR_INSTANCE_RUNNING, never a raw error', async () => {
+    for (let round = 0; round < 10; round += 1) {
+      const { listener: first } = await listen();
+      const starts = Array.from({ length: 6 }, () => listenForRedirects({ scheme: SCHEME, onUrl: () => {} }));
+      setTimeout(() => void first.close(), round % 4);
+      const results = await Promise.allSettled(starts);
+      const winners = results.filter((r): r is PromiseFulfilledResult<RedirectListener> => r.status === 'fulfilled');
+      open.push(...winners.map((w) => w.value));
+      expect(winners.length).toBeLessThanOrEqual(1);
+      for (const r of results) {
+        if (r.status === 'rejected') expect((r.reason as { code?: string }).code).toBe('ERR_INSTANCE_RUNNING');
+      }
+      await Promise.all(open.splice(0).map((l) => l.close()));
+    }
+  });
+
+  it('lets a process that stopped one listener by its signal and started another exit by itself', async () => {
+    const index = builtModule('desktop/index.js');
+    const script = `
+      const d = require(${JSON.stringify(index)});
+      (async () => {
+        const controller = new AbortController();
+        await d.listenForRedirects({ scheme: 'discord-42', onUrl: () => {}, signal: controller.signal });
+        controller.abort();
+        const again = await d.listenForRedirects({ scheme: 'discord-42', onUrl: () => {} });
+        await again.close();
+        process.stdout.write('closed\\n');
+      })().catch((error) => {
+        process.stdout.write(String(error.code) + '\\n');
+      });`;
+    const child = spawn(process.execPath, ['-e', script], { env: process.env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
+    const code = await new Promise<number | null>((resolve) => {
+      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      child.on('exit', (c) => {
+        clearTimeout(killer);
+        resolve(c);
+      });
+    });
+    expect({ code, stdout }).toEqual({ code: 0, stdout: 'closed\n' });
+  });
+
+  it('leaves no server behind when it cannot listen, and says why', async () => {
+    const endpoint = path.join(sandbox, 'no-such-dir', 'x.sock');
+    await expect(listenForRedirects({ scheme: SCHEME, onUrl: () => {}, endpoint })).rejects.toMatchObject({
+      code: 'ERR_HANDOFF_FAILED',
+      message: expect.stringContaining('does not exist'),
+    });
+    const index = builtModule('desktop/index.js');
+    const script = `
+      const d = require(${JSON.stringify(index)});
+      d.listenForRedirects({ scheme: 'discord-42', onUrl: () => {}, endpoint: ${JSON.stringify(endpoint)} })
+        .catch((error) => process.stdout.write(error.code + '\\n'));`;
+    const child = spawnSync(process.execPath, ['-e', script], { env: process.env, encoding: 'utf8', timeout: 10_000 });
+    expect({ status: child.status, stdout: child.stdout }).toEqual({ status: 0, stdout: 'ERR_HANDOFF_FAILED\n' });
   });
 });
 
@@ -196,7 +290,7 @@ describe('one instance per user and scheme', () => {
 
   it('will not send into a hand-off directory other users can enter, and tightens its own', async () => {
     const fs = await import('node:fs');
-    const dir = endpointDirectory();
+    const dir = path.dirname(redirectEndpoint(SCHEME));
     fs.mkdirSync(dir, { mode: 0o700 });
     fs.chmodSync(dir, 0o777);
     await expect(forwardRedirect(URL_OK, { scheme: SCHEME })).rejects.toMatchObject({ code: 'ERR_ENDPOINT_UNSAFE' });
@@ -208,7 +302,7 @@ describe('one instance per user and scheme', () => {
   // Only root can give a directory to another uid, so this one runs in CI's root container.
   it.runIf(process.getuid?.() === 0)('refuses a hand-off directory owned by another user', async () => {
     const fs = await import('node:fs');
-    const dir = endpointDirectory();
+    const dir = path.dirname(redirectEndpoint(SCHEME));
     fs.mkdirSync(dir, { mode: 0o700 });
     fs.chownSync(dir, 65534, 65534);
     await expect(listenForRedirects({ scheme: SCHEME, onUrl: () => {} })).rejects.toMatchObject({ code: 'ERR_ENDPOINT_UNSAFE' });

@@ -5,7 +5,7 @@
  * missing tool fails the test with the package to install instead of skipping it.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -17,7 +17,6 @@ import {
   UnsupportedPlatformError,
   type RedirectListener,
 } from '../../src/desktop/index.js';
-import { findInPath } from '../../src/desktop/run-tool.js';
 import { builtModule } from '../support/built.js';
 
 const fixtures = path.join(__dirname, 'fixtures');
@@ -30,9 +29,23 @@ const PACKAGES: Record<string, string> = {
   sleep: 'coreutils',
 };
 
+/** The first executable file named `tool` in this process's PATH. */
+function findInPath(tool: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!path.isAbsolute(dir)) continue;
+    try {
+      accessSync(path.join(dir, tool), constants.X_OK);
+      return path.join(dir, tool);
+    } catch {
+      // Not in this directory.
+    }
+  }
+  return undefined;
+}
+
 /** Fails (never skips) when a tool is missing, naming the package CI must install. */
 function requireTool(tool: string): string {
-  const found = findInPath(tool, process.env);
+  const found = findInPath(tool);
   if (!found) {
     throw new Error(`${tool} is not installed; install it with "apt-get install -y ${PACKAGES[tool]}" (CI must have it).`);
   }
@@ -246,14 +259,14 @@ describe('registerUriScheme on Linux', () => {
 
   it('refuses a relative executable path and bad options before touching the system', async () => {
     await expect(registerUriScheme({ scheme: 'ssa-test', command: ['./game'], platform: 'linux', env })).rejects.toMatchObject({
-      code: 'ERR_INVALID_ARGUMENT',
+      code: 'ERR_OUT_OF_RANGE',
       message: expect.stringContaining('absolute path'),
     });
     await expect(registerUriScheme({ scheme: 'https', command: ['/usr/bin/true'], platform: 'linux', env })).rejects.toMatchObject({
       code: 'ERR_INVALID_SCHEME',
     });
     await expect(registerUriScheme({ scheme: 'ssa-test', command: [], platform: 'linux', env })).rejects.toMatchObject({
-      code: 'ERR_INVALID_ARGUMENT',
+      code: 'ERR_OUT_OF_RANGE',
     });
     expect(existsSync(path.join(env.XDG_DATA_HOME!, 'applications'))).toBe(false);
   });

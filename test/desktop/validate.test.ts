@@ -37,13 +37,14 @@ describe('validateScheme', () => {
     },
   );
 
-  it('says what was received when the scheme is not a string', () => {
-    expect(() => validateScheme(42)).toThrow('received number');
-    try {
-      validateScheme(undefined);
-    } catch (error) {
-      expect((error as InvalidSchemeError).code).toBe('ERR_INVALID_SCHEME');
-    }
+  it('answers a scheme that is not a string with an argument type error', () => {
+    expect(() => validateScheme(42)).toThrow('validateScheme: scheme must be a URI scheme string such as "discord-1234567890"; received the number 42.');
+    expect(() => validateScheme(undefined)).toThrow(expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' }));
+  });
+
+  it('never quotes the text it refuses, which may be a whole redirect URL', () => {
+    expect(() => validateScheme('discord-42?code=SECRETCODE')).toThrow(expect.objectContaining({ code: 'ERR_INVALID_SCHEME' }));
+    expect(() => validateScheme('discord-42?code=SECRETCODE')).not.toThrow(/SECRETCODE/);
   });
 });
 
@@ -51,7 +52,18 @@ describe('redirect URIs', () => {
   it('derives the default scheme and the redirect URI to register with the service', () => {
     expect(defaultScheme('1234567890123456789')).toBe('discord-1234567890123456789');
     expect(customSchemeRedirectUri(defaultScheme(42n))).toBe('discord-42:/authorize/callback');
-    expect(() => defaultScheme('abc')).toThrow('numeric application ID');
+    expect(defaultScheme(18446744073709551615n)).toBe('discord-18446744073709551615');
+  });
+
+  it.each<[unknown, string, string]>([
+    ['abc', 'RangeError', 'ERR_OUT_OF_RANGE'],
+    ['0', 'RangeError', 'ERR_OUT_OF_RANGE'],
+    ['18446744073709551616', 'RangeError', 'ERR_OUT_OF_RANGE'],
+    [18446744073709551616n, 'RangeError', 'ERR_OUT_OF_RANGE'],
+    [1234567890123456789, 'TypeError', 'ERR_INVALID_ARG_TYPE'],
+    [null, 'TypeError', 'ERR_INVALID_ARG_TYPE'],
+  ])('refuses the application id %s', (id, name, code) => {
+    expect(() => defaultScheme(id as string)).toThrow(expect.objectContaining({ name, code }));
   });
 });
 

@@ -115,7 +115,9 @@ describe('createElectronClient', () => {
 
   it('closes the client it made when the registration fails', () => {
     const app = new AppStandIn();
-    expect(() => createElectronClient(app, new ShellStandIn(), { applicationId: APP_ID, scheme: 'http' })).toThrow(RangeError);
+    expect(() => createElectronClient(app, new ShellStandIn(), { applicationId: APP_ID, scheme: 'http' })).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_SCHEME' }),
+    );
     expect(app.listenerCount('second-instance')).toBe(0);
   });
 });

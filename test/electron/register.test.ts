@@ -312,7 +312,7 @@ describe('argument checks', () => {
     expect(() => registerAuthProtocol({} as AppStandIn, client)).toThrow(/app\.requestSingleInstanceLock must be a function/);
     expect(() => registerAuthProtocol(app, {} as Client)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
     expect(() => registerAuthProtocol(app, bare)).toThrow(/options\.scheme must be a URI scheme/);
-    expect(() => registerAuthProtocol(app, client, { scheme: 'https' })).toThrow(RangeError);
+    expect(() => registerAuthProtocol(app, client, { scheme: 'https' })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_SCHEME' }));
     expect(() => registerAuthProtocol(app, client, { scheme: 'mygame://' })).toThrow(/without ":"/);
     expect(() => registerAuthProtocol(app, client, { argv: 'mygame:/x' as unknown as string[] })).toThrow(TypeError);
     expect(() => registerAuthProtocol(app, client, { onUrl: 'log' as unknown as () => void })).toThrow(TypeError);

@@ -1,8 +1,14 @@
 // Covers the `social-sdk-auth` command line in-process through runCli: top-level help, usage
 // errors (exit 2), `emulator --help`, `emulator --port` serving until its stop signal aborts, and
 // `--application-id` / `--redirect-uri` registering a game's own application.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, type CliIo } from '../../src/cli.js';
+import { builtModule, projectRoot } from '../support/built.js';
+
+const VERSION = (JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
 function captureIo(): CliIo & { stdout: string[]; stderr: string[]; controller: AbortController } {
   const controller = new AbortController();
@@ -43,6 +49,36 @@ describe('runCli', () => {
     expect(unknown.stdout).toEqual([]);
     const prototypeName = captureIo();
     expect(await runCli(['toString'], prototypeName)).toBe(2);
+  });
+
+  it('prints the package version for --version and -v', async () => {
+    for (const flag of ['--version', '-v']) {
+      const io = captureIo();
+      expect(await runCli([flag], io)).toBe(0);
+      expect(io.stdout).toEqual([VERSION]);
+      expect(io.stderr).toEqual([]);
+    }
+    const extra = captureIo();
+    expect(await runCli(['--version', 'emulator'], extra)).toBe(2);
+    const help = captureIo();
+    await runCli(['--help'], help);
+    expect(help.stdout.join('\n')).toContain('-v, --version');
+  });
+
+  it('prints the version from the installed bin, found from dist/', () => {
+    const child = spawnSync(process.execPath, [builtModule('cli.js'), '--version'], { encoding: 'utf8', timeout: 20_000 });
+    expect({ status: child.status, stdout: child.stdout, stderr: child.stderr }).toEqual({ status: 0, stdout: `${VERSION}\n`, stderr: '' });
+  });
+
+  it('exits 2 for an application id or redirect URI the emulator refuses', async () => {
+    for (const argv of [
+      ['emulator', '--application-id', '0'],
+      ['emulator', '--redirect-uri', 'javascript:alert(1)'],
+    ]) {
+      const io = captureIo();
+      expect(await runCli(argv, io)).toBe(2);
+      expect(io.stderr.join('\n')).toMatch(/must be .*\n\nUsage: social-sdk-auth emulator/);
+    }
   });
 
   it('prints the emulator usage for emulator --help', async () => {

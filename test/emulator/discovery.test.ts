@@ -1,7 +1,7 @@
 // Covers the emulator's plumbing: startup options and their validation, the OpenID discovery
 // document, the JWKS, unknown routes and methods, the request-body limit, the request log and close().
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEmulator, EmulatorOptionError, type Emulator } from '../../src/emulator/index.js';
+import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 
 let emulator: Emulator | undefined;
 afterEach(async () => {
@@ -19,11 +19,15 @@ describe('startEmulator', () => {
     expect(emulator.applicationId).toBe('1234567890123456789');
   });
 
-  it('rejects invalid options with a typed error that names the option', async () => {
-    await expect(startEmulator({ port: 70000 })).rejects.toMatchObject({ code: 'ERR_EMULATOR_INVALID_OPTION', message: expect.stringContaining('"port"') });
-    await expect(startEmulator({ applications: [] })).rejects.toBeInstanceOf(EmulatorOptionError);
+  it('rejects invalid options with an argument error that names the option', async () => {
+    await expect(startEmulator({ port: 70000 })).rejects.toMatchObject({
+      name: 'RangeError',
+      code: 'ERR_OUT_OF_RANGE',
+      message: 'startEmulator: options.port must be a whole number from 0 to 65535; received the number 70000.',
+    });
+    await expect(startEmulator({ applications: [] })).rejects.toBeInstanceOf(RangeError);
     await expect(startEmulator({ applications: [{ id: 'abc' }] })).rejects.toThrow(/applications\[0\]\.id/);
-    await expect(startEmulator({ applications: [{ id: '1', publicClient: false }] })).rejects.toThrow(/no clientSecret/);
+    await expect(startEmulator({ applications: [{ id: '1', publicClient: false }] })).rejects.toThrow(/clientSecret must be a secret for a confidential client/);
     await expect(startEmulator({ applications: [{ id: '1', redirectUris: ['not a uri'] }] })).rejects.toThrow(/redirectUris\[0\]/);
     await expect(startEmulator({ users: [{ id: '1', username: '' }] })).rejects.toThrow(/users\[0\]\.username/);
     await expect(startEmulator({ accessTokenTtlSeconds: 1.5 })).rejects.toThrow(/accessTokenTtlSeconds/);
@@ -56,7 +60,7 @@ describe('discovery and JWKS', () => {
       authorization_endpoint: `${web}/oauth2/authorize`,
       token_endpoint: `${web}/api/v10/oauth2/token`,
       revocation_endpoint: `${web}/api/v10/oauth2/token/revoke`,
-      userinfo_endpoint: `${web}/api/v10/users/@me`,
+      userinfo_endpoint: `${web}/api/v10/oauth2/userinfo`,
       jwks_uri: `${web}/api/oauth2/keys`,
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token'],

@@ -186,8 +186,8 @@ describe('revokeGrantsOf and signInAs', () => {
     }
   });
 
-  it('throws a typed error for an unknown user id', () => {
-    expect(() => emulator.revokeGrantsOf('1')).toThrow(expect.objectContaining({ code: 'ERR_EMULATOR_INVALID_OPTION' }));
-    expect(() => emulator.signInAs('1')).toThrow(/no user with id 1/);
+  it('throws an argument error for an unknown user id', () => {
+    expect(() => emulator.revokeGrantsOf('1')).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }));
+    expect(() => emulator.signInAs('1')).toThrow(/userId must be the id of a user given in options.users; received a string of length 1/);
   });
 });
