@@ -67,7 +67,7 @@ function inputs(target) {
   const files = [
     path.join(root, 'native', 'sources.json'),
     path.join(root, 'CMakeLists.txt'),
-    path.join(root, 'cmake', 'compat', 'arc4random.cpp'),
+    ...walk(path.join(root, 'cmake', 'compat')),
     fileURLToPath(import.meta.url),
     ...sources.core.map((f) => path.join(root, f)),
     ...sources.addon.map((f) => path.join(root, f)),

@@ -4,7 +4,7 @@
 // this Linux process on 127.0.0.1, scheme registration through Wine's reg.exe, and the named-pipe
 // hand-off between two node.exe processes. One Wine prefix per run, in a temp folder.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,16 +66,19 @@ afterAll(() => {
 });
 
 describe.skipIf(missing)('win32-x64 prebuild under Wine', () => {
-  it('is in the tarball and imports only system DLLs and node.exe, with its C++ runtime linked in', () => {
+  it('is in the tarball, imports only system DLLs, and takes Node-API from its host through delay loading', () => {
     expect(files).toContain('prebuilds/win32-x64/node.napi.node');
     const binary = path.join(app, 'node_modules', 'social-sdk-auth', 'prebuilds', 'win32-x64', 'node.napi.node');
     const dump = execFileSync('x86_64-w64-mingw32-objdump', ['-p', binary], { encoding: 'utf8' });
     const dlls = [...dump.matchAll(/DLL Name: (\S+)/g)].map((m) => m[1]!.toLowerCase()).sort();
-    expect(dlls).toEqual(['bcrypt.dll', 'kernel32.dll', 'msvcrt.dll', 'node.exe', 'shell32.dll', 'ws2_32.dll']);
+    // No libstdc++-6, libgcc_s, libwinpthread-1, msvcp or vcruntime: the C++ runtime is inside.
+    expect(dlls).toEqual(['bcrypt.dll', 'kernel32.dll', 'msvcrt.dll', 'shell32.dll', 'ws2_32.dll']);
     expect(dump).toContain('BCryptGenRandom');
     expect(dump).toMatch(/\bWSAStartup\b/);
-    expect(dump).toMatch(/\bnapi_create_function\b/);
-    expect(dlls.some((dll) => /libstdc\+\+|libgcc|libwinpthread|msvcp|vcruntime/.test(dll))).toBe(false);
+    // Node-API is not a load-time import: the delay-load tables name node.exe and its functions.
+    const text = readFileSync(binary).toString('latin1');
+    expect(text).toContain('node.exe\0');
+    expect(text).toContain('napi_create_function\0');
   });
 
   it('loads in node.exe from the installed tarball, makes PKCE pairs that match node:crypto, and signs in over loopback', async () => {
@@ -98,6 +101,22 @@ describe.skipIf(missing)('win32-x64 prebuild under Wine', () => {
       await emulator.close();
     }
   }, 180_000);
+
+  it('loads in an executable not named node.exe, as in an Electron app or a single-executable game', async () => {
+    const game = path.join(work, 'My Game.exe');
+    copyFileSync(nodeExe, game);
+    const script = `
+      const { createHash } = require('node:crypto');
+      const { Client } = require('social-sdk-auth');
+      const pair = new Client().createAuthorizationCodeVerifier();
+      console.log(JSON.stringify({
+        host: require('node:path').basename(process.execPath),
+        matches: pair.challenge.challenge === createHash('sha256').update(pair.verifier).digest('base64url'),
+      }));`;
+    writeFileSync(path.join(app, 'renamed.cjs'), script);
+    const { done } = runToFiles(WINE, [game, winePath(path.join(app, 'renamed.cjs'))], { cwd: app, env, logs, timeoutMs: 120_000 });
+    expect(lastJson(await done)).toEqual({ host: 'My Game.exe', matches: true });
+  }, 120_000);
 
   it("shows why Node's own fetch cannot be used under Wine 8 (keep-alive set before connect)", async () => {
     const script = `
