@@ -1,5 +1,6 @@
-# Packaging build (node-gyp, driven by prebuildify and by node-gyp-build when no prebuild fits).
-# The sources come from native/sources.json, the same list CMakeLists.txt reads.
+# Source build on install (node-gyp, run by node-gyp-build when no prebuild fits). The shipped
+# prebuilds come from scripts/prebuilds.mjs (CMake). Both read native/sources.json, and both link
+# the C++ runtime in: /MT (RuntimeLibrary 0) on Windows, static libstdc++/libgcc on Linux.
 {
   "targets": [
     {
@@ -24,7 +25,13 @@
         "VCCLCompilerTool": { "ExceptionHandling": 1, "AdditionalOptions": ["/std:c++17"] }
       },
       "conditions": [
-        ["OS=='win'", { "libraries": ["ws2_32.lib", "bcrypt.lib"] }]
+        ["OS=='win'", {
+          "libraries": ["ws2_32.lib", "bcrypt.lib"],
+          "msvs_settings": {
+            "VCCLCompilerTool": { "ExceptionHandling": 1, "AdditionalOptions": ["/std:c++17"], "RuntimeLibrary": 0 }
+          }
+        }],
+        ["OS=='linux'", { "ldflags": ["-static-libstdc++", "-static-libgcc", "-Wl,--exclude-libs,ALL"] }]
       ]
     }
   ]

@@ -1,6 +1,6 @@
 // Before `npm test`: the Debian packages some tests drive for real (xdg-open for the custom
 // scheme test, a headless Secret Service for the keyring store, CMake and Ninja for the C++
-// tests, MinGW for the Windows compile check). Installs what is missing when it can (root with apt-get), else says what to run.
+// tests, MinGW and the aarch64 cross GCC for the prebuilds, Wine and qemu to run them). Installs what is missing when it can (root with apt-get), else says what to run.
 import { execFileSync, spawnSync } from 'node:child_process';
 
 if (process.platform !== 'linux') process.exit(0);
@@ -22,6 +22,15 @@ const packages = {
   'dbus-launch': 'dbus-x11',
   'secret-tool': 'libsecret-tools',
   'x86_64-w64-mingw32-g++': 'g++-mingw-w64-x86-64-posix',
+  // The prebuilds (scripts/prebuilds.mjs) and the tests that run them (test/platforms/).
+  'x86_64-w64-mingw32-g++-posix': 'g++-mingw-w64-x86-64-posix',
+  'x86_64-w64-mingw32-objdump': 'binutils-mingw-w64-x86-64',
+  'aarch64-linux-gnu-g++': 'g++-aarch64-linux-gnu',
+  'aarch64-linux-gnu-objdump': 'binutils-aarch64-linux-gnu',
+  objdump: 'binutils',
+  strip: 'binutils',
+  '/usr/lib/wine/wine64': 'wine64',
+  'qemu-aarch64-static': 'qemu-user-static',
 };
 
 const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;

@@ -1,6 +1,8 @@
-// The published package: `npm pack` (which builds the prebuild), then install the tarball into
-// an empty project with --ignore-scripts, so no compiler can run, and sign in from ESM and
-// CommonJS against the emulator the package ships. Slow (it compiles once); runs in npm test.
+// The published package: `npm pack` (which runs `npm run prebuilds`), then install the tarball
+// into an empty project with --ignore-scripts, so no compiler can run, and sign in from ESM and
+// CommonJS against the emulator the package ships. The prebuilds are built once in the project
+// (incremental, shared with test/platforms/) and copied with their times, so prepack finds them
+// current. test/platforms/ runs the linux-arm64 and win32-x64 ones under qemu and Wine.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -18,7 +20,7 @@ function run(command: string, args: string[], cwd: string): string {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' },
-    timeout: 240_000,
+    timeout: 600_000,
   });
 }
 
@@ -58,13 +60,15 @@ const expected = {
 };
 
 beforeAll(() => {
-  // Pack from a copy so the prebuild's node-gyp run cannot disturb build/ under other tests.
+  run(process.execPath, [path.join(root, 'scripts', 'prebuilds.mjs')], root);
+  // Pack from a copy so packing cannot disturb build/ or dist/ under other tests.
   const source = path.join(work, 'source');
   cpSync(root, source, {
     recursive: true,
+    preserveTimestamps: true,
     filter: (from) => {
       const rel = path.relative(root, from);
-      return !/^(node_modules|build|build-[^/]*|dist|prebuilds|\.git|coverage)(\/|$)/.test(rel) && !rel.endsWith('.tgz');
+      return !/^(node_modules|build|build-[^/]*|dist|\.git|coverage)(\/|$)/.test(rel) && !rel.endsWith('.tgz');
     },
   });
   symlinkSync(path.join(root, 'node_modules'), path.join(source, 'node_modules'), 'dir');
@@ -72,7 +76,11 @@ beforeAll(() => {
   const info = JSON.parse(out.slice(out.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
   tarball = path.join(work, info[0]!.filename);
   const files = info[0]!.files.map((f) => f.path);
-  expect(files).toContain('prebuilds/linux-x64/node.napi.node');
+  expect(files.filter((f) => f.startsWith('prebuilds/')).sort()).toEqual([
+    'prebuilds/linux-arm64/node.napi.node',
+    'prebuilds/linux-x64/node.napi.node',
+    'prebuilds/win32-x64/node.napi.node',
+  ]);
   expect(files).toContain('dist/cjs/index.js');
   expect(files).toContain('dist/esm/index.mjs');
   expect(files).toContain('dist/cjs/index.d.ts');
@@ -86,7 +94,7 @@ beforeAll(() => {
   app = path.join(work, 'app');
   cpSync(path.join(root, 'test', 'fixtures', 'empty-app'), app, { recursive: true });
   run('npm', ['install', '--ignore-scripts', '--no-package-lock', tarball], app);
-}, 300_000);
+}, 900_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

@@ -1,0 +1,15 @@
+# Cross build for Windows x64 with Debian's MinGW-w64 (GCC, posix threads: the win32-threads
+# compiler has no std::mutex). Used by scripts/prebuilds.mjs for prebuilds/win32-x64.
+set(CMAKE_SYSTEM_NAME Windows)
+set(CMAKE_SYSTEM_PROCESSOR AMD64)
+set(SDKAUTH_TRIPLE x86_64-w64-mingw32)
+set(CMAKE_C_COMPILER ${SDKAUTH_TRIPLE}-gcc-posix)
+set(CMAKE_CXX_COMPILER ${SDKAUTH_TRIPLE}-g++-posix)
+set(CMAKE_RC_COMPILER ${SDKAUTH_TRIPLE}-windres)
+set(CMAKE_DLLTOOL ${SDKAUTH_TRIPLE}-dlltool)
+set(CMAKE_STRIP ${SDKAUTH_TRIPLE}-strip)
+set(CMAKE_FIND_ROOT_PATH /usr/${SDKAUTH_TRIPLE})
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
