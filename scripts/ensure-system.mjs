@@ -1,6 +1,6 @@
 // Before `npm test`: the Debian packages some tests drive for real (xdg-open for the custom
 // scheme test, a headless Secret Service for the keyring store, CMake and Ninja for the C++
-// tests, MinGW for the Windows compile check). Installs what is missing when it can (root with apt-get), else says what to run.
+// tests, MinGW for the Windows compile check, redis-server for the shared rate-limit store). Installs what is missing when it can (root with apt-get), else says what to run.
 import { execFileSync, spawnSync } from 'node:child_process';
 
 if (process.platform !== 'linux') process.exit(0);
@@ -22,6 +22,9 @@ const packages = {
   'dbus-launch': 'dbus-x11',
   'secret-tool': 'libsecret-tools',
   'x86_64-w64-mingw32-g++': 'g++-mingw-w64-x86-64-posix',
+  // The Redis rate-limit store's tests start a real server.
+  'redis-server': 'redis-server',
+  'redis-server': 'redis-server',
 };
 
 const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;

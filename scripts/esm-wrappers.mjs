@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const entries = ['index', 'emulator/index', 'desktop/index', 'electron'];
+const entries = ['index', 'emulator/index', 'api/index', 'desktop/index', 'electron'];
 
 for (const entry of entries) {
   const cjs = path.join(root, 'dist/cjs', `${entry}.js`);
