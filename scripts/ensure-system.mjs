@@ -24,7 +24,6 @@ const packages = {
   'x86_64-w64-mingw32-g++': 'g++-mingw-w64-x86-64-posix',
   // The Redis rate-limit store's tests start a real server.
   'redis-server': 'redis-server',
-  'redis-server': 'redis-server',
 };
 
 const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
