@@ -64,19 +64,19 @@ function body<T extends object>(where: string, value: T | undefined, name: strin
  */
 export class PlatformApi extends PlatformApiCore {
   /** `POST /lobbies`: creates a lobby; listed members are added. */
-  createLobby(lobby: CreateLobbyBody = {}, options?: RequestOptions): Promise<Lobby> {
+  async createLobby(lobby: CreateLobbyBody = {}, options?: RequestOptions): Promise<Lobby> {
     const where = 'PlatformApi.createLobby()';
     return this.request({ method: 'POST', route: '/lobbies', body: ruled(checkCreateLobby(body(where, lobby, 'lobby')), 'POST', '/lobbies') }, options, where);
   }
 
   /** `GET /lobbies/{lobby_id}`. */
-  getLobby(lobbyId: Snowflake, options?: RequestOptions): Promise<Lobby> {
+  async getLobby(lobbyId: Snowflake, options?: RequestOptions): Promise<Lobby> {
     const where = 'PlatformApi.getLobby()';
     return this.request({ method: 'GET', route: '/lobbies/:lobby_id', params: { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId) } }, options, where);
   }
 
   /** `PATCH /lobbies/{lobby_id}`: metadata overwrites; members replaces the list. */
-  editLobby(lobbyId: Snowflake, changes: EditLobbyBody, options?: RequestOptions): Promise<Lobby> {
+  async editLobby(lobbyId: Snowflake, changes: EditLobbyBody, options?: RequestOptions): Promise<Lobby> {
     const where = 'PlatformApi.editLobby()';
     const params = { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId) };
     if (changes === undefined) throw argumentError('type', where, 'changes', 'an object', changes);
@@ -84,13 +84,13 @@ export class PlatformApi extends PlatformApiCore {
   }
 
   /** `DELETE /lobbies/{lobby_id}`: succeeds for a lobby already deleted. */
-  deleteLobby(lobbyId: Snowflake, options?: RequestOptions): Promise<void> {
+  async deleteLobby(lobbyId: Snowflake, options?: RequestOptions): Promise<void> {
     const where = 'PlatformApi.deleteLobby()';
     return this.request({ method: 'DELETE', route: '/lobbies/:lobby_id', params: { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId) } }, options, where);
   }
 
   /** `PUT /lobbies/{lobby_id}/members/{user_id}`: adds the user, or updates an existing member. */
-  addLobbyMember(lobbyId: Snowflake, userId: Snowflake, member: AddLobbyMemberBody = {}, options?: RequestOptions): Promise<LobbyMember> {
+  async addLobbyMember(lobbyId: Snowflake, userId: Snowflake, member: AddLobbyMemberBody = {}, options?: RequestOptions): Promise<LobbyMember> {
     const where = 'PlatformApi.addLobbyMember()';
     const params = { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId), user_id: checkSnowflake(where, 'userId', userId) };
     const checked = ruled(checkAddLobbyMember(body(where, member, 'member')), 'PUT', '/lobbies/:lobby_id/members/:user_id');
@@ -98,20 +98,20 @@ export class PlatformApi extends PlatformApiCore {
   }
 
   /** `DELETE /lobbies/{lobby_id}/members/{user_id}`: succeeds for a non-member; fails for a missing lobby. */
-  removeLobbyMember(lobbyId: Snowflake, userId: Snowflake, options?: RequestOptions): Promise<void> {
+  async removeLobbyMember(lobbyId: Snowflake, userId: Snowflake, options?: RequestOptions): Promise<void> {
     const where = 'PlatformApi.removeLobbyMember()';
     const params = { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId), user_id: checkSnowflake(where, 'userId', userId) };
     return this.request({ method: 'DELETE', route: '/lobbies/:lobby_id/members/:user_id', params }, options, where);
   }
 
   /** `DELETE /lobbies/{lobby_id}/members/@me`: the player (access token) leaves the lobby. */
-  leaveLobby(lobbyId: Snowflake, options?: RequestOptions): Promise<void> {
+  async leaveLobby(lobbyId: Snowflake, options?: RequestOptions): Promise<void> {
     const where = 'PlatformApi.leaveLobby()';
     return this.request({ method: 'DELETE', route: '/lobbies/:lobby_id/members/@me', params: { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId) } }, options, where);
   }
 
   /** `POST /lobbies/{lobby_id}/members/bulk`: 1 to 25 adds, updates and removals in one request. */
-  bulkUpdateLobbyMembers(lobbyId: Snowflake, members: BulkLobbyMemberInput[], options?: RequestOptions): Promise<LobbyMember[]> {
+  async bulkUpdateLobbyMembers(lobbyId: Snowflake, members: BulkLobbyMemberInput[], options?: RequestOptions): Promise<LobbyMember[]> {
     const where = 'PlatformApi.bulkUpdateLobbyMembers()';
     const params = { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId) };
     if (!Array.isArray(members)) throw argumentError('type', where, 'members', 'an array of 1 to 25 members', members);
@@ -120,7 +120,7 @@ export class PlatformApi extends PlatformApiCore {
   }
 
   /** `PUT /lobbies`: the player (access token) joins the lobby with `secret`, creating it if none exists. */
-  createOrJoinLobby(request: CreateOrJoinLobbyBody, options?: RequestOptions): Promise<Lobby> {
+  async createOrJoinLobby(request: CreateOrJoinLobbyBody, options?: RequestOptions): Promise<Lobby> {
     const where = 'PlatformApi.createOrJoinLobby()';
     if (request === undefined) throw argumentError('type', where, 'request', 'an object with a secret', request);
     const checked = ruled(checkCreateOrJoinLobby(body(where, request, 'request')), 'PUT', '/lobbies');
@@ -128,7 +128,7 @@ export class PlatformApi extends PlatformApiCore {
   }
 
   /** `POST /lobbies/{lobby_id}/messages`: sends a message as the player (access token), who must be a member. */
-  sendLobbyMessage(lobbyId: Snowflake, message: SendLobbyMessageBody, options?: RequestOptions): Promise<LobbyMessage> {
+  async sendLobbyMessage(lobbyId: Snowflake, message: SendLobbyMessageBody, options?: RequestOptions): Promise<LobbyMessage> {
     const where = 'PlatformApi.sendLobbyMessage()';
     const params = { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId) };
     if (message === undefined) throw argumentError('type', where, 'message', 'an object with content', message);
@@ -137,7 +137,7 @@ export class PlatformApi extends PlatformApiCore {
   }
 
   /** `GET /lobbies/{lobby_id}/messages`: the most recent messages, newest first, at most 200. */
-  getLobbyMessages(lobbyId: Snowflake, query: GetLobbyMessagesQuery = {}, options?: RequestOptions): Promise<LobbyMessage[]> {
+  async getLobbyMessages(lobbyId: Snowflake, query: GetLobbyMessagesQuery = {}, options?: RequestOptions): Promise<LobbyMessage[]> {
     const where = 'PlatformApi.getLobbyMessages()';
     const params = { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId) };
     const q = checkOptions(where, query, 'query');
@@ -146,7 +146,7 @@ export class PlatformApi extends PlatformApiCore {
   }
 
   /** `PATCH /lobbies/{lobby_id}/channel-linking`: links a channel to the lobby, or unlinks with `null`. */
-  linkChannelToLobby(lobbyId: Snowflake, channelId: Snowflake | null, options?: RequestOptions): Promise<Lobby> {
+  async linkChannelToLobby(lobbyId: Snowflake, channelId: Snowflake | null, options?: RequestOptions): Promise<Lobby> {
     const where = 'PlatformApi.linkChannelToLobby()';
     const params = { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId) };
     const channel_id = channelId === null ? null : checkSnowflake(where, 'channelId', channelId);
@@ -158,7 +158,7 @@ export class PlatformApi extends PlatformApiCore {
    * (`POST /lobbies/{lobby_id}/members/{user_id}/invites`, bot token), or with `userId`
    * `'@me'` for the player whose access token the client holds.
    */
-  createLobbyChannelInvite(lobbyId: Snowflake, userId: Snowflake | '@me', options?: RequestOptions): Promise<LobbyChannelInvite> {
+  async createLobbyChannelInvite(lobbyId: Snowflake, userId: Snowflake | '@me', options?: RequestOptions): Promise<LobbyChannelInvite> {
     const where = 'PlatformApi.createLobbyChannelInvite()';
     const lobby_id = checkSnowflake(where, 'lobbyId', lobbyId);
     if (userId === '@me') return this.request({ method: 'POST', route: '/lobbies/:lobby_id/members/@me/invites', params: { lobby_id } }, options, where);
@@ -167,7 +167,7 @@ export class PlatformApi extends PlatformApiCore {
   }
 
   /** `PUT /lobbies/{lobby_id}/messages/{message_id}/moderation-metadata`: replaces the message's moderation metadata. */
-  setLobbyMessageModerationMetadata(lobbyId: Snowflake, messageId: Snowflake, metadata: Metadata, options?: RequestOptions): Promise<void> {
+  async setLobbyMessageModerationMetadata(lobbyId: Snowflake, messageId: Snowflake, metadata: Metadata, options?: RequestOptions): Promise<void> {
     const where = 'PlatformApi.setLobbyMessageModerationMetadata()';
     const params = { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId), message_id: checkSnowflake(where, 'messageId', messageId) };
     if (metadata === undefined) throw argumentError('type', where, 'metadata', 'an object of string values', metadata);
@@ -176,7 +176,7 @@ export class PlatformApi extends PlatformApiCore {
   }
 
   /** `PUT /channels/{channel_id}/voice-status`: sets (or clears with `null`) a voice channel's status, up to 500 characters. */
-  setVoiceChannelStatus(channelId: Snowflake, status: string | null, options?: RequestOptions): Promise<void> {
+  async setVoiceChannelStatus(channelId: Snowflake, status: string | null, options?: RequestOptions): Promise<void> {
     const where = 'PlatformApi.setVoiceChannelStatus()';
     const params = { channel_id: checkSnowflake(where, 'channelId', channelId) };
     const checked = ruled(checkVoiceChannelStatus({ status }), 'PUT', '/channels/:channel_id/voice-status');

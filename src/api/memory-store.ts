@@ -58,6 +58,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   readonly #probes = new Map<string, { id: string; until: number }>();
   readonly #pending = new Map<string, Holds>();
   readonly #sent = new Map<string, Log>();
+  readonly #inflight = new Map<string, Holds>();
   readonly #globalBlock = new Map<string, number>();
   readonly #invalid = new Map<string, Log>();
   readonly #guardPending = new Map<string, Holds>();
@@ -102,13 +103,18 @@ export class MemoryRateLimitStore implements RateLimitStore {
       }
     }
 
+    // Requests in flight count until answered; answered ones count from their answer, when they
+    // had reached the service at the latest, so a slow request never lets the window overfill.
     const sent = lazily(this.#sent, scope.identity, () => new Log());
     sent.prune(now - policy.globalWindowMs);
-    if (sent.entries.size >= policy.globalLimit) {
-      return { ok: false, waitMs: Math.max(1, sent.oldest() + policy.globalWindowMs - now), reason: 'global' };
+    const flying = lazily(this.#inflight, scope.identity, () => new Holds());
+    flying.prune(now);
+    if (sent.entries.size + flying.entries.size >= policy.globalLimit) {
+      const waitMs = sent.entries.size > 0 ? sent.oldest() + policy.globalWindowMs - now : PROBE_POLL_MS;
+      return { ok: false, waitMs: Math.max(1, waitMs), reason: 'global' };
     }
 
-    sent.entries.set(id, now);
+    flying.entries.set(id, now + policy.holdMs);
     guard.entries.set(id, now + policy.holdMs);
     if (bucketKey !== '') {
       if (probe) this.#probes.set(bucketKey, { id, until: now + policy.holdMs });
@@ -127,12 +133,14 @@ export class MemoryRateLimitStore implements RateLimitStore {
     const pending = bucketKey === '' ? undefined : this.#pending.get(bucketKey);
     pending?.entries.delete(id);
     if (probe && this.#probes.get(bucketKey)?.id === id) this.#probes.delete(bucketKey);
+    this.#inflight.get(scope.identity)?.entries.delete(id);
     if (!outcome.sent) {
-      this.#sent.get(scope.identity)?.entries.delete(id);
       const bucket = this.#buckets.get(bucketKey);
       if (!probe && bucket !== undefined && now < bucket.resetAt && bucket.remaining < bucket.limit) bucket.remaining += 1;
       return;
     }
+
+    lazily(this.#sent, scope.identity, () => new Log()).entries.set(id, now);
 
     const routeKey = `${scope.identity}|${scope.route}`;
     if (outcome.bucket === null) {
@@ -182,6 +190,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.#probes.clear();
     this.#pending.clear();
     this.#sent.clear();
+    this.#inflight.clear();
     this.#globalBlock.clear();
     this.#invalid.clear();
     this.#guardPending.clear();

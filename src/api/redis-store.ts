@@ -78,14 +78,17 @@ if bk ~= '' then
     probe = 1
   end
 end
-local sent = p .. 'sent|' .. ident
+local sent, flying = p .. 'sent|' .. ident, p .. 'flying|' .. ident
 redis.call('ZREMRANGEBYSCORE', sent, '-inf', '(' .. (now - globalWindow))
-if redis.call('ZCARD', sent) >= globalLimit then
+redis.call('ZREMRANGEBYSCORE', flying, '-inf', now)
+if redis.call('ZCARD', sent) + redis.call('ZCARD', flying) >= globalLimit then
   local o = redis.call('ZRANGE', sent, 0, 0, 'WITHSCORES')
-  return {0, math.max(1, tonumber(o[2]) + globalWindow - now), 'global'}
+  local w = poll
+  if o[2] then w = math.max(1, tonumber(o[2]) + globalWindow - now) end
+  return {0, w, 'global'}
 end
-redis.call('ZADD', sent, now, id)
-redis.call('PEXPIRE', sent, globalWindow + 1000)
+redis.call('ZADD', flying, now + hold, id)
+redis.call('PEXPIRE', flying, hold + 1000)
 redis.call('ZADD', guard, now + hold, id)
 redis.call('PEXPIRE', guard, hold + 1000)
 if bk ~= '' then
@@ -109,14 +112,16 @@ if invalid == '1' then
 end
 if bk ~= '' then redis.call('ZREM', bk .. '|pending', id) end
 if probe == '1' and redis.call('GET', bk .. '|probe') == id then redis.call('DEL', bk .. '|probe') end
+redis.call('ZREM', p .. 'flying|' .. ident, id)
 if sentFlag == '0' then
-  redis.call('ZREM', p .. 'sent|' .. ident, id)
   if probe ~= '1' and bk ~= '' then
     local st = redis.call('HMGET', bk, 'limit', 'remaining', 'resetAt')
     if st[3] and now < tonumber(st[3]) and tonumber(st[2]) < tonumber(st[1]) then redis.call('HINCRBY', bk, 'remaining', 1) end
   end
   return 1
 end
+redis.call('ZADD', p .. 'sent|' .. ident, now, id)
+redis.call('PEXPIRE', p .. 'sent|' .. ident, 60000)
 local rk = p .. 'route|' .. ident .. '|' .. route
 if kind == 'none' then
   redis.call('SET', rk, '', 'PX', noBucketTtl)
