@@ -213,16 +213,32 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   #connect(): Promise<RedisCommandClient> {
     this.#client ??= (async () => {
-      let redis: { createClient(options: { url: string }): OwnedClient };
+      let redis: { createClient(options: object): OwnedClient };
       try {
         redis = (await import('redis')) as unknown as typeof redis;
       } catch (cause) {
-        throw new ApiRequestError('ERR_API_STORE', 'RedisRateLimitStore needs the optional peer dependency "redis": run npm install redis.', {}, { cause });
+        throw new ApiRequestError('ERR_API_DEPENDENCY', 'RedisRateLimitStore needs the optional peer dependency "redis": run npm install redis.', {}, { cause });
       }
-      const client = redis.createClient({ url: this.#url! });
+      let connected = false;
+      const client = redis.createClient({
+        url: this.#url!,
+        // A command while disconnected fails at once instead of queueing past the request's timeout.
+        disableOfflineQueue: true,
+        socket: {
+          connectTimeout: 5000,
+          // Reconnect after a drop; a first connection that fails is reported, not retried forever.
+          reconnectStrategy: (retries: number) => (connected ? Math.min(50 * 2 ** retries, 2000) : new Error('could not connect')),
+        },
+      });
       // Errors surface on the commands that fail; an unhandled 'error' event would crash the process.
       client.on('error', () => {});
-      await client.connect();
+      try {
+        await client.connect();
+      } catch (cause) {
+        this.#client = undefined;
+        throw new ApiRequestError('ERR_API_STORE', `The Redis rate-limit store failed: could not connect to Redis (${(cause as Error)?.message ?? String(cause)}).`, {}, { cause });
+      }
+      connected = true;
       client.unref(); // only commands in flight hold the process open (see #run)
       this.#owned = client;
       return client;
@@ -298,7 +314,8 @@ export class RedisRateLimitStore implements RateLimitStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    const owned = this.#owned ?? (this.#url !== undefined && this.#client ? ((await this.#client.catch(() => undefined)) as OwnedClient | undefined) : undefined);
+    const owned = this.#url !== undefined && this.#client ? ((await this.#client.catch(() => undefined)) as OwnedClient | undefined) : undefined;
+    this.#owned = undefined;
     if (owned !== undefined) await (owned.close?.() ?? owned.quit?.());
   }
 }
