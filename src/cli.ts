@@ -53,11 +53,11 @@ const COMMANDS: Record<string, Command> = {
   emulator: {
     summary: 'run the headless platform emulator until interrupted',
     usage: [
-      'Usage: social-sdk-auth emulator [--port N] [--application-id ID] [--redirect-uri URI ...]',
+      'Usage: social-sdk-auth emulator [--port N] [--application-id ID] [--redirect-uri URI ...] [--data-dir DIR]',
       '',
-      'Starts the platform emulator (OAuth authorize, token, revoke, discovery, JWKS, users/@me)',
-      'on 127.0.0.1 and prints its web base, API base and application id. Consent is approved',
-      'automatically. Stop it with Ctrl+C.',
+      'Starts the platform emulator (OAuth authorize, token, revoke, discovery, JWKS, users/@me,',
+      'and the lobby interface) on 127.0.0.1 and prints its web base, API base, application id',
+      'and bot token. Consent is approved automatically. Stop it with Ctrl+C.',
       '',
       'Options:',
       '  --port N               port to listen on (default 0: an ephemeral port)',
@@ -65,6 +65,9 @@ const COMMANDS: Record<string, Command> = {
       '  --redirect-uri URI     a redirect URI to register, e.g. mygame:/authorize/callback;',
       '                         repeatable (default: http://127.0.0.1/callback and',
       '                         discord-{application id}:/authorize/callback)',
+      '  --data-dir DIR         keep lobbies, messages and the bot token in an SQLite database',
+      '                         in DIR (needs the optional dependency libsql); a restart with',
+      '                         the same DIR resumes (default: state in memory)',
       '  -h, --help             show this help',
     ].join('\n'),
     async run(args, io) {
@@ -72,6 +75,7 @@ const COMMANDS: Record<string, Command> = {
         port: { type: 'string' },
         'application-id': { type: 'string' },
         'redirect-uri': { type: 'string', multiple: true },
+        'data-dir': { type: 'string' },
       });
       if (values.help === true) {
         io.out(this.usage);
@@ -87,7 +91,8 @@ const COMMANDS: Record<string, Command> = {
           id !== undefined || redirectUris !== undefined
             ? [{ id: id ?? DEFAULT_APPLICATION_ID, ...(redirectUris ? { redirectUris } : {}) }]
             : undefined;
-        emulator = await startEmulator({ port, ...(applications ? { applications } : {}) });
+        const dataDir = values['data-dir'] as string | undefined;
+        emulator = await startEmulator({ port, ...(applications ? { applications } : {}), ...(dataDir !== undefined ? { dataDir } : {}) });
       } catch (err) {
         io.err(`social-sdk-auth emulator: could not start: ${(err as Error).message}`);
         return 1;
@@ -96,6 +101,8 @@ const COMMANDS: Record<string, Command> = {
       io.out(`  web base:       ${emulator.webBase}`);
       io.out(`  api base:       ${emulator.apiBase}`);
       io.out(`  application id: ${emulator.applicationId}`);
+      // A local test double's credential: printed so a backend under test can be configured with it.
+      io.out(`  bot token:      ${emulator.botToken}`);
       io.out('Press Ctrl+C to stop.');
       await waitForAbort(io.signal);
       await emulator.close();

@@ -12,22 +12,30 @@
  * It shares no protocol code with the client in `src/`, so it is an independent check of it.
  */
 import type { EmulatorContext } from './context.js';
+import { createAccessToken, generateBotToken } from './credentials.js';
 import { EmulatorClosedError, EmulatorOptionError } from './errors.js';
+import { LobbyWorld } from './lobbies/world.js';
+import { RateLimits } from './ratelimit/limiter.js';
+import { openStateStore } from './state/index.js';
 import { createSigningKey } from './keys.js';
 import { openHeadless } from './opener.js';
 import { checkLatency, resolveOptions } from './options.js';
 import { EmulatorServer } from './server.js';
 import { OAuthStore } from './store.js';
-import type { AuthorizeFault, Emulator, EmulatorOptions, TokenFault } from './types.js';
+import type { AuthorizeFault, Emulator, EmulatorOptions, RateLimitStorm, TokenFault } from './types.js';
 
 export type {
   AuthorizeFault,
+  CreateAccessTokenOptions,
   Emulator,
+  EmulatorAccessToken,
   EmulatorApplication,
+  EmulatorChannelPermissions,
   EmulatorOptions,
   EmulatorRequestRecord,
   EmulatorUser,
   OpenUrlOptions,
+  RateLimitStorm,
   TokenFault,
 } from './types.js';
 export { EmulatorClosedError, EmulatorOpenUrlError, EmulatorOptionError } from './errors.js';
@@ -62,12 +70,44 @@ function checkTokenFault(fault: TokenFault): TokenFault {
   return { ...fault };
 }
 
+function checkStorm(storm: RateLimitStorm | undefined): { count: number; retryAfter: number; scope: 'user' | 'global' | 'shared' } {
+  const s = storm ?? {};
+  if (typeof s !== 'object' || s === null) throw new EmulatorOptionError('injectRateLimits(storm) takes an object: { count?, retryAfter?, scope? }.');
+  const count = s.count ?? 1;
+  if (!Number.isInteger(count) || count < 1) throw new EmulatorOptionError(`injectRateLimits(storm): count must be a whole number ≥ 1; received ${String(count)}.`);
+  const retryAfter = s.retryAfter ?? 1;
+  if (typeof retryAfter !== 'number' || !Number.isFinite(retryAfter) || retryAfter < 0) throw new EmulatorOptionError('injectRateLimits(storm): retryAfter must be a number of seconds ≥ 0.');
+  const scope = s.scope ?? 'user';
+  if (scope !== 'user' && scope !== 'global' && scope !== 'shared') throw new EmulatorOptionError("injectRateLimits(storm): scope must be 'user', 'global' or 'shared'.");
+  return { count, retryAfter, scope };
+}
+
 /** Starts an emulator on 127.0.0.1; resolves once it accepts requests. */
 export async function startEmulator(options?: EmulatorOptions): Promise<Emulator> {
   const resolved = resolveOptions(options);
   const key = await createSigningKey();
+  const state = await openStateStore(resolved.dataDir);
+  // Bot tokens: given, else the one kept in dataDir, else a new one (kept for the next start).
+  const botTokens = new Map<string, string>();
+  const botTokenOf = new Map<string, string>();
+  for (const app of resolved.applications.values()) {
+    let token = app.botToken ?? state.setting(`bot-token:${app.id}`);
+    if (token === undefined) {
+      token = generateBotToken(app.id);
+      state.saveSetting(`bot-token:${app.id}`, token);
+    }
+    botTokens.set(token, app.id);
+    botTokenOf.set(app.id, token);
+  }
+  const world = new LobbyWorld(state, resolved.clock);
   const server = new EmulatorServer();
-  const port = await server.listen(resolved.port);
+  let port: number;
+  try {
+    port = await server.listen(resolved.port);
+  } catch (err) {
+    world.close();
+    throw err;
+  }
   const webBase = `http://127.0.0.1:${port}`;
   const ctx: EmulatorContext = {
     options: resolved,
@@ -80,6 +120,9 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
     latencyMs: resolved.latencyMs,
     authorizeFault: undefined,
     tokenFault: undefined,
+    botTokens,
+    lobbies: world,
+    rateLimits: new RateLimits(),
   };
   server.attach(ctx);
 
@@ -92,7 +135,10 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
     get requests() {
       return server.log.map((entry) => ({ ...entry }));
     },
-    close: () => server.close(),
+    close: async () => {
+      await server.close();
+      world.close();
+    },
     setConsent(mode) {
       if (mode !== 'approve' && mode !== 'deny') throw new EmulatorOptionError(`setConsent(mode) takes 'approve' or 'deny'; received ${String(mode)}.`);
       ctx.consent = mode;
@@ -119,6 +165,27 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
       if (!resolved.users.has(userId)) throw new EmulatorOptionError(`revokeGrantsOf(userId): no user with id ${String(userId)}; pass one of the ids given in options.users.`);
       for (const grant of ctx.store.grants.values()) if (grant.userId === userId) ctx.store.revokeGrant(grant.id);
     },
+    botToken: botTokenOf.get(resolved.defaultApplicationId)!,
+    botTokenOf(applicationId) {
+      const token = typeof applicationId === 'string' ? botTokenOf.get(applicationId) : undefined;
+      if (token === undefined) throw new EmulatorOptionError(`botTokenOf(applicationId): no application with id ${String(applicationId)}; pass one of the ids given in options.applications.`);
+      return token;
+    },
+    createAccessToken: (options) => createAccessToken(ctx, options),
+    injectRateLimits(storm) {
+      ctx.rateLimits.fault = checkStorm(storm);
+    },
+    setChannelPermissions(channelId, permissions) {
+      if (typeof channelId !== 'string' || !/^[0-9]{1,20}$/.test(channelId)) throw new EmulatorOptionError('setChannelPermissions(channelId, permissions): channelId must be a snowflake string.');
+      if (typeof permissions !== 'object' || permissions === null) throw new EmulatorOptionError('setChannelPermissions(channelId, permissions): permissions must be an object such as { SET_VOICE_CHANNEL_STATUS: false }.');
+      for (const name of ['SET_VOICE_CHANNEL_STATUS', 'MANAGE_CHANNELS'] as const) {
+        const value = permissions[name];
+        if (value === undefined) continue;
+        if (typeof value !== 'boolean') throw new EmulatorOptionError(`setChannelPermissions(channelId, permissions): ${name} must be a boolean.`);
+        world.setPermission(channelId, name, value);
+      }
+    },
+    voiceChannelStatus: (channelId) => world.store.voiceStatus(channelId),
   };
   return emulator;
 }

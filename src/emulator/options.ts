@@ -1,5 +1,6 @@
 /** Validation of `startEmulator` options and their defaults. */
 import { EmulatorOptionError } from './errors.js';
+import { GLOBAL_LIMIT_DEFAULT, GLOBAL_LIMIT_MAX } from './ratelimit/limiter.js';
 import type { EmulatorApplication, EmulatorOptions, EmulatorUser } from './types.js';
 
 export const DEFAULT_APPLICATION_ID = '1234567890123456789';
@@ -17,6 +18,10 @@ export interface ResolvedApplication {
   clientSecret: string | undefined;
   redirectUris: readonly string[];
   name: string;
+  /** The bot token given in the options; when undefined one is loaded from dataDir or generated. */
+  botToken: string | undefined;
+  /** Requests per second allowed to the application across the lobby interface. */
+  globalRateLimit: number;
 }
 
 /** Options with every default applied. */
@@ -30,9 +35,13 @@ export interface ResolvedOptions {
   authorizationCodeTtlSeconds: number;
   latencyMs: number;
   clock: () => number;
+  rateLimits: 'service' | 'off';
+  dataDir: string | undefined;
 }
 
 const SNOWFLAKE = /^[0-9]{1,20}$/;
+/** Bot tokens are printable ASCII without spaces, so they fit an Authorization header. */
+const BOT_TOKEN_PATTERN = /^[\x21-\x7E]{8,200}$/;
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -79,7 +88,22 @@ function checkApplication(app: unknown, index: number): ResolvedApplication {
     if (!ok) fail(`${at}.redirectUris[${i}]`, 'an absolute URI without a fragment', uri);
   });
   if (a.name !== undefined && typeof a.name !== 'string') fail(`${at}.name`, 'a string', a.name);
-  return { id: a.id, publicClient, clientSecret: a.clientSecret, redirectUris: [...redirectUris], name: a.name ?? 'Emulated Application' };
+  if (a.botToken !== undefined && (typeof a.botToken !== 'string' || !BOT_TOKEN_PATTERN.test(a.botToken))) {
+    fail(`${at}.botToken`, '8-200 printable ASCII characters without spaces', '[a value that is not a valid bot token]');
+  }
+  const globalRateLimit = a.globalRateLimit ?? GLOBAL_LIMIT_DEFAULT;
+  if (typeof globalRateLimit !== 'number' || !Number.isInteger(globalRateLimit) || globalRateLimit < GLOBAL_LIMIT_DEFAULT || globalRateLimit > GLOBAL_LIMIT_MAX) {
+    fail(`${at}.globalRateLimit`, `an integer from ${GLOBAL_LIMIT_DEFAULT} to ${GLOBAL_LIMIT_MAX} (requests per second)`, globalRateLimit);
+  }
+  return {
+    id: a.id,
+    publicClient,
+    clientSecret: a.clientSecret,
+    redirectUris: [...redirectUris],
+    name: a.name ?? 'Emulated Application',
+    botToken: a.botToken,
+    globalRateLimit,
+  };
 }
 
 function checkUser(user: unknown, index: number): EmulatorUser {
@@ -132,6 +156,9 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
   const latencyMs = checkLatency('latencyMs', o.latencyMs ?? 0);
   const clock = o.clock ?? Date.now;
   if (typeof clock !== 'function') fail('clock', 'a function returning milliseconds since the epoch', clock);
+  const rateLimits = o.rateLimits ?? 'service';
+  if (rateLimits !== 'service' && rateLimits !== 'off') fail('rateLimits', "'service' or 'off'", rateLimits);
+  if (o.dataDir !== undefined && (typeof o.dataDir !== 'string' || o.dataDir === '')) fail('dataDir', 'a directory path (a non-empty string)', o.dataDir);
 
   return {
     port,
@@ -143,5 +170,7 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
     authorizationCodeTtlSeconds,
     latencyMs,
     clock,
+    rateLimits,
+    dataDir: o.dataDir,
   };
 }

@@ -1,0 +1,63 @@
+/**
+ * Credentials of the lobby interface (spec "Authentication"): the application's bot token with the
+ * literal `Bot ` prefix, or a player's Bearer token issued by the emulator's own OAuth.
+ */
+import { randomBytes } from 'node:crypto';
+import type { EmulatorContext } from './context.js';
+import { EmulatorOptionError } from './errors.js';
+import { effectiveScopes } from './scopes.js';
+import type { CreateAccessTokenOptions, EmulatorAccessToken } from './types.js';
+
+/** Who made a request. */
+export type Caller =
+  | { kind: 'bot'; applicationId: string }
+  | { kind: 'bearer'; applicationId: string; userId: string; scopes: ReadonlySet<string> };
+
+/** Why a request has no usable caller: no or a bad credential (401), or a scope it lacks (403). */
+export type CallerProblem = 'unauthorized' | 'missing-scope';
+
+/** A bot token in the service's shape: base64 of the application id, a timestamp part, a secret part. */
+export function generateBotToken(applicationId: string): string {
+  const stamp = randomBytes(4).toString('base64url').slice(0, 6);
+  return `${Buffer.from(applicationId).toString('base64url')}.${stamp}.${randomBytes(28).toString('base64url').slice(0, 38)}`;
+}
+
+/**
+ * Reads the Authorization header. `Bot <token>` must have that exact prefix and one space;
+ * `Bearer <token>` must be a live access token of this emulator with `sdk.social_layer`.
+ */
+export function identify(ctx: EmulatorContext, header: string | undefined): Caller | CallerProblem {
+  if (header === undefined) return 'unauthorized';
+  if (header.startsWith('Bot ')) {
+    const applicationId = ctx.botTokens.get(header.slice(4));
+    return applicationId === undefined ? 'unauthorized' : { kind: 'bot', applicationId };
+  }
+  const bearer = /^Bearer ([\x21-\x7E]+)$/.exec(header);
+  if (bearer === null) return 'unauthorized';
+  const live = ctx.store.liveAccessToken(bearer[1]!, ctx.options.clock());
+  if (live === undefined) return 'unauthorized';
+  const scopes = effectiveScopes(live.record.scopes);
+  if (!scopes.has('sdk.social_layer') && !scopes.has('lobbies.write')) return 'missing-scope';
+  return { kind: 'bearer', applicationId: live.grant.clientId, userId: live.grant.userId, scopes };
+}
+
+/** Issues a grant and a token pair through the emulator's OAuth store, without the browser round trip. */
+export function createAccessToken(ctx: EmulatorContext, options: CreateAccessTokenOptions = {}): EmulatorAccessToken {
+  if (typeof options !== 'object' || options === null) throw new EmulatorOptionError('createAccessToken(options) takes an object: { userId?, applicationId?, scopes? }.');
+  const userId = options.userId ?? ctx.signedInUserId;
+  if (typeof userId !== 'string' || !ctx.options.users.has(userId)) {
+    throw new EmulatorOptionError(`createAccessToken(options): no user with id ${String(userId)}; pass one of the ids given in options.users.`);
+  }
+  const applicationId = options.applicationId ?? ctx.options.defaultApplicationId;
+  if (typeof applicationId !== 'string' || !ctx.options.applications.has(applicationId)) {
+    throw new EmulatorOptionError(`createAccessToken(options): no application with id ${String(applicationId)}; pass one of the ids given in options.applications.`);
+  }
+  const scopes = options.scopes ?? ['openid', 'sdk.social_layer'];
+  if (!Array.isArray(scopes) || scopes.length === 0 || !scopes.every((s) => typeof s === 'string' && /^[\x21\x23-\x5B\x5D-\x7E]+$/.test(s))) {
+    throw new EmulatorOptionError('createAccessToken(options): scopes must be a non-empty array of scope names such as "sdk.social_layer".');
+  }
+  const ttl = ctx.options.accessTokenTtlSeconds;
+  const grant = ctx.store.createGrant(applicationId, userId, [...scopes]);
+  const { accessToken, refreshToken } = ctx.store.issueTokens(grant, [...scopes], ctx.options.clock() + ttl * 1000);
+  return { accessToken, refreshToken, tokenType: 'Bearer', expiresIn: ttl, scopes: [...scopes], userId, applicationId };
+}
