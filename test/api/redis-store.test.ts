@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRateLimitStore, PlatformApi, RedisRateLimitStore, type RateLimitStore } from '../../src/api/index.js';
+import { startEmulator } from '../../src/emulator/index.js';
 import { builtModule } from '../support/built.js';
 import { startRedis, type RedisServer } from './redis.js';
 import { startService, type Service } from './service.js';
@@ -84,8 +85,14 @@ describe('RedisRateLimitStore', () => {
 });
 
 describe('four worker processes under one bot token', () => {
-  async function fleet(workers: number, store: 'redis' | 'memory', keyPrefix: string): Promise<Array<{ ok: number; limited: number; other: string[] }>> {
-    const args = { apiBase: service!.url, botToken: BOT_TOKEN, store, redisUrl: redis.url, count: 20, lobbyIds: LOBBY_IDS, globalLimit: 50, keyPrefix };
+  interface Target {
+    apiBase: string;
+    botToken: string;
+    lobbyIds: string[];
+    count: number;
+  }
+  async function fleet(target: Target, workers: number, store: 'redis' | 'memory', keyPrefix: string): Promise<Array<{ ok: number; limited: number; other: string[] }>> {
+    const args = { ...target, store, redisUrl: redis.url, globalLimit: 50, keyPrefix };
     const runs = Array.from({ length: workers }, () =>
       run(process.execPath, [path.join(__dirname, 'fixtures', 'worker.cjs'), JSON.stringify(args)], {
         env: { ...process.env, API_MODULE: builtModule('api/index.js') },
@@ -95,19 +102,47 @@ describe('four worker processes under one bot token', () => {
     return (await Promise.all(runs)).map(({ stdout }) => JSON.parse(stdout.trim()));
   }
 
-  it('receive no 429 through one Redis store, where one process alone stays under and four apart draw many', async () => {
-    service = await startService({ bucketFor: (m) => (m === 'GET' ? readBucket : undefined), globalLimit: 50 });
+  it('against the emulator with its limits on: no 429 through one Redis store, where one process alone stays under and four apart draw many', async () => {
+    const emulator = await startEmulator();
+    closers.push(() => emulator.close());
+    const lobby = await track(new PlatformApi({ botToken: emulator.botToken, apiBase: emulator.apiBase })).createLobby();
+    const target = { apiBase: emulator.apiBase, botToken: emulator.botToken, lobbyIds: [lobby.id], count: 40 };
+    const limited = () => emulator.requests.filter((r) => r.status === 429).length;
 
-    const alone = await fleet(1, 'memory', 'alone');
+    const alone = await fleet(target, 1, 'memory', 'alone');
+    expect(alone[0]).toEqual({ ok: 40, limited: 0, other: [] });
+    expect(limited()).toBe(0);
+    await new Promise((r) => setTimeout(r, 1000));
+
+    const apart = await fleet(target, 4, 'memory', 'apart');
+    const apartLimited = apart.reduce((n, w) => n + w.limited, 0);
+    expect(limited()).toBe(apartLimited);
+    await new Promise((r) => setTimeout(r, 1000));
+
+    const shared = await fleet(target, 4, 'redis', `emu${Date.now()}:`);
+    expect(shared.map((w) => w.other)).toEqual([[], [], [], []]);
+    expect(shared.reduce((n, w) => n + w.ok, 0)).toBe(160);
+    expect(shared.reduce((n, w) => n + w.limited, 0)).toBe(0);
+    expect(limited()).toBe(apartLimited);
+    // Four workers of 40 against 50 per second: apart, many draw a 429 (how many depends on how
+    // far apart the processes start).
+    expect(apartLimited).toBeGreaterThanOrEqual(20);
+  }, 120_000);
+
+  it('against a bucket of 10 per second: no 429 through one Redis store, where one process alone stays under and four apart draw many', async () => {
+    service = await startService({ bucketFor: (m) => (m === 'GET' ? readBucket : undefined), globalLimit: 50 });
+    const target = { apiBase: service.url, botToken: BOT_TOKEN, lobbyIds: LOBBY_IDS, count: 20 };
+
+    const alone = await fleet(target, 1, 'memory', 'alone');
     expect(alone[0]).toEqual({ ok: 20, limited: 0, other: [] });
     await new Promise((r) => setTimeout(r, readBucket.windowMs));
 
-    const apart = await fleet(4, 'memory', 'apart');
+    const apart = await fleet(target, 4, 'memory', 'apart');
     const apartLimited = apart.reduce((n, w) => n + w.limited, 0);
     await new Promise((r) => setTimeout(r, readBucket.windowMs));
 
     const before = service.limited();
-    const shared = await fleet(4, 'redis', `fleet${Date.now()}:`);
+    const shared = await fleet(target, 4, 'redis', `fleet${Date.now()}:`);
     expect(shared.map((w) => w.other)).toEqual([[], [], [], []]);
     expect(shared.reduce((n, w) => n + w.limited, 0)).toBe(0);
     expect(shared.reduce((n, w) => n + w.ok, 0)).toBe(80);
