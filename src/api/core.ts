@@ -103,6 +103,9 @@ interface Internals {
   connections: number;
   agent: Promise<UndiciAgent> | undefined;
   closed: boolean;
+  /** Request headers, built once: without and with a JSON body. */
+  headers: Record<string, string>;
+  jsonHeaders: Record<string, string>;
 }
 
 // Internals live here, not on the instance, so no inspect, JSON or property walk reaches the token.
@@ -192,6 +195,8 @@ export class PlatformApiCore {
       connections: checkInteger(WHERE, 'options.connections', opts.connections, 1, 4096, 128),
       agent: undefined,
       closed: false,
+      headers: { authorization, 'user-agent': USER_AGENT },
+      jsonHeaders: { authorization, 'user-agent': USER_AGENT, 'content-type': 'application/json' },
     });
   }
 
@@ -261,17 +266,13 @@ export class PlatformApiCore {
             origin: s.origin,
             path: path + query,
             method: call.method,
-            headers: {
-              authorization: s.authorization,
-              'user-agent': USER_AGENT,
-              ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-            },
+            headers: body === undefined ? s.headers : s.jsonHeaders,
             body,
             signal: controller.signal,
           });
           const status = response.statusCode;
           const headers = response.headers;
-          const text = await readBounded(response.body, s.maxResponseBytes, context);
+          const text = await readBounded(response.body, headers['content-length'], s.maxResponseBytes, context);
           let limited: RateLimitOutcome['limited'];
           let retryAfter = 0;
           if (status === 429) {
@@ -387,7 +388,19 @@ function safeJson(text: string): unknown {
   }
 }
 
-async function readBounded(body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown }, max: number, context: { method: string; route: string }): Promise<string> {
+interface ResponseBody extends AsyncIterable<Buffer> {
+  destroy(error?: Error): unknown;
+  text(): Promise<string>;
+}
+
+async function readBounded(body: ResponseBody, declared: string | string[] | undefined, max: number, context: { method: string; route: string }): Promise<string> {
+  const length = typeof declared === 'string' ? Number(declared) : Number.NaN;
+  if (length > max) {
+    body.destroy();
+    throw new ApiRequestError('ERR_API_RESPONSE_TOO_LARGE', `${context.method} ${context.route} answered with ${length} bytes, more than ${max}; raise maxResponseBytes if that is expected.`, context);
+  }
+  // A declared length within the bound is enforced by the HTTP parser: read it in one go.
+  if (Number.isInteger(length)) return body.text();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
