@@ -131,6 +131,14 @@ describe('ApiError', () => {
       { maxResponseBytes: 4096 },
     );
     await expect(api.getLobby(LOBBY)).rejects.toMatchObject({ code: 'ERR_API_BAD_RESPONSE' });
+    await expect(api.getLobbyMessages(LOBBY)).rejects.toMatchObject({ code: 'ERR_API_RESPONSE_TOO_LARGE', message: expect.stringContaining('more than 4096') });
+  });
+
+  it('bounds a chunked body with no declared length while reading it', async () => {
+    const big = JSON.stringify({ id: LOBBY, padding: 'x'.repeat(5000) });
+    const small = JSON.stringify({ id: LOBBY });
+    const { api } = await setup({ handle: (_req, _body, path) => ({ status: 200, raw: path.endsWith('/messages') ? big : small, chunked: true }) }, { maxResponseBytes: 4096 });
+    await expect(api.getLobby(LOBBY)).resolves.toEqual({ id: LOBBY });
     await expect(api.getLobbyMessages(LOBBY)).rejects.toMatchObject({ code: 'ERR_API_RESPONSE_TOO_LARGE', message: expect.stringContaining('more than 4096 bytes') });
   });
 });

@@ -18,6 +18,8 @@ export interface Reply {
   body?: unknown;
   /** Raw bytes instead of JSON. */
   raw?: string;
+  /** Send the body in chunks without a Content-Length. */
+  chunked?: boolean;
   headers?: Record<string, string>;
 }
 
@@ -58,7 +60,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       ...(reply.raw === undefined && text !== '' ? { 'content-type': 'application/json' } : {}),
       ...reply.headers,
     });
-    res.end(text);
+    if (reply.chunked === true) {
+      const half = Math.floor(text.length / 2);
+      res.write(text.slice(0, half));
+      res.end(text.slice(half));
+    } else res.end(text);
   };
 
   const server: Server = createServer((req, res) => {
