@@ -91,5 +91,11 @@ describe('Bearer tokens', () => {
     for (const answer of answers) expect(JSON.stringify(answer.body)).not.toContain(token.slice(7));
     expect(JSON.stringify(emulator.requests)).not.toContain(emulator.botToken);
     expect(inspect(emulator.requests, { depth: 5 })).not.toContain(token.slice(7));
+    expect(inspect(emulator, { depth: 5 })).not.toContain(emulator.botToken);
+    expect(JSON.stringify(emulator)).not.toContain(emulator.botToken);
+    const issued = emulator.createAccessToken();
+    expect(inspect(issued)).not.toContain(issued.accessToken);
+    expect(JSON.stringify(issued)).not.toContain(issued.refreshToken);
+    expect(JSON.stringify(issued)).toContain('[redacted]');
   });
 });
