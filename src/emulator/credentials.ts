@@ -33,7 +33,7 @@ export function identify(ctx: EmulatorContext, header: string | undefined): Call
     const applicationId = ctx.botTokens.get(header.slice(4));
     return applicationId === undefined ? 'unauthorized' : { kind: 'bot', applicationId };
   }
-  const bearer = /^Bearer ([\x21-\x7E]+)$/.exec(header);
+  const bearer = /^Bearer ([\x21-\x7E]+)$/i.exec(header); // the Bearer scheme name is case-insensitive (RFC 6750)
   if (bearer === null) return 'unauthorized';
   const live = ctx.store.liveAccessToken(bearer[1]!, ctx.options.clock());
   if (live === undefined) return 'unauthorized';

@@ -72,6 +72,7 @@ describe('Bearer tokens', () => {
     emulator = await startLobbyEmulator({ rateLimits: 'off', clock: () => now, accessTokenTtlSeconds: 60 });
     const token = bearer(emulator, ids[0]!);
     expect((await call(emulator, 'PUT', '/lobbies', { auth: token, body: { secret: 's' } })).status).toBe(200);
+    expect((await call(emulator, 'PUT', '/lobbies', { auth: token.replace('Bearer', 'bearer'), body: { secret: 's' } })).status).toBe(200);
     const wrongKind = await call(emulator, 'POST', '/lobbies', { auth: token });
     expect(wrongKind.status).toBe(403);
     expect(wrongKind.body).toEqual({ code: 50001, message: 'Missing Access' });
