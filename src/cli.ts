@@ -54,6 +54,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'run the headless platform emulator until interrupted',
     usage: [
       'Usage: social-sdk-auth emulator [--port N] [--application-id ID] [--redirect-uri URI ...] [--data-dir DIR]',
+      '                                [--rate-limits service|off]',
       '',
       'Starts the platform emulator (OAuth authorize, token, revoke, discovery, JWKS, users/@me,',
       'and the lobby interface) on 127.0.0.1 and prints its web base, API base, application id',
@@ -68,6 +69,8 @@ const COMMANDS: Record<string, Command> = {
       '  --data-dir DIR         keep lobbies, messages and the bot token in an SQLite database',
       '                         in DIR (needs the optional dependency libsql); a restart with',
       '                         the same DIR resumes (default: state in memory)',
+      '  --rate-limits MODE     service: enforce the service\'s rate limits on the lobby',
+      '                         interface; off: none (default service)',
       '  -h, --help             show this help',
     ].join('\n'),
     async run(args, io) {
@@ -76,12 +79,15 @@ const COMMANDS: Record<string, Command> = {
         'application-id': { type: 'string' },
         'redirect-uri': { type: 'string', multiple: true },
         'data-dir': { type: 'string' },
+        'rate-limits': { type: 'string' },
       });
       if (values.help === true) {
         io.out(this.usage);
         return 0;
       }
       const port = parsePort(values.port as string | undefined);
+      const rateLimits = values['rate-limits'] as string | undefined;
+      if (rateLimits !== undefined && rateLimits !== 'service' && rateLimits !== 'off') throw new UsageError(`--rate-limits must be "service" or "off"; received "${rateLimits}".`);
       let emulator;
       try {
         const id = values['application-id'] as string | undefined;
@@ -92,7 +98,12 @@ const COMMANDS: Record<string, Command> = {
             ? [{ id: id ?? DEFAULT_APPLICATION_ID, ...(redirectUris ? { redirectUris } : {}) }]
             : undefined;
         const dataDir = values['data-dir'] as string | undefined;
-        emulator = await startEmulator({ port, ...(applications ? { applications } : {}), ...(dataDir !== undefined ? { dataDir } : {}) });
+        emulator = await startEmulator({
+          port,
+          ...(applications ? { applications } : {}),
+          ...(dataDir !== undefined ? { dataDir } : {}),
+          ...(rateLimits !== undefined ? { rateLimits } : {}),
+        });
       } catch (err) {
         io.err(`social-sdk-auth emulator: could not start: ${(err as Error).message}`);
         return 1;

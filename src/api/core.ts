@@ -127,7 +127,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-function parseBucket(headers: Record<string, string | string[] | undefined>): RateLimitOutcome['bucket'] {
+function parseBucket(headers: Record<string, string | string[] | undefined>): RateLimitOutcome['bucket'] | null {
   const header = (name: string): string | undefined => {
     const value = headers[name];
     return Array.isArray(value) ? value[0] : value;
@@ -284,7 +284,9 @@ export class PlatformApiCore {
           }
           outcome = {
             sent: true,
-            bucket: parseBucket(headers),
+            // Only a success without bucket headers shows the route has no bucket: refusals of the
+            // credential and global 429s carry none even on routes that have one.
+            bucket: parseBucket(headers) ?? (status < 300 ? null : undefined),
             // 429s of a shared limit are not the caller's fault, and the service does not count them.
             invalid: INVALID_STATUSES.has(status) && !(status === 429 && headers['x-ratelimit-scope'] === 'shared'),
             limited,

@@ -3,6 +3,7 @@
  * literal `Bot ` prefix, or a player's Bearer token issued by the emulator's own OAuth.
  */
 import { randomBytes } from 'node:crypto';
+import { inspect } from 'node:util';
 import type { EmulatorContext } from './context.js';
 import { EmulatorOptionError } from './errors.js';
 import { effectiveScopes } from './scopes.js';
@@ -32,7 +33,7 @@ export function identify(ctx: EmulatorContext, header: string | undefined): Call
     const applicationId = ctx.botTokens.get(header.slice(4));
     return applicationId === undefined ? 'unauthorized' : { kind: 'bot', applicationId };
   }
-  const bearer = /^Bearer ([\x21-\x7E]+)$/.exec(header);
+  const bearer = /^Bearer ([\x21-\x7E]+)$/i.exec(header); // the Bearer scheme name is case-insensitive (RFC 6750)
   if (bearer === null) return 'unauthorized';
   const live = ctx.store.liveAccessToken(bearer[1]!, ctx.options.clock());
   if (live === undefined) return 'unauthorized';
@@ -59,5 +60,10 @@ export function createAccessToken(ctx: EmulatorContext, options: CreateAccessTok
   const ttl = ctx.options.accessTokenTtlSeconds;
   const grant = ctx.store.createGrant(applicationId, userId, [...scopes]);
   const { accessToken, refreshToken } = ctx.store.issueTokens(grant, [...scopes], ctx.options.clock() + ttl * 1000);
-  return { accessToken, refreshToken, tokenType: 'Bearer', expiresIn: ttl, scopes: [...scopes], userId, applicationId };
+  const issued: EmulatorAccessToken = { accessToken, refreshToken, tokenType: 'Bearer', expiresIn: ttl, scopes: [...scopes], userId, applicationId };
+  // The tokens stay readable by name but out of logs: inspect and JSON show them redacted.
+  const shown = (): Record<string, unknown> => ({ ...issued, accessToken: '[redacted]', refreshToken: '[redacted]' });
+  Object.defineProperty(issued, inspect.custom, { value: () => shown(), enumerable: false });
+  Object.defineProperty(issued, 'toJSON', { value: shown, enumerable: false });
+  return issued;
 }

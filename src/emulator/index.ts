@@ -187,5 +187,7 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
     },
     voiceChannelStatus: (channelId) => world.store.voiceStatus(channelId),
   };
+  // A credential: readable by name, but left out of util.inspect, spreads and JSON.
+  Object.defineProperty(emulator, 'botToken', { enumerable: false });
   return emulator;
 }

@@ -72,6 +72,7 @@ describe('Bearer tokens', () => {
     emulator = await startLobbyEmulator({ rateLimits: 'off', clock: () => now, accessTokenTtlSeconds: 60 });
     const token = bearer(emulator, ids[0]!);
     expect((await call(emulator, 'PUT', '/lobbies', { auth: token, body: { secret: 's' } })).status).toBe(200);
+    expect((await call(emulator, 'PUT', '/lobbies', { auth: token.replace('Bearer', 'bearer'), body: { secret: 's' } })).status).toBe(200);
     const wrongKind = await call(emulator, 'POST', '/lobbies', { auth: token });
     expect(wrongKind.status).toBe(403);
     expect(wrongKind.body).toEqual({ code: 50001, message: 'Missing Access' });
@@ -91,5 +92,11 @@ describe('Bearer tokens', () => {
     for (const answer of answers) expect(JSON.stringify(answer.body)).not.toContain(token.slice(7));
     expect(JSON.stringify(emulator.requests)).not.toContain(emulator.botToken);
     expect(inspect(emulator.requests, { depth: 5 })).not.toContain(token.slice(7));
+    expect(inspect(emulator, { depth: 5 })).not.toContain(emulator.botToken);
+    expect(JSON.stringify(emulator)).not.toContain(emulator.botToken);
+    const issued = emulator.createAccessToken();
+    expect(inspect(issued)).not.toContain(issued.accessToken);
+    expect(JSON.stringify(issued)).not.toContain(issued.refreshToken);
+    expect(JSON.stringify(issued)).toContain('[redacted]');
   });
 });
