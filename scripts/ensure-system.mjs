@@ -1,6 +1,7 @@
 // Before `npm test`: the Debian packages some tests drive for real (xdg-open for the custom
 // scheme test, a headless Secret Service for the keyring store, CMake and Ninja for the C++
-// tests, MinGW and the aarch64 cross GCC for the prebuilds, Wine and qemu to run them). Installs what is missing when it can (root with apt-get), else says what to run.
+// tests, MinGW and the aarch64 cross GCC for the prebuilds, Wine and qemu to run them, redis-server for
+// the shared rate-limit store). Installs what is missing when it can (root with apt-get), else says what to run.
 import { execFileSync, spawnSync } from 'node:child_process';
 
 if (process.platform !== 'linux') process.exit(0);
@@ -31,6 +32,8 @@ const packages = {
   strip: 'binutils',
   '/usr/lib/wine/wine64': 'wine64',
   'qemu-aarch64-static': 'qemu-user-static',
+  // The Redis rate-limit store's tests start a real server.
+  'redis-server': 'redis-server',
 };
 
 const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;

@@ -55,11 +55,12 @@ const COMMANDS: Record<string, Command> = {
   emulator: {
     summary: 'run the headless platform emulator until interrupted',
     usage: [
-      'Usage: social-sdk-auth emulator [--port N] [--application-id ID] [--redirect-uri URI ...]',
+      'Usage: social-sdk-auth emulator [--port N] [--application-id ID] [--redirect-uri URI ...] [--data-dir DIR]',
+      '                                [--rate-limits service|off]',
       '',
-      'Starts the platform emulator (OAuth authorize, token, revoke, discovery, JWKS, users/@me)',
-      'on 127.0.0.1 and prints its web base, API base and application id. Consent is approved',
-      'automatically. Stop it with Ctrl+C.',
+      'Starts the platform emulator (OAuth authorize, token, revoke, discovery, JWKS, users/@me,',
+      'and the lobby interface) on 127.0.0.1 and prints its web base, API base, application id',
+      'and bot token. Consent is approved automatically. Stop it with Ctrl+C.',
       '',
       'Options:',
       '  --port N               port to listen on (default 0: an ephemeral port)',
@@ -67,6 +68,11 @@ const COMMANDS: Record<string, Command> = {
       '  --redirect-uri URI     a redirect URI to register, e.g. mygame:/authorize/callback;',
       '                         repeatable (default: http://127.0.0.1/callback and',
       '                         discord-{application id}:/authorize/callback)',
+      '  --data-dir DIR         keep lobbies, messages and the bot token in an SQLite database',
+      '                         in DIR (needs the optional dependency libsql); a restart with',
+      '                         the same DIR resumes (default: state in memory)',
+      '  --rate-limits MODE     service: enforce the service\'s rate limits on the lobby',
+      '                         interface; off: none (default service)',
       '  -h, --help             show this help',
     ].join('\n'),
     async run(args, io) {
@@ -74,12 +80,16 @@ const COMMANDS: Record<string, Command> = {
         port: { type: 'string' },
         'application-id': { type: 'string' },
         'redirect-uri': { type: 'string', multiple: true },
+        'data-dir': { type: 'string' },
+        'rate-limits': { type: 'string' },
       });
       if (values.help === true) {
         io.out(this.usage);
         return 0;
       }
       const port = parsePort(values.port as string | undefined);
+      const rateLimits = values['rate-limits'] as string | undefined;
+      if (rateLimits !== undefined && rateLimits !== 'service' && rateLimits !== 'off') throw new UsageError(`--rate-limits must be "service" or "off"; received "${rateLimits}".`);
       let emulator;
       try {
         const id = values['application-id'] as string | undefined;
@@ -89,7 +99,13 @@ const COMMANDS: Record<string, Command> = {
           id !== undefined || redirectUris !== undefined
             ? [{ id: id ?? DEFAULT_APPLICATION_ID, ...(redirectUris ? { redirectUris } : {}) }]
             : undefined;
-        emulator = await startEmulator({ port, ...(applications ? { applications } : {}) });
+        const dataDir = values['data-dir'] as string | undefined;
+        emulator = await startEmulator({
+          port,
+          ...(applications ? { applications } : {}),
+          ...(dataDir !== undefined ? { dataDir } : {}),
+          ...(rateLimits !== undefined ? { rateLimits } : {}),
+        });
       } catch (err) {
         const code = (err as { code?: unknown }).code;
         // A bad --application-id or --redirect-uri is the caller's mistake: a usage error.
@@ -101,6 +117,8 @@ const COMMANDS: Record<string, Command> = {
       io.out(`  web base:       ${emulator.webBase}`);
       io.out(`  api base:       ${emulator.apiBase}`);
       io.out(`  application id: ${emulator.applicationId}`);
+      // A local test double's credential: printed so a backend under test can be configured with it.
+      io.out(`  bot token:      ${emulator.botToken}`);
       io.out('Press Ctrl+C to stop.');
       await waitForAbort(io.signal);
       await emulator.close();

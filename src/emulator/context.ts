@@ -1,5 +1,7 @@
 /** State shared by the emulator's endpoint handlers. */
 import type { SigningKey } from './keys.js';
+import type { RateLimits } from './ratelimit/limiter.js';
+import type { LobbyWorld } from './lobbies/world.js';
 import type { ResolvedOptions } from './options.js';
 import type { OAuthStore } from './store.js';
 import type { AuthorizeFault, TokenFault } from './types.js';
@@ -15,6 +17,11 @@ export interface EmulatorContext {
   latencyMs: number;
   authorizeFault: AuthorizeFault | undefined;
   tokenFault: TokenFault | undefined;
+  /** Bot token -> application id, for `Authorization: Bot <token>`. */
+  readonly botTokens: ReadonlyMap<string, string>;
+  /** Lobby state and the rate limits of the lobby interface. */
+  readonly lobbies: LobbyWorld;
+  readonly rateLimits: RateLimits;
 }
 
 /** Paths relative to the web base; the API ones include the version segment. */

@@ -24,3 +24,13 @@ export class EmulatorOpenUrlError extends SocialSdkAuthError {
     this.body = details.body;
   }
 }
+
+/**
+ * The saved state of `dataDir` could not be opened (`ERR_EMULATOR_STATE`): the optional SQLite
+ * library is not installed, or the database file cannot be created or read.
+ */
+export class EmulatorStateError extends SocialSdkAuthError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('ERR_EMULATOR_STATE', message, options);
+  }
+}

@@ -12,36 +12,55 @@
  * It shares no protocol code with the client in `src/`, so it is an independent check of it.
  */
 import { inspect } from 'node:util';
-import { checkFunction, checkMs, checkOneOf, checkOptions, checkSignal, checkString } from '../check.js';
+import { checkBoolean, checkFunction, checkInteger, checkMs, checkOneOf, checkOptions, checkSignal, checkSnowflake, checkString } from '../check.js';
 import { argumentError } from '../errors.js';
 import type { EmulatorContext } from './context.js';
+import { createAccessToken, generateBotToken } from './credentials.js';
 import { EmulatorClosedError } from './errors.js';
+import { LobbyWorld } from './lobbies/world.js';
+import { RateLimits } from './ratelimit/limiter.js';
+import { openStateStore } from './state/index.js';
 import { createSigningKey } from './keys.js';
 import { openHeadless } from './opener.js';
 import { checkLatency, resolveOptions } from './options.js';
 import { EmulatorServer } from './server.js';
 import { OAuthStore } from './store.js';
-import type { AuthorizeFault, Emulator, EmulatorOptions, EmulatorRequestRecord, OpenUrlOptions, TokenFault } from './types.js';
+import type {
+  AuthorizeFault,
+  CreateAccessTokenOptions,
+  Emulator,
+  EmulatorAccessToken,
+  EmulatorChannelPermissions,
+  EmulatorOptions,
+  EmulatorRequestRecord,
+  OpenUrlOptions,
+  RateLimitStorm,
+  TokenFault,
+} from './types.js';
 
 export type {
   AuthorizeFault,
+  CreateAccessTokenOptions,
   Emulator,
+  EmulatorAccessToken,
   EmulatorApplication,
+  EmulatorChannelPermissions,
   EmulatorOptions,
   EmulatorRequestRecord,
   EmulatorUser,
   OpenUrlOptions,
+  RateLimitStorm,
   TokenFault,
 } from './types.js';
-export { EmulatorClosedError, EmulatorOpenUrlError } from './errors.js';
+export { EmulatorClosedError, EmulatorOpenUrlError, EmulatorStateError } from './errors.js';
 export { DEFAULT_APPLICATION_ID } from './options.js';
 
 const OAUTH_ERROR_CODE = /^[\x20-\x21\x23-\x5B\x5D-\x7E]{1,100}$/; // RFC 6749 §4.1.2.1 error charset
 const OAUTH_ERROR_EXPECTED = 'an OAuth error code such as "server_error" (printable ASCII without quotes or backslashes)';
 const DEFAULT_OPEN_TIMEOUT_MS = 10_000;
 
-function checkFaultObject(where: string, fault: unknown, expected: string): Record<string, unknown> {
-  if (typeof fault !== 'object' || fault === null || Array.isArray(fault)) throw argumentError('type', where, 'fault', expected, fault);
+function checkFaultObject(where: string, fault: unknown, expected: string, name = 'fault'): Record<string, unknown> {
+  if (typeof fault !== 'object' || fault === null || Array.isArray(fault)) throw argumentError('type', where, name, expected, fault);
   return fault as Record<string, unknown>;
 }
 
@@ -107,12 +126,14 @@ class RunningEmulator implements Emulator {
   readonly #server: EmulatorServer;
   readonly #ctx: EmulatorContext;
   readonly #port: number;
+  readonly #botTokenOf: ReadonlyMap<string, string>;
 
-  constructor(key: symbol, server: EmulatorServer, ctx: EmulatorContext, port: number) {
+  constructor(key: symbol, server: EmulatorServer, ctx: EmulatorContext, port: number, botTokenOf: ReadonlyMap<string, string>) {
     if (key !== CONSTRUCT) throw new TypeError('Emulator: use startEmulator() to make one.');
     this.#server = server;
     this.#ctx = ctx;
     this.#port = port;
+    this.#botTokenOf = botTokenOf;
   }
 
   get webBase(): string {
@@ -139,8 +160,46 @@ class RunningEmulator implements Emulator {
     return this.#server.log.map((entry) => ({ ...entry }));
   }
 
-  close(): Promise<void> {
-    return this.#server.close();
+  async close(): Promise<void> {
+    await this.#server.close();
+    this.#ctx.lobbies.close();
+  }
+
+  /** A credential: a getter on the prototype, so it stays out of util.inspect, spreads and JSON. */
+  get botToken(): string {
+    return this.#botTokenOf.get(this.#ctx.options.defaultApplicationId)!;
+  }
+
+  botTokenOf(applicationId: string): string {
+    const where = 'emulator.botTokenOf';
+    const id = checkString(where, 'applicationId', applicationId);
+    const token = this.#botTokenOf.get(id);
+    if (token === undefined) {
+      throw argumentError('value', where, 'applicationId', 'the id of an application given in options.applications', id, `Known ids: ${[...this.#botTokenOf.keys()].join(', ')}.`);
+    }
+    return token;
+  }
+
+  createAccessToken(options?: CreateAccessTokenOptions): EmulatorAccessToken {
+    return createAccessToken(this.#ctx, options);
+  }
+
+  injectRateLimits(storm?: RateLimitStorm): void {
+    this.#ctx.rateLimits.fault = checkStorm(storm);
+  }
+
+  setChannelPermissions(channelId: string, permissions: EmulatorChannelPermissions): void {
+    const where = 'emulator.setChannelPermissions';
+    const id = checkSnowflake(where, 'channelId', channelId);
+    const p = checkFaultObject(where, permissions, 'an object such as { SET_VOICE_CHANNEL_STATUS: false }', 'permissions');
+    for (const name of ['SET_VOICE_CHANNEL_STATUS', 'MANAGE_CHANNELS'] as const) {
+      if (p[name] === undefined) continue;
+      this.#ctx.lobbies.setPermission(id, name, checkBoolean(where, `permissions.${name}`, p[name], false));
+    }
+  }
+
+  voiceChannelStatus(channelId: string): string | null {
+    return this.#ctx.lobbies.store.voiceStatus(checkSnowflake('emulator.voiceChannelStatus', 'channelId', channelId));
   }
 
   setConsent(mode: 'approve' | 'deny'): void {
@@ -198,12 +257,43 @@ class RunningEmulator implements Emulator {
   }
 }
 
+function checkStorm(storm: unknown): { count: number; retryAfter: number; scope: 'user' | 'global' | 'shared' } {
+  const where = 'emulator.injectRateLimits';
+  const s = storm === undefined ? {} : checkFaultObject(where, storm, 'an object: { count?, retryAfter?, scope? }', 'storm');
+  const count = checkInteger(where, 'storm.count', s.count, 1, 1_000_000, 1);
+  const retryAfter = s.retryAfter ?? 1;
+  if (typeof retryAfter !== 'number' || Number.isNaN(retryAfter)) throw argumentError('type', where, 'storm.retryAfter', 'a number of seconds', retryAfter);
+  if (!(retryAfter >= 0 && retryAfter <= 86_400)) throw argumentError('value', where, 'storm.retryAfter', 'a number of seconds from 0 to 86400', retryAfter);
+  const scope = checkOneOf(where, 'storm.scope', s.scope, ['user', 'global', 'shared'] as const, 'user');
+  return { count, retryAfter, scope };
+}
+
 /** Starts an emulator on 127.0.0.1; resolves once it accepts requests. */
 export async function startEmulator(options?: EmulatorOptions): Promise<Emulator> {
   const resolved = resolveOptions(options);
   const key = await createSigningKey();
+  const state = await openStateStore(resolved.dataDir);
+  // Bot tokens: given, else the one kept in dataDir, else a new one (kept for the next start).
+  const botTokens = new Map<string, string>();
+  const botTokenOf = new Map<string, string>();
+  for (const app of resolved.applications.values()) {
+    let token = app.botToken ?? state.setting(`bot-token:${app.id}`);
+    if (token === undefined) {
+      token = generateBotToken(app.id);
+      state.saveSetting(`bot-token:${app.id}`, token);
+    }
+    botTokens.set(token, app.id);
+    botTokenOf.set(app.id, token);
+  }
+  const world = new LobbyWorld(state, resolved.clock);
   const server = new EmulatorServer();
-  const port = await server.listen(resolved.port);
+  let port: number;
+  try {
+    port = await server.listen(resolved.port);
+  } catch (err) {
+    world.close();
+    throw err;
+  }
   const webBase = `http://127.0.0.1:${port}`;
   const ctx: EmulatorContext = {
     options: resolved,
@@ -216,7 +306,10 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
     latencyMs: resolved.latencyMs,
     authorizeFault: undefined,
     tokenFault: undefined,
+    botTokens,
+    lobbies: world,
+    rateLimits: new RateLimits(),
   };
   server.attach(ctx);
-  return new RunningEmulator(CONSTRUCT, server, ctx, port);
+  return new RunningEmulator(CONSTRUCT, server, ctx, port, botTokenOf);
 }

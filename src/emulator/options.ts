@@ -4,6 +4,7 @@ import {
   checkFunction,
   checkInteger,
   checkMs,
+  checkOneOf,
   checkOptionalString,
   checkOptions,
   checkSnowflake,
@@ -11,6 +12,7 @@ import {
   MAX_TIMER_MS,
 } from '../check.js';
 import { argumentError } from '../errors.js';
+import { GLOBAL_LIMIT_DEFAULT, GLOBAL_LIMIT_MAX } from './ratelimit/limiter.js';
 import type { EmulatorApplication, EmulatorOptions, EmulatorUser } from './types.js';
 
 export const DEFAULT_APPLICATION_ID = '1234567890123456789';
@@ -28,6 +30,10 @@ export interface ResolvedApplication {
   clientSecret: string | undefined;
   redirectUris: readonly string[];
   name: string;
+  /** The bot token given in the options; when undefined one is loaded from dataDir or generated. */
+  botToken: string | undefined;
+  /** Requests per second allowed to the application across the lobby interface. */
+  globalRateLimit: number;
 }
 
 /** Options with every default applied. */
@@ -41,10 +47,14 @@ export interface ResolvedOptions {
   authorizationCodeTtlSeconds: number;
   latencyMs: number;
   clock: () => number;
+  rateLimits: 'service' | 'off';
+  dataDir: string | undefined;
 }
 
 /** Where option errors say they come from. */
 const WHERE = 'startEmulator';
+/** Bot tokens are printable ASCII without spaces, so they fit an Authorization header. */
+const BOT_TOKEN_PATTERN = /^[\x21-\x7E]{8,200}$/;
 
 /**
  * Longest lifetime accepted, in seconds: its milliseconds still fit a timer (2^31 − 1 ms, about
@@ -94,7 +104,12 @@ function checkApplication(app: unknown, index: number): ResolvedApplication {
   if (redirectUris.length === 0) throw argumentError('value', WHERE, `${at}.redirectUris`, 'a non-empty array of absolute URIs', redirectUris);
   const uris = redirectUris.map((uri, i) => checkRedirectUri(`${at}.redirectUris[${i}]`, uri));
   const name = checkOptionalString(WHERE, `${at}.name`, a.name) ?? 'Emulated Application';
-  return { id, publicClient, clientSecret, redirectUris: uris, name };
+  const botToken = checkOptionalString(WHERE, `${at}.botToken`, a.botToken);
+  if (botToken !== undefined && !BOT_TOKEN_PATTERN.test(botToken)) {
+    throw argumentError('value', WHERE, `${at}.botToken`, '8 to 200 printable ASCII characters without spaces', botToken);
+  }
+  const globalRateLimit = checkInteger(WHERE, `${at}.globalRateLimit`, a.globalRateLimit, GLOBAL_LIMIT_DEFAULT, GLOBAL_LIMIT_MAX, GLOBAL_LIMIT_DEFAULT);
+  return { id, publicClient, clientSecret, redirectUris: uris, name, botToken, globalRateLimit };
 }
 
 function checkUser(user: unknown, index: number): EmulatorUser {
@@ -150,6 +165,8 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
   const authorizationCodeTtlSeconds = checkSeconds('options.authorizationCodeTtlSeconds', o.authorizationCodeTtlSeconds, 600, false);
   const latencyMs = checkLatency(WHERE, 'options.latencyMs', o.latencyMs ?? 0);
   const clock = checkFunction<() => number>(WHERE, 'options.clock', o.clock) ?? Date.now;
+  const rateLimits = checkOneOf(WHERE, 'options.rateLimits', o.rateLimits, ['service', 'off'] as const, 'service');
+  const dataDir = checkOptionalString(WHERE, 'options.dataDir', o.dataDir, true);
 
   return {
     port,
@@ -161,5 +178,7 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
     authorizationCodeTtlSeconds,
     latencyMs,
     clock,
+    rateLimits,
+    dataDir,
   };
 }

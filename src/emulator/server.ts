@@ -5,6 +5,7 @@ import { handleAuthorize } from './authorize.js';
 import { PATHS, type EmulatorContext } from './context.js';
 import { BodyTooLargeError, isFormUrlEncoded, json, readBody, serviceError, type Outcome, type Reply } from './http.js';
 import { currentUser, discoveryDocument, jwksDocument, userInfo } from './resources.js';
+import { routeLobbyApi } from './lobbies/router.js';
 import { handleRevoke, handleToken, notFormEncoded } from './token.js';
 import type { EmulatorRequestRecord, TokenFault } from './types.js';
 
@@ -142,7 +143,7 @@ export class EmulatorServer {
       path = url.pathname;
       const route = ROUTES[url.pathname];
       if (ctx === undefined) outcome = serviceError(503);
-      else if (route === undefined) outcome = serviceError(404);
+      else if (route === undefined) outcome = (await routeLobbyApi(ctx, req, url)) ?? serviceError(404);
       else if (route.method !== method) outcome = serviceError(405, { Allow: route.method });
       else outcome = await route.handle(ctx, req, url, note);
     } catch {

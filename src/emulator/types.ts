@@ -1,4 +1,26 @@
 /** Public types of the platform emulator (re-exported by `social-sdk-auth/emulator`). */
+/** Options of `Emulator.createAccessToken`. */
+export interface CreateAccessTokenOptions {
+  /** The player the token belongs to. Default: the signed-in user (the first of `options.users`). */
+  userId?: string;
+  /** The application the token was issued to. Default: the first application. */
+  applicationId?: string;
+  /** Granted scopes. Default `['openid', 'sdk.social_layer']`, what the SDK's sign-in asks for. */
+  scopes?: string[] | string;
+}
+
+/** A token set as the token endpoint would have answered a sign-in. */
+export interface EmulatorAccessToken {
+  accessToken: string;
+  refreshToken: string;
+  tokenType: 'Bearer';
+  /** Seconds until the access token expires. */
+  expiresIn: number;
+  scopes: string[];
+  userId: string;
+  applicationId: string;
+}
+
 
 /** An application (OAuth client) registered with the emulator. */
 export interface EmulatorApplication {
@@ -15,6 +37,13 @@ export interface EmulatorApplication {
   redirectUris?: string[];
   /** Display name, shown on error pages. Default `'Emulated Application'`. */
   name?: string;
+  /**
+   * The bot token for `Authorization: Bot <token>` on the lobby interface (8-200 printable ASCII
+   * characters, no spaces). Default: generated at start (and kept in `dataDir` when one is set).
+   */
+  botToken?: string;
+  /** Requests per second the application may make to the lobby interface (the service's global limit, raisable on request). 50 to 1200. Default `50`. */
+  globalRateLimit?: number;
 }
 
 /** A user account known to the emulator. */
@@ -45,6 +74,31 @@ export interface EmulatorOptions {
   latencyMs?: number;
   /** Clock in milliseconds since the epoch, for expiry tests without fake timers. Default `Date.now`. */
   clock?: () => number;
+  /** `'service'` enforces the service's rate limits on the lobby interface (with `X-RateLimit-*` headers); `'off'` enforces none and sends no such headers. Default `'service'`. */
+  rateLimits?: 'service' | 'off';
+  /**
+   * Directory for an embedded SQLite database (the optional dependency `libsql`) holding lobbies,
+   * messages, invites, voice statuses and generated bot tokens; every write is committed before it
+   * is acknowledged, and a restart with the same directory resumes. OAuth grants and tokens stay in
+   * memory. Default: none, all state in memory.
+   */
+  dataDir?: string;
+}
+
+/** A 429 storm for `Emulator.injectRateLimits`. */
+export interface RateLimitStorm {
+  /** How many of the next lobby-interface requests answer 429. Default `1`. */
+  count?: number;
+  /** Seconds sent in `retry_after` and `Retry-After`. Default `1`. */
+  retryAfter?: number;
+  /** `X-RateLimit-Scope` of the 429s; `'global'` also sets `global: true`. Shared-scope 429s do not count toward the invalid-request limit. Default `'user'`. */
+  scope?: 'user' | 'global' | 'shared';
+}
+
+/** Bot permissions in a channel that tests can take away (every permission is granted by default). */
+export interface EmulatorChannelPermissions {
+  SET_VOICE_CHANNEL_STATUS?: boolean;
+  MANAGE_CHANNELS?: boolean;
 }
 
 /** An authorization error the next authorize request redirects with. */
@@ -135,4 +189,16 @@ export interface Emulator {
    * whether it is closed; never a code, a token, a client secret or the signing key.
    */
   toJSON(): { webBase: string; apiBase: string; issuer: string; port: number; applicationId: string; closed: boolean };
+  /** The default application's bot token, for `Authorization: Bot <token>`. */
+  readonly botToken: string;
+  /** The bot token of the application `applicationId`. */
+  botTokenOf(applicationId: string): string;
+  /** Issues a Bearer token exactly as a sign-in would have (a grant, an access and a refresh token), without the browser round trip. */
+  createAccessToken(options?: CreateAccessTokenOptions): EmulatorAccessToken;
+  /** The next `storm.count` lobby-interface requests answer 429 with `storm.retryAfter`. */
+  injectRateLimits(storm?: RateLimitStorm): void;
+  /** Grants or takes away the bot's permissions in a channel (for set voice channel status). */
+  setChannelPermissions(channelId: string, permissions: EmulatorChannelPermissions): void;
+  /** The voice status last set on a channel, or null. */
+  voiceChannelStatus(channelId: string): string | null;
 }

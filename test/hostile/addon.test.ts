@@ -186,7 +186,7 @@ describe('the native binding: argument errors', () => {
     expect((thrown(() => nativeClient({ loopbackPort: 70_000 })) as Error).message).toBe(
       'new Client: loopbackPort must be an integer from 0 to 65535; received the number 70000.',
     );
-    expect((thrown(() => args.setCodeChallenge({ challenge: 'c', method: 'plain' })) as Error).message).toBe(
+    expect((thrown(() => args.setCodeChallenge({ challenge: 'c', method: 'plain' as 'S256' })) as Error).message).toBe(
       "AuthorizationArgs.setCodeChallenge: codeChallenge.method must be 'S256'; received a string of length 5. S256 is the only method the service accepts.",
     );
     expect((thrown(() => client.refreshToken(1n, HUGE, () => undefined)) as Error).message).toBe(

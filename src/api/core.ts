@@ -1,0 +1,417 @@
+/**
+ * The request core under PlatformApi: one `request()` over undici that takes a rate-limit slot
+ * from the store, sends, reads a bounded body, teaches the store what the response said, retries
+ * 429s within a cap, and turns errors into ApiError / ApiRequestError.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { inspect } from 'node:util';
+import type { Agent as UndiciAgent } from 'undici';
+import { argumentError } from '../errors.js';
+import { checkInteger, checkMs, checkOptions, checkSignal, checkString } from '../check.js';
+import { ApiError, ApiRequestError } from './errors.js';
+import { MemoryRateLimitStore } from './memory-store.js';
+import type { RateLimitOutcome, RateLimitPolicy, RateLimitReservation, RateLimitScope, RateLimitStore } from './store.js';
+
+/** The service's API base. */
+export const DEFAULT_API_BASE = 'https://discord.com/api/v10';
+
+export interface PlatformApiOptions {
+  /** The application's bot token, sent as `Authorization: Bot <token>`. Give this or `accessToken`. */
+  botToken?: string;
+  /** A player's OAuth access token, sent as `Authorization: Bearer <token>`. Give this or `botToken`. */
+  accessToken?: string;
+  /** Base of the HTTP interface. Default `'https://discord.com/api/v10'`. */
+  apiBase?: string;
+  /**
+   * Where rate-limit state lives. Default: a new {@link MemoryRateLimitStore} for this client.
+   * Give every process of a fleet one `RedisRateLimitStore` so they share the limits.
+   */
+  store?: RateLimitStore;
+  /** Requests per second the application may send (the service's global limit). Default 50; up to 1200 when raised. */
+  globalLimit?: number;
+  /** How many times a request answered 429 is retried after waiting `retry_after`. Default 3. */
+  retries?: number;
+  /** Default time limit of one call, waits for rate limits and retries included. Default 15000 ms. */
+  timeoutMs?: number;
+  /** Largest response body read; a larger one fails with ERR_API_RESPONSE_TOO_LARGE. Default 4 MiB. */
+  maxResponseBytes?: number;
+  /**
+   * 401, 403 and 429 answers within 10 minutes at which the service blocks the caller's address.
+   * The client refuses to send a request that could be the one reaching it. Default 10000.
+   */
+  invalidRequestLimit?: number;
+  /** Names the caller's address in the store, for the invalid-request count. Default `'default'`. */
+  address?: string;
+  /** Most connections open to the service at once. Default 128. */
+  connections?: number;
+}
+
+/** Options every operation takes. */
+export interface RequestOptions {
+  /** Aborts the call (waiting, sending or reading); the call rejects with ERR_API_ABORTED. */
+  signal?: AbortSignal;
+  /** Time limit of this call in ms, waits included; default the client's `timeoutMs`. */
+  timeoutMs?: number;
+}
+
+/** One call through {@link PlatformApiCore.request}. */
+export interface ApiRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Route template with `:name` placeholders, e.g. `/lobbies/:lobby_id`. */
+  route: string;
+  /** Values of the placeholders (already checked). */
+  params?: Record<string, string>;
+  /** JSON body. */
+  body?: unknown;
+  /** Query parameters. */
+  query?: Record<string, string | number | undefined>;
+}
+
+const WHERE = 'new PlatformApi()';
+const USER_AGENT = 'social-sdk-auth (https://www.npmjs.com/package/social-sdk-auth)';
+const MAJOR_PARAMS = ['channel_id'];
+const GLOBAL_WINDOW_MS = 1000;
+const INVALID_WINDOW_MS = 10 * 60_000;
+/** How long a slot is held if its process dies without returning it. */
+const HOLD_MS = 60_000;
+/** Answers that count toward the invalid-request limit. */
+const INVALID_STATUSES = new Set([401, 403, 429]);
+
+type Undici = typeof import('undici');
+let undiciModule: Promise<Undici> | undefined;
+function loadUndici(): Promise<Undici> {
+  undiciModule ??= import('undici').catch((cause: unknown) => {
+    undiciModule = undefined;
+    throw new ApiRequestError('ERR_API_DEPENDENCY', 'PlatformApi needs the optional peer dependency "undici": run npm install undici.', {}, { cause });
+  });
+  return undiciModule;
+}
+
+interface Internals {
+  authorization: string;
+  scheme: 'Bot' | 'Bearer';
+  origin: string;
+  basePath: string;
+  store: RateLimitStore;
+  ownsStore: boolean;
+  policy: RateLimitPolicy;
+  identity: string;
+  address: string;
+  retries: number;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  connections: number;
+  agent: Promise<UndiciAgent> | undefined;
+  closed: boolean;
+  /** Request headers, built once: without and with a JSON body. */
+  headers: Record<string, string>;
+  jsonHeaders: Record<string, string>;
+}
+
+// Internals live here, not on the instance, so no inspect, JSON or property walk reaches the token.
+const internals = new WeakMap<PlatformApiCore, Internals>();
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    // Kept referenced: a caller awaiting this call is work in progress.
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function parseBucket(headers: Record<string, string | string[] | undefined>): RateLimitOutcome['bucket'] | null {
+  const header = (name: string): string | undefined => {
+    const value = headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  const hash = header('x-ratelimit-bucket');
+  const limit = Number(header('x-ratelimit-limit'));
+  const remaining = Number(header('x-ratelimit-remaining'));
+  const resetAfter = Number(header('x-ratelimit-reset-after'));
+  if (hash === undefined || hash === '' || hash.length > 128 || !Number.isFinite(limit) || !Number.isFinite(remaining) || !Number.isFinite(resetAfter)) {
+    return null;
+  }
+  return { hash, limit, remaining, resetAfterMs: Math.max(0, Math.ceil(resetAfter * 1000)) };
+}
+
+/** The core every resource's methods are built on; use {@link PlatformApi}. */
+export class PlatformApiCore {
+  constructor(options: PlatformApiOptions) {
+    const opts = checkOptions(WHERE, options);
+    const hasBot = opts.botToken !== undefined;
+    const hasBearer = opts.accessToken !== undefined;
+    if (hasBot === hasBearer) {
+      throw argumentError('type', WHERE, 'options', 'an object with exactly one of botToken and accessToken', options, 'Backends pass the bot token from the application settings; player calls pass the player\'s access token.');
+    }
+    const token = hasBot ? checkString(WHERE, 'options.botToken', opts.botToken, true) : checkString(WHERE, 'options.accessToken', opts.accessToken, true);
+    if (/[\s\x00-\x1f\x7f]/.test(token) || /^(bot|bearer)\s/i.test(token)) {
+      throw argumentError('value', WHERE, hasBot ? 'options.botToken' : 'options.accessToken', 'the bare token without spaces or a "Bot "/"Bearer " prefix', token, 'The client adds the prefix itself.');
+    }
+    const scheme = hasBot ? 'Bot' : 'Bearer';
+    const apiBase = opts.apiBase === undefined ? DEFAULT_API_BASE : checkString(WHERE, 'options.apiBase', opts.apiBase, true);
+    let url: URL;
+    try {
+      url = new URL(apiBase);
+    } catch {
+      throw argumentError('value', WHERE, 'options.apiBase', 'an absolute http(s) URL such as https://discord.com/api/v10', apiBase);
+    }
+    if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+      throw argumentError('value', WHERE, 'options.apiBase', 'an http(s) URL without query, fragment or credentials', apiBase);
+    }
+    let store = opts.store;
+    if (store !== undefined && (typeof store !== 'object' || store === null || typeof store.acquire !== 'function' || typeof store.release !== 'function')) {
+      throw argumentError('type', WHERE, 'options.store', 'a RateLimitStore (MemoryRateLimitStore or RedisRateLimitStore)', store);
+    }
+    const ownsStore = store === undefined;
+    store ??= new MemoryRateLimitStore();
+    const authorization = `${scheme} ${token}`;
+    internals.set(this, {
+      authorization,
+      scheme,
+      origin: url.origin,
+      basePath: url.pathname.replace(/\/+$/, ''),
+      store,
+      ownsStore,
+      policy: {
+        globalLimit: checkInteger(WHERE, 'options.globalLimit', opts.globalLimit, 1, 100_000, 50),
+        globalWindowMs: GLOBAL_WINDOW_MS,
+        invalidLimit: checkInteger(WHERE, 'options.invalidRequestLimit', opts.invalidRequestLimit, 1, 10_000, 10_000),
+        invalidWindowMs: INVALID_WINDOW_MS,
+        holdMs: HOLD_MS,
+      },
+      identity: createHash('sha256').update(authorization).digest('base64url').slice(0, 22),
+      address: opts.address === undefined ? 'default' : checkString(WHERE, 'options.address', opts.address, true),
+      retries: checkInteger(WHERE, 'options.retries', opts.retries, 0, 10, 3),
+      timeoutMs: checkMs(WHERE, 'options.timeoutMs', opts.timeoutMs, 15_000),
+      maxResponseBytes: checkInteger(WHERE, 'options.maxResponseBytes', opts.maxResponseBytes, 1024, 256 * 1024 * 1024, 4 * 1024 * 1024),
+      connections: checkInteger(WHERE, 'options.connections', opts.connections, 1, 4096, 128),
+      agent: undefined,
+      closed: false,
+      headers: { authorization, 'user-agent': USER_AGENT },
+      jsonHeaders: { authorization, 'user-agent': USER_AGENT, 'content-type': 'application/json' },
+    });
+  }
+
+  /** The API base requests go to. */
+  get apiBase(): string {
+    const s = internals.get(this)!;
+    return `${s.origin}${s.basePath}`;
+  }
+
+  /** Which credential the client sends: `'Bot'` or `'Bearer'`. */
+  get credential(): 'Bot' | 'Bearer' {
+    return internals.get(this)!.scheme;
+  }
+
+  /**
+   * Sends one request through the rate limiter. The typed methods are built on this; call it
+   * directly only for an operation they do not cover yet.
+   */
+  async request<T>(call: ApiRequest, options: RequestOptions = {}, where = 'PlatformApi.request()'): Promise<T> {
+    const s = internals.get(this)!;
+    const opts = checkOptions(where, options);
+    const signal = checkSignal(where, opts.signal, 'options.signal');
+    const timeoutMs = checkMs(where, 'options.timeoutMs', opts.timeoutMs, s.timeoutMs);
+    const context = { method: call.method, route: call.route };
+    if (s.closed) throw new ApiRequestError('ERR_API_CLOSED', `${where}: this PlatformApi is closed; create a new one.`, context);
+    if (signal?.aborted) throw new ApiRequestError('ERR_API_ABORTED', `${call.method} ${call.route} was aborted before it was sent.`, context, { cause: signal.reason });
+
+    const path = s.basePath + call.route.replace(/:([a-z_]+)/g, (_m, name: string) => encodeURIComponent(call.params?.[name] ?? ''));
+    let query = '';
+    if (call.query !== undefined) {
+      const search = new URLSearchParams();
+      for (const [name, value] of Object.entries(call.query)) if (value !== undefined) search.set(name, String(value));
+      const text = search.toString();
+      if (text !== '') query = `?${text}`;
+    }
+    const major = MAJOR_PARAMS.map((name) => call.params?.[name]).find((v) => v !== undefined) ?? '';
+    const scope: RateLimitScope = { identity: s.identity, address: s.address, route: `${call.method} ${call.route}`, major };
+    const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+
+    const controller = new AbortController();
+    let timedOut = false;
+    const deadline = Date.now() + timeoutMs;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error('timeout'));
+    }, timeoutMs);
+    timer.unref(); // the request itself (a socket or a wait) keeps the process alive, not its deadline
+    const onAbort = (): void => controller.abort(signal!.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const failure = (cause: unknown): ApiRequestError =>
+      timedOut
+        ? new ApiRequestError('ERR_API_TIMEOUT', `${call.method} ${call.route} did not finish within ${timeoutMs} ms (waiting for rate limits included). Raise timeoutMs or retry later.`, context, { cause })
+        : controller.signal.aborted
+          ? new ApiRequestError('ERR_API_ABORTED', `${call.method} ${call.route} was aborted by its signal.`, context, { cause })
+          : new ApiRequestError('ERR_API_NETWORK', `${call.method} ${call.route} failed on the network: ${(cause as Error)?.message ?? String(cause)}`, context, { cause });
+
+    try {
+      for (let attempt = 0; ; attempt++) {
+        const reservation = await this.#acquire(s, scope, controller.signal, deadline, context, failure);
+        let outcome: RateLimitOutcome = { sent: false };
+        let released = false;
+        try {
+          const agent = await this.#agent(s);
+          if (controller.signal.aborted) throw controller.signal.reason;
+          outcome = { sent: true };
+          const response = await agent.request({
+            origin: s.origin,
+            path: path + query,
+            method: call.method,
+            headers: body === undefined ? s.headers : s.jsonHeaders,
+            body,
+            signal: controller.signal,
+          });
+          const status = response.statusCode;
+          const headers = response.headers;
+          const text = await readBounded(response.body, headers['content-length'], s.maxResponseBytes, context);
+          let limited: RateLimitOutcome['limited'];
+          let retryAfter = 0;
+          if (status === 429) {
+            const parsed = safeJson(text) as { retry_after?: unknown; global?: unknown } | undefined;
+            const header = Number(headers['retry-after']);
+            retryAfter = typeof parsed?.retry_after === 'number' && Number.isFinite(parsed.retry_after) ? parsed.retry_after : Number.isFinite(header) ? header : 1;
+            retryAfter = Math.min(Math.max(retryAfter, 0), 24 * 3600);
+            limited = { global: parsed?.global === true || headers['x-ratelimit-global'] === 'true', retryAfterMs: Math.ceil(retryAfter * 1000) };
+          }
+          outcome = {
+            sent: true,
+            // Only a success without bucket headers shows the route has no bucket: refusals of the
+            // credential and global 429s carry none even on routes that have one.
+            bucket: parseBucket(headers) ?? (status < 300 ? null : undefined),
+            // 429s of a shared limit are not the caller's fault, and the service does not count them.
+            invalid: INVALID_STATUSES.has(status) && !(status === 429 && headers['x-ratelimit-scope'] === 'shared'),
+            limited,
+          };
+          released = true;
+          await s.store.release(scope, s.policy, reservation, outcome);
+          if (status === 429 && attempt < s.retries && Date.now() + retryAfter * 1000 < deadline) continue;
+          if (status >= 400) {
+            const parsed = safeJson(text) as ConstructorParameters<typeof ApiError>[1];
+            throw new ApiError(status, typeof parsed === 'object' && parsed !== null ? parsed : undefined, { ...context, retryAfter });
+          }
+          if (text === '') return undefined as T;
+          const value = safeJson(text);
+          if (value === undefined) throw new ApiRequestError('ERR_API_BAD_RESPONSE', `${call.method} ${call.route} answered ${status} with a body that is not JSON.`, context);
+          return value as T;
+        } catch (error) {
+          // Aborted, timed out or failed in flight: the slot goes back so no waiter is stuck behind it.
+          if (!released) await this.#giveBack(s, scope, reservation, outcome);
+          if (error instanceof ApiError || error instanceof ApiRequestError) throw error;
+          throw failure(error);
+        }
+      }
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async #giveBack(s: Internals, scope: RateLimitScope, reservation: RateLimitReservation, outcome: RateLimitOutcome): Promise<void> {
+    try {
+      await s.store.release(scope, s.policy, reservation, { sent: outcome.sent });
+    } catch {
+      // The store is failing too; the hold expires on its own after HOLD_MS.
+    }
+  }
+
+  async #acquire(
+    s: Internals,
+    scope: RateLimitScope,
+    signal: AbortSignal,
+    deadline: number,
+    context: { method: string; route: string },
+    failure: (cause: unknown) => ApiRequestError,
+  ): Promise<RateLimitReservation> {
+    const id = randomUUID();
+    for (;;) {
+      const result = await s.store.acquire(scope, s.policy, id);
+      if (result.ok) return result.reservation;
+      if (result.reason === 'invalid') {
+        throw new ApiRequestError(
+          'ERR_API_INVALID_REQUEST_GUARD',
+          `${context.method} ${context.route} was not sent: ${s.policy.invalidLimit} answers of 401, 403 or 429 within 10 minutes would get this address blocked by the service. Fix the failing requests (credentials, permissions, rate limits) and retry after ${Math.ceil(result.waitMs / 1000)} s.`,
+          { ...context, retryAfter: Math.ceil(result.waitMs / 1000) },
+        );
+      }
+      if (Date.now() + result.waitMs > deadline && result.reason !== 'probe') {
+        throw new ApiRequestError(
+          'ERR_API_TIMEOUT',
+          `${context.method} ${context.route} would wait ${result.waitMs} ms for the ${result.reason} rate limit, past its timeoutMs. Raise timeoutMs or retry later.`,
+          { ...context, retryAfter: Math.ceil(result.waitMs / 1000) },
+        );
+      }
+      try {
+        await sleep(Math.max(1, result.waitMs), signal);
+      } catch (cause) {
+        throw failure(cause);
+      }
+    }
+  }
+
+  #agent(s: Internals): Promise<UndiciAgent> {
+    s.agent ??= loadUndici().then(({ Agent }) => new Agent({ connections: s.connections, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 }));
+    return s.agent;
+  }
+
+  /** Closes the connections (and the default in-memory store); calls after this fail with ERR_API_CLOSED. */
+  async close(): Promise<void> {
+    const s = internals.get(this)!;
+    if (s.closed) return;
+    s.closed = true;
+    const agent = await s.agent?.catch(() => undefined);
+    await agent?.close();
+    if (s.ownsStore) await s.store.close();
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { apiBase: this.apiBase, credential: this.credential };
+  }
+
+  [inspect.custom](): string {
+    return `${this.constructor.name} { apiBase: '${this.apiBase}', credential: '${this.credential}' }`;
+  }
+}
+
+function safeJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+interface ResponseBody extends AsyncIterable<Buffer> {
+  destroy(error?: Error): unknown;
+  text(): Promise<string>;
+}
+
+async function readBounded(body: ResponseBody, declared: string | string[] | undefined, max: number, context: { method: string; route: string }): Promise<string> {
+  const length = typeof declared === 'string' ? Number(declared) : Number.NaN;
+  if (length > max) {
+    body.destroy();
+    throw new ApiRequestError('ERR_API_RESPONSE_TOO_LARGE', `${context.method} ${context.route} answered with ${length} bytes, more than ${max}; raise maxResponseBytes if that is expected.`, context);
+  }
+  // A declared length within the bound is enforced by the HTTP parser: read it in one go.
+  if (Number.isInteger(length)) return body.text();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > max) {
+      body.destroy();
+      throw new ApiRequestError('ERR_API_RESPONSE_TOO_LARGE', `${context.method} ${context.route} answered with more than ${max} bytes; raise maxResponseBytes if that is expected.`, context);
+    }
+    chunks.push(chunk);
+  }
+  return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,198 @@
+/**
+ * The default rate-limit store: state in this process's memory. Every step runs synchronously
+ * inside one call, so it is atomic for every PlatformApi in the process that shares the store.
+ */
+import {
+  NO_BUCKET_TTL_MS,
+  PROBE_POLL_MS,
+  ROUTE_TTL_MS,
+  SAME_WINDOW_TOLERANCE_MS,
+  type AcquireResult,
+  type RateLimitOutcome,
+  type RateLimitPolicy,
+  type RateLimitReservation,
+  type RateLimitScope,
+  type RateLimitStore,
+} from './store.js';
+
+interface Bucket {
+  limit: number;
+  remaining: number;
+  resetAt: number;
+}
+
+/** A sliding log of timestamps, oldest first, keyed by reservation id for removal. */
+class Log {
+  readonly entries = new Map<string, number>();
+  prune(before: number): void {
+    // Insertion order is time order, so the oldest are first.
+    for (const [id, at] of this.entries) {
+      if (at >= before) break;
+      this.entries.delete(id);
+    }
+  }
+  oldest(): number {
+    for (const at of this.entries.values()) return at;
+    return 0;
+  }
+}
+
+/** Reservations still out, each with the time it expires if never returned. */
+class Holds {
+  readonly entries = new Map<string, number>();
+  prune(now: number): void {
+    for (const [id, until] of this.entries) if (until <= now) this.entries.delete(id);
+  }
+}
+
+function lazily<V>(map: Map<string, V>, key: string, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) map.set(key, (value = make()));
+  return value;
+}
+
+/** Rate-limit state in memory, shared by every PlatformApi in this process given the same instance. */
+export class MemoryRateLimitStore implements RateLimitStore {
+  readonly #routes = new Map<string, { hash: string; until: number }>();
+  readonly #buckets = new Map<string, Bucket>();
+  readonly #probes = new Map<string, { id: string; until: number }>();
+  readonly #pending = new Map<string, Holds>();
+  readonly #sent = new Map<string, Log>();
+  readonly #inflight = new Map<string, Holds>();
+  readonly #globalBlock = new Map<string, number>();
+  readonly #invalid = new Map<string, Log>();
+  readonly #guardPending = new Map<string, Holds>();
+  readonly #now: () => number;
+
+  /** `now` is for tests that drive time; it defaults to `Date.now`. */
+  constructor(options: { now?: () => number } = {}) {
+    this.#now = options.now ?? Date.now;
+  }
+
+  #bucketKey(scope: RateLimitScope, now: number): string {
+    const route = this.#routes.get(`${scope.identity}|${scope.route}`);
+    if (route === undefined || route.until <= now) return `${scope.identity}|route|${scope.route}`;
+    return route.hash === '' ? '' : `${scope.identity}|${route.hash}|${scope.major}`;
+  }
+
+  async acquire(scope: RateLimitScope, policy: RateLimitPolicy, id: string): Promise<AcquireResult> {
+    const now = this.#now();
+    const blockedUntil = this.#globalBlock.get(scope.identity) ?? 0;
+    if (blockedUntil > now) return { ok: false, waitMs: blockedUntil - now, reason: 'global' };
+
+    const invalid = lazily(this.#invalid, scope.address, () => new Log());
+    invalid.prune(now - policy.invalidWindowMs);
+    const guard = lazily(this.#guardPending, scope.address, () => new Holds());
+    guard.prune(now);
+    if (invalid.entries.size + guard.entries.size >= policy.invalidLimit) {
+      const oldest = invalid.entries.size > 0 ? invalid.oldest() + policy.invalidWindowMs - now : PROBE_POLL_MS;
+      return { ok: false, waitMs: Math.max(1, oldest), reason: 'invalid' };
+    }
+
+    const bucketKey = this.#bucketKey(scope, now);
+    let probe = false;
+    let bucket: Bucket | undefined;
+    if (bucketKey !== '') {
+      bucket = this.#buckets.get(bucketKey);
+      if (bucket !== undefined && now < bucket.resetAt) {
+        if (bucket.remaining <= 0) return { ok: false, waitMs: bucket.resetAt - now, reason: 'bucket' };
+      } else {
+        const holder = this.#probes.get(bucketKey);
+        if (holder !== undefined && holder.until > now) return { ok: false, waitMs: Math.min(PROBE_POLL_MS, holder.until - now), reason: 'probe' };
+        probe = true;
+      }
+    }
+
+    // Requests in flight count until answered; answered ones count from their answer, when they
+    // had reached the service at the latest, so a slow request never lets the window overfill.
+    const sent = lazily(this.#sent, scope.identity, () => new Log());
+    sent.prune(now - policy.globalWindowMs);
+    const flying = lazily(this.#inflight, scope.identity, () => new Holds());
+    flying.prune(now);
+    if (sent.entries.size + flying.entries.size >= policy.globalLimit) {
+      const waitMs = sent.entries.size > 0 ? sent.oldest() + policy.globalWindowMs - now : PROBE_POLL_MS;
+      return { ok: false, waitMs: Math.max(1, waitMs), reason: 'global' };
+    }
+
+    flying.entries.set(id, now + policy.holdMs);
+    guard.entries.set(id, now + policy.holdMs);
+    if (bucketKey !== '') {
+      if (probe) this.#probes.set(bucketKey, { id, until: now + policy.holdMs });
+      else bucket!.remaining -= 1;
+      lazily(this.#pending, bucketKey, () => new Holds()).entries.set(id, now + policy.holdMs);
+    }
+    return { ok: true, reservation: { id, bucket: bucketKey, probe } };
+  }
+
+  async release(scope: RateLimitScope, policy: RateLimitPolicy, reservation: RateLimitReservation, outcome: RateLimitOutcome): Promise<void> {
+    const now = this.#now();
+    const { id, bucket: bucketKey, probe } = reservation;
+    this.#guardPending.get(scope.address)?.entries.delete(id);
+    if (outcome.invalid) lazily(this.#invalid, scope.address, () => new Log()).entries.set(`${id}`, now);
+
+    const pending = bucketKey === '' ? undefined : this.#pending.get(bucketKey);
+    pending?.entries.delete(id);
+    if (probe && this.#probes.get(bucketKey)?.id === id) this.#probes.delete(bucketKey);
+    this.#inflight.get(scope.identity)?.entries.delete(id);
+    if (!outcome.sent) {
+      const bucket = this.#buckets.get(bucketKey);
+      if (!probe && bucket !== undefined && now < bucket.resetAt && bucket.remaining < bucket.limit) bucket.remaining += 1;
+      return;
+    }
+
+    lazily(this.#sent, scope.identity, () => new Log()).entries.set(id, now);
+
+    const routeKey = `${scope.identity}|${scope.route}`;
+    if (outcome.bucket === null) {
+      this.#routes.set(routeKey, { hash: '', until: now + NO_BUCKET_TTL_MS });
+    } else if (outcome.bucket !== undefined) {
+      const { hash, limit, remaining, resetAfterMs } = outcome.bucket;
+      this.#routes.set(routeKey, { hash, until: now + ROUTE_TTL_MS });
+      const key = `${scope.identity}|${hash}|${scope.major}`;
+      const holds = this.#pending.get(key);
+      holds?.prune(now);
+      // Slots taken but not yet answered may not be counted in `remaining` yet.
+      const others = holds?.entries.size ?? 0;
+      const resetAt = now + resetAfterMs;
+      const stored = this.#buckets.get(key);
+      const learned = Math.max(0, remaining - others);
+      if (stored !== undefined && now < stored.resetAt && resetAt <= stored.resetAt + SAME_WINDOW_TOLERANCE_MS) {
+        stored.limit = limit;
+        stored.remaining = Math.min(stored.remaining, learned);
+        stored.resetAt = Math.max(stored.resetAt, resetAt);
+      } else {
+        this.#buckets.set(key, { limit, remaining: learned, resetAt });
+      }
+    }
+
+    if (outcome.limited !== undefined) {
+      const until = now + outcome.limited.retryAfterMs;
+      if (outcome.limited.global) {
+        this.#globalBlock.set(scope.identity, Math.max(this.#globalBlock.get(scope.identity) ?? 0, until));
+      } else {
+        const key = this.#bucketKey(scope, now);
+        if (key !== '') {
+          const stored = this.#buckets.get(key);
+          if (stored !== undefined && now < stored.resetAt) {
+            stored.remaining = 0;
+            stored.resetAt = Math.max(stored.resetAt, until);
+          } else {
+            this.#buckets.set(key, { limit: stored?.limit ?? 1, remaining: 0, resetAt: until });
+          }
+        }
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#routes.clear();
+    this.#buckets.clear();
+    this.#probes.clear();
+    this.#pending.clear();
+    this.#sent.clear();
+    this.#inflight.clear();
+    this.#globalBlock.clear();
+    this.#invalid.clear();
+    this.#guardPending.clear();
+  }
+}

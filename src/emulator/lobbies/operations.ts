@@ -1,0 +1,430 @@
+/**
+ * One function per lobby operation. Each takes the checked request and answers as the service
+ * does; every write goes through the state store before the answer is built.
+ */
+import { randomBytes } from 'node:crypto';
+import { errorBody, invalidFormBody, JsonErrorCode, type ServiceErrorBody } from '../../rules/errors.js';
+import {
+  checkAddLobbyMember,
+  checkBulkLobbyMembers,
+  checkCreateLobby,
+  checkCreateOrJoinLobby,
+  checkEditLobby,
+  checkLinkChannel,
+  checkLobbyMessagesLimit,
+  checkModerationMetadata,
+  checkSendLobbyMessage,
+  checkVoiceChannelStatus,
+  isSnowflake,
+  LOBBY_LIMITS,
+  LobbyMemberFlags,
+  type Lobby,
+  type LobbyMember,
+  type LobbyMemberInput,
+  type LobbyMessage,
+  type RuleResult,
+} from '../../rules/lobbies.js';
+import type { EmulatorContext } from '../context.js';
+import type { Caller } from '../credentials.js';
+import { json, type Reply } from '../http.js';
+import type { LobbyRecord } from '../state/index.js';
+import type { LobbyWorld } from './world.js';
+
+/** Idle timeout of a lobby created without `idle_timeout_seconds` (the service's default, 5 minutes). */
+export const DEFAULT_IDLE_TIMEOUT_SECONDS = 300;
+/** The most members the emulator lets one lobby hold. */
+export const MAX_LOBBY_MEMBERS = 1000;
+/** The guild the emulator pretends linked channels belong to. */
+export const EMULATOR_GUILD_ID = '1000000000000000001';
+
+/** What an operation receives. */
+export interface OperationRequest {
+  ctx: EmulatorContext;
+  world: LobbyWorld;
+  caller: Caller;
+  /** Path parameters in order, e.g. `[lobbyId, userId]`. */
+  params: string[];
+  body: unknown;
+  query: URLSearchParams;
+  now: number;
+}
+
+export type Operation = (r: OperationRequest) => Reply;
+
+const noContent = (): Reply => ({ status: 204, headers: {}, body: '' });
+const fail = (status: number, error: ServiceErrorBody): Reply => json(status, error);
+const unknownLobby = (): Reply => fail(404, errorBody(JsonErrorCode.UnknownLobby));
+const missingAccess = (): Reply => fail(403, errorBody(JsonErrorCode.MissingAccess));
+
+class Refusal {
+  constructor(readonly reply: Reply) {}
+}
+
+/** Runs `fn`, turning a Refusal into its reply. */
+export function answer(fn: () => Reply): Reply {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof Refusal) return err.reply;
+    throw err;
+  }
+}
+
+function checked<T>(result: RuleResult<T>): T {
+  if (!result.ok) throw new Refusal(fail(400, result.error));
+  return result.value;
+}
+
+/** A path parameter that must be a snowflake, else the service's 400 naming it. */
+function pathId(name: string, value: string): string {
+  if (isSnowflake(value as unknown)) return value;
+  throw new Refusal(fail(400, invalidFormBody([{ path: [name], code: 'NUMBER_TYPE_COERCE', message: `Value ${JSON.stringify(value.slice(0, 40))} is not snowflake.` }])));
+}
+
+/** The caller's application's live lobby, or a 404 Unknown Lobby. */
+function lobbyOf(r: OperationRequest): LobbyRecord {
+  const lobby = r.world.liveLobby(pathId('lobby_id', r.params[0]!), r.now);
+  if (lobby === undefined || lobby.applicationId !== r.caller.applicationId) throw new Refusal(unknownLobby());
+  return lobby;
+}
+
+function knownUser(r: OperationRequest, userId: string): void {
+  if (!r.ctx.options.users.has(userId)) throw new Refusal(fail(404, errorBody(JsonErrorCode.UnknownUser)));
+}
+
+function withinCapacity(count: number): void {
+  if (count > MAX_LOBBY_MEMBERS) throw new Refusal(fail(400, errorBody(JsonErrorCode.MaximumLobbyMembers, `Maximum number of lobby members reached (${MAX_LOBBY_MEMBERS}).`)));
+}
+
+/** A copy of the lobby to change; the store only sees it when it is saved. */
+function draft(lobby: LobbyRecord, now: number): LobbyRecord {
+  return { ...lobby, members: lobby.members.map((m) => ({ ...m })), lastActivity: now };
+}
+
+/** Adds or updates a member in place: given fields overwrite, absent ones keep their value. */
+function upsertMember(lobby: LobbyRecord, input: LobbyMemberInput): LobbyMember {
+  let member = lobby.members.find((m) => m.id === input.id);
+  if (member === undefined) {
+    member = { id: input.id, metadata: null, flags: 0 };
+    lobby.members.push(member);
+  }
+  if (input.metadata !== undefined) member.metadata = input.metadata;
+  if (input.flags !== undefined) member.flags = input.flags ?? 0;
+  return member;
+}
+
+function linkedChannel(channelId: string): NonNullable<Lobby['linked_channel']> {
+  return { id: channelId, type: 0, guild_id: EMULATOR_GUILD_ID, name: `lobby-${channelId}` };
+}
+
+/** The Lobby object of the wire. */
+export function lobbyObject(lobby: LobbyRecord): Lobby {
+  const out: Lobby = {
+    id: lobby.id,
+    application_id: lobby.applicationId,
+    metadata: lobby.metadata,
+    members: lobby.members.map((m) => ({ ...m })),
+    flags: lobby.flags,
+  };
+  if (lobby.linkedChannelId !== null) out.linked_channel = linkedChannel(lobby.linkedChannelId);
+  return out;
+}
+
+/** `POST /lobbies` (bot): creates a lobby with the listed members. */
+export const createLobby: Operation = (r) =>
+  answer(() => {
+    const body = checked(checkCreateLobby(r.body ?? {}));
+    const members = body.members ?? [];
+    for (const m of members) knownUser(r, m.id);
+    const lobby: LobbyRecord = {
+      id: r.world.nextId(r.now),
+      applicationId: r.caller.applicationId,
+      metadata: body.metadata ?? null,
+      members: [],
+      flags: body.flags ?? 0,
+      linkedChannelId: null,
+      secret: null,
+      idleTimeoutSeconds: body.idle_timeout_seconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS,
+      lastActivity: r.now,
+    };
+    for (const m of members) upsertMember(lobby, m);
+    r.world.store.saveLobby(lobby);
+    return json(201, lobbyObject(lobby));
+  });
+
+/** `GET /lobbies/{id}` (bot). */
+export const getLobby: Operation = (r) => answer(() => json(200, lobbyObject(lobbyOf(r))));
+
+/** `PATCH /lobbies/{id}` (bot): metadata overwrites; members replaces the list. */
+export const editLobby: Operation = (r) =>
+  answer(() => {
+    const lobby = lobbyOf(r);
+    const body = checked(checkEditLobby(r.body ?? {}));
+    const next = draft(lobby, r.now);
+    if (body.metadata !== undefined) next.metadata = body.metadata;
+    if (body.idle_timeout_seconds !== undefined) next.idleTimeoutSeconds = body.idle_timeout_seconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS;
+    if (body.flags !== undefined) next.flags = body.flags ?? 0;
+    if (body.members !== undefined) {
+      const listed = body.members ?? [];
+      for (const m of listed) knownUser(r, m.id);
+      const kept = next.members;
+      next.members = [];
+      for (const m of listed) {
+        const existing = kept.find((k) => k.id === m.id);
+        if (existing !== undefined) next.members.push(existing);
+        upsertMember(next, m);
+      }
+    }
+    r.world.store.saveLobby(next);
+    return json(200, lobbyObject(next));
+  });
+
+/** `DELETE /lobbies/{id}` (bot): succeeds for a lobby already deleted. */
+export const deleteLobby: Operation = (r) =>
+  answer(() => {
+    const lobby = r.world.liveLobby(pathId('lobby_id', r.params[0]!), r.now);
+    if (lobby !== undefined && lobby.applicationId === r.caller.applicationId) r.world.store.deleteLobby(lobby.id);
+    return noContent();
+  });
+
+/** `PUT /lobbies/{id}/members/{user}` (bot): adds the user or updates the member's fields. */
+export const addLobbyMember: Operation = (r) =>
+  answer(() => {
+    const lobby = lobbyOf(r);
+    const userId = pathId('user_id', r.params[1]!);
+    const body = checked(checkAddLobbyMember(r.body));
+    knownUser(r, userId);
+    const next = draft(lobby, r.now);
+    const member = upsertMember(next, { id: userId, ...body });
+    withinCapacity(next.members.length);
+    r.world.store.saveLobby(next);
+    return json(200, { ...member });
+  });
+
+/** `DELETE /lobbies/{id}/members/{user}` (bot): succeeds for a non-member, 404 for a missing lobby. */
+export const removeLobbyMember: Operation = (r) =>
+  answer(() => {
+    const lobby = lobbyOf(r);
+    const userId = pathId('user_id', r.params[1]!);
+    if (lobby.members.some((m) => m.id === userId)) {
+      const next = draft(lobby, r.now);
+      next.members = next.members.filter((m) => m.id !== userId);
+      r.world.store.saveLobby(next);
+    }
+    return noContent();
+  });
+
+/** `DELETE /lobbies/{id}/members/@me` (Bearer): the player leaves a lobby they joined by secret. */
+export const leaveLobby: Operation = (r) =>
+  answer(() => {
+    const lobby = lobbyOf(r);
+    if (r.caller.kind !== 'bearer') return missingAccess();
+    // Lobbies a backend created cannot be joined or left through the SDK's functions.
+    if (lobby.secret === null) return missingAccess();
+    const userId = r.caller.userId;
+    if (lobby.members.some((m) => m.id === userId)) {
+      const next = draft(lobby, r.now);
+      next.members = next.members.filter((m) => m.id !== userId);
+      r.world.store.saveLobby(next);
+    }
+    return noContent();
+  });
+
+/** `POST /lobbies/{id}/members/bulk` (bot): a bare array of 1-25 adds, updates and removals. */
+export const bulkUpdateLobbyMembers: Operation = (r) =>
+  answer(() => {
+    const lobby = lobbyOf(r);
+    const items = checked(checkBulkLobbyMembers(r.body));
+    for (const item of items) if (item.remove_member !== true) knownUser(r, item.id);
+    const next = draft(lobby, r.now);
+    const changed: LobbyMember[] = [];
+    for (const item of items) {
+      if (item.remove_member === true) next.members = next.members.filter((m) => m.id !== item.id);
+      else changed.push(upsertMember(next, { id: item.id, metadata: item.metadata, flags: item.flags }));
+    }
+    withinCapacity(next.members.length);
+    r.world.store.saveLobby(next);
+    // Members added or updated, as they stand after the whole request.
+    return json(200, changed.filter((m) => next.members.includes(m)).map((m) => ({ ...m })));
+  });
+
+/** `PUT /lobbies` (Bearer): the player creates the lobby of this secret, or joins it. */
+export const createOrJoinLobby: Operation = (r) =>
+  answer(() => {
+    if (r.caller.kind !== 'bearer') return missingAccess();
+    const body = checked(checkCreateOrJoinLobby(r.body));
+    const existing = r.world.liveLobbyBySecret(r.caller.applicationId, body.secret, r.now);
+    const next: LobbyRecord =
+      existing === undefined
+        ? {
+            id: r.world.nextId(r.now),
+            applicationId: r.caller.applicationId,
+            metadata: null,
+            members: [],
+            flags: 0,
+            linkedChannelId: null,
+            secret: body.secret,
+            idleTimeoutSeconds: DEFAULT_IDLE_TIMEOUT_SECONDS,
+            lastActivity: r.now,
+          }
+        : draft(existing, r.now);
+    if (body.lobby_metadata !== undefined) next.metadata = body.lobby_metadata;
+    if (body.idle_timeout_seconds !== undefined) next.idleTimeoutSeconds = body.idle_timeout_seconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS;
+    const member: LobbyMemberInput = { id: r.caller.userId };
+    if (body.member_metadata !== undefined) member.metadata = body.member_metadata;
+    if (body.flags !== undefined) member.flags = body.flags;
+    upsertMember(next, member);
+    withinCapacity(next.members.length);
+    r.world.store.saveLobby(next);
+    return json(200, lobbyObject(next));
+  });
+
+function isMember(lobby: LobbyRecord, userId: string): LobbyMember | undefined {
+  return lobby.members.find((m) => m.id === userId);
+}
+
+/** `POST /lobbies/{id}/messages` (bot, or Bearer of a member). */
+export const sendLobbyMessage: Operation = (r) =>
+  answer(() => {
+    const lobby = lobbyOf(r);
+    if (r.caller.kind === 'bearer' && isMember(lobby, r.caller.userId) === undefined) return missingAccess();
+    const body = checked(checkSendLobbyMessage(r.body));
+    let author: LobbyMessage['author'];
+    if (r.caller.kind === 'bearer') {
+      const user = r.ctx.options.users.get(r.caller.userId)!;
+      author = { id: user.id, username: user.username, global_name: user.globalName ?? null, discriminator: '0', avatar: null };
+    } else {
+      const app = r.ctx.options.applications.get(r.caller.applicationId)!;
+      author = { id: app.id, username: app.name, global_name: null, discriminator: '0', avatar: null, bot: true };
+    }
+    const message: LobbyMessage = {
+      id: r.world.nextId(r.now),
+      type: 0,
+      content: body.content,
+      lobby_id: lobby.id,
+      channel_id: lobby.id,
+      author,
+      flags: 0,
+      application_id: lobby.applicationId,
+    };
+    if (body.metadata) message.metadata = body.metadata;
+    r.world.store.saveMessage(message, LOBBY_LIMITS.messagesReturnedMax);
+    r.world.store.saveLobby(draft(lobby, r.now));
+    return json(201, message);
+  });
+
+/** `GET /lobbies/{id}/messages?limit=` (bot, or Bearer of a member): newest first, at most 200. */
+export const getLobbyMessages: Operation = (r) =>
+  answer(() => {
+    const lobby = lobbyOf(r);
+    if (r.caller.kind === 'bearer' && isMember(lobby, r.caller.userId) === undefined) return missingAccess();
+    const limit = checked(checkLobbyMessagesLimit(r.query.get('limit')));
+    const all = r.world.store.messages(lobby.id);
+    return json(200, all.slice(Math.max(0, all.length - limit)).reverse());
+  });
+
+/** `PUT /lobbies/{id}/messages/{message}/moderation-metadata` (bot): replaces the message's moderation metadata. */
+export const setLobbyMessageModerationMetadata: Operation = (r) =>
+  answer(() => {
+    const lobby = lobbyOf(r);
+    const messageId = pathId('message_id', r.params[1]!);
+    const metadata = checked(checkModerationMetadata(r.body));
+    const message = r.world.store.messages(lobby.id).find((m) => m.id === messageId);
+    if (message === undefined) return fail(404, errorBody(JsonErrorCode.UnknownMessage));
+    r.world.store.saveMessage({ ...message, moderation_metadata: metadata }, LOBBY_LIMITS.messagesReturnedMax);
+    return noContent();
+  });
+
+/** `PATCH /lobbies/{id}/channel-linking` (bot, or Bearer of a member with CanLinkLobby). */
+export const linkChannelToLobby: Operation = (r) =>
+  answer(() => {
+    const lobby = lobbyOf(r);
+    if (r.caller.kind === 'bearer') {
+      const member = isMember(lobby, r.caller.userId);
+      if (member === undefined) return missingAccess();
+      if ((member.flags & LobbyMemberFlags.CanLinkLobby) === 0) return fail(403, errorBody(JsonErrorCode.MissingPermissions));
+    }
+    const body = checked(checkLinkChannel(r.body ?? {}));
+    const next = draft(lobby, r.now);
+    next.linkedChannelId = body.channel_id;
+    r.world.store.saveLobby(next);
+    return json(200, lobbyObject(next));
+  });
+
+function inviteCode(): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  return [...randomBytes(10)].map((b) => alphabet[b % alphabet.length]).join('');
+}
+
+function createInvite(r: OperationRequest, lobby: LobbyRecord, userId: string): Reply {
+  if (isMember(lobby, userId) === undefined) return fail(404, errorBody(JsonErrorCode.UnknownMember));
+  if (lobby.linkedChannelId === null) return fail(404, errorBody(JsonErrorCode.UnknownChannel, 'Unknown Channel: the lobby has no linked channel; link one first.'));
+  const code = inviteCode();
+  r.world.store.saveInvite({ code, lobbyId: lobby.id, userId, channelId: lobby.linkedChannelId, expiresAt: r.now + LOBBY_LIMITS.channelInviteTtlSeconds * 1000, used: false });
+  return json(200, { code });
+}
+
+/** `POST /lobbies/{id}/members/@me/invites` (Bearer of a member). */
+export const createLobbyChannelInviteForSelf: Operation = (r) =>
+  answer(() => {
+    const lobby = lobbyOf(r);
+    if (r.caller.kind !== 'bearer') return missingAccess();
+    return createInvite(r, lobby, r.caller.userId);
+  });
+
+/** `POST /lobbies/{id}/members/{user}/invites` (bot). */
+export const createLobbyChannelInviteForUser: Operation = (r) =>
+  answer(() => {
+    const lobby = lobbyOf(r);
+    return createInvite(r, lobby, pathId('user_id', r.params[1]!));
+  });
+
+function liveInvite(r: OperationRequest): ReturnType<LobbyWorld['store']['invite']> {
+  const invite = r.world.store.invite(r.params[0]!);
+  if (invite === undefined || invite.used || invite.expiresAt <= r.now) return undefined;
+  return invite;
+}
+
+function inviteObject(invite: NonNullable<ReturnType<LobbyWorld['store']['invite']>>, uses: number): Record<string, unknown> {
+  return {
+    code: invite.code,
+    type: 0,
+    guild_id: EMULATOR_GUILD_ID,
+    channel: { id: invite.channelId, type: 0, name: `lobby-${invite.channelId}` },
+    max_age: LOBBY_LIMITS.channelInviteTtlSeconds,
+    max_uses: 1,
+    uses,
+    expires_at: new Date(invite.expiresAt).toISOString(),
+  };
+}
+
+/** `GET /invites/{code}`: an unused, unexpired invite; anything else is Unknown Invite. */
+export const getInvite: Operation = (r) =>
+  answer(() => {
+    const invite = liveInvite(r);
+    if (invite === undefined) return fail(404, errorBody(JsonErrorCode.UnknownInvite));
+    return json(200, inviteObject(invite, 0));
+  });
+
+/** `POST /invites/{code}` (Bearer of the invited player): uses the invite, once. */
+export const acceptInvite: Operation = (r) =>
+  answer(() => {
+    const invite = liveInvite(r);
+    if (invite === undefined || r.caller.kind !== 'bearer' || invite.userId !== r.caller.userId) return fail(404, errorBody(JsonErrorCode.UnknownInvite));
+    const used = { ...invite, used: true };
+    r.world.store.saveInvite(used);
+    return json(200, inviteObject(used, 1));
+  });
+
+/** `PUT /channels/{id}/voice-status` (bot with SET_VOICE_CHANNEL_STATUS and MANAGE_CHANNELS). */
+export const setVoiceChannelStatus: Operation = (r) =>
+  answer(() => {
+    const channelId = pathId('channel_id', r.params[0]!);
+    const body = checked(checkVoiceChannelStatus(r.body ?? {}));
+    // The emulated bot is never connected to voice, so MANAGE_CHANNELS is needed as well.
+    if (r.world.denied(channelId, 'SET_VOICE_CHANNEL_STATUS') || r.world.denied(channelId, 'MANAGE_CHANNELS')) {
+      return fail(403, errorBody(JsonErrorCode.MissingPermissions));
+    }
+    r.world.store.saveVoiceStatus(channelId, body.status);
+    return noContent();
+  });

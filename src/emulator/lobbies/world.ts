@@ -1,0 +1,87 @@
+/**
+ * The lobby side of the emulator's world: the state store, snowflake ids, idle shutdown, and the
+ * bot's channel permissions. Idle lobbies are removed when touched and by a periodic sweep.
+ */
+import type { LobbyRecord, MemoryStateStore } from '../state/index.js';
+
+/** The service's epoch for snowflakes (2015-01-01T00:00:00Z). */
+const SNOWFLAKE_EPOCH = 1420070400000n;
+/** How often idle lobbies and expired invites are swept, in real milliseconds. */
+const SWEEP_INTERVAL_MS = 5_000;
+
+/** Channel permissions the emulated bot can be denied for tests. */
+export type ChannelPermission = 'SET_VOICE_CHANNEL_STATUS' | 'MANAGE_CHANNELS';
+
+export class LobbyWorld {
+  readonly store: MemoryStateStore;
+  readonly #clock: () => number;
+  readonly #denied = new Map<string, Set<ChannelPermission>>();
+  #lastId = 0n;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(store: MemoryStateStore, clock: () => number) {
+    this.store = store;
+    this.#clock = clock;
+    for (const lobby of store.allLobbies()) {
+      this.#seen(lobby.id);
+      for (const message of store.messages(lobby.id)) this.#seen(message.id);
+    }
+    this.#timer = setInterval(() => this.sweep(this.#clock()), SWEEP_INTERVAL_MS);
+    this.#timer.unref(); // the sweep never keeps the process alive
+  }
+
+  #seen(id: string): void {
+    const n = BigInt(id);
+    if (n > this.#lastId) this.#lastId = n;
+  }
+
+  /** A new snowflake: time-based, and always above every id issued or loaded before. */
+  nextId(now: number): string {
+    const timeBased = (BigInt(Math.max(0, Math.floor(now))) - SNOWFLAKE_EPOCH) << 22n;
+    this.#lastId = timeBased > this.#lastId ? timeBased : this.#lastId + 1n;
+    return this.#lastId.toString();
+  }
+
+  #idle(lobby: LobbyRecord, now: number): boolean {
+    return now >= lobby.lastActivity + lobby.idleTimeoutSeconds * 1000;
+  }
+
+  /** The lobby, unless it is missing or idle past its timeout (then it is shut down now). */
+  liveLobby(id: string, now: number): LobbyRecord | undefined {
+    const lobby = this.store.lobby(id);
+    if (lobby === undefined) return undefined;
+    if (!this.#idle(lobby, now)) return lobby;
+    this.store.deleteLobby(id);
+    return undefined;
+  }
+
+  liveLobbyBySecret(applicationId: string, secret: string, now: number): LobbyRecord | undefined {
+    const lobby = this.store.lobbyBySecret(applicationId, secret);
+    return lobby === undefined ? undefined : this.liveLobby(lobby.id, now);
+  }
+
+  /** Shuts down every idle lobby and drops expired or used invites. */
+  sweep(now: number): void {
+    const idle = [...this.store.allLobbies()].filter((lobby) => this.#idle(lobby, now));
+    for (const lobby of idle) this.store.deleteLobby(lobby.id);
+    this.store.pruneInvites(now);
+  }
+
+  denied(channelId: string, permission: ChannelPermission): boolean {
+    return this.#denied.get(channelId)?.has(permission) ?? false;
+  }
+
+  setPermission(channelId: string, permission: ChannelPermission, allowed: boolean): void {
+    let set = this.#denied.get(channelId);
+    if (set === undefined) this.#denied.set(channelId, (set = new Set()));
+    if (allowed) set.delete(permission);
+    else set.add(permission);
+    if (set.size === 0) this.#denied.delete(channelId);
+  }
+
+  close(): void {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.store.close();
+  }
+}

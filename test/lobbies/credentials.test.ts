@@ -1,0 +1,102 @@
+// Credentials of the lobby interface: `Bot <token>` with the literal prefix, player Bearer tokens
+// from the emulator's own OAuth, and the wrong kind refused.
+import { inspect } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { signIn } from '../emulator/helpers.js';
+import { bearer, call, ids, startLobbyEmulator } from './helpers.js';
+
+let emulator: Emulator | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
+
+describe('bot tokens', () => {
+  it('generates a bot token per application and accepts only the literal "Bot " prefix', async () => {
+    emulator = await startLobbyEmulator({ rateLimits: 'off' });
+    const token = emulator.botToken;
+    expect(token).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    expect(token.split('.')[0]).toBe(Buffer.from(emulator.applicationId).toString('base64url'));
+    expect((await call(emulator, 'POST', '/lobbies', { auth: `Bot ${token}` })).status).toBe(201);
+    for (const auth of [null, token, `bot ${token}`, `BOT ${token}`, `Bot  ${token}`, `Bearer ${token}`, 'Bot ', `Bot ${token}x`]) {
+      const res = await call(emulator, 'POST', '/lobbies', { auth });
+      expect(res.status, String(auth)).toBe(401);
+      expect(res.body).toEqual({ code: 40001, message: '401: Unauthorized' });
+    }
+  });
+
+  it('uses the bot token given per application, and keeps applications apart', async () => {
+    emulator = await startLobbyEmulator({ rateLimits: 'off', applications: [{ id: '111', botToken: 'first.app.token' }, { id: '222' }] });
+    expect(emulator.botToken).toBe('first.app.token');
+    expect(emulator.botTokenOf('111')).toBe('first.app.token');
+    expect(emulator.botTokenOf('222')).not.toBe('first.app.token');
+    const lobby = await call(emulator, 'POST', '/lobbies', { auth: `Bot ${emulator.botTokenOf('222')}` });
+    expect(lobby.body.application_id).toBe('222');
+    expect(() => emulator!.botTokenOf('333')).toThrow(expect.objectContaining({ code: expect.stringMatching(/^ERR_(OUT_OF_RANGE|INVALID_ARG_TYPE)$/) }));
+  });
+
+  it('refuses a bot token option that cannot be sent in a header, without echoing it', async () => {
+    for (const botToken of ['has space in it', 'short', 42]) {
+      const attempt = startEmulator({ applications: [{ id: '1', botToken: botToken as string }] });
+      await expect(attempt).rejects.toThrow(expect.objectContaining({ code: expect.stringMatching(/^ERR_(OUT_OF_RANGE|INVALID_ARG_TYPE)$/) }));
+      await expect(attempt).rejects.toThrow(/options\.applications\[0\]\.botToken must be/);
+      await expect(attempt).rejects.not.toThrow(String(botToken));
+    }
+  });
+});
+
+describe('Bearer tokens', () => {
+  it('accepts a token from a real sign-in for player calls', async () => {
+    emulator = await startLobbyEmulator({ rateLimits: 'off' });
+    const signedIn = await signIn(emulator, { scope: 'openid sdk.social_layer' });
+    expect(signedIn.status).toBe(200);
+    const res = await call(emulator, 'PUT', '/lobbies', { auth: `Bearer ${String(signedIn.body.access_token)}`, body: { secret: 'abc' } });
+    expect(res.status).toBe(200);
+    expect(res.body.members[0].id).toBe(ids[0]);
+  });
+
+  it('createAccessToken issues the same kind of token, for any known user and application', async () => {
+    emulator = await startLobbyEmulator({ rateLimits: 'off' });
+    const issued = emulator.createAccessToken({ userId: ids[4] });
+    expect(issued).toMatchObject({ tokenType: 'Bearer', expiresIn: 604800, scopes: ['openid', 'sdk.social_layer'], userId: ids[4], applicationId: emulator.applicationId });
+    const me = await fetch(`${emulator.apiBase}/users/@me`, { headers: { authorization: `Bearer ${issued.accessToken}` } });
+    expect(((await me.json()) as { id: string }).id).toBe(ids[4]);
+    expect(() => emulator!.createAccessToken({ userId: '5' })).toThrow(/no user with id 5/);
+    expect(() => emulator!.createAccessToken({ applicationId: '5' })).toThrow(/no application with id 5/);
+    expect(() => emulator!.createAccessToken({ scopes: [] })).toThrow(expect.objectContaining({ code: expect.stringMatching(/^ERR_(OUT_OF_RANGE|INVALID_ARG_TYPE)$/) }));
+  });
+
+  it('refuses expired and revoked tokens with 401, and the wrong kind with 403', async () => {
+    let now = 1_800_000_000_000;
+    emulator = await startLobbyEmulator({ rateLimits: 'off', clock: () => now, accessTokenTtlSeconds: 60 });
+    const token = bearer(emulator, ids[0]!);
+    expect((await call(emulator, 'PUT', '/lobbies', { auth: token, body: { secret: 's' } })).status).toBe(200);
+    expect((await call(emulator, 'PUT', '/lobbies', { auth: token.replace('Bearer', 'bearer'), body: { secret: 's' } })).status).toBe(200);
+    const wrongKind = await call(emulator, 'POST', '/lobbies', { auth: token });
+    expect(wrongKind.status).toBe(403);
+    expect(wrongKind.body).toEqual({ code: 50001, message: 'Missing Access' });
+    expect((await call(emulator, 'PUT', '/lobbies', { body: { secret: 's' } })).status).toBe(403); // the bot token on a player call
+    now += 60_000;
+    expect((await call(emulator, 'PUT', '/lobbies', { auth: token, body: { secret: 's' } })).status).toBe(401);
+    const fresh = bearer(emulator, ids[1]!);
+    emulator.revokeGrantsOf(ids[1]!);
+    expect((await call(emulator, 'PUT', '/lobbies', { auth: fresh, body: { secret: 's' } })).status).toBe(401);
+    expect((await call(emulator, 'PUT', '/lobbies', { auth: 'Bearer', body: { secret: 's' } })).status).toBe(401);
+  });
+
+  it('never puts a credential in an answer or in the request log', async () => {
+    emulator = await startLobbyEmulator({ rateLimits: 'off' });
+    const token = bearer(emulator, ids[0]!);
+    const answers = [await call(emulator, 'POST', '/lobbies', { auth: token }), await call(emulator, 'POST', '/lobbies', { auth: `Bot ${emulator.botToken}x` })];
+    for (const answer of answers) expect(JSON.stringify(answer.body)).not.toContain(token.slice(7));
+    expect(JSON.stringify(emulator.requests)).not.toContain(emulator.botToken);
+    expect(inspect(emulator.requests, { depth: 5 })).not.toContain(token.slice(7));
+    expect(inspect(emulator, { depth: 5 })).not.toContain(emulator.botToken);
+    expect(JSON.stringify(emulator)).not.toContain(emulator.botToken);
+    const issued = emulator.createAccessToken();
+    expect(inspect(issued)).not.toContain(issued.accessToken);
+    expect(JSON.stringify(issued)).not.toContain(issued.refreshToken);
+    expect(JSON.stringify(issued)).toContain('[redacted]');
+  });
+});

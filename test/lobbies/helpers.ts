@@ -1,0 +1,47 @@
+// Raw HTTP calls to the emulator's lobby interface, written as a backend would make them without
+// the project's client, so these tests check the emulator on its own.
+import { startEmulator, type Emulator, type EmulatorOptions, type EmulatorUser } from '../../src/emulator/index.js';
+
+export interface Answer<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** `count` users with ids 100000000000000001, 100000000000000002, … */
+export function users(count: number): EmulatorUser[] {
+  return Array.from({ length: count }, (_, i) => ({ id: String(100000000000000001n + BigInt(i)), username: `player${i + 1}` }));
+}
+
+export const USERS = users(40);
+export const ids = USERS.map((u) => u.id);
+
+/** Sends `body` as JSON (or raw, when a Buffer or string with `contentType`) with `authorization`. */
+export async function call<T = any>(
+  emulator: Emulator,
+  method: string,
+  path: string,
+  options: { auth?: string | null; body?: unknown; raw?: string | Uint8Array; contentType?: string | null } = {},
+): Promise<Answer<T>> {
+  const headers: Record<string, string> = {};
+  const auth = options.auth === undefined ? `Bot ${emulator.botToken}` : options.auth;
+  if (auth !== null) headers.authorization = auth;
+  let body: string | Uint8Array | undefined;
+  if (options.raw !== undefined) body = options.raw;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  const contentType = options.contentType === undefined ? (body !== undefined ? 'application/json' : null) : options.contentType;
+  if (contentType !== null) headers['content-type'] = contentType;
+  const res = await fetch(`${emulator.apiBase}${path}`, { method, headers, body });
+  const text = await res.text();
+  return { status: res.status, body: text === '' ? undefined : JSON.parse(text), headers: res.headers };
+}
+
+/** A started emulator with 40 users and the given options; `close` in afterEach. */
+export function startLobbyEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  return startEmulator({ users: USERS, ...options });
+}
+
+/** A Bearer header for `userId`, as a signed-in player's game would send. */
+export function bearer(emulator: Emulator, userId: string, scopes?: string[]): string {
+  return `Bearer ${emulator.createAccessToken({ userId, ...(scopes ? { scopes } : {}) }).accessToken}`;
+}

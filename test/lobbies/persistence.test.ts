@@ -1,0 +1,176 @@
+// State in dataDir: an embedded SQLite database that keeps everything the emulator acknowledged,
+// across a clean restart and across SIGKILL in the middle of a write burst.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EmulatorStateError, type Emulator } from '../../src/emulator/index.js';
+import { builtModule } from '../support/built.js';
+import { bearer, call, ids, startLobbyEmulator } from './helpers.js';
+
+const dirs: string[] = [];
+const children: ChildProcess[] = [];
+let emulator: Emulator | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'emulator-state-'));
+  dirs.push(dir);
+  return dir;
+}
+
+describe('dataDir in process', () => {
+  it('keeps lobbies, members, messages, moderation, invites, voice status and the bot token across a restart', async () => {
+    const dataDir = tempDir();
+    emulator = await startLobbyEmulator({ rateLimits: 'off', dataDir });
+    const botToken = emulator.botToken;
+    const lobby = await call(emulator, 'POST', '/lobbies', { body: { metadata: { map: 'docks' }, members: [{ id: ids[0], flags: 1 }, { id: ids[1] }], idle_timeout_seconds: 3600 } });
+    const joined = await call(emulator, 'PUT', '/lobbies', { auth: bearer(emulator, ids[2]!), body: { secret: 'party' } });
+    const message = await call(emulator, 'POST', `/lobbies/${lobby.body.id}/messages`, { body: { content: 'kept' } });
+    await call(emulator, 'PUT', `/lobbies/${lobby.body.id}/messages/${message.body.id}/moderation-metadata`, { body: { verdict: 'ok' } });
+    await call(emulator, 'PATCH', `/lobbies/${lobby.body.id}/channel-linking`, { body: { channel_id: '9001' } });
+    const invite = await call(emulator, 'POST', `/lobbies/${lobby.body.id}/members/${ids[1]}/invites`);
+    await call(emulator, 'PUT', '/channels/9001/voice-status', { body: { status: 'in a match' } });
+    const before = (await call(emulator, 'GET', `/lobbies/${lobby.body.id}`)).body;
+    await emulator.close();
+
+    emulator = await startLobbyEmulator({ rateLimits: 'off', dataDir });
+    expect(emulator.botToken).toBe(botToken);
+    expect((await call(emulator, 'GET', `/lobbies/${lobby.body.id}`)).body).toEqual(before);
+    const messages = await call(emulator, 'GET', `/lobbies/${lobby.body.id}/messages`);
+    expect(messages.body).toEqual([{ ...message.body, moderation_metadata: { verdict: 'ok' } }]);
+    expect((await call(emulator, 'GET', `/invites/${invite.body.code}`, { auth: null })).status).toBe(200);
+    expect(emulator.voiceChannelStatus('9001')).toBe('in a match');
+    // The secret still finds the player's lobby, and new ids sort after the old ones.
+    const again = await call(emulator, 'PUT', '/lobbies', { auth: bearer(emulator, ids[3]!), body: { secret: 'party' } });
+    expect(again.body.id).toBe(joined.body.id);
+    const next = await call(emulator, 'POST', '/lobbies');
+    expect(BigInt(next.body.id) > BigInt(lobby.body.id)).toBe(true);
+    await call(emulator, 'DELETE', `/lobbies/${lobby.body.id}`);
+    await emulator.close();
+
+    emulator = await startLobbyEmulator({ rateLimits: 'off', dataDir });
+    expect((await call(emulator, 'GET', `/lobbies/${lobby.body.id}`)).status).toBe(404);
+    expect((await call(emulator, 'GET', `/invites/${invite.body.code}`, { auth: null })).status).toBe(404);
+  });
+
+  it('says what is wrong when dataDir cannot hold a database', async () => {
+    const file = path.join(tempDir(), 'not-a-dir');
+    writeFileSync(file, 'x');
+    await expect(startLobbyEmulator({ dataDir: file })).rejects.toThrow(EmulatorStateError);
+    await expect(startLobbyEmulator({ dataDir: file })).rejects.toThrow(/could not open the state database/);
+    await expect(startLobbyEmulator({ dataDir: '' })).rejects.toThrow(/"dataDir" must be a directory path/);
+  });
+
+  it('loads libsql only when dataDir is set', () => {
+    const script = `
+      const { startEmulator } = require(${JSON.stringify(builtModule('emulator/index.js'))});
+      const loaded = () => Object.keys(require.cache).some((k) => k.includes(require('path').sep + 'libsql' + require('path').sep));
+      startEmulator().then(async (e) => {
+        const before = loaded();
+        await e.close();
+        const d = await startEmulator({ dataDir: ${JSON.stringify(tempDir())} });
+        const after = loaded();
+        await d.close();
+        process.stdout.write(JSON.stringify({ before, after }));
+      });`;
+    const out = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(out.stderr).toBe('');
+    expect(JSON.parse(out.stdout)).toEqual({ before: false, after: true });
+  });
+});
+
+interface Started {
+  child: ChildProcess;
+  apiBase: string;
+  botToken: string;
+}
+
+/** Starts the CLI emulator on `dataDir` and reads where it listens and its bot token. */
+function startCli(dataDir: string): Promise<Started> {
+  const child = spawn(process.execPath, [builtModule('cli.js'), 'emulator', '--data-dir', dataDir, '--rate-limits', 'off'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`the emulator did not start: ${out} ${err}`)), 20_000);
+    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (!out.includes('Press Ctrl+C')) return;
+      clearTimeout(timer);
+      resolve({ child, apiBase: /api base:\s+(\S+)/.exec(out)![1]!, botToken: /bot token:\s+(\S+)/.exec(out)![1]! });
+    });
+    child.once('exit', (code) => reject(new Error(`the emulator exited with ${String(code)}: ${err}`)));
+  });
+}
+
+async function post(apiBase: string, botToken: string, method: string, route: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${apiBase}${route}`, {
+    method,
+    headers: { authorization: `Bot ${botToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
+}
+
+describe('SIGKILL during a write burst', () => {
+  it('loses nothing it acknowledged, over several kills and restarts', async () => {
+    const dataDir = tempDir();
+    const lobbies = new Map<string, { messages: string[]; lastN: number }>();
+    let botToken: string | undefined;
+    for (let round = 0; round < 3; round++) {
+      const started = await startCli(dataDir);
+      if (botToken !== undefined) expect(started.botToken).toBe(botToken); // kept in the database
+      botToken = started.botToken;
+      let stop = false;
+      const exited = new Promise((resolve) => started.child.once('exit', resolve));
+      const worker = async (): Promise<void> => {
+        while (!stop) {
+          const created = await post(started.apiBase, started.botToken, 'POST', '/lobbies', { idle_timeout_seconds: 604800 }).catch(() => undefined);
+          if (created?.status !== 201) return;
+          const record = { messages: [] as string[], lastN: -1 };
+          lobbies.set(created.body.id, record);
+          for (let n = 0; n < 40 && !stop; n++) {
+            const sent = await post(started.apiBase, started.botToken, 'POST', `/lobbies/${created.body.id}/messages`, { content: `m${n}` }).catch(() => undefined);
+            if (sent?.status !== 201) return;
+            record.messages.push(sent.body.id);
+            const edited = await post(started.apiBase, started.botToken, 'PATCH', `/lobbies/${created.body.id}`, { metadata: { n: String(n) } }).catch(() => undefined);
+            if (edited?.status !== 200) return;
+            record.lastN = n;
+          }
+        }
+      };
+      const workers = Array.from({ length: 8 }, () => worker());
+      await new Promise((resolve) => setTimeout(resolve, 300 + Math.floor(Math.random() * 400)));
+      started.child.kill('SIGKILL');
+      await exited;
+      stop = true;
+      await Promise.all(workers);
+    }
+    expect(lobbies.size).toBeGreaterThan(3);
+    expect([...lobbies.values()].reduce((sum, r) => sum + r.messages.length, 0)).toBeGreaterThan(20);
+
+    const last = await startCli(dataDir);
+    expect(last.botToken).toBe(botToken);
+    for (const [id, record] of lobbies) {
+      const lobby = await post(last.apiBase, last.botToken, 'GET', `/lobbies/${id}`);
+      expect(lobby.status, `lobby ${id}`).toBe(200);
+      // The last acknowledged edit is there, or one the process committed but had not yet answered.
+      const n = lobby.body.metadata === null ? -1 : Number(lobby.body.metadata.n);
+      expect(n).toBeGreaterThanOrEqual(record.lastN);
+      expect(n).toBeLessThanOrEqual(record.lastN + 1);
+      const messages = await post(last.apiBase, last.botToken, 'GET', `/lobbies/${id}/messages?limit=200`);
+      const stored = new Set((messages.body as { id: string }[]).map((m) => m.id));
+      for (const messageId of record.messages) expect(stored.has(messageId), `message ${messageId}`).toBe(true);
+    }
+    last.child.kill('SIGTERM');
+  }, 120_000);
+});

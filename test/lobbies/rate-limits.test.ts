@@ -1,0 +1,190 @@
+// The emulator's rate limits, each at its edge (at, one over), with a clock the test moves.
+import { afterEach, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { bearer, call, ids, startLobbyEmulator, type Answer } from './helpers.js';
+
+let emulator: Emulator | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
+
+const T0 = 1_800_000_000_000;
+
+/** Runs `n` calls, `concurrency` at a time; `between(i)` runs before call i (to move the clock). */
+async function burst(n: number, fn: (i: number) => Promise<Answer>, between?: (i: number) => void, concurrency = 25): Promise<Answer[]> {
+  const out: Answer[] = [];
+  for (let start = 0; start < n; start += concurrency) {
+    const batch: Promise<Answer>[] = [];
+    for (let i = start; i < Math.min(n, start + concurrency); i++) {
+      between?.(i);
+      batch.push(fn(i));
+    }
+    out.push(...(await Promise.all(batch)));
+  }
+  return out;
+}
+
+function expect429(res: Answer, scope: string, global: boolean): void {
+  expect(res.status).toBe(429);
+  expect(res.body).toEqual({ message: 'You are being rate limited.', retry_after: expect.any(Number), global });
+  expect(res.headers.get('x-ratelimit-scope')).toBe(scope);
+  expect(res.headers.get('x-ratelimit-global')).toBe(String(global));
+  expect(Number(res.headers.get('retry-after'))).toBe(Math.ceil(res.body.retry_after));
+}
+
+describe('headers', () => {
+  it('sends X-RateLimit-* on every answer of the lobby interface, errors included', async () => {
+    let now = T0;
+    emulator = await startLobbyEmulator({ clock: () => now });
+    const created = await call(emulator, 'POST', '/lobbies');
+    expect(Object.fromEntries([...created.headers].filter(([name]) => name.startsWith('x-ratelimit')))).toEqual({
+      'x-ratelimit-limit': '500',
+      'x-ratelimit-remaining': '499',
+      'x-ratelimit-reset': ((T0 + 10_000) / 1000).toFixed(3),
+      'x-ratelimit-reset-after': '10.000',
+      'x-ratelimit-bucket': 'lobby-create',
+    });
+    now += 2500;
+    const bad = await call(emulator, 'POST', '/lobbies', { body: { members: 'x' } });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('x-ratelimit-remaining')).toBe('498');
+    expect(bad.headers.get('x-ratelimit-reset-after')).toBe('7.500');
+    const edited = await call(emulator, 'PATCH', `/lobbies/${created.body.id}`, { body: {} });
+    expect(edited.headers.get('x-ratelimit-bucket')).toBe('global');
+    expect(edited.headers.get('x-ratelimit-limit')).toBe('50');
+  });
+
+  it("sends none and limits nothing with rateLimits: 'off'", async () => {
+    emulator = await startLobbyEmulator({ rateLimits: 'off', clock: () => T0 });
+    const answers = await burst(60, () => call(emulator!, 'POST', '/lobbies'));
+    expect(answers.every((a) => a.status === 201 && a.headers.get('x-ratelimit-limit') === null)).toBe(true);
+  });
+});
+
+describe('the global limit', () => {
+  it('allows 50 requests per second per application, then answers a global 429', async () => {
+    let now = T0;
+    emulator = await startLobbyEmulator({ clock: () => now, applications: [{ id: '1' }, { id: '2' }] });
+    const lobby = await call(emulator, 'POST', '/lobbies');
+    const answers = await burst(49, () => call(emulator!, 'PATCH', `/lobbies/${lobby.body.id}`, { body: {} }));
+    expect(answers.map((a) => a.status)).toEqual(Array(49).fill(200));
+    const over = await call(emulator, 'PATCH', `/lobbies/${lobby.body.id}`, { body: {} });
+    expect429(over, 'global', true);
+    expect(over.body.retry_after).toBe(1);
+    expect((await call(emulator, 'POST', '/lobbies', { auth: `Bot ${emulator.botTokenOf('2')}` })).status).toBe(201); // per application
+    now += 1000;
+    expect((await call(emulator, 'PATCH', `/lobbies/${lobby.body.id}`, { body: {} })).status).toBe(200);
+  });
+
+  it('can be raised per application up to 1200', async () => {
+    emulator = await startLobbyEmulator({ clock: () => T0, applications: [{ id: '1', globalRateLimit: 1200 }] });
+    const lobby = await call(emulator, 'POST', '/lobbies');
+    const answers = await burst(1199, () => call(emulator!, 'PATCH', `/lobbies/${lobby.body.id}`, { body: {} }), undefined, 50);
+    expect(answers.filter((a) => a.status !== 200)).toEqual([]);
+    expect429(await call(emulator, 'PATCH', `/lobbies/${lobby.body.id}`, { body: {} }), 'global', true);
+    for (const globalRateLimit of [49, 1201, 60.5]) {
+      await expect(startEmulator({ applications: [{ id: '1', globalRateLimit }] })).rejects.toThrow(expect.objectContaining({ code: expect.stringMatching(/^ERR_(OUT_OF_RANGE|INVALID_ARG_TYPE)$/) }));
+    }
+  });
+});
+
+describe('route limits', () => {
+  it('create lobby: 500 per 10 s per application; get and delete have their own buckets', async () => {
+    let now = T0;
+    emulator = await startLobbyEmulator({ clock: () => now, applications: [{ id: '1', globalRateLimit: 1200 }] });
+    const created = await burst(500, () => call(emulator!, 'POST', '/lobbies'), undefined, 50);
+    expect(created.filter((a) => a.status !== 201)).toEqual([]);
+    const over = await call(emulator, 'POST', '/lobbies');
+    expect429(over, 'user', false);
+    expect(over.headers.get('x-ratelimit-bucket')).toBe('lobby-create');
+    expect(over.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(over.body.retry_after).toBe(10);
+    expect((await call(emulator, 'GET', `/lobbies/${created[0]!.body.id}`)).status).toBe(200);
+    expect((await call(emulator, 'DELETE', `/lobbies/${created[0]!.body.id}`)).status).toBe(204);
+    now += 10_000;
+    expect((await call(emulator, 'POST', '/lobbies')).status).toBe(201);
+  });
+
+  it('add member: 5000 per 10 s per application; remove member has its own bucket', async () => {
+    let now = T0;
+    emulator = await startLobbyEmulator({ clock: () => now, applications: [{ id: '1', globalRateLimit: 1200 }] });
+    const lobby = await call(emulator, 'POST', '/lobbies');
+    // One second per 1000 requests keeps the global limit out of the way, within the 10 s window.
+    const added = await burst(5000, () => call(emulator!, 'PUT', `/lobbies/${lobby.body.id}/members/${ids[0]}`), (i) => {
+      if (i > 0 && i % 1000 === 0) now += 1000;
+    }, 50);
+    expect(added.filter((a) => a.status !== 200)).toEqual([]);
+    const over = await call(emulator, 'PUT', `/lobbies/${lobby.body.id}/members/${ids[0]}`);
+    expect429(over, 'user', false);
+    expect(over.headers.get('x-ratelimit-bucket')).toBe('lobby-member-add');
+    expect((await call(emulator, 'DELETE', `/lobbies/${lobby.body.id}/members/${ids[0]}`)).status).toBe(204);
+  });
+
+  it('create or join: 10 per 60 s per user', async () => {
+    let now = T0;
+    emulator = await startLobbyEmulator({ clock: () => now });
+    const alice = bearer(emulator, ids[0]!);
+    const answers = await burst(10, (i) => call(emulator!, 'PUT', '/lobbies', { auth: alice, body: { secret: `s${i}` } }));
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+    const over = await call(emulator, 'PUT', '/lobbies', { auth: alice, body: { secret: 'again' } });
+    expect429(over, 'user', false);
+    expect(over.headers.get('x-ratelimit-bucket')).toBe('lobby-create-or-join');
+    expect((await call(emulator, 'PUT', '/lobbies', { auth: bearer(emulator, ids[1]!), body: { secret: 'b' } })).status).toBe(200);
+    now += 60_000;
+    expect((await call(emulator, 'PUT', '/lobbies', { auth: alice, body: { secret: 'again' } })).status).toBe(200);
+  });
+
+  it('send lobby message: 3000 per 2 hours per user', async () => {
+    let now = T0;
+    emulator = await startLobbyEmulator({ clock: () => now, applications: [{ id: '1', globalRateLimit: 1200 }] });
+    const lobby = await call(emulator, 'POST', '/lobbies', { body: { members: [{ id: ids[0] }, { id: ids[1] }] } });
+    const alice = bearer(emulator, ids[0]!);
+    const sent = await burst(3000, () => call(emulator!, 'POST', `/lobbies/${lobby.body.id}/messages`, { auth: alice, body: { content: 'hi' } }), (i) => {
+      if (i > 0 && i % 1000 === 0) now += 1000;
+    }, 50);
+    expect(sent.filter((a) => a.status !== 201)).toEqual([]);
+    const over = await call(emulator, 'POST', `/lobbies/${lobby.body.id}/messages`, { auth: alice, body: { content: 'hi' } });
+    expect429(over, 'user', false);
+    expect(over.body.retry_after).toBeGreaterThan(7100);
+    expect((await call(emulator, 'POST', `/lobbies/${lobby.body.id}/messages`, { auth: bearer(emulator, ids[1]!), body: { content: 'me too' } })).status).toBe(201);
+  });
+});
+
+describe('the invalid-request limit and injected storms', () => {
+  it('blocks an address after 10,000 401/403/429 answers in 10 minutes; shared-scope 429s do not count', async () => {
+    let now = T0;
+    emulator = await startLobbyEmulator({ clock: () => now });
+    const lobbyAnswer = await call(emulator, 'POST', '/lobbies', { body: { idle_timeout_seconds: 604800 } });
+    const invalid = await burst(9999, () => call(emulator!, 'GET', '/lobbies/1', { auth: 'Bot wrong-token' }), (i) => {
+      if (i % 2000 === 0) now += 1000;
+    }, 100);
+    expect(invalid.every((a) => a.status === 401)).toBe(true);
+    emulator.injectRateLimits({ count: 5, scope: 'shared' });
+    const shared = await burst(5, () => call(emulator!, 'GET', `/lobbies/${lobbyAnswer.body.id}`), undefined, 1);
+    expect(shared.map((a) => a.headers.get('x-ratelimit-scope'))).toEqual(Array(5).fill('shared'));
+    now += 1000;
+    expect((await call(emulator, 'GET', `/lobbies/${lobbyAnswer.body.id}`)).status).toBe(200);
+    expect((await call(emulator, 'GET', '/lobbies/1', { auth: 'Bot wrong-token' })).status).toBe(401); // the 10,000th
+    const blocked = await call(emulator, 'GET', `/lobbies/${lobbyAnswer.body.id}`);
+    expect(blocked.status).toBe(429);
+    expect(blocked.body).toMatchObject({ global: true, retry_after: 3600 });
+    expect(blocked.body.message).toMatch(/invalid request limit/);
+    now += 3600_000;
+    expect((await call(emulator, 'GET', `/lobbies/${lobbyAnswer.body.id}`)).status).toBe(200);
+  }, 120_000);
+
+  it('injects a storm of 429s for the next requests, then serves normally', async () => {
+    emulator = await startLobbyEmulator({ rateLimits: 'off' });
+    emulator.injectRateLimits({ count: 3, retryAfter: 2.5, scope: 'global' });
+    const storm = await burst(3, () => call(emulator!, 'POST', '/lobbies'), undefined, 1);
+    for (const res of storm) {
+      expect429(res, 'global', true);
+      expect(res.body.retry_after).toBe(2.5);
+      expect(res.headers.get('retry-after')).toBe('3');
+    }
+    expect((await call(emulator, 'POST', '/lobbies')).status).toBe(201);
+    expect(() => emulator!.injectRateLimits({ count: 0 })).toThrow(expect.objectContaining({ code: expect.stringMatching(/^ERR_(OUT_OF_RANGE|INVALID_ARG_TYPE)$/) }));
+    expect(() => emulator!.injectRateLimits({ scope: 'everyone' as 'user' })).toThrow(expect.objectContaining({ code: expect.stringMatching(/^ERR_(OUT_OF_RANGE|INVALID_ARG_TYPE)$/) }));
+  });
+});

@@ -1,0 +1,196 @@
+// The shared lobby rules on their own: each limit at its edge, and the service's error shape.
+import { describe, expect, it } from 'vitest';
+import {
+  checkAddLobbyMember,
+  checkBulkLobbyMembers,
+  checkCreateLobby,
+  checkCreateOrJoinLobby,
+  checkEditLobby,
+  checkLinkChannel,
+  checkLobbyMessagesLimit,
+  checkModerationMetadata,
+  checkSendLobbyMessage,
+  checkVoiceChannelStatus,
+  errorBody,
+  flattenErrors,
+  invalidFormBody,
+  isSnowflake,
+  JsonErrorCode,
+  LOBBY_LIMITS,
+  metadataLength,
+  nestErrors,
+  type RuleResult,
+} from '../../src/rules/index.js';
+
+const members = (n: number) => Array.from({ length: n }, (_, i) => ({ id: String(1000 + i) }));
+/** Metadata of exactly `total` characters (keys and values). */
+const metadataOf = (total: number) => ({ k: 'v'.repeat(total - 1) });
+
+function problems(result: RuleResult<unknown>) {
+  expect(result.ok).toBe(false);
+  if (result.ok) return [];
+  expect(result.error.code).toBe(50035);
+  expect(result.error.message).toBe('Invalid Form Body');
+  return flattenErrors(result.error.errors);
+}
+
+describe('error bodies', () => {
+  it('nests problems by field name and index down to _errors', () => {
+    const body = invalidFormBody([
+      { path: ['members', 3, 'id'], code: 'NUMBER_TYPE_COERCE', message: 'Value "x" is not snowflake.' },
+      { path: ['members', 3, 'id'], code: 'BASE_TYPE_REQUIRED', message: 'This field is required' },
+      { path: [], code: 'CONTENT_TYPE_INVALID', message: 'bad type' },
+    ]);
+    expect(body).toEqual({
+      code: 50035,
+      message: 'Invalid Form Body',
+      errors: {
+        members: { '3': { id: { _errors: [{ code: 'NUMBER_TYPE_COERCE', message: 'Value "x" is not snowflake.' }, { code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }] } } },
+        _errors: [{ code: 'CONTENT_TYPE_INVALID', message: 'bad type' }],
+      },
+    });
+    expect(flattenErrors(body.errors).map((e) => e.path)).toEqual(['members.3.id', 'members.3.id', '']);
+  });
+
+  it('names the service codes with their messages', () => {
+    expect(errorBody(JsonErrorCode.UnknownLobby)).toEqual({ code: 10031, message: 'Unknown Lobby' });
+    expect(errorBody(JsonErrorCode.UnknownUser)).toEqual({ code: 10013, message: 'Unknown User' });
+    expect(errorBody(JsonErrorCode.Unauthorized).code).toBe(40001);
+    expect(errorBody(JsonErrorCode.MissingAccess).code).toBe(50001);
+    expect(errorBody(JsonErrorCode.MissingPermissions).code).toBe(50013);
+  });
+
+  it('keeps a "__proto__" field name as a plain key', () => {
+    const tree = nestErrors([{ path: ['__proto__'], code: 'X', message: 'm' }]);
+    expect(Object.getPrototypeOf(tree)).toBe(Object.prototype);
+    expect(flattenErrors(tree)).toEqual([{ path: '__proto__', code: 'X', message: 'm' }]);
+  });
+
+  it('flattens hostile errors values without throwing, bounded', () => {
+    expect(flattenErrors('nope')).toEqual([]);
+    expect(flattenErrors({ a: { _errors: 'x' }, b: { _errors: [1, { code: 2 }] } })).toEqual([]);
+    let deep: Record<string, unknown> = { _errors: [{ code: 'C', message: 'm' }] };
+    for (let i = 0; i < 1000; i++) deep = { a: deep };
+    expect(flattenErrors(deep)).toEqual([]);
+    const wide = { _errors: Array.from({ length: 1000 }, () => ({ code: 'C', message: 'm' })) };
+    expect(flattenErrors(wide)).toHaveLength(100);
+  });
+});
+
+describe('create and edit lobby', () => {
+  it('accepts 25 members and refuses 26', () => {
+    expect(checkCreateLobby({ members: members(25) }).ok).toBe(true);
+    expect(problems(checkCreateLobby({ members: members(26) }))).toEqual([{ path: 'members', code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 25 or fewer in length.' }]);
+    expect(problems(checkEditLobby({ members: members(26) }))[0]!.path).toBe('members');
+  });
+
+  it('accepts metadata of total length 1000 and refuses 1001, keys counted', () => {
+    expect(metadataLength(metadataOf(1000))).toBe(1000);
+    expect(checkCreateLobby({ metadata: metadataOf(1000) }).ok).toBe(true);
+    expect(problems(checkCreateLobby({ metadata: metadataOf(1001) }))).toEqual([{ path: 'metadata', code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 1000 or fewer in length.' }]);
+    // Characters, not UTF-16 units: 999 emoji plus the key is 1000.
+    expect(checkCreateLobby({ metadata: { k: '😀'.repeat(999) } }).ok).toBe(true);
+  });
+
+  it('accepts idle_timeout_seconds 5 and 604800, refuses 4 and 604801 and fractions', () => {
+    expect(checkCreateLobby({ idle_timeout_seconds: 5 }).ok).toBe(true);
+    expect(checkCreateLobby({ idle_timeout_seconds: 604800 }).ok).toBe(true);
+    expect(problems(checkCreateLobby({ idle_timeout_seconds: 4 }))[0]).toMatchObject({ path: 'idle_timeout_seconds', code: 'NUMBER_TYPE_MIN' });
+    expect(problems(checkCreateLobby({ idle_timeout_seconds: 604801 }))[0]).toMatchObject({ code: 'NUMBER_TYPE_MAX' });
+    expect(problems(checkCreateLobby({ idle_timeout_seconds: 5.5 }))[0]).toMatchObject({ code: 'NUMBER_TYPE_COERCE' });
+  });
+
+  it('reports every bad member field at its index', () => {
+    const found = problems(checkCreateLobby({ members: [{ id: '1' }, { id: 'abc', flags: 2 }, {}, 'x', { id: '1' }] }));
+    expect(found.map((p) => `${p.path}:${p.code}`)).toEqual([
+      'members.1.id:NUMBER_TYPE_COERCE',
+      'members.1.flags:BASE_TYPE_CHOICES',
+      'members.2.id:BASE_TYPE_REQUIRED',
+      'members.3:DICT_TYPE_CONVERT',
+      'members.4.id:BASE_TYPE_DUPLICATE',
+    ]);
+  });
+
+  it('refuses wrong types with the field named', () => {
+    expect(problems(checkCreateLobby([]))[0]).toMatchObject({ path: '', code: 'DICT_TYPE_CONVERT' });
+    expect(problems(checkCreateLobby({ metadata: { a: 1 } }))[0]).toMatchObject({ path: 'metadata.a', code: 'STRING_TYPE_CONVERT' });
+    expect(problems(checkCreateLobby({ metadata: 'x' }))[0]).toMatchObject({ path: 'metadata', code: 'DICT_TYPE_CONVERT' });
+    expect(problems(checkCreateLobby({ members: {} }))[0]).toMatchObject({ path: 'members', code: 'LIST_TYPE_CONVERT' });
+  });
+
+  it('returns a normalised copy, with null kept for edits that clear', () => {
+    const result = checkEditLobby({ metadata: null, members: [{ id: '5', flags: 1, metadata: { a: 'b' } }], unknown: 1 });
+    expect(result).toEqual({ ok: true, value: { metadata: null, members: [{ id: '5', flags: 1, metadata: { a: 'b' } }] } });
+  });
+
+  it('limits snowflakes to unsigned 64-bit decimal strings', () => {
+    expect(isSnowflake('18446744073709551615')).toBe(true);
+    expect(isSnowflake('18446744073709551616')).toBe(false);
+    expect(isSnowflake(123)).toBe(false);
+    expect(isSnowflake('')).toBe(false);
+  });
+});
+
+describe('member operations', () => {
+  it('takes only CanLinkLobby (1) as a member flag', () => {
+    expect(checkAddLobbyMember({ flags: 1 }).ok).toBe(true);
+    expect(checkAddLobbyMember({ flags: 0 }).ok).toBe(true);
+    expect(checkAddLobbyMember(undefined)).toEqual({ ok: true, value: {} });
+    expect(problems(checkAddLobbyMember({ flags: 2 }))[0]).toMatchObject({ path: 'flags', code: 'BASE_TYPE_CHOICES' });
+    expect(problems(checkAddLobbyMember({ flags: '1' }))[0]).toMatchObject({ path: 'flags', code: 'NUMBER_TYPE_COERCE' });
+  });
+
+  it('takes a bare array of 1 to 25 bulk items', () => {
+    expect(checkBulkLobbyMembers(members(25)).ok).toBe(true);
+    expect(checkBulkLobbyMembers([{ id: '1', remove_member: true }])).toEqual({ ok: true, value: [{ id: '1', remove_member: true }] });
+    expect(problems(checkBulkLobbyMembers([]))[0]).toMatchObject({ path: '', code: 'BASE_TYPE_BAD_LENGTH', message: 'Must be between 1 and 25 in length.' });
+    expect(problems(checkBulkLobbyMembers(members(26)))[0]).toMatchObject({ code: 'BASE_TYPE_BAD_LENGTH' });
+    expect(problems(checkBulkLobbyMembers({ members: [] }))[0]).toMatchObject({ code: 'LIST_TYPE_CONVERT' });
+    expect(problems(checkBulkLobbyMembers([{ id: '1', remove_member: 'yes' }]))[0]).toMatchObject({ path: '0.remove_member', code: 'BOOLEAN_TYPE_COERCE' });
+  });
+});
+
+describe('create or join, messages, moderation, channels', () => {
+  it('needs a secret of 1 to 250 characters and never echoes it', () => {
+    expect(checkCreateOrJoinLobby({ secret: 's'.repeat(250) }).ok).toBe(true);
+    expect(problems(checkCreateOrJoinLobby({}))[0]).toMatchObject({ path: 'secret', code: 'BASE_TYPE_REQUIRED' });
+    expect(problems(checkCreateOrJoinLobby({ secret: 's'.repeat(251) }))[0]).toMatchObject({ code: 'BASE_TYPE_BAD_LENGTH' });
+    const wrong = problems(checkCreateOrJoinLobby({ secret: 12345678 }))[0]!;
+    expect(wrong.code).toBe('STRING_TYPE_CONVERT');
+    expect(wrong.message).not.toContain('12345678');
+  });
+
+  it('needs message content of 1 to 4000 characters', () => {
+    expect(checkSendLobbyMessage({ content: 'x'.repeat(4000) }).ok).toBe(true);
+    expect(problems(checkSendLobbyMessage({ content: 'x'.repeat(4001) }))[0]).toMatchObject({ path: 'content', code: 'BASE_TYPE_MAX_LENGTH' });
+    expect(checkSendLobbyMessage({ content: '  ' })).toEqual({ ok: false, error: { code: 50006, message: 'Cannot send an empty message' } });
+    expect(problems(checkSendLobbyMessage({}))[0]).toMatchObject({ path: 'content', code: 'BASE_TYPE_REQUIRED' });
+  });
+
+  it('reads the messages limit from 1 to 200, 50 by default', () => {
+    expect(checkLobbyMessagesLimit(undefined)).toEqual({ ok: true, value: 50 });
+    expect(checkLobbyMessagesLimit('200')).toEqual({ ok: true, value: 200 });
+    expect(problems(checkLobbyMessagesLimit('201'))[0]).toMatchObject({ path: 'limit', code: 'NUMBER_TYPE_MAX' });
+    expect(problems(checkLobbyMessagesLimit('0'))[0]).toMatchObject({ code: 'NUMBER_TYPE_MIN' });
+    expect(problems(checkLobbyMessagesLimit('1e2'))[0]).toMatchObject({ code: 'NUMBER_TYPE_COERCE' });
+  });
+
+  it('takes up to 5 moderation entries of up to 2000 characters', () => {
+    const five = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`k${i}`, 'v'.repeat(2000)]));
+    expect(checkModerationMetadata(five).ok).toBe(true);
+    expect(problems(checkModerationMetadata({ ...five, k5: 'v' }))[0]).toMatchObject({ path: '', code: 'BASE_TYPE_MAX_LENGTH' });
+    expect(problems(checkModerationMetadata({ k: 'v'.repeat(2001) }))[0]).toMatchObject({ path: 'k', code: 'BASE_TYPE_MAX_LENGTH' });
+  });
+
+  it('takes a voice status of up to 500 characters, null clearing it', () => {
+    expect(checkVoiceChannelStatus({ status: 'x'.repeat(LOBBY_LIMITS.voiceStatusMaxLength) }).ok).toBe(true);
+    expect(checkVoiceChannelStatus({ status: null })).toEqual({ ok: true, value: { status: null } });
+    expect(problems(checkVoiceChannelStatus({ status: 'x'.repeat(501) }))[0]).toMatchObject({ path: 'status', code: 'BASE_TYPE_MAX_LENGTH' });
+  });
+
+  it('links a channel by snowflake and unlinks with null', () => {
+    expect(checkLinkChannel({ channel_id: '42' })).toEqual({ ok: true, value: { channel_id: '42' } });
+    expect(checkLinkChannel({ channel_id: null })).toEqual({ ok: true, value: { channel_id: null } });
+    expect(problems(checkLinkChannel({ channel_id: 42 }))[0]).toMatchObject({ path: 'channel_id', code: 'NUMBER_TYPE_COERCE' });
+  });
+});
