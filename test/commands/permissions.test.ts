@@ -85,7 +85,7 @@ describe('locales', () => {
 });
 
 describe('the built social-sdk-auth/commands entry', () => {
-  it('loads from CommonJS and ESM without the sign-in code, the addon or the emulator', () => {
+  it('loads from CommonJS and ESM without the addon, the emulator or any dependency', () => {
     const script = [
       `const c = require(${JSON.stringify(builtModule('commands/index.js'))});`,
       "const body = new c.SlashCommandBuilder('ping', 'Pong').toJSON();",
