@@ -258,6 +258,11 @@ function own(record: Record<string, unknown>, key: string): unknown {
   return 'value' in descriptor ? descriptor.value : Symbol.for('social-sdk-auth.accessor');
 }
 
+// Reads one array item the same way: a getter on an index never runs.
+function itemAt(array: unknown[], index: number): unknown {
+  return own(array as unknown as Record<string, unknown>, String(index));
+}
+
 function present(value: unknown): boolean {
   return value !== undefined && value !== null;
 }
@@ -340,7 +345,7 @@ function checkEnumList(ctx: Context, path: string, value: unknown, allowed: Read
   const seen = new Set<number>();
   const limit = Math.min(value.length, MAX_ITEMS_INSPECTED);
   for (let i = 0; i < limit; i++) {
-    const item: unknown = value[i];
+    const item: unknown = itemAt(value, i);
     if (!checkEnum(ctx, join(path, i), item, allowed)) continue;
     if (seen.has(item)) add(ctx, join(path, i), CommandErrorCode.Duplicate, `Holds ${item} twice; each value may appear once.`);
     seen.add(item);
@@ -440,7 +445,7 @@ function checkOptions(ctx: Context, value: unknown, path: string, parent: 'comma
   let sawValues = false;
   for (let i = 0; i < limit; i++) {
     const at = join(path, i);
-    const option: unknown = value[i];
+    const option: unknown = itemAt(value, i);
     if (!isRecord(option)) {
       add(ctx, at, CommandErrorCode.ModelType, `Must be an option object; received ${describeType(option)}.`);
       continue;
@@ -540,7 +545,7 @@ function checkOptions(ctx: Context, value: unknown, path: string, parent: 'comma
     const choiceLimit = Math.min(choices.length, MAX_ITEMS_INSPECTED);
     for (let j = 0; j < choiceLimit; j++) {
       const choiceAt = join(join(at, 'choices'), j);
-      const choice: unknown = choices[j];
+      const choice: unknown = itemAt(choices, j);
       if (!isRecord(choice)) {
         add(ctx, choiceAt, CommandErrorCode.ModelType, `Must be a choice object; received ${describeType(choice)}.`);
         continue;
@@ -725,7 +730,7 @@ export function checkCommands(body: unknown, options: Pick<ValidateCommandOption
     const names = new Map<string, number>();
     const limit = Math.min(body.length, MAX_ITEMS_INSPECTED * 2);
     for (let i = 0; i < limit; i++) {
-      const item: unknown = body[i];
+      const item: unknown = itemAt(body, i);
       validateBody(ctx, item, `[${i}]`);
       if (!isRecord(item)) continue;
       const rawType = own(item, 'type');
@@ -775,7 +780,7 @@ export function checkCommandPermissions(body: unknown): CommandValidationResult 
     const permissionTypes: ReadonlySet<number> = new Set(Object.values(ApplicationCommandPermissionType));
     for (let i = 0; i < limit; i++) {
       const at = `permissions[${i}]`;
-      const overwrite: unknown = permissions[i];
+      const overwrite: unknown = itemAt(permissions, i);
       if (!isRecord(overwrite)) {
         add(ctx, at, CommandErrorCode.ModelType, `Must be an overwrite object; received ${describeType(overwrite)}.`);
         continue;

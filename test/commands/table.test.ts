@@ -85,6 +85,9 @@ describe('hostile bodies', () => {
     const body = { description: 'd' };
     Object.defineProperty(body, 'name', { enumerable: true, get: () => ((called = true), 'ping') });
     expect(validateCommand(body, options).errors).toEqual([expect.objectContaining({ path: 'name', code: 'STRING_TYPE_CONVERT' })]);
+    const options0: unknown[] = [];
+    Object.defineProperty(options0, 0, { enumerable: true, get: () => ((called = true), { type: 3, name: 'q', description: 'd' }) });
+    expect(validateCommand({ name: 'p', description: 'd', options: options0 }, options).errors).toEqual([expect.objectContaining({ path: 'options[0]', code: 'MODEL_TYPE_CONVERT' })]);
     expect(called).toBe(false);
 
     const trap = new Proxy({}, { getOwnPropertyDescriptor: () => { throw new Error('trap'); } });
