@@ -130,6 +130,29 @@ describe('SlashCommandBuilder', () => {
     expect(valid(builder.toJSON()).ok).toBe(true);
   });
 
+  it('sets and removes single localizations', () => {
+    const builder = new SlashCommandBuilder('ping', 'Pong').setNameLocalization('de', 'pingen').setNameLocalization('fr', 'pinguer');
+    expect(builder.toJSON().name_localizations).toEqual({ de: 'pingen', fr: 'pinguer' });
+    builder.setNameLocalization('de', null).setDescriptionLocalizations({ ja: 'ポン' });
+    expect(builder.toJSON()).toMatchObject({ name_localizations: { fr: 'pinguer' }, description_localizations: { ja: 'ポン' } });
+    expect(() => builder.setNameLocalization('fr', 'Pinguer')).toThrow(/name_localizations\.fr must be valid \(APPLICATION_COMMAND_INVALID_NAME\)/);
+    expect(() => builder.setDescriptionLocalizations('ポン' as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
+    expect(builder.setNameLocalizations(null).toJSON().name_localizations).toBeNull();
+  });
+
+  it('counts a subcommand near the size limit against the real command only', () => {
+    // Command 2 + subcommand 103 + o1 (102 + 25 × 200) + o2 (10 + 13 × 200 + 180) = 7997: inside the
+    // limit, though the subcommand with any stand-in command name and description of 5 + 5 would not be.
+    const choices = (count: number, last?: number) =>
+      Array.from({ length: count }, (_, i) => ({ name: 'n'.repeat(100), value: i === count - 1 && last !== undefined ? 'v'.repeat(last) : 'v'.repeat(100) }));
+    const builder = new SlashCommandBuilder('a', 'b').addSubcommand('big', 'd'.repeat(100), (sub) =>
+      sub.addStringOption('o1', 'd'.repeat(100), { choices: choices(25) }).addStringOption('o2', 'd'.repeat(8), { choices: choices(14, 80) }),
+    );
+    expect(validateCommand(builder.toJSON(), { scope: 'global', operation: 'create' }).ok).toBe(true);
+    expect(builder.setDescription('bcde').toJSON().description).toBe('bcde');
+    expect(() => builder.setDescription('bcdef')).toThrow(/APPLICATION_COMMAND_TOO_LARGE/);
+  });
+
   it('refuses toJSON before the name and description are set', () => {
     expect(() => new SlashCommandBuilder().toJSON()).toThrow(/SlashCommandBuilder\.toJSON: name must be valid \(BASE_TYPE_REQUIRED\); received undefined/);
     expect(() => new SlashCommandBuilder().setName('ping').toJSON()).toThrow(/description must be valid \(BASE_TYPE_REQUIRED\)/);
