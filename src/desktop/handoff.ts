@@ -2,7 +2,7 @@
  * The one call a game makes at start: forward a redirect URL found in argv to the running
  * instance and exit, or become the running instance and listen.
  */
-import { checkFunction, checkOneOf, checkOptions, checkSignal } from '../check.js';
+import { checkFunction, checkMs, checkOneOf, checkOptions, checkSignal, checkString } from '../check.js';
 import { argumentError } from '../errors.js';
 import { errorCodeOf } from './errors.js';
 import { findRedirectUrl, forwardRedirect } from './forward.js';
@@ -60,6 +60,9 @@ export async function handOffOrListen(options: HandOffOrListenOptions): Promise<
   }
   const coldStart = checkOneOf(where, 'options.coldStart', options.coldStart, ['exit', 'start'] as const, 'exit');
   checkSignal(where, options.signal, 'options.signal');
+  // Checked here too, so a bad value fails the same way whether or not argv holds a URL.
+  checkMs(where, 'options.timeoutMs', options.timeoutMs, 1);
+  if (options.endpoint !== undefined) checkString(where, 'options.endpoint', options.endpoint, true);
   const url = findRedirectUrl(options.argv === undefined ? process.argv : options.argv, scheme, where);
   if (url !== undefined) {
     try {

@@ -180,7 +180,9 @@ function identityOf(file: string): FileIdentity | undefined {
  * a newer listener may hold by then.
  */
 async function bindUnixSocket(server: net.Server, endpoint: string): Promise<FileIdentity> {
-  const temp = path.join(path.dirname(endpoint), `.${randomBytes(6).toString('hex')}.tmp`);
+  // 9 characters: no longer than the shortest endpoint name plus the slack redirectEndpoint leaves
+  // under the socket path limit, and 48 random bits so that two starts never pick the same one.
+  const temp = path.join(path.dirname(endpoint), `.${randomBytes(6).toString('base64url')}`);
   try {
     await listenOnce(server, temp);
   } catch (error) {

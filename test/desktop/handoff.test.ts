@@ -224,6 +224,21 @@ describe('listening again after a stop', () => {
     expect({ code, stdout }).toEqual({ code: 0, stdout: 'closed\n' });
   });
 
+  it('listens on the longest endpoint path it hands out', async () => {
+    // A runtime directory whose socket directory is 92 bytes long: "ab.sock" in it makes 100, the limit.
+    const base = process.env.XDG_RUNTIME_DIR!;
+    const pad = 92 - base.length - '/social-sdk-auth'.length - 1;
+    const runtime = path.join(base, 'r'.repeat(pad));
+    (await import('node:fs')).mkdirSync(runtime, { mode: 0o700 });
+    process.env.XDG_RUNTIME_DIR = runtime;
+    expect(Buffer.byteLength(redirectEndpoint('ab'))).toBe(100);
+    const urls: string[] = [];
+    const listener = await listenForRedirects({ scheme: 'ab', onUrl: (url) => void urls.push(url) });
+    open.push(listener);
+    await forwardRedirect('ab:/authorize/callback?code=1', { scheme: 'ab' });
+    expect(urls).toEqual(['ab:/authorize/callback?code=1']);
+  });
+
   it('leaves no server behind when it cannot listen, and says why', async () => {
     const endpoint = path.join(sandbox, 'no-such-dir', 'x.sock');
     await expect(listenForRedirects({ scheme: SCHEME, onUrl: () => {}, endpoint })).rejects.toMatchObject({

@@ -80,6 +80,8 @@ const rows: Row[] = [
   ...each('handOffOrListen({ coldStart: x })', (x) => desktop.handOffOrListen({ scheme: SCHEME, onUrl, argv: [], coldStart: x as 'exit' }), ['undefined']),
   ...each('handOffOrListen({ argv: x })', (x) => desktop.handOffOrListen({ scheme: SCHEME, onUrl, argv: x as string[] }), ['undefined']),
   ...each('handOffOrListen({ exit: x })', (x) => desktop.handOffOrListen({ scheme: SCHEME, onUrl, argv: [], exit: x as () => void }), ['undefined']),
+  ...each('handOffOrListen({ timeoutMs: x })', (x) => desktop.handOffOrListen({ scheme: SCHEME, onUrl, argv: [], timeoutMs: x as number }), ['undefined', 'number']),
+  ...each('handOffOrListen({ endpoint: x })', (x) => desktop.handOffOrListen({ scheme: SCHEME, onUrl, argv: [], endpoint: x as string }), ['undefined', 'huge']),
   ...each('handOffOrListen({ stderr: x })', (x) => desktop.handOffOrListen({ scheme: SCHEME, onUrl, argv: [], stderr: x as NodeJS.WriteStream }), ['undefined']),
   ...each('registerUriScheme(x)', (x) => desktop.registerUriScheme(x as desktop.RegisterUriSchemeOptions)),
   ...each('registerUriScheme({ scheme: x })', (x) => desktop.registerUriScheme({ scheme: x as string, command: ['/opt/game'], platform: 'linux', env: env() })),

@@ -4,6 +4,7 @@
 // a timer that overflows.
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as emulatorModule from '../../src/emulator/index.js';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
 import { obtainCode, signIn } from './helpers.js';
 
@@ -60,6 +61,10 @@ describe('nothing secret reachable', () => {
       ].sort(),
     );
     expect(() => new (emulator.constructor as new (...args: unknown[]) => unknown)()).toThrow(/startEmulator/);
+  });
+
+  it('exports exactly the documented names', () => {
+    expect(Object.keys(emulatorModule).sort()).toEqual(['DEFAULT_APPLICATION_ID', 'EmulatorClosedError', 'EmulatorOpenUrlError', 'startEmulator']);
   });
 
   it('keeps the query of a URL it refuses out of the error', async () => {
