@@ -1,8 +1,6 @@
 // The published package: `npm pack` (which runs `npm run prebuilds`), then install the tarball
 // into an empty project with --ignore-scripts, so no compiler can run, and sign in from ESM and
-// CommonJS against the emulator the package ships. The prebuilds are built once in the project
-// (incremental, shared with test/platforms/) and copied with their times, so prepack finds them
-// current. test/platforms/ runs the linux-arm64 and win32-x64 ones under qemu and Wine.
+// CommonJS against the emulator the package ships.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -60,6 +58,9 @@ const expected = {
 };
 
 beforeAll(() => {
+  // The three prebuilds are built once in the project (incremental, shared with test/platforms/,
+  // which runs the linux-arm64 and win32-x64 ones under qemu and Wine) and copied with their
+  // times, so prepack's `npm run prebuilds` finds them current.
   run(process.execPath, [path.join(root, 'scripts', 'prebuilds.mjs')], root);
   // Pack from a copy so packing cannot disturb build/ or dist/ under other tests.
   const source = path.join(work, 'source');

@@ -54,6 +54,7 @@ describe.skipIf(missing)('linux-arm64 prebuild under qemu', () => {
       expect(lastJson(await done)).toEqual({
         platform: 'linux-arm64',
         addon: 'prebuilds/linux-arm64/node.napi.node',
+        nodeGypBuild: 'prebuilds/linux-arm64/node.napi.node',
         pkce: true,
         verifierDistinct: true,
         callback: { host: '127.0.0.1', status: 200 },

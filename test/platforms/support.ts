@@ -193,9 +193,13 @@ async function openUrl(url) {
   const verifierDistinct = pair.verifier !== client.createAuthorizationCodeVerifier().verifier;
   client.close();
   const addon = Object.keys(require.cache).find((f) => f.endsWith('node.napi.node'));
+  // The loader an install script would use picks the same prebuild.
+  const packageDir = require('node:path').dirname(require.resolve('social-sdk-auth/package.json'));
+  const found = require('node:path').relative(packageDir, require('node-gyp-build').path(packageDir));
   console.log(JSON.stringify({
     platform: process.platform + '-' + process.arch,
     addon: addon && addon.split(/[\\\\/]/).slice(-3).join('/'),
+    nodeGypBuild: found.split(/[\\\\/]/).join('/'),
     pkce: pkce.every(Boolean) && pkce.length === 200,
     verifierDistinct,
     callback,

@@ -89,6 +89,7 @@ describe.skipIf(missing)('win32-x64 prebuild under Wine', () => {
       expect(result).toEqual({
         platform: 'win32-x64',
         addon: 'prebuilds/win32-x64/node.napi.node',
+        nodeGypBuild: 'prebuilds/win32-x64/node.napi.node',
         pkce: true,
         verifierDistinct: true,
         // The browser's redirect reached the addon's Winsock listener on 127.0.0.1.
