@@ -21,7 +21,6 @@ import { createSigningKey } from './keys.js';
 import { openHeadless } from './opener.js';
 import { checkLatency, resolveOptions } from './options.js';
 import { EmulatorServer } from './server.js';
-import { OAuthStore } from './store.js';
 import type { AuthorizeFault, Emulator, EmulatorOptions, RateLimitStorm, TokenFault } from './types.js';
 
 export type {
@@ -86,7 +85,7 @@ function checkStorm(storm: RateLimitStorm | undefined): { count: number; retryAf
 export async function startEmulator(options?: EmulatorOptions): Promise<Emulator> {
   const resolved = resolveOptions(options);
   const key = await createSigningKey();
-  const state = await openStateStore(resolved.dataDir);
+  const { state, oauth } = await openStateStore(resolved.dataDir);
   // Bot tokens: given, else the one kept in dataDir, else a new one (kept for the next start).
   const botTokens = new Map<string, string>();
   const botTokenOf = new Map<string, string>();
@@ -111,7 +110,7 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
   const webBase = `http://127.0.0.1:${port}`;
   const ctx: EmulatorContext = {
     options: resolved,
-    store: new OAuthStore(),
+    store: oauth,
     key,
     webBase,
     apiBase: `${webBase}/api/v10`,
