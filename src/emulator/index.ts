@@ -24,7 +24,6 @@ import { createSigningKey } from './keys.js';
 import { openHeadless } from './opener.js';
 import { checkLatency, resolveOptions } from './options.js';
 import { EmulatorServer } from './server.js';
-import { OAuthStore } from './store.js';
 import type {
   AuthorizeFault,
   CreateAccessTokenOptions,
@@ -272,7 +271,7 @@ function checkStorm(storm: unknown): { count: number; retryAfter: number; scope:
 export async function startEmulator(options?: EmulatorOptions): Promise<Emulator> {
   const resolved = resolveOptions(options);
   const key = await createSigningKey();
-  const state = await openStateStore(resolved.dataDir);
+  const { state, oauth } = await openStateStore(resolved.dataDir);
   // Bot tokens: given, else the one kept in dataDir, else a new one (kept for the next start).
   const botTokens = new Map<string, string>();
   const botTokenOf = new Map<string, string>();
@@ -297,7 +296,7 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
   const webBase = `http://127.0.0.1:${port}`;
   const ctx: EmulatorContext = {
     options: resolved,
-    store: new OAuthStore(),
+    store: oauth,
     key,
     webBase,
     apiBase: `${webBase}/api/v10`,

@@ -78,9 +78,9 @@ export interface EmulatorOptions {
   rateLimits?: 'service' | 'off';
   /**
    * Directory for an embedded SQLite database (the optional dependency `libsql`) holding lobbies,
-   * messages, invites, voice statuses and generated bot tokens; every write is committed before it
-   * is acknowledged, and a restart with the same directory resumes. OAuth grants and tokens stay in
-   * memory. Default: none, all state in memory.
+   * messages, invites, voice statuses, generated bot tokens and OAuth codes, grants and tokens;
+   * every write is committed before it is acknowledged, and a restart with the same directory
+   * resumes. Default: none, all state in memory.
    */
   dataDir?: string;
 }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EmulatorStateError, type Emulator } from '../../src/emulator/index.js';
+import { postForm, signIn } from '../emulator/helpers.js';
 import { builtModule } from '../support/built.js';
 import { bearer, call, ids, startLobbyEmulator } from './helpers.js';
 
@@ -58,6 +59,38 @@ describe('dataDir in process', () => {
     emulator = await startLobbyEmulator({ rateLimits: 'off', dataDir });
     expect((await call(emulator, 'GET', `/lobbies/${lobby.body.id}`)).status).toBe(404);
     expect((await call(emulator, 'GET', `/invites/${invite.body.code}`, { auth: null })).status).toBe(404);
+  });
+
+  it('keeps sign-ins: access tokens, refresh tokens and revocations survive a restart', async () => {
+    const dataDir = tempDir();
+    emulator = await startLobbyEmulator({ rateLimits: 'off', dataDir });
+    const signedIn = await signIn(emulator, { scope: 'openid sdk.social_layer' });
+    const accessToken = String(signedIn.body.access_token);
+    const refreshToken = String(signedIn.body.refresh_token);
+    const issued = emulator.createAccessToken({ userId: ids[1] });
+    const revoked = emulator.createAccessToken({ userId: ids[2] });
+    emulator.revokeGrantsOf(ids[2]!);
+    const applicationId = emulator.applicationId;
+    await emulator.close();
+
+    emulator = await startLobbyEmulator({ rateLimits: 'off', dataDir });
+    const joined = await call(emulator, 'PUT', '/lobbies', { auth: `Bearer ${accessToken}`, body: { secret: 'after-restart' } });
+    expect(joined.status).toBe(200);
+    expect((await call(emulator, 'PUT', '/lobbies', { auth: `Bearer ${issued.accessToken}`, body: { secret: 'after-restart' } })).status).toBe(200);
+    expect((await call(emulator, 'PUT', '/lobbies', { auth: `Bearer ${revoked.accessToken}`, body: { secret: 'x' } })).status).toBe(401);
+    const refreshed = await postForm(emulator, { grant_type: 'refresh_token', client_id: applicationId, refresh_token: refreshToken });
+    expect(refreshed.status).toBe(200);
+    // A fresh grant after the restart gets an id of its own: revoking it leaves the old ones alone.
+    const later = emulator.createAccessToken({ userId: ids[3] });
+    emulator.revokeGrantsOf(ids[3]!);
+    expect((await call(emulator, 'PUT', '/lobbies', { auth: `Bearer ${later.accessToken}`, body: { secret: 'y' } })).status).toBe(401);
+    expect((await call(emulator, 'PUT', '/lobbies', { auth: `Bearer ${String(refreshed.body.access_token)}`, body: { secret: 'y' } })).status).toBe(200);
+    await emulator.close();
+
+    emulator = await startLobbyEmulator({ rateLimits: 'off', dataDir });
+    // The rotation was saved: the first refresh token is spent, presenting it again ends the grant.
+    expect((await postForm(emulator, { grant_type: 'refresh_token', client_id: applicationId, refresh_token: refreshToken })).body.error).toBe('invalid_grant');
+    expect((await call(emulator, 'PUT', '/lobbies', { auth: `Bearer ${String(refreshed.body.access_token)}`, body: { secret: 'z' } })).status).toBe(401);
   });
 
   it('says what is wrong when dataDir cannot hold a database', async () => {

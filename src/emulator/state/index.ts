@@ -1,12 +1,20 @@
 /** Chooses the lobby state store: memory by default, SQLite in `dataDir` (libsql loaded only then). */
+import { OAuthStore } from '../store.js';
 import { MemoryStateStore } from './memory.js';
 
 export type { InviteRecord, LobbyRecord, StateStore } from './types.js';
 export { MemoryStateStore } from './memory.js';
 
-/** Opens the store for `dataDir`, or a memory store when it is undefined. */
-export async function openStateStore(dataDir: string | undefined): Promise<MemoryStateStore> {
-  if (dataDir === undefined) return new MemoryStateStore();
-  const { SqliteStateStore } = await import('./sqlite.js');
-  return SqliteStateStore.open(dataDir);
+/** The lobby state store and the OAuth store, both kept in `dataDir` when it is set. */
+export interface OpenedState {
+  state: MemoryStateStore;
+  oauth: OAuthStore;
+}
+
+/** Opens the stores for `dataDir`, or memory stores when it is undefined. */
+export async function openStateStore(dataDir: string | undefined): Promise<OpenedState> {
+  if (dataDir === undefined) return { state: new MemoryStateStore(), oauth: new OAuthStore() };
+  const [{ SqliteStateStore }, { PersistentOAuthStore }] = await Promise.all([import('./sqlite.js'), import('./oauth.js')]);
+  const state = await SqliteStateStore.open(dataDir);
+  return { state, oauth: new PersistentOAuthStore(state) };
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { LobbyMessage } from '../../rules/lobbies.js';
 import { EmulatorStateError } from '../errors.js';
 import { MemoryStateStore } from './memory.js';
+import type { OAuthKind, OAuthRecordSink } from './oauth.js';
 import type { InviteRecord, LobbyRecord } from './types.js';
 
 /** The part of the libsql (better-sqlite3) API used here. */
@@ -33,6 +34,7 @@ CREATE INDEX IF NOT EXISTS messages_by_lobby ON messages (lobby_id, seq);
 CREATE TABLE IF NOT EXISTS invites (code TEXT PRIMARY KEY, lobby_id TEXT NOT NULL, json TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS voice_status (channel_id TEXT PRIMARY KEY, status TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS oauth (kind TEXT NOT NULL, id TEXT NOT NULL, json TEXT NOT NULL, PRIMARY KEY (kind, id));
 `;
 
 async function loadLibsql(): Promise<DatabaseConstructor> {
@@ -47,11 +49,12 @@ async function loadLibsql(): Promise<DatabaseConstructor> {
   }
 }
 
-export class SqliteStateStore extends MemoryStateStore {
+export class SqliteStateStore extends MemoryStateStore implements OAuthRecordSink {
   readonly #db: Database;
   readonly #put: Record<'lobby' | 'invite' | 'voice' | 'setting' | 'messageInsert' | 'messageUpdate' | 'messageTrim' | 'deleteLobby' | 'deleteMessages' | 'deleteInvites' | 'deleteVoice', Statement>;
   readonly #saveMessageTx: (message: LobbyMessage, keep: number, exists: boolean) => void;
   readonly #deleteLobbyTx: (id: string) => void;
+  readonly #saveOAuthTx: (records: ReadonlyArray<{ kind: OAuthKind; id: string; json: string }>) => void;
   #closed = false;
 
   private constructor(db: Database) {
@@ -86,7 +89,19 @@ export class SqliteStateStore extends MemoryStateStore {
       this.#put.deleteMessages.run(id);
       this.#put.deleteInvites.run(id);
     });
+    const putOAuth = db.prepare('INSERT INTO oauth (kind, id, json) VALUES (?, ?, ?) ON CONFLICT (kind, id) DO UPDATE SET json = excluded.json');
+    this.#saveOAuthTx = db.transaction((records: ReadonlyArray<{ kind: OAuthKind; id: string; json: string }>) => {
+      for (const r of records) putOAuth.run(r.kind, r.id, r.json);
+    });
     this.#load();
+  }
+
+  saveOAuthRecords(records: ReadonlyArray<{ kind: OAuthKind; id: string; json: string }>): void {
+    if (records.length > 0) this.#saveOAuthTx(records);
+  }
+
+  oauthRecords(): Array<{ kind: OAuthKind; id: string; json: string }> {
+    return this.#db.prepare('SELECT kind, id, json FROM oauth').all().map((row) => ({ kind: String(row.kind) as OAuthKind, id: String(row.id), json: String(row.json) }));
   }
 
   /** Opens (creating when needed) the database in `dataDir` and loads its state. */

@@ -1,0 +1,72 @@
+/**
+ * The OAuth store kept in the state database when `dataDir` is set: codes, grants and tokens are
+ * written through at the moments the token endpoint changes them, so a restart keeps every
+ * sign-in the emulator answered.
+ */
+import { OAuthStore, type AccessTokenRecord, type CodeRecord, type Grant, type RefreshTokenRecord } from '../store.js';
+
+/** Where the records go: one row per record, keyed by kind and id (the token or code itself). */
+export interface OAuthRecordSink {
+  saveOAuthRecords(records: ReadonlyArray<{ kind: OAuthKind; id: string; json: string }>): void;
+  oauthRecords(): Array<{ kind: OAuthKind; id: string; json: string }>;
+}
+
+export type OAuthKind = 'code' | 'grant' | 'access' | 'refresh';
+
+export class PersistentOAuthStore extends OAuthStore {
+  readonly #sink: OAuthRecordSink;
+  #nextGrant = 1;
+
+  constructor(sink: OAuthRecordSink) {
+    super();
+    this.#sink = sink;
+    for (const row of sink.oauthRecords()) {
+      const value = JSON.parse(row.json) as unknown;
+      if (row.kind === 'code') this.codes.set(row.id, value as CodeRecord);
+      else if (row.kind === 'grant') {
+        this.grants.set(row.id, value as Grant);
+        this.#nextGrant = Math.max(this.#nextGrant, Number(row.id) + 1);
+      } else if (row.kind === 'access') this.accessTokens.set(row.id, value as AccessTokenRecord);
+      else this.refreshTokens.set(row.id, value as RefreshTokenRecord);
+    }
+  }
+
+  override issueCode(record: Omit<CodeRecord, 'used' | 'grantId'>): string {
+    const code = super.issueCode(record);
+    this.#sink.saveOAuthRecords([{ kind: 'code', id: code, json: JSON.stringify(this.codes.get(code)) }]);
+    return code;
+  }
+
+  override createGrant(clientId: string, userId: string, scopes: readonly string[]): Grant {
+    // Ids continue after the loaded grants, so a restart never reuses one.
+    const grant: Grant = { id: String(this.#nextGrant++), clientId, userId, scopes, revoked: false };
+    this.grants.set(grant.id, grant);
+    this.#sink.saveOAuthRecords([{ kind: 'grant', id: grant.id, json: JSON.stringify(grant) }]);
+    return grant;
+  }
+
+  /**
+   * Saves the new pair together with every record of the grant: the code exchanged for it is
+   * marked used, and a refresh has just rotated the old refresh token and revoked its access token.
+   */
+  override issueTokens(grant: Grant, scopes: readonly string[], expiresAt: number): { accessToken: string; refreshToken: string } {
+    const issued = super.issueTokens(grant, scopes, expiresAt);
+    this.#saveGrant(grant.id);
+    return issued;
+  }
+
+  override revokeGrant(grantId: string): void {
+    super.revokeGrant(grantId);
+    this.#saveGrant(grantId);
+  }
+
+  #saveGrant(grantId: string): void {
+    const rows: Array<{ kind: OAuthKind; id: string; json: string }> = [];
+    const grant = this.grants.get(grantId);
+    if (grant !== undefined) rows.push({ kind: 'grant', id: grantId, json: JSON.stringify(grant) });
+    for (const [id, record] of this.codes) if (record.grantId === grantId) rows.push({ kind: 'code', id, json: JSON.stringify(record) });
+    for (const [id, record] of this.accessTokens) if (record.grantId === grantId) rows.push({ kind: 'access', id, json: JSON.stringify(record) });
+    for (const [id, record] of this.refreshTokens) if (record.grantId === grantId) rows.push({ kind: 'refresh', id, json: JSON.stringify(record) });
+    this.#sink.saveOAuthRecords(rows);
+  }
+}
