@@ -8,7 +8,8 @@
 const os = require('node:os');
 const path = require('node:path');
 const readline = require('node:readline');
-const { Client, FileTokenStore, TokenManager } = require('social-sdk-auth');
+const { Client } = require('social-sdk-auth');
+const { FileTokenStore, TokenManager } = require('social-sdk-auth/tokens');
 
 const USAGE = `Usage: node game.js [--emulator] [--sign-out] [--application-id ID] [--config-dir DIR]
 

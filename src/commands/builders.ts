@@ -15,7 +15,6 @@ import {
 import type { Locale } from '../rules/locales.js';
 import type {
   ApplicationCommandCreateBody,
-  ApplicationCommandOption,
   ApplicationCommandSubcommandGroupOption,
   ApplicationCommandSubcommandOption,
   LocalizationMap,
@@ -267,7 +266,7 @@ abstract class CommandBuilderBase {
   }
 }
 
-/** Adds value options to a slash command or a subcommand. */
+// Adds one value option to a slash command or a subcommand.
 function addOption(builder: object, method: string, type: number, name: string, description: string, settings: unknown): void {
   const where = `${stateOf(builder).label}.${method}`;
   const option = optionJson(where, type, name, description, settings);
@@ -484,4 +483,3 @@ export class EntryPointCommandBuilder extends CommandBuilderBase {
   }
 }
 
-export type { ApplicationCommandOption };

@@ -42,7 +42,8 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 // an expiration callback, closes only the emulator, and then simply stops doing anything.
 const CHILD = `'use strict';
 const [root, mode] = process.argv.slice(2);
-const { Client, TokenManager, MemoryTokenStore } = require(root + '/dist/cjs/index.js');
+const { Client } = require(root + '/dist/cjs/index.js');
+const { TokenManager, MemoryTokenStore } = require(root + '/dist/cjs/tokens/index.js');
 const { startEmulator } = require(root + '/dist/cjs/emulator/index.js');
 (async () => {
   const emulator = await startEmulator();
