@@ -19,6 +19,12 @@ async function rejection(promise: Promise<unknown>): Promise<ClientResultError> 
   return error as ClientResultError;
 }
 
+/** Resolves once the emulator holds `count` hung token requests in all. */
+async function untilHung(emulator: Harness['emulator'], count: number): Promise<void> {
+  const hung = () => emulator.requests.filter((r) => r.path.endsWith('/oauth2/token') && r.status === 0).length;
+  while (hung() < count) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
 function stateOf(url: string): string {
   return new URL(url).searchParams.get('state') ?? '';
 }
@@ -291,14 +297,17 @@ describe('sign-in over a loopback redirect', () => {
     const controller = new AbortController();
     emulator.failNextToken({ hang: true });
     const aborting = client.refreshToken({ refreshToken: tokens.refreshToken, signal: controller.signal, timeoutMs: 10_000 });
-    setTimeout(() => controller.abort(), 50);
+    // Abort once the service holds the request: earlier, a late request could take the next fault.
+    await untilHung(emulator, 2);
+    controller.abort();
     expect((await rejection(aborting)).type).toBe('Aborted');
 
     // An abort reason of the caller's own (Electron code often passes one) is still Aborted.
     const withReason = new AbortController();
     emulator.failNextToken({ hang: true });
     const quitting = client.refreshToken({ refreshToken: tokens.refreshToken, signal: withReason.signal, timeoutMs: 10_000 });
-    setTimeout(() => withReason.abort(new Error('the player quit')), 50);
+    await untilHung(emulator, 3);
+    withReason.abort(new Error('the player quit'));
     expect((await rejection(quitting)).type).toBe('Aborted');
 
     await emulator.close();

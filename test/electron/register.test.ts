@@ -279,7 +279,7 @@ describe('unregister', () => {
     const pending = client.authorize({ scopes: 'openid sdk.social_layer' }, { timeoutMs: 200 });
     const authorizeUrl = await opener.next();
     expect(app.openUrl(redirectFor(authorizeUrl)).defaultPrevented).toBe(false);
-    await expect(pending).rejects.toMatchObject({ code: 'ERR_TIMEOUT' });
+    await expect(pending).rejects.toMatchObject({ code: 'ERR_AUTHORIZE_TIMEOUT' });
     expect(seen).toEqual([]);
   });
 

@@ -488,7 +488,7 @@ describe('the public TypeScript API', () => {
       ['redirect', 'other', RangeError],
       ['loopbackPort', -1, RangeError],
       ['loopbackPort', 1.5, RangeError],
-      ['loopbackPort', NaN, RangeError],
+      ['loopbackPort', NaN, TypeError],
       ['openUrl', 'x', TypeError],
       ['onOpenUrlFailed', 1, TypeError],
       ['authorizeTimeoutMs', NaN, TypeError],
