@@ -9,14 +9,17 @@ import { MemoryTokenStore, TokenManager, type TokenSet } from '../../src/tokens/
 
 interface TokenEndpoint {
   apiBase: string;
-  /** Refresh grants answered so far. */
+  /** Refresh grants answered so far (failed ones included). */
   refreshes(): number;
+  /** Answer the next refresh with HTTP 500. */
+  failNext(): void;
   close(): Promise<void>;
 }
 
 /** A token endpoint that rotates on every refresh and answers with `expiresIn` (left out when undefined). */
 async function tokenEndpoint(expiresIn: number | undefined): Promise<TokenEndpoint> {
   let count = 0;
+  let fail = false;
   const server: Server = createServer((req, res) => {
     let size = 0;
     let body = '';
@@ -33,6 +36,11 @@ async function tokenEndpoint(expiresIn: number | undefined): Promise<TokenEndpoi
         return;
       }
       count++;
+      if (fail) {
+        fail = false;
+        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ message: '500: Internal Server Error', code: 0 }));
+        return;
+      }
       const answer: Record<string, unknown> = { access_token: `access-${count}`, token_type: 'Bearer', refresh_token: `refresh-${count}`, scope: 'identify' };
       if (expiresIn !== undefined) answer.expires_in = expiresIn;
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(answer));
@@ -43,6 +51,9 @@ async function tokenEndpoint(expiresIn: number | undefined): Promise<TokenEndpoi
   return {
     apiBase: `http://127.0.0.1:${port}/api/v10`,
     refreshes: () => count,
+    failNext: () => {
+      fail = true;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -56,13 +67,13 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function setUp(expiresIn: number | undefined): Promise<{ endpoint: TokenEndpoint; client: Client; manager: TokenManager; store: MemoryTokenStore }> {
+async function setUp(expiresIn: number | undefined, retry?: { attempts: number }): Promise<{ endpoint: TokenEndpoint; client: Client; manager: TokenManager; store: MemoryTokenStore }> {
   const endpoint = await tokenEndpoint(expiresIn);
   cleanups.push(() => endpoint.close());
   const client = new Client({ applicationId: '1234567890123456789', apiBase: endpoint.apiBase, webBase: endpoint.apiBase.replace('/api/v10', '') });
   cleanups.push(() => client.close());
   const store = new MemoryTokenStore();
-  const manager = new TokenManager({ client, store });
+  const manager = new TokenManager({ client, store, retry });
   cleanups.push(() => manager.close());
   return { endpoint, client, manager, store };
 }
@@ -163,3 +174,41 @@ describe('lifetimes a sign-in result can carry', () => {
     expect(manager.toJSON().expiresAt).toBe(expiresAt);
   });
 });
+
+describe('the minimum interval between refresh requests', () => {
+  it('also follows a failed request: the next one is not sent sooner', async () => {
+    const { endpoint, manager } = await setUp(3600, { attempts: 1 });
+    await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify' });
+    endpoint.failNext();
+    await expect(manager.refresh()).rejects.toMatchObject({ status: 500 });
+    expect(endpoint.refreshes()).toBe(1);
+    const next = manager.refresh();
+    await sleep(300);
+    expect(endpoint.refreshes()).toBe(1); // still waiting out the second
+    expect(manager.toJSON().refreshing).toBe(true);
+    expect((await next).accessToken).toBe('access-2');
+    expect(endpoint.refreshes()).toBe(2);
+    expect(manager.toJSON().refreshing).toBe(false);
+  });
+
+  it('a sign-in during the wait replaces the grant: the old refresh token is not sent', async () => {
+    const { endpoint, manager } = await setUp(3600);
+    await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify' });
+    await manager.refresh();
+    const waiting = manager.refresh();
+    await sleep(100);
+    await manager.setTokens({ accessToken: 'access-new', refreshToken: 'refresh-new', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify' });
+    expect((await waiting).accessToken).toBe('access-new');
+    await sleep(100);
+    expect(endpoint.refreshes()).toBe(1);
+  });
+
+  it('a token of unknown lifetime without a refresh token is served, and refresh() sends nothing', async () => {
+    const { endpoint, manager } = await setUp(undefined);
+    await manager.setTokens({ accessToken: 'access-0', refreshToken: '', tokenType: 'Bearer', expiresIn: 0, scopes: 'identify' });
+    expect(await manager.getAccessToken()).toBe('access-0');
+    expect(await manager.refresh()).toEqual({ accessToken: 'access-0', tokenType: 'Bearer', scopes: 'identify', expiresAt: 0 });
+    expect(endpoint.refreshes()).toBe(0);
+  });
+});
+
