@@ -162,7 +162,22 @@ describe('rate limits', () => {
     const { service, api } = await setup({ bucketFor: (m, p) => (p.includes('/lobbies/') && m !== 'POST' ? shared : undefined) }, { retries: 0 });
     const ids = ['11', '22', '33', '44', '55', '66'];
     await Promise.all([...ids.map((id) => api.getLobby(id)), ...ids.map((id) => api.deleteLobby(id)), api.getLobby('77')]);
-    expect(service.limited()).toBeLessThanOrEqual(1); // one probe per route may land before the mapping is known
+    expect(service.limited()).toBe(0);
+    expect(service.seen).toHaveLength(13);
+  });
+
+  it('does not take a refusal without bucket headers as a route without a bucket', async () => {
+    let first = true;
+    const { service, api } = await setup(
+      {
+        bucketFor: () => (first ? undefined : { limit: 2, windowMs: 500, hash: 'after-401' }),
+        handle: () => (first ? ((first = false), { status: 401, body: { code: 40001, message: '401: Unauthorized' } }) : { status: 200, body: { id: LOBBY } }),
+      },
+      { retries: 0 },
+    );
+    await expect(api.getLobby(LOBBY)).rejects.toMatchObject({ status: 401 });
+    await Promise.all(Array.from({ length: 6 }, () => api.getLobby(LOBBY)));
+    expect(service.limited()).toBe(0);
   });
 
   it('keeps under the global per-second limit over routes without buckets', async () => {
