@@ -69,6 +69,13 @@ describe('credentials and options', () => {
     expect(inspect(api)).toBe("PlatformApi { apiBase: 'https://discord.com/api/v10', credential: 'Bot' }");
   });
 
+  it('checks a raw request() call before sending', async () => {
+    const { service, api } = await setup();
+    await expect(api.request({ method: 'TRACE' as 'GET', route: '/lobbies' })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining('call.method must be one of') });
+    await expect(api.request({ method: 'GET', route: 'lobbies?x=1' })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining("call.route must be a route template such as '/lobbies/:lobby_id'") });
+    expect(service.seen).toHaveLength(0);
+  });
+
   it('refuses ids that are not snowflakes before sending', async () => {
     const { service, api } = await setup();
     await expect(api.getLobby(42 as unknown as string)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
