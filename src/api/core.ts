@@ -7,7 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { inspect } from 'node:util';
 import type { Agent as UndiciAgent } from 'undici';
 import { argumentError } from '../errors.js';
-import { checkInteger, checkMs, checkOptions, checkSignal, checkString } from '../check.js';
+import { checkInteger, checkMs, checkOneOf, checkOptions, checkSignal, checkString } from '../check.js';
 import { ApiError, ApiRequestError } from './errors.js';
 import { MemoryRateLimitStore } from './memory-store.js';
 import type { RateLimitOutcome, RateLimitPolicy, RateLimitReservation, RateLimitScope, RateLimitStore } from './store.js';
@@ -70,6 +70,7 @@ export interface ApiRequest {
 const WHERE = 'new PlatformApi()';
 const USER_AGENT = 'social-sdk-auth (https://www.npmjs.com/package/social-sdk-auth)';
 const MAJOR_PARAMS = ['channel_id'];
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 const GLOBAL_WINDOW_MS = 1000;
 const INVALID_WINDOW_MS = 10 * 60_000;
 /** How long a slot is held if its process dies without returning it. */
@@ -217,6 +218,11 @@ export class PlatformApiCore {
    */
   async request<T>(call: ApiRequest, options: RequestOptions = {}, where = 'PlatformApi.request()'): Promise<T> {
     const s = internals.get(this)!;
+    checkOptions(where, call, 'call');
+    checkOneOf(where, 'call.method', call.method, METHODS);
+    if (typeof call.route !== 'string' || !/^\/[A-Za-z0-9_\-/:@.]*$/.test(call.route)) {
+      throw argumentError(typeof call.route === 'string' ? 'value' : 'type', where, 'call.route', "a route template such as '/lobbies/:lobby_id'", call.route);
+    }
     const opts = checkOptions(where, options);
     const signal = checkSignal(where, opts.signal, 'options.signal');
     const timeoutMs = checkMs(where, 'options.timeoutMs', opts.timeoutMs, s.timeoutMs);

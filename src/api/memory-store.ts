@@ -57,6 +57,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   readonly #buckets = new Map<string, Bucket>();
   readonly #probes = new Map<string, { id: string; until: number }>();
   readonly #pending = new Map<string, Holds>();
+  readonly #unmapped = new Map<string, Holds>();
   readonly #sent = new Map<string, Log>();
   readonly #inflight = new Map<string, Holds>();
   readonly #globalBlock = new Map<string, number>();
@@ -120,6 +121,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
       if (probe) this.#probes.set(bucketKey, { id, until: now + policy.holdMs });
       else bucket!.remaining -= 1;
       lazily(this.#pending, bucketKey, () => new Holds()).entries.set(id, now + policy.holdMs);
+      if (probe && bucketKey.startsWith(`${scope.identity}|route|`)) lazily(this.#unmapped, scope.identity, () => new Holds()).entries.set(id, now + policy.holdMs);
     }
     return { ok: true, reservation: { id, bucket: bucketKey, probe } };
   }
@@ -132,6 +134,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
     const pending = bucketKey === '' ? undefined : this.#pending.get(bucketKey);
     pending?.entries.delete(id);
+    this.#unmapped.get(scope.identity)?.entries.delete(id);
     if (probe && this.#probes.get(bucketKey)?.id === id) this.#probes.delete(bucketKey);
     this.#inflight.get(scope.identity)?.entries.delete(id);
     if (!outcome.sent) {
@@ -151,8 +154,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
       const key = `${scope.identity}|${hash}|${scope.major}`;
       const holds = this.#pending.get(key);
       holds?.prune(now);
-      // Slots taken but not yet answered may not be counted in `remaining` yet.
-      const others = holds?.entries.size ?? 0;
+      const unmapped = this.#unmapped.get(scope.identity);
+      unmapped?.prune(now);
+      // Slots taken but not yet answered may not be counted in `remaining` yet; nor may probes of
+      // routes whose bucket is still unknown, which may turn out to be this one.
+      const others = (holds?.entries.size ?? 0) + (unmapped?.entries.size ?? 0);
       const resetAt = now + resetAfterMs;
       const stored = this.#buckets.get(key);
       const learned = Math.max(0, remaining - others);
@@ -189,6 +195,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.#buckets.clear();
     this.#probes.clear();
     this.#pending.clear();
+    this.#unmapped.clear();
     this.#sent.clear();
     this.#inflight.clear();
     this.#globalBlock.clear();

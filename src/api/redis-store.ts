@@ -95,6 +95,10 @@ if bk ~= '' then
   if probe == 1 then redis.call('SET', bk .. '|probe', id, 'PX', hold) else redis.call('HINCRBY', bk, 'remaining', -1) end
   redis.call('ZADD', bk .. '|pending', now + hold, id)
   redis.call('PEXPIRE', bk .. '|pending', hold + 1000)
+  if probe == 1 and string.sub(bk, 1, string.len(p .. 'b|' .. ident .. '|route|')) == p .. 'b|' .. ident .. '|route|' then
+    redis.call('ZADD', p .. 'unmapped|' .. ident, now + hold, id)
+    redis.call('PEXPIRE', p .. 'unmapped|' .. ident, hold + 1000)
+  end
 end
 return {1, bk, probe}
 `;
@@ -111,6 +115,7 @@ if invalid == '1' then
   redis.call('PEXPIRE', p .. 'invalid|' .. addr, invalidWindow + 1000)
 end
 if bk ~= '' then redis.call('ZREM', bk .. '|pending', id) end
+redis.call('ZREM', p .. 'unmapped|' .. ident, id)
 if probe == '1' and redis.call('GET', bk .. '|probe') == id then redis.call('DEL', bk .. '|probe') end
 redis.call('ZREM', p .. 'flying|' .. ident, id)
 if sentFlag == '0' then
@@ -129,8 +134,10 @@ elseif kind == 'bucket' then
   redis.call('SET', rk, hash, 'PX', routeTtl)
   local key = p .. 'b|' .. ident .. '|' .. hash .. '|' .. major
   local pk = key .. '|pending'
+  local um = p .. 'unmapped|' .. ident
   redis.call('ZREMRANGEBYSCORE', pk, '-inf', now)
-  local learned = math.max(0, remaining - redis.call('ZCARD', pk))
+  redis.call('ZREMRANGEBYSCORE', um, '-inf', now)
+  local learned = math.max(0, remaining - redis.call('ZCARD', pk) - redis.call('ZCARD', um))
   local resetAt = now + resetAfter
   local st = redis.call('HMGET', key, 'remaining', 'resetAt')
   local srem, sreset = tonumber(st[1]), tonumber(st[2])

@@ -69,6 +69,13 @@ describe('credentials and options', () => {
     expect(inspect(api)).toBe("PlatformApi { apiBase: 'https://discord.com/api/v10', credential: 'Bot' }");
   });
 
+  it('checks a raw request() call before sending', async () => {
+    const { service, api } = await setup();
+    await expect(api.request({ method: 'TRACE' as 'GET', route: '/lobbies' })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining('call.method must be one of') });
+    await expect(api.request({ method: 'GET', route: 'lobbies?x=1' })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining("call.route must be a route template such as '/lobbies/:lobby_id'") });
+    expect(service.seen).toHaveLength(0);
+  });
+
   it('refuses ids that are not snowflakes before sending', async () => {
     const { service, api } = await setup();
     await expect(api.getLobby(42 as unknown as string)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
@@ -162,7 +169,22 @@ describe('rate limits', () => {
     const { service, api } = await setup({ bucketFor: (m, p) => (p.includes('/lobbies/') && m !== 'POST' ? shared : undefined) }, { retries: 0 });
     const ids = ['11', '22', '33', '44', '55', '66'];
     await Promise.all([...ids.map((id) => api.getLobby(id)), ...ids.map((id) => api.deleteLobby(id)), api.getLobby('77')]);
-    expect(service.limited()).toBeLessThanOrEqual(1); // one probe per route may land before the mapping is known
+    expect(service.limited()).toBe(0);
+    expect(service.seen).toHaveLength(13);
+  });
+
+  it('does not take a refusal without bucket headers as a route without a bucket', async () => {
+    let first = true;
+    const { service, api } = await setup(
+      {
+        bucketFor: () => (first ? undefined : { limit: 2, windowMs: 500, hash: 'after-401' }),
+        handle: () => (first ? ((first = false), { status: 401, body: { code: 40001, message: '401: Unauthorized' } }) : { status: 200, body: { id: LOBBY } }),
+      },
+      { retries: 0 },
+    );
+    await expect(api.getLobby(LOBBY)).rejects.toMatchObject({ status: 401 });
+    await Promise.all(Array.from({ length: 6 }, () => api.getLobby(LOBBY)));
+    expect(service.limited()).toBe(0);
   });
 
   it('keeps under the global per-second limit over routes without buckets', async () => {

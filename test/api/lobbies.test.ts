@@ -174,10 +174,16 @@ describe('credentials and limits through the client', () => {
   });
 
   it('gives up with ERR_API_TIMEOUT when the wait for a limit would outlast the timeout', async () => {
-    const lobby = await backend.createLobby();
-    await Promise.all(Array.from({ length: 50 }, () => backend.getLobby(lobby.id).catch(() => undefined)));
-    const error = (await backend.getLobby(lobby.id, { timeoutMs: 5 }).catch((e: unknown) => e)) as ApiRequestError;
+    // Create-or-join allows a player 10 per minute: the 11th would wait most of a minute.
+    const game = player(ids[3]!);
+    for (let i = 0; i < 10; i++) await game.createOrJoinLobby({ secret: `s${i}` });
+    const before = emulator.requests.length;
+    const started = Date.now();
+    const error = (await game.createOrJoinLobby({ secret: 'one-too-many' }, { timeoutMs: 2000 }).catch((e: unknown) => e)) as ApiRequestError;
     expect(error).toBeInstanceOf(ApiRequestError);
-    expect(error.code).toBe('ERR_API_TIMEOUT');
+    expect(error).toMatchObject({ code: 'ERR_API_TIMEOUT', route: '/lobbies', retryAfter: expect.any(Number) });
+    expect(error.retryAfter).toBeGreaterThan(30);
+    expect(Date.now() - started).toBeLessThan(1500); // refused at once, not after waiting
+    expect(emulator.requests.length).toBe(before);
   });
 });
