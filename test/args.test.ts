@@ -145,9 +145,9 @@ describe('argument errors', () => {
 
   it('name TypeScript calls, never the C++ core', () => {
     const missingId = new AuthorizationArgs({ scopes: 'identify' }).validate();
-    expect(missingId.error).toContain('client.setApplicationId()');
+    expect(missingId.error).toContain("set the client's applicationId");
     const noScopes = new AuthorizationArgs({ scopes: '' }).validate('1');
-    expect(noScopes.error).toContain('Client.getDefaultCommunicationScopes()');
+    expect(noScopes.error).toContain("'openid sdk.social_layer'");
     expect(`${missingId.error} ${noScopes.error}`).not.toContain('::');
     const args = new AuthorizationArgs();
     expect(() => args.setCodeChallenge({ challenge: 'x', method: 'plain' as 'S256' })).toThrow(

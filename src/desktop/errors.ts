@@ -109,12 +109,13 @@ export class UnsafeEndpointError extends SocialSdkAuthError {
 }
 
 /**
- * The operation was cancelled through its AbortSignal. Named `AbortError` with code `ABORT_ERR`
- * like Node's own aborted operations, with the signal's reason as `cause`.
+ * The operation was cancelled through its AbortSignal. Named `AbortError` like Node's own aborted
+ * operations, with the package's one cancellation code `ERR_ABORTED` (as sign-in's `Aborted`
+ * errors) and the signal's reason as `cause`.
  */
 export class DesktopAbortError extends SocialSdkAuthError {
   constructor(message: string, reason: unknown) {
-    super('ABORT_ERR', message, { cause: reason });
+    super('ERR_ABORTED', message, { cause: reason });
     this.name = 'AbortError';
   }
 }

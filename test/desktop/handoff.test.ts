@@ -362,7 +362,7 @@ describe('forwardRedirect failures', () => {
       const controller = new AbortController();
       const pending = forwardRedirect(URL_OK, { scheme: SCHEME, endpoint, signal: controller.signal });
       setTimeout(() => controller.abort(), 50);
-      await expect(pending).rejects.toMatchObject({ name: 'AbortError', code: 'ABORT_ERR' });
+      await expect(pending).rejects.toMatchObject({ name: 'AbortError', code: 'ERR_ABORTED' });
       await expect(
         forwardRedirect(URL_OK, { scheme: SCHEME, endpoint, signal: AbortSignal.abort() }),
       ).rejects.toMatchObject({ name: 'AbortError' });

@@ -58,13 +58,15 @@ describe('nothing secret reachable', () => {
       [
         'constructor', 'webBase', 'apiBase', 'issuer', 'port', 'applicationId', 'requests', 'close', 'setConsent', 'signInAs',
         'failNextAuthorize', 'failNextToken', 'setLatency', 'openUrl', 'revokeGrantsOf', 'toJSON',
+        // The lobby interface's credentials, fault injection and world.
+        'botToken', 'botTokenOf', 'createAccessToken', 'injectRateLimits', 'setChannelPermissions', 'voiceChannelStatus',
       ].sort(),
     );
     expect(() => new (emulator.constructor as new (...args: unknown[]) => unknown)()).toThrow(/startEmulator/);
   });
 
   it('exports exactly the documented names', () => {
-    expect(Object.keys(emulatorModule).sort()).toEqual(['DEFAULT_APPLICATION_ID', 'EmulatorClosedError', 'EmulatorOpenUrlError', 'startEmulator']);
+    expect(Object.keys(emulatorModule).sort()).toEqual(['DEFAULT_APPLICATION_ID', 'EmulatorClosedError', 'EmulatorOpenUrlError', 'EmulatorStateError', 'startEmulator']);
   });
 
   it('keeps the query of a URL it refuses out of the error', async () => {

@@ -41,7 +41,8 @@ describe('bot tokens', () => {
       const attempt = startEmulator({ applications: [{ id: '1', botToken: botToken as string }] });
       await expect(attempt).rejects.toThrow(expect.objectContaining({ code: expect.stringMatching(/^ERR_(OUT_OF_RANGE|INVALID_ARG_TYPE)$/) }));
       await expect(attempt).rejects.toThrow(/options\.applications\[0\]\.botToken must be/);
-      await expect(attempt).rejects.not.toThrow(String(botToken));
+      // A string that might be a real token is described by its length, never shown.
+      if (typeof botToken === 'string') await expect(attempt).rejects.not.toThrow(botToken);
     }
   });
 });
@@ -62,8 +63,8 @@ describe('Bearer tokens', () => {
     expect(issued).toMatchObject({ tokenType: 'Bearer', expiresIn: 604800, scopes: ['openid', 'sdk.social_layer'], userId: ids[4], applicationId: emulator.applicationId });
     const me = await fetch(`${emulator.apiBase}/users/@me`, { headers: { authorization: `Bearer ${issued.accessToken}` } });
     expect(((await me.json()) as { id: string }).id).toBe(ids[4]);
-    expect(() => emulator!.createAccessToken({ userId: '5' })).toThrow(/no user with id 5/);
-    expect(() => emulator!.createAccessToken({ applicationId: '5' })).toThrow(/no application with id 5/);
+    expect(() => emulator!.createAccessToken({ userId: '5' })).toThrow(/options\.userId must be the id of a user given in options\.users/);
+    expect(() => emulator!.createAccessToken({ applicationId: '5' })).toThrow(/options\.applicationId must be the id of an application given in options\.applications/);
     expect(() => emulator!.createAccessToken({ scopes: [] })).toThrow(expect.objectContaining({ code: expect.stringMatching(/^ERR_(OUT_OF_RANGE|INVALID_ARG_TYPE)$/) }));
   });
 

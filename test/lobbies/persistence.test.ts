@@ -97,8 +97,8 @@ describe('dataDir in process', () => {
     const file = path.join(tempDir(), 'not-a-dir');
     writeFileSync(file, 'x');
     await expect(startLobbyEmulator({ dataDir: file })).rejects.toThrow(EmulatorStateError);
-    await expect(startLobbyEmulator({ dataDir: file })).rejects.toThrow(/could not open the state database/);
-    await expect(startLobbyEmulator({ dataDir: '' })).rejects.toThrow(/"dataDir" must be a directory path/);
+    await expect(startLobbyEmulator({ dataDir: file })).rejects.toThrow(/could not open its state database/);
+    await expect(startLobbyEmulator({ dataDir: '' })).rejects.toThrow(expect.objectContaining({ name: 'RangeError', code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/options\.dataDir must be a non-empty string/) }));
   });
 
   it('loads libsql only when dataDir is set', () => {
