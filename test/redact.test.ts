@@ -147,10 +147,11 @@ describe('the edges of redaction', () => {
         expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^redact: text must be a string; received /) }),
       );
     }
-    expect(() => redact('text', 'SECRETVALUE12345' as unknown as string[])).toThrow(
-      expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringContaining('known must be an iterable of strings') }),
-    );
-    expect(() => redact('text', null as unknown as string[])).toThrow(TypeError);
+    for (const bad of ['SECRETVALUE12345', null, {}, 42]) {
+      expect(() => redact('text', bad as unknown as string[])).toThrow(
+        expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^redact: known must be an iterable of strings/) }),
+      );
+    }
     expect(redact('a SECRETVALUE12345 b', new Set(['SECRETVALUE12345']))).toBe('a [redacted] b');
   });
 });
