@@ -143,18 +143,6 @@ export function argumentError(
   return error as ArgumentError;
 }
 
-/** @deprecated Use {@link argumentError}('type', …). Kept while call sites move over. @internal */
-export function invalidType(where: string, name: string, expected: string, got: unknown): TypeError {
-  return argumentError('type', where, name, expected, got);
-}
-
-/** @deprecated Use {@link argumentError}('value', …). Kept while call sites move over. @internal */
-export function outOfRange(where: string, message: string): RangeError {
-  const error = new RangeError(`${where}: ${message}`);
-  Object.defineProperty(error, 'code', { value: 'ERR_OUT_OF_RANGE', enumerable: true });
-  return error;
-}
-
 /**
  * Describes a received value for an error message without revealing it: strings by length,
  * objects by kind. Numbers, booleans and bigints are shown, since they are never secrets.
