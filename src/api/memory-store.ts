@@ -2,6 +2,9 @@
  * The default rate-limit store: state in this process's memory. Every step runs synchronously
  * inside one call, so it is atomic for every PlatformApi in the process that shares the store.
  */
+import { inspect } from 'node:util';
+
+import { checkFunction, checkOptions } from '../check.js';
 import {
   NO_BUCKET_TTL_MS,
   PROBE_POLL_MS,
@@ -67,7 +70,17 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   /** `now` is for tests that drive time; it defaults to `Date.now`. */
   constructor(options: { now?: () => number } = {}) {
-    this.#now = options.now ?? Date.now;
+    const o = checkOptions('new MemoryRateLimitStore', options);
+    this.#now = checkFunction<() => number>('new MemoryRateLimitStore', 'options.now', o.now) ?? Date.now;
+  }
+
+  /** What logs show: the kind of store, never its counts or bucket names. */
+  toJSON(): { kind: 'MemoryRateLimitStore' } {
+    return { kind: 'MemoryRateLimitStore' };
+  }
+
+  [inspect.custom](): string {
+    return 'MemoryRateLimitStore {}';
   }
 
   #bucketKey(scope: RateLimitScope, now: number): string {

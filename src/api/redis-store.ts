@@ -6,6 +6,7 @@
  * The `redis` package (node-redis) is an optional peer dependency, loaded only when a store is
  * created from a URL; pass `client` to reuse a connection you already have.
  */
+import { inspect } from 'node:util';
 import { createHash } from 'node:crypto';
 import { argumentError } from '../errors.js';
 import { checkOptions, checkString } from '../check.js';
@@ -216,6 +217,15 @@ export class RedisRateLimitStore implements RateLimitStore {
       }
       this.#client = Promise.resolve(client);
     }
+  }
+
+  /** What logs show: the key prefix and state, never the URL (it may carry a password). */
+  toJSON(): { kind: 'RedisRateLimitStore'; keyPrefix: string; ownsConnection: boolean; closed: boolean } {
+    return { kind: 'RedisRateLimitStore', keyPrefix: this.#prefix, ownsConnection: this.#url !== undefined, closed: this.#closed };
+  }
+
+  [inspect.custom](): string {
+    return `RedisRateLimitStore ${inspect(this.toJSON())}`;
   }
 
   #connect(): Promise<RedisCommandClient> {

@@ -94,7 +94,7 @@ export const CommandErrorCode = {
   /** A value should be a number (or an integer where the field is one). */
   NumberType: 'NUMBER_TYPE_COERCE',
   /** A value should be a boolean. */
-  BooleanType: 'BOOLEAN_TYPE_CONVERT',
+  BooleanType: 'BOOLEAN_TYPE_COERCE',
   /** A value should be a dictionary (a plain JSON object). */
   DictType: 'DICT_TYPE_CONVERT',
   /** A value should be an array. */

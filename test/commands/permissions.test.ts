@@ -63,7 +63,7 @@ describe('permission overwrites', () => {
     expect(result.errors.map(({ path, code }) => [path, code])).toEqual([
       ['permissions[0].id', 'SNOWFLAKE_TYPE_CONVERT'],
       ['permissions[0].type', 'BASE_TYPE_CHOICES'],
-      ['permissions[0].permission', 'BOOLEAN_TYPE_CONVERT'],
+      ['permissions[0].permission', 'BOOLEAN_TYPE_COERCE'],
       ['permissions[1].id', 'BASE_TYPE_REQUIRED'],
       ['permissions[1].permission', 'BASE_TYPE_REQUIRED'],
       ['permissions[2]', 'MODEL_TYPE_CONVERT'],
