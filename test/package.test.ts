@@ -2,14 +2,15 @@
 // into an empty project with --ignore-scripts, so no compiler can run, and sign in from ESM and
 // CommonJS against the emulator the package ships.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { packAndInstall } from './platforms/support.js';
+
 const root = path.resolve(__dirname, '..');
 const work = mkdtempSync(path.join(os.tmpdir(), 'social-sdk-auth-pack-'));
-let tarball = '';
 let app = '';
 
 function run(command: string, args: string[], cwd: string): string {
@@ -59,24 +60,11 @@ const expected = {
 
 beforeAll(() => {
   // The three prebuilds are built once in the project (incremental, shared with test/platforms/,
-  // which runs the linux-arm64 and win32-x64 ones under qemu and Wine) and copied with their
-  // times, so prepack's `npm run prebuilds` finds them current.
-  run(process.execPath, [path.join(root, 'scripts', 'prebuilds.mjs')], root);
-  // Pack from a copy so packing cannot disturb build/ or dist/ under other tests.
-  const source = path.join(work, 'source');
-  cpSync(root, source, {
-    recursive: true,
-    preserveTimestamps: true,
-    filter: (from) => {
-      const rel = path.relative(root, from);
-      return !/^(node_modules|build|build-[^/]*|dist|\.git|coverage)(\/|$)/.test(rel) && !rel.endsWith('.tgz');
-    },
-  });
-  symlinkSync(path.join(root, 'node_modules'), path.join(source, 'node_modules'), 'dir');
-  const out = run('npm', ['pack', '--json', '--pack-destination', work], source);
-  const info = JSON.parse(out.slice(out.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
-  tarball = path.join(work, info[0]!.filename);
-  const files = info[0]!.files.map((f) => f.path);
+  // which runs the linux-arm64 and win32-x64 ones under qemu and Wine); packing runs on a copy, so
+  // it cannot disturb build/ or dist/ under other tests.
+  const packed = packAndInstall(work);
+  app = packed.app;
+  const files = packed.files;
   expect(files.filter((f) => f.startsWith('prebuilds/')).sort()).toEqual([
     'prebuilds/linux-arm64/node.napi.node',
     'prebuilds/linux-x64/node.napi.node',
@@ -92,9 +80,6 @@ beforeAll(() => {
   expect(files).toContain('dist/cjs/client.d.ts');
   expect(files.some((f) => f.startsWith('test/') || f.startsWith('native/core/test/'))).toBe(false);
 
-  app = path.join(work, 'app');
-  cpSync(path.join(root, 'test', 'fixtures', 'empty-app'), app, { recursive: true });
-  run('npm', ['install', '--ignore-scripts', '--no-package-lock', tarball], app);
 }, 900_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
