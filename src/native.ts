@@ -233,9 +233,13 @@ export function loadNative(): NativeBinding {
     }
   }
   try {
+    // node-gyp-build only finds the file; it is loaded through the same truncation check, and a
+    // file already refused above is not loaded again (dlopen of a cut file kills the process).
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const nodeGypBuild = require('node-gyp-build') as (dir: string) => NativeBinding;
-    binding = nodeGypBuild(root);
+    const { resolve } = require('node-gyp-build') as { resolve(dir: string): string };
+    const file = resolve(root);
+    if (broken && path.resolve(file) === path.resolve(broken.file)) throw broken.cause;
+    binding = requireBinary(file);
     return binding;
   } catch (cause) {
     if (broken) throw loadFailed(broken.file, broken.cause);
