@@ -18,7 +18,7 @@ import { checkFunction, checkMs, checkOneOf, checkOptions, checkInteger, checkSi
 import { argumentError, ClientResultError } from './errors.js';
 import { loadNative, type NativeClient, type NativeResult, type NativeTokens } from './native.js';
 import { openSystemBrowser } from './opener.js';
-import { isLoopbackHttp, TokenTransport, warmUp, type RequestContext } from './transport.js';
+import { B64TOKEN, isLoopbackHttp, TokenTransport, warmUp, type RequestContext } from './transport.js';
 import {
   BearerTokenState,
   type TokenExpirationCallback,
@@ -442,7 +442,7 @@ export class Client extends EventEmitter<ClientEvents> {
       }
       if (typeof token !== 'string') throw argumentError('type', where, 'token', 'an access token string', token);
       // RFC 6750 b64token: anything else could not be sent in an Authorization header.
-      if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(token)) {
+      if (!B64TOKEN.test(token)) {
         throw argumentError('value', where, 'token', 'a non-empty Bearer token (RFC 6750 b64token characters)', token, 'Pass the accessToken of a TokenResult unchanged.');
       }
       const o = checkOptions<UpdateTokenOptions>(where, options);

@@ -3,11 +3,12 @@
  * is due for refresh, and a one-shot timer that never keeps the process alive.
  */
 
+import { MAX_TIMER_MS } from './check.js';
+
 /** One day in milliseconds: the default refresh margin, so a 7-day token is refreshed on day 6. */
 export const DEFAULT_REFRESH_MARGIN_MS = 24 * 60 * 60 * 1000;
 
-// setTimeout fires at once for delays above 2^31-1 ms (about 24.8 days), so longer waits are chained.
-const MAX_TIMER_DELAY_MS = 2_147_483_647;
+// setTimeout fires at once for delays above MAX_TIMER_MS (about 24.8 days), so longer waits are chained.
 
 /**
  * When a token expiring at `expiresAt` should be refreshed: `marginMs` before expiry, or at half
@@ -36,10 +37,10 @@ export function scheduleAt(at: number, now: () => number, run: () => void): () =
       () => {
         timer = undefined;
         if (cancelled) return;
-        if (now() < at && delay >= MAX_TIMER_DELAY_MS) arm();
+        if (now() < at && delay >= MAX_TIMER_MS) arm();
         else run();
       },
-      Math.min(delay, MAX_TIMER_DELAY_MS),
+      Math.min(delay, MAX_TIMER_MS),
     );
     // A pending refresh or expiry notice alone must never keep a game's process running.
     timer.unref?.();
@@ -75,7 +76,7 @@ export function wait(ms: number, signal: AbortSignal, keepAlive: boolean): Wait 
     timer = setTimeout(() => {
       signal.removeEventListener('abort', onAbort);
       resolve();
-    }, Math.min(ms, MAX_TIMER_DELAY_MS));
+    }, Math.min(ms, MAX_TIMER_MS));
     if (!keepAlive) timer.unref?.();
     signal.addEventListener('abort', onAbort, { once: true });
   });

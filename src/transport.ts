@@ -90,7 +90,8 @@ async function readBounded(response: Response, limit: number): Promise<Uint8Arra
 }
 
 // RFC 6750 b64token: an access token anything else could not travel in an Authorization header.
-const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+/** RFC 6750 b64token: what a Bearer token may hold to be sent in an Authorization header. */
+export const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 // RFC 6749 appendix A: printable ASCII. A control character here would poison the token store.
 const VSCHAR = /^[\x20-\x7E]+$/;
 const SCOPE_LIST = /^(?:[\x21\x23-\x5B\x5D-\x7E]+(?: [\x21\x23-\x5B\x5D-\x7E]+)*)?$/;
