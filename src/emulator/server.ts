@@ -75,6 +75,24 @@ const ROUTES: Record<string, Route> = {
   [PATHS.userinfo]: { method: 'GET', handle: (ctx, req) => userInfo(ctx, req.headers.authorization) },
 };
 
+/**
+ * Routers for paths with parameters, tried in order after ROUTES: each answers `undefined` for a
+ * path it does not own. One line per area of the service.
+ */
+type Router = (ctx: EmulatorContext, req: IncomingMessage, url: URL) => Promise<Outcome | undefined>;
+const ROUTERS: readonly Router[] = [
+  routeLobbyApi,
+];
+
+/** Tries each router of ROUTERS in turn; 404 when none owns the path. */
+async function routeByPattern(ctx: EmulatorContext, req: IncomingMessage, url: URL): Promise<Outcome> {
+  for (const router of ROUTERS) {
+    const outcome = await router(ctx, req, url);
+    if (outcome !== undefined) return outcome;
+  }
+  return serviceError(404);
+}
+
 /** An http.Server bound to 127.0.0.1 that can be closed completely, hanging requests included. */
 export class EmulatorServer {
   readonly log: EmulatorRequestRecord[] = [];
@@ -143,7 +161,7 @@ export class EmulatorServer {
       path = url.pathname;
       const route = ROUTES[url.pathname];
       if (ctx === undefined) outcome = serviceError(503);
-      else if (route === undefined) outcome = (await routeLobbyApi(ctx, req, url)) ?? serviceError(404);
+      else if (route === undefined) outcome = await routeByPattern(ctx, req, url);
       else if (route.method !== method) outcome = serviceError(405, { Allow: route.method });
       else outcome = await route.handle(ctx, req, url, note);
     } catch {
