@@ -3,7 +3,7 @@
  * SOCIAL_SDK_AUTH_NATIVE to an absolute path to load a specific binary instead.
  */
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import path from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 import { SocialSdkAuthError, type ClientResult } from './errors.js';
 
@@ -113,7 +113,7 @@ let binding: NativeBinding | undefined;
 function packageRoot(): string {
   let dir = __dirname;
   for (;;) {
-    const manifest = path.join(dir, 'package.json');
+    const manifest = join(dir, 'package.json');
     if (existsSync(manifest)) {
       try {
         if (JSON.parse(readFileSync(manifest, 'utf8')).name === 'social-sdk-auth') return dir;
@@ -121,8 +121,8 @@ function packageRoot(): string {
         // not ours; keep looking
       }
     }
-    const parent = path.dirname(dir);
-    if (parent === dir) return path.resolve(__dirname, '..');
+    const parent = dirname(dir);
+    if (parent === dir) return resolve(__dirname, '..');
     dir = parent;
   }
 }
@@ -200,7 +200,7 @@ export function loadNative(): NativeBinding {
   if (binding) return binding;
   const explicit = process.env.SOCIAL_SDK_AUTH_NATIVE;
   if (explicit) {
-    const file = path.resolve(explicit);
+    const file = resolve(explicit);
     if (!existsSync(file)) {
       throw new SocialSdkAuthError(
         'ERR_NATIVE_MISSING',
@@ -220,8 +220,8 @@ export function loadNative(): NativeBinding {
   // The two places our own builds put the binary, tried directly: node-gyp-build's general
   // search (tags, libc, Electron ABIs) costs more start-up time than the whole addon load.
   for (const candidate of [
-    path.join(root, 'build', 'Release', 'social_sdk_auth.node'),
-    path.join(root, 'prebuilds', `${process.platform}-${process.arch}`, 'node.napi.node'),
+    join(root, 'build', 'Release', 'social_sdk_auth.node'),
+    join(root, 'prebuilds', `${process.platform}-${process.arch}`, 'node.napi.node'),
   ]) {
     if (!existsSync(candidate)) continue;
     try {
@@ -236,9 +236,9 @@ export function loadNative(): NativeBinding {
     // node-gyp-build only finds the file; it is loaded through the same truncation check, and a
     // file already refused above is not loaded again (dlopen of a cut file kills the process).
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { resolve } = require('node-gyp-build') as { resolve(dir: string): string };
-    const file = resolve(root);
-    if (broken && path.resolve(file) === path.resolve(broken.file)) throw broken.cause;
+    const gypBuild = require('node-gyp-build') as { resolve(dir: string): string };
+    const file = gypBuild.resolve(root);
+    if (broken && resolve(file) === resolve(broken.file)) throw broken.cause;
     binding = requireBinary(file);
     return binding;
   } catch (cause) {
@@ -246,8 +246,8 @@ export function loadNative(): NativeBinding {
     throw new SocialSdkAuthError(
       'ERR_NATIVE_MISSING',
       `No social-sdk-auth native binary fits this platform (${process.platform}-${process.arch}, ${runtimeName()}, ` +
-        `Node-API 8). Looked in ${path.join(root, 'prebuilds', `${process.platform}-${process.arch}`)} and ` +
-        `${path.join(root, 'build', 'Release')}. Reinstall the package (\`npm install social-sdk-auth\`); on a ` +
+        `Node-API 8). Looked in ${join(root, 'prebuilds', `${process.platform}-${process.arch}`)} and ` +
+        `${join(root, 'build', 'Release')}. Reinstall the package (\`npm install social-sdk-auth\`); on a ` +
         'platform without a prebuild, `npm rebuild social-sdk-auth` compiles it (needs a C++17 compiler and ' +
         `Python). See docs/troubleshooting.md. Cause: ${loaderMessage(cause)}`,
       { cause },
