@@ -9,8 +9,8 @@ import type { Agent as UndiciAgent } from 'undici';
 import { argumentError } from '../errors.js';
 import { checkInteger, checkMs, checkOneOf, checkOptions, checkSignal, checkString } from '../check.js';
 import { ApiError, ApiRequestError } from './errors.js';
-import { MemoryRateLimitStore } from './memory-store.js';
-import type { RateLimitOutcome, RateLimitPolicy, RateLimitReservation, RateLimitScope, RateLimitStore } from './store.js';
+import { MemoryRateLimitStore, syncStepsOf, type SyncSteps } from './memory-store.js';
+import type { AcquireResult, RateLimitOutcome, RateLimitPolicy, RateLimitReservation, RateLimitScope, RateLimitStore } from './store.js';
 
 /** The service's API base. */
 export const DEFAULT_API_BASE = 'https://discord.com/api/v10';
@@ -78,6 +78,47 @@ const HOLD_MS = 60_000;
 /** Answers that count toward the invalid-request limit. */
 const INVALID_STATUSES = new Set([401, 403, 429]);
 
+/** A route template, checked and split once: `/lobbies/:lobby_id` -> parts and parameter names. */
+interface CompiledRoute {
+  /** Literal text between parameters; one more than `params`. */
+  parts: string[];
+  params: string[];
+  hasMajor: boolean;
+}
+const ROUTE_PATTERN = /^\/[A-Za-z0-9_\-/:@.]*$/;
+/** Compiled routes by template; bounded, since `request()` takes templates from callers too. */
+const compiledRoutes = new Map<string, CompiledRoute>();
+const MAX_COMPILED_ROUTES = 512;
+
+function compileRoute(route: string): CompiledRoute {
+  let compiled = compiledRoutes.get(route);
+  if (compiled !== undefined) return compiled;
+  const parts: string[] = [];
+  const params: string[] = [];
+  let last = 0;
+  for (const match of route.matchAll(/:([a-z_]+)/g)) {
+    parts.push(route.slice(last, match.index));
+    params.push(match[1]!);
+    last = match.index! + match[0].length;
+  }
+  parts.push(route.slice(last));
+  compiled = { parts, params, hasMajor: params.some((name) => MAJOR_PARAMS.includes(name)) };
+  if (compiledRoutes.size >= MAX_COMPILED_ROUTES) compiledRoutes.clear();
+  compiledRoutes.set(route, compiled);
+  return compiled;
+}
+
+/**
+ * Reservation ids: unique across every process sharing a store (a random prefix per process)
+ * without a UUID per request.
+ */
+const ID_PREFIX = randomUUID().replace(/-/g, '').slice(0, 20);
+let idCounter = 0;
+function nextReservationId(): string {
+  idCounter = (idCounter + 1) % Number.MAX_SAFE_INTEGER;
+  return `${ID_PREFIX}${idCounter.toString(36)}`;
+}
+
 type Undici = typeof import('undici');
 let undiciModule: Promise<Undici> | undefined;
 function loadUndici(): Promise<Undici> {
@@ -94,6 +135,8 @@ interface Internals {
   origin: string;
   basePath: string;
   store: RateLimitStore;
+  /** The store's synchronous steps when it is the built-in memory store: no promise per step. */
+  sync: SyncSteps | undefined;
   ownsStore: boolean;
   policy: RateLimitPolicy;
   identity: string;
@@ -103,6 +146,8 @@ interface Internals {
   maxResponseBytes: number;
   connections: number;
   agent: Promise<UndiciAgent> | undefined;
+  /** The agent once created, so later requests need no await for it. */
+  agentReady: UndiciAgent | undefined;
   closed: boolean;
   /** Request headers, built once: without and with a JSON body. */
   headers: Record<string, string>;
@@ -180,6 +225,7 @@ export class PlatformApiCore {
       origin: url.origin,
       basePath: url.pathname.replace(/\/+$/, ''),
       store,
+      sync: syncStepsOf(store),
       ownsStore,
       policy: {
         globalLimit: checkInteger(WHERE, 'options.globalLimit', opts.globalLimit, 1, 100_000, 50),
@@ -195,6 +241,7 @@ export class PlatformApiCore {
       maxResponseBytes: checkInteger(WHERE, 'options.maxResponseBytes', opts.maxResponseBytes, 1024, 256 * 1024 * 1024, 4 * 1024 * 1024),
       connections: checkInteger(WHERE, 'options.connections', opts.connections, 1, 4096, 128),
       agent: undefined,
+      agentReady: undefined,
       closed: false,
       headers: { authorization, 'user-agent': USER_AGENT },
       jsonHeaders: { authorization, 'user-agent': USER_AGENT, 'content-type': 'application/json' },
@@ -220,7 +267,7 @@ export class PlatformApiCore {
     const s = internals.get(this)!;
     checkOptions(where, call, 'call');
     checkOneOf(where, 'call.method', call.method, METHODS);
-    if (typeof call.route !== 'string' || !/^\/[A-Za-z0-9_\-/:@.]*$/.test(call.route)) {
+    if (typeof call.route !== 'string' || (!compiledRoutes.has(call.route) && !ROUTE_PATTERN.test(call.route))) {
       throw argumentError(typeof call.route === 'string' ? 'value' : 'type', where, 'call.route', "a route template such as '/lobbies/:lobby_id'", call.route);
     }
     const opts = checkOptions(where, options);
@@ -230,7 +277,9 @@ export class PlatformApiCore {
     if (s.closed) throw new ApiRequestError('ERR_API_CLOSED', `${where}: this PlatformApi is closed; create a new one.`, context);
     if (signal?.aborted) throw new ApiRequestError('ERR_API_ABORTED', `${call.method} ${call.route} was aborted before it was sent.`, context, { cause: signal.reason });
 
-    const path = s.basePath + call.route.replace(/:([a-z_]+)/g, (_m, name: string) => encodeURIComponent(call.params?.[name] ?? ''));
+    const compiled = compileRoute(call.route);
+    let path = s.basePath + compiled.parts[0]!;
+    for (let i = 0; i < compiled.params.length; i++) path += encodeURIComponent(call.params?.[compiled.params[i]!] ?? '') + compiled.parts[i + 1]!;
     let query = '';
     if (call.query !== undefined) {
       const search = new URLSearchParams();
@@ -238,7 +287,7 @@ export class PlatformApiCore {
       const text = search.toString();
       if (text !== '') query = `?${text}`;
     }
-    const major = MAJOR_PARAMS.map((name) => call.params?.[name]).find((v) => v !== undefined) ?? '';
+    const major = compiled.hasMajor ? (MAJOR_PARAMS.map((name) => call.params?.[name]).find((v) => v !== undefined) ?? '') : '';
     const scope: RateLimitScope = { identity: s.identity, address: s.address, route: `${call.method} ${call.route}`, major };
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
 
@@ -261,11 +310,14 @@ export class PlatformApiCore {
 
     try {
       for (let attempt = 0; ; attempt++) {
-        const reservation = await this.#acquire(s, scope, controller.signal, deadline, context, failure);
+        // The memory store answers at once: no promise unless there is a wait.
+        const id = nextReservationId();
+        const quick = s.sync?.acquire(scope, s.policy, id);
+        const reservation = quick?.ok === true ? quick.reservation : await this.#acquire(s, scope, id, quick, controller.signal, deadline, context, failure);
         let outcome: RateLimitOutcome = { sent: false };
         let released = false;
         try {
-          const agent = await this.#agent(s);
+          const agent = s.agentReady ?? (await this.#agent(s));
           if (controller.signal.aborted) throw controller.signal.reason;
           outcome = { sent: true };
           const response = await agent.request({
@@ -298,7 +350,8 @@ export class PlatformApiCore {
             limited,
           };
           released = true;
-          await s.store.release(scope, s.policy, reservation, outcome);
+          if (s.sync !== undefined) s.sync.release(scope, s.policy, reservation, outcome);
+          else await s.store.release(scope, s.policy, reservation, outcome);
           if (status === 429 && attempt < s.retries && Date.now() + retryAfter * 1000 < deadline) continue;
           if (status >= 400) {
             const parsed = safeJson(text) as ConstructorParameters<typeof ApiError>[1];
@@ -332,14 +385,15 @@ export class PlatformApiCore {
   async #acquire(
     s: Internals,
     scope: RateLimitScope,
+    id: string,
+    first: AcquireResult | undefined,
     signal: AbortSignal,
     deadline: number,
     context: { method: string; route: string },
     failure: (cause: unknown) => ApiRequestError,
   ): Promise<RateLimitReservation> {
-    const id = randomUUID();
-    for (;;) {
-      const result = await s.store.acquire(scope, s.policy, id);
+    for (let result = first; ; result = undefined) {
+      result ??= s.sync !== undefined ? s.sync.acquire(scope, s.policy, id) : await s.store.acquire(scope, s.policy, id);
       if (result.ok) return result.reservation;
       if (result.reason === 'invalid') {
         throw new ApiRequestError(
@@ -364,7 +418,7 @@ export class PlatformApiCore {
   }
 
   #agent(s: Internals): Promise<UndiciAgent> {
-    s.agent ??= loadUndici().then(({ Agent }) => new Agent({ connections: s.connections, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 }));
+    s.agent ??= loadUndici().then(({ Agent }) => (s.agentReady = new Agent({ connections: s.connections, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 })));
     return s.agent;
   }
 

@@ -48,6 +48,24 @@ class Holds {
   }
 }
 
+/** The store's steps as plain calls, for PlatformApi's fast path (no promise per step). */
+export interface SyncSteps {
+  acquire(scope: RateLimitScope, policy: RateLimitPolicy, id: string): AcquireResult;
+  release(scope: RateLimitScope, policy: RateLimitPolicy, reservation: RateLimitReservation, outcome: RateLimitOutcome): void;
+}
+const syncSteps = new WeakMap<MemoryRateLimitStore, SyncSteps>();
+
+/**
+ * The synchronous steps of `store` when it is a MemoryRateLimitStore whose `acquire` and
+ * `release` are the class's own (a subclass that overrides them is called through them).
+ */
+export function syncStepsOf(store: RateLimitStore): SyncSteps | undefined {
+  const steps = syncSteps.get(store as MemoryRateLimitStore);
+  if (steps === undefined) return undefined;
+  if (store.acquire !== MemoryRateLimitStore.prototype.acquire || store.release !== MemoryRateLimitStore.prototype.release) return undefined;
+  return steps;
+}
+
 function lazily<V>(map: Map<string, V>, key: string, make: () => V): V {
   let value = map.get(key);
   if (value === undefined) map.set(key, (value = make()));
@@ -72,6 +90,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
   constructor(options: { now?: () => number } = {}) {
     const o = checkOptions('new MemoryRateLimitStore', options);
     this.#now = checkFunction<() => number>('new MemoryRateLimitStore', 'options.now', o.now) ?? Date.now;
+    syncSteps.set(this, {
+      acquire: (scope, policy, id) => this.#acquire(scope, policy, id),
+      release: (scope, policy, reservation, outcome) => this.#release(scope, policy, reservation, outcome),
+    });
   }
 
   /** What logs show: the kind of store, never its counts or bucket names. */
@@ -90,6 +112,14 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   async acquire(scope: RateLimitScope, policy: RateLimitPolicy, id: string): Promise<AcquireResult> {
+    return this.#acquire(scope, policy, id);
+  }
+
+  async release(scope: RateLimitScope, policy: RateLimitPolicy, reservation: RateLimitReservation, outcome: RateLimitOutcome): Promise<void> {
+    this.#release(scope, policy, reservation, outcome);
+  }
+
+  #acquire(scope: RateLimitScope, policy: RateLimitPolicy, id: string): AcquireResult {
     const now = this.#now();
     const blockedUntil = this.#globalBlock.get(scope.identity) ?? 0;
     if (blockedUntil > now) return { ok: false, waitMs: blockedUntil - now, reason: 'global' };
@@ -97,7 +127,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
     const invalid = lazily(this.#invalid, scope.address, () => new Log());
     invalid.prune(now - policy.invalidWindowMs);
     const guard = lazily(this.#guardPending, scope.address, () => new Holds());
-    guard.prune(now);
+    // Holds of dead holders only matter when they could make the count reach the limit.
+    if (invalid.entries.size + guard.entries.size >= policy.invalidLimit) guard.prune(now);
     if (invalid.entries.size + guard.entries.size >= policy.invalidLimit) {
       const oldest = invalid.entries.size > 0 ? invalid.oldest() + policy.invalidWindowMs - now : PROBE_POLL_MS;
       return { ok: false, waitMs: Math.max(1, oldest), reason: 'invalid' };
@@ -122,7 +153,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     const sent = lazily(this.#sent, scope.identity, () => new Log());
     sent.prune(now - policy.globalWindowMs);
     const flying = lazily(this.#inflight, scope.identity, () => new Holds());
-    flying.prune(now);
+    if (sent.entries.size + flying.entries.size >= policy.globalLimit) flying.prune(now);
     if (sent.entries.size + flying.entries.size >= policy.globalLimit) {
       const waitMs = sent.entries.size > 0 ? sent.oldest() + policy.globalWindowMs - now : PROBE_POLL_MS;
       return { ok: false, waitMs: Math.max(1, waitMs), reason: 'global' };
@@ -139,7 +170,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return { ok: true, reservation: { id, bucket: bucketKey, probe } };
   }
 
-  async release(scope: RateLimitScope, policy: RateLimitPolicy, reservation: RateLimitReservation, outcome: RateLimitOutcome): Promise<void> {
+  #release(scope: RateLimitScope, policy: RateLimitPolicy, reservation: RateLimitReservation, outcome: RateLimitOutcome): void {
     const now = this.#now();
     const { id, bucket: bucketKey, probe } = reservation;
     this.#guardPending.get(scope.address)?.entries.delete(id);

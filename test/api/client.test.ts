@@ -299,3 +299,23 @@ describe('timeouts and aborts', () => {
     await expect(api.getLobby(LOBBY)).rejects.toMatchObject({ code: 'ERR_API_CLOSED' });
   });
 });
+
+describe('a store of the caller\'s own', () => {
+  it('is called through its own acquire and release, also when it extends the memory store', async () => {
+    const calls: string[] = [];
+    class CountingStore extends MemoryRateLimitStore {
+      override async acquire(...args: Parameters<MemoryRateLimitStore['acquire']>) {
+        calls.push('acquire');
+        return super.acquire(...args);
+      }
+      override async release(...args: Parameters<MemoryRateLimitStore['release']>) {
+        calls.push('release');
+        return super.release(...args);
+      }
+    }
+    const { api } = await setup({}, { store: new CountingStore() });
+    await api.getLobby(LOBBY);
+    await api.getLobby(LOBBY);
+    expect(calls).toEqual(['acquire', 'release', 'acquire', 'release']);
+  });
+});

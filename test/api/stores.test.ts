@@ -31,3 +31,21 @@ describe('rate-limit stores', () => {
     expect(() => new RedisRateLimitStore({ url: 'http://127.0.0.1' })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }));
   });
 });
+
+describe('a slot whose holder died without giving it back', () => {
+  // Three slots of the global limit, each on its own route (a second request on one route would
+  // wait for the first one's bucket instead).
+  const policy = { globalLimit: 3, globalWindowMs: 1000, invalidLimit: 10_000, invalidWindowMs: 600_000, holdMs: 60_000 };
+  const scope = (route: string) => ({ identity: 'app', address: 'default', route: `GET /${route}`, major: '' });
+
+  it('is held for 60 s in the memory store, then free', async () => {
+    let now = 1_700_000_000_000;
+    const store = new MemoryRateLimitStore({ now: () => now });
+    for (const route of ['a', 'b', 'c']) expect((await store.acquire(scope(route), policy, `dead-${route}`)).ok).toBe(true);
+    expect(await store.acquire(scope('d'), policy, 'next')).toMatchObject({ ok: false, reason: 'global' });
+    now += policy.holdMs - 1;
+    expect(await store.acquire(scope('d'), policy, 'next')).toMatchObject({ ok: false, reason: 'global' });
+    now += 2;
+    expect(await store.acquire(scope('d'), policy, 'next')).toMatchObject({ ok: true });
+  });
+});
