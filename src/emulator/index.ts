@@ -24,7 +24,8 @@ import { createSigningKey } from './keys.js';
 import { openHeadless } from './opener.js';
 import { checkLatency, resolveOptions } from './options.js';
 import { EmulatorServer } from './server.js';
-import { CommandStore } from './commands/store.js';
+import { canUseCommand } from './commands/access.js';
+import { CommandStore, scopeKey } from './commands/store.js';
 import { checkGuild, checkPermissionBits, WORLD_CHANNEL_TYPES } from './world/options.js';
 import { isThread } from './world/permissions.js';
 import { channelJson, guildJson, roleJson } from './world/render.js';
@@ -319,6 +320,23 @@ class RunningEmulator implements Emulator {
     if (parent !== null && !guild.channels.has(parent)) throw argumentError('value', where, 'channel.parent', 'the id of a channel of the guild', parent);
     if (isThread(type) && parent === null) throw argumentError('value', where, 'channel.parent', 'the id of the channel a thread lives in', parent);
     return channelJson(this.#ctx.world.createChannel(guild, name, type, parent, [])) as EmulatorChannelObject;
+  }
+
+  canUseCommand(guildId: string, channelId: string, userId: string, commandId: string): boolean {
+    const where = 'emulator.canUseCommand';
+    const guild = this.#knownGuild(where, guildId);
+    const channel = guild.channels.get(checkSnowflake(where, 'channelId', channelId));
+    if (channel === undefined) throw argumentError('value', where, 'channelId', 'the id of a channel of the guild', channelId);
+    const user = checkKnownUser(where, this.#ctx, userId);
+    const id = checkSnowflake(where, 'commandId', commandId);
+    const commands = this.#ctx.commands;
+    const found = [...this.#ctx.options.applications.keys()]
+      .map((app) => ({ app, command: commands.command(scopeKey(app, undefined), id) ?? commands.command(scopeKey(app, guild.id), id) }))
+      .find((entry) => entry.command !== undefined);
+    if (found === undefined) throw argumentError('value', where, 'commandId', 'the id of a global command or a command of the guild', id);
+    const overwrites = commands.permissionsOf(scopeKey(found.app, guild.id));
+    const dmp = found.command!.default_member_permissions;
+    return canUseCommand(guild, channel, user, typeof dmp === 'string' ? dmp : null, overwrites.get(id) ?? [], overwrites.get(found.app) ?? []);
   }
 
   #knownGuild(where: string, guildId: unknown): GuildRecord {

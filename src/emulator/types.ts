@@ -217,6 +217,8 @@ export interface Emulator {
   setGuildMember(guildId: string, userId: string, options?: { roles?: string[] }): Promise<void>;
   /** Adds a channel or a thread to a guild (area: guilds and commands). */
   createChannel(guildId: string, channel: EmulatorChannel): Promise<EmulatorChannelObject>;
+  /** Whether the member may use the command in the channel, by its permissions and overwrites as the service decides (area: guilds and commands). */
+  canUseCommand(guildId: string, channelId: string, userId: string, commandId: string): boolean;
 }
 
 /** A role of an emulated guild. */

@@ -61,7 +61,7 @@ describe('nothing secret reachable', () => {
         // The lobby interface's credentials, fault injection and world.
         'botToken', 'botTokenOf', 'createAccessToken', 'injectRateLimits', 'setChannelPermissions', 'voiceChannelStatus',
         // Guilds and commands: the world's guilds, roles, members and channels.
-        'createGuild', 'createRole', 'setGuildMember', 'createChannel',
+        'createGuild', 'createRole', 'setGuildMember', 'createChannel', 'canUseCommand',
       ].sort(),
     );
     expect(() => new (emulator.constructor as new (...args: unknown[]) => unknown)()).toThrow(/startEmulator/);
