@@ -203,7 +203,7 @@ export interface Emulator {
   botTokenOf(applicationId: string): string;
   /** Issues a Bearer token exactly as a sign-in would have (a grant, an access and a refresh token), without the browser round trip. */
   createAccessToken(options?: CreateAccessTokenOptions): EmulatorAccessToken;
-  /** The next `storm.count` lobby-interface requests answer 429 with `storm.retryAfter`. */
+  /** The next `storm.count` requests to the lobby interface or the command and guild routes answer 429 with `storm.retryAfter`. */
   injectRateLimits(storm?: RateLimitStorm): void;
   /** Grants or takes away the bot's permissions in a channel (for set voice channel status). */
   setChannelPermissions(channelId: string, permissions: EmulatorChannelPermissions): void;

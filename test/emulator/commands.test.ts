@@ -278,3 +278,27 @@ describe('credentials', () => {
     expect((await call(emulator, 'GET', path)).status).toBe(200);
   });
 });
+
+describe('hostile bodies', () => {
+  it('treat a __proto__ key of an edit as data and answer an injected 429 storm on command routes', async () => {
+    const { global } = await start();
+    const created = (await call(emulator, 'POST', global, ping)).body;
+    const res = await fetch(`${emulator.apiBase}${global}/${created.id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bot ${emulator.botToken}`, 'content-type': 'application/json' },
+      body: '{"__proto__":{"name":"evil","type":2},"description":"Still a slash command"}',
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ name: 'ping', type: 1, description: 'Still a slash command' });
+    expect(({} as Record<string, unknown>).name).toBeUndefined();
+    emulator.injectRateLimits({ count: 1, retryAfter: 2 });
+    expect(await call(emulator, 'GET', global)).toMatchObject({ status: 429, body: { retry_after: 2 } });
+    expect((await call(emulator, 'GET', global)).status).toBe(200);
+  });
+
+  it('answers 413 for a body past 64 KiB without reading it all', async () => {
+    const { global } = await start();
+    const res = await call(emulator, 'POST', global, { ...ping, extra: 'x'.repeat(70_000) });
+    expect(res).toMatchObject({ status: 413, body: { code: 40005 } });
+  });
+});

@@ -148,6 +148,7 @@ export const editCommand: CommandOperation = (r) => {
   if (!result.ok) return invalidBody(result.errors);
   const merged: Json = { ...old };
   for (const [field, value] of Object.entries(record(body))) {
+    if (field === '__proto__') continue; // parsed JSON may carry it as data; it names no field
     if (value === null) delete merged[field];
     else merged[field] = value;
   }
