@@ -181,7 +181,8 @@ function canonicalCommand(value: unknown, scope: 'global' | 'guild'): Json {
     nsfw: orDefault(c.nsfw, false),
     integration_types: set(c.integration_types, [0]),
     contexts: set(c.contexts, [0, 1, 2]),
-    handler: type === ApplicationCommandType.PrimaryEntryPoint ? orDefault(c.handler, null) : null,
+    // The spec gives no default handler; APP_HANDLER is what an entry point without one behaves as.
+    handler: type === ApplicationCommandType.PrimaryEntryPoint ? orDefault(c.handler, 1) : null,
   };
   // dm_permission exists only for global commands.
   if (scope === 'global') out.dm_permission = orDefault(c.dm_permission, true);
