@@ -137,6 +137,26 @@ describe('deployCommands', () => {
     expect(puts().map((r) => r.path)).toEqual([`/api/v10/applications/${app}/commands`, `/api/v10/applications/${app}/guilds/${guild.id}/commands`]);
   });
 
+  it('deploys with a client-credentials token instead of the bot token', async () => {
+    const APP = '1234567890123456789';
+    const SECRET = 'deploy-tool-secret';
+    await emulator.close();
+    emulator = await startEmulator({ applications: [{ id: APP, publicClient: false, clientSecret: SECRET }] });
+    const response = await fetch(`${emulator.apiBase}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${APP}:${SECRET}`).toString('base64')}` },
+      body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'applications.commands.update' }).toString(),
+    });
+    const { access_token: accessToken } = (await response.json()) as { access_token: string };
+    const tool = new PlatformApi({ accessToken, apiBase: emulator.apiBase });
+    try {
+      expect(names((await deployCommands(COMMANDS, { api: tool, applicationId: APP })).created)).toHaveLength(3);
+      expect((await deployCommands(COMMANDS, { api: tool, applicationId: APP })).overwritten).toBe(false);
+    } finally {
+      await tool.close();
+    }
+  });
+
   it('stops at its timeout and at its signal', async () => {
     emulator.setLatency(2000);
     await expect(deployCommands(COMMANDS, { api, applicationId: app, timeoutMs: 200 })).rejects.toMatchObject({ name: 'ApiRequestError', code: 'ERR_API_TIMEOUT', method: 'GET' });
