@@ -81,6 +81,17 @@ describe('deployCommands', () => {
     expect(puts()).toHaveLength(1);
   });
 
+  it('an entry point without a handler matches the one registered with the default handler', async () => {
+    const list: ApplicationCommandBulkItem[] = [{ type: 4, name: 'launch', description: 'Launch the game' }];
+    const first = await deployCommands(list, { api, applicationId: app });
+    expect(first.commands[0]).toMatchObject({ type: 4, handler: 1 });
+    expect(names((await deployCommands(list, { api, applicationId: app })).unchanged)).toEqual(['4:launch']);
+    // Asking for the other handler is a change.
+    const other = await deployCommands([{ ...list[0]!, handler: 2 }], { api, applicationId: app });
+    expect(names(other.updated)).toEqual(['4:launch']);
+    expect(other.commands[0]).toMatchObject({ handler: 2 });
+  });
+
   it('reports created, updated, deleted and unchanged by name and type, and overwrites once', async () => {
     await deployCommands(COMMANDS, { api, applicationId: app });
     const next: ApplicationCommandBulkItem[] = [
