@@ -92,7 +92,7 @@ export async function deployCommands(commands: ApplicationCommandBulkItem[], opt
     guildId === undefined
       ? await api.getGlobalCommands(applicationId, { withLocalizations: true }, callOptions('GET'))
       : await api.getGuildCommands(applicationId, guildId, { withLocalizations: true }, callOptions('GET'));
-  if (!Array.isArray(registered)) {
+  if (!Array.isArray(registered) || !registered.every(isCommand)) {
     throw new ApiRequestError('ERR_API_BAD_RESPONSE', `GET ${route} answered with something other than a list of commands.`, { method: 'GET', route });
   }
 
@@ -121,6 +121,13 @@ export async function deployCommands(commands: ApplicationCommandBulkItem[], opt
       : await api.bulkOverwriteGuildCommands(applicationId, guildId, wanted, callOptions('PUT'));
   report.overwritten = true;
   return report;
+}
+
+// A listed command must at least have a name and a type to be matched; anything else is not the service's answer.
+function isCommand(value: unknown): value is ApplicationCommand {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const { name, type } = value as { name?: unknown; type?: unknown };
+  return typeof name === 'string' && (type === undefined || Number.isInteger(type));
 }
 
 function commandType(command: { type?: unknown }): ApplicationCommandType {

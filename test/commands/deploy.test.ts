@@ -9,6 +9,7 @@ import { PlatformApi, deployCommands, type ApplicationCommandBulkItem } from '..
 import { SlashCommandBuilder, UserCommandBuilder } from '../../src/commands/index.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { projectRoot } from '../support/built.js';
+import { startService } from '../api/service.js';
 
 let emulator: Emulator;
 let api: PlatformApi;
@@ -175,6 +176,24 @@ describe('deployCommands', () => {
     setTimeout(() => controller.abort(), 100);
     await expect(deployCommands(COMMANDS, { api, applicationId: app, signal: controller.signal })).rejects.toMatchObject({ code: 'ERR_API_ABORTED' });
     expect(puts()).toHaveLength(0);
+  });
+});
+
+describe('a service answering something other than a command list', () => {
+  it.each([
+    ['an object', { commands: [] }],
+    ['a list with null in it', [null]],
+    ['a list of commands without names', [{ id: '1', type: 1 }]],
+  ])('%s is ERR_API_BAD_RESPONSE, and nothing is overwritten', async (_label, body) => {
+    const service = await startService({ handle: () => ({ status: 200, body }) });
+    const client = new PlatformApi({ botToken: 'stand-in-token', apiBase: service.url });
+    try {
+      await expect(deployCommands(COMMANDS, { api: client, applicationId: '1234567890123456789' })).rejects.toMatchObject({ name: 'ApiRequestError', code: 'ERR_API_BAD_RESPONSE', method: 'GET' });
+      expect(service.seen.map((r) => r.method)).toEqual(['GET']);
+    } finally {
+      await client.close();
+      await service.close();
+    }
   });
 });
 
