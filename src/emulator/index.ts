@@ -26,7 +26,7 @@ import { checkLatency, resolveOptions } from './options.js';
 import { EmulatorServer } from './server.js';
 import { canUseCommand } from './commands/access.js';
 import { CommandStore, scopeKey } from './commands/store.js';
-import { checkGuild, checkPermissionBits, WORLD_CHANNEL_TYPES } from './world/options.js';
+import { checkGuild, checkOverwrites, checkPermissionBits, WORLD_CHANNEL_TYPES } from './world/options.js';
 import { isThread } from './world/permissions.js';
 import { channelJson, guildJson, roleJson } from './world/render.js';
 import type { GuildRecord } from './world/types.js';
@@ -292,7 +292,9 @@ class RunningEmulator implements Emulator {
     const r = checkFaultObject(where, role, 'an object such as { name: "Moderators", permissions: PermissionFlags.ManageGuild }', 'role');
     const name = checkString(where, 'role.name', r.name, true);
     const permissions = checkPermissionBits(where, 'role.permissions', r.permissions, 0n);
-    return roleJson(this.#ctx.world.createRole(guild, name, permissions)) as EmulatorRoleObject;
+    const id = r.id === undefined ? undefined : checkSnowflake(where, 'role.id', r.id);
+    if (id !== undefined && (guild.roles.has(id) || guild.channels.has(id))) throw argumentError('value', where, 'role.id', 'an id no other role or channel of the guild has', id);
+    return roleJson(this.#ctx.world.createRole(guild, name, permissions, id)) as EmulatorRoleObject;
   }
 
   async setGuildMember(guildId: string, userId: string, options?: { roles?: string[] }): Promise<void> {
@@ -319,7 +321,15 @@ class RunningEmulator implements Emulator {
     const parent = c.parent === undefined ? null : checkSnowflake(where, 'channel.parent', c.parent);
     if (parent !== null && !guild.channels.has(parent)) throw argumentError('value', where, 'channel.parent', 'the id of a channel of the guild', parent);
     if (isThread(type) && parent === null) throw argumentError('value', where, 'channel.parent', 'the id of the channel a thread lives in', parent);
-    return channelJson(this.#ctx.world.createChannel(guild, name, type, parent, [])) as EmulatorChannelObject;
+    const id = c.id === undefined ? undefined : checkSnowflake(where, 'channel.id', c.id);
+    if (id !== undefined && this.#ctx.world.channel(id) !== undefined) throw argumentError('value', where, 'channel.id', 'an id no other channel has', id);
+    const overwrites = checkOverwrites(where, 'channel.permissionOverwrites', c.permissionOverwrites);
+    for (const [i, o] of overwrites.entries()) {
+      if (o.type === 0 ? !guild.roles.has(o.id) : !guild.members.has(o.id)) {
+        throw argumentError('value', where, `channel.permissionOverwrites[${i}].id`, o.type === 0 ? 'the id of a role of the guild (its own id for @everyone)' : 'the user id of a member of the guild', o.id);
+      }
+    }
+    return channelJson(this.#ctx.world.createChannel(guild, name, type, parent, overwrites, id)) as EmulatorChannelObject;
   }
 
   canUseCommand(guildId: string, channelId: string, userId: string, commandId: string): boolean {

@@ -239,6 +239,12 @@ export interface EmulatorChannel {
   type?: number;
   /** Id (or, in `options.guilds`, name) of the category, or of the channel a thread lives in; required for threads. Default: none. */
   parent?: string;
+  /**
+   * Permission overwrites of the channel (threads follow their parent's): a role by id (the guild
+   * id is @everyone; in `options.guilds` also a role name or `'@everyone'`) or a member by user id,
+   * with the bits it allows and denies. Default: none.
+   */
+  permissionOverwrites?: { id: string; type: 'role' | 'member'; allow?: bigint | string; deny?: bigint | string }[];
 }
 
 /** A guild for `startEmulator({ guilds })` and `Emulator.createGuild`. */

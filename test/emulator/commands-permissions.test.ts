@@ -196,6 +196,18 @@ describe('who may use a command', () => {
     await put([]);
     await call(emulator, 'PUT', `${w.base}/${emulator.applicationId}/permissions`, { permissions: [{ id: w.moderators, type: 1, permission: true }] }, w.token(OWNER));
     expect([use(PLAYER), use(MANAGER)]).toEqual([false, true]);
+    // Channel permission overwrites of the world: no USE_APPLICATION_COMMANDS, no command (a thread follows its parent).
+    await call(emulator, 'PUT', `${w.base}/${emulator.applicationId}/permissions`, { permissions: [] }, w.token(OWNER));
+    await call(emulator, 'PATCH', `${w.base}/${w.command.id}`, { default_member_permissions: null });
+    const quiet = await emulator.createChannel(w.guild.id, {
+      name: 'quiet',
+      permissionOverwrites: [
+        { id: w.guild.id, type: 'role', deny: PermissionFlags.UseApplicationCommands },
+        { id: w.moderators, type: 'role', allow: PermissionFlags.UseApplicationCommands },
+      ],
+    });
+    const quietThread = await emulator.createChannel(w.guild.id, { name: 'quiet-thread', type: 12, parent: quiet.id });
+    expect([use(PLAYER, quiet.id), use(PLAYER, quietThread.id), use(MANAGER, quiet.id), use(PLAYER, w.general)]).toEqual([false, false, true, true]);
     expect(() => emulator.canUseCommand(w.guild.id, '1', PLAYER, w.command.id)).toThrow(/channelId must be the id of a channel of the guild/);
     expect(() => emulator.canUseCommand(w.guild.id, w.general, PLAYER, '5')).toThrow(RangeError);
   });

@@ -302,3 +302,20 @@ describe('hostile bodies', () => {
     expect(res).toMatchObject({ status: 413, body: { code: 40005 } });
   });
 });
+
+describe('rate limits', () => {
+  it('count command routes toward the application’s global limit of 50 a second, with X-RateLimit-* headers', async () => {
+    const now = Date.UTC(2026, 0, 1); // a clock that stands still: one window for every request
+    const { global } = await start({ rateLimits: 'service', clock: () => now });
+    const res = await call(emulator, 'GET', global);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-ratelimit-limit')).toBe('50');
+    expect(res.headers.get('x-ratelimit-bucket')).toBe('global');
+    expect(res.headers.get('x-ratelimit-remaining')).toBe('49');
+    const answers = await Promise.all(Array.from({ length: 60 }, () => call(emulator, 'GET', global)));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(49);
+    const limited = answers.filter((a) => a.status === 429);
+    expect(limited).toHaveLength(11);
+    expect(limited[0]!.body).toMatchObject({ global: true, message: 'You are being rate limited.' });
+  });
+});

@@ -91,6 +91,36 @@ describe('guilds', () => {
     expect(thread.parent_id).not.toBeNull();
   });
 
+  it('keeps channel permission overwrites and the ids given for roles and channels', async () => {
+    const deny = PermissionFlags.SendMessages | PermissionFlags.UseApplicationCommands;
+    emulator = await startEmulator({
+      users,
+      rateLimits: 'off',
+      guilds: [
+        {
+          id: '900000000000000002',
+          roles: [{ id: '900000000000000010', name: 'Muted' }],
+          members: [{ userId: PLAYER, roles: ['Muted'] }],
+          channels: [{ name: 'announcements', permissionOverwrites: [{ id: '@everyone', type: 'role', deny }, { id: 'Muted', type: 'role', deny: PermissionFlags.ViewChannel }, { id: OWNER, type: 'member', allow: deny }] }],
+        },
+      ],
+    });
+    const channels = (await get(emulator, '/guilds/900000000000000002/channels')).body as { name: string; permission_overwrites: unknown[] }[];
+    expect(channels.find((c) => c.name === 'announcements')!.permission_overwrites).toEqual([
+      { id: '900000000000000002', type: 0, allow: '0', deny: String(deny) },
+      { id: '900000000000000010', type: 0, allow: '0', deny: String(PermissionFlags.ViewChannel) },
+      { id: OWNER, type: 1, allow: String(deny), deny: '0' },
+    ]);
+    const role = await emulator.createRole('900000000000000002', { id: '900000000000000020', name: 'Given id' });
+    expect(role.id).toBe('900000000000000020');
+    const channel = await emulator.createChannel('900000000000000002', { id: '900000000000000030', name: 'quiet', permissionOverwrites: [{ id: PLAYER, type: 'member', deny: '2048' }] });
+    expect(channel).toMatchObject({ id: '900000000000000030', permission_overwrites: [{ id: PLAYER, type: 1, allow: '0', deny: '2048' }] });
+    await expect(emulator.createRole('900000000000000002', { id: '900000000000000020', name: 'again' })).rejects.toThrow(/role.id must be an id no other role/);
+    await expect(emulator.createChannel('900000000000000002', { name: 'x', permissionOverwrites: [{ id: '1', type: 'role' }] })).rejects.toThrow(/permissionOverwrites\[0\].id must be the id of a role/);
+    await expect(emulator.createChannel('900000000000000002', { name: 'x', permissionOverwrites: [{ id: PLAYER, type: 'user' as never }] })).rejects.toThrow(/must be 'role' or 'member'/);
+    await expect(startEmulator({ users, guilds: [{ channels: [{ name: 'x', permissionOverwrites: [{ id: 'Nobody', type: 'role' }] }] }] })).rejects.toThrow(/'@everyone' or the id or name of a role/);
+  });
+
   it('answers 404 Unknown Guild, 401 without a credential and 403 for a Bearer token', async () => {
     emulator = await startEmulator({ users, rateLimits: 'off' });
     const guild = await emulator.createGuild();

@@ -2,7 +2,7 @@
 import { checkInteger, checkOptionalString, checkSnowflake, checkString } from '../../check.js';
 import { argumentError } from '../../errors.js';
 import { MAX_PERMISSION_SET } from '../../rules/permissions.js';
-import type { GuildSpec } from './types.js';
+import type { GuildSpec, OverwriteSpec } from './types.js';
 
 /** Channel types a world channel may have (the service's guild channel and thread types). */
 export const WORLD_CHANNEL_TYPES: readonly number[] = [0, 2, 4, 5, 10, 11, 12, 13, 15];
@@ -30,6 +30,21 @@ export function checkPermissionBits(where: string, name: string, value: unknown,
   else throw argumentError('type', where, name, 'a permission bit set as a bigint or a decimal string, such as PermissionFlags.ManageGuild', value);
   if (bits < 0n || bits > MAX_PERMISSION_SET) throw argumentError('value', where, name, `a permission bit set from 0 to ${MAX_PERMISSION_SET}`, value);
   return bits;
+}
+
+/** Checks `permissionOverwrites` of a channel: `{ id, type: 'role' | 'member', allow?, deny? }[]`. */
+export function checkOverwrites(where: string, at: string, value: unknown): OverwriteSpec[] {
+  return list(where, at, value).map((overwrite, i) => {
+    const o = record(where, `${at}[${i}]`, overwrite);
+    const type = o.type === 'role' ? 0 : o.type === 'member' ? 1 : undefined;
+    if (type === undefined) throw argumentError('value', where, `${at}[${i}].type`, "'role' or 'member'", o.type);
+    return {
+      id: checkString(where, `${at}[${i}].id`, o.id, true),
+      type,
+      allow: checkPermissionBits(where, `${at}[${i}].allow`, o.allow, 0n),
+      deny: checkPermissionBits(where, `${at}[${i}].deny`, o.deny, 0n),
+    };
+  });
 }
 
 /** Checks one guild description; `users` are the known user ids, the first being the default owner. */
@@ -72,7 +87,15 @@ export function checkGuild(where: string, at: string, value: unknown, users: Rea
       name: checkString(where, `${at}.channels[${i}].name`, c.name, true),
       type: checkInteger(where, `${at}.channels[${i}].type`, c.type, 0, 15, 0),
       parent: checkOptionalString(where, `${at}.channels[${i}].parent`, c.parent, true),
+      overwrites: checkOverwrites(where, `${at}.channels[${i}].permissionOverwrites`, c.permissionOverwrites),
     };
+    for (const [j, o] of spec.overwrites.entries()) {
+      const known = o.type === 0 ? o.id === '@everyone' || roleRefs.has(o.id) : members.some((m) => m.userId === o.id) || o.id === ownerId;
+      if (!known) {
+        const what = o.type === 0 ? `'@everyone' or the id or name of a role in ${at}.roles` : `the user id of the owner or of a member in ${at}.members`;
+        throw argumentError('value', where, `${at}.channels[${i}].permissionOverwrites[${j}].id`, what, o.id);
+      }
+    }
     if (!WORLD_CHANNEL_TYPES.includes(spec.type)) {
       throw argumentError('value', where, `${at}.channels[${i}].type`, `a guild channel type: one of ${WORLD_CHANNEL_TYPES.join(', ')}`, spec.type);
     }

@@ -53,5 +53,14 @@ export interface GuildSpec {
   /** Role references are ids or names of `roles`. */
   members: { userId: string; roles: string[] }[];
   /** `parent` is the id or name of a channel listed before it. */
-  channels: { id: string | undefined; name: string; type: number; parent: string | undefined }[];
+  /** In overwrites, a role is its id, its name or `@everyone`; a member is a user id. */
+  channels: { id: string | undefined; name: string; type: number; parent: string | undefined; overwrites: OverwriteSpec[] }[];
+}
+
+/** A channel permission overwrite as given, before role names are resolved. */
+export interface OverwriteSpec {
+  id: string;
+  type: 0 | 1;
+  allow: bigint;
+  deny: bigint;
 }

@@ -90,7 +90,8 @@ export class World {
     for (const channel of spec.channels) {
       const channelId = channel.id ?? this.#nextId();
       const parentId = channel.parent === undefined ? null : channelIds.get(channel.parent)!;
-      guild.channels.set(channelId, { id: channelId, guildId: id, type: channel.type, name: channel.name, parentId, position: guild.channels.size, overwrites: [] });
+      const overwrites = channel.overwrites.map((o) => ({ ...o, id: o.type === 1 ? o.id : o.id === '@everyone' ? id : roleIds.get(o.id)! }));
+      guild.channels.set(channelId, { id: channelId, guildId: id, type: channel.type, name: channel.name, parentId, position: guild.channels.size, overwrites });
       channelIds.set(channel.name, channelId);
       channelIds.set(channelId, channelId);
     }
@@ -99,8 +100,8 @@ export class World {
     return guild;
   }
 
-  createRole(guild: GuildRecord, name: string, permissions: bigint): RoleRecord {
-    const role: RoleRecord = { id: this.#nextId(), name, permissions, position: guild.roles.size };
+  createRole(guild: GuildRecord, name: string, permissions: bigint, id?: string): RoleRecord {
+    const role: RoleRecord = { id: id ?? this.#nextId(), name, permissions, position: guild.roles.size };
     guild.roles.set(role.id, role);
     this.#save();
     return role;
@@ -114,8 +115,8 @@ export class World {
     return member;
   }
 
-  createChannel(guild: GuildRecord, name: string, type: number, parentId: string | null, overwrites: ChannelRecord['overwrites']): ChannelRecord {
-    const channel: ChannelRecord = { id: this.#nextId(), guildId: guild.id, type, name, parentId, position: guild.channels.size, overwrites };
+  createChannel(guild: GuildRecord, name: string, type: number, parentId: string | null, overwrites: ChannelRecord['overwrites'], id?: string): ChannelRecord {
+    const channel: ChannelRecord = { id: id ?? this.#nextId(), guildId: guild.id, type, name, parentId, position: guild.channels.size, overwrites };
     guild.channels.set(channel.id, channel);
     this.#channelGuild.set(channel.id, guild.id);
     this.#save();
