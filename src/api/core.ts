@@ -65,6 +65,14 @@ export interface ApiRequest {
   body?: unknown;
   /** Query parameters. */
   query?: Record<string, string | number | undefined>;
+  /** Extra request headers, lowercase names (e.g. `x-service-locale`); never authorization or content-type. */
+  headers?: Record<string, string>;
+}
+
+/** A response's status with its parsed body: for operations whose status carries meaning (201 created, 200 replaced). */
+export interface ApiResponse<T> {
+  status: number;
+  value: T;
 }
 
 const WHERE = 'new PlatformApi()';
@@ -77,6 +85,8 @@ const INVALID_WINDOW_MS = 10 * 60_000;
 const HOLD_MS = 60_000;
 /** Answers that count toward the invalid-request limit. */
 const INVALID_STATUSES = new Set([401, 403, 429]);
+/** Headers the client sets itself, so a call cannot replace them. */
+const RESERVED_HEADERS = new Set(['authorization', 'content-type', 'content-length', 'user-agent', 'host', 'transfer-encoding', 'connection']);
 
 /** A route template, checked and split once: `/lobbies/:lobby_id` -> parts and parameter names. */
 interface CompiledRoute {
@@ -153,6 +163,9 @@ interface Internals {
   headers: Record<string, string>;
   jsonHeaders: Record<string, string>;
 }
+
+/** Sends one call and answers its status too; for the resource files, not exported from the package. */
+export let sendWithStatus: <T>(api: PlatformApiCore, call: ApiRequest, options: RequestOptions | undefined, where: string) => Promise<ApiResponse<T>>;
 
 // Internals live here, not on the instance, so no inspect, JSON or property walk reaches the token.
 const internals = new WeakMap<PlatformApiCore, Internals>();
@@ -264,6 +277,14 @@ export class PlatformApiCore {
    * directly only for an operation they do not cover yet.
    */
   async request<T>(call: ApiRequest, options: RequestOptions = {}, where = 'PlatformApi.request()'): Promise<T> {
+    return (await this.#send<T>(call, options, where)).value;
+  }
+
+  static {
+    sendWithStatus = <T>(api: PlatformApiCore, call: ApiRequest, options: RequestOptions | undefined, where: string) => api.#send<T>(call, options ?? {}, where);
+  }
+
+  async #send<T>(call: ApiRequest, options: RequestOptions, where: string): Promise<ApiResponse<T>> {
     const s = internals.get(this)!;
     checkOptions(where, call, 'call');
     checkOneOf(where, 'call.method', call.method, METHODS);
@@ -290,6 +311,7 @@ export class PlatformApiCore {
     const major = compiled.hasMajor ? (MAJOR_PARAMS.map((name) => call.params?.[name]).find((v) => v !== undefined) ?? '') : '';
     const scope: RateLimitScope = { identity: s.identity, address: s.address, route: `${call.method} ${call.route}`, major };
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+    const headers = withExtraHeaders(where, body === undefined ? s.headers : s.jsonHeaders, call.headers);
 
     const controller = new AbortController();
     let timedOut = false;
@@ -324,29 +346,29 @@ export class PlatformApiCore {
             origin: s.origin,
             path: path + query,
             method: call.method,
-            headers: body === undefined ? s.headers : s.jsonHeaders,
+            headers,
             body,
             signal: controller.signal,
           });
           const status = response.statusCode;
-          const headers = response.headers;
-          const text = await readBounded(response.body, headers['content-length'], s.maxResponseBytes, context);
+          const responseHeaders = response.headers;
+          const text = await readBounded(response.body, responseHeaders['content-length'], s.maxResponseBytes, context);
           let limited: RateLimitOutcome['limited'];
           let retryAfter = 0;
           if (status === 429) {
             const parsed = safeJson(text) as { retry_after?: unknown; global?: unknown } | undefined;
-            const header = Number(headers['retry-after']);
+            const header = Number(responseHeaders['retry-after']);
             retryAfter = typeof parsed?.retry_after === 'number' && Number.isFinite(parsed.retry_after) ? parsed.retry_after : Number.isFinite(header) ? header : 1;
             retryAfter = Math.min(Math.max(retryAfter, 0), 24 * 3600);
-            limited = { global: parsed?.global === true || headers['x-ratelimit-global'] === 'true', retryAfterMs: Math.ceil(retryAfter * 1000) };
+            limited = { global: parsed?.global === true || responseHeaders['x-ratelimit-global'] === 'true', retryAfterMs: Math.ceil(retryAfter * 1000) };
           }
           outcome = {
             sent: true,
             // Only a success without bucket headers shows the route has no bucket: refusals of the
             // credential and global 429s carry none even on routes that have one.
-            bucket: parseBucket(headers) ?? (status < 300 ? null : undefined),
+            bucket: parseBucket(responseHeaders) ?? (status < 300 ? null : undefined),
             // 429s of a shared limit are not the caller's fault, and the service does not count them.
-            invalid: INVALID_STATUSES.has(status) && !(status === 429 && headers['x-ratelimit-scope'] === 'shared'),
+            invalid: INVALID_STATUSES.has(status) && !(status === 429 && responseHeaders['x-ratelimit-scope'] === 'shared'),
             limited,
           };
           released = true;
@@ -357,10 +379,10 @@ export class PlatformApiCore {
             const parsed = safeJson(text) as ConstructorParameters<typeof ApiError>[1];
             throw new ApiError(status, typeof parsed === 'object' && parsed !== null ? parsed : undefined, { ...context, retryAfter });
           }
-          if (text === '') return undefined as T;
+          if (text === '') return { status, value: undefined as T };
           const value = safeJson(text);
           if (value === undefined) throw new ApiRequestError('ERR_API_BAD_RESPONSE', `${call.method} ${call.route} answered ${status} with a body that is not JSON.`, context);
-          return value as T;
+          return { status, value: value as T };
         } catch (error) {
           // Aborted, timed out or failed in flight: the slot goes back so no waiter is stuck behind it.
           if (!released) await this.#giveBack(s, scope, reservation, outcome);
@@ -439,6 +461,22 @@ export class PlatformApiCore {
   [inspect.custom](): string {
     return `${this.constructor.name} { apiBase: '${this.apiBase}', credential: '${this.credential}' }`;
   }
+}
+
+function withExtraHeaders(where: string, base: Record<string, string>, extra: Record<string, string> | undefined): Record<string, string> {
+  if (extra === undefined) return base;
+  checkOptions(where, extra, 'call.headers');
+  const out = { ...base };
+  for (const [name, value] of Object.entries(extra)) {
+    if (!/^[a-z0-9-]{1,64}$/.test(name) || RESERVED_HEADERS.has(name)) {
+      throw argumentError('value', where, `call.headers['${name.slice(0, 64)}']`, 'a lowercase header name the client does not set itself', name);
+    }
+    if (typeof value !== 'string' || !/^[\x20-\x7e]{0,256}$/.test(value)) {
+      throw argumentError(typeof value === 'string' ? 'value' : 'type', where, `call.headers.${name}`, 'printable ASCII of at most 256 characters', value);
+    }
+    out[name] = value;
+  }
+  return out;
 }
 
 function safeJson(text: string): unknown {

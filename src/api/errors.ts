@@ -35,7 +35,7 @@ export function flattenFieldErrors(errors: unknown): ApiFieldError[] {
  * (50035 Invalid Form Body, 10031 Unknown Lobby, …), 0 when its body had none.
  */
 export class ApiError extends Error {
-  override readonly name = 'ApiError';
+  override readonly name: string = 'ApiError';
   /** HTTP status, e.g. 400, 404, 429. */
   readonly status: number;
   /** The service's JSON error code; 0 when the body had none. */
@@ -99,7 +99,8 @@ export type ApiRequestErrorCode =
   | 'ERR_API_INVALID_REQUEST_GUARD'
   | 'ERR_API_STORE'
   | 'ERR_API_CLOSED'
-  | 'ERR_API_DEPENDENCY';
+  | 'ERR_API_DEPENDENCY'
+  | 'ERR_API_CREDENTIAL';
 
 /** A request that got no usable answer, or that PlatformApi refused to send. */
 export class ApiRequestError extends SocialSdkAuthError {

@@ -3,14 +3,28 @@
  * limits kept in a store that a whole fleet of processes can share.
  *
  * ```ts
- * import { PlatformApi, RedisRateLimitStore } from 'social-sdk-auth/api';
+ * import { PlatformApi, RedisRateLimitStore, deployCommands } from 'social-sdk-auth/api';
  * const api = new PlatformApi({ botToken, store: new RedisRateLimitStore({ url: process.env.REDIS_URL! }) });
+ * await deployCommands([{ name: 'ping', description: 'Checks the bot answers' }], { api, applicationId });
  * ```
  *
  * undici and redis are optional peer dependencies, loaded on first use.
  */
 export { PlatformApi } from './lobbies.js';
 export type { GetLobbyMessagesQuery } from './lobbies.js';
+export { CommandValidationError, type CommandUpsert, type EditCommandOptions, type GetCommandsQuery } from './commands.js';
+export { deployCommands, type DeployCommandsOptions, type DeployedCommand, type DeployReport } from './deploy.js';
+export type {
+  ApplicationCommand,
+  ApplicationCommandBulkItem,
+  ApplicationCommandCreateBody,
+  ApplicationCommandEditBody,
+  ApplicationCommandPermission,
+  ApplicationCommandPermissionsEditBody,
+  GuildApplicationCommandPermissions,
+} from '../commands/types.js';
+export type { CommandError, CommandErrorCode } from '../rules/commands.js';
+export type { Locale } from '../rules/locales.js';
 export type {
   AddLobbyMemberBody,
   BulkLobbyMemberInput,
