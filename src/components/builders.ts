@@ -426,6 +426,11 @@ export class MessageBuilder extends ContentBuilder<MessageBody> {
     states.set(this, { label: 'MessageBuilder', json: { ...(flags === 0 ? {} : { flags }), components: [] }, probe: (json) => ({ body: json, prefix: '', kind: 'message' }), pending: [] });
   }
 
+  /** V2 messages: adds a Container, a ContainerBuilder or a function that fills a new one. */
+  addContainer(container: ContainerBuilder | ((container: ContainerBuilder) => void)): this {
+    return this.push('addContainer', childJson('MessageBuilder.addContainer', 'container', container, () => new ContainerBuilder()));
+  }
+
   /** Legacy messages: the text, at most 4000 characters. */
   setContent(content: string): this {
     update(this, 'setContent', (json) => void (json.content = content));
