@@ -2,10 +2,9 @@
 // import give the same validator and builders, with nothing of the sign-in code or the emulator.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const root = path.resolve(__dirname, '..', '..');
 
 function node(args: string[]): string {
   const result = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', timeout: 60_000 });
