@@ -151,6 +151,15 @@ export const ComponentErrorCode = {
 } as const;
 export type ComponentErrorCode = (typeof ComponentErrorCode)[keyof typeof ComponentErrorCode];
 
+/** Nested error codes only a server that holds the message and its files can give (the emulator's message routes). */
+export const MessageErrorCode = {
+  /** An `attachment://<filename>` reference that names no file uploaded with the message. */
+  AttachmentNotFound: 'COMPONENT_ATTACHMENT_NOT_FOUND',
+  /** An edit that would remove IS_COMPONENTS_V2 from a message sent with it. */
+  V2FlagRemoved: 'MESSAGE_COMPONENTS_V2_FLAG_REMOVED',
+} as const;
+export type MessageErrorCode = (typeof MessageErrorCode)[keyof typeof MessageErrorCode];
+
 /** One violation: where (a JSON path such as `components[0].components[2].custom_id`, '' for the body), which rule, and a sentence. */
 export interface ComponentError {
   path: string;
