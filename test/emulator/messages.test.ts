@@ -102,7 +102,7 @@ describe('POST /channels/{id}/messages', () => {
     expect((await call(emulator, 'DELETE', messages())).status).toBe(405);
     const notJson = await fetch(`${emulator.apiBase}${messages()}`, { method: 'POST', headers: { authorization: `Bot ${emulator.botToken}`, 'content-type': 'application/json' }, body: '{"content":' });
     expect(notJson.status).toBe(400);
-    expect((await notJson.json()).code).toBe(50109);
+    expect(((await notJson.json()) as { code: number }).code).toBe(50109);
   });
 });
 
