@@ -152,8 +152,7 @@ function valueAt(json: unknown, path: string): unknown {
 
 function toError(where: string, error: ComponentError, json: unknown, what: string): ArgumentError {
   const problem = TYPE_CODES.has(error.code) ? 'type' : 'value';
-  const value = valueAt(json, error.path);
-  return argumentError(problem, where, error.path === '' ? what : error.path, `valid (${error.code})`, value === undefined && error.path !== '' ? undefined : value, error.message);
+  return argumentError(problem, where, error.path === '' ? what : error.path, `valid (${error.code})`, valueAt(json, error.path), error.message);
 }
 
 function errorsOf(state: State, json: Json, final: boolean): ComponentError[] {

@@ -601,18 +601,18 @@ function textInput(ctx: Context, record: object, path: string, place: Place): vo
   str(ctx, record, path, 'placeholder', 0, ComponentLimits.textInputPlaceholderLength);
 }
 
-function children(ctx: Context, record: object, path: string, key: string, min: number, max: number, place: Place, depth: number): unknown[] | undefined {
+function children(ctx: Context, record: object, path: string, key: string, min: number, max: number, place: Place): unknown[] | undefined {
   const items = list(ctx, record, path, key, min, max, true);
-  items?.forEach((item, i) => component(ctx, item, join(join(path, key), i), place, depth + 1));
+  items?.forEach((item, i) => component(ctx, item, join(join(path, key), i), place));
   return items;
 }
 
-function actionRow(ctx: Context, record: object, path: string, place: Place, depth: number): void {
+function actionRow(ctx: Context, record: object, path: string, place: Place): void {
   if (place === 'modal') {
-    children(ctx, record, path, 'components', 1, ComponentLimits.rowItems, 'modalRow', depth);
+    children(ctx, record, path, 'components', 1, ComponentLimits.rowItems, 'modalRow');
     return;
   }
-  const items = children(ctx, record, path, 'components', 1, ComponentLimits.rowItems, 'row', depth);
+  const items = children(ctx, record, path, 'components', 1, ComponentLimits.rowItems, 'row');
   if (items === undefined || items.length < 2) return;
   const selectAt = items.findIndex((item) => isRecord(item) && SELECTS.includes(own(item, 'type') as number));
   if (selectAt >= 0) {
@@ -620,7 +620,7 @@ function actionRow(ctx: Context, record: object, path: string, place: Place, dep
   }
 }
 
-function component(ctx: Context, value: unknown, path: string, place: Place, depth: number): void {
+function component(ctx: Context, value: unknown, path: string, place: Place): void {
   if (!isRecord(value)) {
     add(ctx, path, ComponentErrorCode.ModelType, `Must be a component object; received ${describeType(value)}.`);
     return;
@@ -659,7 +659,7 @@ function component(ctx: Context, value: unknown, path: string, place: Place, dep
 
   switch (type) {
     case C.ActionRow:
-      actionRow(ctx, value, path, place, depth);
+      actionRow(ctx, value, path, place);
       return;
     case C.Button:
       button(ctx, value, path);
@@ -675,10 +675,10 @@ function component(ctx: Context, value: unknown, path: string, place: Place, dep
       select(ctx, type, value, path);
       return;
     case C.Section: {
-      children(ctx, value, path, 'components', 1, ComponentLimits.sectionTexts, 'section', depth);
+      children(ctx, value, path, 'components', 1, ComponentLimits.sectionTexts, 'section');
       const accessory = own(value, 'accessory');
       if (!present(accessory)) required(ctx, join(path, 'accessory'), ': a Section needs a Button or a Thumbnail beside its text');
-      else component(ctx, accessory, join(path, 'accessory'), 'accessory', depth + 1);
+      else component(ctx, accessory, join(path, 'accessory'), 'accessory');
       return;
     }
     case C.TextDisplay:
@@ -713,7 +713,7 @@ function component(ctx: Context, value: unknown, path: string, place: Place, dep
       oneOf(ctx, value, path, 'spacing', Object.values(SeparatorSpacing), false);
       return;
     case C.Container:
-      children(ctx, value, path, 'components', 1, ComponentLimits.v2Components, 'container', depth);
+      children(ctx, value, path, 'components', 1, ComponentLimits.v2Components, 'container');
       int(ctx, value, path, 'accent_color', 0, ComponentLimits.maxAccentColor);
       bool(ctx, value, path, 'spoiler');
       return;
@@ -722,7 +722,7 @@ function component(ctx: Context, value: unknown, path: string, place: Place, dep
       str(ctx, value, path, 'description', 0, ComponentLimits.labelDescriptionLength);
       const child = own(value, 'component');
       if (!present(child)) required(ctx, join(path, 'component'), ': a Label holds one interactive component');
-      else component(ctx, child, join(path, 'component'), 'label', depth + 1);
+      else component(ctx, child, join(path, 'component'), 'label');
       return;
     }
     case C.FileUpload:
@@ -808,7 +808,7 @@ export function checkMessage(body: unknown): ComponentValidationResult {
     if (!v2 && raw.length > ComponentLimits.legacyRows) {
       add(ctx, 'components', ComponentErrorCode.MaxLength, `Must be ${ComponentLimits.legacyRows} or fewer in length; received ${raw.length}. A message without IS_COMPONENTS_V2 holds at most 5 Action Rows.`);
     }
-    for (let i = 0; i < Math.min(raw.length, MAX_ITEMS_INSPECTED); i++) component(ctx, own(raw, i), `components[${i}]`, v2 ? 'v2' : 'legacy', 0);
+    for (let i = 0; i < Math.min(raw.length, MAX_ITEMS_INSPECTED); i++) component(ctx, own(raw, i), `components[${i}]`, v2 ? 'v2' : 'legacy');
     const total = Math.max(ctx.total, raw.length);
     if (v2 && total > ComponentLimits.v2Components) {
       add(ctx, 'components', ComponentErrorCode.TooManyComponents, `Holds ${total} components in total; a V2 message holds at most ${ComponentLimits.v2Components}, counting nested ones.`);
@@ -827,7 +827,7 @@ export function checkModal(body: unknown): ComponentValidationResult {
     // The modal's own custom_id names the modal; it does not compete with its components'.
     str(ctx, body, '', 'custom_id', 1, ComponentLimits.customIdLength, true);
     str(ctx, body, '', 'title', 1, ComponentLimits.modalTitleLength, true);
-    children(ctx, body, '', 'components', 1, ComponentLimits.modalComponents, 'modal', -1);
+    children(ctx, body, '', 'components', 1, ComponentLimits.modalComponents, 'modal');
   });
 }
 

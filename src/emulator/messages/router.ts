@@ -105,7 +105,8 @@ export async function routeMessagesApi(ctx: EmulatorContext, req: IncomingMessag
     // The rest is checked as the V2 message it stays, so the flag is the one error reported for it.
     merged.flags = (typeof merged.flags === 'number' && merged.flags >= 0 ? merged.flags : 0) + (1 << 15);
   }
-  const refused = check({ ...merged, attachments: attachments.map((a) => ({ id: a.id, filename: a.filename })) }, [], attachments.map((a) => String(a.filename)), problems);
+  const listed = body.attachments === undefined || Array.isArray(body.attachments) ? attachments.map((a) => ({ id: a.id, filename: a.filename })) : body.attachments;
+  const refused = check({ ...merged, attachments: listed }, [], attachments.map((a) => String(a.filename)), problems);
   if (refused !== undefined) return refused;
   const message = render(String(previous.id), channelId, stored.applicationId, merged, attachments, String(previous.timestamp));
   message.edited_timestamp = new Date(now).toISOString();
