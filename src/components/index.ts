@@ -16,6 +16,7 @@ export {
   MAX_COMPONENT_ERRORS,
   MESSAGE_COMPONENT_TYPES,
   MODAL_COMPONENT_TYPES,
+  MessageErrorCode,
   MessageFlags,
   SeparatorSpacing,
   TextInputStyle,
