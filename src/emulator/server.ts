@@ -7,6 +7,7 @@ import { BodyTooLargeError, isFormUrlEncoded, json, readBody, serviceError, type
 import { currentApplication, currentUser, discoveryDocument, jwksDocument, userInfo } from './resources.js';
 import { routeLobbyApi } from './lobbies/router.js';
 import { routeCommandsApi } from './commands/router.js';
+import { routeMessagesApi } from './messages/router.js';
 import { handleRevoke, handleToken, notFormEncoded } from './token.js';
 import type { EmulatorRequestRecord, TokenFault } from './types.js';
 
@@ -85,6 +86,7 @@ type Router = (ctx: EmulatorContext, req: IncomingMessage, url: URL) => Promise<
 const ROUTERS: readonly Router[] = [
   routeLobbyApi,
   routeCommandsApi,
+  routeMessagesApi,
 ];
 
 /** Tries each router of ROUTERS in turn; 404 when none owns the path. */
