@@ -34,6 +34,10 @@ export interface ResolvedApplication {
   botToken: string | undefined;
   /** Requests per second allowed to the application across the lobby interface. */
   globalRateLimit: number;
+  /** Interactions: where signed interactions are POSTed; undefined when the app has none. */
+  interactionsEndpointUrl: string | undefined;
+  /** Interactions: where signed webhook events are POSTed; undefined when the app has none. */
+  eventWebhooksUrl: string | undefined;
 }
 
 /** Options with every default applied. */
@@ -89,6 +93,22 @@ function checkRedirectUri(name: string, uri: unknown): string {
   return uri;
 }
 
+/** Interactions: an endpoint the emulator POSTs to, an absolute http(s) URL. */
+function checkEndpointUrl(name: string, value: unknown): string | undefined {
+  const url = checkOptionalString(WHERE, name, value);
+  if (url === undefined) return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.hostname === '') {
+    throw argumentError('value', WHERE, name, 'an absolute http(s) URL such as "http://127.0.0.1:8080/interactions"', url);
+  }
+  return parsed.href;
+}
+
 function checkApplication(app: unknown, index: number): ResolvedApplication {
   const at = `options.applications[${index}]`;
   if (typeof app !== 'object' || app === null || Array.isArray(app)) throw argumentError('type', WHERE, at, 'an object', app);
@@ -109,7 +129,9 @@ function checkApplication(app: unknown, index: number): ResolvedApplication {
     throw argumentError('value', WHERE, `${at}.botToken`, '8 to 200 printable ASCII characters without spaces', botToken);
   }
   const globalRateLimit = checkInteger(WHERE, `${at}.globalRateLimit`, a.globalRateLimit, GLOBAL_LIMIT_DEFAULT, GLOBAL_LIMIT_MAX, GLOBAL_LIMIT_DEFAULT);
-  return { id, publicClient, clientSecret, redirectUris: uris, name, botToken, globalRateLimit };
+  const interactionsEndpointUrl = checkEndpointUrl(`${at}.interactionsEndpointUrl`, a.interactionsEndpointUrl);
+  const eventWebhooksUrl = checkEndpointUrl(`${at}.eventWebhooksUrl`, a.eventWebhooksUrl);
+  return { id, publicClient, clientSecret, redirectUris: uris, name, botToken, globalRateLimit, interactionsEndpointUrl, eventWebhooksUrl };
 }
 
 function checkUser(user: unknown, index: number): EmulatorUser {
