@@ -112,7 +112,7 @@ describe('verifyInteraction', () => {
     ['a plain object', { type: 1 }],
     ['an array', [1, 2]],
   ])('refuses a body that is %s without throwing', (_what, junk) => {
-    expect(verifyInteraction({ ...base, body: junk as string })).toMatchObject({ ok: false, reason: 'malformed-body' });
+    expect(verifyInteraction({ ...base, body: junk as unknown as string })).toMatchObject({ ok: false, reason: 'malformed-body' });
   });
 
   it('never puts the request data into its messages', () => {
@@ -144,7 +144,7 @@ describe('verifyInteraction', () => {
     ['undefined', undefined],
     ['a Buffer', Buffer.alloc(32)],
   ])('throws a TypeError for a public key that is %s', (_what, publicKey) => {
-    expect(() => verifyInteraction({ ...base, publicKey: publicKey as string })).toThrow(expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' }));
+    expect(() => verifyInteraction({ ...base, publicKey: publicKey as unknown as string })).toThrow(expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' }));
   });
 
   it('throws argument errors for a bad maxAgeSeconds, now or options', () => {
