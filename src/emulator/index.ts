@@ -286,27 +286,27 @@ class RunningEmulator implements Emulator {
     return key.publicKeyHex;
   }
 
-  invokeCommand(options: interactions.InvokeCommandOptions): Promise<interactions.EmulatorInteractionResult> {
+  async invokeCommand(options: interactions.InvokeCommandOptions): Promise<interactions.EmulatorInteractionResult> {
     return interactions.invokeCommand(this.#ctx, this.#interactions('invoke a command'), options);
   }
 
-  clickComponent(options: interactions.ClickComponentOptions): Promise<interactions.EmulatorInteractionResult> {
+  async clickComponent(options: interactions.ClickComponentOptions): Promise<interactions.EmulatorInteractionResult> {
     return interactions.clickComponent(this.#ctx, this.#interactions('click a component'), options);
   }
 
-  autocomplete(options: interactions.AutocompleteOptions): Promise<interactions.EmulatorInteractionResult> {
+  async autocomplete(options: interactions.AutocompleteOptions): Promise<interactions.EmulatorInteractionResult> {
     return interactions.autocomplete(this.#ctx, this.#interactions('autocomplete'), options);
   }
 
-  submitModal(options: interactions.SubmitModalOptions): Promise<interactions.EmulatorInteractionResult> {
+  async submitModal(options: interactions.SubmitModalOptions): Promise<interactions.EmulatorInteractionResult> {
     return interactions.submitModal(this.#ctx, this.#interactions('submit a modal'), options);
   }
 
-  checkInteractionsEndpoint(applicationId?: string): Promise<interactions.InteractionsEndpointCheck> {
+  async checkInteractionsEndpoint(applicationId?: string): Promise<interactions.InteractionsEndpointCheck> {
     return interactions.checkInteractionsEndpoint(this.#ctx, this.#interactions('check an interactions endpoint'), applicationId);
   }
 
-  setInteractionsEndpoint(url: string, applicationId?: string): Promise<interactions.InteractionsEndpointCheck> {
+  async setInteractionsEndpoint(url: string, applicationId?: string): Promise<interactions.InteractionsEndpointCheck> {
     return interactions.setInteractionsEndpoint(this.#ctx, this.#interactions('set an interactions endpoint'), url, applicationId);
   }
 
