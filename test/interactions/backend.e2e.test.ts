@@ -3,10 +3,8 @@
 // emulator over real HTTP: commands, a button, a select, an autocomplete, modals with every
 // interactive type, a deferred reply edited through the token, an acknowledgement through the
 // callback route, webhook events, and forged or stale requests refused.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +18,6 @@ const FRIEND = { id: '80351110224678913', username: 'friend', globalName: 'Frien
 let emulator: Emulator;
 let backend: ChildProcess;
 let base: string;
-let nodePath: string;
 
 /** Starts the example as a user would (`node main.js`), resolving with the URL it prints. */
 function startBackend(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
@@ -62,10 +59,8 @@ async function waitFor<T>(read: () => T | undefined, what: string, timeoutMs = 5
 
 beforeAll(async () => {
   emulator = await startEmulator({ users: [{ id: '80351110224678912', username: 'player', globalName: 'Player One' }, FRIEND] });
-  // The example requires 'social-sdk-auth' by name: a NODE_PATH folder resolves it to this checkout.
-  nodePath = mkdtempSync(path.join(os.tmpdir(), 'ssa-node-path-'));
-  symlinkSync(projectRoot, path.join(nodePath, 'social-sdk-auth'), 'dir');
-  const started = await startBackend({ NODE_PATH: nodePath, PUBLIC_KEY: emulator.publicKey, API_BASE: emulator.apiBase, PORT: '0' });
+  // The example requires 'social-sdk-auth/interactions' by name, which resolves to this checkout's build.
+  const started = await startBackend({ PUBLIC_KEY: emulator.publicKey, API_BASE: emulator.apiBase, PORT: '0' });
   backend = started.child;
   base = started.base;
 });
@@ -73,7 +68,6 @@ beforeAll(async () => {
 afterAll(async () => {
   backend?.kill();
   await emulator?.close();
-  rmSync(nodePath, { recursive: true, force: true });
 });
 
 describe('the example backend, driven by the emulator', () => {
@@ -195,5 +189,14 @@ describe('the example backend, driven by the emulator', () => {
     emulator.createAccessToken({ userId: FRIEND.id });
     emulator.revokeGrantsOf(FRIEND.id);
     expect(await emulator.webhookEvents()).toEqual([{ applicationId: emulator.applicationId, event: 'APPLICATION_DEAUTHORIZED', userId: FRIEND.id, status: 204 }]);
+  });
+});
+
+describe('examples/interactions-backend/main.js --emulator', () => {
+  it('registers itself with an emulator, rolls and rolls again', () => {
+    const output = execFileSync(process.execPath, [path.join(projectRoot, 'examples', 'interactions-backend', 'main.js'), '--emulator'], { encoding: 'utf8', timeout: 60_000 });
+    expect(output).toContain('Endpoint saved (PING answered: true; forged refused: true; stale refused: true).');
+    expect(output).toMatch(/\/roll answered: You rolled \d+ \(d20\)\./);
+    expect(output).toMatch(/"Roll again" updated the message: You rolled \d+ \(d20\)\./);
   });
 });
