@@ -5,6 +5,8 @@ import type { LobbyWorld } from './lobbies/world.js';
 import type { ResolvedOptions } from './options.js';
 import type { OAuthStore } from './store.js';
 import type { AuthorizeFault, TokenFault } from './types.js';
+import type { CommandStore } from './commands/store.js';
+import type { World } from './world/world.js';
 
 export interface EmulatorContext {
   readonly options: ResolvedOptions;
@@ -22,6 +24,10 @@ export interface EmulatorContext {
   /** Lobby state and the rate limits of the lobby interface. */
   readonly lobbies: LobbyWorld;
   readonly rateLimits: RateLimits;
+  /** Guilds, channels, roles and members (area: guilds and commands). */
+  readonly world: World;
+  /** Registered application commands and their permissions (area: guilds and commands). */
+  readonly commands: CommandStore;
 }
 
 /** Paths relative to the web base; the API ones include the version segment. */
@@ -33,4 +39,5 @@ export const PATHS = {
   jwks: '/api/oauth2/keys',
   currentUser: '/api/v10/users/@me',
   userinfo: '/api/v10/oauth2/userinfo',
+  application: '/api/v10/applications/@me',
 } as const;

@@ -24,11 +24,15 @@ export function generateBotToken(applicationId: string): string {
   return `${Buffer.from(applicationId).toString('base64url')}.${stamp}.${randomBytes(28).toString('base64url').slice(0, 38)}`;
 }
 
+/** Scopes a Bearer token needs for the lobby interface (either one). */
+const LOBBY_SCOPES: readonly string[] = ['sdk.social_layer', 'lobbies.write'];
+
 /**
  * Reads the Authorization header. `Bot <token>` must have that exact prefix and one space;
- * `Bearer <token>` must be a live access token of this emulator with `sdk.social_layer`.
+ * `Bearer <token>` must be a live access token of this emulator with one of `scopes` (by default
+ * the lobby interface's: `sdk.social_layer` or `lobbies.write`).
  */
-export function identify(ctx: EmulatorContext, header: string | undefined): Caller | CallerProblem {
+export function identify(ctx: EmulatorContext, header: string | undefined, scopes: readonly string[] = LOBBY_SCOPES): Caller | CallerProblem {
   if (header === undefined) return 'unauthorized';
   if (header.startsWith('Bot ')) {
     const applicationId = ctx.botTokens.get(header.slice(4));
@@ -38,9 +42,9 @@ export function identify(ctx: EmulatorContext, header: string | undefined): Call
   if (bearer === null) return 'unauthorized';
   const live = ctx.store.liveAccessToken(bearer[1]!, ctx.options.clock());
   if (live === undefined) return 'unauthorized';
-  const scopes = effectiveScopes(live.record.scopes);
-  if (!scopes.has('sdk.social_layer') && !scopes.has('lobbies.write')) return 'missing-scope';
-  return { kind: 'bearer', applicationId: live.grant.clientId, userId: live.grant.userId, scopes };
+  const granted = effectiveScopes(live.record.scopes);
+  if (!scopes.some((scope) => granted.has(scope))) return 'missing-scope';
+  return { kind: 'bearer', applicationId: live.grant.clientId, userId: live.grant.userId, scopes: granted };
 }
 
 /** Issues a grant and a token pair through the emulator's OAuth store, without the browser round trip. */

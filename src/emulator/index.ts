@@ -24,6 +24,13 @@ import { createSigningKey } from './keys.js';
 import { openHeadless } from './opener.js';
 import { checkLatency, resolveOptions } from './options.js';
 import { EmulatorServer } from './server.js';
+import { canUseCommand } from './commands/access.js';
+import { CommandStore, scopeKey } from './commands/store.js';
+import { checkGuild, checkPermissionBits, WORLD_CHANNEL_TYPES } from './world/options.js';
+import { isThread } from './world/permissions.js';
+import { channelJson, guildJson, roleJson } from './world/render.js';
+import type { GuildRecord } from './world/types.js';
+import { World } from './world/world.js';
 import * as interactions from './interactions/index.js';
 import type {
   AuthorizeFault,
@@ -36,9 +43,21 @@ import type {
   OpenUrlOptions,
   RateLimitStorm,
   TokenFault,
+  EmulatorChannel,
+  EmulatorChannelObject,
+  EmulatorGuild,
+  EmulatorGuildObject,
+  EmulatorRole,
+  EmulatorRoleObject,
 } from './types.js';
 
 export type {
+  EmulatorChannel,
+  EmulatorChannelObject,
+  EmulatorGuild,
+  EmulatorGuildObject,
+  EmulatorRole,
+  EmulatorRoleObject,
   AuthorizeFault,
   CreateAccessTokenOptions,
   Emulator,
@@ -54,6 +73,7 @@ export type {
 } from './types.js';
 export { EmulatorClosedError, EmulatorOpenUrlError, EmulatorStateError } from './errors.js';
 export { DEFAULT_APPLICATION_ID } from './options.js';
+export { ALL_PERMISSIONS, PermissionFlags, type PermissionFlag } from '../rules/permissions.js';
 export { EmulatorInteractionError, type EmulatorInteractionFailure } from './interactions/errors.js';
 export type * from './interactions/types.js';
 
@@ -265,6 +285,77 @@ class RunningEmulator implements Emulator {
     return `Emulator ${inspect(this.toJSON())}`;
   }
 
+  // Area: guilds and commands.
+  async createGuild(guild?: EmulatorGuild): Promise<EmulatorGuildObject> {
+    const where = 'emulator.createGuild';
+    const spec = checkGuild(where, 'guild', guild, this.#ctx.options.users);
+    if (spec.id !== undefined && this.#ctx.world.guilds.has(spec.id)) {
+      throw argumentError('value', where, 'guild.id', 'an id no other guild has', spec.id);
+    }
+    if (this.#server.isClosed) throw new EmulatorClosedError('create a guild');
+    return guildJson(this.#ctx.world.createGuild(spec)) as EmulatorGuildObject;
+  }
+
+  async createRole(guildId: string, role: EmulatorRole): Promise<EmulatorRoleObject> {
+    const where = 'emulator.createRole';
+    const guild = this.#knownGuild(where, guildId);
+    const r = checkFaultObject(where, role, 'an object such as { name: "Moderators", permissions: PermissionFlags.ManageGuild }', 'role');
+    const name = checkString(where, 'role.name', r.name, true);
+    const permissions = checkPermissionBits(where, 'role.permissions', r.permissions, 0n);
+    return roleJson(this.#ctx.world.createRole(guild, name, permissions)) as EmulatorRoleObject;
+  }
+
+  async setGuildMember(guildId: string, userId: string, options?: { roles?: string[] }): Promise<void> {
+    const where = 'emulator.setGuildMember';
+    const guild = this.#knownGuild(where, guildId);
+    const id = checkKnownUser(where, this.#ctx, userId);
+    const o = checkOptions(where, options);
+    const roles = o.roles ?? [];
+    if (!Array.isArray(roles)) throw argumentError('type', where, 'options.roles', 'an array of role ids', roles);
+    roles.forEach((roleId: unknown, i) => {
+      const checked = checkString(where, `options.roles[${i}]`, roleId);
+      if (!guild.roles.has(checked) || checked === guild.id) throw argumentError('value', where, `options.roles[${i}]`, 'the id of a role of the guild other than @everyone', checked);
+    });
+    this.#ctx.world.setMember(guild, id, roles);
+  }
+
+  async createChannel(guildId: string, channel: EmulatorChannel): Promise<EmulatorChannelObject> {
+    const where = 'emulator.createChannel';
+    const guild = this.#knownGuild(where, guildId);
+    const c = checkFaultObject(where, channel, 'an object such as { name: "lobby", type: 0 }', 'channel');
+    const name = checkString(where, 'channel.name', c.name, true);
+    const type = checkInteger(where, 'channel.type', c.type, 0, 15, 0);
+    if (!WORLD_CHANNEL_TYPES.includes(type)) throw argumentError('value', where, 'channel.type', `a guild channel type: one of ${WORLD_CHANNEL_TYPES.join(', ')}`, type);
+    const parent = c.parent === undefined ? null : checkSnowflake(where, 'channel.parent', c.parent);
+    if (parent !== null && !guild.channels.has(parent)) throw argumentError('value', where, 'channel.parent', 'the id of a channel of the guild', parent);
+    if (isThread(type) && parent === null) throw argumentError('value', where, 'channel.parent', 'the id of the channel a thread lives in', parent);
+    return channelJson(this.#ctx.world.createChannel(guild, name, type, parent, [])) as EmulatorChannelObject;
+  }
+
+  canUseCommand(guildId: string, channelId: string, userId: string, commandId: string): boolean {
+    const where = 'emulator.canUseCommand';
+    const guild = this.#knownGuild(where, guildId);
+    const channel = guild.channels.get(checkSnowflake(where, 'channelId', channelId));
+    if (channel === undefined) throw argumentError('value', where, 'channelId', 'the id of a channel of the guild', channelId);
+    const user = checkKnownUser(where, this.#ctx, userId);
+    const id = checkSnowflake(where, 'commandId', commandId);
+    const commands = this.#ctx.commands;
+    const found = [...this.#ctx.options.applications.keys()]
+      .map((app) => ({ app, command: commands.command(scopeKey(app, undefined), id) ?? commands.command(scopeKey(app, guild.id), id) }))
+      .find((entry) => entry.command !== undefined);
+    if (found === undefined) throw argumentError('value', where, 'commandId', 'the id of a global command or a command of the guild', id);
+    const overwrites = commands.permissionsOf(scopeKey(found.app, guild.id));
+    const dmp = found.command!.default_member_permissions;
+    return canUseCommand(guild, channel, user, typeof dmp === 'string' ? dmp : null, overwrites.get(id) ?? [], overwrites.get(found.app) ?? []);
+  }
+
+  #knownGuild(where: string, guildId: unknown): GuildRecord {
+    const id = checkSnowflake(where, 'guildId', guildId);
+    const guild = this.#ctx.world.guilds.get(id);
+    if (guild === undefined) throw argumentError('value', where, 'guildId', 'the id of a guild of this emulator', id, 'Create one with emulator.createGuild().');
+    return guild;
+  }
+
   // Interactions: signing keys, the player's side of interactions, and webhook events.
   #interactions(action: string): interactions.InteractionWorld | undefined {
     if (this.#server.isClosed) throw new EmulatorClosedError(action);
@@ -353,6 +444,12 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
     botTokenOf.set(app.id, token);
   }
   const world = new LobbyWorld(state, resolved.clock);
+  // One id sequence for lobbies, guilds and commands, kept above every id loaded from dataDir.
+  const guilds = new World(state, () => world.nextId(resolved.clock()), resolved.clock);
+  world.useChannels(guilds);
+  const commands = new CommandStore(state);
+  for (const id of commands.ids()) world.noteId(id);
+  for (const spec of resolved.guilds) if (spec.id === undefined || !guilds.guilds.has(spec.id)) guilds.createGuild(spec);
   const server = new EmulatorServer();
   let port: number;
   try {
@@ -376,6 +473,8 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
     botTokens,
     lobbies: world,
     rateLimits: new RateLimits(),
+    world: guilds,
+    commands,
   };
   interactions.attachInteractionWorld(ctx, interactions.createInteractionWorld(resolved, state));
   server.attach(ctx);

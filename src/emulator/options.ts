@@ -14,9 +14,12 @@ import {
 import { argumentError } from '../errors.js';
 import { GLOBAL_LIMIT_DEFAULT, GLOBAL_LIMIT_MAX } from './ratelimit/limiter.js';
 import type { EmulatorApplication, EmulatorOptions, EmulatorUser } from './types.js';
+import { isLocale, LOCALES } from '../rules/locales.js';
+import { checkGuilds } from './world/options.js';
+import type { GuildSpec } from './world/types.js';
 
 export const DEFAULT_APPLICATION_ID = '1234567890123456789';
-export const DEFAULT_USER: Readonly<Required<EmulatorUser>> = {
+export const DEFAULT_USER: Readonly<Required<Omit<EmulatorUser, 'locale'>>> = {
   id: '80351110224678912',
   username: 'player',
   globalName: 'Player One',
@@ -34,6 +37,10 @@ export interface ResolvedApplication {
   botToken: string | undefined;
   /** Requests per second allowed to the application across the lobby interface. */
   globalRateLimit: number;
+  /** The user who owns the application: the identity of its client-credentials tokens (area: guilds and commands). */
+  ownerId: string;
+  /** Every flag bit of the application (area: guilds and commands). */
+  flags: bigint;
   /** Interactions: where signed interactions are POSTed; undefined when the app has none. */
   interactionsEndpointUrl: string | undefined;
   /** Interactions: where signed webhook events are POSTed; undefined when the app has none. */
@@ -53,6 +60,8 @@ export interface ResolvedOptions {
   clock: () => number;
   rateLimits: 'service' | 'off';
   dataDir: string | undefined;
+  /** Guilds to create at start (area: guilds and commands). */
+  guilds: GuildSpec[];
 }
 
 /** Where option errors say they come from. */
@@ -129,9 +138,20 @@ function checkApplication(app: unknown, index: number): ResolvedApplication {
     throw argumentError('value', WHERE, `${at}.botToken`, '8 to 200 printable ASCII characters without spaces', botToken);
   }
   const globalRateLimit = checkInteger(WHERE, `${at}.globalRateLimit`, a.globalRateLimit, GLOBAL_LIMIT_DEFAULT, GLOBAL_LIMIT_MAX, GLOBAL_LIMIT_DEFAULT);
+  const ownerId = a.ownerId === undefined ? '' : checkSnowflake(WHERE, `${at}.ownerId`, a.ownerId);
+  const flags = checkFlags(`${at}.flags`, a.flags);
   const interactionsEndpointUrl = checkEndpointUrl(`${at}.interactionsEndpointUrl`, a.interactionsEndpointUrl);
   const eventWebhooksUrl = checkEndpointUrl(`${at}.eventWebhooksUrl`, a.eventWebhooksUrl);
-  return { id, publicClient, clientSecret, redirectUris: uris, name, botToken, globalRateLimit, interactionsEndpointUrl, eventWebhooksUrl };
+  return { id, publicClient, clientSecret, redirectUris: uris, name, botToken, globalRateLimit, ownerId, flags, interactionsEndpointUrl, eventWebhooksUrl };
+}
+
+/** Application flags as a bigint or a decimal string of at most 64 bits. */
+function checkFlags(name: string, value: unknown): bigint {
+  if (value === undefined) return 0n;
+  const bits = typeof value === 'bigint' ? value : typeof value === 'string' && /^\d{1,20}$/.test(value) ? BigInt(value) : undefined;
+  if (bits === undefined) throw argumentError('type', WHERE, name, 'flag bits as a bigint or a decimal string', value);
+  if (bits < 0n || bits >= 1n << 64n) throw argumentError('value', WHERE, name, 'flag bits from 0 to 2^64 - 1', value);
+  return bits;
 }
 
 function checkUser(user: unknown, index: number): EmulatorUser {
@@ -143,6 +163,10 @@ function checkUser(user: unknown, index: number): EmulatorUser {
   const email = checkOptionalString(WHERE, `${at}.email`, u.email);
   if (globalName !== undefined) out.globalName = globalName;
   if (email !== undefined) out.email = email;
+  if (u.locale !== undefined) {
+    if (!isLocale(u.locale)) throw argumentError('value', WHERE, `${at}.locale`, `a locale the service offers: one of ${LOCALES.join(', ')}`, u.locale);
+    out.locale = u.locale;
+  }
   return out;
 }
 
@@ -183,6 +207,14 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
     users.set(resolved.id, resolved);
   });
 
+  for (const [i, app] of [...applications.values()].entries()) {
+    if (app.ownerId === '') app.ownerId = users.keys().next().value as string;
+    else if (!users.has(app.ownerId)) {
+      throw argumentError('value', WHERE, `options.applications[${i}].ownerId`, 'the id of a user given in options.users', app.ownerId, `Known ids: ${[...users.keys()].join(', ')}.`);
+    }
+  }
+  const guilds = checkGuilds(WHERE, o.guilds, users);
+
   const accessTokenTtlSeconds = checkSeconds('options.accessTokenTtlSeconds', o.accessTokenTtlSeconds, 604800, true);
   const authorizationCodeTtlSeconds = checkSeconds('options.authorizationCodeTtlSeconds', o.authorizationCodeTtlSeconds, 600, false);
   const latencyMs = checkLatency(WHERE, 'options.latencyMs', o.latencyMs ?? 0);
@@ -202,5 +234,6 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
     clock,
     rateLimits,
     dataDir,
+    guilds,
   };
 }

@@ -1,6 +1,7 @@
 /** Read-only endpoints: OpenID discovery, the JWKS, OpenID userinfo and the current user (`/users/@me`). */
 import { PATHS, type EmulatorContext } from './context.js';
 import { json, serviceError, type Reply } from './http.js';
+import { identify } from './credentials.js';
 import { KNOWN_SCOPES, effectiveScopes } from './scopes.js';
 
 /** `GET {web}/.well-known/openid-configuration`. */
@@ -15,7 +16,7 @@ export function discoveryDocument(ctx: EmulatorContext): Reply {
     jwks_uri: `${web}${PATHS.jwks}`,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
-    grant_types_supported: ['authorization_code', 'refresh_token'],
+    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],
     code_challenge_methods_supported: ['S256'],
@@ -83,4 +84,33 @@ export function currentUser(ctx: EmulatorContext, authorization: string | undefi
     body.verified = true;
   }
   return json(200, body, { 'Cache-Control': 'no-store' });
+}
+
+/** Bits 0-30 of the flags: `flags` is a 32-bit integer on the wire, so higher bits travel only in `flags_new`. */
+const FLAGS_32 = (1n << 31n) - 1n;
+
+/**
+ * `GET {api}/applications/@me` with the application's bot token: the application, its owner, and
+ * its flags both as `flags` (32-bit) and `flags_new` (every bit, as a string).
+ */
+export function currentApplication(ctx: EmulatorContext, authorization: string | undefined): Reply {
+  // No scope opens this route to a Bearer token: only the bot token reads its application.
+  const caller = identify(ctx, authorization, []);
+  if (caller === 'unauthorized') return json(401, { code: 40001, message: '401: Unauthorized' });
+  if (caller === 'missing-scope' || caller.kind !== 'bot') return json(403, { code: 50001, message: 'Missing Access' });
+  const app = ctx.options.applications.get(caller.applicationId)!;
+  const owner = ctx.options.users.get(app.ownerId);
+  return json(200, {
+    id: app.id,
+    name: app.name,
+    icon: null,
+    description: '',
+    bot_public: true,
+    bot_require_code_grant: false,
+    redirect_uris: [...app.redirectUris],
+    owner: { id: app.ownerId, username: owner?.username ?? 'unknown', global_name: owner?.globalName ?? null, discriminator: '0', avatar: null },
+    team: null,
+    flags: Number(app.flags & FLAGS_32),
+    flags_new: app.flags.toString(),
+  });
 }

@@ -4,8 +4,9 @@ import type { Socket } from 'node:net';
 import { handleAuthorize } from './authorize.js';
 import { PATHS, type EmulatorContext } from './context.js';
 import { BodyTooLargeError, isFormUrlEncoded, json, readBody, serviceError, type Outcome, type Reply } from './http.js';
-import { currentUser, discoveryDocument, jwksDocument, userInfo } from './resources.js';
+import { currentApplication, currentUser, discoveryDocument, jwksDocument, userInfo } from './resources.js';
 import { routeLobbyApi } from './lobbies/router.js';
+import { routeCommandsApi } from './commands/router.js';
 import { routeInteractionApi } from './interactions/router.js';
 import { handleRevoke, handleToken, notFormEncoded } from './token.js';
 import type { EmulatorRequestRecord, TokenFault } from './types.js';
@@ -74,6 +75,7 @@ const ROUTES: Record<string, Route> = {
   [PATHS.jwks]: { method: 'GET', handle: (ctx) => jwksDocument(ctx) },
   [PATHS.currentUser]: { method: 'GET', handle: (ctx, req) => currentUser(ctx, req.headers.authorization) },
   [PATHS.userinfo]: { method: 'GET', handle: (ctx, req) => userInfo(ctx, req.headers.authorization) },
+  [PATHS.application]: { method: 'GET', handle: (ctx, req) => currentApplication(ctx, req.headers.authorization) },
 };
 
 /**
@@ -83,6 +85,7 @@ const ROUTES: Record<string, Route> = {
 type Router = (ctx: EmulatorContext, req: IncomingMessage, url: URL) => Promise<Outcome | undefined>;
 const ROUTERS: readonly Router[] = [
   routeLobbyApi,
+  routeCommandsApi,
   routeInteractionApi,
 ];
 

@@ -7,7 +7,7 @@ import type { EmulatorContext } from './context.js';
 import { oauthError, repeatedNames, tokenJson, type Reply } from './http.js';
 import { accessTokenHash } from './keys.js';
 import type { ResolvedApplication } from './options.js';
-import { parseScope } from './scopes.js';
+import { KNOWN_SCOPES, parseScope, SCOPES_NEEDING_INTERACTIVE_CONSENT } from './scopes.js';
 import type { Grant } from './store.js';
 
 /** What the token and revocation endpoints need from the request. */
@@ -157,6 +157,23 @@ function refreshTokenGrant(ctx: EmulatorContext, app: ResolvedApplication, form:
   return issue(ctx, grant, scopes, undefined);
 }
 
+/**
+ * RFC 6749 §4.4: a confidential client (one that sent its secret) gets a Bearer token for its
+ * owner's identity with the scopes it asks for, e.g. `applications.commands.update`; no refresh token.
+ */
+function clientCredentialsGrant(ctx: EmulatorContext, app: ResolvedApplication, req: FormRequest): Reply {
+  const sentSecret = req.authorization !== undefined || req.form.get('client_secret') !== null;
+  if (!sentSecret) throw new OAuthProblem(400, 'unauthorized_client', 'The client_credentials grant needs a confidential client: authenticate with the client secret.');
+  const scopes = parseScope(req.form.get('scope') ?? '');
+  if (scopes.length === 0) throw new OAuthProblem(400, 'invalid_scope', 'The scope parameter is missing; ask for a scope such as applications.commands.update.');
+  const unknown = scopes.filter((s) => !KNOWN_SCOPES.includes(s) || SCOPES_NEEDING_INTERACTIVE_CONSENT.includes(s));
+  if (unknown.length > 0) throw new OAuthProblem(400, 'invalid_scope', `Scope not available to a client_credentials grant: ${unknown.join(' ')}.`);
+  const ttl = ctx.options.accessTokenTtlSeconds;
+  const grant = ctx.store.createGrant(app.id, app.ownerId, scopes);
+  const { accessToken } = ctx.store.issueTokens(grant, scopes, ctx.options.clock() + ttl * 1000);
+  return tokenJson({ token_type: 'Bearer', access_token: accessToken, expires_in: ttl, scope: scopes.join(' ') });
+}
+
 function answer(fn: () => Reply): Reply {
   try {
     return fn();
@@ -180,7 +197,8 @@ export function handleToken(ctx: EmulatorContext, req: FormRequest): Reply {
     const app = authenticateClient(ctx, req);
     if (grantType === 'authorization_code') return authorizationCodeGrant(ctx, app, req.form);
     if (grantType === 'refresh_token') return refreshTokenGrant(ctx, app, req.form);
-    throw new OAuthProblem(400, 'unsupported_grant_type', 'Unsupported grant_type: use authorization_code or refresh_token.');
+    if (grantType === 'client_credentials') return clientCredentialsGrant(ctx, app, req);
+    throw new OAuthProblem(400, 'unsupported_grant_type', 'Unsupported grant_type: use authorization_code, refresh_token or client_credentials.');
   });
 }
 

@@ -55,6 +55,10 @@ export interface EmulatorApplication {
   botToken?: string;
   /** Requests per second the application may make to the lobby interface (the service's global limit, raisable on request). 50 to 1200. Default `50`. */
   globalRateLimit?: number;
+  /** The user who owns the application: the identity of its client-credentials tokens (area: guilds and commands). Default: the first of `options.users`. */
+  ownerId?: string;
+  /** Every flag bit of the application, as `GET /applications/@me` shows in `flags` (bits 0-30) and `flags_new` (area: guilds and commands). Default `0n`. */
+  flags?: bigint | string;
   /** Interactions: the app's interactions endpoint URL (absolute http(s)), where the emulator POSTs signed interactions. Default: none. */
   interactionsEndpointUrl?: string;
   /** Interactions: the app's webhook events URL (absolute http(s)), where the emulator POSTs signed events such as `APPLICATION_DEAUTHORIZED`. Default: none. */
@@ -71,6 +75,8 @@ export interface EmulatorUser {
   globalName?: string;
   /** E-mail address, returned only to tokens with the `email` scope. Default: none. */
   email?: string;
+  /** The locale of the user's settings, such as `'de'`: the last choice for `name_localized` in command lists (area: guilds and commands). Default: none. */
+  locale?: string;
 }
 
 /** Options of `startEmulator`. */
@@ -98,6 +104,8 @@ export interface EmulatorOptions {
    * resumes. Default: none, all state in memory.
    */
   dataDir?: string;
+  /** Guilds that exist from the start (area: guilds and commands). Default: none; see `Emulator.createGuild`. */
+  guilds?: EmulatorGuild[];
 }
 
 /** A 429 storm for `Emulator.injectRateLimits`. */
@@ -210,12 +218,22 @@ export interface Emulator {
   botTokenOf(applicationId: string): string;
   /** Issues a Bearer token exactly as a sign-in would have (a grant, an access and a refresh token), without the browser round trip. */
   createAccessToken(options?: CreateAccessTokenOptions): EmulatorAccessToken;
-  /** The next `storm.count` lobby-interface requests answer 429 with `storm.retryAfter`. */
+  /** The next `storm.count` requests to the lobby interface or the command and guild routes answer 429 with `storm.retryAfter`. */
   injectRateLimits(storm?: RateLimitStorm): void;
   /** Grants or takes away the bot's permissions in a channel (for set voice channel status). */
   setChannelPermissions(channelId: string, permissions: EmulatorChannelPermissions): void;
   /** The voice status last set on a channel, or null. */
   voiceChannelStatus(channelId: string): string | null;
+  /** Creates a guild (area: guilds and commands): @everyone, the owner (default: the first user) holding every permission, a text channel named general, then what `guild` lists. */
+  createGuild(guild?: EmulatorGuild): Promise<EmulatorGuildObject>;
+  /** Adds a role to a guild (area: guilds and commands). */
+  createRole(guildId: string, role: EmulatorRole): Promise<EmulatorRoleObject>;
+  /** Adds a known user to a guild, or replaces the member's roles (area: guilds and commands). */
+  setGuildMember(guildId: string, userId: string, options?: { roles?: string[] }): Promise<void>;
+  /** Adds a channel or a thread to a guild (area: guilds and commands). */
+  createChannel(guildId: string, channel: EmulatorChannel): Promise<EmulatorChannelObject>;
+  /** Whether the member may use the command in the channel, by its permissions and overwrites as the service decides (area: guilds and commands). */
+  canUseCommand(guildId: string, channelId: string, userId: string, commandId: string): boolean;
   /** Interactions: the default application's Ed25519 public key, 64 hex digits, as the service shows it (for `verifyInteraction`). */
   readonly publicKey: string;
   /** Interactions: the public key of the application `applicationId`. */
@@ -247,4 +265,68 @@ export interface Emulator {
   message(messageId: string): EmulatorMessage | undefined;
   /** Interactions: waits for webhook event deliveries in flight, then lists every delivery so far. */
   webhookEvents(): Promise<EmulatorWebhookDelivery[]>;
+}
+
+/** A role of an emulated guild. */
+export interface EmulatorRole {
+  /** Role id (snowflake). Default: a new one. */
+  id?: string;
+  name: string;
+  /** Permission bits, such as `PermissionFlags.ManageGuild | PermissionFlags.ManageRoles`, or their decimal string. Default `0n`. */
+  permissions?: bigint | string;
+}
+
+/** A channel of an emulated guild. */
+export interface EmulatorChannel {
+  /** Channel id (snowflake). Default: a new one. */
+  id?: string;
+  name: string;
+  /** The service's channel type: 0 text, 2 voice, 4 category, 5 announcement, 10-12 threads, 13 stage, 15 forum. Default `0`. */
+  type?: number;
+  /** Id (or, in `options.guilds`, name) of the category, or of the channel a thread lives in; required for threads. Default: none. */
+  parent?: string;
+}
+
+/** A guild for `startEmulator({ guilds })` and `Emulator.createGuild`. */
+export interface EmulatorGuild {
+  /** Guild id (snowflake). Default: a new one. */
+  id?: string;
+  /** Default `'Emulated Guild'`. */
+  name?: string;
+  /** Id of a known user, who holds every permission. Default: the first of `options.users`. */
+  ownerId?: string;
+  /** Roles besides @everyone (whose id is the guild id). Default: none. */
+  roles?: EmulatorRole[];
+  /** Members besides the owner; `roles` are ids or names of `roles`. Default: none. */
+  members?: { userId: string; roles?: string[] }[];
+  /** Channels besides the text channel general; a `parent` is the id or name of a channel listed before. Default: none. */
+  channels?: EmulatorChannel[];
+}
+
+/** A guild as the service's JSON shows it. */
+export interface EmulatorGuildObject {
+  id: string;
+  name: string;
+  owner_id: string;
+  roles: EmulatorRoleObject[];
+  [field: string]: unknown;
+}
+
+/** A role as the service's JSON shows it; `permissions` is a decimal string. */
+export interface EmulatorRoleObject {
+  id: string;
+  name: string;
+  permissions: string;
+  position: number;
+  [field: string]: unknown;
+}
+
+/** A channel as the service's JSON shows it. */
+export interface EmulatorChannelObject {
+  id: string;
+  type: number;
+  guild_id: string;
+  name: string;
+  parent_id: string | null;
+  [field: string]: unknown;
 }

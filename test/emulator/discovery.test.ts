@@ -63,7 +63,7 @@ describe('discovery and JWKS', () => {
       userinfo_endpoint: `${web}/api/v10/oauth2/userinfo`,
       jwks_uri: `${web}/api/oauth2/keys`,
       response_types_supported: ['code'],
-      grant_types_supported: ['authorization_code', 'refresh_token'],
+      grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
       id_token_signing_alg_values_supported: ['RS256'],

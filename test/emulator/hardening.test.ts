@@ -60,13 +60,15 @@ describe('nothing secret reachable', () => {
         'failNextAuthorize', 'failNextToken', 'setLatency', 'openUrl', 'revokeGrantsOf', 'toJSON',
         // The lobby interface's credentials, fault injection and world.
         'botToken', 'botTokenOf', 'createAccessToken', 'injectRateLimits', 'setChannelPermissions', 'voiceChannelStatus',
+        // Guilds and commands: the world's guilds, roles, members and channels.
+        'createGuild', 'createRole', 'setGuildMember', 'createChannel', 'canUseCommand',
       ].sort(),
     );
     expect(() => new (emulator.constructor as new (...args: unknown[]) => unknown)()).toThrow(/startEmulator/);
   });
 
   it('exports exactly the documented names', () => {
-    expect(Object.keys(emulatorModule).sort()).toEqual(['DEFAULT_APPLICATION_ID', 'EmulatorClosedError', 'EmulatorOpenUrlError', 'EmulatorStateError', 'startEmulator']);
+    expect(Object.keys(emulatorModule).sort()).toEqual(['ALL_PERMISSIONS', 'DEFAULT_APPLICATION_ID', 'EmulatorClosedError', 'EmulatorOpenUrlError', 'EmulatorStateError', 'PermissionFlags', 'startEmulator']);
   });
 
   it('keeps the query of a URL it refuses out of the error', async () => {

@@ -197,7 +197,9 @@ describe('authorization_code grant: failures', () => {
 
   it('rejects unknown codes, unsupported grants, missing and repeated parameters', async () => {
     expect((await exchange('no-such-code', pkce().verifier)).body.error).toBe('invalid_grant');
-    expect((await postForm(emulator, { grant_type: 'client_credentials', client_id: APP })).body.error).toBe('unsupported_grant_type');
+    expect((await postForm(emulator, { grant_type: 'password', client_id: APP })).body.error).toBe('unsupported_grant_type');
+    // A public client has no secret to prove itself with, so it gets no client-credentials token.
+    expect((await postForm(emulator, { grant_type: 'client_credentials', client_id: APP, scope: 'applications.commands.update' })).body.error).toBe('unauthorized_client');
     expect((await postForm(emulator, { client_id: APP, code: 'x' })).body.error).toBe('invalid_request');
     expect((await postForm(emulator, { grant_type: 'authorization_code', client_id: APP })).body.error).toBe('invalid_request');
     const repeated = await fetch(`${emulator.apiBase}/oauth2/token`, {

@@ -103,7 +103,7 @@ function secondsText(ms: number): string {
   return (Math.max(0, ms) / 1000).toFixed(3);
 }
 
-function rateLimitHeaders(state: BucketState, bucket: string, now: number): Record<string, string> {
+export function rateLimitHeaders(state: BucketState, bucket: string, now: number): Record<string, string> {
   return {
     'X-RateLimit-Limit': String(state.limit),
     'X-RateLimit-Remaining': String(Math.max(0, state.remaining)),
@@ -113,7 +113,7 @@ function rateLimitHeaders(state: BucketState, bucket: string, now: number): Reco
   };
 }
 
-function tooMany(retryAfterSeconds: number, scope: 'user' | 'global' | 'shared', headers: Record<string, string>): Reply {
+export function tooMany(retryAfterSeconds: number, scope: 'user' | 'global' | 'shared', headers: Record<string, string>): Reply {
   const global = scope === 'global';
   return json(
     429,
@@ -127,7 +127,7 @@ function callerAllowed(auth: Auth, caller: Caller): boolean {
 }
 
 /** Counts 401, 403 and 429 (but not shared-scope 429) answers toward the address's invalid-request limit. */
-function countInvalid(limits: RateLimits, address: string, reply: Reply, now: number): void {
+export function countInvalid(limits: RateLimits, address: string, reply: Reply, now: number): void {
   if (reply.status !== 401 && reply.status !== 403 && reply.status !== 429) return;
   if (reply.status === 429 && reply.headers['X-RateLimit-Scope'] === 'shared') return;
   limits.invalid.count(address, now);

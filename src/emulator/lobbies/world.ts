@@ -3,19 +3,20 @@
  * bot's channel permissions. Idle lobbies are removed when touched and by a periodic sweep.
  */
 import type { LobbyRecord, MemoryStateStore } from '../state/index.js';
+import type { ChannelPermission, World } from '../world/world.js';
 
 /** The service's epoch for snowflakes (2015-01-01T00:00:00Z). */
 const SNOWFLAKE_EPOCH = 1420070400000n;
 /** How often idle lobbies and expired invites are swept, in real milliseconds. */
 const SWEEP_INTERVAL_MS = 5_000;
 
-/** Channel permissions the emulated bot can be denied for tests. */
-export type ChannelPermission = 'SET_VOICE_CHANNEL_STATUS' | 'MANAGE_CHANNELS';
+export type { ChannelPermission } from '../world/world.js';
 
 export class LobbyWorld {
   readonly store: MemoryStateStore;
   readonly #clock: () => number;
-  readonly #denied = new Map<string, Set<ChannelPermission>>();
+  /** The world's channels hold the bot's channel permissions: one model of channels. */
+  #channels: World | undefined;
   #lastId = 0n;
   #timer: NodeJS.Timeout | undefined;
 
@@ -67,16 +68,23 @@ export class LobbyWorld {
     this.store.pruneInvites(now);
   }
 
+  /** Makes lobby operations read channel permissions from the world. */
+  useChannels(world: World): void {
+    this.#channels = world;
+    for (const id of world.ids()) this.noteId(id);
+  }
+
+  /** Keeps later snowflakes above `id`, an id issued before a restart. */
+  noteId(id: string): void {
+    this.#seen(id);
+  }
+
   denied(channelId: string, permission: ChannelPermission): boolean {
-    return this.#denied.get(channelId)?.has(permission) ?? false;
+    return this.#channels?.denied(channelId, permission) ?? false;
   }
 
   setPermission(channelId: string, permission: ChannelPermission, allowed: boolean): void {
-    let set = this.#denied.get(channelId);
-    if (set === undefined) this.#denied.set(channelId, (set = new Set()));
-    if (allowed) set.delete(permission);
-    else set.add(permission);
-    if (set.size === 0) this.#denied.delete(channelId);
+    this.#channels?.setBotPermission(channelId, permission, allowed);
   }
 
   close(): void {

@@ -1,0 +1,46 @@
+/** The JSON error codes of the command and world routes (beyond the shared ones in rules/errors.ts); each has one meaning. */
+import { invalidFormBody, JsonErrorCode, type FieldProblem } from '../../rules/errors.js';
+import type { CommandError } from '../../rules/commands.js';
+import { json, type Reply } from '../http.js';
+
+export const CommandJsonErrorCode = {
+  UnknownGuild: 10004,
+  UnknownApplicationCommand: 10063,
+  /** No permissions were ever set (or all were cleared) for this command in this guild. */
+  UnknownApplicationCommandPermissions: 10066,
+  /** A Bearer-only route called with a bot token. */
+  BotsCannotUseEndpoint: 20001,
+  /** A new command past the per-type count of its scope (100 / 15 / 15 / 1). */
+  MaxApplicationCommands: 30032,
+  /** A new command past the 200 creates a day of its scope. */
+  MaxDailyApplicationCommandCreates: 30034,
+} as const;
+
+const MESSAGES: Record<number, string> = {
+  10004: 'Unknown Guild',
+  10063: 'Unknown application command',
+  10066: 'Unknown application command permissions',
+  20001: 'Bots cannot use this endpoint',
+  30032: 'Maximum number of application commands reached',
+  30034: 'Max number of daily application command creates has been reached (200)',
+};
+
+/** `{ code, message }` at `status`, with the service's message for `code` unless one is given. */
+export function fail(status: number, code: number, message?: string, headers: Record<string, string> = {}): Reply {
+  return json(status, { code, message: message ?? MESSAGES[code] ?? 'General error' }, headers);
+}
+
+export const missingAccess = (): Reply => fail(403, JsonErrorCode.MissingAccess, 'Missing Access');
+
+/** `options[2].choices[0].name` -> ['options', 2, 'choices', 0, 'name']; `[1].name` -> [1, 'name']. */
+export function pathParts(path: string): (string | number)[] {
+  const parts: (string | number)[] = [];
+  for (const match of path.matchAll(/\[(\d+)\]|([^.[\]]+)/g)) parts.push(match[1] !== undefined ? Number(match[1]) : match[2]!);
+  return parts;
+}
+
+/** The 400 (code 50035) for the validator's errors, nested the way the service nests them. */
+export function invalidBody(errors: readonly CommandError[]): Reply {
+  const problems: FieldProblem[] = errors.map((e) => ({ path: pathParts(e.path), code: e.code, message: e.message }));
+  return json(400, invalidFormBody(problems));
+}

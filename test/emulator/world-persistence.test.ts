@@ -1,0 +1,49 @@
+// Guilds, commands and command permissions in dataDir: they survive a restart, and ids issued
+// after it stay above the ones saved before.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PermissionFlags, startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { bearer, call } from './commands-helpers.js';
+
+const OWNER = '80351110224678912';
+const users = [{ id: OWNER, username: 'owner' }];
+const dirs: string[] = [];
+let emulator: Emulator | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('dataDir', () => {
+  it('keeps guilds, their roles and channels, commands, versions and permissions across a restart', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'emulator-world-'));
+    dirs.push(dataDir);
+    const options = { users, dataDir, rateLimits: 'off' as const, guilds: [{ id: '900000000000000001', name: 'Configured' }] };
+    emulator = await startEmulator(options);
+    const guild = await emulator.createGuild({ name: 'Made later' });
+    const role = await emulator.createRole(guild.id, { name: 'Mods', permissions: PermissionFlags.ManageGuild });
+    const app = emulator.applicationId;
+    const base = `/applications/${app}/guilds/${guild.id}/commands`;
+    const command = (await call(emulator, 'POST', base, { name: 'kick', description: 'Kicks', name_localizations: { de: 'treten' } })).body;
+    const global = (await call(emulator, 'POST', `/applications/${app}/commands`, { type: 2, name: 'Report' })).body;
+    const token = bearer(emulator.createAccessToken({ scopes: 'applications.commands.permissions.update' }).accessToken);
+    const permissions = (await call(emulator, 'PUT', `${base}/${command.id}/permissions`, { permissions: [{ id: role.id, type: 1, permission: true }] }, token)).body;
+    const channels = (await call(emulator, 'GET', `/guilds/${guild.id}/channels`)).body;
+    await emulator.close();
+
+    emulator = await startEmulator(options);
+    expect((await call(emulator, 'GET', `/guilds/${guild.id}`)).body).toMatchObject({ name: 'Made later', owner_id: OWNER, roles: [expect.anything(), expect.objectContaining({ id: role.id })] });
+    expect((await call(emulator, 'GET', '/guilds/900000000000000001')).body.name).toBe('Configured');
+    expect((await call(emulator, 'GET', `/guilds/${guild.id}/channels`)).body).toEqual(channels);
+    expect((await call(emulator, 'GET', `${base}/${command.id}`)).body).toEqual(command);
+    expect((await call(emulator, 'GET', `/applications/${app}/commands?with_localizations=true`)).body).toEqual([global]);
+    expect((await call(emulator, 'GET', `${base}/${command.id}/permissions`)).body).toEqual(permissions);
+    const edited = (await call(emulator, 'PATCH', `${base}/${command.id}`, { description: 'Kicks harder' })).body;
+    expect(BigInt(edited.version) > BigInt(command.version)).toBe(true);
+    const later = await emulator.createGuild();
+    expect(BigInt(later.id) > BigInt(guild.id)).toBe(true);
+  });
+});
