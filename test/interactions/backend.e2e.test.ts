@@ -11,8 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { projectRoot } from '../support/built.js';
+import { createGuild, registerCommands } from './setup.js';
 
-const GUILD = '1100000000000000001';
+let GUILD = '';
 const FRIEND = { id: '80351110224678913', username: 'friend', globalName: 'Friend' };
 
 let emulator: Emulator;
@@ -63,6 +64,12 @@ beforeAll(async () => {
   const started = await startBackend({ PUBLIC_KEY: emulator.publicKey, API_BASE: emulator.apiBase, PORT: '0' });
   backend = started.child;
   base = started.base;
+  ({ guildId: GUILD } = await createGuild(emulator, [FRIEND.id]));
+  await registerCommands(emulator, [
+    ...['roll', 'feedback', 'details', 'play', 'slow', 'later'].map((name) => ({ name })),
+    { name: 'High five', type: 2 },
+    { name: 'Quote', type: 3 },
+  ]);
 });
 
 afterAll(async () => {

@@ -8,6 +8,7 @@ import { inspect } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { EmulatorClosedError, EmulatorInteractionError, startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { createGuild, registerCommands } from './setup.js';
 import {
   createInteractionHandler,
   openModal,
@@ -17,8 +18,14 @@ import {
   type ModalSubmitInteraction,
 } from '../../src/interactions/index.js';
 
-const GUILD = '1100000000000000001';
-const CHANNEL = '1100000000000000002';
+let GUILD = '';
+let CHANNEL = '';
+const COMMANDS = [
+  ...['duel', 'ping', 'hello', 'pick', 'menu', 'form', 'once', 'wrong', 'fixes-itself', 'silent', 'work', 'x'].map((name) => ({ name })),
+  { name: 'admin-only', default_member_permissions: '32' },
+  { name: 'Wave', type: 2 as const },
+  { name: 'Pin', type: 3 as const },
+];
 const PLAYER = '80351110224678912';
 const FRIEND = '80351110224678913';
 
@@ -51,6 +58,9 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   await emulator.setInteractionsEndpoint(`${base}/`);
+  ({ guildId: GUILD } = await createGuild(emulator, [FRIEND]));
+  CHANNEL = (await emulator.createChannel(GUILD, { name: 'duels', type: 0 })).id;
+  await registerCommands(emulator, COMMANDS);
 });
 
 afterEach(() => {
@@ -107,6 +117,23 @@ describe('interaction payloads', () => {
     expect(a.id).not.toBe(b.id);
     expect(a.token).not.toBe(b.token);
     expect(a.data.id).toBe(b.data.id);
+    const listed = (await (await fetch(`${emulator.apiBase}/applications/${emulator.applicationId}/commands`, { headers: { Authorization: `Bot ${emulator.botToken}` } })).json()) as Array<{ id: string; name: string }>;
+    expect(a.data.id).toBe(listed.find((c) => c.name === 'ping')!.id);
+  });
+
+  it('need a guild of the world, a member, and a registered command', async () => {
+    await expect(emulator.invokeCommand({ guildId: '1100000000000000001', name: 'ping' })).rejects.toThrow(/the id of a guild of this emulator/);
+    await expect(emulator.invokeCommand({ guildId: GUILD, name: 'unregistered' })).rejects.toThrow(/the name of a command of type 1 the application registered/);
+    await expect(emulator.invokeCommand({ guildId: GUILD, name: 'Wave' })).rejects.toThrow(/the name of a command of type 1/);
+    await expect(emulator.invokeCommand({ guildId: GUILD, channelId: '42', name: 'ping' })).rejects.toThrow(/the id of a channel of the guild/);
+    const stranger = await startEmulator({ users: [{ id: PLAYER, username: 'player' }, { id: '80351110224678999', username: 'stranger' }] });
+    try {
+      const { guildId } = await createGuild(stranger);
+      await expect(stranger.invokeCommand({ guildId, name: 'ping', userId: '80351110224678999' })).rejects.toThrow(/a member of the guild/);
+    } finally {
+      await stranger.close();
+    }
+    expect(received).toHaveLength(0);
   });
 
   it('carry target_id and resolved users and members for a user command, messages for a message command', async () => {
@@ -243,7 +270,7 @@ describe('acknowledgements', () => {
     const followUp = await fetch(hook, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ content: 'and more' }) });
     expect(followUp.status).toBe(200);
     const posted = (await followUp.json()) as { id: string };
-    expect(emulator.message(posted.id)).toMatchObject({ content: 'and more', channel_id: GUILD });
+    expect(emulator.message(posted.id)).toMatchObject({ content: 'and more', channel_id: deferred.message!.channel_id });
     now += 2 * 60_000;
     const late = await patch('too late');
     expect(late.status).toBe(401);
@@ -261,19 +288,29 @@ describe('refusals', () => {
     expect(received).toHaveLength(1);
   });
 
+  it("gives Permission Denied to a member the command's permissions leave out; the owner may use it", async () => {
+    await expect(emulator.invokeCommand({ guildId: GUILD, name: 'admin-only', userId: FRIEND })).rejects.toMatchObject({ reason: 'permission-denied' });
+    expect(received).toHaveLength(0);
+    await emulator.invokeCommand({ guildId: GUILD, name: 'admin-only', userId: PLAYER });
+    expect(received).toHaveLength(1);
+  });
+
   it('reports an endpoint that refuses the signature, and will not save an endpoint that fails the check', async () => {
     const other = await startEmulator();
     try {
       // This backend trusts the first emulator's key, so the second emulator's signatures are refused.
       await expect(other.setInteractionsEndpoint(`${base}/`)).rejects.toMatchObject({ reason: 'endpoint-check', message: expect.stringMatching(/a signed PING did not get PONG/) });
-      await expect(other.invokeCommand({ guildId: GUILD, name: 'x' })).rejects.toMatchObject({ reason: 'no-endpoint' });
+      const { guildId } = await createGuild(other);
+      await expect(other.invokeCommand({ guildId, name: 'x' })).rejects.toMatchObject({ reason: 'no-endpoint' });
       expect(await other.checkInteractionsEndpoint().catch((e: unknown) => e)).toBeInstanceOf(EmulatorInteractionError);
     } finally {
       await other.close();
     }
     const refusing = await startEmulator({ applications: [{ id: '1234567890123456789', interactionsEndpointUrl: `${base}/` }] });
     try {
-      await expect(refusing.invokeCommand({ guildId: GUILD, name: 'x' })).rejects.toMatchObject({ reason: 'endpoint-status', status: 401 });
+      const { guildId } = await createGuild(refusing);
+      await registerCommands(refusing, [{ name: 'x' }]);
+      await expect(refusing.invokeCommand({ guildId, name: 'x' })).rejects.toMatchObject({ reason: 'endpoint-status', status: 401 });
     } finally {
       await refusing.close();
     }
@@ -284,7 +321,7 @@ describe('refusals', () => {
     await expect(emulator.invokeCommand({ guildId: GUILD, name: '' })).rejects.toThrow(/1 to 32 characters/);
     await expect(emulator.invokeCommand({ guildId: GUILD, name: 'x', type: 4 as 1 })).rejects.toThrow(/1 \(slash\), 2 \(user\) or 3 \(message\)/);
     await expect(emulator.invokeCommand({ guildId: GUILD, name: 'x', userId: '42' })).rejects.toThrow(/a user given in options.users/);
-    await expect(emulator.invokeCommand({ guildId: GUILD, name: 'x', type: 2 })).rejects.toThrow(/the id of the user the command is used on/);
+    await expect(emulator.invokeCommand({ guildId: GUILD, name: 'Wave', type: 2 })).rejects.toThrow(/the id of the user the command is used on/);
     await expect(emulator.invokeCommand({ guildId: GUILD, name: 'x', options: [{ name: 'a', type: 99 }] })).rejects.toThrow(/an option type from 1 to 11/);
     await expect(emulator.invokeCommand(null as never)).rejects.toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
     await expect(emulator.submitModal({ customId: 'never-opened' })).rejects.toThrow(/a modal the application opened/);

@@ -7,8 +7,12 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { checkOptions, checkSnowflake, checkString } from '../../check.js';
 import { argumentError } from '../../errors.js';
 import { ALL_PERMISSIONS, hasPermission, PermissionFlags } from '../../rules/permissions.js';
+import { canUseCommand } from '../commands/access.js';
+import { scopeKey, type CommandRecord } from '../commands/store.js';
 import type { EmulatorContext } from '../context.js';
 import type { EmulatorUser } from '../types.js';
+import { channelPermissions } from '../world/permissions.js';
+import type { ChannelRecord, GuildRecord } from '../world/types.js';
 import { applyAck, responseProblems } from './acknowledge.js';
 import { postJson, signatureHeaders } from './deliver.js';
 import { EmulatorInteractionError } from './errors.js';
@@ -94,30 +98,41 @@ export function userObject(user: EmulatorUser): Record<string, unknown> {
   return { id: user.id, username: user.username, global_name: user.globalName ?? null, discriminator: '0', avatar: null };
 }
 
-function memberObject(user: EmulatorUser, permissions?: string): Record<string, unknown> {
-  return { roles: [], joined_at: JOINED_AT, nick: null, deaf: false, mute: false, flags: 0, ...(permissions !== undefined ? { permissions } : {}) };
+function memberObject(user: EmulatorUser, permissions?: string, guild?: GuildRecord): Record<string, unknown> {
+  const member = guild?.members.get(user.id);
+  const joinedAt = member === undefined ? JOINED_AT : new Date(member.joinedAt).toISOString();
+  return { roles: member === undefined ? [] : [...member.roles], joined_at: joinedAt, nick: null, deaf: false, mute: false, flags: 0, ...(permissions !== undefined ? { permissions } : {}) };
 }
 
 /** Entities the options refer to: known users (with members), and minimal channels and roles. */
-function resolvedOf(ctx: EmulatorContext, options: readonly EmulatorCommandOption[], out: Record<string, Record<string, unknown>> = {}): Record<string, Record<string, unknown>> {
+function resolvedOf(ctx: EmulatorContext, options: readonly EmulatorCommandOption[], guild: GuildRecord | undefined, out: Record<string, Record<string, unknown>> = {}): Record<string, Record<string, unknown>> {
   for (const option of options) {
     const id = typeof option.value === 'string' ? option.value : undefined;
     if (id !== undefined && (option.type === 6 || option.type === 9)) {
       const user = ctx.options.users.get(id);
       if (user !== undefined) {
         (out.users ??= {})[id] = userObject(user);
-        (out.members ??= {})[id] = memberObject(user, String(ALL_PERMISSIONS));
+        const inGuild = guild?.members.has(id) === true;
+        if (inGuild || guild === undefined) (out.members ??= {})[id] = memberObject(user, String(ALL_PERMISSIONS), guild);
       } else if (option.type === 9) (out.roles ??= {})[id] = { id, name: `role-${id}`, permissions: '0', position: 1 };
     }
-    if (id !== undefined && option.type === 7) (out.channels ??= {})[id] = { id, type: 0, name: `channel-${id}`, permissions: String(ALL_PERMISSIONS) };
-    if (id !== undefined && option.type === 8) (out.roles ??= {})[id] = { id, name: `role-${id}`, permissions: '0', position: 1 };
-    if (option.options !== undefined) resolvedOf(ctx, option.options, out);
+    if (id !== undefined && option.type === 7) {
+      const known = ctx.world.channel(id)?.channel;
+      (out.channels ??= {})[id] = { id, type: known?.type ?? 0, name: known?.name ?? `channel-${id}`, permissions: String(ALL_PERMISSIONS), ...(known?.parentId ? { parent_id: known.parentId } : {}) };
+    }
+    if (id !== undefined && option.type === 8) {
+      const known = guild?.roles.get(id);
+      (out.roles ??= {})[id] = { id, name: known?.name ?? `role-${id}`, permissions: String(known?.permissions ?? 0n), position: known?.position ?? 1 };
+    }
+    if (option.options !== undefined) resolvedOf(ctx, option.options, guild, out);
   }
   return out;
 }
 
 interface Where {
   applicationId: string;
+  guild?: GuildRecord;
+  channel?: ChannelRecord;
   guildId: string | undefined;
   channelId: string;
   user: EmulatorUser;
@@ -154,7 +169,7 @@ function begin(ctx: EmulatorContext, world: InteractionWorld, type: number, at: 
     token,
     version: 1,
     channel_id: at.channelId,
-    channel: { id: at.channelId, type: 0, ...(at.guildId !== undefined ? { guild_id: at.guildId } : {}) },
+    channel: { id: at.channelId, type: at.channel?.type ?? 0, ...(at.channel !== undefined ? { name: at.channel.name, parent_id: at.channel.parentId } : {}), ...(at.guildId !== undefined ? { guild_id: at.guildId } : {}) },
     app_permissions: String(ALL_PERMISSIONS),
     locale: at.locale,
     entitlements: [],
@@ -163,7 +178,7 @@ function begin(ctx: EmulatorContext, world: InteractionWorld, type: number, at: 
   if (at.guildId !== undefined) {
     common.guild_id = at.guildId;
     common.guild_locale = 'en-US';
-    common.member = { ...memberObject(at.user, at.permissions), user: userObject(at.user) };
+    common.member = { ...memberObject(at.user, at.permissions, at.guild), user: userObject(at.user) };
     common.authorizing_integration_owners = { '0': at.guildId };
     common.context = 0;
   } else {
@@ -252,21 +267,57 @@ function currentMessage(world: InteractionWorld, record: InteractionRecord): Ret
   return message === undefined ? undefined : structuredClone(message);
 }
 
+/** The guild, channel and member an interaction happens in: a guild of the emulator's world, one of its channels, a member. */
 function place(where: string, ctx: EmulatorContext, o: { guildId?: unknown; channelId?: unknown; userId?: unknown; applicationId?: unknown; locale?: unknown }, permissions?: string): Where {
   const guildId = checkSnowflake(where, 'options.guildId', o.guildId);
-  const channelId = o.channelId === undefined ? guildId : checkSnowflake(where, 'options.channelId', o.channelId);
+  const guild = ctx.world.guilds.get(guildId);
+  if (guild === undefined) throw argumentError('value', where, 'options.guildId', 'the id of a guild of this emulator', guildId, 'Create one with emulator.createGuild().');
+  let channel: ChannelRecord | undefined;
+  if (o.channelId === undefined) {
+    channel = [...guild.channels.values()].find((c) => c.type === 0);
+    if (channel === undefined) throw argumentError('value', where, 'options.channelId', 'a channel of the guild (it has no text channel to default to)', o.channelId);
+  } else {
+    channel = guild.channels.get(checkSnowflake(where, 'options.channelId', o.channelId));
+    if (channel === undefined) throw argumentError('value', where, 'options.channelId', 'the id of a channel of the guild', o.channelId);
+  }
+  const user = knownUser(where, ctx, 'options.userId', o.userId);
+  const inChannel = channelPermissions(guild, channel, user.id);
+  if (inChannel === undefined) throw argumentError('value', where, 'options.userId', 'a member of the guild', user.id, 'Add one with emulator.setGuildMember().');
   return {
     applicationId: knownApplication(where, ctx, o.applicationId),
+    guild,
+    channel,
     guildId,
-    channelId,
-    user: knownUser(where, ctx, 'options.userId', o.userId),
+    channelId: channel.id,
+    user,
     locale: checkLocale(where, o.locale),
-    permissions: permissions ?? String(ALL_PERMISSIONS),
+    permissions: permissions ?? String(inChannel),
   };
 }
 
-function commandId(ctx: EmulatorContext, world: InteractionWorld, at: Where, type: number, name: string): string {
-  return world.commandId(`${at.applicationId}:${at.guildId ?? ''}:${type}:${name}`, () => ctx.lobbies.nextId(ctx.options.clock()));
+/** Where a follow-up interaction (a click, a modal submission) happens: the first one's guild and channel. */
+function inWorld(ctx: EmulatorContext, guildId: string | undefined, channelId: string, user: EmulatorUser): Pick<Where, 'guild' | 'channel' | 'guildId' | 'channelId' | 'user' | 'permissions'> {
+  const guild = guildId === undefined ? undefined : ctx.world.guilds.get(guildId);
+  const channel = guild?.channels.get(channelId);
+  const bits = guild !== undefined && channel !== undefined ? channelPermissions(guild, channel, user.id) : undefined;
+  return { guildId, channelId, user, permissions: String(bits ?? 0n), ...(guild !== undefined ? { guild } : {}), ...(channel !== undefined ? { channel } : {}) };
+}
+
+/** The registered command of that name and type: the guild's first, then the global one. */
+function registeredCommand(where: string, ctx: EmulatorContext, at: Where, type: number, name: string): CommandRecord {
+  const find = (guildId: string | undefined): CommandRecord | undefined => ctx.commands.commands(scopeKey(at.applicationId, guildId)).find((c) => c.type === type && c.name === name);
+  const command = find(at.guildId) ?? find(undefined);
+  if (command === undefined) {
+    throw argumentError('value', where, 'options.name', `the name of a command of type ${type} the application registered, globally or in the guild`, name, 'Register it with POST /applications/{id}/commands or PUT for a bulk overwrite.');
+  }
+  return command;
+}
+
+/** Whether the member may use the command in the channel, by the guild's permissions and the command's overwrites. */
+function mayUse(ctx: EmulatorContext, at: Where, command: CommandRecord): boolean {
+  const overwrites = ctx.commands.permissionsOf(scopeKey(at.applicationId, at.guild!.id));
+  const dmp = command.default_member_permissions;
+  return canUseCommand(at.guild!, at.channel!, at.user.id, typeof dmp === 'string' ? dmp : null, overwrites.get(command.id) ?? [], overwrites.get(at.applicationId) ?? []);
 }
 
 export async function invokeCommand(ctx: EmulatorContext, maybeWorld: InteractionWorld | undefined, options: InvokeCommandOptions): Promise<EmulatorInteractionResult> {
@@ -284,13 +335,17 @@ export async function invokeCommand(ctx: EmulatorContext, maybeWorld: Interactio
   const type = o.type ?? 1;
   if (type !== 1 && type !== 2 && type !== 3) throw argumentError('value', where, 'options.type', '1 (slash), 2 (user) or 3 (message)', type);
   endpointOf(ctx, at.applicationId, world);
-  const data: Record<string, unknown> = { id: commandId(ctx, world, at, type, name), name, type, guild_id: at.guildId };
+  const command = registeredCommand(where, ctx, at, type, name);
+  if (!mayUse(ctx, at, command)) {
+    throw new EmulatorInteractionError('permission-denied', `Permission Denied: the user may not use the command "${name}" in this channel (its permissions and overwrites), so it was not delivered.`);
+  }
+  const data: Record<string, unknown> = { id: command.id, name, type, ...(command.guild_id !== undefined ? { guild_id: command.guild_id } : {}) };
   if (type === 1) {
     if (o.targetId !== undefined) throw argumentError('value', where, 'options.targetId', 'absent for a slash command', o.targetId);
     if (o.options !== undefined) {
       const filled = checkCommandOptions(where, 'options.options', o.options);
       data.options = filled;
-      const resolved = resolvedOf(ctx, filled);
+      const resolved = resolvedOf(ctx, filled, at.guild);
       if (Object.keys(resolved).length > 0) data.resolved = resolved;
     }
   } else {
@@ -303,7 +358,10 @@ export async function invokeCommand(ctx: EmulatorContext, maybeWorld: Interactio
       if (o.targetId === undefined) throw argumentError('type', where, 'options.targetId', 'the id of the user the command is used on', o.targetId);
       const target = knownUser(where, ctx, 'options.targetId', o.targetId);
       data.target_id = target.id;
-      data.resolved = { users: { [target.id]: userObject(target) }, members: { [target.id]: memberObject(target, String(ALL_PERMISSIONS)) } };
+      const targetPermissions = channelPermissions(at.guild!, at.channel!, target.id);
+      data.resolved = { users: { [target.id]: userObject(target) } };
+      // A target outside the guild has a user but no member, as on the service.
+      if (targetPermissions !== undefined) (data.resolved as Record<string, unknown>).members = { [target.id]: memberObject(target, String(targetPermissions), at.guild) };
     } else {
       const targetId = checkSnowflake(where, 'options.targetId', o.targetId);
       const message = world.message(targetId);
@@ -326,8 +384,10 @@ export async function autocomplete(ctx: EmulatorContext, maybeWorld: Interaction
   const filled = checkCommandOptions(where, 'options.options', o.options);
   if (countFocused(filled) !== 1) throw argumentError('value', where, 'options.options', 'options with exactly one marked focused: true (the one being typed)', filled);
   endpointOf(ctx, at.applicationId, world);
+  const command = registeredCommand(where, ctx, at, 1, name);
+  if (!mayUse(ctx, at, command)) throw new EmulatorInteractionError('permission-denied', `Permission Denied: the user may not use the command "${name}" in this channel.`);
   const { record, common } = begin(ctx, world, 4, at);
-  const data = { id: commandId(ctx, world, at, 1, name), name, type: 1, guild_id: at.guildId, options: filled };
+  const data = { id: command.id, name, type: 1, ...(command.guild_id !== undefined ? { guild_id: command.guild_id } : {}), options: filled };
   return dispatch(ctx, world, record, { ...common, data });
 }
 
@@ -379,19 +439,16 @@ export async function clickComponent(ctx: EmulatorContext, maybeWorld: Interacti
     } else {
       values.forEach((v, i) => checkSnowflake(where, `options.values[${i}]`, v));
       const kind = type === 5 ? 6 : type === 6 ? 8 : type === 7 ? 9 : 7;
-      data.resolved = resolvedOf(ctx, values.map((value) => ({ name: 'value', type: kind, value })));
+      data.resolved = resolvedOf(ctx, values.map((value) => ({ name: 'value', type: kind, value })), message.guild_id === undefined ? undefined : ctx.world.guilds.get(message.guild_id));
     }
     data.values = [...values];
   } else {
     throw argumentError('value', where, 'options.customId', 'the custom_id of a button or select', customId);
   }
   const at: Where = {
+    ...inWorld(ctx, message.guild_id, message.channel_id, knownUser(where, ctx, 'options.userId', o.userId)),
     applicationId: message.author.id,
-    guildId: message.guild_id,
-    channelId: message.channel_id,
-    user: knownUser(where, ctx, 'options.userId', o.userId),
     locale: checkLocale(where, o.locale),
-    permissions: String(ALL_PERMISSIONS),
     sourceMessageId: messageId,
   };
   endpointOf(ctx, at.applicationId, world);
@@ -414,12 +471,9 @@ export async function submitModal(ctx: EmulatorContext, maybeWorld: InteractionW
   endpointOf(ctx, applicationId, world);
   world.takeModal(applicationId, user.id, customId);
   const at: Where = {
+    ...inWorld(ctx, modal.guildId, modal.channelId, user),
     applicationId,
-    guildId: modal.guildId,
-    channelId: modal.channelId,
-    user,
     locale: checkLocale(where, o.locale),
-    permissions: String(ALL_PERMISSIONS),
     ...(modal.sourceMessageId !== undefined ? { sourceMessageId: modal.sourceMessageId } : {}),
   };
   const { record, common } = begin(ctx, world, 5, at);

@@ -90,7 +90,6 @@ export class InteractionWorld {
   readonly #byToken = new Map<string, InteractionRecord>();
   readonly #messages = new Map<string, EmulatorMessage>();
   readonly #modals = new Map<string, OpenModal>();
-  readonly #commandIds = new Map<string, string>();
   readonly #deliveries: EmulatorWebhookDelivery[] = [];
   readonly #pending = new Set<Promise<void>>();
   /** Aborted on close: every delivery in flight stops. */
@@ -145,16 +144,6 @@ export class InteractionWorld {
 
   peekModal(applicationId: string, userId: string, customId: string): OpenModal | undefined {
     return this.#modals.get(`${applicationId}:${userId}:${customId}`);
-  }
-
-  /** The id of a command, stable per application, guild, type and name. */
-  commandId(key: string, next: () => string): string {
-    let id = this.#commandIds.get(key);
-    if (id === undefined) {
-      id = next();
-      boundedSet(this.#commandIds, key, id);
-    }
-    return id;
   }
 
   /** Runs a webhook delivery in the background, recording its outcome. */
