@@ -7,6 +7,7 @@ import { BodyTooLargeError, isFormUrlEncoded, json, readBody, serviceError, type
 import { currentApplication, currentUser, discoveryDocument, jwksDocument, userInfo } from './resources.js';
 import { routeLobbyApi } from './lobbies/router.js';
 import { routeCommandsApi } from './commands/router.js';
+import { routeMessagesApi } from './messages/router.js';
 import { routeInteractionApi } from './interactions/router.js';
 import { handleRevoke, handleToken, notFormEncoded } from './token.js';
 import type { EmulatorRequestRecord, TokenFault } from './types.js';
@@ -86,6 +87,7 @@ type Router = (ctx: EmulatorContext, req: IncomingMessage, url: URL) => Promise<
 const ROUTERS: readonly Router[] = [
   routeLobbyApi,
   routeCommandsApi,
+  routeMessagesApi,
   routeInteractionApi,
 ];
 

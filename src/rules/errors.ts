@@ -27,6 +27,8 @@ export const JsonErrorCode = {
   InvalidJson: 50109,
   /** The lobby already has the most members the emulator allows. */
   MaximumLobbyMembers: 30070,
+  /** An edit of a message another application sent. */
+  CannotEditOthersMessage: 50005,
 } as const;
 export type JsonErrorCode = (typeof JsonErrorCode)[keyof typeof JsonErrorCode];
 
@@ -47,6 +49,7 @@ export const JSON_ERROR_MESSAGES: Readonly<Record<JsonErrorCode, string>> = {
   50035: 'Invalid Form Body',
   50109: 'The request body contains invalid JSON.',
   30070: 'Maximum number of lobby members reached',
+  50005: 'Cannot edit a message authored by another user',
 };
 
 /** One problem with one field, as the service words it (`code` like `BASE_TYPE_MAX_LENGTH`). */

@@ -1,0 +1,902 @@
+// The spec's rules for message and modal components, as pure functions: no I/O, so the client
+// (before it sends) and the emulator (when it receives) give the same nested errors for a body.
+import { ChannelType, codePointLength } from './commands.js';
+
+/** Component types (components.md, "Component types"). */
+export const ComponentType = {
+  ActionRow: 1,
+  Button: 2,
+  StringSelect: 3,
+  TextInput: 4,
+  UserSelect: 5,
+  RoleSelect: 6,
+  MentionableSelect: 7,
+  ChannelSelect: 8,
+  Section: 9,
+  TextDisplay: 10,
+  Thumbnail: 11,
+  MediaGallery: 12,
+  File: 13,
+  Separator: 14,
+  Container: 17,
+  Label: 18,
+  FileUpload: 19,
+  RadioGroup: 21,
+  CheckboxGroup: 22,
+  Checkbox: 23,
+} as const;
+export type ComponentType = (typeof ComponentType)[keyof typeof ComponentType];
+
+/** Button styles; each names the one field it needs (custom_id, url or sku_id). */
+export const ButtonStyle = { Primary: 1, Secondary: 2, Success: 3, Danger: 4, Link: 5, Premium: 6 } as const;
+export type ButtonStyle = (typeof ButtonStyle)[keyof typeof ButtonStyle];
+
+/** Text Input styles. */
+export const TextInputStyle = { Short: 1, Paragraph: 2 } as const;
+export type TextInputStyle = (typeof TextInputStyle)[keyof typeof TextInputStyle];
+
+/** Separator spacing. */
+export const SeparatorSpacing = { Small: 1, Large: 2 } as const;
+export type SeparatorSpacing = (typeof SeparatorSpacing)[keyof typeof SeparatorSpacing];
+
+/** Message flags that bear on components. */
+export const MessageFlags = {
+  SuppressEmbeds: 1 << 2,
+  Ephemeral: 1 << 6,
+  SuppressNotifications: 1 << 12,
+  /** Components V2: layout and content components; content, embeds, poll and stickers refused; never removed once set. */
+  IsComponentsV2: 1 << 15,
+} as const;
+
+/** The spec's limits on components (components.md, "Limits"), plus the reference's where the spec is silent. */
+export const ComponentLimits = {
+  customIdLength: 100,
+  /** Total components of a V2 message, at any depth. */
+  v2Components: 40,
+  /** Top-level Action Rows of a legacy message. */
+  legacyRows: 5,
+  /** Items of one Action Row (Buttons), or exactly one select. */
+  rowItems: 5,
+  buttonLabelLength: 80,
+  buttonUrlLength: 512,
+  selectOptions: 25,
+  selectValues: 25,
+  selectPlaceholderLength: 150,
+  optionTextLength: 100,
+  textInputLength: 4000,
+  textInputPlaceholderLength: 100,
+  sectionTexts: 3,
+  mediaGalleryItems: 10,
+  altTextLength: 1024,
+  /** Reference: a Text Display holds 1–4000 characters. */
+  textDisplayLength: 4000,
+  /** Reference: a media URL is at most 2048 characters. */
+  mediaUrlLength: 2048,
+  /** Reference: an emoji name is at most 32 characters. */
+  emojiNameLength: 32,
+  labelLength: 45,
+  labelDescriptionLength: 100,
+  fileUploadValues: 10,
+  radioOptions: { min: 2, max: 10 },
+  checkboxOptions: { min: 1, max: 10 },
+  maxAccentColor: 0xffffff,
+  /** A component id is a 32-bit integer: 0 (empty) to 2^31 − 1. */
+  maxId: 2 ** 31 - 1,
+  /** Reference: a modal title is 1–45 characters and a modal holds 1–40 top-level components. */
+  modalTitleLength: 45,
+  modalComponents: 40,
+  /** Reference: message content is at most 4000 characters, embeds 10, stickers 3, attachments 10. */
+  contentLength: 4000,
+  embeds: 10,
+  stickers: 3,
+  attachments: 10,
+} as const;
+
+/** The nested error codes the component validator gives; each has one meaning (see docs/components.md). */
+export const ComponentErrorCode = {
+  /** A required field is missing or null. */
+  Required: 'BASE_TYPE_REQUIRED',
+  /** A string is shorter or longer than its field allows. */
+  BadLength: 'BASE_TYPE_BAD_LENGTH',
+  /** An array has more items than its field allows. */
+  MaxLength: 'BASE_TYPE_MAX_LENGTH',
+  /** An array has fewer items than its field needs. */
+  MinLength: 'BASE_TYPE_MIN_LENGTH',
+  /** A value is not one of the values the field allows (component type, style, spacing, default value type). */
+  Choices: 'BASE_TYPE_CHOICES',
+  /** A value should be a string. */
+  StringType: 'STRING_TYPE_CONVERT',
+  /** A value should be an integer. */
+  NumberType: 'NUMBER_TYPE_COERCE',
+  /** A value should be a boolean. */
+  BooleanType: 'BOOLEAN_TYPE_COERCE',
+  /** A value should be a dictionary (emoji, poll, media item). */
+  DictType: 'DICT_TYPE_CONVERT',
+  /** A value should be an array. */
+  ListType: 'LIST_TYPE_CONVERT',
+  /** A component, option or the body itself should be an object. */
+  ModelType: 'MODEL_TYPE_CONVERT',
+  /** A number is above its field's maximum. */
+  NumberMax: 'NUMBER_TYPE_MAX',
+  /** A number is below its field's minimum. */
+  NumberMin: 'NUMBER_TYPE_MIN',
+  /** The same value appears twice in a list that must hold distinct values (option values, channel types). */
+  Duplicate: 'LIST_ITEM_DUPLICATE',
+  /** A snowflake is not a decimal string of a 64-bit id. */
+  Snowflake: 'SNOWFLAKE_TYPE_CONVERT',
+  /** A URL that does not parse, or whose scheme the field does not accept. */
+  InvalidUrl: 'URL_TYPE_INVALID_URL',
+  /** A field present where the component's type, style or place, or the message's kind, does not accept it. */
+  FieldNotAllowed: 'COMPONENT_FIELD_NOT_ALLOWED',
+  /** A component type where it may not stand: outside its usage column (message or modal) or under a parent that does not take it. */
+  TypeInvalid: 'COMPONENT_TYPE_INVALID',
+  /** An Action Row holding a select beside anything else. */
+  LayoutWidthExceeded: 'COMPONENT_LAYOUT_WIDTH_EXCEEDED',
+  /** A Button of style 1–5 with neither a label nor an emoji. */
+  ButtonLabelOrEmoji: 'BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED',
+  /** Two interactive components of one message or modal share a custom_id. */
+  CustomIdDuplicated: 'COMPONENT_CUSTOM_ID_DUPLICATED',
+  /** Two components of one message or modal share a non-zero id. */
+  IdDuplicated: 'COMPONENT_ID_DUPLICATED',
+  /** min_values above max_values, or min_length above max_length. */
+  RangeInverted: 'COMPONENT_RANGE_INVALID',
+  /** min_values or max_values above the number of options there are to choose. */
+  ValuesExceedOptions: 'COMPONENT_VALUES_EXCEED_OPTIONS',
+  /** min_values 0 on a modal component that is required (required omitted or true). */
+  RequiredMinValues: 'COMPONENT_REQUIRED_MIN_VALUES_INVALID',
+  /** More (or, when any are given, fewer) default values or default options than min_values..max_values allow. */
+  DefaultValuesCount: 'COMPONENT_DEFAULT_VALUES_COUNT_INVALID',
+  /** A V2 message with more than 40 components in total. */
+  TooManyComponents: 'COMPONENT_MAX_TOTAL_EXCEEDED',
+} as const;
+export type ComponentErrorCode = (typeof ComponentErrorCode)[keyof typeof ComponentErrorCode];
+
+/** Nested error codes only a server that holds the message and its files can give (the emulator's message routes). */
+export const MessageErrorCode = {
+  /** An `attachment://<filename>` reference that names no file uploaded with the message. */
+  AttachmentNotFound: 'COMPONENT_ATTACHMENT_NOT_FOUND',
+  /** An edit that would remove IS_COMPONENTS_V2 from a message sent with it. */
+  V2FlagRemoved: 'MESSAGE_COMPONENTS_V2_FLAG_REMOVED',
+} as const;
+export type MessageErrorCode = (typeof MessageErrorCode)[keyof typeof MessageErrorCode];
+
+/** One violation: where (a JSON path such as `components[0].components[2].custom_id`, '' for the body), which rule, and a sentence. */
+export interface ComponentError {
+  path: string;
+  code: ComponentErrorCode;
+  message: string;
+}
+
+export interface ComponentValidationResult {
+  ok: boolean;
+  errors: ComponentError[];
+}
+
+/** More errors than this and validation stops adding: a hostile body cannot make the answer huge. */
+export const MAX_COMPONENT_ERRORS = 200;
+/** Items of any array past this index are not inspected (the array's length error still says it is too long). */
+const MAX_ITEMS_INSPECTED = 100;
+/** Keys of one object past this count are not inspected. */
+const MAX_KEYS_INSPECTED = 100;
+
+const C = ComponentType;
+const COMPONENT_TYPES: ReadonlySet<number> = new Set(Object.values(ComponentType));
+const SNOWFLAKE = /^(0|[1-9]\d{0,19})$/;
+
+export const COMPONENT_NAMES: Readonly<Record<ComponentType, string>> = {
+  1: 'Action Row',
+  2: 'Button',
+  3: 'String Select',
+  4: 'Text Input',
+  5: 'User Select',
+  6: 'Role Select',
+  7: 'Mentionable Select',
+  8: 'Channel Select',
+  9: 'Section',
+  10: 'Text Display',
+  11: 'Thumbnail',
+  12: 'Media Gallery',
+  13: 'File',
+  14: 'Separator',
+  17: 'Container',
+  18: 'Label',
+  19: 'File Upload',
+  21: 'Radio Group',
+  22: 'Checkbox Group',
+  23: 'Checkbox',
+};
+
+/** The usage column: the types a message may hold, and the types a modal may hold. */
+export const MESSAGE_COMPONENT_TYPES: ReadonlySet<number> = new Set([1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17]);
+export const MODAL_COMPONENT_TYPES: ReadonlySet<number> = new Set([1, 3, 4, 5, 6, 7, 8, 10, 18, 19, 21, 22, 23]);
+
+/** Where a component stands; decides which types it may be. */
+type Place = 'legacy' | 'v2' | 'row' | 'modalRow' | 'section' | 'accessory' | 'container' | 'modal' | 'label';
+
+const SELECTS: readonly number[] = [C.StringSelect, C.UserSelect, C.RoleSelect, C.MentionableSelect, C.ChannelSelect];
+const PLACES: Readonly<Record<Place, { types: ReadonlySet<number>; where: string }>> = {
+  legacy: { types: new Set([C.ActionRow]), where: 'at the top of a message without the IS_COMPONENTS_V2 flag (1<<15); set the flag for other types' },
+  v2: { types: new Set([C.ActionRow, C.Section, C.TextDisplay, C.MediaGallery, C.File, C.Separator, C.Container]), where: 'at the top of a V2 message' },
+  row: { types: new Set([C.Button, ...SELECTS]), where: 'in an Action Row of a message' },
+  modalRow: { types: new Set([C.TextInput]), where: 'in an Action Row of a modal' },
+  section: { types: new Set([C.TextDisplay]), where: 'in the components of a Section' },
+  accessory: { types: new Set([C.Button, C.Thumbnail]), where: 'as the accessory of a Section' },
+  container: { types: new Set([C.ActionRow, C.Section, C.TextDisplay, C.MediaGallery, C.File, C.Separator]), where: 'in a Container' },
+  modal: { types: new Set([C.ActionRow, C.TextDisplay, C.Label]), where: 'at the top of a modal' },
+  label: { types: new Set([C.TextInput, ...SELECTS, C.FileUpload, C.RadioGroup, C.CheckboxGroup, C.Checkbox]), where: 'in a Label' },
+};
+
+// Each type's own fields beyond `type` and `id`; any other key is refused.
+const FIELDS: Readonly<Record<number, readonly string[]>> = {
+  [C.ActionRow]: ['components'],
+  [C.Button]: ['style', 'label', 'emoji', 'custom_id', 'sku_id', 'url', 'disabled'],
+  [C.StringSelect]: ['custom_id', 'options', 'placeholder', 'min_values', 'max_values', 'required', 'disabled'],
+  [C.TextInput]: ['custom_id', 'style', 'label', 'min_length', 'max_length', 'required', 'value', 'placeholder'],
+  [C.UserSelect]: ['custom_id', 'placeholder', 'default_values', 'min_values', 'max_values', 'required', 'disabled'],
+  [C.RoleSelect]: ['custom_id', 'placeholder', 'default_values', 'min_values', 'max_values', 'required', 'disabled'],
+  [C.MentionableSelect]: ['custom_id', 'placeholder', 'default_values', 'min_values', 'max_values', 'required', 'disabled'],
+  [C.ChannelSelect]: ['custom_id', 'channel_types', 'placeholder', 'default_values', 'min_values', 'max_values', 'required', 'disabled'],
+  [C.Section]: ['components', 'accessory'],
+  [C.TextDisplay]: ['content'],
+  [C.Thumbnail]: ['media', 'description', 'spoiler'],
+  [C.MediaGallery]: ['items'],
+  // name and size are set by the service and ignored on input.
+  [C.File]: ['file', 'spoiler', 'name', 'size'],
+  [C.Separator]: ['divider', 'spacing'],
+  [C.Container]: ['components', 'accent_color', 'spoiler'],
+  [C.Label]: ['label', 'description', 'component'],
+  [C.FileUpload]: ['custom_id', 'min_values', 'max_values', 'required'],
+  [C.RadioGroup]: ['custom_id', 'options', 'required'],
+  [C.CheckboxGroup]: ['custom_id', 'options', 'min_values', 'max_values', 'required'],
+  [C.Checkbox]: ['custom_id', 'default'],
+};
+
+const DEFAULT_VALUE_TYPES: Readonly<Record<number, readonly string[]>> = {
+  [C.UserSelect]: ['user'],
+  [C.RoleSelect]: ['role'],
+  [C.MentionableSelect]: ['user', 'role'],
+  [C.ChannelSelect]: ['channel'],
+};
+const CHANNEL_TYPES: ReadonlySet<number> = new Set(Object.values(ChannelType));
+
+interface Context {
+  errors: ComponentError[];
+  kind: 'message' | 'modal';
+  customIds: Set<string>;
+  ids: Set<number>;
+  total: number;
+}
+
+function join(path: string, key: string | number): string {
+  if (typeof key === 'number') return `${path}[${key}]`;
+  return path === '' ? key : `${path}.${key}`;
+}
+
+function add(ctx: Context, path: string, code: ComponentErrorCode, message: string): void {
+  if (ctx.errors.length < MAX_COMPONENT_ERRORS) ctx.errors.push({ path, code, message });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+// Reads an own data property only: `__proto__` keys of parsed JSON and getters never run code.
+function own(record: object, key: string | number): unknown {
+  const descriptor = Object.getOwnPropertyDescriptor(record, key);
+  if (descriptor === undefined) return undefined;
+  return 'value' in descriptor ? descriptor.value : Symbol.for('social-sdk-auth.accessor');
+}
+
+function present(value: unknown): boolean {
+  return value !== undefined && value !== null;
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : typeof value === 'string' ? 'a string' : `a ${typeof value}`;
+}
+
+function required(ctx: Context, path: string, why = ''): void {
+  add(ctx, path, ComponentErrorCode.Required, `This field is required${why}.`);
+}
+
+function notAllowed(ctx: Context, path: string, why: string): void {
+  add(ctx, path, ComponentErrorCode.FieldNotAllowed, `Not accepted ${why}; remove the field.`);
+}
+
+// A string of `min`..`max` code points when present; `need` makes absence an error.
+function str(ctx: Context, record: object, path: string, key: string, min: number, max: number, need = false): string | undefined {
+  const value = own(record, key);
+  const at = join(path, key);
+  if (!present(value)) {
+    if (need) required(ctx, at);
+    return undefined;
+  }
+  if (typeof value !== 'string') {
+    add(ctx, at, ComponentErrorCode.StringType, `Must be a string; received ${describeType(value)}.`);
+    return undefined;
+  }
+  const length = codePointLength(value);
+  if (length < min || length > max) {
+    add(ctx, at, ComponentErrorCode.BadLength, `Must be between ${min} and ${max} in length; received ${length}.`);
+    return undefined;
+  }
+  return value;
+}
+
+function bool(ctx: Context, record: object, path: string, key: string): boolean | undefined {
+  const value = own(record, key);
+  if (!present(value)) return undefined;
+  if (typeof value !== 'boolean') {
+    add(ctx, join(path, key), ComponentErrorCode.BooleanType, `Must be a boolean; received ${describeType(value)}.`);
+    return undefined;
+  }
+  return value;
+}
+
+function int(ctx: Context, record: object, path: string, key: string, min: number, max: number, need = false): number | undefined {
+  const value = own(record, key);
+  const at = join(path, key);
+  if (!present(value)) {
+    if (need) required(ctx, at);
+    return undefined;
+  }
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    add(ctx, at, ComponentErrorCode.NumberType, `Must be an integer; received ${typeof value === 'number' ? value : describeType(value)}.`);
+    return undefined;
+  }
+  if (value > max) {
+    add(ctx, at, ComponentErrorCode.NumberMax, `Must be ${max} or less; received ${value}.`);
+    return undefined;
+  }
+  if (value < min) {
+    add(ctx, at, ComponentErrorCode.NumberMin, `Must be ${min} or more; received ${value}.`);
+    return undefined;
+  }
+  return value;
+}
+
+function oneOf(ctx: Context, record: object, path: string, key: string, allowed: readonly number[], need: boolean): number | undefined {
+  const value = own(record, key);
+  const at = join(path, key);
+  if (!present(value)) {
+    if (need) required(ctx, at);
+    return undefined;
+  }
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    add(ctx, at, ComponentErrorCode.NumberType, `Must be an integer; received ${describeType(value)}.`);
+    return undefined;
+  }
+  if (!allowed.includes(value)) {
+    add(ctx, at, ComponentErrorCode.Choices, `Value must be one of ${allowed.join(', ')}; received ${value}.`);
+    return undefined;
+  }
+  return value;
+}
+
+// An array when present, with its length checked; returns the items to inspect.
+function list(ctx: Context, record: object, path: string, key: string, min: number, max: number, need: boolean): unknown[] | undefined {
+  const value = own(record, key);
+  const at = join(path, key);
+  if (!present(value)) {
+    if (need) required(ctx, at);
+    return undefined;
+  }
+  if (!Array.isArray(value)) {
+    add(ctx, at, ComponentErrorCode.ListType, `Must be an array; received ${describeType(value)}.`);
+    return undefined;
+  }
+  if (value.length < min) add(ctx, at, ComponentErrorCode.MinLength, `Must hold at least ${min} item${min === 1 ? '' : 's'}; received ${value.length}.`);
+  if (value.length > max) add(ctx, at, ComponentErrorCode.MaxLength, `Must be ${max} or fewer in length; received ${value.length}.`);
+  const items: unknown[] = [];
+  for (let i = 0; i < Math.min(value.length, MAX_ITEMS_INSPECTED); i++) items.push(own(value, i));
+  return items;
+}
+
+function snowflake(ctx: Context, record: object, path: string, key: string, need: boolean): void {
+  const value = own(record, key);
+  const at = join(path, key);
+  if (!present(value)) {
+    if (need) required(ctx, at);
+    return;
+  }
+  if (typeof value !== 'string' || !SNOWFLAKE.test(value) || BigInt(value) >= 1n << 64n) {
+    add(ctx, at, ComponentErrorCode.Snowflake, 'Must be a snowflake: a decimal string of a 64-bit id.');
+  }
+}
+
+function url(ctx: Context, record: object, path: string, key: string, max: number, schemes: readonly string[], need: boolean): void {
+  const value = str(ctx, record, path, key, 1, max, need);
+  if (value === undefined) return;
+  let scheme: string | undefined;
+  try {
+    scheme = new URL(value).protocol.slice(0, -1);
+  } catch {
+    scheme = undefined;
+  }
+  if (scheme === undefined || !schemes.includes(scheme)) {
+    add(ctx, join(path, key), ComponentErrorCode.InvalidUrl, `Must be a URL with the scheme ${schemes.join(', ')}.`);
+  } else if (scheme === 'attachment' && !/^attachment:\/\/[^/\\]+$/.test(value)) {
+    add(ctx, join(path, key), ComponentErrorCode.InvalidUrl, 'An attachment reference must be attachment://<filename>.');
+  }
+}
+
+function onlyFields(ctx: Context, record: object, path: string, allowed: readonly string[], what: string): void {
+  for (const key of Object.keys(record).slice(0, MAX_KEYS_INSPECTED)) {
+    if (!allowed.includes(key)) notAllowed(ctx, join(path, key), `on ${what}`);
+  }
+}
+
+function emoji(ctx: Context, record: object, path: string): void {
+  const value = own(record, 'emoji');
+  if (!present(value)) return;
+  const at = join(path, 'emoji');
+  if (!isRecord(value)) {
+    add(ctx, at, ComponentErrorCode.DictType, `Must be a partial emoji object ({ id?, name?, animated? }); received ${describeType(value)}.`);
+    return;
+  }
+  onlyFields(ctx, value, at, ['id', 'name', 'animated'], 'a partial emoji');
+  snowflake(ctx, value, at, 'id', false);
+  str(ctx, value, at, 'name', 1, ComponentLimits.emojiNameLength);
+  bool(ctx, value, at, 'animated');
+  if (!present(own(value, 'id')) && !present(own(value, 'name'))) required(ctx, join(at, 'name'), ': an emoji needs an id (custom) or a name (unicode)');
+}
+
+function media(ctx: Context, record: object, path: string, key: string, attachmentOnly: boolean): void {
+  const value = own(record, key);
+  const at = join(path, key);
+  if (!present(value)) {
+    required(ctx, at);
+    return;
+  }
+  if (!isRecord(value)) {
+    add(ctx, at, ComponentErrorCode.DictType, `Must be an unfurled media item ({ url }); received ${describeType(value)}.`);
+    return;
+  }
+  // Only url is read: every other field of a media item is set by the service and ignored on input.
+  url(ctx, value, at, 'url', ComponentLimits.mediaUrlLength, attachmentOnly ? ['attachment'] : ['http', 'https', 'attachment'], true);
+}
+
+function customId(ctx: Context, record: object, path: string, need: boolean): void {
+  const value = str(ctx, record, path, 'custom_id', 1, ComponentLimits.customIdLength, need);
+  if (value === undefined) return;
+  if (ctx.customIds.has(value)) {
+    add(ctx, join(path, 'custom_id'), ComponentErrorCode.CustomIdDuplicated, `Another component of this ${ctx.kind} already has custom_id '${value.slice(0, 100)}'; each must be unique.`);
+  }
+  ctx.customIds.add(value);
+}
+
+// min_values / max_values of selects, File Upload and Checkbox Group, with the options they choose from.
+function values(ctx: Context, record: object, path: string, limit: number, options: number | undefined, defaults: { count: number; at: string } | undefined, defaultMax?: number): void {
+  const min = int(ctx, record, path, 'min_values', 0, limit);
+  const max = int(ctx, record, path, 'max_values', 1, limit);
+  const minSet = present(own(record, 'min_values'));
+  const maxSet = present(own(record, 'max_values'));
+  const effectiveMin = min ?? 1;
+  const effectiveMax = max ?? defaultMax ?? 1;
+  const minOk = min !== undefined || !minSet;
+  const maxOk = max !== undefined || !maxSet;
+  if (minOk && maxOk && effectiveMin > effectiveMax) {
+    add(ctx, join(path, minSet ? 'min_values' : 'max_values'), ComponentErrorCode.RangeInverted, `min_values (${effectiveMin}) must not exceed max_values (${effectiveMax}).`);
+  }
+  if (options !== undefined) {
+    if (min !== undefined && min > options) add(ctx, join(path, 'min_values'), ComponentErrorCode.ValuesExceedOptions, `Must not exceed the number of options (${options}); received ${min}.`);
+    if (max !== undefined && max > options) add(ctx, join(path, 'max_values'), ComponentErrorCode.ValuesExceedOptions, `Must not exceed the number of options (${options}); received ${max}.`);
+  }
+  const isRequired = own(record, 'required');
+  if (ctx.kind === 'modal' && min === 0 && isRequired !== false) {
+    add(ctx, join(path, 'min_values'), ComponentErrorCode.RequiredMinValues, 'Must be at least 1 while the component is required; set required: false to allow choosing nothing.');
+  }
+  if (defaults !== undefined && defaults.count > 0 && minOk && maxOk && (defaults.count > effectiveMax || defaults.count < effectiveMin)) {
+    add(ctx, defaults.at, ComponentErrorCode.DefaultValuesCount, `Holds ${defaults.count} default value${defaults.count === 1 ? '' : 's'}; must lie within min_values (${effectiveMin}) and max_values (${effectiveMax}).`);
+  }
+}
+
+// Options of String Select, Radio Group and Checkbox Group; returns how many and how many are default.
+function choices(ctx: Context, record: object, path: string, min: number, max: number, withEmoji: boolean): { count: number; defaults: number } | undefined {
+  const items = list(ctx, record, path, 'options', min, max, true);
+  if (items === undefined) return undefined;
+  const at = join(path, 'options');
+  const seen = new Set<string>();
+  let defaults = 0;
+  items.forEach((option, i) => {
+    const optionAt = join(at, i);
+    if (!isRecord(option)) {
+      add(ctx, optionAt, ComponentErrorCode.ModelType, `Must be an option object; received ${describeType(option)}.`);
+      return;
+    }
+    onlyFields(ctx, option, optionAt, withEmoji ? ['label', 'value', 'description', 'emoji', 'default'] : ['label', 'value', 'description', 'default'], 'an option');
+    str(ctx, option, optionAt, 'label', 1, ComponentLimits.optionTextLength, true);
+    const value = str(ctx, option, optionAt, 'value', 1, ComponentLimits.optionTextLength, true);
+    str(ctx, option, optionAt, 'description', 0, ComponentLimits.optionTextLength);
+    if (withEmoji) emoji(ctx, option, optionAt);
+    if (bool(ctx, option, optionAt, 'default') === true) defaults++;
+    if (value === undefined) return;
+    if (seen.has(value)) add(ctx, join(optionAt, 'value'), ComponentErrorCode.Duplicate, `Another option already has the value '${value}'; values must be unique.`);
+    seen.add(value);
+  });
+  return { count: Array.isArray(own(record, 'options')) ? (own(record, 'options') as unknown[]).length : 0, defaults };
+}
+
+function button(ctx: Context, record: object, path: string): void {
+  const style = oneOf(ctx, record, path, 'style', Object.values(ButtonStyle), true);
+  str(ctx, record, path, 'label', 0, ComponentLimits.buttonLabelLength);
+  emoji(ctx, record, path);
+  bool(ctx, record, path, 'disabled');
+  const has = (key: string) => present(own(record, key));
+  const forbid = (keys: string[], why: string) => keys.filter(has).forEach((key) => notAllowed(ctx, join(path, key), why));
+  if (style === undefined) {
+    str(ctx, record, path, 'custom_id', 1, ComponentLimits.customIdLength);
+  } else if (style <= ButtonStyle.Danger) {
+    customId(ctx, record, path, true);
+    forbid(['url', 'sku_id'], `on a Button of style ${style} (it sends an interaction with its custom_id)`);
+  } else if (style === ButtonStyle.Link) {
+    url(ctx, record, path, 'url', ComponentLimits.buttonUrlLength, ['http', 'https', 'discord'], true);
+    forbid(['custom_id', 'sku_id'], 'on a Link button (it opens its url and sends no interaction)');
+  } else {
+    snowflake(ctx, record, path, 'sku_id', true);
+    forbid(['custom_id', 'label', 'url', 'emoji'], 'on a Premium button (it shows the SKU itself)');
+  }
+  if (style !== undefined && style !== ButtonStyle.Premium && !has('label') && !has('emoji')) {
+    add(ctx, path, ComponentErrorCode.ButtonLabelOrEmoji, 'A Button needs a label or an emoji; add one.');
+  }
+}
+
+function select(ctx: Context, type: number, record: object, path: string): void {
+  customId(ctx, record, path, true);
+  str(ctx, record, path, 'placeholder', 0, ComponentLimits.selectPlaceholderLength);
+  bool(ctx, record, path, 'required');
+  bool(ctx, record, path, 'disabled');
+  if (ctx.kind === 'modal' && present(own(record, 'disabled'))) notAllowed(ctx, join(path, 'disabled'), 'on a select in a modal');
+  if (type === C.StringSelect) {
+    const options = choices(ctx, record, path, 1, ComponentLimits.selectOptions, true);
+    values(ctx, record, path, ComponentLimits.selectValues, options?.count, options && { count: options.defaults, at: join(path, 'options') });
+    return;
+  }
+  const defaults = list(ctx, record, path, 'default_values', 0, ComponentLimits.selectValues, false);
+  const allowed = DEFAULT_VALUE_TYPES[type]!;
+  defaults?.forEach((item, i) => {
+    const at = join(join(path, 'default_values'), i);
+    if (!isRecord(item)) {
+      add(ctx, at, ComponentErrorCode.ModelType, `Must be a default value object ({ id, type }); received ${describeType(item)}.`);
+      return;
+    }
+    onlyFields(ctx, item, at, ['id', 'type'], 'a default value');
+    snowflake(ctx, item, at, 'id', true);
+    const kind = own(item, 'type');
+    if (!present(kind)) required(ctx, join(at, 'type'));
+    else if (typeof kind !== 'string') add(ctx, join(at, 'type'), ComponentErrorCode.StringType, `Must be a string; received ${describeType(kind)}.`);
+    else if (!allowed.includes(kind)) add(ctx, join(at, 'type'), ComponentErrorCode.Choices, `Value must be one of ${allowed.map((a) => `'${a}'`).join(', ')} for a ${COMPONENT_NAMES[type as ComponentType]}; received '${kind.slice(0, 20)}'.`);
+  });
+  values(ctx, record, path, ComponentLimits.selectValues, undefined, defaults && { count: defaults.length, at: join(path, 'default_values') });
+  if (type === C.ChannelSelect) {
+    const types = list(ctx, record, path, 'channel_types', 0, CHANNEL_TYPES.size, false);
+    const seen = new Set<unknown>();
+    types?.forEach((value, i) => {
+      const at = join(join(path, 'channel_types'), i);
+      if (typeof value !== 'number' || !Number.isInteger(value)) add(ctx, at, ComponentErrorCode.NumberType, `Must be an integer; received ${describeType(value)}.`);
+      else if (!CHANNEL_TYPES.has(value)) add(ctx, at, ComponentErrorCode.Choices, `Value must be one of ${[...CHANNEL_TYPES].join(', ')}; received ${value}.`);
+      else if (seen.has(value)) add(ctx, at, ComponentErrorCode.Duplicate, `Holds ${value} twice; each channel type may appear once.`);
+      seen.add(value);
+    });
+  }
+}
+
+function textInput(ctx: Context, record: object, path: string, place: Place): void {
+  customId(ctx, record, path, true);
+  oneOf(ctx, record, path, 'style', Object.values(TextInputStyle), true);
+  if (place === 'label') {
+    if (present(own(record, 'label'))) notAllowed(ctx, join(path, 'label'), 'on a Text Input inside a Label (the Label carries the text)');
+  } else {
+    str(ctx, record, path, 'label', 1, ComponentLimits.labelLength, true);
+  }
+  const min = int(ctx, record, path, 'min_length', 0, ComponentLimits.textInputLength);
+  const max = int(ctx, record, path, 'max_length', 1, ComponentLimits.textInputLength);
+  if (min !== undefined && max !== undefined && min > max) {
+    add(ctx, join(path, 'min_length'), ComponentErrorCode.RangeInverted, `min_length (${min}) must not exceed max_length (${max}).`);
+  }
+  bool(ctx, record, path, 'required');
+  str(ctx, record, path, 'value', 0, ComponentLimits.textInputLength);
+  str(ctx, record, path, 'placeholder', 0, ComponentLimits.textInputPlaceholderLength);
+}
+
+function children(ctx: Context, record: object, path: string, key: string, min: number, max: number, place: Place): unknown[] | undefined {
+  const items = list(ctx, record, path, key, min, max, true);
+  items?.forEach((item, i) => component(ctx, item, join(join(path, key), i), place));
+  return items;
+}
+
+function actionRow(ctx: Context, record: object, path: string, place: Place): void {
+  if (place === 'modal') {
+    children(ctx, record, path, 'components', 1, ComponentLimits.rowItems, 'modalRow');
+    return;
+  }
+  const items = children(ctx, record, path, 'components', 1, ComponentLimits.rowItems, 'row');
+  if (items === undefined || items.length < 2) return;
+  const selectAt = items.findIndex((item) => isRecord(item) && SELECTS.includes(own(item, 'type') as number));
+  if (selectAt >= 0) {
+    add(ctx, join(path, 'components'), ComponentErrorCode.LayoutWidthExceeded, `An Action Row holding a select (at [${selectAt}]) holds nothing else; move the other components to another row.`);
+  }
+}
+
+function component(ctx: Context, value: unknown, path: string, place: Place): void {
+  if (!isRecord(value)) {
+    add(ctx, path, ComponentErrorCode.ModelType, `Must be a component object; received ${describeType(value)}.`);
+    return;
+  }
+  ctx.total++;
+  const type = own(value, 'type');
+  if (!present(type)) {
+    required(ctx, join(path, 'type'));
+    return;
+  }
+  if (typeof type !== 'number' || !Number.isInteger(type)) {
+    add(ctx, join(path, 'type'), ComponentErrorCode.NumberType, `Must be an integer; received ${describeType(type)}.`);
+    return;
+  }
+  if (!COMPONENT_TYPES.has(type)) {
+    add(ctx, join(path, 'type'), ComponentErrorCode.Choices, `Value must be one of ${[...COMPONENT_TYPES].join(', ')}; received ${type}.`);
+    return;
+  }
+  const name = `${COMPONENT_NAMES[type as ComponentType]} (${type})`;
+  const usage = ctx.kind === 'message' ? MESSAGE_COMPONENT_TYPES : MODAL_COMPONENT_TYPES;
+  // Children of a misplaced component are not walked: placement bounds the depth, so cycles end.
+  if (!usage.has(type)) {
+    add(ctx, join(path, 'type'), ComponentErrorCode.TypeInvalid, `A ${name} cannot be used in a ${ctx.kind}.`);
+    return;
+  }
+  if (!PLACES[place].types.has(type)) {
+    add(ctx, join(path, 'type'), ComponentErrorCode.TypeInvalid, `A ${name} cannot stand ${PLACES[place].where}.`);
+    return;
+  }
+  const id = int(ctx, value, path, 'id', 0, ComponentLimits.maxId);
+  if (id !== undefined && id !== 0) {
+    if (ctx.ids.has(id)) add(ctx, join(path, 'id'), ComponentErrorCode.IdDuplicated, `Another component of this ${ctx.kind} already has id ${id}; ids must be unique (0 or none: assigned by the service).`);
+    ctx.ids.add(id);
+  }
+  onlyFields(ctx, value, path, ['type', 'id', ...FIELDS[type]!], `a ${name}`);
+
+  switch (type) {
+    case C.ActionRow:
+      actionRow(ctx, value, path, place);
+      return;
+    case C.Button:
+      button(ctx, value, path);
+      return;
+    case C.TextInput:
+      textInput(ctx, value, path, place);
+      return;
+    case C.StringSelect:
+    case C.UserSelect:
+    case C.RoleSelect:
+    case C.MentionableSelect:
+    case C.ChannelSelect:
+      select(ctx, type, value, path);
+      return;
+    case C.Section: {
+      children(ctx, value, path, 'components', 1, ComponentLimits.sectionTexts, 'section');
+      const accessory = own(value, 'accessory');
+      if (!present(accessory)) required(ctx, join(path, 'accessory'), ': a Section needs a Button or a Thumbnail beside its text');
+      else component(ctx, accessory, join(path, 'accessory'), 'accessory');
+      return;
+    }
+    case C.TextDisplay:
+      str(ctx, value, path, 'content', 1, ComponentLimits.textDisplayLength, true);
+      return;
+    case C.Thumbnail:
+      media(ctx, value, path, 'media', false);
+      str(ctx, value, path, 'description', 0, ComponentLimits.altTextLength);
+      bool(ctx, value, path, 'spoiler');
+      return;
+    case C.MediaGallery: {
+      const items = list(ctx, value, path, 'items', 1, ComponentLimits.mediaGalleryItems, true);
+      items?.forEach((item, i) => {
+        const at = join(join(path, 'items'), i);
+        if (!isRecord(item)) {
+          add(ctx, at, ComponentErrorCode.ModelType, `Must be a media gallery item ({ media, description?, spoiler? }); received ${describeType(item)}.`);
+          return;
+        }
+        onlyFields(ctx, item, at, ['media', 'description', 'spoiler'], 'a media gallery item');
+        media(ctx, item, at, 'media', false);
+        str(ctx, item, at, 'description', 0, ComponentLimits.altTextLength);
+        bool(ctx, item, at, 'spoiler');
+      });
+      return;
+    }
+    case C.File:
+      media(ctx, value, path, 'file', true);
+      bool(ctx, value, path, 'spoiler');
+      return;
+    case C.Separator:
+      bool(ctx, value, path, 'divider');
+      oneOf(ctx, value, path, 'spacing', Object.values(SeparatorSpacing), false);
+      return;
+    case C.Container:
+      children(ctx, value, path, 'components', 1, ComponentLimits.v2Components, 'container');
+      int(ctx, value, path, 'accent_color', 0, ComponentLimits.maxAccentColor);
+      bool(ctx, value, path, 'spoiler');
+      return;
+    case C.Label: {
+      str(ctx, value, path, 'label', 1, ComponentLimits.labelLength, true);
+      str(ctx, value, path, 'description', 0, ComponentLimits.labelDescriptionLength);
+      const child = own(value, 'component');
+      if (!present(child)) required(ctx, join(path, 'component'), ': a Label holds one interactive component');
+      else component(ctx, child, join(path, 'component'), 'label');
+      return;
+    }
+    case C.FileUpload:
+      customId(ctx, value, path, true);
+      bool(ctx, value, path, 'required');
+      values(ctx, value, path, ComponentLimits.fileUploadValues, undefined, undefined);
+      return;
+    case C.RadioGroup: {
+      customId(ctx, value, path, true);
+      bool(ctx, value, path, 'required');
+      const options = choices(ctx, value, path, ComponentLimits.radioOptions.min, ComponentLimits.radioOptions.max, false);
+      if (options !== undefined && options.defaults > 1) {
+        add(ctx, join(path, 'options'), ComponentErrorCode.DefaultValuesCount, `Holds ${options.defaults} default options; a Radio Group chooses exactly one, so at most one may be default.`);
+      }
+      return;
+    }
+    case C.CheckboxGroup: {
+      customId(ctx, value, path, true);
+      bool(ctx, value, path, 'required');
+      const options = choices(ctx, value, path, ComponentLimits.checkboxOptions.min, ComponentLimits.checkboxOptions.max, false);
+      values(ctx, value, path, ComponentLimits.checkboxOptions.max, options?.count, options && { count: options.defaults, at: join(path, 'options') }, options?.count || undefined);
+      return;
+    }
+    case C.Checkbox:
+      customId(ctx, value, path, true);
+      bool(ctx, value, path, 'default');
+      return;
+  }
+}
+
+function run(kind: 'message' | 'modal', work: (ctx: Context) => void): ComponentValidationResult {
+  const ctx: Context = { errors: [], kind, customIds: new Set(), ids: new Set(), total: 0 };
+  try {
+    work(ctx);
+  } catch {
+    // Only exotic objects (a Proxy whose traps throw) get here: plain JSON never does.
+    add(ctx, '', ComponentErrorCode.ModelType, 'Could not be read as JSON data; pass plain objects and arrays.');
+  }
+  return { ok: ctx.errors.length === 0, errors: ctx.errors };
+}
+
+/** True when `flags` (a number) carries IS_COMPONENTS_V2. */
+export function hasComponentsV2(flags: unknown): boolean {
+  return typeof flags === 'number' && Number.isInteger(flags) && flags >= 0 && Math.floor(flags / MessageFlags.IsComponentsV2) % 2 === 1;
+}
+
+// A field the V2 flag turns off counts only when it carries something.
+function carries(value: unknown): boolean {
+  if (!present(value)) return false;
+  if (typeof value === 'string' || Array.isArray(value)) return value.length > 0;
+  return true;
+}
+
+/**
+ * Every violation of the spec's component rules in a message body (`content`, `components`,
+ * `flags`, `embeds`, `poll`, `sticker_ids`/`stickers`, `attachments`; other message fields are
+ * not this validator's). Never throws, whatever the body holds.
+ */
+export function checkMessage(body: unknown): ComponentValidationResult {
+  return run('message', (ctx) => {
+    if (!isRecord(body)) {
+      add(ctx, '', ComponentErrorCode.ModelType, `Must be a message object; received ${describeType(body)}.`);
+      return;
+    }
+    const flags = int(ctx, body, '', 'flags', 0, Number.MAX_SAFE_INTEGER);
+    const v2 = hasComponentsV2(flags);
+    for (const key of ['content', 'embeds', 'poll', 'sticker_ids', 'stickers']) {
+      if (v2 && carries(own(body, key))) notAllowed(ctx, key, 'in a message with the IS_COMPONENTS_V2 flag (use Text Display and Container components instead)');
+    }
+    if (!v2) str(ctx, body, '', 'content', 0, ComponentLimits.contentLength);
+    if (!v2) list(ctx, body, '', 'embeds', 0, ComponentLimits.embeds, false);
+    if (!v2 && present(own(body, 'poll')) && !isRecord(own(body, 'poll'))) add(ctx, 'poll', ComponentErrorCode.DictType, `Must be a poll object; received ${describeType(own(body, 'poll'))}.`);
+    if (!v2) for (const key of ['sticker_ids', 'stickers']) list(ctx, body, '', key, 0, ComponentLimits.stickers, false);
+    list(ctx, body, '', 'attachments', 0, ComponentLimits.attachments, false)?.forEach((item, i) => {
+      if (!isRecord(item)) add(ctx, `attachments[${i}]`, ComponentErrorCode.ModelType, `Must be an attachment object; received ${describeType(item)}.`);
+    });
+    const raw = own(body, 'components');
+    if (!present(raw)) return;
+    if (!Array.isArray(raw)) {
+      add(ctx, 'components', ComponentErrorCode.ListType, `Must be an array; received ${describeType(raw)}.`);
+      return;
+    }
+    if (!v2 && raw.length > ComponentLimits.legacyRows) {
+      add(ctx, 'components', ComponentErrorCode.MaxLength, `Must be ${ComponentLimits.legacyRows} or fewer in length; received ${raw.length}. A message without IS_COMPONENTS_V2 holds at most 5 Action Rows.`);
+    }
+    for (let i = 0; i < Math.min(raw.length, MAX_ITEMS_INSPECTED); i++) component(ctx, own(raw, i), `components[${i}]`, v2 ? 'v2' : 'legacy');
+    const total = Math.max(ctx.total, raw.length);
+    if (v2 && total > ComponentLimits.v2Components) {
+      add(ctx, 'components', ComponentErrorCode.TooManyComponents, `Holds ${total} components in total; a V2 message holds at most ${ComponentLimits.v2Components}, counting nested ones.`);
+    }
+  });
+}
+
+/** Every violation of the spec's component rules in a modal (`{ custom_id, title, components }`). Never throws. */
+export function checkModal(body: unknown): ComponentValidationResult {
+  return run('modal', (ctx) => {
+    if (!isRecord(body)) {
+      add(ctx, '', ComponentErrorCode.ModelType, `Must be a modal object; received ${describeType(body)}.`);
+      return;
+    }
+    onlyFields(ctx, body, '', ['custom_id', 'title', 'components'], 'a modal');
+    // The modal's own custom_id names the modal; it does not compete with its components'.
+    str(ctx, body, '', 'custom_id', 1, ComponentLimits.customIdLength, true);
+    str(ctx, body, '', 'title', 1, ComponentLimits.modalTitleLength, true);
+    children(ctx, body, '', 'components', 1, ComponentLimits.modalComponents, 'modal');
+  });
+}
+
+const MAX_TREE_DEPTH = 32;
+
+/** Why {@link fillIds} could not copy a tree. */
+export class ComponentTreeError extends Error {}
+
+/**
+ * A copy of `components` (an array of components) where every component whose `id` is missing,
+ * null or 0 gets the next integer from 1 up that no component of the tree defines, in document
+ * order (a component before its children; its `components`, then `accessory`, then `component`).
+ * With `body`, `components` is a message or modal body whose `components` are filled.
+ * The input is untouched. Throws {@link ComponentTreeError} on a cycle or on nesting deeper than 32.
+ */
+export function fillIds<Tree>(components: Tree, body = false): Tree {
+  const defined = new Set<number>();
+  const order: object[] = [];
+  // First pass: refuse cycles and depth, list the components in document order, note defined ids.
+  const walk = (value: unknown, isComponent: boolean, depth: number, stack: Set<object>): void => {
+    if (typeof value !== 'object' || value === null) return;
+    if (stack.has(value)) throw new ComponentTreeError('The tree holds a cycle: an object contains itself.');
+    if (depth > MAX_TREE_DEPTH) throw new ComponentTreeError(`The tree is nested deeper than ${MAX_TREE_DEPTH} levels.`);
+    stack.add(value);
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) walk(own(value, i), isComponent, depth + 1, stack);
+    } else {
+      const component = isComponent && Object.hasOwn(value, 'type');
+      if (component) {
+        order.push(value);
+        const id = own(value, 'id');
+        if (typeof id === 'number' && Number.isInteger(id) && id > 0) defined.add(id);
+      }
+      const parent = component || (body && depth === 0);
+      for (const key of CHILD_KEYS) walk(own(value, key), parent, depth + 1, stack);
+      for (const key of Object.keys(value)) if (!CHILD_KEYS.includes(key)) walk(own(value, key), false, depth + 1, stack);
+    }
+    stack.delete(value);
+  };
+  walk(components, true, 0, new Set());
+  const assigned = new Map<object, number>();
+  let next = 1;
+  for (const component of order) {
+    const id = own(component, 'id');
+    if (id !== undefined && id !== null && id !== 0) continue;
+    while (defined.has(next)) next++;
+    assigned.set(component, next++);
+  }
+  // Second pass: a JSON-like copy of own data properties, with the assigned ids (after type).
+  const copy = (value: unknown): unknown => {
+    if (typeof value !== 'object' || value === null) return value;
+    if (Array.isArray(value)) return Array.from({ length: value.length }, (_, i) => copy(own(value, i)));
+    const out: Record<string, unknown> = {};
+    const id = assigned.get(value);
+    if (id !== undefined) {
+      define(out, 'type', own(value, 'type'));
+      define(out, 'id', id);
+    }
+    for (const key of Object.keys(value)) {
+      if (id === undefined || (key !== 'type' && key !== 'id')) define(out, key, copy(own(value, key)));
+    }
+    return out;
+  };
+  return copy(components) as Tree;
+}
+
+const CHILD_KEYS: readonly string[] = ['components', 'accessory', 'component'];
+
+function define(target: Record<string, unknown>, key: string, value: unknown): void {
+  // defineProperty keeps a `__proto__` key as data instead of setting the prototype.
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}

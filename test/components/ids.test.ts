@@ -1,0 +1,116 @@
+// fillComponentIds: the ids the service gives components that have none, in a copy of the tree.
+import { describe, expect, it } from 'vitest';
+
+import { fillComponentIds, validateMessage, validateModal, type Component, type MessageBody, type ModalBody } from '../../src/components/index.js';
+
+const V2 = 1 << 15;
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+describe('fillComponentIds', () => {
+  it('numbers components from 1 in document order, each before its children', () => {
+    const body: MessageBody = {
+      flags: V2,
+      components: [
+        {
+          type: 17,
+          components: [
+            { type: 10, content: 'Title' },
+            { type: 9, components: [{ type: 10, content: 'Text' }], accessory: { type: 2, style: 1, custom_id: 'b', label: 'B' } },
+          ],
+        },
+        { type: 1, components: [{ type: 2, style: 1, custom_id: 'c', label: 'C' }] },
+      ],
+    };
+    const filled = fillComponentIds(body);
+    expect(filled).toEqual({
+      flags: V2,
+      components: [
+        {
+          type: 17,
+          id: 1,
+          components: [
+            { type: 10, id: 2, content: 'Title' },
+            { type: 9, id: 3, components: [{ type: 10, id: 4, content: 'Text' }], accessory: { type: 2, id: 5, style: 1, custom_id: 'b', label: 'B' } },
+          ],
+        },
+        { type: 1, id: 6, components: [{ type: 2, id: 7, style: 1, custom_id: 'c', label: 'C' }] },
+      ],
+    });
+    expect(validateMessage(filled).ok).toBe(true);
+  });
+
+  it('never reuses a defined id, and treats 0 and null as empty', () => {
+    const components = [
+      { type: 10, content: 'a', id: 2 },
+      { type: 10, content: 'b' },
+      { type: 10, content: 'c', id: 0 },
+      { type: 10, content: 'd', id: 4 },
+      { type: 10, content: 'e', id: null },
+      { type: 10, content: 'f' },
+    ];
+    expect(fillComponentIds(components as unknown as Component[]).map((c) => c.id)).toEqual([2, 1, 3, 4, 5, 6]);
+    // An id defined after the place it would be handed out is still skipped.
+    expect(fillComponentIds([{ type: 10, content: 'x' }, { type: 10, content: 'y', id: 1 }] as unknown as Component[]).map((c) => c.id)).toEqual([2, 1]);
+  });
+
+  it('fills a modal, Labels and their components alike, and keeps the modal fields', () => {
+    const modal: ModalBody = {
+      custom_id: 'form',
+      title: 'Form',
+      components: [
+        { type: 18, label: 'Name', component: { type: 4, custom_id: 'name', style: 1 } },
+        { type: 10, content: 'Note', id: 1 },
+      ],
+    };
+    const filled = fillComponentIds(modal);
+    expect(filled).toEqual({
+      custom_id: 'form',
+      title: 'Form',
+      components: [
+        { type: 18, id: 2, label: 'Name', component: { type: 4, id: 3, custom_id: 'name', style: 1 } },
+        { type: 10, content: 'Note', id: 1 },
+      ],
+    });
+    expect(validateModal(filled).ok).toBe(true);
+  });
+
+  it('leaves its input untouched and shares nothing with it', () => {
+    const input = deepFreeze({ flags: V2, components: [{ type: 12, items: [{ media: { url: 'https://cdn.example.com/a.png' } }] }] });
+    const before = JSON.stringify(input);
+    const filled = fillComponentIds(input as MessageBody) as { components: { items: { media: object }[] }[] };
+    expect(JSON.stringify(input)).toBe(before);
+    expect(filled.components[0]!.items[0]!.media).not.toBe(input.components[0]!.items[0]!.media);
+    expect(filled.components[0]).toEqual({ type: 12, id: 1, items: [{ media: { url: 'https://cdn.example.com/a.png' } }] });
+  });
+
+  it('does not number objects that are not components (options, emoji, media)', () => {
+    const filled = fillComponentIds([{ type: 1, components: [{ type: 3, custom_id: 's', options: [{ label: 'a', value: 'a', emoji: { name: 'x' } }] }] }] as never) as unknown[];
+    expect(filled).toEqual([{ type: 1, id: 1, components: [{ type: 3, id: 2, custom_id: 's', options: [{ label: 'a', value: 'a', emoji: { name: 'x' } }] }] }]);
+  });
+
+  it('keeps __proto__ keys as data and pollutes nothing', () => {
+    const input = JSON.parse('[{"type":10,"content":"x","__proto__":{"polluted":true}}]');
+    const [copy] = fillComponentIds(input) as Record<string, unknown>[];
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(copy, '__proto__')?.value).toEqual({ polluted: true });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('refuses what is not a tree with argument errors', () => {
+    expect(() => fillComponentIds('components' as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^fillComponentIds: tree must be an array of components, or a message or modal body; received a string of length 10\./) }));
+    expect(() => fillComponentIds(null as never)).toThrow(TypeError);
+    const row: Record<string, unknown> = { type: 1 };
+    row.components = [row];
+    expect(() => fillComponentIds([row] as never)).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/cycle/) }));
+    let deep: unknown = { type: 10, content: 'x' };
+    for (let i = 0; i < 100; i++) deep = { type: 17, components: [deep] };
+    expect(() => fillComponentIds([deep] as never)).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/deeper than 32/) }));
+  });
+});
