@@ -242,6 +242,20 @@ describe('acknowledgements', () => {
     expect(result).toMatchObject({ via: 'callback', response: { type: 4, data: { content: 'fine' } } });
   });
 
+  it('check the components of a reply and a modal with the components rules', async () => {
+    const sixButtons = Array.from({ length: 6 }, (_, i) => ({ type: 2, style: 1, custom_id: `b${i}`, label: `B${i}` }));
+    answer = () => reply({ content: 'too many', components: [{ type: 1, components: sixButtons }] });
+    await expect(emulator.invokeCommand({ guildId: GUILD, name: 'wrong' })).rejects.toMatchObject({ reason: 'invalid-response' });
+    const results: Array<{ status: number; body: unknown }> = [];
+    answer = async (interaction) => {
+      // A Text Input belongs in a modal, inside a Label, without its own label.
+      results.push(await callback(interaction.id, interaction.token, { type: 9, data: { custom_id: 'm', title: 'T', components: [{ type: 18, label: 'L', component: { type: 4, custom_id: 't', style: 1, label: 'no' } }] } }));
+      return undefined;
+    };
+    await expect(emulator.invokeCommand({ guildId: GUILD, name: 'wrong' })).rejects.toMatchObject({ reason: 'no-response' });
+    expect(results[0]).toMatchObject({ status: 400, body: { code: 50035, errors: { data: { components: { 0: { component: { label: { _errors: [expect.objectContaining({ code: expect.any(String) })] } } } } } } } });
+  }, 10_000);
+
   it('give up after 3 seconds without an acknowledgement; a late callback gets 10062', async () => {
     let seen: Interaction | undefined;
     answer = (interaction) => {

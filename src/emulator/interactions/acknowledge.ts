@@ -3,6 +3,7 @@
  * answer or through the callback route: which response types each interaction allows, the shape
  * of their data, and their effects (a message created or updated, a modal opened).
  */
+import { checkMessage, checkModal, fillIds, type ComponentValidationResult } from '../../rules/components.js';
 import type { FieldProblem } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
 import type { EmulatorMessage } from './types.js';
@@ -17,26 +18,26 @@ const ALLOWED: Record<number, readonly number[]> = {
   5: [4, 5, 6, 7],
 };
 const MESSAGE_FLAG_LOADING = 1 << 7;
-const MAX_CONTENT = 2000;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** `components[0].custom_id` as path segments under `data`: `['data', 'components', 0, 'custom_id']`. */
+function underData(result: ComponentValidationResult, problems: FieldProblem[]): void {
+  for (const error of result.errors) {
+    const segments = error.path === '' ? [] : error.path.replace(/\[(\d+)\]/g, '.$1').split('.').filter((p) => p !== '').map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+    problems.push({ path: ['data', ...segments], code: error.code, message: error.message });
+  }
+}
+
+/** A message's problems by the components rules (the validator of `social-sdk-auth/components`). */
 function messageProblems(data: unknown, problems: FieldProblem[]): void {
   if (!isObject(data)) {
     problems.push({ path: ['data'], code: 'MODEL_TYPE_CONVERT', message: 'A message response needs data: { content?, components?, embeds?, flags? }.' });
     return;
   }
-  if (data.content !== undefined && (typeof data.content !== 'string' || data.content.length > MAX_CONTENT)) {
-    problems.push({ path: ['data', 'content'], code: 'BASE_TYPE_MAX_LENGTH', message: `Must be a string of ${MAX_CONTENT} or fewer in length.` });
-  }
-  for (const field of ['components', 'embeds'] as const) {
-    if (data[field] !== undefined && !Array.isArray(data[field])) problems.push({ path: ['data', field], code: 'BASE_TYPE_ARRAY', message: 'Must be an array.' });
-  }
-  if (data.flags !== undefined && (typeof data.flags !== 'number' || !Number.isInteger(data.flags) || data.flags < 0)) {
-    problems.push({ path: ['data', 'flags'], code: 'NUMBER_TYPE_COERCE', message: 'Must be a whole number of flag bits.' });
-  }
+  underData(checkMessage(data), problems);
 }
 
 /** The problems of `response` for `record`, empty when it is acceptable. */
@@ -71,22 +72,10 @@ export function responseProblems(record: InteractionRecord, response: unknown): 
       }
       break;
     }
-    case 9: {
-      if (!isObject(data)) {
-        problems.push({ path: ['data'], code: 'BASE_TYPE_REQUIRED', message: 'A modal needs data: { custom_id, title, components }.' });
-        break;
-      }
-      if (typeof data.custom_id !== 'string' || data.custom_id.length < 1 || data.custom_id.length > 100) {
-        problems.push({ path: ['data', 'custom_id'], code: 'BASE_TYPE_BAD_LENGTH', message: 'Must be between 1 and 100 in length.' });
-      }
-      if (typeof data.title !== 'string' || data.title.length < 1 || data.title.length > 45) {
-        problems.push({ path: ['data', 'title'], code: 'BASE_TYPE_BAD_LENGTH', message: 'Must be between 1 and 45 in length.' });
-      }
-      if (!Array.isArray(data.components) || data.components.length < 1 || data.components.length > 5) {
-        problems.push({ path: ['data', 'components'], code: 'BASE_TYPE_BAD_LENGTH', message: 'Must be an array of 1 to 5 components.' });
-      }
+    case 9:
+      if (!isObject(data)) problems.push({ path: ['data'], code: 'BASE_TYPE_REQUIRED', message: 'A modal needs data: { custom_id, title, components }.' });
+      else underData(checkModal(data), problems);
       break;
-    }
     default:
       break;
   }
@@ -95,26 +84,11 @@ export function responseProblems(record: InteractionRecord, response: unknown): 
 
 /** Fills missing (or 0) component ids sequentially without reusing a defined one, as the service does. */
 export function fillComponentIds(components: unknown[]): unknown[] {
-  const copy = structuredClone(components) as unknown[];
-  const used = new Set<number>();
-  const all: Record<string, unknown>[] = [];
-  const walk = (node: unknown, depth: number): void => {
-    if (!isObject(node) || depth > 8) return;
-    all.push(node);
-    if (typeof node.id === 'number' && node.id !== 0) used.add(node.id);
-    if (Array.isArray(node.components)) for (const child of node.components) walk(child, depth + 1);
-    if (node.component !== undefined) walk(node.component, depth + 1);
-    if (node.accessory !== undefined) walk(node.accessory, depth + 1);
-  };
-  for (const c of copy) walk(c, 0);
-  let next = 1;
-  for (const node of all) {
-    if (typeof node.id === 'number' && node.id !== 0) continue;
-    while (used.has(next)) next++;
-    node.id = next;
-    used.add(next);
+  try {
+    return fillIds(components);
+  } catch {
+    return structuredClone(components); // a tree too deep to number; validation has refused it already
   }
-  return copy;
 }
 
 /** Records `ack` and applies its effects. Call only once `responseProblems` found none. */
