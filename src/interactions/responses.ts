@@ -5,6 +5,7 @@
  */
 import { checkBoolean, checkOptions, checkString } from '../check.js';
 import { argumentError } from '../errors.js';
+import { checkMessage, checkModal, type ComponentValidationResult } from '../rules/components.js';
 import {
   InteractionMessageFlags,
   type AutocompleteChoice,
@@ -15,24 +16,24 @@ import {
 
 /** Choices in one autocomplete result, at most (spec "Limits": 25 choices). */
 export const MAX_AUTOCOMPLETE_CHOICES = 25;
-const MAX_CONTENT = 2000;
+
+/** Throws the validator's first problems as one argument error, so a bad tree fails where it is built. */
+function refuseInvalid(where: string, name: string, value: unknown, result: ComponentValidationResult, expected: string): void {
+  if (result.ok) return;
+  const listed = result.errors.slice(0, 3).map((e) => `${e.path === '' ? name : `${name}.${e.path}`}: ${e.message}`).join(' ');
+  throw argumentError('value', where, name, expected, value, `${listed} Check it with validateMessage or validateModal from social-sdk-auth/components.`);
+}
 
 function messageData(where: string, message: unknown): InteractionMessageData {
   if (typeof message === 'string') {
-    if (message.length === 0 || message.length > MAX_CONTENT) throw argumentError('value', where, 'message', `text of 1 to ${MAX_CONTENT} characters`, message);
-    return { content: message };
+    if (message.length === 0) throw argumentError('value', where, 'message', 'non-empty text', message);
+    message = { content: message };
+  } else {
+    checkOptions(where, message as InteractionMessageData, 'message');
   }
-  const m = checkOptions(where, message as InteractionMessageData, 'message');
-  if (m.content !== undefined) {
-    checkString(where, 'message.content', m.content);
-    if (m.content.length > MAX_CONTENT) throw argumentError('value', where, 'message.content', `at most ${MAX_CONTENT} characters`, m.content);
-  }
-  if (m.components !== undefined && !Array.isArray(m.components)) throw argumentError('type', where, 'message.components', 'an array of components', m.components);
-  if (m.embeds !== undefined && !Array.isArray(m.embeds)) throw argumentError('type', where, 'message.embeds', 'an array of embeds', m.embeds);
-  if (m.flags !== undefined && (typeof m.flags !== 'number' || !Number.isInteger(m.flags) || m.flags < 0)) {
-    throw argumentError('type', where, 'message.flags', 'a whole number of flag bits', m.flags);
-  }
-  return { ...m };
+  // The components rules are the service's: content length, component placement and limits, V2.
+  refuseInvalid(where, 'message', message, checkMessage(message), 'a message the components rules accept');
+  return { ...(message as InteractionMessageData) };
 }
 
 function withEphemeral(where: string, data: InteractionMessageData, options: unknown): InteractionMessageData {
@@ -55,7 +56,7 @@ export function reply(message: string | InteractionMessageData, options?: { ephe
 /** Acknowledges now and replies later by editing `@original` through the interaction token (type 5). */
 export function defer(options?: { ephemeral?: boolean }): InteractionResponse {
   const data = withEphemeral('defer', {}, options);
-  return data.flags === undefined ? { type: 5 } : { type: 5, data: { flags: data.flags } };
+  return data.flags === undefined || data.flags === null ? { type: 5 } : { type: 5, data: { flags: data.flags } };
 }
 
 /** Component interactions: acknowledges now, edits the message later (type 6). */
@@ -87,15 +88,12 @@ export function autocompleteResult(choices: readonly AutocompleteChoice[]): Inte
   return { type: 8, data: { choices: out } };
 }
 
-/** Opens a modal (type 9): `custom_id` 1-100 characters, `title` 1-45, its components (Labels, Text Displays). */
+/** Opens a modal (type 9): `custom_id` 1-100 characters, `title` 1-45, its components (Labels, Text Displays), checked by the components rules. */
 export function openModal(modal: ModalData): InteractionResponse {
   const where = 'openModal';
   const m = checkOptions(where, modal, 'modal');
-  const customId = checkString(where, 'modal.custom_id', m.custom_id);
-  if (customId.length < 1 || customId.length > 100) throw argumentError('value', where, 'modal.custom_id', 'an id of 1 to 100 characters', customId);
-  const title = checkString(where, 'modal.title', m.title);
-  if (title.length < 1 || title.length > 45) throw argumentError('value', where, 'modal.title', 'a title of 1 to 45 characters', title);
-  if (!Array.isArray(m.components)) throw argumentError('type', where, 'modal.components', 'an array of components', m.components);
-  if (m.components.length < 1 || m.components.length > 5) throw argumentError('value', where, 'modal.components', 'an array of 1 to 5 components', m.components);
-  return { type: 9, data: { custom_id: customId, title, components: m.components } };
+  checkString(where, 'modal.custom_id', m.custom_id);
+  checkString(where, 'modal.title', m.title);
+  refuseInvalid(where, 'modal', modal, checkModal(modal), 'a modal the components rules accept');
+  return { type: 9, data: { custom_id: m.custom_id!, title: m.title!, components: m.components! } };
 }

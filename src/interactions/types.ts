@@ -1,3 +1,5 @@
+import type { MessageBody, ModalBody, ModalSubmitComponentResponse } from '../components/types.js';
+
 /**
  * The interaction payloads an application receives (spec "Events": interaction payloads delivered
  * to the application; components.md for components and modal submissions) and the responses it
@@ -198,6 +200,8 @@ export interface MessageCommandInteraction extends InteractionBase {
 export type ApplicationCommandInteraction = ChatInputCommandInteraction | UserCommandInteraction | MessageCommandInteraction;
 
 export interface MessageComponentData {
+  /** The component's `id` in the message. */
+  id: number;
   custom_id: string;
   /** 2 button, 3 string select, 5 user, 6 role, 7 mentionable, 8 channel select. */
   component_type: number;
@@ -229,17 +233,8 @@ export interface AutocompleteInteraction extends InteractionBase {
   data: AutocompleteData;
 }
 
-/** The response of one component in a submitted modal (components.md, "Response" of each type). */
-export type ModalSubmitComponent =
-  | { type: 1; id?: number; components: ModalSubmitComponent[] }
-  | { type: 3 | 5 | 6 | 7 | 8; id: number; custom_id: string; values: string[] }
-  | { type: 4; id: number; custom_id: string; value: string }
-  | { type: 10; id: number }
-  | { type: 18; id: number; component: ModalSubmitComponent }
-  | { type: 19; id: number; custom_id: string; values: string[] }
-  | { type: 21; id: number; custom_id: string; value: string | null }
-  | { type: 22; id: number; custom_id: string; values: string[] }
-  | { type: 23; id: number; custom_id: string; value: boolean };
+/** The response of one top-level component of a submitted modal (components.md, "Response" of each type). */
+export type ModalSubmitComponent = ModalSubmitComponentResponse;
 
 export interface ModalSubmitData {
   custom_id: string;
@@ -264,16 +259,8 @@ export type Interaction =
   | AutocompleteInteraction
   | ModalSubmitInteraction;
 
-/** The message of a reply or an update: content, components (validated by `social-sdk-auth/components`), flags. */
-export interface InteractionMessageData {
-  content?: string;
-  components?: unknown[];
-  embeds?: unknown[];
-  /** Bits of {@link InteractionMessageFlags}. */
-  flags?: number;
-  allowed_mentions?: unknown;
-  tts?: boolean;
-}
+/** The message of a reply or an update: content, components, flags (the shapes of `social-sdk-auth/components`). */
+export type InteractionMessageData = MessageBody;
 
 export interface AutocompleteChoice {
   name: string;
@@ -281,11 +268,8 @@ export interface AutocompleteChoice {
   name_localizations?: Record<string, string>;
 }
 
-export interface ModalData {
-  custom_id: string;
-  title: string;
-  components: unknown[];
-}
+/** A modal: `custom_id`, `title` and its components (the shapes of `social-sdk-auth/components`). */
+export type ModalData = ModalBody;
 
 /** What an application answers to an interaction. */
 export type InteractionResponse =

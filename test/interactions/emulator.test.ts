@@ -243,8 +243,9 @@ describe('acknowledgements', () => {
   });
 
   it('check the components of a reply and a modal with the components rules', async () => {
-    const sixButtons = Array.from({ length: 6 }, (_, i) => ({ type: 2, style: 1, custom_id: `b${i}`, label: `B${i}` }));
-    answer = () => reply({ content: 'too many', components: [{ type: 1, components: sixButtons }] });
+    const sixButtons = Array.from({ length: 6 }, (_, i) => ({ type: 2 as const, style: 1 as const, custom_id: `b${i}`, label: `B${i}` }));
+    // Sent raw: reply() itself would refuse it.
+    answer = () => ({ type: 4, data: { content: 'too many', components: [{ type: 1, components: sixButtons }] } });
     await expect(emulator.invokeCommand({ guildId: GUILD, name: 'wrong' })).rejects.toMatchObject({ reason: 'invalid-response' });
     const results: Array<{ status: number; body: unknown }> = [];
     answer = async (interaction) => {

@@ -179,7 +179,8 @@ describe('createInteractionHandler (node:http)', () => {
 describe('response builders', () => {
   it('build each response type', () => {
     expect(reply('hi', { ephemeral: true })).toEqual({ type: 4, data: { content: 'hi', flags: 64 } });
-    expect(reply({ content: 'v2', flags: 1 << 15 }, { ephemeral: true })).toEqual({ type: 4, data: { content: 'v2', flags: (1 << 15) | 64 } });
+    expect(reply({ components: [{ type: 10, content: 'v2' }], flags: 1 << 15 }, { ephemeral: true })).toEqual({ type: 4, data: { components: [{ type: 10, content: 'v2' }], flags: (1 << 15) | 64 } });
+    expect(() => reply({ content: 'v2', flags: 1 << 15 })).toThrow(/IS_COMPONENTS_V2/);
     expect(defer()).toEqual({ type: 5 });
     expect(defer({ ephemeral: true })).toEqual({ type: 5, data: { flags: 64 } });
     expect(deferUpdate()).toEqual({ type: 6 });
@@ -189,15 +190,17 @@ describe('response builders', () => {
   });
 
   it('refuse what the service would refuse, with argument errors', () => {
-    expect(() => reply('')).toThrow(/text of 1 to 2000 characters/);
-    expect(() => reply('x'.repeat(2001))).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }));
-    expect(() => reply({ components: 'no' as never })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
+    expect(() => reply('')).toThrow(/non-empty text/);
+    expect(() => reply('x'.repeat(4001))).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }));
+    expect(() => reply({ components: 'no' as never })).toThrow(/message\.components: Must be an array/);
+    expect(() => reply(42 as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
     expect(() => autocompleteResult(Array.from({ length: 26 }, (_, i) => ({ name: `n${i}`, value: i })))).toThrow(/at most 25 choices/);
     expect(() => autocompleteResult([{ name: '', value: 'a' }])).toThrow(/1 to 100 characters/);
     expect(() => autocompleteResult([{ name: 'a', value: Number.NaN }])).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
-    expect(() => openModal({ custom_id: 'm', title: 'x'.repeat(46), components: [{}] })).toThrow(/a title of 1 to 45 characters/);
-    expect(() => openModal({ custom_id: '', title: 'T', components: [{}] })).toThrow(/an id of 1 to 100 characters/);
-    expect(() => openModal({ custom_id: 'm', title: 'T', components: [] })).toThrow(/1 to 5 components/);
+    expect(() => openModal({ custom_id: 'm', title: 'x'.repeat(46), components: [{ type: 10, content: 'x' }] })).toThrow(/modal must be a modal the components rules accept/);
+    expect(() => openModal({ custom_id: '', title: 'T', components: [{ type: 10, content: 'x' }] })).toThrow(/modal\.custom_id/);
+    expect(() => openModal({ custom_id: 'm', title: 'T', components: [] })).toThrow(/modal\.components/);
+    expect(() => reply({ content: 'x', components: [{ type: 1, components: [{ type: 4, custom_id: 't', style: 1 } as never] }] })).toThrow(/message must be a message the components rules accept/);
   });
 
   it('find the focused option, inside subcommands too', () => {

@@ -423,7 +423,7 @@ export async function clickComponent(ctx: EmulatorContext, maybeWorld: Interacti
   if (component === undefined) throw argumentError('value', where, 'options.customId', 'the custom_id of a component on the message', customId);
   if (component.disabled === true) throw argumentError('value', where, 'options.customId', 'an enabled component (this one is disabled)', customId);
   const type = component.type as number;
-  const data: Record<string, unknown> = { custom_id: customId, component_type: type };
+  const data: Record<string, unknown> = { id: component.id, custom_id: customId, component_type: type };
   if (type === 2) {
     if (o.values !== undefined) throw argumentError('value', where, 'options.values', 'absent for a button', o.values);
   } else if (SELECT_TYPES.has(type)) {
