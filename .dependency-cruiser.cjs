@@ -39,6 +39,13 @@ module.exports = {
       to: { path: '^src/((emulator|api|tokens|commands|components|rules|desktop)/|electron\\.ts$)', reachable: true },
     },
     {
+      name: 'sign-in-skips-interactions',
+      comment: 'The sign-in entry never loads social-sdk-auth/interactions (verifying and answering interactions is backend code).',
+      severity: 'error',
+      from: { path: '^src/index\\.ts$' },
+      to: { path: '^src/interactions/', reachable: true },
+    },
+    {
       name: 'emulator-is-independent',
       comment: "The emulator does not reuse the client's protocol code: it stays an independent check of it.",
       severity: 'error',

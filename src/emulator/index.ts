@@ -31,6 +31,7 @@ import { isThread } from './world/permissions.js';
 import { channelJson, guildJson, roleJson } from './world/render.js';
 import type { GuildRecord } from './world/types.js';
 import { World } from './world/world.js';
+import * as interactions from './interactions/index.js';
 import type {
   AuthorizeFault,
   CreateAccessTokenOptions,
@@ -73,6 +74,8 @@ export type {
 export { EmulatorClosedError, EmulatorOpenUrlError, EmulatorStateError } from './errors.js';
 export { DEFAULT_APPLICATION_ID } from './options.js';
 export { ALL_PERMISSIONS, PermissionFlags, type PermissionFlag } from '../rules/permissions.js';
+export { EmulatorInteractionError, type EmulatorInteractionFailure } from './interactions/errors.js';
+export type * from './interactions/types.js';
 
 const OAUTH_ERROR_CODE = /^[\x20-\x21\x23-\x5B\x5D-\x7E]{1,100}$/; // RFC 6749 §4.1.2.1 error charset
 const OAUTH_ERROR_EXPECTED = 'an OAuth error code such as "server_error" (printable ASCII without quotes or backslashes)';
@@ -180,6 +183,7 @@ class RunningEmulator implements Emulator {
   }
 
   async close(): Promise<void> {
+    interactions.interactionWorldOf(this.#ctx)?.close(); // interactions: stops deliveries in flight
     await this.#server.close();
     this.#ctx.lobbies.close();
   }
@@ -257,7 +261,13 @@ class RunningEmulator implements Emulator {
   revokeGrantsOf(userId: string): void {
     const id = checkKnownUser('emulator.revokeGrantsOf', this.#ctx, userId);
     const store = this.#ctx.store;
-    for (const grant of store.grants.values()) if (grant.userId === id) store.revokeGrant(grant.id);
+    const deauthorized = new Set<string>(); // interactions: the apps told by APPLICATION_DEAUTHORIZED
+    for (const grant of store.grants.values()) {
+      if (grant.userId !== id) continue;
+      if (!grant.revoked) deauthorized.add(grant.clientId);
+      store.revokeGrant(grant.id);
+    }
+    interactions.deliverDeauthorized(this.#ctx, interactions.interactionWorldOf(this.#ctx), id, deauthorized);
   }
 
   toJSON(): { webBase: string; apiBase: string; issuer: string; port: number; applicationId: string; closed: boolean } {
@@ -355,6 +365,64 @@ class RunningEmulator implements Emulator {
     if (guild === undefined) throw argumentError('value', where, 'guildId', 'the id of a guild of this emulator', id, 'Create one with emulator.createGuild().');
     return guild;
   }
+
+  // Interactions: signing keys, the player's side of interactions, and webhook events.
+  #interactions(action: string): interactions.InteractionWorld | undefined {
+    if (this.#server.isClosed) throw new EmulatorClosedError(action);
+    return interactions.interactionWorldOf(this.#ctx);
+  }
+
+  /** Interactions: the default application's public key (hex), as the service shows it. */
+  get publicKey(): string {
+    return interactions.interactionWorldOf(this.#ctx)!.keys.get(this.#ctx.options.defaultApplicationId)!.publicKeyHex;
+  }
+
+  publicKeyOf(applicationId: string): string {
+    const where = 'emulator.publicKeyOf';
+    const id = checkString(where, 'applicationId', applicationId);
+    const key = interactions.interactionWorldOf(this.#ctx)!.keys.get(id);
+    if (key === undefined) {
+      throw argumentError('value', where, 'applicationId', 'the id of an application given in options.applications', id, `Known ids: ${[...this.#botTokenOf.keys()].join(', ')}.`);
+    }
+    return key.publicKeyHex;
+  }
+
+  async invokeCommand(options: interactions.InvokeCommandOptions): Promise<interactions.EmulatorInteractionResult> {
+    return interactions.invokeCommand(this.#ctx, this.#interactions('invoke a command'), options);
+  }
+
+  async clickComponent(options: interactions.ClickComponentOptions): Promise<interactions.EmulatorInteractionResult> {
+    return interactions.clickComponent(this.#ctx, this.#interactions('click a component'), options);
+  }
+
+  async autocomplete(options: interactions.AutocompleteOptions): Promise<interactions.EmulatorInteractionResult> {
+    return interactions.autocomplete(this.#ctx, this.#interactions('autocomplete'), options);
+  }
+
+  async submitModal(options: interactions.SubmitModalOptions): Promise<interactions.EmulatorInteractionResult> {
+    return interactions.submitModal(this.#ctx, this.#interactions('submit a modal'), options);
+  }
+
+  async checkInteractionsEndpoint(applicationId?: string): Promise<interactions.InteractionsEndpointCheck> {
+    return interactions.checkInteractionsEndpoint(this.#ctx, this.#interactions('check an interactions endpoint'), applicationId);
+  }
+
+  async setInteractionsEndpoint(url: string, applicationId?: string): Promise<interactions.InteractionsEndpointCheck> {
+    return interactions.setInteractionsEndpoint(this.#ctx, this.#interactions('set an interactions endpoint'), url, applicationId);
+  }
+
+  setEventWebhooksUrl(url: string, applicationId?: string): void {
+    interactions.setEventWebhooksUrl(this.#ctx, this.#interactions('set a webhook events URL'), url, applicationId);
+  }
+
+  message(messageId: string): interactions.EmulatorMessage | undefined {
+    const message = interactions.interactionWorldOf(this.#ctx)!.message(checkSnowflake('emulator.message', 'messageId', messageId));
+    return message === undefined ? undefined : structuredClone(message);
+  }
+
+  webhookEvents(): Promise<interactions.EmulatorWebhookDelivery[]> {
+    return interactions.interactionWorldOf(this.#ctx)!.deliveries();
+  }
 }
 
 function checkStorm(storm: unknown): { count: number; retryAfter: number; scope: 'user' | 'global' | 'shared' } {
@@ -418,6 +486,7 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
     world: guilds,
     commands,
   };
+  interactions.attachInteractionWorld(ctx, interactions.createInteractionWorld(resolved, state));
   server.attach(ctx);
   return new RunningEmulator(CONSTRUCT, server, ctx, port, botTokenOf);
 }

@@ -41,6 +41,10 @@ export interface ResolvedApplication {
   ownerId: string;
   /** Every flag bit of the application (area: guilds and commands). */
   flags: bigint;
+  /** Interactions: where signed interactions are POSTed; undefined when the app has none. */
+  interactionsEndpointUrl: string | undefined;
+  /** Interactions: where signed webhook events are POSTed; undefined when the app has none. */
+  eventWebhooksUrl: string | undefined;
 }
 
 /** Options with every default applied. */
@@ -98,6 +102,22 @@ function checkRedirectUri(name: string, uri: unknown): string {
   return uri;
 }
 
+/** Interactions: an endpoint the emulator POSTs to, an absolute http(s) URL. */
+function checkEndpointUrl(name: string, value: unknown): string | undefined {
+  const url = checkOptionalString(WHERE, name, value);
+  if (url === undefined) return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.hostname === '') {
+    throw argumentError('value', WHERE, name, 'an absolute http(s) URL such as "http://127.0.0.1:8080/interactions"', url);
+  }
+  return parsed.href;
+}
+
 function checkApplication(app: unknown, index: number): ResolvedApplication {
   const at = `options.applications[${index}]`;
   if (typeof app !== 'object' || app === null || Array.isArray(app)) throw argumentError('type', WHERE, at, 'an object', app);
@@ -120,7 +140,9 @@ function checkApplication(app: unknown, index: number): ResolvedApplication {
   const globalRateLimit = checkInteger(WHERE, `${at}.globalRateLimit`, a.globalRateLimit, GLOBAL_LIMIT_DEFAULT, GLOBAL_LIMIT_MAX, GLOBAL_LIMIT_DEFAULT);
   const ownerId = a.ownerId === undefined ? '' : checkSnowflake(WHERE, `${at}.ownerId`, a.ownerId);
   const flags = checkFlags(`${at}.flags`, a.flags);
-  return { id, publicClient, clientSecret, redirectUris: uris, name, botToken, globalRateLimit, ownerId, flags };
+  const interactionsEndpointUrl = checkEndpointUrl(`${at}.interactionsEndpointUrl`, a.interactionsEndpointUrl);
+  const eventWebhooksUrl = checkEndpointUrl(`${at}.eventWebhooksUrl`, a.eventWebhooksUrl);
+  return { id, publicClient, clientSecret, redirectUris: uris, name, botToken, globalRateLimit, ownerId, flags, interactionsEndpointUrl, eventWebhooksUrl };
 }
 
 /** Application flags as a bigint or a decimal string of at most 64 bits. */

@@ -8,6 +8,7 @@ import { currentApplication, currentUser, discoveryDocument, jwksDocument, userI
 import { routeLobbyApi } from './lobbies/router.js';
 import { routeCommandsApi } from './commands/router.js';
 import { routeMessagesApi } from './messages/router.js';
+import { routeInteractionApi } from './interactions/router.js';
 import { handleRevoke, handleToken, notFormEncoded } from './token.js';
 import type { EmulatorRequestRecord, TokenFault } from './types.js';
 
@@ -87,6 +88,7 @@ const ROUTERS: readonly Router[] = [
   routeLobbyApi,
   routeCommandsApi,
   routeMessagesApi,
+  routeInteractionApi,
 ];
 
 /** Tries each router of ROUTERS in turn; 404 when none owns the path. */

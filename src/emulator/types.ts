@@ -1,4 +1,15 @@
 /** Public types of the platform emulator (re-exported by `social-sdk-auth/emulator`). */
+import type {
+  AutocompleteOptions,
+  ClickComponentOptions,
+  EmulatorInteractionResult,
+  EmulatorMessage,
+  EmulatorWebhookDelivery,
+  InteractionsEndpointCheck,
+  InvokeCommandOptions,
+  SubmitModalOptions,
+} from './interactions/types.js';
+
 /** Options of `Emulator.createAccessToken`. */
 export interface CreateAccessTokenOptions {
   /** The player the token belongs to. Default: the signed-in user (the first of `options.users`). */
@@ -48,6 +59,10 @@ export interface EmulatorApplication {
   ownerId?: string;
   /** Every flag bit of the application, as `GET /applications/@me` shows in `flags` (bits 0-30) and `flags_new` (area: guilds and commands). Default `0n`. */
   flags?: bigint | string;
+  /** Interactions: the app's interactions endpoint URL (absolute http(s)), where the emulator POSTs signed interactions. Default: none. */
+  interactionsEndpointUrl?: string;
+  /** Interactions: the app's webhook events URL (absolute http(s)), where the emulator POSTs signed events such as `APPLICATION_DEAUTHORIZED`. Default: none. */
+  eventWebhooksUrl?: string;
 }
 
 /** A user account known to the emulator. */
@@ -219,6 +234,37 @@ export interface Emulator {
   createChannel(guildId: string, channel: EmulatorChannel): Promise<EmulatorChannelObject>;
   /** Whether the member may use the command in the channel, by its permissions and overwrites as the service decides (area: guilds and commands). */
   canUseCommand(guildId: string, channelId: string, userId: string, commandId: string): boolean;
+  /** Interactions: the default application's Ed25519 public key, 64 hex digits, as the service shows it (for `verifyInteraction`). */
+  readonly publicKey: string;
+  /** Interactions: the public key of the application `applicationId`. */
+  publicKeyOf(applicationId: string): string;
+  /**
+   * Interactions: the player uses a command (slash with options, user or message with `resolved`);
+   * the signed interaction is POSTed to the application's `interactionsEndpointUrl`, and this
+   * resolves with what the application answered (on the HTTP response or through the callback
+   * route, within 3 seconds). Rejects with `EmulatorInteractionError` otherwise.
+   */
+  invokeCommand(options: InvokeCommandOptions): Promise<EmulatorInteractionResult>;
+  /** Interactions: the player clicks a button or picks from a select on a message an interaction response created. */
+  clickComponent(options: ClickComponentOptions): Promise<EmulatorInteractionResult>;
+  /** Interactions: the player types in an autocomplete option; resolves with the choices the application offered. */
+  autocomplete(options: AutocompleteOptions): Promise<EmulatorInteractionResult>;
+  /** Interactions: the player submits a modal the application opened, each component's response shaped as components.md says. */
+  submitModal(options: SubmitModalOptions): Promise<EmulatorInteractionResult>;
+  /** Interactions: the service's endpoint check: a signed PING must get PONG, a forged and a 10-minute-old one must get 401. */
+  checkInteractionsEndpoint(applicationId?: string): Promise<InteractionsEndpointCheck>;
+  /**
+   * Interactions: sets the application's interactions endpoint as the service's settings do: only
+   * once it passes `checkInteractionsEndpoint`, else rejects with `EmulatorInteractionError`
+   * (reason `'endpoint-check'`). Default application: the first.
+   */
+  setInteractionsEndpoint(url: string, applicationId?: string): Promise<InteractionsEndpointCheck>;
+  /** Interactions: sets the application's webhook events URL (where `APPLICATION_DEAUTHORIZED` goes). */
+  setEventWebhooksUrl(url: string, applicationId?: string): void;
+  /** Interactions: a message an interaction response or follow-up created (a copy), or undefined. */
+  message(messageId: string): EmulatorMessage | undefined;
+  /** Interactions: waits for webhook event deliveries in flight, then lists every delivery so far. */
+  webhookEvents(): Promise<EmulatorWebhookDelivery[]>;
 }
 
 /** A role of an emulated guild. */

@@ -1,0 +1,179 @@
+/**
+ * The emulator's interaction state: each application's Ed25519 key pair, the interactions in
+ * flight (token, acknowledgement, 3-second window, 15-minute token), the messages and modals the
+ * applications' responses created, and webhook event deliveries.
+ */
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import type { EmulatorContext } from '../context.js';
+import type { EmulatorMessage, EmulatorWebhookDelivery } from './types.js';
+
+/** The service waits this long for the first acknowledgement of an interaction. */
+export const ACK_WINDOW_MS = 3_000;
+/** An interaction token lasts 15 minutes (follow-ups and edits of `@original`). */
+export const TOKEN_LIFETIME_MS = 15 * 60_000;
+/** Interactions, messages and deliveries kept, at most, each: the oldest go first. */
+const MAX_KEPT = 10_000;
+
+/** An application's interaction signing key. */
+export interface InteractionKey {
+  readonly privateKey: KeyObject;
+  /** The raw 32-byte public key in hex, as the service shows it. */
+  readonly publicKeyHex: string;
+}
+
+/** An acknowledgement: the response and how it came. */
+export interface Ack {
+  response: { type: number; data?: Record<string, unknown> };
+  via: 'http' | 'callback';
+}
+
+export interface InteractionRecord {
+  readonly id: string;
+  readonly token: string;
+  readonly applicationId: string;
+  readonly type: number;
+  readonly guildId: string | undefined;
+  readonly channelId: string;
+  readonly userId: string;
+  /** Wall-clock milliseconds when it was sent: the 3-second window is real time, like the delivery. */
+  readonly sentAt: number;
+  /** Emulator-clock milliseconds when the token stops working. */
+  readonly tokenExpiresAt: number;
+  /** The message a component was on (component interactions, and modals opened from one). */
+  readonly sourceMessageId: string | undefined;
+  ack: Ack | undefined;
+  /** The message `@original` refers to once acknowledged. */
+  originalMessageId: string | undefined;
+  /** Called once when the callback route acknowledges it. */
+  onAck: ((ack: Ack) => void) | undefined;
+}
+
+/** A modal an application opened for a player, waiting to be submitted. */
+export interface OpenModal {
+  readonly applicationId: string;
+  readonly userId: string;
+  readonly customId: string;
+  readonly title: string;
+  /** The modal's components with every `id` filled in. */
+  readonly components: unknown[];
+  readonly guildId: string | undefined;
+  readonly channelId: string;
+  readonly sourceMessageId: string | undefined;
+}
+
+function boundedSet<K, V>(map: Map<K, V>, key: K, value: V): void {
+  if (!map.has(key) && map.size >= MAX_KEPT) map.delete(map.keys().next().value as K);
+  map.set(key, value);
+}
+
+/** A fresh Ed25519 key pair, kept as PKCS#8 PEM (the form saved in dataDir). */
+export function generateInteractionKeyPem(): string {
+  return generateKeyPairSync('ed25519', { privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } }).privateKey;
+}
+
+/** The key of a PKCS#8 PEM; undefined when the PEM is not an Ed25519 private key. */
+export function interactionKeyFromPem(pem: string): InteractionKey | undefined {
+  try {
+    const privateKey = createPrivateKey(pem);
+    if (privateKey.asymmetricKeyType !== 'ed25519') return undefined;
+    // The raw key is the last 32 bytes of the DER SubjectPublicKeyInfo (RFC 8410).
+    const publicKeyHex = createPublicKey(privateKey).export({ format: 'der', type: 'spki' }).subarray(-32).toString('hex');
+    return { privateKey, publicKeyHex };
+  } catch {
+    return undefined;
+  }
+}
+
+export class InteractionWorld {
+  readonly keys: ReadonlyMap<string, InteractionKey>;
+  readonly #interactions = new Map<string, InteractionRecord>();
+  readonly #byToken = new Map<string, InteractionRecord>();
+  readonly #messages = new Map<string, EmulatorMessage>();
+  readonly #modals = new Map<string, OpenModal>();
+  readonly #deliveries: EmulatorWebhookDelivery[] = [];
+  readonly #pending = new Set<Promise<void>>();
+  /** Aborted on close: every delivery in flight stops. */
+  readonly closing = new AbortController();
+  /** Endpoint URLs set after start (`setInteractionsEndpoint`), by application id; they win over the options. */
+  readonly interactionsEndpointUrls = new Map<string, string>();
+  /** Webhook events URLs set after start (`setEventWebhooksUrl`), by application id. */
+  readonly eventWebhooksUrls = new Map<string, string>();
+
+  constructor(keys: ReadonlyMap<string, InteractionKey>) {
+    this.keys = keys;
+  }
+
+  add(record: InteractionRecord): void {
+    const dropped = this.#interactions.size >= MAX_KEPT ? this.#interactions.values().next().value : undefined;
+    if (dropped !== undefined) this.#byToken.delete(dropped.token);
+    boundedSet(this.#interactions, record.id, record);
+    this.#byToken.set(record.token, record);
+  }
+
+  interaction(id: string): InteractionRecord | undefined {
+    return this.#interactions.get(id);
+  }
+
+  byToken(token: string): InteractionRecord | undefined {
+    return this.#byToken.get(token);
+  }
+
+  message(id: string): EmulatorMessage | undefined {
+    return this.#messages.get(id);
+  }
+
+  saveMessage(message: EmulatorMessage): void {
+    boundedSet(this.#messages, message.id, message);
+  }
+
+  deleteMessage(id: string): void {
+    this.#messages.delete(id);
+  }
+
+  openModal(modal: OpenModal): void {
+    boundedSet(this.#modals, `${modal.applicationId}:${modal.userId}:${modal.customId}`, modal);
+  }
+
+  /** Takes the open modal out: a modal is submitted once. */
+  takeModal(applicationId: string, userId: string, customId: string): OpenModal | undefined {
+    const key = `${applicationId}:${userId}:${customId}`;
+    const modal = this.#modals.get(key);
+    this.#modals.delete(key);
+    return modal;
+  }
+
+  peekModal(applicationId: string, userId: string, customId: string): OpenModal | undefined {
+    return this.#modals.get(`${applicationId}:${userId}:${customId}`);
+  }
+
+  /** Runs a webhook delivery in the background, recording its outcome. */
+  track(delivery: Promise<EmulatorWebhookDelivery>): void {
+    const settled = delivery.then((record) => {
+      if (this.#deliveries.length >= MAX_KEPT) this.#deliveries.shift();
+      this.#deliveries.push(record);
+    });
+    this.#pending.add(settled);
+    void settled.finally(() => this.#pending.delete(settled));
+  }
+
+  /** Waits for deliveries in flight, then lists every delivery so far (copies). */
+  async deliveries(): Promise<EmulatorWebhookDelivery[]> {
+    while (this.#pending.size > 0) await Promise.all([...this.#pending]);
+    return this.#deliveries.map((d) => ({ ...d }));
+  }
+
+  close(): void {
+    this.closing.abort();
+  }
+}
+
+const worlds = new WeakMap<EmulatorContext, InteractionWorld>();
+
+/** Attaches the interaction state to a context, so the router and the emulator's methods share it. */
+export function attachInteractionWorld(ctx: EmulatorContext, world: InteractionWorld): void {
+  worlds.set(ctx, world);
+}
+
+export function interactionWorldOf(ctx: EmulatorContext): InteractionWorld | undefined {
+  return worlds.get(ctx);
+}

@@ -1,0 +1,283 @@
+import type { MessageBody, ModalBody, ModalSubmitComponentResponse } from '../components/types.js';
+
+/**
+ * The interaction payloads an application receives (spec "Events": interaction payloads delivered
+ * to the application; components.md for components and modal submissions) and the responses it
+ * sends back. Plain data: field names are the service's, in snake_case.
+ */
+
+/** `type` of an interaction. */
+export const InteractionType = {
+  PING: 1,
+  APPLICATION_COMMAND: 2,
+  MESSAGE_COMPONENT: 3,
+  APPLICATION_COMMAND_AUTOCOMPLETE: 4,
+  MODAL_SUBMIT: 5,
+} as const;
+export type InteractionType = (typeof InteractionType)[keyof typeof InteractionType];
+
+/** `type` of an interaction response (the callback types the service accepts from an app). */
+export const InteractionResponseType = {
+  PONG: 1,
+  CHANNEL_MESSAGE_WITH_SOURCE: 4,
+  DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE: 5,
+  DEFERRED_UPDATE_MESSAGE: 6,
+  UPDATE_MESSAGE: 7,
+  APPLICATION_COMMAND_AUTOCOMPLETE_RESULT: 8,
+  MODAL: 9,
+  LAUNCH_ACTIVITY: 12,
+} as const;
+export type InteractionResponseType = (typeof InteractionResponseType)[keyof typeof InteractionResponseType];
+
+/** `data.type` of an application command interaction. */
+export const CommandInteractionType = {
+  CHAT_INPUT: 1,
+  USER: 2,
+  MESSAGE: 3,
+} as const;
+
+/** Message flags an interaction response may set. */
+export const InteractionMessageFlags = {
+  /** Only the invoking user sees the message. */
+  EPHEMERAL: 1 << 6,
+  /** The message is laid out with Components V2 (Text Display, Container, …). */
+  IS_COMPONENTS_V2: 1 << 15,
+} as const;
+
+/** A user as interactions carry it. */
+export interface InteractionUser {
+  id: string;
+  username: string;
+  global_name: string | null;
+  discriminator?: string;
+  avatar?: string | null;
+  bot?: boolean;
+}
+
+/** A guild member as interactions carry it; `member.user` is the invoking user. */
+export interface InteractionMember {
+  user?: InteractionUser;
+  nick?: string | null;
+  roles: string[];
+  joined_at: string;
+  /** The member's permissions in the channel, as a decimal string of bits. */
+  permissions?: string;
+  deaf?: boolean;
+  mute?: boolean;
+}
+
+export interface InteractionRole {
+  id: string;
+  name: string;
+  permissions: string;
+  position?: number;
+}
+
+export interface InteractionChannel {
+  id: string;
+  type: number;
+  name?: string;
+  permissions?: string;
+}
+
+/** A message as interactions carry it (the message a component is on, or a message command's target). */
+export interface InteractionMessage {
+  id: string;
+  channel_id: string;
+  content: string;
+  author?: InteractionUser;
+  components?: unknown[];
+  embeds?: unknown[];
+  flags?: number;
+  timestamp?: string;
+  interaction_metadata?: { id: string; type: number; user: InteractionUser };
+}
+
+export interface InteractionAttachment {
+  id: string;
+  filename: string;
+  size: number;
+  url: string;
+  content_type?: string;
+}
+
+/** Entities an interaction refers to, keyed by id. */
+export interface InteractionResolved {
+  users?: Record<string, InteractionUser>;
+  members?: Record<string, Omit<InteractionMember, 'user'>>;
+  roles?: Record<string, InteractionRole>;
+  channels?: Record<string, InteractionChannel>;
+  messages?: Record<string, InteractionMessage>;
+  attachments?: Record<string, InteractionAttachment>;
+}
+
+/** An option value of a slash command (or a subcommand and its options). */
+export interface CommandInteractionOption {
+  name: string;
+  /** The option type (1 subcommand, 2 group, 3 string, 4 integer, 5 boolean, 6 user, 7 channel, 8 role, 9 mentionable, 10 number, 11 attachment). */
+  type: number;
+  value?: string | number | boolean;
+  options?: CommandInteractionOption[];
+  /** Autocomplete only: the option the user is typing. */
+  focused?: boolean;
+}
+
+/** Fields every interaction carries (spec "Common interaction fields"). */
+export interface InteractionBase {
+  id: string;
+  application_id: string;
+  type: InteractionType;
+  /**
+   * The interaction's token, unique per interaction, valid 15 minutes for follow-ups. Parsed
+   * interactions hold it as a non-enumerable property, so logging or serialising one leaves it out.
+   */
+  token: string;
+  version: 1;
+  guild_id?: string;
+  channel_id?: string;
+  channel?: InteractionChannel;
+  /** In a guild: the invoking member, with `user`. */
+  member?: InteractionMember;
+  /** Outside a guild: the invoking user. */
+  user?: InteractionUser;
+  /** The application's permissions in the channel, as a decimal string of bits. */
+  app_permissions: string;
+  /** The invoking user's language. */
+  locale?: string;
+  /** The guild's preferred language. */
+  guild_locale?: string;
+}
+
+export interface PingInteraction extends InteractionBase {
+  type: 1;
+}
+
+export interface ChatInputCommandData {
+  id: string;
+  name: string;
+  type: 1;
+  guild_id?: string;
+  options?: CommandInteractionOption[];
+  resolved?: InteractionResolved;
+}
+
+export interface UserCommandData {
+  id: string;
+  name: string;
+  type: 2;
+  guild_id?: string;
+  target_id: string;
+  resolved: Required<Pick<InteractionResolved, 'users'>> & Pick<InteractionResolved, 'members'>;
+}
+
+export interface MessageCommandData {
+  id: string;
+  name: string;
+  type: 3;
+  guild_id?: string;
+  target_id: string;
+  resolved: Required<Pick<InteractionResolved, 'messages'>>;
+}
+
+/** A slash command (`data.type` 1) used. */
+export interface ChatInputCommandInteraction extends InteractionBase {
+  type: 2;
+  data: ChatInputCommandData;
+}
+
+/** A user command (`data.type` 2) used on a member. */
+export interface UserCommandInteraction extends InteractionBase {
+  type: 2;
+  data: UserCommandData;
+}
+
+/** A message command (`data.type` 3) used on a message. */
+export interface MessageCommandInteraction extends InteractionBase {
+  type: 2;
+  data: MessageCommandData;
+}
+
+export type ApplicationCommandInteraction = ChatInputCommandInteraction | UserCommandInteraction | MessageCommandInteraction;
+
+export interface MessageComponentData {
+  /** The component's `id` in the message. */
+  id: number;
+  custom_id: string;
+  /** 2 button, 3 string select, 5 user, 6 role, 7 mentionable, 8 channel select. */
+  component_type: number;
+  /** Selects: the chosen values (option values, or snowflakes). */
+  values?: string[];
+  /** User, role, mentionable and channel selects: the chosen entities. */
+  resolved?: InteractionResolved;
+}
+
+/** A button clicked or a select changed on a message the application sent. */
+export interface MessageComponentInteraction extends InteractionBase {
+  type: 3;
+  data: MessageComponentData;
+  message: InteractionMessage;
+}
+
+export interface AutocompleteData {
+  id: string;
+  name: string;
+  type: 1;
+  guild_id?: string;
+  /** The options typed so far; exactly one (possibly in a subcommand) has `focused: true`. */
+  options: CommandInteractionOption[];
+}
+
+/** The user is typing an autocomplete option; answer with {@link InteractionResponseType.APPLICATION_COMMAND_AUTOCOMPLETE_RESULT}. */
+export interface AutocompleteInteraction extends InteractionBase {
+  type: 4;
+  data: AutocompleteData;
+}
+
+/** The response of one top-level component of a submitted modal (components.md, "Response" of each type). */
+export type ModalSubmitComponent = ModalSubmitComponentResponse;
+
+export interface ModalSubmitData {
+  custom_id: string;
+  components: ModalSubmitComponent[];
+  /** Entities chosen in selects and files uploaded, keyed by id. */
+  resolved?: InteractionResolved;
+}
+
+/** A modal the application opened was submitted. */
+export interface ModalSubmitInteraction extends InteractionBase {
+  type: 5;
+  data: ModalSubmitData;
+  /** Present when the modal was opened from a component on a message. */
+  message?: InteractionMessage;
+}
+
+/** Every interaction an application receives. */
+export type Interaction =
+  | PingInteraction
+  | ApplicationCommandInteraction
+  | MessageComponentInteraction
+  | AutocompleteInteraction
+  | ModalSubmitInteraction;
+
+/** The message of a reply or an update: content, components, flags (the shapes of `social-sdk-auth/components`). */
+export type InteractionMessageData = MessageBody;
+
+export interface AutocompleteChoice {
+  name: string;
+  value: string | number;
+  name_localizations?: Record<string, string>;
+}
+
+/** A modal: `custom_id`, `title` and its components (the shapes of `social-sdk-auth/components`). */
+export type ModalData = ModalBody;
+
+/** What an application answers to an interaction. */
+export type InteractionResponse =
+  | { type: 1 }
+  | { type: 4; data: InteractionMessageData }
+  | { type: 5; data?: { flags?: number } }
+  | { type: 6 }
+  | { type: 7; data: InteractionMessageData }
+  | { type: 8; data: { choices: AutocompleteChoice[] } }
+  | { type: 9; data: ModalData }
+  | { type: 12 };
