@@ -14,6 +14,7 @@ import {
 import { argumentError } from '../errors.js';
 import { GLOBAL_LIMIT_DEFAULT, GLOBAL_LIMIT_MAX } from './ratelimit/limiter.js';
 import type { EmulatorApplication, EmulatorOptions, EmulatorUser } from './types.js';
+import { checkExternalIdentities, type ResolvedExternalIdentity } from './provisional/identities.js';
 
 export const DEFAULT_APPLICATION_ID = '1234567890123456789';
 export const DEFAULT_USER: Readonly<Required<EmulatorUser>> = {
@@ -49,6 +50,10 @@ export interface ResolvedOptions {
   clock: () => number;
   rateLimits: 'service' | 'off';
   dataDir: string | undefined;
+  // Device flow and provisional accounts:
+  deviceCodeTtlSeconds: number;
+  deviceIntervalSeconds: number;
+  externalIdentities: readonly ResolvedExternalIdentity[];
 }
 
 /** Where option errors say they come from. */
@@ -167,6 +172,10 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
   const clock = checkFunction<() => number>(WHERE, 'options.clock', o.clock) ?? Date.now;
   const rateLimits = checkOneOf(WHERE, 'options.rateLimits', o.rateLimits, ['service', 'off'] as const, 'service');
   const dataDir = checkOptionalString(WHERE, 'options.dataDir', o.dataDir, true);
+  // Device flow and provisional accounts:
+  const deviceCodeTtlSeconds = checkSeconds('options.deviceCodeTtlSeconds', o.deviceCodeTtlSeconds, 600, false);
+  const deviceIntervalSeconds = checkSeconds('options.deviceIntervalSeconds', o.deviceIntervalSeconds, 5, false);
+  const externalIdentities = checkExternalIdentities(WHERE, o.externalIdentities);
 
   return {
     port,
@@ -180,5 +189,8 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
     clock,
     rateLimits,
     dataDir,
+    deviceCodeTtlSeconds,
+    deviceIntervalSeconds,
+    externalIdentities,
   };
 }

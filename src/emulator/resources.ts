@@ -2,6 +2,7 @@
 import { PATHS, type EmulatorContext } from './context.js';
 import { json, serviceError, type Reply } from './http.js';
 import { KNOWN_SCOPES, effectiveScopes } from './scopes.js';
+import { provisionalUser } from './provisional/accounts.js';
 
 /** `GET {web}/.well-known/openid-configuration`. */
 export function discoveryDocument(ctx: EmulatorContext): Reply {
@@ -47,7 +48,7 @@ export function userInfo(ctx: EmulatorContext, authorization: string | undefined
   const realm = 'realm="social-sdk-auth emulator"';
   if (authorization === undefined) return serviceError(401, { 'WWW-Authenticate': `Bearer ${realm}` });
   const live = bearerToken(ctx, authorization);
-  const user = live === undefined ? undefined : ctx.options.users.get(live.grant.userId);
+  const user = live === undefined ? undefined : (ctx.options.users.get(live.grant.userId) ?? provisionalUser(ctx, live.grant.userId));
   if (live === undefined || user === undefined) {
     return serviceError(401, { 'WWW-Authenticate': `Bearer ${realm}, error="invalid_token", error_description="The access token is unknown, expired or revoked."` });
   }
@@ -69,7 +70,7 @@ export function currentUser(ctx: EmulatorContext, authorization: string | undefi
   if (live === undefined) return serviceError(401);
   const scopes = effectiveScopes(live.record.scopes);
   if (!scopes.has('identify')) return serviceError(401);
-  const user = ctx.options.users.get(live.grant.userId);
+  const user = ctx.options.users.get(live.grant.userId) ?? provisionalUser(ctx, live.grant.userId);
   if (user === undefined) return serviceError(401);
   const body: Record<string, unknown> = {
     id: user.id,

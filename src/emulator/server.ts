@@ -6,6 +6,8 @@ import { PATHS, type EmulatorContext } from './context.js';
 import { BodyTooLargeError, isFormUrlEncoded, json, readBody, serviceError, type Outcome, type Reply } from './http.js';
 import { currentUser, discoveryDocument, jwksDocument, userInfo } from './resources.js';
 import { routeLobbyApi } from './lobbies/router.js';
+import { routeDeviceFlow } from './device/router.js';
+import { routeProvisional } from './provisional/endpoint.js';
 import { handleRevoke, handleToken, notFormEncoded } from './token.js';
 import type { EmulatorRequestRecord, TokenFault } from './types.js';
 
@@ -82,6 +84,8 @@ const ROUTES: Record<string, Route> = {
 type Router = (ctx: EmulatorContext, req: IncomingMessage, url: URL) => Promise<Outcome | undefined>;
 const ROUTERS: readonly Router[] = [
   routeLobbyApi,
+  routeDeviceFlow,
+  routeProvisional,
 ];
 
 /** Tries each router of ROUTERS in turn; 404 when none owns the path. */
