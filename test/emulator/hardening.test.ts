@@ -60,6 +60,8 @@ describe('nothing secret reachable', () => {
         'failNextAuthorize', 'failNextToken', 'setLatency', 'openUrl', 'revokeGrantsOf', 'toJSON',
         // The lobby interface's credentials, fault injection and world.
         'botToken', 'botTokenOf', 'createAccessToken', 'injectRateLimits', 'setChannelPermissions', 'voiceChannelStatus',
+        // The device flow and provisional accounts.
+        'approveDevice', 'denyDevice', 'slowDownDevice', 'devicePolls', 'banUser', 'unbanUser', 'provisionalAccount',
       ].sort(),
     );
     expect(() => new (emulator.constructor as new (...args: unknown[]) => unknown)()).toThrow(/startEmulator/);
