@@ -228,9 +228,11 @@ async function poll(request: DeviceFlowRequest, signal: AbortSignal, secrets: st
   const config = new oidc.Configuration(server, request.clientId, undefined, oidc.None());
   if (isLoopbackHttp(new URL(request.apiBase))) oidc.allowInsecureRequests(config);
   let captured: Captured | undefined;
+  let lastStatus = 0;
   let requestTimedOut = false;
   config[oidc.customFetch] = async (url, init) => {
     captured = undefined;
+    lastStatus = 0;
     const requestSignal = AbortSignal.timeout(request.requestTimeoutMs);
     let response: Response;
     try {
@@ -239,6 +241,7 @@ async function poll(request: DeviceFlowRequest, signal: AbortSignal, secrets: st
       if (requestSignal.aborted) requestTimedOut = true;
       throw error;
     }
+    lastStatus = response.status;
     const bytes = await readBounded(response, MAX_RESPONSE_BYTES);
     const text = Buffer.from(bytes).toString('utf8');
     if (response.status >= 300) {
@@ -269,7 +272,17 @@ async function poll(request: DeviceFlowRequest, signal: AbortSignal, secrets: st
   const failed = (error: unknown, step: string): ClientResultError => {
     signal.throwIfAborted();
     const refused = causeChain(error).find((e): e is RefusedResponse => e instanceof RefusedResponse);
-    if (refused) return flowError('ValidationError', `${where}: the ${step} response was refused: ${refused.message}.`);
+    // As for every token response: an answer this client cannot use is an HTTPError with the real status.
+    const unusable = (why: string): ClientResultError =>
+      flowError('HTTPError', `${where}: the ${step} response was refused: ${why}.`, undefined, {
+        status: lastStatus,
+        body: '',
+        errorCode: 0,
+        oauthError: '',
+        errorDescription: '',
+        retryAfter: undefined,
+      });
+    if (refused) return unusable(refused.message);
     if (captured !== undefined) {
       const said = captured.oauthError ? ` ${captured.oauthError}${captured.errorDescription ? ` (${captured.errorDescription})` : ''}` : '';
       return flowError('HTTPError', `${where}: the ${step} request failed with HTTP ${captured.status}${said}.`, undefined, captured);
@@ -280,7 +293,7 @@ async function poll(request: DeviceFlowRequest, signal: AbortSignal, secrets: st
       return flowError('NetworkError', `${where}: the ${step} request failed: ${describeNetworkError(error, request.requestTimeoutMs)}.`, timedOut ? 'ERR_REQUEST_TIMEOUT' : undefined);
     }
     const message = error instanceof Error ? error.message : String(error);
-    return flowError('ValidationError', `${where}: the ${step} response was refused: ${redact(message, secrets)}.`);
+    return unusable(redact(message, secrets));
   };
 
   let authorization: OidcModule.DeviceAuthorizationResponse;

@@ -95,6 +95,20 @@ function httpError(where: string, status: number, text: string, retryAfterHeader
   });
 }
 
+/** A response this client cannot use: an HTTPError with the real status, as for every token response. */
+function unusable(where: string, status: number, why: string): ClientResultError {
+  return new ClientResultError({
+    type: 'HTTPError',
+    error: `${where}: the response was refused: ${why}.`,
+    errorCode: 0,
+    oauthError: '',
+    status,
+    responseBody: '',
+    retryable: false,
+    retryAfter: 0,
+  });
+}
+
 /** Exchanges an external token for a provisional account's tokens. */
 export async function requestProvisionalToken(request: ProvisionalTokenRequest): Promise<DeviceFlowTokens> {
   const { where, externalAuthToken: secret } = request;
@@ -120,7 +134,7 @@ export async function requestProvisionalToken(request: ProvisionalTokenRequest):
   } catch (error) {
     if (request.signal?.aborted) throw ClientResultError.of('Aborted', `${where} was aborted by the AbortSignal.`);
     if (request.closing.aborted) throw ClientResultError.of('ClientDestroyed', `${where}: the client was closed; create a new Client.`);
-    if (error instanceof RefusedResponse) throw ClientResultError.of('ValidationError', `${where}: the response was refused: ${error.message}.`);
+    if (error instanceof RefusedResponse) throw unusable(where, error.status, error.message);
     if (timeout.aborted) {
       throw ClientResultError.of('NetworkError', `${where}: no response within ${request.timeoutMs} ms. Try again, or raise timeoutMs.`, 'ERR_REQUEST_TIMEOUT');
     }
@@ -138,9 +152,7 @@ export async function requestProvisionalToken(request: ProvisionalTokenRequest):
   // The service sends `refresh_token: null` to identities that have none; that is absence.
   if (body?.refresh_token === null) delete body.refresh_token;
   const problem = body === undefined ? tokenResponseProblem(text) : tokenResponseProblem(JSON.stringify(body));
-  if (problem !== undefined || body === undefined) {
-    throw ClientResultError.of('ValidationError', `${where}: the response was refused: ${problem ?? 'its body is not a JSON object'}.`);
-  }
+  if (problem !== undefined || body === undefined) throw unusable(where, 200, problem ?? 'its body is not a JSON object');
   const tokens: DeviceFlowTokens = {
     accessToken: body.access_token as string,
     refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : '',
