@@ -707,6 +707,10 @@ export class Client extends EventEmitter<ClientEvents> {
         throw argumentError('type', where, 'onUserCode', 'a function that shows the player the user code', undefined);
       }
       const scopes = o.scopes === undefined ? Client.defaultCommunicationScopes : checkString(where, 'scopes', o.scopes, true);
+      // The limit and characters AuthorizationArgs enforces for the browser flow.
+      if (scopes.length > 2048 || !DEVICE_SCOPES.test(scopes)) {
+        throw argumentError('value', where, 'scopes', 'scope names separated by single spaces, at most 2048 characters', scopes, "For example 'openid sdk.social_layer'.");
+      }
       const extraParameters = merge ? checkExternalIdentity(where, o) : undefined;
       const clientId = this.#flowClientId(where, o.applicationId);
       const signal = checkSignal(where, o.signal);
@@ -738,6 +742,9 @@ export class Client extends EventEmitter<ClientEvents> {
     return id;
   }
 }
+
+/** RFC 6749 §3.3 scope tokens separated by single spaces. */
+const DEVICE_SCOPES = /^[\x21\x23-\x5B\x5D-\x7E]+(?: [\x21\x23-\x5B\x5D-\x7E]+)*$/;
 
 function checkExternalIdentity(where: string, o: Partial<ExternalIdentityOptions>): Record<string, string> {
   const type = checkOneOf(where, 'externalAuthType', o.externalAuthType, EXTERNAL_AUTH_TYPES);

@@ -224,6 +224,9 @@ describe('client.getTokenFromDevice', () => {
     await expect(client.getTokenFromDevice(undefined as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
     await expect(client.getTokenFromDevice({ onUserCode: () => undefined, timeoutMs: 0 })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE' });
     await expect(client.getTokenFromDevice({ onUserCode: () => undefined, scopes: '' })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE' });
+    for (const scopes of ['openid  sdk.social_layer', 'openid\nsdk.social_layer', 'x'.repeat(2049)]) {
+      await expect(client.getTokenFromDevice({ onUserCode: () => undefined, scopes })).rejects.toThrow(/scopes must be scope names separated by single spaces/);
+    }
     await expect(client.getTokenFromDevice({ onUserCode: () => undefined, signal: 'stop' as never })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
     const noApp = new Client({ webBase: emulator.webBase, apiBase: emulator.apiBase });
     try {
