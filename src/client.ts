@@ -26,6 +26,8 @@ import {
   type UpdateTokenOptions,
 } from './bearer-token.js';
 import { DEFAULT_REFRESH_MARGIN_MS } from './schedule.js';
+import { runDeviceFlow, type DeviceUserCode } from './device.js';
+import { EXTERNAL_AUTH_TYPES, MAX_EXTERNAL_AUTH_TOKEN_LENGTH, requestProvisionalToken, type ExternalAuthType } from './provisional.js';
 
 export interface ClientOptions {
   /** The application id (a snowflake, as a string or bigint). Can also be set later with `setApplicationId`. */
@@ -136,6 +138,37 @@ export interface SignInResult extends TokenResult {
   redirectUri: string;
 }
 
+export interface GetTokenFromDeviceOptions {
+  /** Scopes to ask for, space-separated. Default `Client.defaultCommunicationScopes` (`openid sdk.social_layer`). */
+  scopes?: string;
+  /**
+   * Shows the player the user code and where to enter it (the device code is never passed: it is
+   * a secret). Called once, before polling starts. Throwing, or returning a promise that rejects,
+   * ends the flow with that error.
+   */
+  onUserCode: (code: DeviceUserCode) => void | Promise<void>;
+  /** The application id; defaults to the client's. */
+  applicationId?: string | bigint;
+  /** Ends the flow with an `Aborted` error (`ERR_ABORTED`). */
+  signal?: AbortSignal;
+  /** Time limit of the whole flow in milliseconds (`ERR_AUTHORIZE_TIMEOUT`). Default: the client's `authorizeTimeoutMs` (5 minutes). */
+  timeoutMs?: number;
+}
+
+/** The player's identity at another provider, for provisional accounts. */
+export interface ExternalIdentityOptions {
+  /** The provider, one of `ExternalAuthType`, e.g. `ExternalAuthType.STEAM_SESSION_TICKET`. */
+  externalAuthType: ExternalAuthType;
+  /** The provider's token (ticket, ID token or access token): 1 to 10240 characters, a secret. */
+  externalAuthToken: string;
+}
+
+export interface GetTokenFromDeviceProvisionalMergeOptions extends GetTokenFromDeviceOptions, ExternalIdentityOptions {}
+
+export interface GetProvisionalTokenOptions extends RequestOptions, ExternalIdentityOptions {}
+
+export interface GetTokenFromProvisionalMergeOptions extends GetTokenOptions, ExternalIdentityOptions {}
+
 export interface ClientEvents {
   openUrlFailed: [url: string, error: Error];
 }
@@ -207,6 +240,9 @@ export class Client extends EventEmitter<ClientEvents> {
   // Set when the opener reported a definite refusal of the flow of this generation.
   #refusal: { generation: number; cause: unknown } | undefined;
   #closed = false;
+  // Device flow and provisional accounts: where they send requests, and what ends them on close().
+  readonly #endpoints: { issuer: string; apiBase: string };
+  readonly #flows = new AbortController();
 
   constructor(options: ClientOptions = {}) {
     super();
@@ -231,6 +267,7 @@ export class Client extends EventEmitter<ClientEvents> {
     }
     this.#openUrl = openUrl ?? openSystemBrowser;
     this.#transport = new TokenTransport({ issuer, webBase, apiBase, timeoutMs: this.#requestTimeoutMs });
+    this.#endpoints = { issuer, apiBase };
     const applicationId = o.applicationId === undefined ? undefined : toSnowflake(o.applicationId, where);
     this.#native = new (loadNative().NativeClient)({
       webBase,
@@ -418,6 +455,7 @@ export class Client extends EventEmitter<ClientEvents> {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#flows.abort();
     this.#bearer.close();
     this.#transport.close();
     this.#native.close();
@@ -559,6 +597,7 @@ export class Client extends EventEmitter<ClientEvents> {
       applicationId: bigint,
       done: (result: NativeResult, tokens?: NativeTokens) => void,
     ) => () => void,
+    extraParameters?: () => Record<string, string>,
   ): Promise<TokenResult> {
     return new Promise<TokenResult>((resolve, reject) => {
       if (options === undefined) throw argumentError('type', where, 'options', 'an object', options);
@@ -581,9 +620,139 @@ export class Client extends EventEmitter<ClientEvents> {
         return;
       }
       const context: RequestContext = { signal, timeoutMs };
+      if (extraParameters !== undefined) context.extraParameters = extraParameters();
       this.#transport.withContext(context, send);
     });
   }
+
+  // ---- Device flow and provisional accounts: the social SDK's GetTokenFromDevice, GetProvisionalToken and their merges ----
+
+  /**
+   * Signs the player in on a device without a browser (RFC 8628): asks for a user code, hands it
+   * to `onUserCode` to show, then polls at the service's interval (5 s more after each
+   * `slow_down`) until the player approves on another device. Rejects with `AuthorizationFailed`
+   * when the player denies (`oauthError` `access_denied`) or the code expires
+   * (`ERR_DEVICE_CODE_EXPIRED`), `Aborted` on the signal (`ERR_ABORTED`) or the time limit
+   * (`ERR_AUTHORIZE_TIMEOUT`).
+   */
+  getTokenFromDevice(options: GetTokenFromDeviceOptions): Promise<TokenResult> {
+    return this.#deviceFlow('client.getTokenFromDevice', options, false);
+  }
+
+  /**
+   * The device flow for a player who has a provisional account: once approved, that account is
+   * merged into the player's full account (the SDK's GetTokenFromDeviceProvisionalMerge).
+   */
+  getTokenFromDeviceProvisionalMerge(options: GetTokenFromDeviceProvisionalMergeOptions): Promise<TokenResult> {
+    return this.#deviceFlow('client.getTokenFromDeviceProvisionalMerge', options, true);
+  }
+
+  /**
+   * Tokens of a provisional account for a player identified by another provider (the SDK's
+   * GetProvisionalToken), from `POST {api}/partner-sdk/token`. Hand them to `updateToken`. When
+   * they near expiry, call this again with a fresh provider token: refreshing them is deprecated.
+   * Refusals are `HTTPError`s whose `errorCode` is one of `ProvisionalErrorCode`.
+   */
+  getProvisionalToken(options: GetProvisionalTokenOptions): Promise<TokenResult> {
+    const where = 'client.getProvisionalToken';
+    return new Promise<TokenResult>((resolve, reject) => {
+      if (options === undefined) throw argumentError('type', where, 'options', 'an object', options);
+      const o = checkOptions<GetProvisionalTokenOptions>(where, options);
+      this.#ensureOpen(where);
+      const identity = checkExternalIdentity(where, o);
+      const clientId = this.#flowClientId(where, o.applicationId);
+      const signal = checkSignal(where, o.signal);
+      const timeoutMs = checkMs(where, 'timeoutMs', o.timeoutMs, this.#requestTimeoutMs);
+      if (signal?.aborted) throw ClientResultError.of('Aborted', `${where} was aborted before it started.`);
+      requestProvisionalToken({
+        apiBase: this.#endpoints.apiBase,
+        clientId,
+        externalAuthType: identity.external_auth_type as ExternalAuthType,
+        externalAuthToken: identity.external_auth_token!,
+        signal,
+        closing: this.#flows.signal,
+        timeoutMs,
+        where,
+      }).then(resolve, reject);
+    });
+  }
+
+  /**
+   * Exchanges an authorization code like `getToken` and merges the player's provisional account
+   * (named by its external identity) into the account that signed in (the SDK's
+   * GetTokenFromProvisionalMerge). A banned player gets `errorCode` 530017.
+   */
+  getTokenFromProvisionalMerge(options: GetTokenFromProvisionalMergeOptions): Promise<TokenResult> {
+    const where = 'client.getTokenFromProvisionalMerge';
+    return this.#tokenCall(
+      where,
+      options,
+      (o, app, done) => {
+        const code = checkString(where, 'code', o.code);
+        const verifier = checkString(where, 'codeVerifier', o.codeVerifier);
+        const redirectUri = checkString(where, 'redirectUri', o.redirectUri);
+        return () => this.#native.getToken(app, code, verifier, redirectUri, done);
+      },
+      () => checkExternalIdentity(where, options),
+    );
+  }
+
+  #deviceFlow(where: string, options: GetTokenFromDeviceOptions & Partial<ExternalIdentityOptions>, merge: boolean): Promise<TokenResult> {
+    return new Promise<TokenResult>((resolve, reject) => {
+      if (options === undefined) throw argumentError('type', where, 'options', 'an object', options);
+      const o = checkOptions<GetTokenFromDeviceOptions & Partial<ExternalIdentityOptions>>(where, options);
+      this.#ensureOpen(where);
+      const onUserCode = checkFunction<(code: DeviceUserCode) => void | Promise<void>>(where, 'onUserCode', o.onUserCode);
+      if (onUserCode === undefined) {
+        throw argumentError('type', where, 'onUserCode', 'a function that shows the player the user code', undefined);
+      }
+      const scopes = o.scopes === undefined ? Client.defaultCommunicationScopes : checkString(where, 'scopes', o.scopes, true);
+      // The limit and characters AuthorizationArgs enforces for the browser flow.
+      if (scopes.length > 2048 || !DEVICE_SCOPES.test(scopes)) {
+        throw argumentError('value', where, 'scopes', 'scope names separated by single spaces, at most 2048 characters', scopes, "For example 'openid sdk.social_layer'.");
+      }
+      const extraParameters = merge ? checkExternalIdentity(where, o) : undefined;
+      const clientId = this.#flowClientId(where, o.applicationId);
+      const signal = checkSignal(where, o.signal);
+      const timeoutMs = checkMs(where, 'timeoutMs', o.timeoutMs, this.#authorizeTimeoutMs);
+      if (signal?.aborted) throw ClientResultError.of('Aborted', `${where} was aborted before it started.`);
+      runDeviceFlow({
+        issuer: this.#endpoints.issuer,
+        apiBase: this.#endpoints.apiBase,
+        clientId,
+        scopes,
+        onUserCode,
+        signal,
+        closing: this.#flows.signal,
+        timeoutMs,
+        requestTimeoutMs: this.#requestTimeoutMs,
+        extraParameters,
+        where,
+      }).then(resolve, reject);
+    });
+  }
+
+  /** The application id a device or provisional request goes out with: the option's, else the client's. */
+  #flowClientId(where: string, applicationId: string | bigint | undefined): string {
+    if (applicationId !== undefined) return toSnowflake(applicationId, where).toString();
+    const id = this.getApplicationId();
+    if (id === undefined) {
+      throw ClientResultError.of('ValidationError', `${where}: no application id is set. Pass applicationId, or call setApplicationId first.`);
+    }
+    return id;
+  }
+}
+
+/** RFC 6749 §3.3 scope tokens separated by single spaces. */
+const DEVICE_SCOPES = /^[\x21\x23-\x5B\x5D-\x7E]+(?: [\x21\x23-\x5B\x5D-\x7E]+)*$/;
+
+function checkExternalIdentity(where: string, o: Partial<ExternalIdentityOptions>): Record<string, string> {
+  const type = checkOneOf(where, 'externalAuthType', o.externalAuthType, EXTERNAL_AUTH_TYPES);
+  const token = checkString(where, 'externalAuthToken', o.externalAuthToken, true);
+  if (token.length > MAX_EXTERNAL_AUTH_TOKEN_LENGTH) {
+    throw argumentError('value', where, 'externalAuthToken', `a token of at most ${MAX_EXTERNAL_AUTH_TOKEN_LENGTH} characters`, token);
+  }
+  return { external_auth_type: type, external_auth_token: token };
 }
 
 function checkSeconds(where: string, name: string, value: unknown, expected: string): void {

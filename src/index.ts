@@ -8,6 +8,11 @@ export {
   type AuthorizeResult,
   type ClientEvents,
   type ClientOptions,
+  type ExternalIdentityOptions,
+  type GetProvisionalTokenOptions,
+  type GetTokenFromDeviceOptions,
+  type GetTokenFromDeviceProvisionalMergeOptions,
+  type GetTokenFromProvisionalMergeOptions,
   type GetTokenOptions,
   type RefreshTokenOptions,
   type RevokeTokenOptions,
@@ -31,3 +36,5 @@ export type {
   TokenExpirationCallbackOptions,
   TokenExpirationInfo,
 } from './bearer-token.js';
+export { type DeviceUserCode } from './device.js';
+export { ExternalAuthType, ProvisionalErrorCode } from './provisional.js';

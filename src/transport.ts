@@ -22,6 +22,8 @@ export interface RequestContext {
   timeoutMs?: number;
   /** Set by the transport when the request ran out of time (the result is a NetworkError). */
   timedOut?: boolean;
+  /** Parameters added to the grant the core built, all secret (a provisional merge's external token). */
+  extraParameters?: Record<string, string>;
 }
 
 const MAX_BODY = 4096;
@@ -31,13 +33,13 @@ export const MAX_RESPONSE_BYTES = 1024 * 1024;
 type Oidc = typeof OidcModule;
 let oidcModule: Promise<Oidc> | undefined;
 // openid-client is ESM-only; a dynamic import works from both our CJS and ESM entry points.
-function loadOidc(): Promise<Oidc> {
+export function loadOidc(): Promise<Oidc> {
   oidcModule ??= import('openid-client');
   return oidcModule;
 }
 
 /** Why a response was refused before openid-client saw it; the sentence is ours. */
-class RefusedResponse extends Error {
+export class RefusedResponse extends Error {
   constructor(
     readonly status: number,
     message: string,
@@ -64,7 +66,7 @@ export function warmUp(): void {
 let warmed = false;
 
 // Reads a body of at most `limit` bytes; past it, stops reading (which closes the connection).
-async function readBounded(response: Response, limit: number): Promise<Uint8Array> {
+export async function readBounded(response: Response, limit: number): Promise<Uint8Array> {
   const declared = Number(response.headers.get('content-length') ?? NaN);
   const tooLarge = () =>
     new RefusedResponse(response.status, `its body is larger than ${limit} bytes, the most this client reads from the token endpoints`);
@@ -141,9 +143,9 @@ interface Captured {
 }
 
 // RFC 6749 §5.2: the `error` value is from a small character set; anything else is not passed on.
-const OAUTH_ERROR = /^[\x20-\x21\x23-\x5B\x5D-\x7E]{1,64}$/;
+export const OAUTH_ERROR = /^[\x20-\x21\x23-\x5B\x5D-\x7E]{1,64}$/;
 
-function numericCode(text: string): number {
+export function numericCode(text: string): number {
   try {
     const json = JSON.parse(text) as { code?: unknown };
     return typeof json.code === 'number' && Number.isSafeInteger(json.code) ? json.code : 0;
@@ -161,7 +163,7 @@ export function isLoopbackHttp(url: URL): boolean {
 }
 
 // The body's retry_after is exact (fractions of a second); the header is rounded up.
-function parseRetryAfter(header: string | null, body: string): number | undefined {
+export function parseRetryAfter(header: string | null, body: string): number | undefined {
   try {
     const json = JSON.parse(body) as { retry_after?: unknown };
     if (typeof json.retry_after === 'number' && json.retry_after >= 0) return json.retry_after;
@@ -185,7 +187,7 @@ interface ErrorLike {
 }
 
 // fetch and openid-client wrap the socket error a few levels deep; look through the chain.
-function causeChain(error: unknown): ErrorLike[] {
+export function causeChain(error: unknown): ErrorLike[] {
   const chain: ErrorLike[] = [];
   let current: unknown = error;
   while (current && typeof current === 'object' && chain.length < 6) {
@@ -195,7 +197,7 @@ function causeChain(error: unknown): ErrorLike[] {
   return chain;
 }
 
-function isNetworkFailure(error: unknown): boolean {
+export function isNetworkFailure(error: unknown): boolean {
   return causeChain(error).some(
     (e) =>
       e.name === 'AbortError' ||
@@ -205,7 +207,7 @@ function isNetworkFailure(error: unknown): boolean {
   );
 }
 
-function describeNetworkError(error: unknown, timeoutMs: number): string {
+export function describeNetworkError(error: unknown, timeoutMs: number): string {
   const chain = causeChain(error);
   if (chain.some((e) => e.name === 'TimeoutError')) return `no response within ${timeoutMs} ms`;
   if (chain.some((e) => e.name === 'AbortError')) return 'the request was aborted';
@@ -258,6 +260,11 @@ export class TokenTransport {
     const secrets = ['code', 'code_verifier', 'refresh_token', 'token']
       .map((name) => grant.parameters[name])
       .filter((value): value is string => typeof value === 'string');
+    const extra = context.extraParameters;
+    if (extra !== undefined) {
+      grant = { ...grant, parameters: { ...grant.parameters, ...extra } };
+      secrets.push(...Object.values(extra));
+    }
     this.#sendAsync(grant, context, secrets).then(finish, (error: unknown) =>
       finish({ outcome: 'invalid', message: redact(String((error as Error)?.message ?? error), secrets) }),
     );

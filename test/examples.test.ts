@@ -23,3 +23,26 @@ describe('examples/custom-scheme-game', () => {
     expect(output).toMatch(/Signed in \(scopes: identify; access token expires in 604800 s\)\./);
   });
 });
+
+describe('examples/console-game', () => {
+  const run = (...args: string[]) =>
+    execFileSync(process.execPath, [path.join(projectRoot, 'examples', 'console-game', 'main.js'), '--emulator', ...args], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, NODE_PATH: nodePath },
+    });
+
+  it('signs in with a device code approved on the activate page', () => {
+    const output = run();
+    expect(output).toMatch(/On your phone, open http:\/\/127\.0\.0\.1:\d+\/activate and enter [A-Z]{4}-[A-Z]{4}\./);
+    expect(output).toContain('Signed in (scopes: openid sdk.social_layer).');
+    expect(output).toContain('Ready to play.');
+  });
+
+  it('plays on a provisional account and renews it with a fresh ticket', () => {
+    const output = run('--provisional');
+    expect(output).toContain('Playing on a provisional account (token expires in 604800 s).');
+    expect(output).toContain('Renewed with a fresh Steam ticket.');
+    expect(output).toContain('Ready to play.');
+  });
+});

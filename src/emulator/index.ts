@@ -23,6 +23,9 @@ import { openStateStore } from './state/index.js';
 import { createSigningKey } from './keys.js';
 import { openHeadless } from './opener.js';
 import { checkLatency, resolveOptions } from './options.js';
+import { decideDevice, devicePolls, slowDownDevice } from './device/flow.js';
+import { provisionalAccountOf, setBanned } from './provisional/accounts.js';
+import { EXTERNAL_AUTH_TYPES } from './provisional/identities.js';
 import { EmulatorServer } from './server.js';
 import { canUseCommand } from './commands/access.js';
 import { CommandStore, scopeKey } from './commands/store.js';
@@ -33,6 +36,10 @@ import type { GuildRecord } from './world/types.js';
 import { World } from './world/world.js';
 import * as interactions from './interactions/index.js';
 import type {
+  ApproveDeviceOptions,
+  DevicePollAnswer,
+  EmulatorExternalAuthType,
+  EmulatorProvisionalAccount,
   AuthorizeFault,
   CreateAccessTokenOptions,
   Emulator,
@@ -58,6 +65,11 @@ export type {
   EmulatorGuildObject,
   EmulatorRole,
   EmulatorRoleObject,
+  ApproveDeviceOptions,
+  DevicePollAnswer,
+  EmulatorExternalAuthType,
+  EmulatorExternalIdentity,
+  EmulatorProvisionalAccount,
   AuthorizeFault,
   CreateAccessTokenOptions,
   Emulator,
@@ -422,6 +434,64 @@ class RunningEmulator implements Emulator {
 
   webhookEvents(): Promise<interactions.EmulatorWebhookDelivery[]> {
     return interactions.interactionWorldOf(this.#ctx)!.deliveries();
+  }
+
+  // Device flow and provisional accounts:
+
+  /** The player approves the device showing `userCode`. */
+  approveDevice(userCode: string, options?: ApproveDeviceOptions): void {
+    const where = 'emulator.approveDevice';
+    const code = checkString(where, 'userCode', userCode, true);
+    const o = checkOptions(where, options);
+    const userId = o.userId === undefined ? this.#ctx.signedInUserId : checkKnownUser(where, this.#ctx, o.userId);
+    deviceDecision(where, code, decideDevice(this.#ctx, code, { approved: true, userId }));
+  }
+
+  /** The player denies the device showing `userCode`. */
+  denyDevice(userCode: string): void {
+    const where = 'emulator.denyDevice';
+    const code = checkString(where, 'userCode', userCode, true);
+    deviceDecision(where, code, decideDevice(this.#ctx, code, { approved: false }));
+  }
+
+  /** The next poll of `userCode` answers slow_down. */
+  slowDownDevice(userCode: string): void {
+    const where = 'emulator.slowDownDevice';
+    const code = checkString(where, 'userCode', userCode, true);
+    deviceDecision(where, code, slowDownDevice(this.#ctx, code));
+  }
+
+  /** What the token endpoint answered each poll of `userCode`. */
+  devicePolls(userCode: string): DevicePollAnswer[] {
+    const where = 'emulator.devicePolls';
+    const code = checkString(where, 'userCode', userCode, true);
+    const polls = devicePolls(this.#ctx, code);
+    if (polls === undefined) deviceDecision(where, code, 'no device authorization has this code');
+    return polls ?? [];
+  }
+
+  /** Bans a user: merges of that player's accounts fail with 530017. */
+  banUser(userId: string): void {
+    setBanned(this.#ctx, checkSnowflake('emulator.banUser', 'userId', userId), true);
+  }
+
+  /** Lifts a ban. */
+  unbanUser(userId: string): void {
+    setBanned(this.#ctx, checkSnowflake('emulator.unbanUser', 'userId', userId), false);
+  }
+
+  /** The provisional account of an external identity. */
+  provisionalAccount(type: EmulatorExternalAuthType, externalUserId: string): EmulatorProvisionalAccount | undefined {
+    const where = 'emulator.provisionalAccount';
+    const checkedType = checkOneOf(where, 'type', type, EXTERNAL_AUTH_TYPES);
+    return provisionalAccountOf(this.#ctx, checkedType, checkString(where, 'externalUserId', externalUserId, true));
+  }
+}
+
+/** Throws the argument error for a user code the emulator could not act on. */
+function deviceDecision(where: string, userCode: string, problem: string | undefined): void {
+  if (problem !== undefined) {
+    throw argumentError('value', where, 'userCode', 'the user code of a pending device authorization', userCode, `The emulator says ${problem}.`);
   }
 }
 

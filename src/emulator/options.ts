@@ -17,6 +17,7 @@ import type { EmulatorApplication, EmulatorOptions, EmulatorUser } from './types
 import { isLocale, LOCALES } from '../rules/locales.js';
 import { checkGuilds } from './world/options.js';
 import type { GuildSpec } from './world/types.js';
+import { checkExternalIdentities, type ResolvedExternalIdentity } from './provisional/identities.js';
 
 export const DEFAULT_APPLICATION_ID = '1234567890123456789';
 export const DEFAULT_USER: Readonly<Required<Omit<EmulatorUser, 'locale'>>> = {
@@ -62,6 +63,10 @@ export interface ResolvedOptions {
   dataDir: string | undefined;
   /** Guilds to create at start (area: guilds and commands). */
   guilds: GuildSpec[];
+  // Device flow and provisional accounts:
+  deviceCodeTtlSeconds: number;
+  deviceIntervalSeconds: number;
+  externalIdentities: readonly ResolvedExternalIdentity[];
 }
 
 /** Where option errors say they come from. */
@@ -221,6 +226,10 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
   const clock = checkFunction<() => number>(WHERE, 'options.clock', o.clock) ?? Date.now;
   const rateLimits = checkOneOf(WHERE, 'options.rateLimits', o.rateLimits, ['service', 'off'] as const, 'service');
   const dataDir = checkOptionalString(WHERE, 'options.dataDir', o.dataDir, true);
+  // Device flow and provisional accounts:
+  const deviceCodeTtlSeconds = checkSeconds('options.deviceCodeTtlSeconds', o.deviceCodeTtlSeconds, 600, false);
+  const deviceIntervalSeconds = checkSeconds('options.deviceIntervalSeconds', o.deviceIntervalSeconds, 5, false);
+  const externalIdentities = checkExternalIdentities(WHERE, o.externalIdentities);
 
   return {
     port,
@@ -235,5 +244,8 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
     rateLimits,
     dataDir,
     guilds,
+    deviceCodeTtlSeconds,
+    deviceIntervalSeconds,
+    externalIdentities,
   };
 }

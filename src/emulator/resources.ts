@@ -3,6 +3,7 @@ import { PATHS, type EmulatorContext } from './context.js';
 import { json, serviceError, type Reply } from './http.js';
 import { identify } from './credentials.js';
 import { KNOWN_SCOPES, effectiveScopes } from './scopes.js';
+import { provisionalUser } from './provisional/accounts.js';
 
 /** `GET {web}/.well-known/openid-configuration`. */
 export function discoveryDocument(ctx: EmulatorContext): Reply {
@@ -16,7 +17,8 @@ export function discoveryDocument(ctx: EmulatorContext): Reply {
     jwks_uri: `${web}${PATHS.jwks}`,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
-    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials', 'urn:ietf:params:oauth:grant-type:device_code'],
+    device_authorization_endpoint: `${web}/api/v10/oauth2/device/authorize`,
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],
     code_challenge_methods_supported: ['S256'],
@@ -48,7 +50,7 @@ export function userInfo(ctx: EmulatorContext, authorization: string | undefined
   const realm = 'realm="social-sdk-auth emulator"';
   if (authorization === undefined) return serviceError(401, { 'WWW-Authenticate': `Bearer ${realm}` });
   const live = bearerToken(ctx, authorization);
-  const user = live === undefined ? undefined : ctx.options.users.get(live.grant.userId);
+  const user = live === undefined ? undefined : (ctx.options.users.get(live.grant.userId) ?? provisionalUser(ctx, live.grant.userId));
   if (live === undefined || user === undefined) {
     return serviceError(401, { 'WWW-Authenticate': `Bearer ${realm}, error="invalid_token", error_description="The access token is unknown, expired or revoked."` });
   }
@@ -70,7 +72,7 @@ export function currentUser(ctx: EmulatorContext, authorization: string | undefi
   if (live === undefined) return serviceError(401);
   const scopes = effectiveScopes(live.record.scopes);
   if (!scopes.has('identify')) return serviceError(401);
-  const user = ctx.options.users.get(live.grant.userId);
+  const user = ctx.options.users.get(live.grant.userId) ?? provisionalUser(ctx, live.grant.userId);
   if (user === undefined) return serviceError(401);
   const body: Record<string, unknown> = {
     id: user.id,

@@ -9,6 +9,8 @@ import { routeLobbyApi } from './lobbies/router.js';
 import { routeCommandsApi } from './commands/router.js';
 import { routeMessagesApi } from './messages/router.js';
 import { routeInteractionApi } from './interactions/router.js';
+import { routeDeviceFlow } from './device/router.js';
+import { routeProvisional } from './provisional/endpoint.js';
 import { handleRevoke, handleToken, notFormEncoded } from './token.js';
 import type { EmulatorRequestRecord, TokenFault } from './types.js';
 
@@ -89,6 +91,8 @@ const ROUTERS: readonly Router[] = [
   routeCommandsApi,
   routeMessagesApi,
   routeInteractionApi,
+  routeDeviceFlow,
+  routeProvisional,
 ];
 
 /** Tries each router of ROUTERS in turn; 404 when none owns the path. */

@@ -9,6 +9,8 @@ import { accessTokenHash } from './keys.js';
 import type { ResolvedApplication } from './options.js';
 import { KNOWN_SCOPES, parseScope, SCOPES_NEEDING_INTERACTIVE_CONSENT } from './scopes.js';
 import type { Grant } from './store.js';
+import { DEVICE_CODE_GRANT, deviceCodeGrant } from './device/flow.js';
+import { mergeOnSignIn } from './provisional/accounts.js';
 
 /** What the token and revocation endpoints need from the request. */
 export interface FormRequest {
@@ -78,7 +80,8 @@ function authenticateClient(ctx: EmulatorContext, req: FormRequest): ResolvedApp
   return app;
 }
 
-function issue(ctx: EmulatorContext, grant: Grant, scopes: readonly string[], nonce: string | undefined): Reply {
+/** The token response of a new grant: access and refresh token, and an ID token when `openid` is granted. */
+export function issue(ctx: EmulatorContext, grant: Grant, scopes: readonly string[], nonce: string | undefined): Reply {
   const now = ctx.options.clock();
   const ttl = ctx.options.accessTokenTtlSeconds;
   const { accessToken, refreshToken } = ctx.store.issueTokens(grant, scopes, now + ttl * 1000);
@@ -125,6 +128,9 @@ function authorizationCodeGrant(ctx: EmulatorContext, app: ResolvedApplication, 
   } else if (verifier !== null) {
     throw invalidGrant('Invalid "code_verifier" in request.'); // no challenge was sent at authorize
   }
+  // A sign-in that carries an external identity merges its provisional account (GetTokenFromProvisionalMerge).
+  const refused = mergeOnSignIn(ctx, record.userId, form);
+  if (refused !== undefined) return refused;
   const grant = ctx.store.createGrant(app.id, record.userId, record.scopes);
   record.grantId = grant.id;
   return issue(ctx, grant, record.scopes, record.nonce);
@@ -198,7 +204,10 @@ export function handleToken(ctx: EmulatorContext, req: FormRequest): Reply {
     if (grantType === 'authorization_code') return authorizationCodeGrant(ctx, app, req.form);
     if (grantType === 'refresh_token') return refreshTokenGrant(ctx, app, req.form);
     if (grantType === 'client_credentials') return clientCredentialsGrant(ctx, app, req);
-    throw new OAuthProblem(400, 'unsupported_grant_type', 'Unsupported grant_type: use authorization_code, refresh_token or client_credentials.');
+    if (grantType === DEVICE_CODE_GRANT) {
+      return deviceCodeGrant(ctx, app, req.form, (grant, scopes) => issue(ctx, grant, scopes, undefined), (userId) => mergeOnSignIn(ctx, userId, req.form));
+    }
+    throw new OAuthProblem(400, 'unsupported_grant_type', `Unsupported grant_type: use authorization_code, refresh_token, client_credentials or ${DEVICE_CODE_GRANT}.`);
   });
 }
 

@@ -10,6 +10,9 @@ import type {
   SubmitModalOptions,
 } from './interactions/types.js';
 
+import type { EmulatorExternalAuthType, EmulatorExternalIdentity } from './provisional/identities.js';
+
+export type { EmulatorExternalAuthType, EmulatorExternalIdentity };
 /** Options of `Emulator.createAccessToken`. */
 export interface CreateAccessTokenOptions {
   /** The player the token belongs to. Default: the signed-in user (the first of `options.users`). */
@@ -106,6 +109,15 @@ export interface EmulatorOptions {
   dataDir?: string;
   /** Guilds that exist from the start (area: guilds and commands). Default: none; see `Emulator.createGuild`. */
   guilds?: EmulatorGuild[];
+  /** Device flow: lifetime of a device code in seconds (`expires_in`); fractions allowed so tests can let one expire. Default `600`. */
+  deviceCodeTtlSeconds?: number;
+  /** Device flow: the polling `interval` in seconds the device authorization answers; fractions allowed for fast tests. Default `5`. */
+  deviceIntervalSeconds?: number;
+  /**
+   * Provisional accounts: the external identities `POST {api}/partner-sdk/token` accepts, for
+   * every application. Any other type or token is refused with code 530001. Default: none.
+   */
+  externalIdentities?: EmulatorExternalIdentity[];
 }
 
 /** A 429 storm for `Emulator.injectRateLimits`. */
@@ -265,6 +277,20 @@ export interface Emulator {
   message(messageId: string): EmulatorMessage | undefined;
   /** Interactions: waits for webhook event deliveries in flight, then lists every delivery so far. */
   webhookEvents(): Promise<EmulatorWebhookDelivery[]>;
+  /** Device flow: the player approves the device showing `userCode` (any case, dash optional), as `options.userId` (default: the signed-in user). */
+  approveDevice(userCode: string, options?: ApproveDeviceOptions): void;
+  /** Device flow: the player denies the device showing `userCode`; its next poll gets `access_denied`. */
+  denyDevice(userCode: string): void;
+  /** Device flow: the next poll of `userCode` answers `slow_down` (and its interval grows by 5 s), as a service under load would. */
+  slowDownDevice(userCode: string): void;
+  /** Device flow: what the token endpoint answered each poll of `userCode`, oldest first. */
+  devicePolls(userCode: string): DevicePollAnswer[];
+  /** Provisional accounts: bans a user (full or provisional); merging that player's accounts fails with code 530017 until `unbanUser`. */
+  banUser(userId: string): void;
+  /** Provisional accounts: lifts a ban set with `banUser`. */
+  unbanUser(userId: string): void;
+  /** Provisional accounts: the account of an external identity (undefined before its first token), and the full account it was merged into. */
+  provisionalAccount(type: EmulatorExternalAuthType, externalUserId: string): EmulatorProvisionalAccount | undefined;
 }
 
 /** A role of an emulated guild. */
@@ -335,4 +361,21 @@ export interface EmulatorChannelObject {
   name: string;
   parent_id: string | null;
   [field: string]: unknown;
+}
+
+/** Options of `Emulator.approveDevice`. */
+export interface ApproveDeviceOptions {
+  /** Who approves: the id of a user given in `options.users`. Default: the signed-in user (see `signInAs`). */
+  userId?: string;
+}
+
+/** What the token endpoint answered one device-code poll. */
+export type DevicePollAnswer = 'authorization_pending' | 'slow_down' | 'access_denied' | 'expired_token' | 'invalid_grant' | 'tokens';
+
+/** A provisional account as `Emulator.provisionalAccount` reports it. */
+export interface EmulatorProvisionalAccount {
+  /** The provisional account's own user id. */
+  userId: string;
+  /** The full account it was merged into, once a sign-in carried its external token; then tokens for the identity are that account's. */
+  mergedInto: string | undefined;
 }

@@ -62,6 +62,8 @@ describe('nothing secret reachable', () => {
         'botToken', 'botTokenOf', 'createAccessToken', 'injectRateLimits', 'setChannelPermissions', 'voiceChannelStatus',
         // Guilds and commands: the world's guilds, roles, members and channels.
         'createGuild', 'createRole', 'setGuildMember', 'createChannel', 'canUseCommand',
+        // The device flow and provisional accounts.
+        'approveDevice', 'denyDevice', 'slowDownDevice', 'devicePolls', 'banUser', 'unbanUser', 'provisionalAccount',
       ].sort(),
     );
     expect(() => new (emulator.constructor as new (...args: unknown[]) => unknown)()).toThrow(/startEmulator/);

@@ -114,6 +114,11 @@ describe('prototypes', () => {
         'setTokenExpirationCallback',
         'clearToken',
         'toJSON',
+        // The device flow and provisional accounts.
+        'getTokenFromDevice',
+        'getTokenFromDeviceProvisionalMerge',
+        'getProvisionalToken',
+        'getTokenFromProvisionalMerge',
       ].sort(),
     );
     expect(Object.getOwnPropertySymbols(Client.prototype)).toEqual([Symbol.for('nodejs.util.inspect.custom')]);

@@ -1,0 +1,367 @@
+/**
+ * The device authorization grant (RFC 8628), the social SDK's GetTokenFromDevice: for hardware
+ * without a browser. The device asks `{api}/oauth2/device/authorize` for a code, shows the player
+ * the user code and where to enter it, then polls the token endpoint until the player approves,
+ * denies, or the code expires. Every request goes through openid-client, bounded in size and time,
+ * and its token response is checked like every other one.
+ */
+import type * as OidcModule from 'openid-client' with { 'resolution-mode': 'import' };
+
+import { ClientResultError, type ErrorType } from './errors.js';
+import { redact } from './redact.js';
+import {
+  describeNetworkError,
+  isLoopbackHttp,
+  isNetworkFailure,
+  loadOidc,
+  MAX_RESPONSE_BYTES,
+  numericCode,
+  OAUTH_ERROR,
+  parseRetryAfter,
+  readBounded,
+  RefusedResponse,
+  causeChain,
+  tokenResponseProblem,
+} from './transport.js';
+
+/** The grant type of RFC 8628 §3.4. */
+export const DEVICE_CODE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
+
+/** What `onUserCode` shows the player. The device code itself is never handed out: it is a secret. */
+export interface DeviceUserCode {
+  /** The code the player types, e.g. `BCDF-GHJK`. */
+  readonly userCode: string;
+  /** Where the player enters it, e.g. `https://discord.com/activate`. */
+  readonly verificationUri: string;
+  /** The same page with the code filled in (for a QR code), when the service sent one. */
+  readonly verificationUriComplete: string | undefined;
+  /** Seconds until the code expires. */
+  readonly expiresIn: number;
+  /** Seconds the device waits between polls (it grows by 5 on every `slow_down`). */
+  readonly interval: number;
+}
+
+/** Tokens the flow brought, in the shape of the client's `TokenResult`. */
+export interface DeviceFlowTokens {
+  accessToken: string;
+  refreshToken: string;
+  tokenType: 'Bearer';
+  expiresIn: number;
+  scopes: string;
+  idToken?: string;
+}
+
+/** One run of the flow, as the client sets it up. */
+export interface DeviceFlowRequest {
+  issuer: string;
+  apiBase: string;
+  clientId: string;
+  scopes: string;
+  onUserCode: (code: DeviceUserCode) => void | Promise<void>;
+  /** Ends the flow with `Aborted` / `ERR_ABORTED`. */
+  signal: AbortSignal | undefined;
+  /** Aborted when the client closes: the flow ends with `ClientDestroyed`. */
+  closing: AbortSignal;
+  /** Time limit of the whole flow, in milliseconds. */
+  timeoutMs: number;
+  /** Time limit of each HTTP request, in milliseconds. */
+  requestTimeoutMs: number;
+  /** Parameters added to every poll (a provisional merge's external identity); secret. */
+  extraParameters?: Record<string, string>;
+  /** The method name errors start with. */
+  where: string;
+}
+
+/** RFC 8628 §3.5: each slow_down adds 5 seconds to the interval, for this and every later poll. */
+const SLOW_DOWN_STEP_SECONDS = 5;
+/** RFC 8628 §3.2: the interval when the service names none. */
+const DEFAULT_INTERVAL_SECONDS = 5;
+/** Longest interval or lifetime believed, so a hostile answer cannot park the device for days. */
+const MAX_SECONDS = 86_400;
+const MAX_BODY = 4096;
+const PRINTABLE = /^[\x20-\x7E]{1,256}$/;
+const DEVICE_CODE = /^[\x21-\x7E]{1,2048}$/;
+
+interface Captured {
+  status: number;
+  body: string;
+  errorCode: number;
+  oauthError: string;
+  errorDescription: string;
+  retryAfter: number | undefined;
+}
+
+/** What is wrong with a device authorization response, in a phrase, or undefined when it is usable. */
+function deviceResponseProblem(text: string): string | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return 'its body is not JSON (it may have been cut off)';
+  }
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return 'its body is not a JSON object';
+  const body = json as Record<string, unknown>;
+  if (typeof body.device_code !== 'string' || !DEVICE_CODE.test(body.device_code)) return 'it has no usable device_code';
+  if (typeof body.user_code !== 'string' || !PRINTABLE.test(body.user_code)) return 'its user_code is not 1 to 256 printable characters';
+  for (const name of ['verification_uri', 'verification_uri_complete'] as const) {
+    const value = body[name];
+    if (value === undefined && name === 'verification_uri_complete') continue;
+    if (typeof value !== 'string' || !isShowableUrl(value)) return `its ${name} is not an https URL`;
+  }
+  if (typeof body.expires_in !== 'number' || !(body.expires_in > 0) || body.expires_in > MAX_SECONDS) {
+    return `its expires_in is not a number of seconds above 0 and at most ${MAX_SECONDS}`;
+  }
+  if (body.interval !== undefined && (typeof body.interval !== 'number' || !(body.interval > 0) || body.interval > MAX_SECONDS)) {
+    return `its interval is not a number of seconds above 0 and at most ${MAX_SECONDS}`;
+  }
+  return undefined;
+}
+
+// The player is sent there: only https, or plain http on loopback (the emulator).
+function isShowableUrl(value: string): boolean {
+  if (value.length > 2048) return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || isLoopbackHttp(url);
+  } catch {
+    return false;
+  }
+}
+
+function flowError(type: ErrorType, message: string, code?: string, captured?: Captured): ClientResultError {
+  const status = captured?.status ?? 0;
+  return new ClientResultError({
+    type,
+    error: message,
+    errorCode: captured?.errorCode ?? 0,
+    oauthError: captured?.oauthError ?? '',
+    status,
+    responseBody: captured?.body ?? '',
+    retryable: type === 'NetworkError' || status === 429 || status >= 500,
+    retryAfter: captured?.retryAfter ?? 0,
+    code,
+  });
+}
+
+/** Waits `ms` (a timer that keeps the process up only while someone waits), or rejects when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Why the flow's signal aborted. */
+type Ending = { kind: 'aborted' } | { kind: 'closed' } | { kind: 'timeout' } | { kind: 'callback'; error: unknown };
+
+/** Runs the whole device flow; resolves with the tokens or rejects with a `ClientResultError`. */
+export async function runDeviceFlow(request: DeviceFlowRequest): Promise<DeviceFlowTokens> {
+  const { where, timeoutMs } = request;
+  const controller = new AbortController();
+  let ending: Ending | undefined;
+  const end = (why: Ending): void => {
+    if (ending !== undefined) return;
+    ending = why;
+    controller.abort();
+  };
+  const onAbort = (): void => end({ kind: 'aborted' });
+  const onClose = (): void => end({ kind: 'closed' });
+  request.signal?.addEventListener('abort', onAbort, { once: true });
+  request.closing.addEventListener('abort', onClose, { once: true });
+  // The polling timers keep the process up while the player approves; this one only bounds them.
+  const deadline = setTimeout(() => end({ kind: 'timeout' }), timeoutMs);
+  deadline.unref();
+  const secrets: string[] = Object.values(request.extraParameters ?? {});
+  try {
+    if (request.signal?.aborted) end({ kind: 'aborted' });
+    if (request.closing.aborted) end({ kind: 'closed' });
+    return await poll(request, controller.signal, secrets, end);
+  } catch (error) {
+    throw endingError(ending, where, timeoutMs) ?? error;
+  } finally {
+    clearTimeout(deadline);
+    request.signal?.removeEventListener('abort', onAbort);
+    request.closing.removeEventListener('abort', onClose);
+  }
+}
+
+function endingError(ending: Ending | undefined, where: string, timeoutMs: number): unknown {
+  if (ending === undefined) return undefined;
+  switch (ending.kind) {
+    case 'aborted':
+      return ClientResultError.of('Aborted', `${where} was aborted by the AbortSignal.`);
+    case 'closed':
+      return ClientResultError.of('ClientDestroyed', `${where}: the client was closed; create a new Client.`);
+    case 'timeout':
+      return ClientResultError.of(
+        'Aborted',
+        `${where} timed out after ${timeoutMs} ms: the player did not approve the device in time. Call it again for a new code, or raise timeoutMs.`,
+        'ERR_AUTHORIZE_TIMEOUT',
+      );
+    case 'callback':
+      return ending.error; // the application's own error, unchanged
+  }
+}
+
+async function poll(request: DeviceFlowRequest, signal: AbortSignal, secrets: string[], end: (why: Ending) => void): Promise<DeviceFlowTokens> {
+  const { where } = request;
+  const oidc = await loadOidc();
+  signal.throwIfAborted();
+  const tokenEndpoint = `${request.apiBase}/oauth2/token`;
+  const deviceEndpoint = `${request.apiBase}/oauth2/device/authorize`;
+  const server: OidcModule.ServerMetadata = {
+    issuer: request.issuer,
+    token_endpoint: tokenEndpoint,
+    device_authorization_endpoint: deviceEndpoint,
+  };
+  const config = new oidc.Configuration(server, request.clientId, undefined, oidc.None());
+  if (isLoopbackHttp(new URL(request.apiBase))) oidc.allowInsecureRequests(config);
+  let captured: Captured | undefined;
+  let lastStatus = 0;
+  let requestTimedOut = false;
+  config[oidc.customFetch] = async (url, init) => {
+    captured = undefined;
+    lastStatus = 0;
+    const requestSignal = AbortSignal.timeout(request.requestTimeoutMs);
+    let response: Response;
+    try {
+      response = await fetch(url, { ...init, signal: AbortSignal.any([requestSignal, signal]) } as RequestInit);
+    } catch (error) {
+      if (requestSignal.aborted) requestTimedOut = true;
+      throw error;
+    }
+    lastStatus = response.status;
+    const bytes = await readBounded(response, MAX_RESPONSE_BYTES);
+    const text = Buffer.from(bytes).toString('utf8');
+    if (response.status >= 300) {
+      let oauthError = '';
+      let errorDescription = '';
+      try {
+        const json = JSON.parse(text) as { error?: unknown; error_description?: unknown };
+        if (typeof json.error === 'string' && OAUTH_ERROR.test(json.error)) oauthError = json.error;
+        if (typeof json.error_description === 'string') errorDescription = redact(json.error_description.slice(0, 2048), secrets);
+      } catch {
+        // not JSON: the status says what there is to say
+      }
+      captured = {
+        status: response.status,
+        body: redact(text, secrets).slice(0, MAX_BODY),
+        errorCode: numericCode(text),
+        oauthError,
+        errorDescription,
+        retryAfter: parseRetryAfter(response.headers.get('retry-after'), text),
+      };
+    } else if (response.status === 200) {
+      const problem = String(url) === deviceEndpoint ? deviceResponseProblem(text) : tokenResponseProblem(text);
+      if (problem) throw new RefusedResponse(response.status, problem);
+    }
+    return new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+
+  const failed = (error: unknown, step: string): ClientResultError => {
+    signal.throwIfAborted();
+    const refused = causeChain(error).find((e): e is RefusedResponse => e instanceof RefusedResponse);
+    // As for every token response: an answer this client cannot use is an HTTPError with the real status.
+    const unusable = (why: string): ClientResultError =>
+      flowError('HTTPError', `${where}: the ${step} response was refused: ${why}.`, undefined, {
+        status: lastStatus,
+        body: '',
+        errorCode: 0,
+        oauthError: '',
+        errorDescription: '',
+        retryAfter: undefined,
+      });
+    if (refused) return unusable(refused.message);
+    if (captured !== undefined) {
+      const said = captured.oauthError ? ` ${captured.oauthError}${captured.errorDescription ? ` (${captured.errorDescription})` : ''}` : '';
+      return flowError('HTTPError', `${where}: the ${step} request failed with HTTP ${captured.status}${said}.`, undefined, captured);
+    }
+    if (isNetworkFailure(error)) {
+      const timedOut = requestTimedOut;
+      requestTimedOut = false;
+      return flowError('NetworkError', `${where}: the ${step} request failed: ${describeNetworkError(error, request.requestTimeoutMs)}.`, timedOut ? 'ERR_REQUEST_TIMEOUT' : undefined);
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return unusable(redact(message, secrets));
+  };
+
+  let authorization: OidcModule.DeviceAuthorizationResponse;
+  try {
+    authorization = await oidc.initiateDeviceAuthorization(config, { scope: request.scopes });
+  } catch (error) {
+    throw failed(error, 'device authorization');
+  }
+  const deviceCode = authorization.device_code;
+  secrets.push(deviceCode);
+  let interval = authorization.interval ?? DEFAULT_INTERVAL_SECONDS;
+  const expiresAt = Date.now() + authorization.expires_in * 1000;
+  const shown: DeviceUserCode = Object.freeze({
+    userCode: authorization.user_code,
+    verificationUri: authorization.verification_uri,
+    verificationUriComplete: authorization.verification_uri_complete,
+    expiresIn: authorization.expires_in,
+    interval,
+  });
+  try {
+    const pending = request.onUserCode(shown);
+    // A rejected promise ends the flow too: the game could not show the code.
+    if (pending && typeof (pending as Promise<void>).then === 'function') {
+      (pending as Promise<void>).then(undefined, (error: unknown) => end({ kind: 'callback', error }));
+    }
+  } catch (error) {
+    end({ kind: 'callback', error });
+    signal.throwIfAborted();
+  }
+
+  const parameters = { device_code: deviceCode, ...request.extraParameters };
+  const expired = (): ClientResultError =>
+    flowError('AuthorizationFailed', `${where}: the device code expired before the player approved it. Call it again for a new code.`, 'ERR_DEVICE_CODE_EXPIRED', captured);
+  for (;;) {
+    // Never poll past the code's life: the answer would be expired_token.
+    const wait = Math.min(interval * 1000, Math.max(0, expiresAt - Date.now()));
+    await sleep(wait, signal);
+    if (Date.now() >= expiresAt) throw expired();
+    try {
+      const result = await oidc.genericGrantRequest(config, DEVICE_CODE_GRANT_TYPE, parameters);
+      const tokens: DeviceFlowTokens = {
+        accessToken: result.access_token,
+        refreshToken: result.refresh_token ?? '',
+        tokenType: 'Bearer',
+        expiresIn: typeof result.expires_in === 'number' ? result.expires_in : 0,
+        scopes: result.scope ?? '',
+      };
+      if (result.id_token) tokens.idToken = result.id_token;
+      return tokens;
+    } catch (error) {
+      const answer = failed(error, 'token');
+      switch (answer.oauthError) {
+        case 'authorization_pending':
+          continue;
+        case 'slow_down':
+          interval += SLOW_DOWN_STEP_SECONDS;
+          continue;
+        case 'access_denied':
+          throw flowError('AuthorizationFailed', `${where}: the player denied the request on the activate page.`, undefined, captured);
+        case 'expired_token':
+          throw expired();
+      }
+      // A busy service that says when to come back is waited for, within the code's life.
+      if ((answer.status === 429 || answer.status === 503) && answer.retryAfter <= MAX_SECONDS) {
+        interval = Math.max(interval, answer.retryAfter);
+        continue;
+      }
+      throw answer;
+    }
+  }
+}

@@ -1,0 +1,133 @@
+// Hostile answers to the device flow and provisional accounts from a server that plays the
+// service badly: unusable device authorizations, bad token responses, oversized bodies and
+// echoed secrets. The client refuses each with a typed error, never shows the player a bad URL,
+// and never lets a secret through.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { inspect } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, ClientResultError } from '../../src/index.js';
+import { rejected } from '../support/promises.js';
+
+type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
+let handler: Handler = (_req, _body, res) => res.writeHead(500).end();
+let server: Server;
+let client: Client;
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json' }).end(typeof body === 'string' ? body : JSON.stringify(body));
+}
+
+const GOOD_DEVICE = { device_code: 'device-code-secret-0123456789', user_code: 'BCDF-GHJK', verification_uri: 'https://example.com/activate', expires_in: 60, interval: 0.02 };
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => handler(req, Buffer.concat(chunks).toString('utf8'), res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  client = new Client({ applicationId: '1234567890123456789', webBase: base, apiBase: `${base}/api/v10` });
+});
+afterAll(async () => {
+  client.close();
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe('device flow against a hostile service', () => {
+  it.each([
+    ['a javascript: verification_uri', { ...GOOD_DEVICE, verification_uri: 'javascript:alert(1)' }, /verification_uri is not an https URL/],
+    ['a plain-http verification_uri off loopback', { ...GOOD_DEVICE, verification_uri: 'http://evil.example/activate' }, /verification_uri is not an https URL/],
+    ['a user_code with control characters', { ...GOOD_DEVICE, user_code: 'AB\u001b[31mCD' }, /user_code is not/],
+    ['no device_code', { ...GOOD_DEVICE, device_code: undefined }, /no usable device_code/],
+    ['an interval of a week', { ...GOOD_DEVICE, interval: 604800 }, /interval is not/],
+    ['a negative expires_in', { ...GOOD_DEVICE, expires_in: -1 }, /expires_in is not/],
+    ['a body that is not JSON', '<html>', /not JSON/],
+  ])('refuses %s before showing anything to the player', async (_name, body, message) => {
+    handler = (_req, _body, res) => sendJson(res, 200, body);
+    let shown = false;
+    const error = await rejected<ClientResultError>(client.getTokenFromDevice({ onUserCode: () => void (shown = true) }));
+    expect(error).toBeInstanceOf(ClientResultError);
+    expect(error.type).toBe('HTTPError');
+    expect(error.code).toBe('ERR_HTTP');
+    expect(error.status).toBe(200);
+    expect(error.message).toMatch(message);
+    expect(shown).toBe(false);
+  });
+
+  it('stops reading a body over 1 MiB', async () => {
+    handler = (_req, _body, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"device_code":"');
+      const chunk = 'x'.repeat(64 * 1024);
+      let sent = 0;
+      const more = (): void => {
+        while (sent < 40 && res.write(chunk)) sent++;
+        if (sent < 40) res.once('drain', more);
+        else res.end('"}');
+      };
+      more();
+    };
+    const error = await rejected<ClientResultError>(client.getTokenFromDevice({ onUserCode: () => undefined }));
+    expect(error.type).toBe('HTTPError');
+    expect(error.message).toMatch(/larger than 1048576 bytes/);
+  });
+
+  it('refuses a token response that is not a usable Bearer token, and keeps the device code out of every error', async () => {
+    handler = (req, body, res) => {
+      if (req.url?.endsWith('/device/authorize')) return sendJson(res, 200, GOOD_DEVICE);
+      expect(new URLSearchParams(body).get('grant_type')).toBe('urn:ietf:params:oauth:grant-type:device_code');
+      sendJson(res, 200, { access_token: 'has spaces in it', token_type: 'Bearer' });
+    };
+    const bad = await rejected<ClientResultError>(client.getTokenFromDevice({ onUserCode: () => undefined }));
+    expect(bad.type).toBe('HTTPError');
+    expect(bad.message).toMatch(/access_token has characters a Bearer token cannot have/);
+
+    handler = (req, _body, res) => {
+      if (req.url?.endsWith('/device/authorize')) return sendJson(res, 200, GOOD_DEVICE);
+      sendJson(res, 400, { error: 'invalid_grant', error_description: `unknown device ${GOOD_DEVICE.device_code}` });
+    };
+    const echoed = await rejected<ClientResultError>(client.getTokenFromDevice({ onUserCode: () => undefined }));
+    expect(echoed.oauthError).toBe('invalid_grant');
+    for (const text of [echoed.message, echoed.responseBody, inspect(echoed), JSON.stringify(echoed)]) expect(text).not.toContain(GOOD_DEVICE.device_code);
+  });
+});
+
+describe('provisional tokens against a hostile service', () => {
+  const secret = 'steam-ticket-secret-0123456789';
+
+  it('refuses a 200 that is not a token response', async () => {
+    handler = (_req, _body, res) => sendJson(res, 200, { token_type: 'Bearer' });
+    const error = await rejected<ClientResultError>(client.getProvisionalToken({ externalAuthType: 'STEAM_SESSION_TICKET', externalAuthToken: secret }));
+    expect(error.type).toBe('HTTPError');
+    expect(error.status).toBe(200);
+    expect(error.message).toMatch(/no access_token/);
+  });
+
+  it('sends the documented JSON body and keeps the external token out of an error that echoes it', async () => {
+    let received: unknown;
+    handler = (req, body, res) => {
+      received = { path: req.url, type: req.headers['content-type'], body: JSON.parse(body) };
+      sendJson(res, 401, { code: 530001, message: `bad ticket ${secret}` });
+    };
+    const error = await rejected<ClientResultError>(client.getProvisionalToken({ externalAuthType: 'STEAM_SESSION_TICKET', externalAuthToken: secret }));
+    expect(received).toEqual({
+      path: '/api/v10/partner-sdk/token',
+      type: 'application/json',
+      body: { client_id: '1234567890123456789', external_auth_type: 'STEAM_SESSION_TICKET', external_auth_token: secret },
+    });
+    expect(error.errorCode).toBe(530001);
+    expect(error.status).toBe(401);
+    for (const text of [error.message, error.responseBody, inspect(error), JSON.stringify(error), String(error.stack)]) expect(text).not.toContain(secret);
+  });
+
+  it('reports a 429 as retryable with the service retry_after', async () => {
+    handler = (_req, _body, res) => sendJson(res, 429, { message: 'You are being rate limited.', retry_after: 2.5, global: false });
+    const error = await rejected<ClientResultError>(client.getProvisionalToken({ externalAuthType: 'OIDC', externalAuthToken: secret }));
+    expect(error.retryable).toBe(true);
+    expect(error.retryAfter).toBe(2.5);
+    expect(error.message).toMatch(/Try again later/);
+  });
+});
