@@ -14,6 +14,7 @@ export {
   type SignInOptions,
   type SignInResult,
   type TokenResult,
+  type AuthorizeVia,
 } from './client.js';
 export {
   AuthorizationArgs,

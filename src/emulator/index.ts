@@ -24,6 +24,7 @@ import { createSigningKey } from './keys.js';
 import { openHeadless } from './opener.js';
 import { checkLatency, resolveOptions } from './options.js';
 import { EmulatorServer } from './server.js';
+import { startDesktopClient, type DesktopClient, type DesktopClientOptions } from './desktop-client/server.js';
 import type {
   AuthorizeFault,
   CreateAccessTokenOptions,
@@ -53,6 +54,7 @@ export type {
 } from './types.js';
 export { EmulatorClosedError, EmulatorOpenUrlError, EmulatorStateError } from './errors.js';
 export { DEFAULT_APPLICATION_ID } from './options.js';
+export type { DesktopClient, DesktopClientMode, DesktopClientOptions } from './desktop-client/server.js';
 
 const OAUTH_ERROR_CODE = /^[\x20-\x21\x23-\x5B\x5D-\x7E]{1,100}$/; // RFC 6749 §4.1.2.1 error charset
 const OAUTH_ERROR_EXPECTED = 'an OAuth error code such as "server_error" (printable ASCII without quotes or backslashes)';
@@ -160,6 +162,7 @@ class RunningEmulator implements Emulator {
   }
 
   async close(): Promise<void> {
+    await Promise.all([...this.#desktopClients].map((desktop) => desktop.close()));
     await this.#server.close();
     this.#ctx.lobbies.close();
   }
@@ -254,7 +257,33 @@ class RunningEmulator implements Emulator {
   [inspect.custom](): string {
     return `Emulator ${inspect(this.toJSON())}`;
   }
+
+  // Desktop client IPC.
+  readonly #desktopClients = new Set<DesktopClient>();
+
+  async startDesktopClient(options: DesktopClientOptions): Promise<DesktopClient> {
+    const where = 'emulator.startDesktopClient';
+    if (this.#server.isClosed) throw new EmulatorClosedError('start a desktop client');
+    const o = checkOptions<DesktopClientOptions>(where, options);
+    const dir = checkString(where, 'dir', o.dir);
+    const index = checkInteger(where, 'index', o.index, 0, 9, 0);
+    const mode = checkOneOf(where, 'mode', o.mode, DESKTOP_CLIENT_MODES, 'desktopClient');
+    const desktop = await startDesktopClient(this.#ctx, { dir, index, mode });
+    this.#desktopClients.add(desktop);
+    return {
+      path: desktop.path,
+      get authorizations() {
+        return desktop.authorizations;
+      },
+      close: async () => {
+        this.#desktopClients.delete(desktop);
+        await desktop.close();
+      },
+    };
+  }
 }
+
+const DESKTOP_CLIENT_MODES = ['desktopClient', 'unknownCommand', 'silent', 'malformedFrame', 'hugeFrame'] as const;
 
 function checkStorm(storm: unknown): { count: number; retryAfter: number; scope: 'user' | 'global' | 'shared' } {
   const where = 'emulator.injectRateLimits';

@@ -1,4 +1,6 @@
 /** Public types of the platform emulator (re-exported by `social-sdk-auth/emulator`). */
+import type { DesktopClient, DesktopClientOptions } from './desktop-client/server.js';
+
 /** Options of `Emulator.createAccessToken`. */
 export interface CreateAccessTokenOptions {
   /** The player the token belongs to. Default: the signed-in user (the first of `options.users`). */
@@ -201,4 +203,10 @@ export interface Emulator {
   setChannelPermissions(channelId: string, permissions: EmulatorChannelPermissions): void;
   /** The voice status last set on a channel, or null. */
   voiceChannelStatus(channelId: string): string | null;
+  /**
+   * Desktop client IPC: plays the platform's desktop client on `{dir}/discord-ipc-{index}` (a
+   * named pipe on Windows), approving or denying AUTHORIZE as `setConsent` says; `mode` plays
+   * hostile programs instead. `close()` of the emulator closes it too.
+   */
+  startDesktopClient(options: DesktopClientOptions): Promise<DesktopClient>;
 }

@@ -192,6 +192,7 @@ void Client::Authorize(const AuthorizationArgs& args, AuthorizationCallback call
     request.scopes = args.Scopes();
     request.state = *state;
     if (args.CodeChallenge()) request.code_challenge = args.CodeChallenge()->Challenge();
+    if (args.Nonce()) request.nonce = *args.Nonce();
     auto attempt = desktop->Start(request, [this, id](DesktopAuthorizeOutcome outcome) {
       OnDesktopOutcome(id, std::move(outcome));
     });

@@ -321,6 +321,7 @@ class IpcAttempt final : public DesktopAuthorization {
         {"scopes", JsonValue::Array(std::move(scopes))},
         {"state", JsonValue::String(request_.state)},
         {"response_type", JsonValue::String("code")}};
+    if (!request_.nonce.empty()) args.emplace_back("nonce", JsonValue::String(request_.nonce));
     if (!request_.code_challenge.empty()) {
       args.emplace_back("code_challenge", JsonValue::String(request_.code_challenge));
       args.emplace_back("code_challenge_method", JsonValue::String("S256"));

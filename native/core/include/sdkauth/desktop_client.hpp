@@ -33,6 +33,7 @@ struct DesktopAuthorizeRequest {
   std::string scopes;          // space-separated
   std::string code_challenge;  // S256; empty when the args carry none
   std::string state;
+  std::string nonce;  // the OpenID Connect nonce; empty when the args carry none
 };
 
 struct DesktopAuthorizeOutcome {
