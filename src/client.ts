@@ -106,10 +106,11 @@ export interface AuthorizeOptions {
 export interface AuthorizeResult {
   /** The authorization code, single use; pass it to `getToken` promptly. */
   code: string;
-  /** The exact redirect URI sent in the authorize URL; `getToken` needs it. */
+  /**
+   * The exact redirect URI sent in the authorize URL; `getToken` needs it. A code from the
+   * desktop client comes with `http://127.0.0.1/callback` (no port: no listener served it).
+   */
   redirectUri: string;
-  /** The path that gave the code: the desktop client (over IPC) or the browser. */
-  via: 'desktopClient' | 'browser';
 }
 
 export interface TokenResult {
@@ -350,7 +351,7 @@ export class Client extends EventEmitter<ClientEvents> {
         this.#native.authorize(nativeArgs(authArgs), (result, code, redirectUri) => {
           cleanUp();
           const refusal = this.#refusal?.generation === generation ? this.#refusal : undefined;
-          if (result.successful) resolve({ code, redirectUri, via: redirectUri === DESKTOP_CLIENT_REDIRECT_URI ? 'desktopClient' : 'browser' });
+          if (result.successful) resolve({ code, redirectUri });
           else if (refusal && result.type === 'Aborted') reject(refusedError(refusal.cause));
           else reject(failure(result, timedOut && result.type === 'Aborted' ? 'ERR_AUTHORIZE_TIMEOUT' : undefined));
         });
@@ -443,7 +444,7 @@ export class Client extends EventEmitter<ClientEvents> {
       integrationType: o.integrationType,
       customSchemeParam: o.customSchemeParam,
     });
-    const { code, redirectUri, via } = await this.authorize(args, { signal: o.signal, timeoutMs: o.timeoutMs, authorizeVia: o.authorizeVia });
+    const { code, redirectUri } = await this.authorize(args, { signal: o.signal, timeoutMs: o.timeoutMs, authorizeVia: o.authorizeVia });
     const tokens = await this.getToken({
       code,
       codeVerifier: pair.verifier,
@@ -452,7 +453,7 @@ export class Client extends EventEmitter<ClientEvents> {
       nonce: wantsOpenId ? nonce : undefined,
       signal: o.signal,
     });
-    return { ...tokens, redirectUri, via };
+    return { ...tokens, redirectUri, via: redirectUri === DESKTOP_CLIENT_REDIRECT_URI ? 'desktopClient' : 'browser' };
   }
 
   /**

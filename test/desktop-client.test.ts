@@ -1,7 +1,7 @@
 // Sign-in through the platform's desktop client over its local IPC socket, end to end: a real
 // client, the emulator playing the desktop client (and hostile programs) on Unix sockets in a
 // temporary directory, and the browser fallback over the real loopback redirect.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -98,8 +98,8 @@ describe('the desktop client approves', () => {
     await emulator.startDesktopClient({ dir });
     const client = newClient();
     const pair = client.createAuthorizationCodeVerifier();
-    const { code, redirectUri, via } = await client.authorize({ scopes: 'openid sdk.social_layer', codeChallenge: pair.challenge });
-    expect(via).toBe('desktopClient');
+    const { code, redirectUri } = await client.authorize({ scopes: 'openid sdk.social_layer', codeChallenge: pair.challenge });
+    expect(redirectUri).toBe(DESKTOP_REDIRECT);
     const wrong = client.createAuthorizationCodeVerifier();
     const refused = await rejection(client.getToken({ code, codeVerifier: wrong.verifier, redirectUri }));
     expect(refused.oauthError).toBe('invalid_grant');
@@ -264,7 +264,7 @@ describe('in other threads and processes', () => {
       workerData: { dist: builtModule('index.js'), applicationId: emulator.applicationId, webBase: emulator.webBase, apiBase: emulator.apiBase, dir, authorizeVia: 'desktopClient' },
     });
     const message = await new Promise<Record<string, unknown>>((resolve, reject) => {
-      worker.once('message', resolve);
+      worker.on('message', (m: Record<string, unknown>) => m.type !== 'started' && resolve(m));
       worker.once('error', reject);
     });
     expect(message).toEqual({ type: 'done', via: 'desktopClient', tokenType: 'Bearer' });
@@ -276,8 +276,13 @@ describe('in other threads and processes', () => {
     const worker = new Worker(path.resolve(__dirname, 'fixtures', 'worker-desktop-client.cjs'), {
       workerData: { dist: builtModule('index.js'), applicationId: emulator.applicationId, webBase: emulator.webBase, apiBase: emulator.apiBase, dir, authorizeVia: 'auto' },
     });
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    const errors: unknown[] = [];
+    worker.on('error', (error) => errors.push(error));
+    const started = await new Promise<Record<string, unknown>>((resolve) => worker.once('message', resolve));
+    expect(started).toEqual({ type: 'started', authorizing: true });
+    // The sign-in is waiting on the silent socket (1 s per socket): end the Worker under it.
     expect(await worker.terminate()).toBe(1);
+    expect(errors).toEqual([]);
   });
 
   it('finds the socket through $XDG_RUNTIME_DIR in a process of its own', async () => {
@@ -294,5 +299,17 @@ describe('in other threads and processes', () => {
     const status = await new Promise((resolve) => child.on('close', resolve));
     expect(out.trim()).toBe('desktopClient');
     expect(status).toBe(0);
+  });
+});
+
+describe('npm run demo -- --desktop-client', () => {
+  it('signs in through the emulator\'s desktop client and says so', () => {
+    const output = execFileSync(process.execPath, [path.resolve(__dirname, '..', 'scripts', 'demo.mjs'), '--desktop-client'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(output).toContain('signed in via: the desktop client (local IPC)');
+    expect(output).toMatch(/redirect URI: +http:\/\/127\.0\.0\.1\/callback\n/);
+    expect(output).toContain('Revoked the grant');
   });
 });

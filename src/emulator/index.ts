@@ -24,10 +24,12 @@ import { createSigningKey } from './keys.js';
 import { openHeadless } from './opener.js';
 import { checkLatency, resolveOptions } from './options.js';
 import { EmulatorServer } from './server.js';
-import { startDesktopClient, type DesktopClient, type DesktopClientOptions } from './desktop-client/server.js';
+import { startDesktopClient } from './desktop-client/server.js';
 import type {
   AuthorizeFault,
   CreateAccessTokenOptions,
+  DesktopClient,
+  DesktopClientOptions,
   Emulator,
   EmulatorAccessToken,
   EmulatorChannelPermissions,
@@ -54,7 +56,7 @@ export type {
 } from './types.js';
 export { EmulatorClosedError, EmulatorOpenUrlError, EmulatorStateError } from './errors.js';
 export { DEFAULT_APPLICATION_ID } from './options.js';
-export type { DesktopClient, DesktopClientMode, DesktopClientOptions } from './desktop-client/server.js';
+export type { DesktopClient, DesktopClientMode, DesktopClientOptions } from './types.js';
 
 const OAUTH_ERROR_CODE = /^[\x20-\x21\x23-\x5B\x5D-\x7E]{1,100}$/; // RFC 6749 §4.1.2.1 error charset
 const OAUTH_ERROR_EXPECTED = 'an OAuth error code such as "server_error" (printable ASCII without quotes or backslashes)';
