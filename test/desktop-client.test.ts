@@ -199,6 +199,18 @@ describe('no desktop client', () => {
   });
 });
 
+describe('the desktop client refuses the request', () => {
+  it('passes on its reason in the RPCError when it is the only path', async () => {
+    await emulator.startDesktopClient({ dir });
+    const client = newClient({ authorizeVia: 'desktopClient' });
+    // No PKCE challenge: the service refuses public clients without one.
+    const error = await rejection(client.authorize({ scopes: 'identify' }));
+    expect(error.type).toBe('RPCError');
+    expect(error.message).toMatch(/refused AUTHORIZE: OAuth2 Error: invalid_request: PKCE is required/);
+    expect(opened).toEqual([]);
+  });
+});
+
 describe('waiting on the desktop client is bounded and cancellable', () => {
   it('an AbortSignal ends a sign-in stuck on a silent socket', async () => {
     await emulator.startDesktopClient({ dir, mode: 'silent' });

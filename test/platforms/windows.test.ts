@@ -196,4 +196,33 @@ describe.skipIf(missing)('win32-x64 prebuild under Wine', () => {
     expect(lastJson(await primary.done)).toEqual({ role: 'primary', received: url });
   }, 240_000);
 
+  // Desktop client IPC: the core's named-pipe client against the emulator's desktop client on
+  // \\?\pipe\discord-ipc-0, both in node.exe under Wine; then a squatter on pipe 0 and the
+  // desktop client on pipe 1.
+  it('authorizes through the desktop client over a Windows named pipe', async () => {
+    const script = `
+      const { Client } = require('social-sdk-auth');
+      const { startEmulator } = require('social-sdk-auth/emulator');
+      (async () => {
+        const results = {};
+        for (const [name, modes] of [['alone', ['desktopClient']], ['afterSquatter', ['unknownCommand', 'desktopClient']]]) {
+          const emulator = await startEmulator();
+          const desktops = [];
+          for (const [index, mode] of modes.entries()) desktops.push(await emulator.startDesktopClient({ dir: 'unused', index, mode }));
+          const client = new Client({ applicationId: emulator.applicationId, webBase: emulator.webBase, apiBase: emulator.apiBase, authorizeVia: 'desktopClient' });
+          const pair = client.createAuthorizationCodeVerifier();
+          const { code, redirectUri } = await client.authorize({ scopes: 'identify', codeChallenge: pair.challenge }, { timeoutMs: 30000 });
+          results[name] = { pipe: desktops[desktops.length - 1].path, redirectUri, code: code.length > 0, authorizations: desktops.map((d) => d.authorizations) };
+          client.close();
+          await emulator.close();
+        }
+        console.log(JSON.stringify(results));
+      })().catch((e) => { console.log(JSON.stringify({ error: e.message })); process.exit(1); });`;
+    const { done } = nodeUnderWine('desktop-client.cjs', script);
+    expect(lastJson(await done)).toEqual({
+      alone: { pipe: '\\\\?\\pipe\\discord-ipc-0', redirectUri: 'http://127.0.0.1/callback', code: true, authorizations: [1] },
+      afterSquatter: { pipe: '\\\\?\\pipe\\discord-ipc-1', redirectUri: 'http://127.0.0.1/callback', code: true, authorizations: [0, 1] },
+    });
+  }, 180_000);
+
 });

@@ -6,6 +6,8 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <memory>
+#include <optional>
 #include <thread>
 
 #include "sdkauth/base64url.hpp"
@@ -357,7 +359,7 @@ class IpcAttempt final : public DesktopAuthorization {
           r.outcome.message = detail::Sanitize(said, 300);
           return r;
         }
-        return Skip("it refused AUTHORIZE");
+        return Skip("it refused AUTHORIZE" + (said.empty() ? std::string() : ": " + said));
       }
       const std::string* code = data ? data->StringAt("code") : nullptr;
       if (!code || !IsUsableCode(*code)) return Skip("a malformed answer to AUTHORIZE");
