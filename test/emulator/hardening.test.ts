@@ -60,6 +60,8 @@ describe('nothing secret reachable', () => {
         'failNextAuthorize', 'failNextToken', 'setLatency', 'openUrl', 'revokeGrantsOf', 'toJSON',
         // The lobby interface's credentials, fault injection and world.
         'botToken', 'botTokenOf', 'createAccessToken', 'injectRateLimits', 'setChannelPermissions', 'voiceChannelStatus',
+        // Desktop client IPC.
+        'startDesktopClient',
       ].sort(),
     );
     expect(() => new (emulator.constructor as new (...args: unknown[]) => unknown)()).toThrow(/startEmulator/);

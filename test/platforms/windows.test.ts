@@ -69,7 +69,8 @@ describe.skipIf(missing)('win32-x64 prebuild under Wine', () => {
   it('is in the tarball, imports only system DLLs, and takes Node-API from its host through delay loading', () => {
     expect(files).toContain('prebuilds/win32-x64/node.napi.node');
     const binary = path.join(app, 'node_modules', 'social-sdk-auth', 'prebuilds', 'win32-x64', 'node.napi.node');
-    const dump = execFileSync('x86_64-w64-mingw32-objdump', ['-p', binary], { encoding: 'utf8' });
+    // The unwind tables alone pass the default 1 MiB buffer once the core grows.
+    const dump = execFileSync('x86_64-w64-mingw32-objdump', ['-p', binary], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     const dlls = [...dump.matchAll(/DLL Name: (\S+)/g)].map((m) => m[1]!.toLowerCase()).sort();
     // No libstdc++-6, libgcc_s, libwinpthread-1, msvcp or vcruntime: the C++ runtime is inside.
     expect(dlls).toEqual(['bcrypt.dll', 'kernel32.dll', 'msvcrt.dll', 'shell32.dll', 'ws2_32.dll']);
