@@ -67,19 +67,51 @@ export interface ClientOptions {
   authorizeTimeoutMs?: number;
   /** Time limit of each token, refresh and revoke request in milliseconds. Default 30000. */
   requestTimeoutMs?: number;
+  /**
+   * Which paths `authorize` and `signIn` take. `'auto'` (default): the platform's desktop client,
+   * when it runs, over its local IPC socket, and the browser when that fails (no socket, a
+   * refusal of this application, a timeout, a malformed answer); the player does not notice.
+   * `'desktopClient'`: that path only; its failures reject with type `RPCError`. `'browser'`:
+   * the browser only. A refusal by the player in the desktop client ends the sign-in in every mode.
+   */
+  authorizeVia?: AuthorizeVia;
+  /**
+   * Directory of the desktop client's IPC sockets (`discord-ipc-0` … `discord-ipc-9`). Default:
+   * `$XDG_RUNTIME_DIR`, else `$TMPDIR`, `$TMP`, `$TEMP`, `/tmp`. Ignored on Windows, where they
+   * are the named pipes `\\?\pipe\discord-ipc-{n}`.
+   */
+  desktopClientSocketDir?: string;
+  /** Time limit per desktop client socket for connecting, the handshake and READY, in ms. Default 1000. */
+  desktopClientConnectTimeoutMs?: number;
+  /**
+   * Time the player has to approve the sign-in in the desktop client, in ms. Default 120000
+   * (2 minutes); in `'auto'` the browser opens after it. `authorizeTimeoutMs` still bounds the whole sign-in.
+   */
+  desktopClientApproveTimeoutMs?: number;
 }
+
+/** The sign-in paths of `authorize`: see `ClientOptions.authorizeVia`. */
+export type AuthorizeVia = 'auto' | 'desktopClient' | 'browser';
+
+/** The redirect URI a code from the desktop client is bound to (no port: no listener served it). */
+const DESKTOP_CLIENT_REDIRECT_URI = 'http://127.0.0.1/callback';
 
 export interface AuthorizeOptions {
   /** Ends the flow with an `Aborted` error when aborted. */
   signal?: AbortSignal;
   /** Overrides the client's `authorizeTimeoutMs` for this call. */
   timeoutMs?: number;
+  /** Overrides the client's `authorizeVia` for this call. */
+  authorizeVia?: AuthorizeVia;
 }
 
 export interface AuthorizeResult {
   /** The authorization code, single use; pass it to `getToken` promptly. */
   code: string;
-  /** The exact redirect URI sent in the authorize URL; `getToken` needs it. */
+  /**
+   * The exact redirect URI sent in the authorize URL; `getToken` needs it. A code from the
+   * desktop client comes with `http://127.0.0.1/callback` (no port: no listener served it).
+   */
   redirectUri: string;
 }
 
@@ -136,6 +168,8 @@ export interface SignInOptions extends AuthorizeOptions {
 
 export interface SignInResult extends TokenResult {
   redirectUri: string;
+  /** The path that gave the code: the desktop client (over IPC) or the browser. */
+  via: 'desktopClient' | 'browser';
 }
 
 export interface GetTokenFromDeviceOptions {
@@ -174,6 +208,7 @@ export interface ClientEvents {
 }
 
 const DEFAULT_WEB_BASE = 'https://discord.com';
+const AUTHORIZE_VIA = ['auto', 'desktopClient', 'browser'] as const;
 const DEFAULT_API_BASE = 'https://discord.com/api/v10';
 
 function checkBase(where: string, name: string, value: unknown, fallback: string): string {
@@ -235,6 +270,7 @@ export class Client extends EventEmitter<ClientEvents> {
   readonly #authorizeTimeoutMs: number;
   readonly #customSchemeParam?: string;
   readonly #requestTimeoutMs: number;
+  readonly #authorizeVia: AuthorizeVia;
   readonly #bearer = new BearerTokenState();
   #flowGeneration = 0;
   // Set when the opener reported a definite refusal of the flow of this generation.
@@ -257,6 +293,12 @@ export class Client extends EventEmitter<ClientEvents> {
     this.#onOpenUrlFailed = checkFunction<(url: string, error: Error) => void>(where, 'onOpenUrlFailed', o.onOpenUrlFailed);
     this.#authorizeTimeoutMs = checkMs(where, 'authorizeTimeoutMs', o.authorizeTimeoutMs, 300_000);
     this.#requestTimeoutMs = checkMs(where, 'requestTimeoutMs', o.requestTimeoutMs, 30_000);
+    this.#authorizeVia = checkOneOf(where, 'authorizeVia', o.authorizeVia, AUTHORIZE_VIA, 'auto');
+    const desktopClient = {
+      desktopClientSocketDir: o.desktopClientSocketDir === undefined ? undefined : checkString(where, 'desktopClientSocketDir', o.desktopClientSocketDir),
+      desktopClientConnectTimeoutMs: checkMs(where, 'desktopClientConnectTimeoutMs', o.desktopClientConnectTimeoutMs, 1000),
+      desktopClientApproveTimeoutMs: checkMs(where, 'desktopClientApproveTimeoutMs', o.desktopClientApproveTimeoutMs, 120_000),
+    };
     if (o.customSchemeParam !== undefined) {
       const scheme = checkString(where, 'customSchemeParam', o.customSchemeParam);
       const check = new AuthorizationArgs({ scopes: 'openid', customSchemeParam: scheme }).validate('1');
@@ -274,6 +316,7 @@ export class Client extends EventEmitter<ClientEvents> {
       apiBase,
       redirect,
       loopbackPort: port,
+      ...desktopClient,
       transport: this.#transport.send,
       openUrl: (url) => this.#open(url),
     });
@@ -315,6 +358,7 @@ export class Client extends EventEmitter<ClientEvents> {
       }
       const signal = checkSignal(where, o.signal);
       const timeoutMs = checkMs(where, 'timeoutMs', o.timeoutMs, this.#authorizeTimeoutMs);
+      const via = checkOneOf(where, 'authorizeVia', o.authorizeVia, AUTHORIZE_VIA, this.#authorizeVia);
       if (signal?.aborted) {
         reject(ClientResultError.of('Aborted', 'Authorization was aborted before it started.'));
         return;
@@ -340,6 +384,7 @@ export class Client extends EventEmitter<ClientEvents> {
         signal?.removeEventListener('abort', onAbort);
       };
       try {
+        this.#native.setAuthorizeVia(via);
         this.#native.authorize(nativeArgs(authArgs), (result, code, redirectUri) => {
           cleanUp();
           const refusal = this.#refusal?.generation === generation ? this.#refusal : undefined;
@@ -436,7 +481,7 @@ export class Client extends EventEmitter<ClientEvents> {
       integrationType: o.integrationType,
       customSchemeParam: o.customSchemeParam,
     });
-    const { code, redirectUri } = await this.authorize(args, { signal: o.signal, timeoutMs: o.timeoutMs });
+    const { code, redirectUri } = await this.authorize(args, { signal: o.signal, timeoutMs: o.timeoutMs, authorizeVia: o.authorizeVia });
     const tokens = await this.getToken({
       code,
       codeVerifier: pair.verifier,
@@ -445,7 +490,7 @@ export class Client extends EventEmitter<ClientEvents> {
       nonce: wantsOpenId ? nonce : undefined,
       signal: o.signal,
     });
-    return { ...tokens, redirectUri };
+    return { ...tokens, redirectUri, via: redirectUri === DESKTOP_CLIENT_REDIRECT_URI ? 'desktopClient' : 'browser' };
   }
 
   /**

@@ -19,6 +19,7 @@ export {
   type SignInOptions,
   type SignInResult,
   type TokenResult,
+  type AuthorizeVia,
 } from './client.js';
 export {
   AuthorizationArgs,

@@ -72,6 +72,10 @@ export interface NativeClientOptions {
   redirect: 'loopback' | 'customScheme';
   loopbackPort: number;
   connectionTimeoutMs?: number;
+  /** Desktop client IPC: the socket directory (default from the environment) and step limits. */
+  desktopClientSocketDir?: string;
+  desktopClientConnectTimeoutMs?: number;
+  desktopClientApproveTimeoutMs?: number;
   transport: (grant: NativeGrant, done: (response: NativeTransportResponse) => void) => void;
   openUrl: (url: string) => void;
 }
@@ -95,6 +99,8 @@ export interface NativeClient {
   revokeToken(applicationId: bigint, token: string, callback: (result: NativeResult) => void): void;
   close(): void;
   isClosed(): boolean;
+  /** Desktop client IPC: the paths the next `authorize` may take. */
+  setAuthorizeVia(via: 'auto' | 'desktopClient' | 'browser'): void;
 }
 
 export interface NativeBinding {

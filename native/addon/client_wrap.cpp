@@ -42,7 +42,9 @@ Napi::Function ClientWrap::Init(Napi::Env env) {
        InstanceMethod<&ClientWrap::RefreshToken>("refreshToken"),
        InstanceMethod<&ClientWrap::RevokeToken>("revokeToken"),
        InstanceMethod<&ClientWrap::CloseMethod>("close"),
-       InstanceMethod<&ClientWrap::IsClosed>("isClosed")});
+       InstanceMethod<&ClientWrap::IsClosed>("isClosed"),
+       // Desktop client IPC.
+       InstanceMethod<&ClientWrap::SetAuthorizeVia>("setAuthorizeVia")});
 }
 
 ClientWrap::ClientWrap(const Napi::CallbackInfo& info)
@@ -90,6 +92,7 @@ ClientWrap::ClientWrap(const Napi::CallbackInfo& info)
     }
     create.Limits.connection_timeout_ms = static_cast<int>(t);
   }
+  ReadDesktopClientOptions(options, &create.DesktopClient);
   Napi::Value transport = options.Get("transport");
   if (!transport.IsFunction()) {
     ThrowArgumentError(env, ArgumentProblem::Type, "new Client", "transport", "a function", transport);
@@ -336,6 +339,48 @@ Napi::Value ClientWrap::CloseMethod(const Napi::CallbackInfo& info) {
 
 Napi::Value ClientWrap::IsClosed(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(info.Env(), closed_);
+}
+
+// ---- Desktop client IPC ----
+
+namespace {
+
+int RequireMs(const Napi::Object& options, const char* name, int fallback) {
+  Napi::Value value = options.Get(name);
+  if (value.IsUndefined()) return fallback;
+  if (!value.IsNumber()) {
+    ThrowArgumentError(options.Env(), ArgumentProblem::Type, "new Client", name, "a number", value);
+  }
+  const double ms = value.As<Napi::Number>().DoubleValue();
+  if (!(ms >= 1 && ms <= 2147483647) || ms != static_cast<double>(static_cast<int>(ms))) {
+    ThrowArgumentError(options.Env(), ArgumentProblem::Value, "new Client", name,
+                       "a whole number of milliseconds from 1 to 2147483647", value);
+  }
+  return static_cast<int>(ms);
+}
+
+}  // namespace
+
+void ClientWrap::ReadDesktopClientOptions(const Napi::Object& options, sdkauth::DesktopClientOptions* out) {
+  Napi::Value dir = options.Get("desktopClientSocketDir");
+  if (!dir.IsUndefined()) out->SocketDir = ValueToString(dir, "new Client", "desktopClientSocketDir", 4096);
+  out->ConnectTimeoutMs = RequireMs(options, "desktopClientConnectTimeoutMs", out->ConnectTimeoutMs);
+  out->ApproveTimeoutMs = RequireMs(options, "desktopClientApproveTimeoutMs", out->ApproveTimeoutMs);
+}
+
+Napi::Value ClientWrap::SetAuthorizeVia(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const char* where = "client.setAuthorizeVia";
+  EnsureOpen(env, where);
+  const std::string via = RequireString(info, 0, where, "authorizeVia", 64);
+  if (via == "auto") client_->SetAuthorizeVia(sdkauth::AuthorizeVia::Auto);
+  else if (via == "desktopClient") client_->SetAuthorizeVia(sdkauth::AuthorizeVia::DesktopClient);
+  else if (via == "browser") client_->SetAuthorizeVia(sdkauth::AuthorizeVia::Browser);
+  else {
+    ThrowArgumentError(env, ArgumentProblem::Value, where, "authorizeVia",
+                       "'auto', 'desktopClient' or 'browser'", info[0]);
+  }
+  return env.Undefined();
 }
 
 }  // namespace sdkauth_addon

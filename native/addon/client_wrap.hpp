@@ -42,6 +42,9 @@ class ClientWrap : public Napi::ObjectWrap<ClientWrap> {
   Napi::Value RevokeToken(const Napi::CallbackInfo& info);
   Napi::Value CloseMethod(const Napi::CallbackInfo& info);
   Napi::Value IsClosed(const Napi::CallbackInfo& info);
+  // Desktop client IPC.
+  Napi::Value SetAuthorizeVia(const Napi::CallbackInfo& info);
+  static void ReadDesktopClientOptions(const Napi::Object& options, sdkauth::DesktopClientOptions* out);
 
   void EnsureOpen(Napi::Env env, const char* where);
   // Registers a JS callback for one operation and holds the loop until it is called.

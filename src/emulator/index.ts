@@ -35,6 +35,7 @@ import { channelJson, guildJson, roleJson } from './world/render.js';
 import type { GuildRecord } from './world/types.js';
 import { World } from './world/world.js';
 import * as interactions from './interactions/index.js';
+import { startDesktopClient } from './desktop-client/server.js';
 import type {
   ApproveDeviceOptions,
   DevicePollAnswer,
@@ -42,6 +43,8 @@ import type {
   EmulatorProvisionalAccount,
   AuthorizeFault,
   CreateAccessTokenOptions,
+  DesktopClient,
+  DesktopClientOptions,
   Emulator,
   EmulatorAccessToken,
   EmulatorChannelPermissions,
@@ -88,6 +91,7 @@ export { DEFAULT_APPLICATION_ID } from './options.js';
 export { ALL_PERMISSIONS, PermissionFlags, type PermissionFlag } from '../rules/permissions.js';
 export { EmulatorInteractionError, type EmulatorInteractionFailure } from './interactions/errors.js';
 export type * from './interactions/types.js';
+export type { DesktopClient, DesktopClientMode, DesktopClientOptions } from './types.js';
 
 const OAUTH_ERROR_CODE = /^[\x20-\x21\x23-\x5B\x5D-\x7E]{1,100}$/; // RFC 6749 §4.1.2.1 error charset
 const OAUTH_ERROR_EXPECTED = 'an OAuth error code such as "server_error" (printable ASCII without quotes or backslashes)';
@@ -196,6 +200,7 @@ class RunningEmulator implements Emulator {
 
   async close(): Promise<void> {
     interactions.interactionWorldOf(this.#ctx)?.close(); // interactions: stops deliveries in flight
+    await Promise.all([...this.#desktopClients].map((desktop) => desktop.close()));
     await this.#server.close();
     this.#ctx.lobbies.close();
   }
@@ -486,6 +491,31 @@ class RunningEmulator implements Emulator {
     const checkedType = checkOneOf(where, 'type', type, EXTERNAL_AUTH_TYPES);
     return provisionalAccountOf(this.#ctx, checkedType, checkString(where, 'externalUserId', externalUserId, true));
   }
+
+  // Desktop client IPC.
+  readonly #desktopClients = new Set<DesktopClient>();
+
+  async startDesktopClient(options: DesktopClientOptions): Promise<DesktopClient> {
+    const where = 'emulator.startDesktopClient';
+    if (this.#server.isClosed) throw new EmulatorClosedError('start a desktop client');
+    const o = checkOptions<DesktopClientOptions>(where, options);
+    const dir = checkString(where, 'dir', o.dir);
+    const index = checkInteger(where, 'index', o.index, 0, 9, 0);
+    const mode = checkOneOf(where, 'mode', o.mode, DESKTOP_CLIENT_MODES, 'desktopClient');
+    const desktop = await startDesktopClient(this.#ctx, { dir, index, mode });
+    this.#desktopClients.add(desktop);
+    return {
+      path: desktop.path,
+      get authorizations() {
+        return desktop.authorizations;
+      },
+      close: async () => {
+        this.#desktopClients.delete(desktop);
+        await desktop.close();
+      },
+    };
+  }
+
 }
 
 /** Throws the argument error for a user code the emulator could not act on. */
@@ -494,6 +524,8 @@ function deviceDecision(where: string, userCode: string, problem: string | undef
     throw argumentError('value', where, 'userCode', 'the user code of a pending device authorization', userCode, `The emulator says ${problem}.`);
   }
 }
+
+const DESKTOP_CLIENT_MODES = ['desktopClient', 'unknownCommand', 'silent', 'malformedFrame', 'hugeFrame'] as const;
 
 function checkStorm(storm: unknown): { count: number; retryAfter: number; scope: 'user' | 'global' | 'shared' } {
   const where = 'emulator.injectRateLimits';

@@ -291,6 +291,12 @@ export interface Emulator {
   unbanUser(userId: string): void;
   /** Provisional accounts: the account of an external identity (undefined before its first token), and the full account it was merged into. */
   provisionalAccount(type: EmulatorExternalAuthType, externalUserId: string): EmulatorProvisionalAccount | undefined;
+  /**
+   * Desktop client IPC: plays the platform's desktop client on `{dir}/discord-ipc-{index}` (a
+   * named pipe on Windows), approving or denying AUTHORIZE as `setConsent` says; `mode` plays
+   * hostile programs instead. `close()` of the emulator closes it too.
+   */
+  startDesktopClient(options: DesktopClientOptions): Promise<DesktopClient>;
 }
 
 /** A role of an emulated guild. */
@@ -378,4 +384,33 @@ export interface EmulatorProvisionalAccount {
   userId: string;
   /** The full account it was merged into, once a sign-in carried its external token; then tokens for the identity are that account's. */
   mergedInto: string | undefined;
+}
+
+// ---- Desktop client IPC ----
+
+export type DesktopClientMode = 'desktopClient' | 'unknownCommand' | 'silent' | 'malformedFrame' | 'hugeFrame';
+
+export interface DesktopClientOptions {
+  /** Directory of the socket; the client must look there (its `desktopClientSocketDir`, or `$XDG_RUNTIME_DIR`). Ignored on Windows. */
+  dir: string;
+  /** The `n` of `discord-ipc-{n}`, 0 to 9. Default 0. */
+  index?: number;
+  /**
+   * How the program on the socket behaves. `'desktopClient'` (default): the desktop client,
+   * approving or denying as `emulator.setConsent` says. The others play hostile peers:
+   * `'unknownCommand'` answers READY and then "Unknown command" to everything (a squatting
+   * program); `'silent'` accepts and never answers; `'malformedFrame'` answers the handshake with
+   * a body that is not JSON; `'hugeFrame'` answers the handshake with a 1 MiB frame.
+   */
+  mode?: DesktopClientMode;
+}
+
+/** A running desktop client. */
+export interface DesktopClient {
+  /** The socket path (or pipe name) it listens on. */
+  readonly path: string;
+  /** How many AUTHORIZE commands it has answered with a code. */
+  readonly authorizations: number;
+  /** Stops listening, ends every connection and removes the socket. Idempotent. */
+  close(): Promise<void>;
 }

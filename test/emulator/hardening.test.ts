@@ -64,6 +64,8 @@ describe('nothing secret reachable', () => {
         'createGuild', 'createRole', 'setGuildMember', 'createChannel', 'canUseCommand',
         // The device flow and provisional accounts.
         'approveDevice', 'denyDevice', 'slowDownDevice', 'devicePolls', 'banUser', 'unbanUser', 'provisionalAccount',
+        // Desktop client IPC.
+        'startDesktopClient',
       ].sort(),
     );
     expect(() => new (emulator.constructor as new (...args: unknown[]) => unknown)()).toThrow(/startEmulator/);

@@ -69,7 +69,8 @@ describe.skipIf(missing)('win32-x64 prebuild under Wine', () => {
   it('is in the tarball, imports only system DLLs, and takes Node-API from its host through delay loading', () => {
     expect(files).toContain('prebuilds/win32-x64/node.napi.node');
     const binary = path.join(app, 'node_modules', 'social-sdk-auth', 'prebuilds', 'win32-x64', 'node.napi.node');
-    const dump = execFileSync('x86_64-w64-mingw32-objdump', ['-p', binary], { encoding: 'utf8' });
+    // The unwind tables alone pass the default 1 MiB buffer once the core grows.
+    const dump = execFileSync('x86_64-w64-mingw32-objdump', ['-p', binary], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     const dlls = [...dump.matchAll(/DLL Name: (\S+)/g)].map((m) => m[1]!.toLowerCase()).sort();
     // No libstdc++-6, libgcc_s, libwinpthread-1, msvcp or vcruntime: the C++ runtime is inside.
     expect(dlls).toEqual(['bcrypt.dll', 'kernel32.dll', 'msvcrt.dll', 'shell32.dll', 'ws2_32.dll']);
@@ -195,5 +196,34 @@ describe.skipIf(missing)('win32-x64 prebuild under Wine', () => {
     expect(forwarded.code, forwarded.stderr).toBe(0);
     expect(lastJson(await primary.done)).toEqual({ role: 'primary', received: url });
   }, 240_000);
+
+  // Desktop client IPC: the core's named-pipe client against the emulator's desktop client on
+  // \\?\pipe\discord-ipc-0, both in node.exe under Wine; then a squatter on pipe 0 and the
+  // desktop client on pipe 1.
+  it('authorizes through the desktop client over a Windows named pipe', async () => {
+    const script = `
+      const { Client } = require('social-sdk-auth');
+      const { startEmulator } = require('social-sdk-auth/emulator');
+      (async () => {
+        const results = {};
+        for (const [name, modes] of [['alone', ['desktopClient']], ['afterSquatter', ['unknownCommand', 'desktopClient']]]) {
+          const emulator = await startEmulator();
+          const desktops = [];
+          for (const [index, mode] of modes.entries()) desktops.push(await emulator.startDesktopClient({ dir: 'unused', index, mode }));
+          const client = new Client({ applicationId: emulator.applicationId, webBase: emulator.webBase, apiBase: emulator.apiBase, authorizeVia: 'desktopClient' });
+          const pair = client.createAuthorizationCodeVerifier();
+          const { code, redirectUri } = await client.authorize({ scopes: 'identify', codeChallenge: pair.challenge }, { timeoutMs: 30000 });
+          results[name] = { pipe: desktops[desktops.length - 1].path, redirectUri, code: code.length > 0, authorizations: desktops.map((d) => d.authorizations) };
+          client.close();
+          await emulator.close();
+        }
+        console.log(JSON.stringify(results));
+      })().catch((e) => { console.log(JSON.stringify({ error: e.message })); process.exit(1); });`;
+    const { done } = nodeUnderWine('desktop-client.cjs', script);
+    expect(lastJson(await done)).toEqual({
+      alone: { pipe: '\\\\?\\pipe\\discord-ipc-0', redirectUri: 'http://127.0.0.1/callback', code: true, authorizations: [1] },
+      afterSquatter: { pipe: '\\\\?\\pipe\\discord-ipc-1', redirectUri: 'http://127.0.0.1/callback', code: true, authorizations: [0, 1] },
+    });
+  }, 180_000);
 
 });

@@ -4,6 +4,7 @@
 #include <array>
 #include <limits>
 
+#include "desktop_failures.hpp"
 #include "failures.hpp"
 #include "pages.hpp"
 #include "sdkauth/base64url.hpp"
@@ -62,6 +63,11 @@ struct Client::Flow {
   RedirectMode mode = RedirectMode::Loopback;
   AuthorizationCallback callback;
   std::unique_ptr<LoopbackListener> listener;
+  // Desktop client IPC: what the browser part needs if it starts later, and the attempt.
+  AuthorizationArgs args;
+  std::uint64_t client_id = 0;
+  AuthorizeVia via = AuthorizeVia::Auto;
+  std::unique_ptr<DesktopAuthorization> desktop;
 };
 
 void SystemUrlOpener::Open(const std::string& url) { OpenWithSystemHandler(url); }
@@ -71,6 +77,7 @@ Client::Client(ClientCreateOptions options)
   options_.WebBase = detail::TrimSlash(options_.WebBase);
   options_.ApiBase = detail::TrimSlash(options_.ApiBase);
   dispatcher_ = queue_;
+  desktop_ = std::make_shared<IpcDesktopClient>(options_.DesktopClient);
 }
 
 Client::~Client() {
@@ -100,6 +107,21 @@ void Client::SetUrlOpener(std::shared_ptr<UrlOpener> opener) {
 void Client::SetTokenTransport(std::shared_ptr<TokenTransport> transport) {
   std::lock_guard<std::mutex> lock(mutex_);
   transport_ = std::move(transport);
+}
+
+void Client::SetAuthorizeVia(AuthorizeVia via) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  via_ = via;
+}
+
+AuthorizeVia Client::GetAuthorizeVia() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return via_;
+}
+
+void Client::SetDesktopClient(std::shared_ptr<DesktopClientAuthorizer> desktop) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  desktop_ = std::move(desktop);
 }
 
 std::size_t Client::RunCallbacks() { return queue_->RunCallbacks(); }
@@ -142,34 +164,113 @@ void Client::Authorize(const AuthorizationArgs& args, AuthorizationCallback call
   flow->state = *state;
   flow->callback = std::move(callback);
   flow->mode = args.CustomSchemeParam() ? RedirectMode::CustomScheme : options_.Redirect;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    flow->id = next_flow_id_++;
-  }
-  const std::uint64_t id = flow->id;
-  if (flow->mode == RedirectMode::Loopback) {
-    std::string error;
-    flow->listener = LoopbackListener::Start(
-        options_.LoopbackPort,
-        [this, id](const HttpRequestHead& request) { return HandleLoopback(id, request); },
-        options_.Limits, &error);
-    if (!flow->listener) {
-      Dispatch([cb = flow->callback, result = failures::ListenerFailed(error)] { cb(result, "", ""); });
-      return;
-    }
-    flow->redirect_uri =
-        "http://127.0.0.1:" + std::to_string(flow->listener->Port()) + "/callback";
-  } else {
+  flow->args = args;
+  flow->client_id = client_id;
+  if (flow->mode == RedirectMode::CustomScheme) {
     flow->scheme = Lower(args.CustomSchemeParam() ? *args.CustomSchemeParam()
                                                   : "discord-" + std::to_string(client_id));
     flow->redirect_uri = flow->scheme + ":/authorize/callback";
   }
+  std::shared_ptr<DesktopClientAuthorizer> desktop;
+  std::unique_ptr<Flow> displaced;  // another thread's Authorize may have got in meanwhile
+  std::uint64_t id = 0;
+  AuthorizeVia via = AuthorizeVia::Auto;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    id = flow->id = next_flow_id_++;
+    via = flow->via = via_;
+    desktop = desktop_;
+    displaced = std::move(flow_);
+    flow_ = std::move(flow);
+  }
+  EndFlow(std::move(displaced), ErrorType::Aborted,
+          "This sign-in was replaced by a newer one.");
+
+  if (via != AuthorizeVia::Browser && desktop) {
+    DesktopAuthorizeRequest request;
+    request.client_id = client_id;
+    request.scopes = args.Scopes();
+    request.state = *state;
+    if (args.CodeChallenge()) request.code_challenge = args.CodeChallenge()->Challenge();
+    if (args.Nonce()) request.nonce = *args.Nonce();
+    auto attempt = desktop->Start(request, [this, id](DesktopAuthorizeOutcome outcome) {
+      OnDesktopOutcome(id, std::move(outcome));
+    });
+    if (attempt) {
+      std::unique_ptr<DesktopAuthorization> ended;  // the flow ended before it could be kept
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (flow_ && flow_->id == id) flow_->desktop = std::move(attempt);
+        else ended = std::move(attempt);
+      }
+      return;
+    }
+  }
+  if (via == AuthorizeVia::DesktopClient) {
+    Complete(id, failures::NoDesktopClient(), "");
+    return;
+  }
+  StartBrowser(id, true);
+}
+
+void Client::OnDesktopOutcome(std::uint64_t flow_id, DesktopAuthorizeOutcome outcome) {
+  AuthorizeVia via = AuthorizeVia::Auto;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!flow_ || flow_->id != flow_id) return;
+    via = flow_->via;
+    if (outcome.kind == DesktopAuthorizeOutcome::Kind::Code) flow_->redirect_uri = kDesktopClientRedirectUri;
+  }
+  switch (outcome.kind) {
+    case DesktopAuthorizeOutcome::Kind::Code:
+      Complete(flow_id, ClientResult::Success(), std::move(outcome.code));
+      return;
+    case DesktopAuthorizeOutcome::Kind::Denied:
+      Complete(flow_id, failures::DesktopClientDenied(outcome.oauth_error, outcome.message), "");
+      return;
+    case DesktopAuthorizeOutcome::Kind::Unavailable:
+      if (via == AuthorizeVia::DesktopClient) {
+        Complete(flow_id, failures::DesktopClientFailed(outcome.message), "");
+      } else {
+        StartBrowser(flow_id, false);
+      }
+      return;
+  }
+}
+
+void Client::StartBrowser(std::uint64_t flow_id, bool from_host) {
+  RedirectMode mode = RedirectMode::Loopback;
+  AuthorizationArgs args;
+  std::uint64_t client_id = 0;
+  std::string state, redirect_uri;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!flow_ || flow_->id != flow_id) return;
+    mode = flow_->mode;
+    args = flow_->args;
+    client_id = flow_->client_id;
+    state = flow_->state;
+    redirect_uri = flow_->redirect_uri;
+  }
+  std::unique_ptr<LoopbackListener> listener;
+  if (mode == RedirectMode::Loopback) {
+    std::string error;
+    listener = LoopbackListener::Start(
+        options_.LoopbackPort,
+        [this, flow_id](const HttpRequestHead& request) { return HandleLoopback(flow_id, request); },
+        options_.Limits, &error);
+    if (!listener) {
+      Complete(flow_id, failures::ListenerFailed(error), "");
+      return;
+    }
+    redirect_uri = "http://127.0.0.1:" + std::to_string(listener->Port()) + "/callback";
+  }
 
   QueryParams params = {{"client_id", std::to_string(client_id)},
                         {"response_type", "code"},
-                        {"redirect_uri", flow->redirect_uri},
+                        {"redirect_uri", redirect_uri},
                         {"scope", args.Scopes()},
-                        {"state", flow->state}};
+                        {"state", state}};
   if (args.Nonce()) params.emplace_back("nonce", *args.Nonce());
   if (args.CodeChallenge()) {
     params.emplace_back("code_challenge", args.CodeChallenge()->Challenge());
@@ -182,28 +283,40 @@ void Client::Authorize(const AuthorizationArgs& args, AuthorizationCallback call
   const std::string url = options_.WebBase + "/oauth2/authorize?" + EncodeQuery(params);
 
   std::shared_ptr<UrlOpener> opener;
-  std::unique_ptr<Flow> displaced;  // another thread's Authorize may have got in meanwhile
+  bool current = false;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    displaced = std::move(flow_);
-    flow_ = std::move(flow);
-    opener = opener_;
+    current = flow_ && flow_->id == flow_id;
+    if (current) {
+      flow_->listener = std::move(listener);
+      flow_->redirect_uri = redirect_uri;
+      opener = opener_;
+    }
   }
-  EndFlow(std::move(displaced), ErrorType::Aborted,
-          "This sign-in was replaced by a newer one.");
+  if (!current) {
+    if (listener) listener->Stop();  // the flow ended meanwhile
+    return;
+  }
   if (!opener) opener = std::make_shared<SystemUrlOpener>();
-  opener->Open(url);
+  if (from_host) {
+    opener->Open(url);
+  } else {
+    Dispatch([opener, url] { opener->Open(url); });
+  }
 }
 
 void Client::AbortAuthorize(ErrorType type, std::string message) {
   std::unique_ptr<Flow> flow;
   std::vector<std::unique_ptr<LoopbackListener>> retired;
+  std::vector<std::unique_ptr<DesktopAuthorization>> retired_desktop;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     flow = std::move(flow_);
     retired.swap(retired_);
+    retired_desktop.swap(retired_desktop_);
   }
   retired.clear();  // joins listeners that ended on their own
+  retired_desktop.clear();  // and desktop client attempts
   EndFlow(std::move(flow), type, std::move(message));
 }
 
@@ -211,6 +324,7 @@ void Client::EndFlow(std::unique_ptr<Flow> flow, ErrorType type, std::string mes
   if (!flow) return;
   // Called without the lock held: the listener's handler takes the same lock.
   if (flow->listener) flow->listener->Stop();
+  flow->desktop.reset();  // cancels and joins a desktop client attempt
   Dispatch([cb = std::move(flow->callback), type, message = std::move(message),
             redirect = flow->redirect_uri] {
     cb(ClientResult::Failure(type, message), "", redirect);
@@ -225,6 +339,8 @@ bool Client::Complete(std::uint64_t flow_id, ClientResult result, std::string co
     flow = std::move(flow_);
     // The listener thread is the caller here: it exits by itself; join it later.
     if (flow->listener) retired_.push_back(std::move(flow->listener));
+    // Likewise the desktop client attempt, which may be the caller.
+    if (flow->desktop) retired_desktop_.push_back(std::move(flow->desktop));
   }
   Dispatch([cb = std::move(flow->callback), result = std::move(result), code = std::move(code),
             redirect = flow->redirect_uri] { cb(result, code, redirect); });

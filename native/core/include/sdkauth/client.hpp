@@ -11,6 +11,7 @@
 
 #include "sdkauth/authorization_args.hpp"
 #include "sdkauth/client_result.hpp"
+#include "sdkauth/desktop_client.hpp"
 #include "sdkauth/dispatcher.hpp"
 #include "sdkauth/loopback_listener.hpp"
 #include "sdkauth/redirect.hpp"
@@ -28,6 +29,8 @@ struct ClientCreateOptions {
   // Preferred loopback port; 0 or a taken port means an ephemeral one.
   std::uint16_t LoopbackPort = 0;
   LoopbackLimits Limits;
+  // Desktop client IPC: where its sockets are and how long each step may take.
+  DesktopClientOptions DesktopClient;
 };
 
 class UrlOpener {
@@ -75,6 +78,11 @@ class Client {
   void SetDispatcher(std::shared_ptr<Dispatcher> dispatcher);
   void SetUrlOpener(std::shared_ptr<UrlOpener> opener);
   void SetTokenTransport(std::shared_ptr<TokenTransport> transport);
+  // Desktop client IPC: which paths Authorize takes (Auto by default), and the seam behind the
+  // desktop-client path (IpcDesktopClient by default; nullptr turns the path off).
+  void SetAuthorizeVia(AuthorizeVia via);
+  AuthorizeVia GetAuthorizeVia() const;
+  void SetDesktopClient(std::shared_ptr<DesktopClientAuthorizer> desktop);
   // Drains the built-in queue dispatcher (when no other dispatcher was set).
   std::size_t RunCallbacks();
 
@@ -82,7 +90,9 @@ class Client {
   // refused to give random bytes.
   AuthorizationCodeVerifier CreateAuthorizationCodeVerifier();
 
-  // Starts a sign-in. A second call while one is pending ends the first with Aborted.
+  // Starts a sign-in. A second call while one is pending ends the first with Aborted. With
+  // AuthorizeVia::Auto it asks the desktop client first and opens the browser only when that
+  // fails; a code from the desktop client comes with kDesktopClientRedirectUri.
   void Authorize(const AuthorizationArgs& args, AuthorizationCallback callback);
   void AbortAuthorize() { AbortAuthorize(ErrorType::Aborted, "Authorization was aborted."); }
   void AbortAuthorize(ErrorType type, std::string message);
@@ -109,6 +119,11 @@ class Client {
   // Ends flow `flow_id` as a Fail or Success verdict says; false when it is no longer pending.
   bool Settle(std::uint64_t flow_id, const RedirectVerdict& verdict);
   void Dispatch(std::function<void()> task);
+  // Desktop client IPC: the browser part of flow `flow_id` (listener, URL, opener), and what the
+  // desktop client answered. `from_host` is false on the attempt's thread: the URL is then
+  // opened through the dispatcher, on the host's callback thread.
+  void StartBrowser(std::uint64_t flow_id, bool from_host);
+  void OnDesktopOutcome(std::uint64_t flow_id, DesktopAuthorizeOutcome outcome);
 
   // One argument of a grant: its form parameter, its value, and the sentence when it is invalid.
   struct GrantArgument {
@@ -132,6 +147,10 @@ class Client {
   std::unique_ptr<Flow> flow_;
   std::vector<std::unique_ptr<LoopbackListener>> retired_;
   std::uint64_t next_flow_id_ = 1;
+  // Desktop client IPC.
+  AuthorizeVia via_ = AuthorizeVia::Auto;
+  std::shared_ptr<DesktopClientAuthorizer> desktop_;
+  std::vector<std::unique_ptr<DesktopAuthorization>> retired_desktop_;
 };
 
 }  // namespace sdkauth
