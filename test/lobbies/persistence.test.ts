@@ -182,7 +182,13 @@ describe('SIGKILL during a write burst', () => {
         }
       };
       const workers = Array.from({ length: 8 }, () => worker());
-      await new Promise((resolve) => setTimeout(resolve, 300 + Math.floor(Math.random() * 400)));
+      // Kill mid-burst: once this round has written something (however slow the machine), then
+      // at a random moment, so the kill lands at a different point of the writes each time.
+      const acknowledged = (): number => [...lobbies.values()].reduce((sum, r) => sum + r.messages.length, 0);
+      const before = acknowledged();
+      const waitUntil = Date.now() + 20_000;
+      while (acknowledged() < before + 8 && Date.now() < waitUntil) await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 400)));
       started.child.kill('SIGKILL');
       await exited;
       stop = true;
