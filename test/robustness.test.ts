@@ -122,7 +122,7 @@ describe('the addon in Workers', () => {
 });
 
 describe('process lifetime', () => {
-  it('exits by itself within a second of finishing its work', async () => {
+  it('exits by itself soon after finishing its work', async () => {
     const child = spawn(process.execPath, [path.resolve(__dirname, 'fixtures', 'child-exits.cjs'), dist], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -143,7 +143,9 @@ describe('process lifetime', () => {
     expect(code).toBe(0);
     expect(doneAt).toBeDefined();
     const lingerMs = Number(process.hrtime.bigint() - doneAt!) / 1e6;
-    expect(lingerMs).toBeLessThan(1000);
+    // A wide bound, for a loaded machine: what it catches is a handle that holds the process for
+    // seconds (a keep-alive socket, an unref-less timer), not the exit's own cost.
+    expect(lingerMs).toBeLessThan(3000);
   });
 
   it('keeps the process alive while an authorize is pending, and not after', async () => {
