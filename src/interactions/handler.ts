@@ -103,9 +103,11 @@ function refusal(status: number, reason: VerifyFailureReason | 'invalid-json' | 
   return jsonResponse(status, { error: reason, message });
 }
 
+/** One header's value, by a case-insensitive name; a header sent twice counts as missing. */
 function header(headers: InteractionRequest['headers'], name: string): string | undefined {
   if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
-  const value = (headers as Record<string, unknown>)[name] ?? (headers as Record<string, unknown>)[name.toLowerCase()];
+  const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+  const value = key === undefined ? undefined : (headers as Record<string, unknown>)[key];
   if (Array.isArray(value)) return value.length === 1 && typeof value[0] === 'string' ? value[0] : undefined;
   return typeof value === 'string' ? value : undefined;
 }

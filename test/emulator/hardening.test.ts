@@ -66,13 +66,16 @@ describe('nothing secret reachable', () => {
         'approveDevice', 'denyDevice', 'slowDownDevice', 'devicePolls', 'banUser', 'unbanUser', 'provisionalAccount',
         // Desktop client IPC.
         'startDesktopClient',
+        // Interactions: signing keys, the player's side of interactions, webhook events.
+        'publicKey', 'publicKeyOf', 'invokeCommand', 'clickComponent', 'autocomplete', 'submitModal', 'checkInteractionsEndpoint',
+        'setInteractionsEndpoint', 'setEventWebhooksUrl', 'message', 'webhookEvents',
       ].sort(),
     );
     expect(() => new (emulator.constructor as new (...args: unknown[]) => unknown)()).toThrow(/startEmulator/);
   });
 
   it('exports exactly the documented names', () => {
-    expect(Object.keys(emulatorModule).sort()).toEqual(['ALL_PERMISSIONS', 'DEFAULT_APPLICATION_ID', 'EmulatorClosedError', 'EmulatorOpenUrlError', 'EmulatorStateError', 'PermissionFlags', 'startEmulator']);
+    expect(Object.keys(emulatorModule).sort()).toEqual(['ALL_PERMISSIONS', 'DEFAULT_APPLICATION_ID', 'EmulatorClosedError', 'EmulatorInteractionError', 'EmulatorOpenUrlError', 'EmulatorStateError', 'PermissionFlags', 'startEmulator']);
   });
 
   it('keeps the query of a URL it refuses out of the error', async () => {

@@ -60,6 +60,13 @@ describe('createInteractionRequestHandler (plain form)', () => {
     expect(JSON.stringify(seen)).not.toContain('interaction-token-secret');
   });
 
+  it('reads the signature headers whatever their case in a plain headers object', async () => {
+    const handle = createInteractionRequestHandler({ publicKey, onInteraction: () => reply('case') });
+    const { body, headers } = signedRequest(command);
+    const response = await handle({ body, headers: { 'X-Signature-Ed25519': headers['x-signature-ed25519'], 'X-SIGNATURE-TIMESTAMP': headers['x-signature-timestamp'] } });
+    expect(response.status).toBe(200);
+  });
+
   it('answers 202 with no body when onInteraction answers through the callback route', async () => {
     const handle = createInteractionRequestHandler({ publicKey, onInteraction: () => undefined });
     expect(await handle(signedRequest(command))).toEqual({ status: 202, headers: {}, body: '' });
