@@ -73,7 +73,8 @@ export function responseProblems(record: InteractionRecord, response: unknown): 
       break;
     }
     case 9:
-      if (!isObject(data)) problems.push({ path: ['data'], code: 'BASE_TYPE_REQUIRED', message: 'A modal needs data: { custom_id, title, components }.' });
+      // Missing data is a missing field; data of the wrong type is refused by the rules as validateModal refuses it.
+      if (data === undefined || data === null) problems.push({ path: ['data'], code: 'BASE_TYPE_REQUIRED', message: 'A modal needs data: { custom_id, title, components }.' });
       else underData(checkModal(data), problems);
       break;
     default:
