@@ -15,6 +15,8 @@ export default defineConfig({
       'test/privacy/client.test.ts',
       'test/fuzz/redirect.test.ts',
       'test/fuzz/loopback.test.ts',
+      'test/emulator/faults.test.ts',
+      'test/hostile/listener.test.ts',
       'test/tokens/envelope.test.ts',
       'test/tokens/manager.test.ts',
       'test/tokens/manager-retry.test.ts',
