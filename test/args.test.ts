@@ -216,6 +216,16 @@ describe('AuthorizationArgs argument errors', () => {
     expect(args.toJSON()).toEqual({ clientId: '18446744073709551615', scopes: 'identify' });
   });
 
+  it('from() takes an AuthorizationArgs as it is; a plain object without scopes fails validation, not construction', () => {
+    const args = new AuthorizationArgs({ scopes: 'identify', state: 'kept' });
+    expect(AuthorizationArgs.from(args)).toBe(args);
+    const unscoped = AuthorizationArgs.from({ nonce: 'n' } as never);
+    expect(unscoped.scopes()).toBe('');
+    const result = unscoped.validate('1');
+    expect(result).toMatchObject({ type: 'ValidationError', successful: false });
+    expect(result.error).toContain('scopes');
+  });
+
   it('show only the fields that are set, in JSON and in util.inspect', () => {
     const args = new AuthorizationArgs({ scopes: 'identify', state: 'state-of-this-sign-in' });
     expect(Object.keys(args.toJSON())).toEqual(['scopes', 'state']);
