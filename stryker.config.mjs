@@ -1,13 +1,26 @@
 // Mutation testing (`npm run mutate`, not part of `npm test`): which mutants of the sign-in, token
-// and redaction code survive the tests. Narrow a run with `npm run mutate -- --mutate src/redact.ts`.
+// and redaction code survive the tests. Narrow a run to a file, a line range and the suites that
+// exercise it, e.g.
+//   npm run mutate -- --mutate src/schedule.ts:20-60 --testFiles test/client-tokens.test.ts
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const addon = path.join(root, 'build', 'Release', 'social_sdk_auth.node');
+if (!existsSync(addon)) throw new Error(`npm run mutate needs the addon at ${addon}: run npm run build first.`);
+// The sandboxes copy the sources and dist/, not build/: every test process loads this worktree's addon.
+process.env.SOCIAL_SDK_AUTH_NATIVE = addon;
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
-  vitest: { configFile: 'vitest.config.mts', related: true },
+  vitest: { configFile: 'vitest.mutation.config.mts', related: true },
   coverageAnalysis: 'perTest',
   mutate: ['src/redact.ts', 'src/transport.ts', 'src/client.ts', 'src/args.ts', 'src/bearer-token.ts', 'src/schedule.ts', 'src/tokens/manager.ts', 'src/tokens/envelope.ts'],
-  // The suites spawn child processes and Workers; two at a time fits this project's CI machines.
-  concurrency: 2,
+  ignorePatterns: ['build', 'prebuilds', 'coverage', 'native', 'bench', 'examples'],
+  // Each mutant run is a whole vitest run with live loopback servers; one at a time on two cores.
+  concurrency: 1,
   timeoutMS: 60_000,
   reporters: ['clear-text', 'progress', 'json'],
   jsonReporter: { fileName: 'build/mutation/report.json' },

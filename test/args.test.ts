@@ -1,5 +1,6 @@
 // AuthorizationArgs (class and plain-object forms), default scopes and application ids:
 // getters and setters mirror the social SDK, and bad values give sentences that say what to do.
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 import { AuthorizationArgs, Client, IntegrationType } from '../src/index.js';
@@ -156,6 +157,80 @@ describe('argument errors', () => {
     expect(() => args.setCodeChallenge('abc' as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
     expect(() => args.setIntegrationType(2 as IntegrationType)).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }));
     expect(() => args.setIntegrationType('1' as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
+  });
+});
+
+describe('AuthorizationArgs argument errors', () => {
+  // Each message names the call and the field, and says what to pass instead.
+  const fails = (run: () => unknown, kind: 'type' | 'value', message: RegExp) =>
+    expect(run).toThrow(
+      expect.objectContaining({
+        name: kind === 'type' ? 'TypeError' : 'RangeError',
+        code: kind === 'type' ? 'ERR_INVALID_ARG_TYPE' : 'ERR_OUT_OF_RANGE',
+        message: expect.stringMatching(message),
+      }),
+    );
+
+  it('name the setter, the field and what it takes', () => {
+    const args = new AuthorizationArgs();
+    fails(() => args.setClientId('abc'), 'value', /^AuthorizationArgs\.setClientId: clientId must be the application id as decimal digits, such as '1234567890123456789'; received /);
+    fails(() => args.setClientId('0'), 'value', /^AuthorizationArgs\.setClientId: clientId must be a positive integer below 2\^64; received /);
+    fails(() => args.setClientId('18446744073709551616'), 'value', /^AuthorizationArgs\.setClientId: clientId must be a positive integer below 2\^64; received /);
+    fails(() => args.setClientId(0n), 'value', /^AuthorizationArgs\.setClientId: clientId must be a positive integer below 2\^64; received /);
+    fails(() => args.setClientId(1n << 64n), 'value', /^AuthorizationArgs\.setClientId: clientId must be a positive integer below 2\^64; received /);
+    fails(() => args.setScopes(5 as never), 'type', /^AuthorizationArgs\.setScopes: scopes must be /);
+    fails(() => args.setState(5 as never), 'type', /^AuthorizationArgs\.setState: state must be /);
+    fails(() => args.setNonce(5 as never), 'type', /^AuthorizationArgs\.setNonce: nonce must be /);
+    fails(() => args.setCustomSchemeParam(5 as never), 'type', /^AuthorizationArgs\.setCustomSchemeParam: customSchemeParam must be /);
+    fails(() => args.setCodeChallenge('abc' as never), 'type', /^AuthorizationArgs\.setCodeChallenge: codeChallenge must be the challenge object from createAuthorizationCodeVerifier\(\); received /);
+    fails(() => args.setCodeChallenge({ method: 'S256' } as never), 'type', /^AuthorizationArgs\.setCodeChallenge: codeChallenge\.challenge must be /);
+    fails(() => args.setCodeChallenge({ challenge: 'x', method: 'plain' as 'S256' }), 'value', /^AuthorizationArgs\.setCodeChallenge: codeChallenge\.method must be 'S256', the only method the service accepts; received /);
+    fails(() => args.setIntegrationType('1' as never), 'type', /^AuthorizationArgs\.setIntegrationType: integrationType must be IntegrationType\.GuildInstall \(0\) or IntegrationType\.UserInstall \(1\); received /);
+    fails(() => args.setIntegrationType(2 as IntegrationType), 'value', /^AuthorizationArgs\.setIntegrationType: integrationType must be IntegrationType\.GuildInstall \(0\) or IntegrationType\.UserInstall \(1\); received /);
+    fails(() => args.validate('abc'), 'value', /^AuthorizationArgs\.validate: applicationId must be the application id as decimal digits/);
+    // Nothing was set by the calls that threw.
+    expect(args.toJSON()).toEqual({ scopes: '' });
+  });
+
+  it('name the constructor or the calling method for an init that is not an object', () => {
+    for (const init of [null, 'identify', 5]) {
+      fails(() => new AuthorizationArgs(init as never), 'type', /^new AuthorizationArgs: init must be an object; received /);
+    }
+    for (const args of [null, 'identify']) {
+      fails(() => AuthorizationArgs.from(args as never), 'type', /^client\.authorize: args must be an AuthorizationArgs or a plain object; received /);
+      fails(() => AuthorizationArgs.from(args as never, 'client.signIn'), 'type', /^client\.signIn: args must be /);
+    }
+  });
+
+  it('accept the largest application id, and null as "unset" for every optional field', () => {
+    const pair = new Client().createAuthorizationCodeVerifier();
+    const args = new AuthorizationArgs({ scopes: 'identify', state: 's', nonce: 'n', codeChallenge: pair.challenge, integrationType: 1, customSchemeParam: 'game' });
+    expect(args.setClientId('18446744073709551615').clientId()).toBe('18446744073709551615');
+    expect(args.setClientId(18446744073709551615n).clientId()).toBe('18446744073709551615');
+    args
+      .setState(null as never)
+      .setNonce(null as never)
+      .setCodeChallenge(null as never)
+      .setIntegrationType(null as never)
+      .setCustomSchemeParam(null as never);
+    expect(args.toJSON()).toEqual({ clientId: '18446744073709551615', scopes: 'identify' });
+  });
+
+  it('from() takes an AuthorizationArgs as it is; a plain object without scopes fails validation, not construction', () => {
+    const args = new AuthorizationArgs({ scopes: 'identify', state: 'kept' });
+    expect(AuthorizationArgs.from(args)).toBe(args);
+    const unscoped = AuthorizationArgs.from({ nonce: 'n' } as never);
+    expect(unscoped.scopes()).toBe('');
+    const result = unscoped.validate('1');
+    expect(result).toMatchObject({ type: 'ValidationError', successful: false });
+    expect(result.error).toContain('scopes');
+  });
+
+  it('show only the fields that are set, in JSON and in util.inspect', () => {
+    const args = new AuthorizationArgs({ scopes: 'identify', state: 'state-of-this-sign-in' });
+    expect(Object.keys(args.toJSON())).toEqual(['scopes', 'state']);
+    expect(JSON.stringify(args)).toBe('{"scopes":"identify","state":"[redacted]"}');
+    expect(inspect(args)).toBe('AuthorizationArgs {"scopes":"identify","state":"[redacted]"}');
   });
 });
 

@@ -177,6 +177,92 @@ describe('isAuthenticated and the expiration callback (fake timers)', () => {
     expect(callback).not.toHaveBeenCalled();
   });
 
+  it('fires again for the next token after clearToken', async () => {
+    const client = newClient();
+    fake();
+    const callback = vi.fn();
+    client.setTokenExpirationCallback(callback, { marginMs: 1000 });
+    await client.updateToken('Bearer', signedIn.accessToken, { expiresIn: 10 });
+    vi.advanceTimersByTime(9000);
+    expect(callback).toHaveBeenCalledTimes(1);
+    client.clearToken();
+    await client.updateToken('Bearer', signedIn.accessToken, { expiresIn: 10 });
+    vi.advanceTimersByTime(9000);
+    expect(callback).toHaveBeenCalledTimes(2);
+  });
+
+  it('never fires with no token held or for a token set without an expiry', async () => {
+    const client = newClient();
+    fake();
+    const callback = vi.fn();
+    client.setTokenExpirationCallback(callback);
+    vi.advanceTimersByTime(10 * DAY);
+    await client.updateToken('Bearer', signedIn.accessToken);
+    vi.advanceTimersByTime(10 * DAY);
+    client.clearToken();
+    client.setTokenExpirationCallback(callback, { marginMs: 0 });
+    vi.advanceTimersByTime(10 * DAY);
+    expect(callback).not.toHaveBeenCalled();
+    expect(client.isAuthenticated()).toBe(false);
+  });
+
+  it('holds no timer while there is nothing to report: no callback, no expiry, or already reported', async () => {
+    const client = newClient();
+    fake();
+    await client.updateToken('Bearer', signedIn.accessToken, { expiresIn: 3600 });
+    expect(vi.getTimerCount()).toBe(0);
+    const callback = vi.fn();
+    client.setTokenExpirationCallback(callback);
+    expect(vi.getTimerCount()).toBe(1);
+    client.setTokenExpirationCallback(undefined);
+    expect(vi.getTimerCount()).toBe(0);
+    client.setTokenExpirationCallback(callback);
+    vi.advanceTimersByTime(1800_000);
+    expect(callback).toHaveBeenCalledTimes(1);
+    client.setTokenExpirationCallback(callback);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('waits past the 24.8-day timer limit for a long-lived token instead of firing early', async () => {
+    const client = newClient();
+    fake();
+    const callback = vi.fn();
+    client.setTokenExpirationCallback(callback);
+    await client.updateToken('Bearer', signedIn.accessToken, { expiresIn: 60 * 24 * 60 * 60 });
+    vi.advanceTimersByTime(59 * DAY - 1);
+    expect(callback).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(callback).toHaveBeenCalledTimes(1);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('turns a callback that throws into a process warning; the client keeps working', async () => {
+    const client = newClient();
+    fake();
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning);
+    };
+    process.on('warning', onWarning);
+    try {
+      client.setTokenExpirationCallback(() => {
+        throw new Error('the game was not ready');
+      });
+      await client.updateToken('Bearer', signedIn.accessToken, { expiresIn: 10 });
+      vi.advanceTimersByTime(10_000);
+      vi.useRealTimers();
+      // process.emitWarning emits on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ code: 'SOCIAL_SDK_AUTH_EXPIRATION_CALLBACK' });
+    expect(warnings[0]!.message).toContain('the token expiration callback threw: the game was not ready');
+    await client.updateToken('Bearer', signedIn.accessToken, { expiresIn: 60 });
+    expect(client.isAuthenticated()).toBe(true);
+  });
+
   it('validates its arguments', () => {
     const client = newClient();
     expect(() => client.setTokenExpirationCallback('x' as unknown as () => void)).toThrow(TypeError);

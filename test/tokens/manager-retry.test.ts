@@ -1,7 +1,7 @@
 // TokenManager retries: HTTP 429 honours Retry-After, 5xx and network errors back off with
 // full jitter, attempts and total time are bounded, waits are abortable, and other errors are
 // not retried. Real Client, real emulator; faults come from emulator.failNextToken.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Client, ClientResultError, type SignInResult } from '../../src/index.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { clientFor } from '../support/emulator.js';
@@ -123,6 +123,66 @@ describe('transient failures are retried', () => {
     emulator.failNextToken({ status: 503, retryAfter: 30 });
     manager.once('refreshRetry', () => manager.close());
     await expect(manager.refresh()).rejects.toMatchObject({ code: 'ERR_TOKEN_MANAGER_CLOSED' });
+  });
+});
+
+// The backoff is the one 1-second timer (Retry-After: 1) the manager starts; whether it keeps the
+// event loop alive is what Node reports as the timer's hasRef().
+function backoffTimers(): { ref(): boolean[]; restore(): void } {
+  const realSetTimeout = globalThis.setTimeout;
+  const waits: NodeJS.Timeout[] = [];
+  const spy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((run: () => void, ms?: number) => {
+    const timer = realSetTimeout(run, ms);
+    if (ms === 1000) waits.push(timer);
+    return timer;
+  }) as typeof setTimeout);
+  return { ref: () => waits.map((timer) => timer.hasRef()), restore: () => spy.mockRestore() };
+}
+const nextRetry = (manager: TokenManager): Promise<void> =>
+  new Promise((resolve) => manager.once('refreshRetry', () => setImmediate(resolve)));
+
+describe('the backoff wait and the process', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('keeps the process alive while a caller awaits the refresh', async () => {
+    const { manager } = await dueManager();
+    const timers = backoffTimers();
+    emulator.failNextToken({ status: 503, retryAfter: 1 });
+    const retried = nextRetry(manager);
+    const refresh = manager.refresh();
+    await retried;
+    expect(timers.ref()).toEqual([true]);
+    manager.close();
+    await expect(refresh).rejects.toMatchObject({ code: 'ERR_TOKEN_MANAGER_CLOSED' });
+  });
+
+  it('does not keep it alive for a background refresh, except while a caller joins it', async () => {
+    // A second manager on the first one's store finds the saved set due, and refreshes it at start.
+    const { client, store } = await dueManager();
+    const later = Date.now() + 6.5 * DAY;
+    const manager = new TokenManager({ client, store, clock: () => later, retry: { baseDelayMs: 5, maxDelayMs: 20 } });
+    closers.push(() => manager.close());
+    const timers = backoffTimers();
+    emulator.failNextToken({ status: 503, retryAfter: 1 });
+    const retried = nextRetry(manager);
+    await manager.start();
+    await retried;
+    expect(timers.ref()).toEqual([false]);
+    // A caller joins the background refresh in its backoff, then gives up: the wait goes on unref'd.
+    const controller = new AbortController();
+    const joined = manager.refresh({ signal: controller.signal });
+    joined.catch(() => undefined);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(timers.ref()).toEqual([true]);
+    controller.abort();
+    await expect(joined).rejects.toMatchObject({ type: 'Aborted' });
+    expect(timers.ref()).toEqual([false]);
+    timers.restore();
+    // The background refresh was not cancelled with the caller: it still completes.
+    await new Promise<void>((resolve) => manager.once('refreshed', () => resolve()));
+    expect(manager.isSignedIn()).toBe(true);
   });
 });
 

@@ -1,0 +1,31 @@
+// The vitest config Stryker runs (stryker.config.mjs): the in-process suites of the mutated files
+// only. Suites that spawn child processes or Workers load the built package, never the mutant, and
+// the sandbox has a copy of dist/ but no addon build, so the global setup (which would rebuild there) is left out.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: [
+      'test/redact.test.ts',
+      'test/args.test.ts',
+      'test/pkce.test.ts',
+      'test/signin.test.ts',
+      'test/client-tokens.test.ts',
+      'test/token-responses.test.ts',
+      'test/privacy/client.test.ts',
+      'test/fuzz/redirect.test.ts',
+      'test/fuzz/loopback.test.ts',
+      'test/emulator/faults.test.ts',
+      'test/hostile/listener.test.ts',
+      'test/transport-errors.test.ts',
+      'test/tokens/envelope.test.ts',
+      'test/tokens/manager.test.ts',
+      'test/tokens/manager-retry.test.ts',
+      'test/tokens/manager-lifetime.test.ts',
+      'test/tokens/privacy.test.ts',
+      'test/tokens/memory-store.test.ts',
+    ],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
