@@ -9,10 +9,12 @@ import type * as OidcModule from 'openid-client' with { 'resolution-mode': 'impo
 
 import { ClientResultError, type ErrorType } from './errors.js';
 import { redact } from './redact.js';
+import { wait } from './schedule.js';
 import {
   describeNetworkError,
   isLoopbackHttp,
   isNetworkFailure,
+  jsonObjectOf,
   loadOidc,
   MAX_RESPONSE_BYTES,
   numericCode,
@@ -93,14 +95,8 @@ interface Captured {
 
 /** What is wrong with a device authorization response, in a phrase, or undefined when it is usable. */
 function deviceResponseProblem(text: string): string | undefined {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return 'its body is not JSON (it may have been cut off)';
-  }
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) return 'its body is not a JSON object';
-  const body = json as Record<string, unknown>;
+  const body = jsonObjectOf(text);
+  if (typeof body === 'string') return body;
   if (typeof body.device_code !== 'string' || !DEVICE_CODE.test(body.device_code)) return 'it has no usable device_code';
   if (typeof body.user_code !== 'string' || !PRINTABLE.test(body.user_code)) return 'its user_code is not 1 to 256 printable characters';
   for (const name of ['verification_uri', 'verification_uri_complete'] as const) {
@@ -143,24 +139,6 @@ function flowError(type: ErrorType, message: string, code?: string, captured?: C
   });
 }
 
-/** Waits `ms` (a timer that keeps the process up only while someone waits), or rejects when `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 /** Why the flow's signal aborted. */
 type Ending = { kind: 'aborted' } | { kind: 'closed' } | { kind: 'timeout' } | { kind: 'callback'; error: unknown };
@@ -329,8 +307,8 @@ async function poll(request: DeviceFlowRequest, signal: AbortSignal, secrets: st
     flowError('AuthorizationFailed', `${where}: the device code expired before the player approved it. Call it again for a new code.`, 'ERR_DEVICE_CODE_EXPIRED', captured);
   for (;;) {
     // Never poll past the code's life: the answer would be expired_token.
-    const wait = Math.min(interval * 1000, Math.max(0, expiresAt - Date.now()));
-    await sleep(wait, signal);
+    const pause = Math.min(interval * 1000, Math.max(0, expiresAt - Date.now()));
+    await wait(pause, signal, true).done;
     if (Date.now() >= expiresAt) throw expired();
     try {
       const result = await oidc.genericGrantRequest(config, DEVICE_CODE_GRANT_TYPE, parameters);

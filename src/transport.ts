@@ -98,12 +98,8 @@ export const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 const VSCHAR = /^[\x20-\x7E]+$/;
 const SCOPE_LIST = /^(?:[\x21\x23-\x5B\x5D-\x7E]+(?: [\x21\x23-\x5B\x5D-\x7E]+)*)?$/;
 
-/**
- * What is wrong with a successful token response, in a phrase, or undefined when it is usable.
- * Checked before the tokens are used: a refresh token is spent once the service answers, so a
- * response we would refuse later must be refused now, while the error can still say why.
- */
-export function tokenResponseProblem(text: string): string | undefined {
+/** A response body as a JSON object, or what is wrong with it, in a phrase. */
+export function jsonObjectOf(text: string): Record<string, unknown> | string {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -111,7 +107,17 @@ export function tokenResponseProblem(text: string): string | undefined {
     return 'its body is not JSON (it may have been cut off)';
   }
   if (json === null || typeof json !== 'object' || Array.isArray(json)) return 'its body is not a JSON object';
-  const body = json as Record<string, unknown>;
+  return json as Record<string, unknown>;
+}
+
+/**
+ * What is wrong with a successful token response, in a phrase, or undefined when it is usable.
+ * Checked before the tokens are used: a refresh token is spent once the service answers, so a
+ * response we would refuse later must be refused now, while the error can still say why.
+ */
+export function tokenResponseProblem(text: string): string | undefined {
+  const body = jsonObjectOf(text);
+  if (typeof body === 'string') return body;
   const accessToken = body.access_token;
   if (typeof accessToken !== 'string' || accessToken.length === 0) return 'it has no access_token';
   if (!B64TOKEN.test(accessToken)) return 'its access_token has characters a Bearer token cannot have';

@@ -8,6 +8,7 @@ import { inspect } from 'node:util';
 import type { Agent as UndiciAgent } from 'undici';
 import { argumentError } from '../errors.js';
 import { checkInteger, checkMs, checkOneOf, checkOptions, checkSignal, checkString } from '../check.js';
+import { wait } from '../schedule.js';
 import { ApiError, ApiRequestError } from './errors.js';
 import { MemoryRateLimitStore, syncStepsOf, type SyncSteps } from './memory-store.js';
 import type { AcquireResult, RateLimitOutcome, RateLimitPolicy, RateLimitReservation, RateLimitScope, RateLimitStore } from './store.js';
@@ -170,21 +171,6 @@ export let sendWithStatus: <T>(api: PlatformApiCore, call: ApiRequest, options: 
 // Internals live here, not on the instance, so no inspect, JSON or property walk reaches the token.
 const internals = new WeakMap<PlatformApiCore, Internals>();
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    // Kept referenced: a caller awaiting this call is work in progress.
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 function parseBucket(headers: Record<string, string | string[] | undefined>): RateLimitOutcome['bucket'] | null {
   const header = (name: string): string | undefined => {
@@ -432,7 +418,7 @@ export class PlatformApiCore {
         );
       }
       try {
-        await sleep(Math.max(1, result.waitMs), signal);
+        await wait(Math.max(1, result.waitMs), signal, true).done; // a caller awaits it: keeps the process up
       } catch (cause) {
         throw failure(cause);
       }
