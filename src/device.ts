@@ -9,6 +9,7 @@ import type * as OidcModule from 'openid-client' with { 'resolution-mode': 'impo
 
 import { ClientResultError, type ErrorType } from './errors.js';
 import { redact } from './redact.js';
+import type { NativeTokens } from './native.js';
 import { wait } from './schedule.js';
 import {
   describeNetworkError,
@@ -43,15 +44,8 @@ export interface DeviceUserCode {
   readonly interval: number;
 }
 
-/** Tokens the flow brought, in the shape of the client's `TokenResult`. */
-export interface DeviceFlowTokens {
-  accessToken: string;
-  refreshToken: string;
-  tokenType: 'Bearer';
-  expiresIn: number;
-  scopes: string;
-  idToken?: string;
-}
+/** Tokens the flow brought: the shape the core reports for every grant, handed out as a `TokenResult`. */
+export type DeviceFlowTokens = NativeTokens;
 
 /** One run of the flow, as the client sets it up. */
 export interface DeviceFlowRequest {
