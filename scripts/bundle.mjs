@@ -45,7 +45,11 @@ const outputOptions = {
 // files (entry and chunk; no bundler runtime, since the sign-in code imports node: modules by
 // name rather than by default import); other entries add chunks of their own.
 const probe = await rolldown({ ...inputOptions, input: { index: entries.index } });
-const mainModules = new Set((await probe.generate(outputOptions)).output.flatMap((chunk) => chunk.moduleIds ?? []));
+// Modules the main entry only imports dynamically (the device flow, provisional requests) stay
+// out of it: they get chunks of their own, read when first called.
+const mainModules = new Set(
+  (await probe.generate(outputOptions)).output.filter((chunk) => chunk.type === 'chunk' && !chunk.isDynamicEntry).flatMap((chunk) => chunk.moduleIds ?? []),
+);
 await probe.close();
 
 const bundle = await rolldown({ ...inputOptions, input: entries });

@@ -26,8 +26,29 @@ import {
   type UpdateTokenOptions,
 } from './bearer-token.js';
 import { DEFAULT_REFRESH_MARGIN_MS } from './schedule.js';
-import { runDeviceFlow, type DeviceUserCode } from './device.js';
-import { EXTERNAL_AUTH_TYPES, MAX_EXTERNAL_AUTH_TOKEN_LENGTH, requestProvisionalToken, type ExternalAuthType } from './provisional.js';
+import type { DeviceUserCode } from './device.js';
+import { EXTERNAL_AUTH_TYPES, MAX_EXTERNAL_AUTH_TOKEN_LENGTH, type ExternalAuthType } from './provisional.js';
+
+/**
+ * The device flow and provisional requests, loaded on first use: a launcher that only signs in
+ * through the browser never reads them. From the bundle they load as CommonJS, whose exports an
+ * `import()` may put under `default`.
+ */
+type DeviceModule = typeof import('./device.js');
+type ProvisionalRequestModule = typeof import('./provisional-request.js');
+let deviceModule: Promise<DeviceModule> | undefined;
+let provisionalModule: Promise<ProvisionalRequestModule> | undefined;
+function exportsOf<T extends object>(loaded: T | { default: T }, name: string): T {
+  return name in loaded ? (loaded as T) : (loaded as { default: T }).default;
+}
+function loadDevice(): Promise<DeviceModule> {
+  deviceModule ??= import('./device.js').then((m) => exportsOf<DeviceModule>(m, 'runDeviceFlow'));
+  return deviceModule;
+}
+function loadProvisionalRequest(): Promise<ProvisionalRequestModule> {
+  provisionalModule ??= import('./provisional-request.js').then((m) => exportsOf<ProvisionalRequestModule>(m, 'requestProvisionalToken'));
+  return provisionalModule;
+}
 
 export interface ClientOptions {
   /** The application id (a snowflake, as a string or bigint). Can also be set later with `setApplicationId`. */
@@ -709,7 +730,7 @@ export class Client extends EventEmitter<ClientEvents> {
       const signal = checkSignal(where, o.signal);
       const timeoutMs = checkMs(where, 'timeoutMs', o.timeoutMs, this.#requestTimeoutMs);
       if (signal?.aborted) throw ClientResultError.of('Aborted', `${where} was aborted before it started.`);
-      requestProvisionalToken({
+      loadProvisionalRequest().then(({ requestProvisionalToken }) => requestProvisionalToken({
         apiBase: this.#endpoints.apiBase,
         clientId,
         externalAuthType: identity.external_auth_type as ExternalAuthType,
@@ -718,7 +739,7 @@ export class Client extends EventEmitter<ClientEvents> {
         closing: this.#flows.signal,
         timeoutMs,
         where,
-      }).then(resolve, reject);
+      })).then(resolve, reject);
     });
   }
 
@@ -761,7 +782,7 @@ export class Client extends EventEmitter<ClientEvents> {
       const signal = checkSignal(where, o.signal);
       const timeoutMs = checkMs(where, 'timeoutMs', o.timeoutMs, this.#authorizeTimeoutMs);
       if (signal?.aborted) throw ClientResultError.of('Aborted', `${where} was aborted before it started.`);
-      runDeviceFlow({
+      loadDevice().then(({ runDeviceFlow }) => runDeviceFlow({
         issuer: this.#endpoints.issuer,
         apiBase: this.#endpoints.apiBase,
         clientId,
@@ -773,7 +794,7 @@ export class Client extends EventEmitter<ClientEvents> {
         requestTimeoutMs: this.#requestTimeoutMs,
         extraParameters,
         where,
-      }).then(resolve, reject);
+      })).then(resolve, reject);
     });
   }
 

@@ -1,0 +1,132 @@
+/**
+ * Provisional accounts, the social SDK's GetProvisionalToken: a player without an account of the
+ * platform gets one tied to an identity from another provider (Steam, Epic, an OIDC provider…),
+ * by exchanging that provider's token at `POST {api}/partner-sdk/token`. The external token is a
+ * secret: it never reaches an error message, a log, `util.inspect` or JSON.
+ */
+import { ClientResultError } from './errors.js';
+import { ProvisionalErrorCode, type ExternalAuthType } from './provisional.js';
+import { redact } from './redact.js';
+import {
+  describeNetworkError,
+  isNetworkFailure,
+  MAX_RESPONSE_BYTES,
+  numericCode,
+  parseRetryAfter,
+  readBounded,
+  RefusedResponse,
+  tokenResponseProblem,
+} from './transport.js';
+import type { DeviceFlowTokens } from './device.js';
+
+const MAX_BODY = 4096;
+
+const ADVICE: Record<number, string> = {
+  [ProvisionalErrorCode.ProviderNotConfigured]: 'Configure an identity provider of this type for the application, or use another externalAuthType.',
+  [ProvisionalErrorCode.InvalidExternalToken]: 'Get a fresh token from the identity provider and try again.',
+  [ProvisionalErrorCode.AlreadyMerged]: 'This provisional account already belongs to another account; sign in with that one.',
+  [ProvisionalErrorCode.MergeWhileBanned]: 'The player is banned; the accounts can be merged once the ban ends.',
+};
+
+/** One provisional token request, as the client sets it up. */
+export interface ProvisionalTokenRequest {
+  apiBase: string;
+  clientId: string;
+  externalAuthType: ExternalAuthType;
+  externalAuthToken: string;
+  signal: AbortSignal | undefined;
+  closing: AbortSignal;
+  timeoutMs: number;
+  where: string;
+}
+
+function httpError(where: string, status: number, text: string, retryAfterHeader: string | null, secret: string): ClientResultError {
+  const errorCode = numericCode(text);
+  let said = '';
+  try {
+    const message = (JSON.parse(text) as { message?: unknown }).message;
+    if (typeof message === 'string') said = `: ${redact(message.slice(0, 300), [secret])}`;
+  } catch {
+    // not JSON
+  }
+  const advice = ADVICE[errorCode] ?? (status === 429 || status >= 500 ? 'Try again later.' : 'Check the application id and the external auth type and token.');
+  return new ClientResultError({
+    type: 'HTTPError',
+    error: `${where}: the service refused the provisional token request with HTTP ${status}${errorCode ? ` and code ${errorCode}` : ''}${said}. ${advice}`,
+    errorCode,
+    oauthError: '',
+    status,
+    responseBody: redact(text, [secret]).slice(0, MAX_BODY),
+    retryable: status === 429 || status >= 500,
+    retryAfter: parseRetryAfter(retryAfterHeader, text) ?? 0,
+  });
+}
+
+/** A response this client cannot use: an HTTPError with the real status, as for every token response. */
+function unusable(where: string, status: number, why: string): ClientResultError {
+  return new ClientResultError({
+    type: 'HTTPError',
+    error: `${where}: the response was refused: ${why}.`,
+    errorCode: 0,
+    oauthError: '',
+    status,
+    responseBody: '',
+    retryable: false,
+    retryAfter: 0,
+  });
+}
+
+/** Exchanges an external token for a provisional account's tokens. */
+export async function requestProvisionalToken(request: ProvisionalTokenRequest): Promise<DeviceFlowTokens> {
+  const { where, externalAuthToken: secret } = request;
+  const timeout = AbortSignal.timeout(request.timeoutMs);
+  const signals = [timeout, request.closing];
+  if (request.signal) signals.push(request.signal);
+  const signal = AbortSignal.any(signals);
+  let text: string;
+  let response: Response;
+  try {
+    response = await fetch(`${request.apiBase}/partner-sdk/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({
+        client_id: request.clientId,
+        external_auth_type: request.externalAuthType,
+        external_auth_token: secret,
+      }),
+      signal,
+      redirect: 'error',
+    });
+    text = Buffer.from(await readBounded(response, MAX_RESPONSE_BYTES)).toString('utf8');
+  } catch (error) {
+    if (request.signal?.aborted) throw ClientResultError.of('Aborted', `${where} was aborted by the AbortSignal.`);
+    if (request.closing.aborted) throw ClientResultError.of('ClientDestroyed', `${where}: the client was closed; create a new Client.`);
+    if (error instanceof RefusedResponse) throw unusable(where, error.status, error.message);
+    if (timeout.aborted) {
+      throw ClientResultError.of('NetworkError', `${where}: no response within ${request.timeoutMs} ms. Try again, or raise timeoutMs.`, 'ERR_REQUEST_TIMEOUT');
+    }
+    const why = isNetworkFailure(error) ? describeNetworkError(error, request.timeoutMs) : redact(String((error as Error)?.message ?? error), [secret]);
+    throw ClientResultError.of('NetworkError', `${where}: the request failed: ${why}.`);
+  }
+  if (response.status !== 200) throw httpError(where, response.status, text, response.headers.get('retry-after'), secret);
+  let body: Record<string, unknown> | undefined;
+  try {
+    const json = JSON.parse(text) as unknown;
+    if (json !== null && typeof json === 'object' && !Array.isArray(json)) body = json as Record<string, unknown>;
+  } catch {
+    // refused below with the reason
+  }
+  // The service sends `refresh_token: null` to identities that have none; that is absence.
+  if (body?.refresh_token === null) delete body.refresh_token;
+  const problem = body === undefined ? tokenResponseProblem(text) : tokenResponseProblem(JSON.stringify(body));
+  if (problem !== undefined || body === undefined) throw unusable(where, 200, problem ?? 'its body is not a JSON object');
+  const tokens: DeviceFlowTokens = {
+    accessToken: body.access_token as string,
+    refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : '',
+    tokenType: 'Bearer',
+    expiresIn: typeof body.expires_in === 'number' ? body.expires_in : 0,
+    scopes: typeof body.scope === 'string' ? body.scope : '',
+  };
+  if (typeof body.id_token === 'string' && body.id_token !== '') tokens.idToken = body.id_token;
+  return tokens;
+}
