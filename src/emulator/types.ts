@@ -115,7 +115,8 @@ export interface EmulatorOptions {
   deviceIntervalSeconds?: number;
   /**
    * Provisional accounts: the external identities `POST {api}/partner-sdk/token` accepts, for
-   * every application. Any other type or token is refused with code 530001. Default: none.
+   * every application. A type with no identity here is refused with code 530000, any other
+   * token with 530001. Default: none.
    */
   externalIdentities?: EmulatorExternalIdentity[];
 }
