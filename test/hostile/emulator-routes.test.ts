@@ -31,7 +31,7 @@ interface Answer {
   json: unknown;
 }
 
-async function call(method: string, path: string, body?: BodyInit, headers: Record<string, string> = {}): Promise<Answer> {
+async function call(method: string, path: string, body?: string | Uint8Array, headers: Record<string, string> = {}): Promise<Answer> {
   const res = await fetch(`${emulator.apiBase}${path}`, { method, body, headers: { Authorization: `Bot ${emulator.botToken}`, ...headers }, signal: AbortSignal.timeout(20_000) });
   const text = await res.text();
   let json: unknown;
