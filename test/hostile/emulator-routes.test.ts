@@ -82,6 +82,12 @@ describe('hostile JSON bodies', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it('answers a component carrying a huge unknown array with a 2xx or a 4xx, never a 500', async () => {
+    const body = JSON.stringify({ components: [{ type: 1, components: [{ type: 2, style: 1, label: 'x', custom_id: 'x', junk: new Array(150_000).fill(0) }] }] });
+    const answer = await call('POST', `/channels/${channelId}/messages`, body, jsonHeaders);
+    expect(answer.status, JSON.stringify(answer.json).slice(0, 300)).toBeLessThan(500);
+  });
+
   it('refuses invalid UTF-8 and the wrong content type with 400', async () => {
     for (const [method, path] of targets()) {
       expectServiceError(await call(method, path, new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), jsonHeaders), 400);
