@@ -11,10 +11,18 @@ export const MAX_TIMER_MS = 2_147_483_647;
 /** An options object: `undefined` gives `{}`; anything but a plain object is a type error. */
 export function checkOptions<T extends object>(where: string, value: T | undefined, name = 'options'): Partial<T> {
   if (value === undefined) return {};
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+  if (value === null || typeof value !== 'object' || isArrayOrRevoked(value)) {
     throw argumentError('type', where, name, 'an object', value);
   }
   return value;
+}
+
+function isArrayOrRevoked(value: object): boolean {
+  try {
+    return Array.isArray(value);
+  } catch {
+    return true; // only a revoked Proxy throws here, and it cannot be read as options
+  }
 }
 
 /** A string; with `nonEmpty`, the empty string is a value error. */

@@ -77,6 +77,7 @@ const MAX_SECONDS = 86_400;
 const MAX_BODY = 4096;
 const PRINTABLE = /^[\x20-\x7E]{1,256}$/;
 const DEVICE_CODE = /^[\x21-\x7E]{1,2048}$/;
+const SHOWABLE_URL = /^[\x21-\x7E]{1,2048}$/;
 
 interface Captured {
   status: number;
@@ -96,7 +97,7 @@ function deviceResponseProblem(text: string): string | undefined {
   for (const name of ['verification_uri', 'verification_uri_complete'] as const) {
     const value = body[name];
     if (value === undefined && name === 'verification_uri_complete') continue;
-    if (typeof value !== 'string' || !isShowableUrl(value)) return `its ${name} is not an https URL`;
+    if (typeof value !== 'string' || !isShowableUrl(value)) return `its ${name} is not an https URL of printable ASCII characters`;
   }
   if (typeof body.expires_in !== 'number' || !(body.expires_in > 0) || body.expires_in > MAX_SECONDS) {
     return `its expires_in is not a number of seconds above 0 and at most ${MAX_SECONDS}`;
@@ -107,9 +108,10 @@ function deviceResponseProblem(text: string): string | undefined {
   return undefined;
 }
 
-// The player is sent there: only https, or plain http on loopback (the emulator).
+// The player is sent there: only https, or plain http on loopback (the emulator), and shown as
+// received, so control characters (terminal escapes, newlines, bidi overrides) are refused.
 function isShowableUrl(value: string): boolean {
-  if (value.length > 2048) return false;
+  if (!SHOWABLE_URL.test(value)) return false;
   try {
     const url = new URL(value);
     return url.protocol === 'https:' || isLoopbackHttp(url);

@@ -148,6 +148,15 @@ export function argumentError(
  * objects by kind. Numbers, booleans and bigints are shown, since they are never secrets.
  */
 export function describeValue(value: unknown): string {
+  try {
+    return describeReadable(value);
+  } catch {
+    // A Proxy whose traps throw (or a revoked one) must not turn an argument error into a crash.
+    return 'an object that cannot be read';
+  }
+}
+
+function describeReadable(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return `an array of length ${value.length}`;
   switch (typeof value) {

@@ -64,8 +64,8 @@ export function validateModal(body: unknown): ComponentValidationResult {
  * component whose `id` is missing, null or 0 gets the next integer from 1 up that no component of
  * the tree already has, in document order (each component before its children). Takes an array of
  * components, or a message or modal body (whose `components` are filled; other fields are copied).
- * The input is never changed. Throws an argument error on anything else, a cycle, or nesting
- * deeper than 32 levels.
+ * The input is never changed. Throws an argument error on anything else, a cycle, nesting deeper
+ * than 32 levels, or more than 100000 objects and array items.
  */
 export function fillComponentIds<Tree extends readonly Component[] | MessageBody | ModalBody>(tree: Tree): Tree;
 export function fillComponentIds(tree: unknown): unknown {
@@ -74,7 +74,8 @@ export function fillComponentIds(tree: unknown): unknown {
   try {
     return fillIds(tree, !Array.isArray(tree));
   } catch (error) {
-    if (error instanceof ComponentTreeError) throw argumentError('value', where, 'tree', 'a tree without cycles, at most 32 levels deep', tree, error.message);
-    throw error;
+    if (error instanceof ComponentTreeError) throw argumentError('value', where, 'tree', 'a tree without cycles, at most 32 levels deep and 100000 values large', tree, error.message);
+    // Only exotic objects (a Proxy whose traps throw) get here: plain JSON never does.
+    throw argumentError('type', where, 'tree', 'plain objects and arrays', tree, 'The tree could not be read as JSON data.');
   }
 }

@@ -832,6 +832,8 @@ export function checkModal(body: unknown): ComponentValidationResult {
 }
 
 const MAX_TREE_DEPTH = 32;
+/** Objects and array items fillIds walks at most: a real message or modal holds a few hundred. */
+const MAX_TREE_VALUES = 100_000;
 
 /** Why {@link fillIds} could not copy a tree. */
 export class ComponentTreeError extends Error {}
@@ -846,13 +848,19 @@ export class ComponentTreeError extends Error {}
 export function fillIds<Tree>(components: Tree, body = false): Tree {
   const defined = new Set<number>();
   const order: object[] = [];
-  // First pass: refuse cycles and depth, list the components in document order, note defined ids.
+  let visited = 0;
+  // First pass: refuse cycles, depth and size, list the components in document order, note defined ids.
   const walk = (value: unknown, isComponent: boolean, depth: number, stack: Set<object>): void => {
     if (typeof value !== 'object' || value === null) return;
     if (stack.has(value)) throw new ComponentTreeError('The tree holds a cycle: an object contains itself.');
     if (depth > MAX_TREE_DEPTH) throw new ComponentTreeError(`The tree is nested deeper than ${MAX_TREE_DEPTH} levels.`);
+    // A sparse array's length or one object shared many times would otherwise make the walk endless.
+    if (++visited > MAX_TREE_VALUES || (Array.isArray(value) && value.length > MAX_TREE_VALUES)) {
+      throw new ComponentTreeError(`The tree holds more than ${MAX_TREE_VALUES} objects and array items.`);
+    }
     stack.add(value);
     if (Array.isArray(value)) {
+      visited += value.length;
       for (let i = 0; i < value.length; i++) walk(own(value, i), isComponent, depth + 1, stack);
     } else {
       const component = isComponent && Object.hasOwn(value, 'type');

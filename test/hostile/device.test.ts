@@ -1,0 +1,76 @@
+// The device flow against a hostile device endpoint: a body that never ends, a verification URI
+// carrying control characters, and intervals of 0 or 1e9. Each ends in a typed error within the
+// flow's limits, and the player is never shown a URI with control characters in it.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, ClientResultError, type DeviceUserCode } from '../../src/index.js';
+import { rejected } from '../support/promises.js';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+let handler: Handler = (_req, res) => res.writeHead(500).end();
+let server: Server;
+let client: Client;
+const GOOD_DEVICE = { device_code: 'device-code-secret-0123456789', user_code: 'BCDF-GHJK', verification_uri: 'https://example.com/activate', expires_in: 60, interval: 1 };
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => handler(req, res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  client = new Client({ applicationId: '1234567890123456789', webBase: base, apiBase: `${base}/api/v10` });
+});
+afterAll(async () => {
+  client.close();
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe('device flow against a hostile device endpoint', () => {
+  it('ends a body that never ends with the flow timeout', async () => {
+    const timers: NodeJS.Timeout[] = [];
+    handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"device_code":"');
+      timers.push(setInterval(() => res.write('x'), 50));
+    };
+    const started = Date.now();
+    const error = await rejected<ClientResultError>(client.getTokenFromDevice({ onUserCode: () => undefined, timeoutMs: 1_000 }));
+    for (const timer of timers) clearInterval(timer);
+    expect(error).toBeInstanceOf(ClientResultError);
+    expect(error.code).toBe('ERR_AUTHORIZE_TIMEOUT');
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it.each([
+    ['an escape sequence', 'https://example.com/activate\u001b[2J'],
+    ['a newline in the host', 'https://exa\nmple.com/activate'],
+    ['a NUL', 'https://example.com/\u0000activate'],
+    ['a bidi override', 'https://example.com/\u202eetavitca'],
+  ])('never shows the player a verification_uri with %s', async (_name, uri) => {
+    handler = (_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ ...GOOD_DEVICE, verification_uri: uri }));
+    const shown: DeviceUserCode[] = [];
+    const controller = new AbortController();
+    const pending = client.getTokenFromDevice({ onUserCode: (code) => void (shown.push(code), controller.abort()), signal: controller.signal, timeoutMs: 5_000 });
+    const error = await rejected<ClientResultError>(pending);
+    expect(error).toBeInstanceOf(ClientResultError);
+    expect(error.code).toBe('ERR_HTTP');
+    expect(error.message).toMatch(/verification_uri is not an https URL of printable ASCII characters/);
+    expect(shown).toEqual([]);
+  });
+
+  it.each([
+    ['0', 0],
+    ['1e9', 1e9],
+    ['NaN as a string', 'NaN'],
+  ])('refuses an interval of %s before showing anything', async (_name, interval) => {
+    handler = (_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ ...GOOD_DEVICE, interval }));
+    let shown = false;
+    const error = await rejected<ClientResultError>(client.getTokenFromDevice({ onUserCode: () => void (shown = true), timeoutMs: 5_000 }));
+    expect(error.code).toBe('ERR_HTTP');
+    expect(error.message).toMatch(/interval is not/);
+    expect(shown).toBe(false);
+  });
+});
