@@ -107,10 +107,14 @@ function checkRedirectUri(name: string, uri: unknown): string {
   return uri;
 }
 
-/** Interactions: an endpoint the emulator POSTs to, an absolute http(s) URL. */
+/** Interactions: an endpoint the emulator POSTs to, an absolute http(s) URL, when given. */
 function checkEndpointUrl(name: string, value: unknown): string | undefined {
-  const url = checkOptionalString(WHERE, name, value);
-  if (url === undefined) return undefined;
+  return value === undefined ? undefined : checkEndpointHref(WHERE, name, value);
+}
+
+/** An endpoint the emulator POSTs to: an absolute http(s) URL, returned normalised. */
+export function checkEndpointHref(where: string, name: string, value: unknown): string {
+  const url = checkString(where, name, value);
   let parsed: URL | undefined;
   try {
     parsed = new URL(url);
@@ -118,7 +122,7 @@ function checkEndpointUrl(name: string, value: unknown): string | undefined {
     parsed = undefined;
   }
   if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.hostname === '') {
-    throw argumentError('value', WHERE, name, 'an absolute http(s) URL such as "http://127.0.0.1:8080/interactions"', url);
+    throw argumentError('value', where, name, 'an absolute http(s) URL such as "http://127.0.0.1:8080/interactions"', url);
   }
   return parsed.href;
 }

@@ -10,6 +10,7 @@ import { ALL_PERMISSIONS, hasPermission, PermissionFlags } from '../../rules/per
 import { canUseCommand } from '../commands/access.js';
 import { scopeKey, type CommandRecord } from '../commands/store.js';
 import type { EmulatorContext } from '../context.js';
+import { checkEndpointHref } from '../options.js';
 import type { EmulatorUser } from '../types.js';
 import { channelPermissions } from '../world/permissions.js';
 import type { ChannelRecord, GuildRecord } from '../world/types.js';
@@ -507,19 +508,6 @@ export async function checkInteractionsEndpoint(ctx: EmulatorContext, maybeWorld
   return { ping: pong, forgedRefused, staleRefused, ok: pong && forgedRefused && staleRefused };
 }
 
-function checkUrl(where: string, name: string, value: unknown): string {
-  const url = checkString(where, name, value);
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch {
-    parsed = undefined;
-  }
-  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.hostname === '') {
-    throw argumentError('value', where, name, 'an absolute http(s) URL such as "http://127.0.0.1:8080/interactions"', url);
-  }
-  return parsed.href;
-}
 
 /**
  * Sets an application's interactions endpoint as the service's settings page does: only after
@@ -528,7 +516,7 @@ function checkUrl(where: string, name: string, value: unknown): string {
 export async function setInteractionsEndpoint(ctx: EmulatorContext, maybeWorld: InteractionWorld | undefined, url: unknown, applicationId: unknown): Promise<InteractionsEndpointCheck> {
   const where = 'emulator.setInteractionsEndpoint';
   const world = worldOrThrow(maybeWorld);
-  const href = checkUrl(where, 'url', url);
+  const href = checkEndpointHref(where, 'url', url);
   const appId = knownApplication(where, ctx, applicationId);
   const check = await checkInteractionsEndpoint(ctx, world, appId, href);
   if (!check.ok) {
@@ -543,7 +531,7 @@ export async function setInteractionsEndpoint(ctx: EmulatorContext, maybeWorld: 
 export function setEventWebhooksUrl(ctx: EmulatorContext, maybeWorld: InteractionWorld | undefined, url: unknown, applicationId: unknown): void {
   const where = 'emulator.setEventWebhooksUrl';
   const world = worldOrThrow(maybeWorld);
-  const href = checkUrl(where, 'url', url);
+  const href = checkEndpointHref(where, 'url', url);
   world.eventWebhooksUrls.set(knownApplication(where, ctx, applicationId), href);
 }
 
