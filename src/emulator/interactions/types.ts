@@ -29,7 +29,7 @@ export interface InvokeCommandOptions {
   targetId?: string;
   /** The application whose command it is. Default: the first application. */
   applicationId?: string;
-  /** The member's permissions in the channel, a decimal string of bits. Default: every permission. */
+  /** The member's permissions in the channel, a decimal string of bits. Default: what the guild gives the member there (roles, then channel overwrites), as `member.permissions` shows. */
   permissions?: string;
   /** The player's language (`locale`). Default `'en-US'`. */
   locale?: string;
