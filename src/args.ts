@@ -57,18 +57,11 @@ export function toSnowflake(value: unknown, where: string, name = 'applicationId
   return id;
 }
 
-// The core speaks the vendor SDK's C++ names; the TypeScript API says its own.
-function inTypeScriptNames(message: string): string {
-  return message
-    .replace(/Client::(GetDefault\w+)\(\)/g, (_m, name: string) => `Client.${name[0]!.toLowerCase()}${name.slice(1)}()`)
-    .replace(/Client::(\w+)/g, (_m, name: string) => `client.${name[0]!.toLowerCase()}${name.slice(1)}()`);
-}
-
 /** A ClientResult of the core, in the TypeScript API's words. @internal */
 export function toResult(native: NativeResult): ClientResult {
   return {
     type: native.type as ErrorType,
-    error: inTypeScriptNames(native.error),
+    error: native.error,
     errorCode: native.errorCode,
     oauthError: native.oauthError,
     status: native.status,
@@ -83,7 +76,7 @@ function optionalString(where: string, name: string, value: unknown): string | u
   return value === null ? undefined : checkOptionalString(where, name, value);
 }
 
-// The addon checks these too, but with no error code; checked here first so they read like every other argument error.
+// The addon checks these too; checked here first so the error names the TypeScript call and field.
 function checkChallenge(where: string, value: unknown): AuthorizationCodeChallenge | undefined {
   if (value === undefined || value === null) return undefined;
   const expected = 'the challenge object from createAuthorizationCodeVerifier()';
