@@ -341,45 +341,46 @@ function childJson<B extends object>(where: string, name: string, value: unknown
   return copyValue(where, name, value) as Json;
 }
 
+/** Appends a child to a content builder's components (a module function, so it is not on the prototype). */
+function pushComponent<B extends BuilderBase<unknown>>(builder: B, method: string, component: Json): B {
+  update(builder, method, (json) => void (json.components as unknown[]).push(component));
+  return builder;
+}
+
 /** Methods of builders that hold V2 content: a Container and a V2 message. */
 abstract class ContentBuilder<Output> extends BuilderBase<Output> {
   /** Adds a Text Display (1–4000 characters of markdown). */
   addText(content: string): this {
-    update(this, 'addText', (json) => void (json.components as unknown[]).push({ type: ComponentType.TextDisplay, content }));
-    return this;
+    return pushComponent(this, 'addText', { type: ComponentType.TextDisplay, content });
   }
 
   /** Adds an Action Row: an ActionRowBuilder, or a function that fills a new one. */
   addActionRow(row: ActionRowBuilder | ((row: ActionRowBuilder) => void)): this {
-    return this.push('addActionRow', childJson(`${stateOf(this).label}.addActionRow`, 'row', row, () => new ActionRowBuilder()));
+    return pushComponent(this, 'addActionRow', childJson(`${stateOf(this).label}.addActionRow`, 'row', row, () => new ActionRowBuilder()));
   }
 
   /** Adds a Section: a SectionBuilder, or a function that fills a new one. */
   addSection(section: SectionBuilder | ((section: SectionBuilder) => void)): this {
-    return this.push('addSection', childJson(`${stateOf(this).label}.addSection`, 'section', section, () => new SectionBuilder()));
+    return pushComponent(this, 'addSection', childJson(`${stateOf(this).label}.addSection`, 'section', section, () => new SectionBuilder()));
   }
 
   /** Adds a Media Gallery of 1–10 items. */
   addMediaGallery(items: readonly MediaInput[]): this {
     const where = `${stateOf(this).label}.addMediaGallery`;
     if (!Array.isArray(items)) throw argumentError('type', where, 'items', 'an array of { url, description?, spoiler? }', items);
-    return this.push('addMediaGallery', { type: ComponentType.MediaGallery, items: items.map((item, i) => mediaJson(where, item, `items[${i}]`)) });
+    return pushComponent(this, 'addMediaGallery', { type: ComponentType.MediaGallery, items: items.map((item, i) => mediaJson(where, item, `items[${i}]`)) });
   }
 
   /** Adds a File: `attachment://<filename>` of a file uploaded with the message. */
   addFile(url: string, settings?: { spoiler?: boolean }): this {
-    return this.push('addFile', { type: ComponentType.File, file: { url }, ...settingsJson(`${stateOf(this).label}.addFile`, settings, { spoiler: 'spoiler' }) });
+    return pushComponent(this, 'addFile', { type: ComponentType.File, file: { url }, ...settingsJson(`${stateOf(this).label}.addFile`, settings, { spoiler: 'spoiler' }) });
   }
 
   /** Adds a Separator; default a divider with small spacing. */
   addSeparator(settings?: { divider?: boolean; spacing?: SeparatorSpacing }): this {
-    return this.push('addSeparator', { type: ComponentType.Separator, ...settingsJson(`${stateOf(this).label}.addSeparator`, settings, { divider: 'divider', spacing: 'spacing' }) });
+    return pushComponent(this, 'addSeparator', { type: ComponentType.Separator, ...settingsJson(`${stateOf(this).label}.addSeparator`, settings, { divider: 'divider', spacing: 'spacing' }) });
   }
 
-  protected push(method: string, component: Json): this {
-    update(this, method, (json) => void (json.components as unknown[]).push(component));
-    return this;
-  }
 }
 
 /** A Container (V2 messages): children grouped with an optional accent colour. */
@@ -427,7 +428,7 @@ export class MessageBuilder extends ContentBuilder<MessageBody> {
 
   /** V2 messages: adds a Container, a ContainerBuilder or a function that fills a new one. */
   addContainer(container: ContainerBuilder | ((container: ContainerBuilder) => void)): this {
-    return this.push('addContainer', childJson('MessageBuilder.addContainer', 'container', container, () => new ContainerBuilder()));
+    return pushComponent(this, 'addContainer', childJson('MessageBuilder.addContainer', 'container', container, () => new ContainerBuilder()));
   }
 
   /** Legacy messages: the text, at most 4000 characters. */
