@@ -32,6 +32,13 @@ export interface PlatformApiOptions {
   globalLimit?: number;
   /** How many times a request answered 429 is retried after waiting `retry_after`. Default 3. */
   retries?: number;
+  /**
+   * How many times a GET, PUT or DELETE is retried after a 500, 502, 503 or 504 answer, or after
+   * failing on the network before an answer, with exponential backoff (about 100 ms, doubling,
+   * never shorter than a `Retry-After`). POST and PATCH are never retried: they are not
+   * idempotent, so a retry could act twice. Default 2; 0 turns it off.
+   */
+  serverErrorRetries?: number;
   /** Default time limit of one call, waits for rate limits and retries included. Default 15000 ms. */
   timeoutMs?: number;
   /** Largest response body read; a larger one fails with ERR_API_RESPONSE_TOO_LARGE. Default 4 MiB. */
@@ -84,6 +91,12 @@ const GLOBAL_WINDOW_MS = 1000;
 const INVALID_WINDOW_MS = 10 * 60_000;
 /** How long a slot is held if its process dies without returning it. */
 const HOLD_MS = 60_000;
+/** Server errors worth another try: the service or a proxy in front of it failed for a moment. */
+const RETRYABLE_STATUSES = new Set([500, 502, 503, 504]);
+/** Methods that act the same however often they are sent (RFC 9110 §9.2.2): only these are retried after a server error. */
+const IDEMPOTENT_METHODS = new Set(['GET', 'PUT', 'DELETE']);
+/** First backoff after a server error or network failure; doubled each time, plus up to as much again at random. */
+const SERVER_RETRY_BASE_MS = 100;
 /** Answers that count toward the invalid-request limit. */
 const INVALID_STATUSES = new Set([401, 403, 429]);
 /** Headers the client sets itself, so a call cannot replace them. */
@@ -153,6 +166,7 @@ interface Internals {
   identity: string;
   address: string;
   retries: number;
+  serverErrorRetries: number;
   timeoutMs: number;
   maxResponseBytes: number;
   connections: number;
@@ -172,15 +186,11 @@ export let sendWithStatus: <T>(api: PlatformApiCore, call: ApiRequest, options: 
 const internals = new WeakMap<PlatformApiCore, Internals>();
 
 
-function parseBucket(headers: Record<string, string | string[] | undefined>): RateLimitOutcome['bucket'] | null {
-  const header = (name: string): string | undefined => {
-    const value = headers[name];
-    return Array.isArray(value) ? value[0] : value;
-  };
-  const hash = header('x-ratelimit-bucket');
-  const limit = Number(header('x-ratelimit-limit'));
-  const remaining = Number(header('x-ratelimit-remaining'));
-  const resetAfter = Number(header('x-ratelimit-reset-after'));
+function parseBucket(response: DispatchedResponse): RateLimitOutcome['bucket'] | null {
+  const hash = response.bucket;
+  const limit = Number(response.limit);
+  const remaining = Number(response.remaining);
+  const resetAfter = Number(response.resetAfter);
   if (hash === undefined || hash === '' || hash.length > 128 || !Number.isFinite(limit) || !Number.isFinite(remaining) || !Number.isFinite(resetAfter)) {
     return null;
   }
@@ -236,6 +246,7 @@ export class PlatformApiCore {
       identity: createHash('sha256').update(authorization).digest('base64url').slice(0, 22),
       address: opts.address === undefined ? 'default' : checkString(WHERE, 'options.address', opts.address, true),
       retries: checkInteger(WHERE, 'options.retries', opts.retries, 0, 10, 3),
+      serverErrorRetries: checkInteger(WHERE, 'options.serverErrorRetries', opts.serverErrorRetries, 0, 10, 2),
       timeoutMs: checkMs(WHERE, 'options.timeoutMs', opts.timeoutMs, 15_000),
       maxResponseBytes: checkInteger(WHERE, 'options.maxResponseBytes', opts.maxResponseBytes, 1024, 256 * 1024 * 1024, 4 * 1024 * 1024),
       connections: checkInteger(WHERE, 'options.connections', opts.connections, 1, 4096, 128),
@@ -299,68 +310,87 @@ export class PlatformApiCore {
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
     const headers = withExtraHeaders(where, body === undefined ? s.headers : s.jsonHeaders, call.headers);
 
-    const controller = new AbortController();
-    let timedOut = false;
+    // One cancellation path for the deadline and the caller's signal. No AbortController per
+    // call: the in-flight request is cancelled through undici's own abort, and a controller is
+    // made only when the call has to wait for a rate limit.
+    const cancel: Cancellation = { reason: undefined, timedOut: false, abort: undefined, controller: undefined };
     const deadline = Date.now() + timeoutMs;
     const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new Error('timeout'));
+      cancel.timedOut = true;
+      cancelWith(cancel, new Error('timeout'));
     }, timeoutMs);
     timer.unref(); // the request itself (a socket or a wait) keeps the process alive, not its deadline
-    const onAbort = (): void => controller.abort(signal!.reason);
+    const onAbort = (): void => cancelWith(cancel, signal!.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     const failure = (cause: unknown): ApiRequestError =>
-      timedOut
+      cancel.timedOut
         ? new ApiRequestError('ERR_API_TIMEOUT', `${call.method} ${call.route} did not finish within ${timeoutMs} ms (waiting for rate limits included). Raise timeoutMs or retry later.`, context, { cause })
-        : controller.signal.aborted
+        : cancel.reason !== undefined
           ? new ApiRequestError('ERR_API_ABORTED', `${call.method} ${call.route} was aborted by its signal.`, context, { cause })
           : new ApiRequestError('ERR_API_NETWORK', `${call.method} ${call.route} failed on the network: ${(cause as Error)?.message ?? String(cause)}`, context, { cause });
 
     try {
-      for (let attempt = 0; ; attempt++) {
+      let limitedRetries = 0;
+      let serverRetries = 0;
+      const idempotent = IDEMPOTENT_METHODS.has(call.method);
+      // Waits before retrying a server error or a network failure; false when no retry is left
+      // or the wait would outlast the call's deadline.
+      const backOff = async (retryAfterSeconds: number): Promise<boolean> => {
+        if (!idempotent || serverRetries >= s.serverErrorRetries || cancel.reason !== undefined) return false;
+        const step = SERVER_RETRY_BASE_MS * 2 ** serverRetries;
+        const delay = Math.max(Math.ceil(retryAfterSeconds * 1000), Math.round(step + Math.random() * step));
+        if (Date.now() + delay >= deadline) return false;
+        serverRetries++;
+        try {
+          await wait(delay, waitSignal(cancel), true).done; // a caller awaits it: keeps the process up
+        } catch (cause) {
+          throw failure(cause);
+        }
+        return true;
+      };
+      for (;;) {
         // The memory store answers at once: no promise unless there is a wait.
         const id = nextReservationId();
         const quick = s.sync?.acquire(scope, s.policy, id);
-        const reservation = quick?.ok === true ? quick.reservation : await this.#acquire(s, scope, id, quick, controller.signal, deadline, context, failure);
+        const reservation = quick?.ok === true ? quick.reservation : await this.#acquire(s, scope, id, quick, waitSignal(cancel), deadline, context, failure);
         let outcome: RateLimitOutcome = { sent: false };
         let released = false;
         try {
           const agent = s.agentReady ?? (await this.#agent(s));
-          if (controller.signal.aborted) throw controller.signal.reason;
+          if (cancel.reason !== undefined) throw cancel.reason;
           outcome = { sent: true };
-          const response = await agent.request({
-            origin: s.origin,
-            path: path + query,
-            method: call.method,
-            headers,
-            body,
-            signal: controller.signal,
-          });
-          const status = response.statusCode;
-          const responseHeaders = response.headers;
-          const text = await readBounded(response.body, responseHeaders['content-length'], s.maxResponseBytes, context);
+          const response = await dispatch(agent, { origin: s.origin, path: path + query, method: call.method, headers, body }, cancel, s.maxResponseBytes, context);
+          const { status, text } = response;
           let limited: RateLimitOutcome['limited'];
           let retryAfter = 0;
           if (status === 429) {
             const parsed = safeJson(text) as { retry_after?: unknown; global?: unknown } | undefined;
-            const header = Number(responseHeaders['retry-after']);
+            const header = Number(response.retryAfter);
             retryAfter = typeof parsed?.retry_after === 'number' && Number.isFinite(parsed.retry_after) ? parsed.retry_after : Number.isFinite(header) ? header : 1;
             retryAfter = Math.min(Math.max(retryAfter, 0), 24 * 3600);
-            limited = { global: parsed?.global === true || responseHeaders['x-ratelimit-global'] === 'true', retryAfterMs: Math.ceil(retryAfter * 1000) };
+            limited = { global: parsed?.global === true || response.global === 'true', retryAfterMs: Math.ceil(retryAfter * 1000) };
           }
           outcome = {
             sent: true,
             // Only a success without bucket headers shows the route has no bucket: refusals of the
             // credential and global 429s carry none even on routes that have one.
-            bucket: parseBucket(responseHeaders) ?? (status < 300 ? null : undefined),
+            bucket: parseBucket(response) ?? (status < 300 ? null : undefined),
             // 429s of a shared limit are not the caller's fault, and the service does not count them.
-            invalid: INVALID_STATUSES.has(status) && !(status === 429 && responseHeaders['x-ratelimit-scope'] === 'shared'),
+            invalid: INVALID_STATUSES.has(status) && !(status === 429 && response.scope === 'shared'),
             limited,
           };
           released = true;
           if (s.sync !== undefined) s.sync.release(scope, s.policy, reservation, outcome);
           else await s.store.release(scope, s.policy, reservation, outcome);
-          if (status === 429 && attempt < s.retries && Date.now() + retryAfter * 1000 < deadline) continue;
+          if (status === 429 && limitedRetries < s.retries && Date.now() + retryAfter * 1000 < deadline) {
+            limitedRetries++;
+            continue;
+          }
+          if (RETRYABLE_STATUSES.has(status)) {
+            const header = Number(response.retryAfter);
+            retryAfter = Number.isFinite(header) && header > 0 ? Math.min(header, 3600) : 0;
+            if (await backOff(retryAfter)) continue;
+          }
           if (status >= 400) {
             const parsed = safeJson(text) as ConstructorParameters<typeof ApiError>[1];
             throw new ApiError(status, typeof parsed === 'object' && parsed !== null ? parsed : undefined, { ...context, retryAfter });
@@ -373,6 +403,9 @@ export class PlatformApiCore {
           // Aborted, timed out or failed in flight: the slot goes back so no waiter is stuck behind it.
           if (!released) await this.#giveBack(s, scope, reservation, outcome);
           if (error instanceof ApiError || error instanceof ApiRequestError) throw error;
+          // A connection that failed before an answer (reset, refused, closed): another try of
+          // an idempotent call is safe.
+          if (await backOff(0)) continue;
           throw failure(error);
         }
       }
@@ -474,28 +507,131 @@ function safeJson(text: string): unknown {
   }
 }
 
-interface ResponseBody extends AsyncIterable<Buffer> {
-  destroy(error?: Error): unknown;
-  text(): Promise<string>;
+/** What a call is cancelled by: its deadline or its caller's signal, whichever comes first. */
+interface Cancellation {
+  /** Why it was cancelled; set once. */
+  reason: unknown;
+  timedOut: boolean;
+  /** undici's abort for the request in flight. */
+  abort: ((reason: Error) => void) | undefined;
+  /** Made only for a rate-limit wait, which takes an AbortSignal. */
+  controller: AbortController | undefined;
 }
 
-async function readBounded(body: ResponseBody, declared: string | string[] | undefined, max: number, context: { method: string; route: string }): Promise<string> {
-  const length = typeof declared === 'string' ? Number(declared) : Number.NaN;
-  if (length > max) {
-    body.destroy();
-    throw new ApiRequestError('ERR_API_RESPONSE_TOO_LARGE', `${context.method} ${context.route} answered with ${length} bytes, more than ${max}; raise maxResponseBytes if that is expected.`, context);
+function cancelWith(cancel: Cancellation, reason: unknown): void {
+  if (cancel.reason !== undefined) return;
+  cancel.reason = reason ?? new Error('aborted');
+  cancel.abort?.(cancel.reason instanceof Error ? cancel.reason : new Error(String(cancel.reason)));
+  cancel.controller?.abort(cancel.reason);
+}
+
+function waitSignal(cancel: Cancellation): AbortSignal {
+  if (cancel.controller === undefined) {
+    cancel.controller = new AbortController();
+    if (cancel.reason !== undefined) cancel.controller.abort(cancel.reason);
   }
-  // A declared length within the bound is enforced by the HTTP parser: read it in one go.
-  if (Number.isInteger(length)) return body.text();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > max) {
-      body.destroy();
-      throw new ApiRequestError('ERR_API_RESPONSE_TOO_LARGE', `${context.method} ${context.route} answered with more than ${max} bytes; raise maxResponseBytes if that is expected.`, context);
-    }
-    chunks.push(chunk);
-  }
-  return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+  return cancel.controller.signal;
+}
+
+/** A response read whole, with the headers the client acts on. */
+interface DispatchedResponse {
+  status: number;
+  text: string;
+  retryAfter?: string;
+  global?: string;
+  scope?: string;
+  bucket?: string;
+  limit?: string;
+  remaining?: string;
+  resetAfter?: string;
+}
+
+/** Header names the client reads, as undici hands them over (bytes), to the field they fill. */
+const WANTED_HEADERS = new Map<string, keyof DispatchedResponse>([
+  ['retry-after', 'retryAfter'],
+  ['x-ratelimit-global', 'global'],
+  ['x-ratelimit-scope', 'scope'],
+  ['x-ratelimit-bucket', 'bucket'],
+  ['x-ratelimit-limit', 'limit'],
+  ['x-ratelimit-remaining', 'remaining'],
+  ['x-ratelimit-reset-after', 'resetAfter'],
+]);
+
+type DispatchOptions = { origin: string; path: string; method: string; headers: Record<string, string>; body: string | undefined };
+
+/**
+ * Sends one request through undici's dispatcher and reads the whole body, bounded: the
+ * response is small JSON, so a stream object per call would be pure overhead.
+ */
+function dispatch(agent: UndiciAgent, options: DispatchOptions, cancel: Cancellation, max: number, context: { method: string; route: string }): Promise<DispatchedResponse> {
+  return new Promise((resolve, reject) => {
+    const response: DispatchedResponse = { status: 0, text: '' };
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const fail = (error: unknown): void => {
+      if (settled) return;
+      settled = true;
+      cancel.abort = undefined;
+      reject(error);
+    };
+    const tooLarge = (declared: number | undefined): ApiRequestError =>
+      new ApiRequestError(
+        'ERR_API_RESPONSE_TOO_LARGE',
+        declared === undefined
+          ? `${context.method} ${context.route} answered with more than ${max} bytes; raise maxResponseBytes if that is expected.`
+          : `${context.method} ${context.route} answered with ${declared} bytes, more than ${max}; raise maxResponseBytes if that is expected.`,
+        context,
+      );
+    let abortRequest: ((reason: Error) => void) | undefined;
+    const handler = {
+      onConnect(abort: (reason: Error) => void): void {
+        abortRequest = abort;
+        if (cancel.reason !== undefined) abort(cancel.reason instanceof Error ? cancel.reason : new Error(String(cancel.reason)));
+        else cancel.abort = abort;
+      },
+      onHeaders(status: number, raw: Buffer[] | string[] | null): boolean {
+        if (status < 200) return true;
+        response.status = status;
+        if (raw !== null) {
+          for (let i = 0; i + 1 < raw.length; i += 2) {
+            const name = raw[i]!.toString().toLowerCase();
+            if (name === 'content-length') {
+              const declared = Number(raw[i + 1]!.toString());
+              if (declared > max) {
+                const error = tooLarge(declared);
+                abortRequest?.(error);
+                fail(error);
+                return false;
+              }
+              continue;
+            }
+            const field = WANTED_HEADERS.get(name);
+            if (field !== undefined && (response[field] as string | undefined) === undefined) (response as unknown as Record<string, string>)[field] = raw[i + 1]!.toString();
+          }
+        }
+        return true;
+      },
+      onData(chunk: Buffer): boolean {
+        size += chunk.length;
+        if (size > max) {
+          const error = tooLarge(undefined);
+          abortRequest?.(error);
+          fail(error);
+          return false;
+        }
+        chunks.push(chunk);
+        return true;
+      },
+      onComplete(): void {
+        if (settled) return;
+        settled = true;
+        cancel.abort = undefined;
+        response.text = chunks.length === 0 ? '' : chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
+        resolve(response);
+      },
+      onError: fail,
+    };
+    agent.dispatch(options, handler as unknown as Parameters<UndiciAgent['dispatch']>[1]);
+  });
 }

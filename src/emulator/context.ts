@@ -19,6 +19,8 @@ export interface EmulatorContext {
   latencyMs: number;
   authorizeFault: AuthorizeFault | undefined;
   tokenFault: TokenFault | undefined;
+  /** Server errors left to answer on the HTTP interface (not OAuth). */
+  serverFault: { count: number; status: number; retryAfter: number | undefined; reset: boolean } | undefined;
   /** Bot token -> application id, for `Authorization: Bot <token>`. */
   readonly botTokens: ReadonlyMap<string, string>;
   /** Lobby state and the rate limits of the lobby interface. */

@@ -14,6 +14,27 @@ export interface Reply {
 /** What a handler decided: an answer, or a fault that leaves the request unanswered. */
 export type Outcome = Reply | { hang: true } | { destroySocket: true };
 
+/** What routes read of a request's target: its path and its query. */
+export interface RequestUrl {
+  readonly pathname: string;
+  readonly searchParams: URLSearchParams;
+}
+
+/** A plain origin-form target: a path of unreserved characters without dot segments, and a query. */
+const PLAIN_TARGET = /^(?=\/)((?:\/[A-Za-z0-9_~@:-]+(?:\.[A-Za-z0-9_~@:-]+)*)*\/?)(?:\?([!-"$-~]*))?$/;
+
+/**
+ * Parses a request target. A plain one (every API call) is split as it is, since the WHATWG
+ * parser would give the same path; anything else goes through `new URL`, which encodes and
+ * resolves it.
+ */
+export function parseRequestUrl(target: string): RequestUrl {
+  const plain = target.length <= 2048 ? PLAIN_TARGET.exec(target) : null;
+  if (plain !== null) return { pathname: plain[1] === '' ? '/' : plain[1]!, searchParams: new URLSearchParams(plain[2] ?? '') };
+  const url = new URL(target, 'http://127.0.0.1');
+  return { pathname: url.pathname, searchParams: url.searchParams };
+}
+
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Reply {

@@ -52,6 +52,7 @@ import type {
   EmulatorRequestRecord,
   OpenUrlOptions,
   RateLimitStorm,
+  ServerErrorStorm,
   TokenFault,
   EmulatorChannel,
   EmulatorChannelObject,
@@ -84,6 +85,7 @@ export type {
   EmulatorUser,
   OpenUrlOptions,
   RateLimitStorm,
+  ServerErrorStorm,
   TokenFault,
 } from './types.js';
 export { EmulatorClosedError, EmulatorOpenUrlError, EmulatorStateError } from './errors.js';
@@ -226,6 +228,17 @@ class RunningEmulator implements Emulator {
 
   injectRateLimits(storm?: RateLimitStorm): void {
     this.#ctx.rateLimits.fault = checkStorm(storm);
+  }
+
+  injectServerErrors(storm?: ServerErrorStorm): void {
+    const where = 'emulator.injectServerErrors';
+    const s = storm === undefined ? {} : checkFaultObject(where, storm, 'an object: { count?, status?, retryAfter?, reset? }', 'storm');
+    const count = checkInteger(where, 'storm.count', s.count, 1, 1_000_000, 1);
+    const status = s.status === undefined ? 503 : checkInteger(where, 'storm.status', s.status, 500, 504, 503);
+    if (status === 501) throw argumentError('value', where, 'storm.status', 'one of 500, 502, 503 and 504', status);
+    const retryAfter = s.retryAfter === undefined ? undefined : checkInteger(where, 'storm.retryAfter', s.retryAfter, 0, 86_400, 0);
+    const reset = checkBoolean(where, 'storm.reset', s.reset, false);
+    this.#ctx.serverFault = { count, status, retryAfter, reset };
   }
 
   setChannelPermissions(channelId: string, permissions: EmulatorChannelPermissions): void {
@@ -582,6 +595,7 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
     latencyMs: resolved.latencyMs,
     authorizeFault: undefined,
     tokenFault: undefined,
+    serverFault: undefined,
     botTokens,
     lobbies: world,
     rateLimits: new RateLimits(),

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { handleAuthorize } from './authorize.js';
 import { PATHS, type EmulatorContext } from './context.js';
-import { BodyTooLargeError, isFormUrlEncoded, json, readBody, serviceError, type Outcome, type Reply } from './http.js';
+import { BodyTooLargeError, isFormUrlEncoded, json, parseRequestUrl, readBody, serviceError, type Outcome, type Reply, type RequestUrl } from './http.js';
 import { currentApplication, currentUser, discoveryDocument, jwksDocument, userInfo } from './resources.js';
 import { routeLobbyApi } from './lobbies/router.js';
 import { routeCommandsApi } from './commands/router.js';
@@ -19,7 +19,7 @@ const MAX_LOG_ENTRIES = 10_000;
 
 interface Route {
   method: string;
-  handle(ctx: EmulatorContext, req: IncomingMessage, url: URL, note: { grantType?: string }): Outcome | Promise<Outcome>;
+  handle(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, note: { grantType?: string }): Outcome | Promise<Outcome>;
 }
 
 function faultOutcome(fault: TokenFault): Outcome {
@@ -85,7 +85,7 @@ const ROUTES: Record<string, Route> = {
  * Routers for paths with parameters, tried in order after ROUTES: each answers `undefined` for a
  * path it does not own. One line per area of the service.
  */
-type Router = (ctx: EmulatorContext, req: IncomingMessage, url: URL) => Promise<Outcome | undefined>;
+type Router = (ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl) => Promise<Outcome | undefined>;
 const ROUTERS: readonly Router[] = [
   routeLobbyApi,
   routeCommandsApi,
@@ -95,8 +95,17 @@ const ROUTERS: readonly Router[] = [
   routeProvisional,
 ];
 
+const API_PREFIX = '/api/v10/';
+
+/** An injected server error, counted down: the generic 5xx body, or a dropped connection. */
+function serverFault(ctx: EmulatorContext, fault: NonNullable<EmulatorContext['serverFault']>): Outcome {
+  if (--fault.count <= 0) ctx.serverFault = undefined;
+  if (fault.reset) return { destroySocket: true };
+  return serviceError(fault.status, fault.retryAfter === undefined ? {} : { 'Retry-After': String(fault.retryAfter) });
+}
+
 /** Tries each router of ROUTERS in turn; 404 when none owns the path. */
-async function routeByPattern(ctx: EmulatorContext, req: IncomingMessage, url: URL): Promise<Outcome> {
+async function routeByPattern(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl): Promise<Outcome> {
   for (const router of ROUTERS) {
     const outcome = await router(ctx, req, url);
     if (outcome !== undefined) return outcome;
@@ -106,7 +115,12 @@ async function routeByPattern(ctx: EmulatorContext, req: IncomingMessage, url: U
 
 /** An http.Server bound to 127.0.0.1 that can be closed completely, hanging requests included. */
 export class EmulatorServer {
-  readonly log: EmulatorRequestRecord[] = [];
+  #log: EmulatorRequestRecord[] = [];
+
+  /** The most recent requests, oldest first, at most MAX_LOG_ENTRIES. */
+  get log(): readonly EmulatorRequestRecord[] {
+    return this.#log.length > MAX_LOG_ENTRIES ? this.#log.slice(-MAX_LOG_ENTRIES) : this.#log;
+  }
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
   private readonly closing = new AbortController();
@@ -168,10 +182,12 @@ export class EmulatorServer {
     let path = '/';
     const ctx = this.ctx;
     try {
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const url = parseRequestUrl(req.url ?? '/');
       path = url.pathname;
       const route = ROUTES[url.pathname];
+      const fault = ctx?.serverFault;
       if (ctx === undefined) outcome = serviceError(503);
+      else if (fault !== undefined && route === undefined && url.pathname.startsWith(API_PREFIX)) outcome = serverFault(ctx, fault);
       else if (route === undefined) outcome = await routeByPattern(ctx, req, url);
       else if (route.method !== method) outcome = serviceError(405, { Allow: route.method });
       else outcome = await route.handle(ctx, req, url, note);
@@ -192,12 +208,16 @@ export class EmulatorServer {
   }
 
   private record(entry: EmulatorRequestRecord): void {
-    // Bounded so a long-running CLI emulator does not grow without end.
-    if (this.log.length >= MAX_LOG_ENTRIES) this.log.shift();
-    this.log.push(entry);
+    // Bounded so a long-running CLI emulator does not grow without end; trimmed in batches, so
+    // a full log costs no array shift per request.
+    if (this.#log.length >= 2 * MAX_LOG_ENTRIES) this.#log = this.#log.slice(-MAX_LOG_ENTRIES);
+    this.#log.push(entry);
   }
 
   private write(res: ServerResponse, reply: Reply): void {
+    // A declared length, as the service sends: no chunked framing for the client to undo, and
+    // Node writes the head and the body in one go.
+    if (reply.status !== 204 && reply.status !== 304) res.setHeader('Content-Length', Buffer.byteLength(reply.body));
     res.writeHead(reply.status, reply.headers);
     res.end(reply.body);
   }

@@ -131,6 +131,18 @@ export interface RateLimitStorm {
   scope?: 'user' | 'global' | 'shared';
 }
 
+/** Server errors for `Emulator.injectServerErrors`: the service failing for a moment. */
+export interface ServerErrorStorm {
+  /** How many of the next HTTP-interface requests fail (lobbies, commands, messages; not OAuth). Default `1`. */
+  count?: number;
+  /** Status answered, with the service's generic JSON body: 500, 502, 503 or 504. Default `503`. */
+  status?: 500 | 502 | 503 | 504;
+  /** Seconds sent in `Retry-After`; none when absent. */
+  retryAfter?: number;
+  /** Close the connection without an answer instead of answering. Default `false`. */
+  reset?: boolean;
+}
+
 /** Bot permissions in a channel that tests can take away (every permission is granted by default). */
 export interface EmulatorChannelPermissions {
   SET_VOICE_CHANNEL_STATUS?: boolean;
@@ -298,6 +310,8 @@ export interface Emulator {
    * hostile programs instead. `close()` of the emulator closes it too.
    */
   startDesktopClient(options: DesktopClientOptions): Promise<DesktopClient>;
+  /** Makes the next `count` HTTP-interface requests (not OAuth) answer a 5xx or lose their connection (area: lobbies). */
+  injectServerErrors(storm?: ServerErrorStorm): void;
 }
 
 /** A role of an emulated guild. */

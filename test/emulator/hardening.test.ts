@@ -59,7 +59,7 @@ describe('nothing secret reachable', () => {
         'constructor', 'webBase', 'apiBase', 'issuer', 'port', 'applicationId', 'requests', 'close', 'setConsent', 'signInAs',
         'failNextAuthorize', 'failNextToken', 'setLatency', 'openUrl', 'revokeGrantsOf', 'toJSON',
         // The lobby interface's credentials, fault injection and world.
-        'botToken', 'botTokenOf', 'createAccessToken', 'injectRateLimits', 'setChannelPermissions', 'voiceChannelStatus',
+        'botToken', 'botTokenOf', 'createAccessToken', 'injectRateLimits', 'injectServerErrors', 'setChannelPermissions', 'voiceChannelStatus',
         // Guilds and commands: the world's guilds, roles, members and channels.
         'createGuild', 'createRole', 'setGuildMember', 'createChannel', 'canUseCommand',
         // The device flow and provisional accounts.

@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { errorBody, JsonErrorCode } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
 import { identify, type Caller } from '../credentials.js';
-import { json, serviceError, type Outcome, type Reply } from '../http.js';
+import { json, serviceError, type Outcome, type Reply, type RequestUrl } from '../http.js';
 import { readJsonBody } from '../lobbies/body.js';
 import { countInvalid, rateLimitHeaders, tooMany } from '../lobbies/router.js';
 import { GLOBAL_LIMIT_DEFAULT } from '../ratelimit/limiter.js';
@@ -92,7 +92,7 @@ function match(path: string, method: string): { route: Route; params: Record<str
 }
 
 /** Answers a request for commands or the world's guilds, or undefined for a path it does not own. */
-export async function routeCommandsApi(ctx: EmulatorContext, req: IncomingMessage, url: URL): Promise<Outcome | undefined> {
+export async function routeCommandsApi(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl): Promise<Outcome | undefined> {
   const found = match(url.pathname, req.method ?? 'GET');
   if (found === undefined) return undefined;
   if (found === 'method') return serviceError(405);
@@ -120,7 +120,7 @@ function authorize(ctx: EmulatorContext, req: IncomingMessage, route: Route, app
   return identified;
 }
 
-async function answer(ctx: EmulatorContext, req: IncomingMessage, url: URL, route: Route, params: Record<string, string>, now: number, enforce: boolean): Promise<Outcome> {
+async function answer(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, route: Route, params: Record<string, string>, now: number, enforce: boolean): Promise<Outcome> {
   const limits = ctx.rateLimits;
   const fault = limits.fault;
   if (fault !== undefined) {

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { EmulatorContext } from '../context.js';
-import { BodyTooLargeError, isFormUrlEncoded, json, oauthError, readBody, serviceError, type Outcome, type Reply } from '../http.js';
+import { BodyTooLargeError, isFormUrlEncoded, json, oauthError, readBody, serviceError, type Outcome, type Reply, type RequestUrl } from '../http.js';
 import { ACTIVATE_PATH, decideDevice, deviceAuthorization, pendingClientId } from './flow.js';
 
 /** The device authorization endpoint, relative to the web base. */
@@ -60,7 +60,7 @@ async function activate(ctx: EmulatorContext, req: IncomingMessage): Promise<Out
 }
 
 /** Answers the device flow's paths; undefined for any other path. */
-export async function routeDeviceFlow(ctx: EmulatorContext, req: IncomingMessage, url: URL): Promise<Outcome | undefined> {
+export async function routeDeviceFlow(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl): Promise<Outcome | undefined> {
   const method = req.method ?? 'GET';
   if (url.pathname === DEVICE_AUTHORIZE_PATH) {
     if (method !== 'POST') return serviceError(405, { Allow: 'POST' });

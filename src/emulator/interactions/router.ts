@@ -8,7 +8,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { invalidFormBody } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
-import { json, type Outcome } from '../http.js';
+import { json, type Outcome, type RequestUrl } from '../http.js';
 import { readJsonBody } from '../lobbies/body.js';
 import { editMessage, fillComponentIds, responseProblems } from './acknowledge.js';
 import { acknowledgeByCallback } from './emulate.js';
@@ -125,7 +125,7 @@ async function followUp(ctx: EmulatorContext, world: InteractionWorld, req: Inco
 }
 
 /** The router of ROUTERS for interaction paths; `undefined` for paths it does not own. */
-export async function routeInteractionApi(ctx: EmulatorContext, req: IncomingMessage, url: URL): Promise<Outcome | undefined> {
+export async function routeInteractionApi(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl): Promise<Outcome | undefined> {
   const world = interactionWorldOf(ctx);
   if (world === undefined) return undefined;
   const path = url.pathname;

@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { errorBody, JsonErrorCode } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
 import { identify, type Caller } from '../credentials.js';
-import { json, serviceError, type Outcome, type Reply } from '../http.js';
+import { json, serviceError, type Outcome, type Reply, type RequestUrl } from '../http.js';
 import { GLOBAL_LIMIT_DEFAULT, type BucketRule, type BucketState, type RateLimits } from '../ratelimit/limiter.js';
 import { readJsonBody } from './body.js';
 import * as op from './operations.js';
@@ -137,7 +137,7 @@ export function countInvalid(limits: RateLimits, address: string, reply: Reply, 
  * Answers a request under `/api/v10/` that belongs to the lobby interface, or returns undefined
  * so the caller answers 404.
  */
-export async function routeLobbyApi(ctx: EmulatorContext, req: IncomingMessage, url: URL): Promise<Outcome | undefined> {
+export async function routeLobbyApi(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl): Promise<Outcome | undefined> {
   const world = ctx.lobbies;
   const limits = ctx.rateLimits;
   const found = match(url.pathname, req.method ?? 'GET');
@@ -169,7 +169,7 @@ async function answerRoute(
   world: LobbyWorld,
   limits: RateLimits,
   req: IncomingMessage,
-  url: URL,
+  url: RequestUrl,
   route: Route,
   params: string[],
   now: number,

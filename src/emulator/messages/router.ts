@@ -9,7 +9,7 @@ import { checkMessage, ComponentErrorCode, fillIds, hasComponentsV2, MessageErro
 import { errorBody, invalidFormBody, JsonErrorCode, type FieldProblem } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
 import { identify } from '../credentials.js';
-import { BodyTooLargeError, json, readBody, serviceError, type Outcome, type Reply } from '../http.js';
+import { BodyTooLargeError, json, readBody, serviceError, type Outcome, type Reply, type RequestUrl } from '../http.js';
 import { readJsonBody } from '../lobbies/body.js';
 
 /** A multipart body (files included) above this many bytes is answered with 413. */
@@ -45,7 +45,7 @@ function messagesOf(ctx: EmulatorContext): Map<string, StoredMessage> {
 }
 
 /** Answers a request for messages, or undefined for a path it does not own. */
-export async function routeMessagesApi(ctx: EmulatorContext, req: IncomingMessage, url: URL): Promise<Outcome | undefined> {
+export async function routeMessagesApi(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl): Promise<Outcome | undefined> {
   const found = PATH.exec(url.pathname);
   if (found === null) return undefined;
   const [, channelId, messageId] = found as unknown as [string, string, string | undefined];

@@ -3,7 +3,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { errorBody, invalidFormBody, JsonErrorCode, type FieldProblem } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
-import { json, serviceError, tokenJson, type Outcome } from '../http.js';
+import { json, serviceError, tokenJson, type Outcome, type RequestUrl } from '../http.js';
 import { readJsonBody } from '../lobbies/body.js';
 import { issue } from '../token.js';
 import { accountOf, findIdentity, tokenUserOf } from './accounts.js';
@@ -88,7 +88,7 @@ async function provisionalToken(ctx: EmulatorContext, req: IncomingMessage): Pro
 }
 
 /** Answers the provisional token path; undefined for any other path. */
-export async function routeProvisional(ctx: EmulatorContext, req: IncomingMessage, url: URL): Promise<Outcome | undefined> {
+export async function routeProvisional(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl): Promise<Outcome | undefined> {
   if (url.pathname !== PROVISIONAL_TOKEN_PATH) return undefined;
   if (req.method !== 'POST') return serviceError(405, { Allow: 'POST' });
   return provisionalToken(ctx, req);

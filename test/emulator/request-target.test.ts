@@ -1,0 +1,82 @@
+// How the emulator reads a request target: plain API paths are taken as they are, anything else
+// (dot segments, percent-encoding, odd characters) is resolved as the WHATWG URL parser does, and
+// the query is read the same either way. Raw node:http requests, since fetch normalises targets.
+import { request } from 'node:http';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+
+let emulator: Emulator;
+let lobbyId: string;
+let auth: string;
+
+beforeEach(async () => {
+  emulator = await startEmulator({ rateLimits: 'off' });
+  auth = `Bot ${emulator.botToken}`;
+  const created = await fetch(`${emulator.apiBase}/lobbies`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: '{}' });
+  lobbyId = ((await created.json()) as { id: string }).id;
+  const player = emulator.createAccessToken().accessToken;
+  await fetch(`${emulator.apiBase}/lobbies/${lobbyId}/members/${emulator.createAccessToken().userId}`, { method: 'PUT', headers: { authorization: auth, 'content-type': 'application/json' }, body: '{}' });
+  for (const content of ['one', 'two', 'three']) {
+    await fetch(`${emulator.apiBase}/lobbies/${lobbyId}/messages`, { method: 'POST', headers: { authorization: `Bearer ${player}`, 'content-type': 'application/json' }, body: JSON.stringify({ content }) });
+  }
+});
+afterEach(() => emulator.close());
+
+/** GET `target` exactly as written, with the bot token. */
+function get(target: string): Promise<{ status: number; body: unknown; length: string | undefined; encoding: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: emulator.port, path: target, headers: { authorization: auth } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode ?? 0, body: text === '' ? undefined : JSON.parse(text), length: res.headers['content-length'], encoding: res.headers['transfer-encoding'] });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('request targets', () => {
+  it('routes a plain path and reads its query', async () => {
+    const lobby = await get(`/api/v10/lobbies/${lobbyId}`);
+    expect(lobby.status).toBe(200);
+    expect(lobby.body).toMatchObject({ id: lobbyId });
+    const two = await get(`/api/v10/lobbies/${lobbyId}/messages?limit=2`);
+    expect(two.status).toBe(200);
+    expect((two.body as unknown[]).length).toBe(2);
+  });
+
+  it('decodes a percent-encoded query value and ignores a fragment, as the URL parser does', async () => {
+    expect(((await get(`/api/v10/lobbies/${lobbyId}/messages?limit=%31`)).body as unknown[]).length).toBe(1);
+    expect(((await get(`/api/v10/lobbies/${lobbyId}/messages?limit=1#frag`)).body as unknown[]).length).toBe(1);
+  });
+
+  it('resolves dot segments before routing, and refuses empty segments', async () => {
+    expect((await get(`/api/v10/lobbies/../lobbies/${lobbyId}`)).body).toMatchObject({ id: lobbyId });
+    expect((await get(`/api/v10/./lobbies/${lobbyId}`)).body).toMatchObject({ id: lobbyId });
+    expect((await get(`/api/v10//lobbies/${lobbyId}`)).status).toBe(404);
+    expect(emulator.requests.at(-2)).toMatchObject({ method: 'GET', path: `/api/v10/lobbies/${lobbyId}` });
+  });
+
+  it('logs the path without its query', async () => {
+    await get(`/api/v10/lobbies/${lobbyId}/messages?limit=2`);
+    expect(emulator.requests.at(-1)).toEqual({ method: 'GET', path: `/api/v10/lobbies/${lobbyId}/messages`, status: 200 });
+  });
+
+  it('answers a long or odd target with a 404, not a hang or a 500', async () => {
+    expect((await get(`/api/v10/${'a'.repeat(4000)}!`)).status).toBe(404);
+    expect((await get(`/api/v10/${'a/'.repeat(1500)}x`)).status).toBe(404);
+    expect((await get('/api/v10/lobbies/%E2%82%AC')).status).toBe(400); // a parameter that is not a snowflake
+  });
+
+  it('declares the length of every answer instead of chunking it', async () => {
+    const lobby = await get(`/api/v10/lobbies/${lobbyId}`);
+    expect(lobby.encoding).toBeUndefined();
+    expect(Number(lobby.length)).toBe(Buffer.byteLength(JSON.stringify(lobby.body)));
+    const missing = await get('/api/v10/lobbies/1234567890123456789');
+    expect(missing.status).toBe(404);
+    expect(Number(missing.length)).toBeGreaterThan(0);
+  });
+});
