@@ -490,6 +490,9 @@ export class Client extends EventEmitter<ClientEvents> {
     const applicationId = o.applicationId === undefined ? undefined : toSnowflake(o.applicationId, where);
     const scopes = o.scopes === undefined ? Client.defaultCommunicationScopes : checkString(where, 'scopes', o.scopes);
     const wantsOpenId = scopes.split(' ').includes('openid');
+    // The token request at the end needs openid-client and fetch: start loading them now, so the
+    // loading fills the waits for the listener, the browser and the service.
+    warmUp();
     // A verifier is 32 bytes from the OS CSPRNG, base64url: exactly what a nonce needs.
     const nonce =
       o.nonce === undefined ? (wantsOpenId ? this.createAuthorizationCodeVerifier().verifier : undefined) : checkString(where, 'nonce', o.nonce);

@@ -35,6 +35,56 @@ export function parseRequestUrl(target: string): RequestUrl {
   return { pathname: url.pathname, searchParams: url.searchParams };
 }
 
+/** A route of the HTTP interface: a method and its path under `/api/v10/`, split in segments (`:name` is a parameter). */
+export interface PatternRoute {
+  readonly method: string;
+  readonly segments: readonly string[];
+}
+
+/** `path` relative to `/api/v10/` split into segments, for a route table. */
+export function routeSegments(path: string): string[] {
+  return path.split('/').filter((segment) => segment !== '');
+}
+
+/** Where the HTTP interface's paths start (the OAuth token endpoints live under it too). */
+export const API_PREFIX = '/api/v10/';
+
+/**
+ * Finds the route of `routes` (in order: literal segments listed before the parameters they
+ * would match) for a path under `/api/v10/`: the route with its parameter values in order,
+ * percent-decoded; `'method'` when the path exists for other methods only; undefined when no
+ * route has the path (or it has an empty segment).
+ */
+export function matchRoute<R extends PatternRoute>(routes: readonly R[], path: string, method: string): { route: R; values: string[] } | 'method' | undefined {
+  if (!path.startsWith(API_PREFIX)) return undefined;
+  const segments = path.slice(API_PREFIX.length).split('/');
+  if (segments.includes('')) return undefined;
+  let methodMismatch = false;
+  for (const route of routes) {
+    if (route.segments.length !== segments.length) continue;
+    const values: string[] = [];
+    let ok = true;
+    for (let i = 0; i < segments.length && ok; i++) {
+      const want = route.segments[i]!;
+      if (want.startsWith(':')) values.push(decodeSegment(segments[i]!));
+      else ok = want === segments[i];
+    }
+    if (!ok) continue;
+    if (route.method === method) return { route, values };
+    methodMismatch = true;
+  }
+  return methodMismatch ? 'method' : undefined;
+}
+
+function decodeSegment(segment: string): string {
+  if (!segment.includes('%')) return segment;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment; // malformed escapes stay as sent; the parameter's own check refuses them
+  }
+}
+
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Reply {
@@ -74,6 +124,13 @@ export class BodyTooLargeError extends Error {}
 export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLargeError());
+  // A small body usually arrives with its headers: once the parser has the whole message, it
+  // waits in the stream's buffer and is read at once, without listeners.
+  if (req.complete && !req.readableFlowing && req.readableLength <= limit) {
+    const chunks: Buffer[] = [];
+    for (let chunk: Buffer | null; (chunk = req.read() as Buffer | null) !== null; ) chunks.push(chunk);
+    return Promise.resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

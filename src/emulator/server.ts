@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { handleAuthorize } from './authorize.js';
 import { PATHS, type EmulatorContext } from './context.js';
-import { BodyTooLargeError, isFormUrlEncoded, json, parseRequestUrl, readBody, serviceError, type Outcome, type Reply, type RequestUrl } from './http.js';
+import { API_PREFIX, BodyTooLargeError, isFormUrlEncoded, json, parseRequestUrl, readBody, serviceError, type Outcome, type Reply, type RequestUrl } from './http.js';
 import { currentApplication, currentUser, discoveryDocument, jwksDocument, userInfo } from './resources.js';
 import { routeLobbyApi } from './lobbies/router.js';
 import { routeCommandsApi } from './commands/router.js';
@@ -94,8 +94,6 @@ const ROUTERS: readonly Router[] = [
   routeDeviceFlow,
   routeProvisional,
 ];
-
-const API_PREFIX = '/api/v10/';
 
 /** An injected server error, counted down: the generic 5xx body, or a dropped connection. */
 function serverFault(ctx: EmulatorContext, fault: NonNullable<EmulatorContext['serverFault']>): Outcome {
@@ -201,7 +199,7 @@ export class EmulatorServer {
       if ('destroySocket' in outcome) req.socket.destroy();
       return; // a hang: the socket is destroyed by close()
     }
-    await this.delay(ctx?.latencyMs ?? 0);
+    if ((ctx?.latencyMs ?? 0) > 0) await this.delay(ctx!.latencyMs);
     this.record(record);
     if (this.closing.signal.aborted || res.destroyed) return;
     this.write(res, outcome);
@@ -217,8 +215,11 @@ export class EmulatorServer {
   private write(res: ServerResponse, reply: Reply): void {
     // A declared length, as the service sends: no chunked framing for the client to undo, and
     // Node writes the head and the body in one go.
-    if (reply.status !== 204 && reply.status !== 304) res.setHeader('Content-Length', Buffer.byteLength(reply.body));
-    res.writeHead(reply.status, reply.headers);
+    // One flat list given to writeHead: Node then writes it as it is, without a header map.
+    const headers: string[] = [];
+    for (const name in reply.headers) if (name.toLowerCase() !== 'content-length') headers.push(name, reply.headers[name]!); // the length is counted here
+    if (reply.status !== 204 && reply.status !== 304) headers.push('Content-Length', String(Buffer.byteLength(reply.body)));
+    res.writeHead(reply.status, headers);
     res.end(reply.body);
   }
 

@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { errorBody, JsonErrorCode } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
 import { identify, type Caller } from '../credentials.js';
-import { json, serviceError, type Outcome, type Reply, type RequestUrl } from '../http.js';
+import { json, matchRoute, routeSegments, serviceError, type Outcome, type Reply, type RequestUrl } from '../http.js';
 import { readJsonBody } from '../lobbies/body.js';
 import { countInvalid, rateLimitHeaders, tooMany } from '../lobbies/router.js';
 import { GLOBAL_LIMIT_DEFAULT } from '../ratelimit/limiter.js';
@@ -26,6 +26,8 @@ type Auth = 'commands' | 'permissions-read' | 'permissions-edit' | 'bot';
 interface Route {
   method: string;
   segments: string[];
+  /** Names of the parameters, in order. */
+  names: string[];
   auth: Auth;
   body: boolean;
   run: op.CommandOperation;
@@ -33,7 +35,8 @@ interface Route {
 
 const r = (method: string, path: string, auth: Auth, body: boolean, run: op.CommandOperation): Route => ({
   method,
-  segments: path.split('/'),
+  segments: routeSegments(path),
+  names: routeSegments(path).filter((segment) => segment.startsWith(':')).map((segment) => segment.slice(1)),
   auth,
   body,
   run,
@@ -63,7 +66,6 @@ const ROUTES: Route[] = [
   r('GET', 'guilds/:guild/members/:user', 'bot', false, world.getMember),
 ];
 
-const API_PREFIX = '/api/v10/';
 const SNOWFLAKE = /^[1-9]\d{0,19}$/;
 const COMMAND_SCOPES = {
   commands: ['applications.commands.update'],
@@ -72,30 +74,13 @@ const COMMAND_SCOPES = {
   bot: [],
 } as const satisfies Record<Auth, readonly string[]>;
 
-function match(path: string, method: string): { route: Route; params: Record<string, string> } | 'method' | undefined {
-  if (!path.startsWith(API_PREFIX)) return undefined;
-  const segments = path.slice(API_PREFIX.length).split('/');
-  let methodMismatch = false;
-  for (const route of ROUTES) {
-    if (route.segments.length !== segments.length) continue;
-    const params: Record<string, string> = {};
-    const ok = route.segments.every((want, i) => {
-      if (!want.startsWith(':')) return want === segments[i];
-      params[want.slice(1)] = segments[i]!;
-      return segments[i] !== '';
-    });
-    if (!ok) continue;
-    if (route.method === method) return { route, params };
-    methodMismatch = true;
-  }
-  return methodMismatch ? 'method' : undefined;
-}
-
 /** Answers a request for commands or the world's guilds, or undefined for a path it does not own. */
 export async function routeCommandsApi(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl): Promise<Outcome | undefined> {
-  const found = match(url.pathname, req.method ?? 'GET');
+  const found = matchRoute(ROUTES, url.pathname, req.method ?? 'GET');
   if (found === undefined) return undefined;
   if (found === 'method') return serviceError(405);
+  const params: Record<string, string> = {};
+  found.route.names.forEach((name, i) => (params[name] = found.values[i]!));
   const now = ctx.options.clock();
   const address = req.socket.remoteAddress ?? 'unknown';
   const enforce = ctx.options.rateLimits === 'service';
@@ -103,7 +88,7 @@ export async function routeCommandsApi(ctx: EmulatorContext, req: IncomingMessag
     const blocked = ctx.rateLimits.invalid.blockedFor(address, now);
     if (blocked > 0) return tooMany(Math.ceil(blocked / 1000), 'global', {});
   }
-  const reply = await answer(ctx, req, url, found.route, found.params, now, enforce);
+  const reply = await answer(ctx, req, url, found.route, params, now, enforce);
   if ('status' in reply && enforce) countInvalid(ctx.rateLimits, address, reply, now);
   return reply;
 }

@@ -117,13 +117,16 @@ function linkedChannel(channelId: string): NonNullable<Lobby['linked_channel']> 
   return { id: channelId, type: 0, guild_id: EMULATOR_GUILD_ID, name: `lobby-${channelId}` };
 }
 
-/** The Lobby object of the wire. */
+/**
+ * The Lobby object of the wire. It is serialised at once and records are never changed in place
+ * (writes go through a draft), so the members are shared rather than copied.
+ */
 export function lobbyObject(lobby: LobbyRecord): Lobby {
   const out: Lobby = {
     id: lobby.id,
     application_id: lobby.applicationId,
     metadata: lobby.metadata,
-    members: lobby.members.map((m) => ({ ...m })),
+    members: lobby.members,
     flags: lobby.flags,
   };
   if (lobby.linkedChannelId !== null) out.linked_channel = linkedChannel(lobby.linkedChannelId);

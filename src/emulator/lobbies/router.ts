@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { errorBody, JsonErrorCode } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
 import { identify, type Caller } from '../credentials.js';
-import { json, serviceError, type Outcome, type Reply, type RequestUrl } from '../http.js';
+import { json, matchRoute, routeSegments, serviceError, type Outcome, type Reply, type RequestUrl } from '../http.js';
 import { GLOBAL_LIMIT_DEFAULT, type BucketRule, type BucketState, type RateLimits } from '../ratelimit/limiter.js';
 import { readJsonBody } from './body.js';
 import * as op from './operations.js';
@@ -40,7 +40,7 @@ export const BUCKETS = {
 
 const r = (method: string, path: string, auth: Auth, body: boolean, run: op.Operation, bucket?: BucketRule): Route => ({
   method,
-  segments: path.split('/').filter((s) => s !== ''),
+  segments: routeSegments(path),
   auth,
   body,
   run,
@@ -68,36 +68,6 @@ const ROUTES: Route[] = [
   r('GET', 'invites/:code', 'none', false, op.getInvite),
   r('POST', 'invites/:code', 'bearer', false, op.acceptInvite),
 ];
-
-const API_PREFIX = '/api/v10/';
-
-function match(path: string, method: string): { route: Route; params: string[] } | 'method' | undefined {
-  if (!path.startsWith(API_PREFIX)) return undefined;
-  const segments = path.slice(API_PREFIX.length).split('/');
-  if (segments.some((s) => s === '')) return undefined;
-  let methodMismatch = false;
-  for (const route of ROUTES) {
-    if (route.segments.length !== segments.length) continue;
-    const params: string[] = [];
-    let ok = true;
-    for (let i = 0; i < segments.length && ok; i++) {
-      const want = route.segments[i]!;
-      if (want.startsWith(':')) {
-        let value: string;
-        try {
-          value = decodeURIComponent(segments[i]!);
-        } catch {
-          value = segments[i]!;
-        }
-        params.push(value);
-      } else ok = want === segments[i];
-    }
-    if (!ok) continue;
-    if (route.method === method) return { route, params };
-    methodMismatch = true;
-  }
-  return methodMismatch ? 'method' : undefined;
-}
 
 function secondsText(ms: number): string {
   return (Math.max(0, ms) / 1000).toFixed(3);
@@ -140,10 +110,10 @@ export function countInvalid(limits: RateLimits, address: string, reply: Reply, 
 export async function routeLobbyApi(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl): Promise<Outcome | undefined> {
   const world = ctx.lobbies;
   const limits = ctx.rateLimits;
-  const found = match(url.pathname, req.method ?? 'GET');
+  const found = matchRoute(ROUTES, url.pathname, req.method ?? 'GET');
   if (found === undefined) return undefined;
   if (found === 'method') return serviceError(405);
-  const { route, params } = found;
+  const { route, values: params } = found;
   const now = ctx.options.clock();
   const address = req.socket.remoteAddress ?? 'unknown';
   const enforce = ctx.options.rateLimits === 'service';
@@ -216,5 +186,6 @@ async function answerRoute(
   }
 
   const reply = route.run({ ctx, world, caller, params, body, query: url.searchParams, now });
+  if (!enforce) return reply; // limits off: no X-RateLimit-* headers to add
   return { ...reply, headers: { ...reply.headers, ...headers } };
 }
