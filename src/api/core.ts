@@ -584,11 +584,12 @@ function dispatch(agent: UndiciAgent, options: DispatchOptions, cancel: Cancella
         context,
       );
     let abortRequest: ((reason: Error) => void) | undefined;
+    // Cancelled while still queued for a connection: settle now; undici drops it at onConnect.
+    cancel.abort = (reason) => (abortRequest !== undefined ? abortRequest(reason) : fail(reason));
     const handler = {
       onConnect(abort: (reason: Error) => void): void {
         abortRequest = abort;
         if (cancel.reason !== undefined) abort(cancel.reason instanceof Error ? cancel.reason : new Error(String(cancel.reason)));
-        else cancel.abort = abort;
       },
       onHeaders(status: number, raw: Buffer[] | string[] | null): boolean {
         if (status < 200) return true;

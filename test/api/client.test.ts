@@ -275,6 +275,17 @@ describe('timeouts and aborts', () => {
     expect(service.limited()).toBe(0);
   });
 
+  it('times out a request still queued for a connection, without waiting for the connection', async () => {
+    const { service, api } = await setup({ handle: (_r, _b, path) => (path.endsWith('/hang') ? 'hang' : { status: 200, body: { id: LOBBY } }) }, { connections: 1 });
+    const hanging = api.request({ method: 'GET', route: '/lobbies/:lobby_id/hang', params: { lobby_id: LOBBY } }, { timeoutMs: 3000 }).catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the one connection is taken
+    const started = Date.now();
+    await expect(api.getLobby(LOBBY, { timeoutMs: 300 })).rejects.toMatchObject({ code: 'ERR_API_TIMEOUT' });
+    expect(Date.now() - started).toBeLessThan(2000); // not held until the first call's 3 s are up
+    expect(service.seen.filter((r) => r.path === `/api/v10/lobbies/${LOBBY}`)).toHaveLength(0); // never sent
+    await expect(hanging).resolves.toMatchObject({ code: 'ERR_API_TIMEOUT' });
+  });
+
   it('aborts a request in flight with its signal', async () => {
     const { api } = await setup({ handle: () => 'hang' });
     const controller = new AbortController();
