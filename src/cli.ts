@@ -56,11 +56,14 @@ const COMMANDS: Record<string, Command> = {
     summary: 'run the headless platform emulator until interrupted',
     usage: [
       'Usage: social-sdk-auth emulator [--port N] [--application-id ID] [--redirect-uri URI ...] [--data-dir DIR]',
-      '                                [--rate-limits service|off]',
+      '                                [--rate-limits service|off] [--guild] [--interactions-url URL]',
+      '                                [--desktop-client DIR]',
       '',
-      'Starts the platform emulator (OAuth authorize, token, revoke, discovery, JWKS, users/@me,',
-      'and the lobby interface) on 127.0.0.1 and prints its web base, API base, application id',
-      'and bot token. Consent is approved automatically. Stop it with Ctrl+C.',
+      'Starts the platform emulator on 127.0.0.1: OAuth (authorize, token, revoke, device flow,',
+      'discovery, JWKS, userinfo), provisional accounts, lobbies, application commands and their',
+      'permissions, guilds, channel messages and interactions. Prints its web base, API base,',
+      'application id, bot token and public key. Consent is approved automatically.',
+      'Stop it with Ctrl+C.',
       '',
       'Options:',
       '  --port N               port to listen on (default 0: an ephemeral port)',
@@ -73,6 +76,12 @@ const COMMANDS: Record<string, Command> = {
       '                         restart with the same DIR resumes (default: state in memory)',
       '  --rate-limits MODE     service: enforce the service\'s rate limits on the lobby',
       '                         interface; off: none (default service)',
+      '  --guild                create a guild (the first user owns it, with a #general channel)',
+      '                         and print its id, to register guild commands against',
+      '  --interactions-url URL set the application\'s interactions endpoint; the emulator checks',
+      '                         it first with signed PINGs, as the service does',
+      '  --desktop-client DIR   also play the desktop client on DIR/discord-ipc-0, for sign-ins',
+      '                         through local IPC (point the game\'s desktopClientSocketDir at DIR)',
       '  -h, --help             show this help',
     ].join('\n'),
     async run(args, io) {
@@ -82,6 +91,9 @@ const COMMANDS: Record<string, Command> = {
         'redirect-uri': { type: 'string', multiple: true },
         'data-dir': { type: 'string' },
         'rate-limits': { type: 'string' },
+        guild: { type: 'boolean' },
+        'interactions-url': { type: 'string' },
+        'desktop-client': { type: 'string' },
       });
       if (values.help === true) {
         io.out(this.usage);
@@ -119,6 +131,32 @@ const COMMANDS: Record<string, Command> = {
       io.out(`  application id: ${emulator.applicationId}`);
       // A local test double's credential: printed so a backend under test can be configured with it.
       io.out(`  bot token:      ${emulator.botToken}`);
+      io.out(`  public key:     ${emulator.publicKey}`);
+      try {
+        if (values.guild === true) io.out(`  guild id:       ${(await emulator.createGuild()).id}`);
+        const desktopDir = values['desktop-client'] as string | undefined;
+        if (desktopDir !== undefined) {
+          const desktop = await emulator.startDesktopClient({ dir: path.resolve(desktopDir) });
+          io.out(`  desktop client: ${desktop.path}`);
+        }
+        const interactionsUrl = values['interactions-url'] as string | undefined;
+        if (interactionsUrl !== undefined) {
+          try {
+            await emulator.setInteractionsEndpoint(interactionsUrl);
+            io.out(`  interactions:   ${interactionsUrl}`);
+          } catch (err) {
+            // The service refuses an endpoint that fails its check; the emulator keeps running without one.
+            if ((err as { code?: unknown }).code !== 'ERR_EMULATOR_INTERACTION') throw err;
+            io.err(`social-sdk-auth emulator: ${(err as Error).message} Start the endpoint first, verifying signatures with the public key above.`);
+          }
+        }
+      } catch (err) {
+        await emulator.close();
+        const code = (err as { code?: unknown }).code;
+        if (code === 'ERR_INVALID_ARG_TYPE' || code === 'ERR_OUT_OF_RANGE') throw new UsageError((err as Error).message);
+        io.err(`social-sdk-auth emulator: could not start: ${(err as Error).message}`);
+        return 1;
+      }
       io.out('Press Ctrl+C to stop.');
       await waitForAbort(io.signal);
       await emulator.close();

@@ -146,6 +146,64 @@ describe('runCli', () => {
     expect(await exit).toBe(0);
   });
 
+  it('creates a guild, plays the desktop client and sets a checked interactions endpoint when asked', async () => {
+    const { mkdtempSync, rmSync, existsSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { createServer } = await import('node:http');
+    const { createInteractionHandler } = await import('../../src/interactions/index.js');
+    const dir = mkdtempSync(path.join(tmpdir(), 'cli-desktop-'));
+    const io = captureIo();
+    controllers.push(io.controller);
+    // The key is printed before the endpoint is checked: the endpoint takes it from that line,
+    // as a backend would take it from its configuration.
+    let handler: ((req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void) | undefined;
+    const server = createServer((req, res) => {
+      const publicKey = /public key:\s+([0-9a-f]{64})/.exec(io.stdout.join('\n'))![1]!;
+      handler ??= createInteractionHandler({ publicKey, onInteraction: () => ({ type: 4, data: { content: 'hi' } }) });
+      handler(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(server.address() as { port: number }).port}/interactions`;
+    try {
+      const exit = runCli(['emulator', '--guild', '--desktop-client', dir, '--interactions-url', endpoint], io);
+      await until(() => io.stdout.some((line) => line.includes('Press Ctrl+C')) || io.stderr.length > 0);
+      const text = io.stdout.join('\n');
+      const apiBase = /api base:\s+(\S+)/.exec(text)![1]!;
+      const botToken = /bot token:\s+(\S+)/.exec(text)![1]!;
+      const guildId = /guild id:\s+(\d+)/.exec(text)![1]!;
+      const guild = await fetch(`${apiBase}/guilds/${guildId}`, { headers: { authorization: `Bot ${botToken}` } });
+      expect(guild.status).toBe(200);
+      expect(((await guild.json()) as { id: string }).id).toBe(guildId);
+      expect(text).toContain(`desktop client: ${path.join(dir, 'discord-ipc-0')}`);
+      expect(existsSync(path.join(dir, 'discord-ipc-0'))).toBe(true);
+      expect(io.stderr).toEqual([]);
+      expect(text).toContain(`interactions:   ${endpoint}`);
+      io.controller.abort();
+      expect(await exit).toBe(0);
+      expect(existsSync(path.join(dir, 'discord-ipc-0'))).toBe(false); // closed with the emulator
+    } finally {
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('warns and keeps running when the interactions endpoint fails its check', async () => {
+    const io = captureIo();
+    controllers.push(io.controller);
+    // Nothing listens there: the signed PING gets no answer.
+    const exit = runCli(['emulator', '--interactions-url', 'http://127.0.0.1:9/interactions'], io);
+    await until(() => io.stdout.some((line) => line.includes('Press Ctrl+C')));
+    expect(io.stderr.join('\n')).toMatch(/interactions endpoint was not saved: a signed PING did not get PONG.*public key above/);
+    io.controller.abort();
+    expect(await exit).toBe(0);
+  });
+
+  it('exits 2 for an interactions URL the emulator cannot use', async () => {
+    const io = captureIo();
+    expect(await runCli(['emulator', '--interactions-url', 'not a url'], io)).toBe(2);
+    expect(io.stderr.join('\n')).toContain('url');
+  });
+
   it('exits 1 when the port is taken', async () => {
     const first = captureIo();
     controllers.push(first.controller);
