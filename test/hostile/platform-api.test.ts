@@ -1,0 +1,161 @@
+// PlatformApi against a hostile or broken service: a raw TCP server writes whatever HTTP it
+// likes (trickled, endless, truncated, mislabelled, early hints, odd headers), and every call
+// must settle with the right typed error, within its time limit and its body bound.
+import { createServer, type Server, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError, ApiRequestError, PlatformApi } from '../../src/api/index.js';
+
+const LOBBY = '1234567890123456789';
+const TOKEN = 'MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.hostile.secret-bot-token-value';
+
+let server: Server | undefined;
+const sockets = new Set<Socket>();
+const apis: PlatformApi[] = [];
+
+/** Starts a server that answers every request with `answer(socket, request)`; returns the API base. */
+async function hostile(answer: (socket: Socket, request: string) => void): Promise<string> {
+  server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+    let buffered = '';
+    socket.on('data', (chunk) => {
+      buffered += chunk.toString('latin1');
+      const end = buffered.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const request = buffered.slice(0, end);
+      buffered = '';
+      answer(socket, request);
+    });
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}/api/v10`;
+}
+
+function client(apiBase: string, options: Partial<ConstructorParameters<typeof PlatformApi>[0]> = {}): PlatformApi {
+  const api = new PlatformApi({ botToken: TOKEN, apiBase, serverErrorRetries: 0, ...options });
+  apis.push(api);
+  return api;
+}
+
+const head = (status: string, headers: string[]): string => `HTTP/1.1 ${status}\r\n${headers.join('\r\n')}\r\n\r\n`;
+
+afterEach(async () => {
+  await Promise.all(apis.splice(0).map((api) => api.close()));
+  for (const socket of sockets) socket.destroy();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  server = undefined;
+});
+
+describe('PlatformApi against a hostile service', () => {
+  it('times out a body trickled a byte at a time, and frees its connection', async () => {
+    const apiBase = await hostile((socket) => {
+      socket.write(head('200 OK', ['Content-Type: application/json', 'Content-Length: 100000']));
+      const timer = setInterval(() => socket.write(' '), 20);
+      socket.on('close', () => clearInterval(timer));
+    });
+    const started = Date.now();
+    const error = (await client(apiBase).getLobby(LOBBY, { timeoutMs: 400 }).catch((e: unknown) => e)) as ApiRequestError;
+    expect(error).toBeInstanceOf(ApiRequestError);
+    expect(error.code).toBe('ERR_API_TIMEOUT');
+    expect(Date.now() - started).toBeLessThan(3000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(sockets.size).toBe(0); // the client closed the connection it gave up on
+  });
+
+  it('stops reading an endless chunked body at the bound', async () => {
+    const apiBase = await hostile((socket) => {
+      socket.write(head('200 OK', ['Content-Type: application/json', 'Transfer-Encoding: chunked']));
+      const piece = 'x'.repeat(16 * 1024);
+      const pump = (): void => {
+        while (!socket.destroyed && socket.write(`${piece.length.toString(16)}\r\n${piece}\r\n`));
+        if (!socket.destroyed) socket.once('drain', pump);
+      };
+      pump();
+    });
+    await expect(client(apiBase, { maxResponseBytes: 64 * 1024 }).getLobby(LOBBY)).rejects.toMatchObject({ code: 'ERR_API_RESPONSE_TOO_LARGE', message: expect.stringContaining('more than 65536 bytes') });
+  });
+
+  it('refuses a declared length over the bound before reading the body', async () => {
+    let wrote = 0;
+    const apiBase = await hostile((socket) => {
+      socket.write(head('200 OK', ['Content-Type: application/json', 'Content-Length: 999999999']));
+      wrote++;
+    });
+    await expect(client(apiBase).getLobby(LOBBY)).rejects.toMatchObject({ code: 'ERR_API_RESPONSE_TOO_LARGE', message: expect.stringContaining('999999999 bytes') });
+    expect(wrote).toBe(1);
+  });
+
+  it('reads past informational answers (103 Early Hints) to the real one', async () => {
+    const apiBase = await hostile((socket) => {
+      const body = JSON.stringify({ id: LOBBY });
+      socket.write(head('103 Early Hints', ['Link: </style.css>; rel=preload']) + head('200 OK', ['Content-Type: application/json', `Content-Length: ${body.length}`]) + body);
+    });
+    await expect(client(apiBase).getLobby(LOBBY)).resolves.toEqual({ id: LOBBY });
+  });
+
+  it('fails a body cut short by a closed connection as a network failure, not a parse error', async () => {
+    const apiBase = await hostile((socket) => {
+      socket.end(head('200 OK', ['Content-Type: application/json', 'Content-Length: 50']) + '{"id":');
+    });
+    const error = (await client(apiBase).getLobby(LOBBY).catch((e: unknown) => e)) as ApiRequestError;
+    expect(error).toBeInstanceOf(ApiRequestError);
+    expect(error.code).toBe('ERR_API_NETWORK');
+    expect(error.message).not.toContain(TOKEN);
+  });
+
+  it('says a success body that is not JSON is a bad response, and keeps a non-JSON error body out of the error', async () => {
+    const apiBase = await hostile((socket, request) => {
+      const body = request.startsWith('GET /api/v10/lobbies/') ? '<html>oops</html>' : `token was ${TOKEN}`;
+      const status = request.startsWith('GET') ? '200 OK' : '502 Bad Gateway';
+      socket.write(head(status, ['Content-Type: text/html', `Content-Length: ${Buffer.byteLength(body)}`]) + body);
+    });
+    const api = client(apiBase);
+    await expect(api.getLobby(LOBBY)).rejects.toMatchObject({ code: 'ERR_API_BAD_RESPONSE' });
+    const error = (await api.deleteLobby(LOBBY).catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(502);
+    expect(JSON.stringify(error)).not.toContain(TOKEN);
+    expect(String(error.message)).not.toContain(TOKEN);
+  });
+
+  it('learns a bucket from repeated rate-limit headers, and header names like __proto__ change nothing', async () => {
+    let calls = 0;
+    const apiBase = await hostile((socket) => {
+      calls++;
+      const body = JSON.stringify({ id: LOBBY });
+      socket.write(
+        head('200 OK', [
+          'Content-Type: application/json',
+          `Content-Length: ${body.length}`,
+          '__proto__: polluted',
+          'constructor: x',
+          'X-RateLimit-Bucket: first',
+          'X-RateLimit-Bucket: second',
+          'X-RateLimit-Limit: 1',
+          'X-RateLimit-Remaining: 0',
+          'X-RateLimit-Reset-After: 0.3',
+        ]) + body,
+      );
+    });
+    const api = client(apiBase);
+    await expect(api.getLobby(LOBBY)).resolves.toEqual({ id: LOBBY });
+    const started = Date.now();
+    await expect(api.getLobby(LOBBY)).resolves.toEqual({ id: LOBBY }); // waits out the learned bucket
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    expect(calls).toBe(2);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('fails a response with oversized headers instead of buffering them', async () => {
+    const apiBase = await hostile((socket) => {
+      socket.write(`HTTP/1.1 200 OK\r\nX-Filler: ${'a'.repeat(200 * 1024)}\r\nContent-Length: 2\r\n\r\n{}`);
+    });
+    await expect(client(apiBase).getLobby(LOBBY, { timeoutMs: 3000 })).rejects.toMatchObject({ code: 'ERR_API_NETWORK' });
+  });
+
+  it('fails a garbage status line as a network failure', async () => {
+    const apiBase = await hostile((socket) => socket.end('SMTP READY\r\n\r\n'));
+    await expect(client(apiBase).getLobby(LOBBY)).rejects.toMatchObject({ code: 'ERR_API_NETWORK' });
+  });
+});
