@@ -1,16 +1,20 @@
 // Child of bench/signin.mjs: one whole first sign-in in a fresh process, timed from before the
-// library is loaded to tokens in hand. argv: ours|reference <emulator JSON>. The emulator runs in
-// the parent; here a minimal headless browser (node:http, following the 302 to the loopback
-// listener) stands in for the system browser, the same for both contenders.
+// library is loaded to tokens in hand. argv: ours|reference <emulator JSON> [think ms]. The
+// emulator runs in the parent; here a minimal headless browser (node:http, following the 302 to
+// the loopback listener) stands in for the system browser, the same for both contenders. With a
+// think time, the browser waits that long before it asks for the authorize page: the player
+// reading it and clicking Authorize.
 import { get } from 'node:http';
 import { createRequire } from 'node:module';
 
 const t0 = process.hrtime.bigint();
-const [mode, emulatorJson] = process.argv.slice(2);
+const [mode, emulatorJson, think = '0'] = process.argv.slice(2);
+const thinkMs = Number(think);
 const emulator = JSON.parse(emulatorJson);
 const SCOPE = 'openid sdk.social_layer';
 
-function browse(url, hops = 0) {
+async function browse(url, hops = 0) {
+  if (hops === 0 && thinkMs > 0) await new Promise((resolve) => setTimeout(resolve, thinkMs));
   return new Promise((resolve, reject) => {
     if (hops > 5) return reject(new Error('too many redirects'));
     get(url, (res) => {
