@@ -2,7 +2,9 @@
 // node:crypto one-liner, in one process; then the package's load time in fresh processes.
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -175,9 +177,15 @@ async function wallClock(args) {
 async function loadAgainstBareNode() {
   const cjs = `require(${JSON.stringify(paths.cjs)}).Client.defaultCommunicationScopes`;
   const esm = `const { Client } = await import(${JSON.stringify(pathToFileURL(paths.esm).href)}); Client.defaultCommunicationScopes;`;
+  // Floors for scale: what loading any file at all adds, with no code of ours in it.
+  const empty = mkdtempSync(path.join(tmpdir(), 'ssa-bench-'));
+  writeFileSync(path.join(empty, 'empty.cjs'), 'module.exports = {};\n');
+  writeFileSync(path.join(empty, 'empty.mjs'), 'export {};\n');
   const kinds = [
     { name: 'CommonJS: require + first addon call', args: ['-e', cjs], bare: ['-e', '0'], target: 3 },
     { name: 'ESM: import + first addon call', args: ['--input-type=module', '-e', esm], bare: ['--input-type=module', '-e', '0'], target: 5 },
+    { name: 'floor: require of an empty CommonJS file', args: ['-e', `require(${JSON.stringify(path.join(empty, 'empty.cjs'))})`], bare: ['-e', '0'] },
+    { name: 'floor: import of an empty ES module', args: ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(path.join(empty, 'empty.mjs')).href)})`], bare: ['--input-type=module', '-e', '0'] },
   ];
   const rows = [];
   const verdicts = [];
@@ -197,8 +205,9 @@ async function loadAgainstBareNode() {
     }
     const delta = pairedDelta(loaded, bare);
     rows.push([k.name, `${num(median(bare), 3)} ms`, `${num(median(loaded), 3)} ms`, msSpread(delta)]);
-    verdicts.push([k.name, msSpread(delta), `≤ ${k.target} ms`, intervalVerdict(delta, k.target, false)]);
+    if (k.target !== undefined) verdicts.push([k.name, msSpread(delta), `≤ ${k.target} ms`, intervalVerdict(delta, k.target, false)]);
   }
+  rmSync(empty, { recursive: true, force: true });
   table(
     `Load time against a bare node process (wall clock, ${LOAD_RUNS} pairs; added = median per-pair difference, 95% bootstrap interval)`,
     ['what', 'node -e 0', 'with the package', 'added'],
