@@ -34,7 +34,7 @@ export interface PlatformApiOptions {
   retries?: number;
   /**
    * How many times a GET, PUT or DELETE is retried after a 500, 502, 503 or 504 answer, or after
-   * failing on the network before an answer, with exponential backoff (about 100 ms, doubling,
+   * its connection failed before the whole answer arrived, with exponential backoff (about 100 ms, doubling,
    * never shorter than a `Retry-After`). POST and PATCH are never retried: they are not
    * idempotent, so a retry could act twice. Default 2; 0 turns it off.
    */
@@ -333,13 +333,14 @@ export class PlatformApiCore {
       let limitedRetries = 0;
       let serverRetries = 0;
       const idempotent = IDEMPOTENT_METHODS.has(call.method);
-      // Waits before retrying a server error or a network failure; false when no retry is left
-      // or the wait would outlast the call's deadline.
-      const backOff = async (retryAfterSeconds: number): Promise<boolean> => {
-        if (!idempotent || serverRetries >= s.serverErrorRetries || cancel.reason !== undefined) return false;
+      // Waits before retrying a server error or a network failure; false when no retry is left,
+      // or when the wait plus another attempt as long as the last would outlast the deadline (the
+      // caller then gets the real failure, not a timeout).
+      const backOff = async (retryAfterSeconds: number, attemptMs: number): Promise<boolean> => {
+        if (!idempotent || serverRetries >= s.serverErrorRetries || cancel.reason !== undefined || s.closed) return false;
         const step = SERVER_RETRY_BASE_MS * 2 ** serverRetries;
         const delay = Math.max(Math.ceil(retryAfterSeconds * 1000), Math.round(step + Math.random() * step));
-        if (Date.now() + delay >= deadline) return false;
+        if (Date.now() + delay + attemptMs >= deadline) return false;
         serverRetries++;
         try {
           await wait(delay, waitSignal(cancel), true).done; // a caller awaits it: keeps the process up
@@ -349,17 +350,21 @@ export class PlatformApiCore {
         return true;
       };
       for (;;) {
+        if (s.closed) throw new ApiRequestError('ERR_API_CLOSED', `${where}: this PlatformApi was closed while the call waited to retry.`, context);
+        const attemptStarted = Date.now();
         // The memory store answers at once: no promise unless there is a wait.
         const id = nextReservationId();
         const quick = s.sync?.acquire(scope, s.policy, id);
         const reservation = quick?.ok === true ? quick.reservation : await this.#acquire(s, scope, id, quick, waitSignal(cancel), deadline, context, failure);
         let outcome: RateLimitOutcome = { sent: false };
         let released = false;
+        let answered = false;
         try {
           const agent = s.agentReady ?? (await this.#agent(s));
           if (cancel.reason !== undefined) throw cancel.reason;
           outcome = { sent: true };
           const response = await dispatch(agent, { origin: s.origin, path: path + query, method: call.method, headers, body }, cancel, s.maxResponseBytes, context);
+          answered = true;
           const { status, text } = response;
           let limited: RateLimitOutcome['limited'];
           let retryAfter = 0;
@@ -379,9 +384,9 @@ export class PlatformApiCore {
             invalid: INVALID_STATUSES.has(status) && !(status === 429 && response.scope === 'shared'),
             limited,
           };
-          released = true;
           if (s.sync !== undefined) s.sync.release(scope, s.policy, reservation, outcome);
           else await s.store.release(scope, s.policy, reservation, outcome);
+          released = true;
           if (status === 429 && limitedRetries < s.retries && Date.now() + retryAfter * 1000 < deadline) {
             limitedRetries++;
             continue;
@@ -389,7 +394,7 @@ export class PlatformApiCore {
           if (RETRYABLE_STATUSES.has(status)) {
             const header = Number(response.retryAfter);
             retryAfter = Number.isFinite(header) && header > 0 ? Math.min(header, 3600) : 0;
-            if (await backOff(retryAfter)) continue;
+            if (await backOff(retryAfter, Date.now() - attemptStarted)) continue;
           }
           if (status >= 400) {
             const parsed = safeJson(text) as ConstructorParameters<typeof ApiError>[1];
@@ -403,9 +408,9 @@ export class PlatformApiCore {
           // Aborted, timed out or failed in flight: the slot goes back so no waiter is stuck behind it.
           if (!released) await this.#giveBack(s, scope, reservation, outcome);
           if (error instanceof ApiError || error instanceof ApiRequestError) throw error;
-          // A connection that failed before an answer (reset, refused, closed): another try of
-          // an idempotent call is safe.
-          if (await backOff(0)) continue;
+          // A connection that failed before the whole answer arrived (refused, reset, closed):
+          // another try of an idempotent call is safe. A store that fails is not retried.
+          if (!answered && (await backOff(0, Date.now() - attemptStarted))) continue;
           throw failure(error);
         }
       }

@@ -7,6 +7,7 @@ import type { OAuthStore } from './store.js';
 import type { AuthorizeFault, TokenFault } from './types.js';
 import type { CommandStore } from './commands/store.js';
 import type { World } from './world/world.js';
+import type { ServerFault } from './http.js';
 
 export interface EmulatorContext {
   readonly options: ResolvedOptions;
@@ -20,7 +21,7 @@ export interface EmulatorContext {
   authorizeFault: AuthorizeFault | undefined;
   tokenFault: TokenFault | undefined;
   /** Server errors left to answer on the HTTP interface (not OAuth). */
-  serverFault: { count: number; status: number; retryAfter: number | undefined; reset: boolean } | undefined;
+  serverFault: ServerFault | undefined;
   /** Bot token -> application id, for `Authorization: Bot <token>`. */
   readonly botTokens: ReadonlyMap<string, string>;
   /** Lobby state and the rate limits of the lobby interface. */

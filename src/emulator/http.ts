@@ -30,7 +30,8 @@ const PLAIN_TARGET = /^(?=\/)((?:\/[A-Za-z0-9_~@:-]+(?:\.[A-Za-z0-9_~@:-]+)*)*\/
  */
 export function parseRequestUrl(target: string): RequestUrl {
   const plain = target.length <= 2048 ? PLAIN_TARGET.exec(target) : null;
-  if (plain !== null) return { pathname: plain[1] === '' ? '/' : plain[1]!, searchParams: new URLSearchParams(plain[2] ?? '') };
+  // URLSearchParams drops one leading '?' of its input, as the URL parser does not: give it one.
+  if (plain !== null) return { pathname: plain[1] === '' ? '/' : plain[1]!, searchParams: new URLSearchParams(`?${plain[2] ?? ''}`) };
   const url = new URL(target, 'http://127.0.0.1');
   return { pathname: url.pathname, searchParams: url.searchParams };
 }
@@ -83,6 +84,26 @@ function decodeSegment(segment: string): string {
   } catch {
     return segment; // malformed escapes stay as sent; the parameter's own check refuses them
   }
+}
+
+/** Server errors still to answer, set by `emulator.injectServerErrors`. */
+export interface ServerFault {
+  count: number;
+  status: number;
+  retryAfter: number | undefined;
+  reset: boolean;
+}
+
+/**
+ * Answers an injected server error if one is pending, counting it down: the service's generic
+ * 5xx body, or a dropped connection. Routers call it once a request has matched one of their routes.
+ */
+export function takeServerFault(holder: { serverFault: ServerFault | undefined }): Outcome | undefined {
+  const fault = holder.serverFault;
+  if (fault === undefined) return undefined;
+  if (--fault.count <= 0) holder.serverFault = undefined;
+  if (fault.reset) return { destroySocket: true };
+  return serviceError(fault.status, fault.retryAfter === undefined ? {} : { 'Retry-After': String(fault.retryAfter) });
 }
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { handleAuthorize } from './authorize.js';
 import { PATHS, type EmulatorContext } from './context.js';
-import { API_PREFIX, BodyTooLargeError, isFormUrlEncoded, json, parseRequestUrl, readBody, serviceError, type Outcome, type Reply, type RequestUrl } from './http.js';
+import { BodyTooLargeError, isFormUrlEncoded, json, parseRequestUrl, readBody, serviceError, type Outcome, type Reply, type RequestUrl } from './http.js';
 import { currentApplication, currentUser, discoveryDocument, jwksDocument, userInfo } from './resources.js';
 import { routeLobbyApi } from './lobbies/router.js';
 import { routeCommandsApi } from './commands/router.js';
@@ -95,13 +95,6 @@ const ROUTERS: readonly Router[] = [
   routeProvisional,
 ];
 
-/** An injected server error, counted down: the generic 5xx body, or a dropped connection. */
-function serverFault(ctx: EmulatorContext, fault: NonNullable<EmulatorContext['serverFault']>): Outcome {
-  if (--fault.count <= 0) ctx.serverFault = undefined;
-  if (fault.reset) return { destroySocket: true };
-  return serviceError(fault.status, fault.retryAfter === undefined ? {} : { 'Retry-After': String(fault.retryAfter) });
-}
-
 /** Tries each router of ROUTERS in turn; 404 when none owns the path. */
 async function routeByPattern(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl): Promise<Outcome> {
   for (const router of ROUTERS) {
@@ -183,9 +176,7 @@ export class EmulatorServer {
       const url = parseRequestUrl(req.url ?? '/');
       path = url.pathname;
       const route = ROUTES[url.pathname];
-      const fault = ctx?.serverFault;
       if (ctx === undefined) outcome = serviceError(503);
-      else if (fault !== undefined && route === undefined && url.pathname.startsWith(API_PREFIX)) outcome = serverFault(ctx, fault);
       else if (route === undefined) outcome = await routeByPattern(ctx, req, url);
       else if (route.method !== method) outcome = serviceError(405, { Allow: route.method });
       else outcome = await route.handle(ctx, req, url, note);

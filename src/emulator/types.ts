@@ -133,7 +133,10 @@ export interface RateLimitStorm {
 
 /** Server errors for `Emulator.injectServerErrors`: the service failing for a moment. */
 export interface ServerErrorStorm {
-  /** How many of the next HTTP-interface requests fail (lobbies, commands, messages; not OAuth). Default `1`. */
+  /**
+   * How many of the next requests to the lobby, application-command, guild and channel-message
+   * routes fail (OAuth, users/@me and paths no route has are left alone). Default `1`.
+   */
   count?: number;
   /** Status answered, with the service's generic JSON body: 500, 502, 503 or 504. Default `503`. */
   status?: 500 | 502 | 503 | 504;
@@ -310,7 +313,7 @@ export interface Emulator {
    * hostile programs instead. `close()` of the emulator closes it too.
    */
   startDesktopClient(options: DesktopClientOptions): Promise<DesktopClient>;
-  /** Makes the next `count` HTTP-interface requests (not OAuth) answer a 5xx or lose their connection (area: lobbies). */
+  /** Makes the next `count` requests to the lobby, command, guild and message routes answer a 5xx or lose their connection (area: lobbies). */
   injectServerErrors(storm?: ServerErrorStorm): void;
 }
 

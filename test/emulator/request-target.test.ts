@@ -60,6 +60,35 @@ describe('request targets', () => {
     expect(emulator.requests.at(-2)).toMatchObject({ method: 'GET', path: `/api/v10/lobbies/${lobbyId}` });
   });
 
+  it('routes and reads every target as the WHATWG URL parser does (differential, 300 generated targets)', async () => {
+    // Targets built from the characters that matter: separators, dots, escapes, question marks.
+    const pieces = ['lobbies', lobbyId, 'messages', '.', '..', '%2E', '%31', 'a.b', '@me', '~x', '', '?', '??', '&', '=', 'limit', '1', '2', '%', '+', ';', '#f'];
+    let seed = 7;
+    const next = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const targets = [`/api/v10/lobbies/${lobbyId}/messages??limit=1`, `/api/v10/lobbies/${lobbyId}/messages?&limit=2&`];
+    while (targets.length < 300) {
+      let path = '/api/v10';
+      for (let i = 0, n = 1 + next(5); i < n; i++) path += `/${pieces[next(pieces.length)]}`;
+      let query = '';
+      for (let i = 0, n = next(4); i < n; i++) query += pieces[next(pieces.length)];
+      targets.push(next(2) === 0 ? `${path}?${query}` : path);
+    }
+    for (const target of targets) {
+      const before = emulator.requests.length;
+      const answer = await get(target);
+      const expected = new URL(target, 'http://127.0.0.1');
+      const logged = emulator.requests.slice(before).at(-1)!;
+      expect(logged.path, target).toBe(expected.pathname);
+      // On the messages route the query decides the answer: the same limit gives the same count.
+      if (expected.pathname === `/api/v10/lobbies/${lobbyId}/messages`) {
+        const limit = expected.searchParams.get('limit');
+        if (limit === '1' || limit === '2') expect((answer.body as unknown[]).length, target).toBe(Number(limit));
+        else if (limit === null) expect((answer.body as unknown[]).length, target).toBe(3); // all of them: the default limit is 50
+        else expect(answer.status, target).toBe(400);
+      }
+    }
+  });
+
   it('logs the path without its query', async () => {
     await get(`/api/v10/lobbies/${lobbyId}/messages?limit=2`);
     expect(emulator.requests.at(-1)).toEqual({ method: 'GET', path: `/api/v10/lobbies/${lobbyId}/messages`, status: 200 });

@@ -31,12 +31,20 @@ describe('emulator.injectServerErrors', () => {
     expect((await call(emulator, 'GET', `/lobbies/${lobby.id}`)).status).toBe(200);
   });
 
-  it('leaves OAuth alone: the token endpoint still answers during a storm', async () => {
-    emulator.injectServerErrors({ count: 5 });
+  it('leaves OAuth, users/@me and unknown paths alone, and counts only the routes it fails', async () => {
+    emulator.injectServerErrors({ count: 3 });
     const res = await fetch(`${emulator.apiBase}/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code&code=nope' });
     expect(res.status).toBe(401); // the token endpoint's own answer (no client credentials), not an injected 503
     expect(await res.json()).toMatchObject({ error: 'invalid_client' });
+    const device = await fetch(`${emulator.apiBase}/oauth2/device/authorize`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `client_id=${emulator.applicationId}&scope=openid` });
+    expect(device.status).not.toBe(503);
+    expect((await call(emulator, 'GET', '/users/@me', { auth: `Bearer ${emulator.createAccessToken().accessToken}` })).status).toBe(200);
+    expect((await call(emulator, 'GET', '/no/such/route')).status).toBe(404);
+    // The lobby, command and message routes each take one of the three.
     expect((await call(emulator, 'GET', '/lobbies/1234567890123456789')).status).toBe(503);
+    expect((await call(emulator, 'GET', `/applications/${emulator.applicationId}/commands`)).status).toBe(503);
+    expect((await call(emulator, 'POST', '/channels/1234567890123456789/messages', { body: { content: 'hi' } })).status).toBe(503);
+    expect((await call(emulator, 'GET', `/applications/${emulator.applicationId}/commands`)).status).toBe(200);
   });
 
   it('drops the connection without an answer when asked to reset', async () => {
@@ -113,6 +121,50 @@ describe('PlatformApi through server errors', () => {
     expect(hits('GET', `/lobbies/${lobby.id}`)).toBe(3);
   });
 
+  it('does not retry past the deadline when the wait leaves no time for another attempt', async () => {
+    const lobby = await api.createLobby({});
+    emulator.setLatency(400);
+    emulator.injectServerErrors({ count: 1, retryAfter: 1 });
+    // 400 ms attempt + 1 s wait + another 400 ms attempt > 1.6 s: the 503 itself is the answer.
+    await expect(api.getLobby(lobby.id, { timeoutMs: 1600 })).rejects.toMatchObject({ status: 503, retryAfter: 1 });
+    expect(hits('GET', `/lobbies/${lobby.id}`)).toBe(1);
+    emulator.setLatency(0);
+  });
+
+  it('stops retrying when the client is closed during the backoff', async () => {
+    const lobby = await api.createLobby({});
+    emulator.injectServerErrors({ count: 1, retryAfter: 1 });
+    const pending = api.getLobby(lobby.id).catch((e: unknown) => e);
+    while (hits('GET', `/lobbies/${lobby.id}`) < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    await api.close();
+    expect(await pending).toMatchObject({ code: 'ERR_API_CLOSED' });
+    expect(hits('GET', `/lobbies/${lobby.id}`)).toBe(1);
+  });
+
+  it('gives up at once, without retrying, when its rate-limit store fails after an answer', async () => {
+    const { MemoryRateLimitStore } = await import('../../src/api/index.js');
+    class FailingStore extends MemoryRateLimitStore {
+      override async release(...args: Parameters<MemoryRateLimitStore['release']>): Promise<void> {
+        if (args[3].sent && args[3].bucket !== undefined) throw new Error('store is down');
+        return super.release(...args);
+      }
+    }
+    const store = new FailingStore();
+    const strict = new PlatformApi({ botToken: emulator.botToken, apiBase: emulator.apiBase, store });
+    try {
+      const lobby = await api.createLobby({});
+      const started = Date.now();
+      const error = (await strict.getLobby(lobby.id).catch((e: unknown) => e)) as ApiRequestError;
+      expect(error).toBeInstanceOf(ApiRequestError);
+      expect(error.message).toContain('store is down');
+      expect(Date.now() - started).toBeLessThan(5000); // not held until the 15 s time limit
+      expect(hits('GET', `/lobbies/${lobby.id}`)).toBe(1); // an answered GET is not sent again
+    } finally {
+      await strict.close();
+      await store.close();
+    }
+  });
+
   it('retries a GET whose connection was dropped, but not a POST', async () => {
     const lobby = await api.createLobby({});
     emulator.injectServerErrors({ count: 1, reset: true });
@@ -128,7 +180,10 @@ describe('PlatformApi through server errors', () => {
     emulator.injectServerErrors({ count: 1, retryAfter: 5 });
     const controller = new AbortController();
     const pending = api.getLobby(lobby.id, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 200);
+    // Abort once the first answer (the 503) is in: the call is then waiting out its Retry-After.
+    while (hits('GET', `/lobbies/${lobby.id}`) < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort();
     await expect(pending).rejects.toMatchObject({ code: 'ERR_API_ABORTED' });
     expect(hits('GET', `/lobbies/${lobby.id}`)).toBe(1);
   });

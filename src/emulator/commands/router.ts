@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { errorBody, JsonErrorCode } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
 import { identify, type Caller } from '../credentials.js';
-import { json, matchRoute, routeSegments, serviceError, type Outcome, type Reply, type RequestUrl } from '../http.js';
+import { json, matchRoute, routeSegments, serviceError, takeServerFault, type Outcome, type Reply, type RequestUrl } from '../http.js';
 import { readJsonBody } from '../lobbies/body.js';
 import { countInvalid, rateLimitHeaders, tooMany } from '../lobbies/router.js';
 import { GLOBAL_LIMIT_DEFAULT } from '../ratelimit/limiter.js';
@@ -107,6 +107,8 @@ function authorize(ctx: EmulatorContext, req: IncomingMessage, route: Route, app
 
 async function answer(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, route: Route, params: Record<string, string>, now: number, enforce: boolean): Promise<Outcome> {
   const limits = ctx.rateLimits;
+  const failed = takeServerFault(ctx);
+  if (failed !== undefined) return failed;
   const fault = limits.fault;
   if (fault !== undefined) {
     if (--fault.count <= 0) limits.fault = undefined;

@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { errorBody, JsonErrorCode } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
 import { identify, type Caller } from '../credentials.js';
-import { json, matchRoute, routeSegments, serviceError, type Outcome, type Reply, type RequestUrl } from '../http.js';
+import { json, matchRoute, routeSegments, serviceError, takeServerFault, type Outcome, type Reply, type RequestUrl } from '../http.js';
 import { GLOBAL_LIMIT_DEFAULT, type BucketRule, type BucketState, type RateLimits } from '../ratelimit/limiter.js';
 import { readJsonBody } from './body.js';
 import * as op from './operations.js';
@@ -145,6 +145,8 @@ async function answerRoute(
   now: number,
   enforce: boolean,
 ): Promise<Outcome> {
+  const failed = takeServerFault(ctx);
+  if (failed !== undefined) return failed;
   const fault = limits.fault;
   if (fault !== undefined) {
     if (--fault.count <= 0) limits.fault = undefined;

@@ -9,7 +9,7 @@ import { checkMessage, ComponentErrorCode, fillIds, hasComponentsV2, MessageErro
 import { errorBody, invalidFormBody, JsonErrorCode, type FieldProblem } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
 import { identify } from '../credentials.js';
-import { BodyTooLargeError, json, readBody, serviceError, type Outcome, type Reply, type RequestUrl } from '../http.js';
+import { BodyTooLargeError, json, readBody, serviceError, takeServerFault, type Outcome, type Reply, type RequestUrl } from '../http.js';
 import { readJsonBody } from '../lobbies/body.js';
 
 /** A multipart body (files included) above this many bytes is answered with 413. */
@@ -52,6 +52,8 @@ export async function routeMessagesApi(ctx: EmulatorContext, req: IncomingMessag
   const method = req.method ?? 'GET';
   const allowed = messageId === undefined ? ['POST'] : ['GET', 'PATCH'];
   if (!allowed.includes(method)) return serviceError(405);
+  const failed = takeServerFault(ctx);
+  if (failed !== undefined) return failed;
 
   const caller = identify(ctx, req.headers.authorization, []);
   if (caller === 'unauthorized') return json(401, errorBody(JsonErrorCode.Unauthorized, '401: Unauthorized'));
