@@ -15,10 +15,10 @@ import {
   type IntegrationType,
 } from './args.js';
 import { checkFunction, checkMs, checkOneOf, checkOptions, checkInteger, checkSignal, checkString } from './check.js';
-import { argumentError, ClientResultError } from './errors.js';
+import { argumentError, ClientResultError, SocialSdkAuthError } from './errors.js';
 import { loadNative, type NativeClient, type NativeResult, type NativeTokens } from './native.js';
 import { openSystemBrowser } from './opener.js';
-import { B64TOKEN, isLoopbackHttp, TokenTransport, warmUp, type RequestContext } from './transport.js';
+import { B64TOKEN, isLoopbackHttp, loadOidc, TokenTransport, warmUp, type RequestContext } from './transport.js';
 import {
   BearerTokenState,
   type TokenExpirationCallback,
@@ -690,7 +690,19 @@ export class Client extends EventEmitter<ClientEvents> {
       }
       const context: RequestContext = { signal, timeoutMs };
       if (extraParameters !== undefined) context.extraParameters = extraParameters();
-      this.#transport.withContext(context, send);
+      // A broken install is not the token endpoint's fault: say which dependency is missing.
+      loadOidc().then(
+        () => this.#transport.withContext(context, send),
+        (cause: unknown) =>
+          reject(
+            new SocialSdkAuthError(
+              'ERR_DEPENDENCY_MISSING',
+              `${where}: social-sdk-auth could not load its dependency openid-client (${cause instanceof Error ? cause.message : String(cause)}). ` +
+                'Reinstall the package (`npm install social-sdk-auth`) so its dependencies are present.',
+              { cause },
+            ),
+          ),
+      );
     });
   }
 

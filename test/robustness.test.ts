@@ -1,7 +1,8 @@
 // The addon in Node's harder places: the main thread and Workers at once, a Worker terminated
 // in the middle of a sign-in, and a process that finishes its work and must exit by itself.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -118,6 +119,21 @@ describe('the addon in Workers', () => {
     expect(error.errorType).toBe('ClientDestroyed');
     const code = await new Promise<number>((resolve) => worker.once('exit', resolve));
     expect(code).toBe(0);
+  });
+});
+
+describe('a broken install', () => {
+  it('names the missing openid-client instead of blaming the token endpoint', () => {
+    const child = spawnSync(
+      process.execPath,
+      ['--import', pathToFileURL(path.resolve(__dirname, 'fixtures', 'no-openid-client.mjs')).href, path.resolve(__dirname, 'fixtures', 'signin-without-openid-client.cjs'), dist],
+      { encoding: 'utf8', timeout: 30_000 },
+    );
+    expect(child.status).toBe(0);
+    const result = JSON.parse(child.stdout.trim().split('\n').pop()!) as { name: string; code: string; message: string };
+    expect(result).toMatchObject({ name: 'SocialSdkAuthError', code: 'ERR_DEPENDENCY_MISSING' });
+    expect(result.message).toMatch(/^client\.getToken: social-sdk-auth could not load its dependency openid-client \(.*openid-client.*\)\. Reinstall the package/);
+    expect(result.message).not.toContain('token endpoint');
   });
 });
 

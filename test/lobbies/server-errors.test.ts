@@ -1,7 +1,7 @@
 // The service failing for a moment: the emulator's injected 5xx answers and dropped connections,
 // and PlatformApi retrying idempotent calls through them (and never a POST or PATCH).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError, ApiRequestError, PlatformApi } from '../../src/api/index.js';
+import { ApiError, ApiRequestError, MemoryRateLimitStore, PlatformApi } from '../../src/api/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { call, ids, startLobbyEmulator } from './helpers.js';
 
@@ -142,7 +142,6 @@ describe('PlatformApi through server errors', () => {
   });
 
   it('gives up at once, without retrying, when its rate-limit store fails after an answer', async () => {
-    const { MemoryRateLimitStore } = await import('../../src/api/index.js');
     class FailingStore extends MemoryRateLimitStore {
       override async release(...args: Parameters<MemoryRateLimitStore['release']>): Promise<void> {
         if (args[3].sent && args[3].bucket !== undefined) throw new Error('store is down');
