@@ -2,6 +2,7 @@
 // redirects and statuses without a body, OAuth error bodies with odd codes, Retry-After as an
 // HTTP date, bodies that stall, resets, bytes that are not HTTP, and servers that echo secrets.
 // The endpoint is a raw HTTP server standing in for the service; the Client is the real one.
+import dns from 'node:dns/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -50,6 +51,19 @@ async function revokeFails(answer: Answer): Promise<ClientResultError> {
   const error = await rejected<ClientResultError>(ep.client().revokeToken({ token: REFRESH_TOKEN }));
   expect(error).toBeInstanceOf(ClientResultError);
   return error;
+}
+
+const MIB = 1024 * 1024;
+
+/** A usable token response of exactly `size` bytes, sent with a Content-Length or chunked. */
+function exactly(size: number, chunked: boolean): Answer {
+  const start = `{"access_token":"${GOOD.access_token}","token_type":"Bearer","padding":"`;
+  const body = `${start}${'p'.repeat(size - start.length - 2)}"}`;
+  return (res) => {
+    res.writeHead(200, chunked ? { 'content-type': 'application/json' } : { 'content-type': 'application/json', 'content-length': String(body.length) });
+    if (chunked) res.write(body.slice(0, MIB / 2));
+    res.end(chunked ? body.slice(MIB / 2) : body);
+  };
 }
 
 describe('where the requests go', () => {
@@ -212,6 +226,41 @@ describe('answers that are not a token response', () => {
   });
 });
 
+describe('the 1 MiB limit on response bodies', () => {
+  it.each([
+    ['with a Content-Length', false],
+    ['chunked', true],
+  ])('reads a body of exactly 1 MiB %s', async (_name, chunked) => {
+    const ep = await serve(exactly(MIB, chunked));
+    await expect(ep.client().refreshToken({ refreshToken: REFRESH_TOKEN })).resolves.toMatchObject({ accessToken: GOOD.access_token });
+  });
+
+  it.each([
+    ['with a Content-Length', false],
+    ['chunked', true],
+  ])('refuses a body one byte over %s, and hangs up', async (_name, chunked) => {
+    const ep = await serve(exactly(MIB + 1, chunked));
+    const arrived = ep.nextRequest();
+    const error = await rejected<ClientResultError>(ep.client().refreshToken({ refreshToken: REFRESH_TOKEN }));
+    expect(error).toMatchObject({ type: 'HTTPError', status: 200 });
+    expect(error.message).toBe(
+      'The token endpoint sent a response this client cannot use: its body is larger than 1048576 bytes, the most this client reads from the token endpoints.',
+    );
+    await (await arrived).closed;
+  });
+
+  it('hangs up on a declared length over the limit without waiting for the body', async () => {
+    const ep = await serve((res) => {
+      res.writeHead(400, { 'content-type': 'application/json', 'content-length': String(64 * MIB) });
+      res.write('{"error":');
+    });
+    const arrived = ep.nextRequest();
+    const error = await rejected<ClientResultError>(ep.client().refreshToken({ refreshToken: REFRESH_TOKEN }));
+    expect(error).toMatchObject({ type: 'HTTPError', status: 400, message: expect.stringContaining('larger than 1048576 bytes') });
+    await (await arrived).closed;
+  });
+});
+
 describe('OAuth error bodies', () => {
   it('pass on a well-formed error code, its description and the numeric code', async () => {
     const error = await refreshFails(json(400, { error: 'invalid_grant', error_description: 'The grant was revoked', code: 50025 }));
@@ -334,6 +383,29 @@ describe('network failures', () => {
       "Could not reach the token endpoint: the connection was closed before a response arrived. Check the network connection and the client's apiBase, then try again.",
     );
     expect(error.message).not.toContain('access-tok');
+  });
+
+  it('say the host name could not be resolved when the resolver says so', async () => {
+    const host = 'token-endpoint.invalid'; // RFC 6761: never resolves
+    const resolver = await dns.lookup(host).then(
+      () => 'resolved',
+      (error: NodeJS.ErrnoException) => error.code,
+    );
+    const client = new Client({ applicationId: '1234', apiBase: `https://${host}` });
+    try {
+      const error = await rejected<ClientResultError>(client.refreshToken({ refreshToken: REFRESH_TOKEN }));
+      expect(error).toMatchObject({ type: 'NetworkError', code: 'ERR_NETWORK', status: 0, retryable: true });
+      if (resolver === 'ENOTFOUND') {
+        expect(error.message).toBe(
+          "Could not reach the token endpoint: the host name could not be resolved. Check the network connection and the client's apiBase, then try again.",
+        );
+      } else {
+        // A resolver that cannot be reached answers differently (EAI_AGAIN): the error still says what it said.
+        expect(error.message).toMatch(/^Could not reach the token endpoint: \S/);
+      }
+    } finally {
+      client.close();
+    }
   });
 
   it('pass on what was wrong when the answer is not HTTP', async () => {
