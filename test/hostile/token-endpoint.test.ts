@@ -214,10 +214,18 @@ describe('answers that are not a token response', () => {
     expect(error.message).not.toContain(GOOD.access_token);
   });
 
+  it('refuses an ID token that is not a JWT, as a response of that status it cannot use', async () => {
+    const error = await refreshFails(json(200, { ...GOOD, id_token: 'header.payload.signature' }));
+    expect(error).toMatchObject({ type: 'HTTPError', code: 'ERR_HTTP', status: 200, retryable: false });
+    expect(error.message).toMatch(/^The token endpoint sent a response this client cannot use: \S/);
+    expect(error.message).not.toContain(GOOD.access_token);
+  });
+
   it.each([
     ['expires_in of 0', { ...GOOD, expires_in: 0 }, { expiresIn: 0 }],
     ['an empty scope', { ...GOOD, scope: '' }, { scopes: '' }],
     ['scope names with every printable character but the quote and the backslash', { ...GOOD, scope: "!#$%&'()*+,-./0-9:;<=>?@A-Z[]^_`a-z{|}~ x" }, { scopes: "!#$%&'()*+,-./0-9:;<=>?@A-Z[]^_`a-z{|}~ x" }],
+    ['three scope names', { ...GOOD, scope: 'openid identify email' }, { scopes: 'openid identify email' }],
     ['a token of every b64token character', { ...GOOD, access_token: 'AZaz09-._~+/==' }, { accessToken: 'AZaz09-._~+/==' }],
     ['a refresh token with spaces and tildes', { ...GOOD, refresh_token: ' a b~ ' }, { refreshToken: ' a b~ ' }],
   ])('accepts a 200 with %s', async (_name, body, expected) => {
@@ -288,6 +296,12 @@ describe('OAuth error bodies', () => {
     expect(error.message).toBe('The token endpoint answered HTTP 400: Something is off.');
   });
 
+  it('pass on an error code with spaces and the punctuation RFC 6749 allows', async () => {
+    const error = await refreshFails(json(400, { error: 'x !#[]~' }));
+    expect(error).toMatchObject({ status: 400, oauthError: 'x !#[]~' });
+    expect(error.message).toBe('The token endpoint answered HTTP 400 x !#[]~.');
+  });
+
   it('report a body whose error is not a string as a plain HTTP error with its numeric code', async () => {
     const error = await refreshFails(json(400, { error: 42, code: 7 }));
     expect(error).toMatchObject({ type: 'HTTPError', status: 400, oauthError: '', errorCode: 7, responseBody: '{"error":42,"code":7}' });
@@ -346,6 +360,11 @@ describe('how long to wait', () => {
   ])("takes the header when the body's retry_after is %s", async (_name, value) => {
     const error = await refreshFails(json(429, { retry_after: value }, { 'retry-after': '4' }));
     expect(error).toMatchObject({ status: 429, retryAfter: 4 });
+  });
+
+  it("prefers the body's exact retry_after to the header, even when it is 0", async () => {
+    const error = await refreshFails(json(429, { retry_after: 0 }, { 'retry-after': '9' }));
+    expect(error).toMatchObject({ status: 429, retryable: true, retryAfter: 0 });
   });
 
   it('reports a 429 without any wait as retryable with retryAfter 0', async () => {
@@ -431,7 +450,8 @@ describe('network failures', () => {
 
   it('stop the request on the signal, whatever reason it is aborted with, and hang up', async () => {
     const ep = await serve(hang);
-    const client = ep.client();
+    // A time limit far away: only the signal can end these requests within the test's time.
+    const client = ep.client({ requestTimeoutMs: 600_000 });
     for (const reason of [undefined, new Error('the player left'), 'a string reason']) {
       const controller = new AbortController();
       const arrived = ep.nextRequest();
@@ -447,7 +467,7 @@ describe('network failures', () => {
 
   it('stop requests in flight when the client is closed', async () => {
     const ep = await serve(hang);
-    const client = ep.client();
+    const client = ep.client({ requestTimeoutMs: 600_000 });
     const arrived = ep.nextRequest();
     const pending = rejected<ClientResultError>(client.refreshToken({ refreshToken: REFRESH_TOKEN }));
     const seen = await arrived;
