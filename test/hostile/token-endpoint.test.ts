@@ -349,6 +349,11 @@ describe('how long to wait', () => {
     expect(error).toMatchObject({ status: 503, retryAfter: 0 });
   });
 
+  it('ignores a Retry-After of Infinity, which is neither a number of seconds nor a date', async () => {
+    const error = await refreshFails(json(503, {}, { 'retry-after': 'Infinity' }));
+    expect(error).toMatchObject({ status: 503, retryable: true, retryAfter: 0 });
+  });
+
   it('takes the header when the body is not JSON', async () => {
     const error = await refreshFails(raw(503, 'Service Unavailable', { 'content-type': 'text/plain', 'retry-after': '7' }));
     expect(error).toMatchObject({ status: 503, retryAfter: 7, responseBody: 'Service Unavailable' });
