@@ -17,6 +17,7 @@ export default defineConfig({
       'test/fuzz/loopback.test.ts',
       'test/emulator/faults.test.ts',
       'test/hostile/listener.test.ts',
+      'test/hostile/token-endpoint.test.ts',
       'test/transport-errors.test.ts',
       'test/tokens/envelope.test.ts',
       'test/tokens/manager.test.ts',

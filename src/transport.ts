@@ -373,13 +373,13 @@ export class TokenTransport {
       name?: string;
     };
     if (e?.code === 'OAUTH_RESPONSE_BODY_ERROR' || e?.code === 'OAUTH_WWW_AUTHENTICATE_CHALLENGE') {
-      const cause = (e.cause ?? {}) as { code?: unknown };
       return {
         outcome: 'http',
         status: e.status ?? last?.status ?? 0,
         oauthError: typeof e.error === 'string' && OAUTH_ERROR.test(e.error) ? redact(e.error, secrets) : '',
         errorDescription: redact((e.error_description ?? '').slice(0, 2048), secrets),
-        errorCode: typeof cause.code === 'number' ? cause.code : (last?.errorCode ?? 0),
+        // From our own read of the body: openid-client's copy would pass on a fraction or an unsafe integer.
+        errorCode: last?.errorCode ?? 0,
         body: last?.body ?? '',
         retryAfter: last?.retryAfter,
       };
