@@ -145,11 +145,23 @@ interface Captured {
   retryAfter?: number;
   /** The service's numeric JSON `code`, read before redaction (which hides a "code" field). */
   errorCode: number;
+  /** The body's OAuth `error` (RFC 6749 §5.2), read before redaction; '' when there is none. */
+  oauthError: string;
   body: string;
 }
 
 // RFC 6749 §5.2: the `error` value is from a small character set; anything else is not passed on.
 export const OAUTH_ERROR = /^[\x20-\x21\x23-\x5B\x5D-\x7E]{1,64}$/;
+
+/** The `error` member of an OAuth error body, when it is a valid error code; else ''. */
+function bodyOAuthError(text: string): string {
+  try {
+    const json = JSON.parse(text) as { error?: unknown };
+    return typeof json.error === 'string' && OAUTH_ERROR.test(json.error) ? json.error : '';
+  } catch {
+    return ''; // not JSON
+  }
+}
 
 export function numericCode(text: string): number {
   try {
@@ -306,6 +318,7 @@ export class TokenTransport {
           status: response.status,
           retryAfter: parseRetryAfter(response.headers.get('retry-after'), text),
           errorCode: numericCode(text),
+          oauthError: bodyOAuthError(text),
           // Redact the whole text first: a cut could split a secret and leave its start behind.
           body: redact(text, secrets).slice(0, MAX_BODY),
         };
@@ -376,7 +389,8 @@ export class TokenTransport {
       return {
         outcome: 'http',
         status: e.status ?? last?.status ?? 0,
-        oauthError: typeof e.error === 'string' && OAUTH_ERROR.test(e.error) ? redact(e.error, secrets) : '',
+        // A challenge (WWW-Authenticate) may carry no error of its own: the body's then tells.
+        oauthError: redact(typeof e.error === 'string' && OAUTH_ERROR.test(e.error) ? e.error : (last?.oauthError ?? ''), secrets),
         errorDescription: redact((e.error_description ?? '').slice(0, 2048), secrets),
         // From our own read of the body: openid-client's copy would pass on a fraction or an unsafe integer.
         errorCode: last?.errorCode ?? 0,

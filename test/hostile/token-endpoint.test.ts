@@ -326,6 +326,13 @@ describe('OAuth error bodies', () => {
     expect(error).toMatchObject({ type: 'HTTPError', status: 401, errorCode: 40001, retryable: false, responseBody: '{"error":"invalid_client","code":40001}' });
     expect(error.message).toMatch(/^The token endpoint answered HTTP 401\b/);
   });
+
+  it('take the OAuth error from the body when the WWW-Authenticate challenge names none', async () => {
+    const error = await refreshFails(json(401, { error: 'invalid_client', error_description: 'Unknown client.' }, { 'www-authenticate': 'Basic realm="token"' }));
+    expect(error).toMatchObject({ type: 'HTTPError', status: 401, oauthError: 'invalid_client' });
+    const bad = await refreshFails(json(401, { error: 'bad"quote' }, { 'www-authenticate': 'Basic realm="token"' }));
+    expect(bad).toMatchObject({ status: 401, oauthError: '' });
+  });
 });
 
 describe('how long to wait', () => {
