@@ -137,6 +137,25 @@ export function tokenResponseProblem(text: string): string | undefined {
   if (body.scope !== undefined && (typeof body.scope !== 'string' || !SCOPE_LIST.test(body.scope))) {
     return 'its scope is not a list of scope names separated by single spaces';
   }
+  if (typeof body.id_token === 'string') return idTokenProblem(body.id_token);
+  return undefined;
+}
+
+const JWS_PART = /^[A-Za-z0-9_-]+$/;
+
+/** Why an ID token is not a signed JWT (header.payload.signature, the first two JSON objects), or undefined. */
+function idTokenProblem(token: string): string | undefined {
+  const parts = token.split('.');
+  if (parts.length !== 3 || !parts.every((part) => JWS_PART.test(part))) return 'its id_token is not a JWT (three base64url parts separated by dots)';
+  for (const [index, name] of [[0, 'header'], [1, 'payload']] as const) {
+    let value: unknown;
+    try {
+      value = JSON.parse(Buffer.from(parts[index]!, 'base64url').toString('utf8'));
+    } catch {
+      value = undefined;
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return `its id_token's ${name} is not a JSON object`;
+  }
   return undefined;
 }
 

@@ -217,8 +217,13 @@ describe('answers that are not a token response', () => {
   it('refuses an ID token that is not a JWT, as a response of that status it cannot use', async () => {
     const error = await refreshFails(json(200, { ...GOOD, id_token: 'header.payload.signature' }));
     expect(error).toMatchObject({ type: 'HTTPError', code: 'ERR_HTTP', status: 200, retryable: false });
-    expect(error.message).toMatch(/^The token endpoint sent a response this client cannot use: \S/);
+    expect(error.message).toBe("The token endpoint sent a response this client cannot use: its id_token's header is not a JSON object.");
     expect(error.message).not.toContain(GOOD.access_token);
+    const parts = await refreshFails(json(200, { ...GOOD, id_token: 'only.two' }));
+    expect(parts.message).toBe('The token endpoint sent a response this client cannot use: its id_token is not a JWT (three base64url parts separated by dots).');
+    const header = Buffer.from('{"alg":"RS256"}').toString('base64url');
+    const payload = await refreshFails(json(200, { ...GOOD, id_token: `${header}.${Buffer.from('[1]').toString('base64url')}.sig` }));
+    expect(payload.message).toBe("The token endpoint sent a response this client cannot use: its id_token's payload is not a JSON object.");
   });
 
   it.each([
