@@ -122,6 +122,9 @@ describe('argument errors', () => {
       ['authorizeTimeoutMs', '1000', 0],
       ['requestTimeoutMs', null, 1.5],
       ['customSchemeParam', 5, 'https'],
+      ['authorizeVia', 1, 'phone'],
+      ['desktopClientConnectTimeoutMs', '300', 0],
+      ['desktopClientApproveTimeoutMs', '300', -1],
     ];
     for (const [name, wrongType, badValue] of cases) {
       expect(() => new Client({ [name]: wrongType }), name).toThrow(typeError(name));
@@ -131,6 +134,17 @@ describe('argument errors', () => {
     expect(() => new Client({ onOpenUrlFailed: true as never })).toThrow(typeError('onOpenUrlFailed'));
     expect(() => new Client('options' as never)).toThrow(typeError('options'));
     expect(() => new Client({ webBase: 'https://discord.com/?a=1' })).toThrow(/a URL without a query or fragment/);
+    expect(() => new Client({ desktopClientSocketDir: 5 as never })).toThrow(typeError('desktopClientSocketDir'));
+  });
+
+  it('say what a base URL must look like, with the default as the example', () => {
+    expect(() => new Client({ webBase: 'discord.com' })).toThrow(rangeError('webBase'));
+    expect(() => new Client({ webBase: 'discord.com' })).toThrow(/^new Client: webBase must be an absolute URL such as https:\/\/discord\.com; received /);
+    expect(() => new Client({ apiBase: '/api/v10' })).toThrow(/^new Client: apiBase must be an absolute URL such as https:\/\/discord\.com\/api\/v10; received /);
+    expect(() => new Client({ apiBase: 'http://api.example.com' })).toThrow(rangeError('apiBase'));
+    expect(() => new Client({ webBase: 'http://example.com' })).toThrow(
+      /^new Client: webBase must be an https URL; received .+\. Plain http is allowed only on 127\.0\.0\.1, localhost or \[::1\]\.$/,
+    );
   });
 
   it('reject from promise-returning methods instead of throwing', async () => {
@@ -157,6 +171,31 @@ describe('argument errors', () => {
     expect(() => args.setCodeChallenge('abc' as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
     expect(() => args.setIntegrationType(2 as IntegrationType)).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }));
     expect(() => args.setIntegrationType('1' as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
+  });
+});
+
+describe('base URLs', () => {
+  /** The authorize URL a client opens; the flow is aborted once the URL is known. */
+  async function authorizeUrl(options: ConstructorParameters<typeof Client>[0]): Promise<URL> {
+    let opened: (url: string) => void = () => undefined;
+    const url = new Promise<string>((resolve) => (opened = resolve));
+    const client = new Client({ applicationId: '1', ...options, openUrl: (u) => opened(u) });
+    const pending = client.authorize({ scopes: 'identify' });
+    const result = new URL(await url);
+    client.abortAuthorize();
+    await expect(pending).rejects.toMatchObject({ type: 'Aborted' });
+    client.close();
+    return result;
+  }
+
+  it('default to the service: the authorize page is on https://discord.com', async () => {
+    const url = await authorizeUrl({});
+    expect(url.origin + url.pathname).toBe('https://discord.com/oauth2/authorize');
+  });
+
+  it('take any https host, and lose their trailing slashes', async () => {
+    const url = await authorizeUrl({ webBase: 'https://auth.game.example/base//', apiBase: 'https://api.game.example/v1/' });
+    expect(url.origin + url.pathname).toBe('https://auth.game.example/base/oauth2/authorize');
   });
 });
 

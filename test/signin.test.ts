@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { AuthorizationArgs, Client, ClientResultError } from '../src/index.js';
-import { captureOpener, startHarness, type Harness } from './support/emulator.js';
+import { captureOpener, clientFor, startHarness, type Harness } from './support/emulator.js';
 import { rejected } from './support/promises.js';
 
 let harness: Harness | undefined;
@@ -52,6 +52,20 @@ describe('sign-in over a loopback redirect', () => {
     expect(after.status).toBe(401);
     const error = await rejection(client.refreshToken({ refreshToken: refreshed.refreshToken }));
     expect(error.oauthError).toBe('invalid_grant');
+  });
+
+  it('reaches the same endpoints when the base URLs end in slashes', async () => {
+    harness = await startHarness();
+    const { emulator } = harness;
+    const client = clientFor(emulator, { webBase: `${emulator.webBase}//`, apiBase: `${emulator.apiBase}//` });
+    try {
+      const tokens = await client.signIn({ scopes: 'identify' });
+      await expect(client.refreshToken({ refreshToken: tokens.refreshToken })).resolves.toMatchObject({ tokenType: 'Bearer' });
+      await expect(client.revokeToken({ token: tokens.accessToken })).resolves.toBeUndefined();
+    } finally {
+      client.close();
+    }
+    expect(emulator.requests.filter((r) => r.path.includes('//'))).toEqual([]);
   });
 
   it('sends the PKCE challenge, state and nonce the args carry', async () => {
@@ -243,6 +257,28 @@ describe('sign-in over a loopback redirect', () => {
     // The player opens the URL by hand: the flow completes.
     await emulator.openUrl(url);
     await expect(pending).resolves.toMatchObject({ redirectUri: new URL(url).searchParams.get('redirect_uri') });
+  });
+
+  it('hands over the URL with an Error when the opener fails with a value that is not one', async () => {
+    // Openers of the game's own may reject with anything: null, undefined, a string.
+    const thrown: unknown[] = [null, undefined, 'no browser here'];
+    const failures: Array<{ url: string; message: string; isError: boolean }> = [];
+    harness = await startHarness({
+      client: {
+        openUrl: () => Promise.reject(thrown[failures.length]),
+        onOpenUrlFailed: (url, error) => failures.push({ url, message: error.message, isError: error instanceof Error }),
+      },
+    });
+    const { client, emulator } = harness;
+    for (const value of thrown) {
+      const pending = client.authorize({ scopes: 'identify', codeChallenge: client.createAuthorizationCodeVerifier().challenge });
+      while (failures.length < thrown.indexOf(value) + 1) await new Promise((resolve) => setTimeout(resolve, 5));
+      const failure = failures.at(-1)!;
+      expect(failure).toMatchObject({ message: String(value), isError: true });
+      expect(client.isAuthorizing()).toBe(true);
+      await emulator.openUrl(failure.url);
+      await expect(pending).resolves.toMatchObject({ redirectUri: new URL(failure.url).searchParams.get('redirect_uri') });
+    }
   });
 
   it('fails at once with AuthorizationFailed when the service refuses the authorize request', async () => {
