@@ -87,6 +87,33 @@ describe('client.updateToken', () => {
   });
 });
 
+describe('a closed client', () => {
+  it('fails every call with ClientDestroyed naming the call, and answers its queries without throwing', async () => {
+    const client = newClient();
+    client.close();
+    client.close();
+    const destroyed = (where: string) =>
+      expect.objectContaining({ type: 'ClientDestroyed', message: `${where}: the client is closed; create a new Client.` });
+    expect(() => client.setApplicationId('1')).toThrow(destroyed('client.setApplicationId'));
+    expect(() => client.getApplicationId()).toThrow(destroyed('client.getApplicationId'));
+    expect(() => client.createAuthorizationCodeVerifier()).toThrow(destroyed('client.createAuthorizationCodeVerifier'));
+    expect(() => client.handleRedirect('mygame:/authorize/callback')).toThrow(destroyed('client.handleRedirect'));
+    expect(() => client.setTokenExpirationCallback(() => undefined)).toThrow(destroyed('client.setTokenExpirationCallback'));
+    await expect(client.authorize({ scopes: 'identify' })).rejects.toEqual(destroyed('client.authorize'));
+    await expect(client.signIn()).rejects.toEqual(destroyed('client.signIn'));
+    await expect(client.getToken({ code: 'c', codeVerifier: 'v', redirectUri: 'u' })).rejects.toEqual(destroyed('client.getToken'));
+    await expect(client.refreshToken({ refreshToken: 'r' })).rejects.toEqual(destroyed('client.refreshToken'));
+    await expect(client.revokeToken({ token: 't' })).rejects.toEqual(destroyed('client.revokeToken'));
+    await expect(client.updateToken('Bearer', 'token')).rejects.toEqual(destroyed('client.updateToken'));
+    // Queries and stops are safe to call on the way out.
+    expect(client.isAuthorizing()).toBe(false);
+    expect(client.isAuthenticated()).toBe(false);
+    expect(() => client.abortAuthorize()).not.toThrow();
+    expect(() => client.clearToken()).not.toThrow();
+    expect(client.toJSON()).toEqual({ applicationId: undefined, closed: true, authorizing: false, authenticated: false });
+  });
+});
+
 // Fake timers only fake setTimeout/clearTimeout/Date, and nothing here touches the network
 // while they are installed (updateToken is local), so no socket depends on a frozen timer.
 describe('isAuthenticated and the expiration callback (fake timers)', () => {

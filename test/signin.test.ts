@@ -117,6 +117,22 @@ describe('sign-in over a loopback redirect', () => {
     expect(error.message).toContain('nonce');
   });
 
+  it('refuses a nonce it cannot check: no ID token came back, or the nonce is not a string', async () => {
+    harness = await startHarness();
+    const { client, emulator } = harness;
+    const pair = client.createAuthorizationCodeVerifier();
+    // Without the openid scope the service issues no ID token, so nothing carries the nonce.
+    const { code, redirectUri } = await client.authorize({ scopes: 'identify', codeChallenge: pair.challenge, nonce: 'n' });
+    await expect(client.getToken({ code: 5 as never, codeVerifier: pair.verifier, redirectUri, nonce: 'n' })).rejects.toThrow(/^client\.getToken: code must be a string/);
+    await expect(client.getToken({ code, codeVerifier: pair.verifier, redirectUri, nonce: 5 as never })).rejects.toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^client\.getToken: nonce must be a string/) }),
+    );
+    expect(emulator.requests.filter((r) => r.path.endsWith('/oauth2/token'))).toHaveLength(0);
+    const error = await rejection(client.getToken({ code, codeVerifier: pair.verifier, redirectUri, nonce: 'n' }));
+    expect(error.type).toBe('AuthorizationFailed');
+    expect(error.message).toContain('does not carry the nonce');
+  });
+
   it('reports denied consent as AuthorizationFailed with access_denied', async () => {
     harness = await startHarness();
     harness.emulator.setConsent('deny');
