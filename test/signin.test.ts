@@ -35,6 +35,7 @@ describe('sign-in over a loopback redirect', () => {
     const { client, emulator } = harness;
     const tokens = await client.signIn();
     expect(tokens.tokenType).toBe('Bearer');
+    expect(tokens.via).toBe('browser');
     expect(tokens.expiresIn).toBe(604800);
     expect(tokens.scopes).toBe('openid sdk.social_layer');
     expect(tokens.redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
@@ -368,6 +369,30 @@ describe('sign-in over a loopback redirect', () => {
     expect(down.code).toBe('ERR_NETWORK');
     expect(down.message).toMatch(/Could not reach the token endpoint: (connection refused|the connection was closed)/);
     expect(down.message).not.toContain(tokens.refreshToken);
+  });
+
+  it('signIn hands its options on to the authorize step', async () => {
+    const opener = captureOpener();
+    harness = await startHarness({
+      emulator: { applications: [{ id: '42424242', redirectUris: ['mygame:/authorize/callback'] }] },
+      client: { applicationId: '42424242', openUrl: opener.openUrl },
+    });
+    const { client } = harness;
+    const timedOut = client.signIn({ scopes: 'identify', integrationType: 1, customSchemeParam: 'mygame', timeoutMs: 200 });
+    const url = new URL(await opener.next());
+    expect(url.searchParams.get('integration_type')).toBe('1');
+    expect(url.searchParams.get('redirect_uri')).toBe('mygame:/authorize/callback');
+    expect(await rejection(timedOut)).toMatchObject({ type: 'Aborted', code: 'ERR_AUTHORIZE_TIMEOUT' });
+
+    const controller = new AbortController();
+    const aborted = client.signIn({ scopes: 'identify', signal: controller.signal });
+    await opener.next();
+    controller.abort();
+    expect(await rejection(aborted)).toMatchObject({ type: 'Aborted', code: 'ERR_ABORTED' });
+
+    await expect(client.signIn({ scopes: 'identify', authorizeVia: 'phone' as never })).rejects.toThrow(
+      expect.objectContaining({ name: 'RangeError', message: expect.stringContaining('authorizeVia must be one of') }),
+    );
   });
 
   it('rejects bad input with typed errors before any request', async () => {
