@@ -193,6 +193,59 @@ describe('setTokens, getAccessToken and start', () => {
   });
 });
 
+describe('signOut', () => {
+  const revocations = (): number => emulator.requests.filter((r) => r.path.endsWith('/oauth2/token/revoke')).length;
+
+  it('with revoke: false forgets the player here but leaves the grant alive at the service', async () => {
+    const { client, tokens } = await signIn();
+    const store = new MemoryTokenStore();
+    const manager = newManager({ client, store });
+    await manager.setTokens(tokens);
+    await manager.signOut({ revoke: false });
+    expect(await store.load()).toBeUndefined();
+    expect(client.isAuthenticated()).toBe(false);
+    expect(manager.isSignedIn()).toBe(false);
+    expect(manager.getTokenSet()).toBeUndefined();
+    expect(await meStatus(tokens.accessToken)).toBe(200);
+    await expect(manager.getAccessToken()).rejects.toMatchObject({ code: 'ERR_NOT_SIGNED_IN' });
+  });
+
+  it('revokes with the access token when no refresh token was granted', async () => {
+    const { client, tokens } = await signIn();
+    const manager = newManager({ client, store: new MemoryTokenStore() });
+    await manager.setTokens({ ...tokens, refreshToken: '' });
+    expect(manager.getTokenSet()?.refreshToken).toBeUndefined();
+    const before = revocations();
+    await manager.signOut();
+    expect(revocations()).toBe(before + 1);
+    expect(await meStatus(tokens.accessToken)).toBe(401);
+  });
+
+  it('still signs out when the service cannot be reached to revoke', async () => {
+    const { tokens } = await signIn();
+    const store = new MemoryTokenStore();
+    const offline = clientFor(emulator, { apiBase: 'http://127.0.0.1:9/api', requestTimeoutMs: 2000 });
+    closers.push(() => offline.close());
+    const manager = newManager({ client: offline, store });
+    await manager.setTokens(tokens);
+    await expect(manager.signOut()).resolves.toBeUndefined();
+    expect(await store.load()).toBeUndefined();
+    expect(manager.isSignedIn()).toBe(false);
+    expect(offline.isAuthenticated()).toBe(false);
+    // The grant was never revoked: the token still works at the real service.
+    expect(await meStatus(tokens.accessToken)).toBe(200);
+  });
+
+  it('with nothing held clears the store and sends nothing', async () => {
+    const store = new MemoryTokenStore();
+    const manager = newManager({ client: newClient(), store });
+    const before = revocations();
+    await manager.signOut();
+    expect(revocations()).toBe(before);
+    expect(await store.load()).toBeUndefined();
+  });
+});
+
 describe('refresh ahead of expiry', () => {
   // Fake timers move the 7-day clock without waiting. Only setTimeout/clearTimeout/Date are
   // faked, so fetch and the emulator's sockets keep working and the refresh the timer starts is
