@@ -301,6 +301,40 @@ describe('refresh ahead of expiry', () => {
   });
 });
 
+describe('events', () => {
+  it('a listener that throws becomes a process warning naming the event; the refresh still counts', async () => {
+    const { client, tokens } = await signIn();
+    let now = Date.now();
+    const store = new MemoryTokenStore();
+    const manager = newManager({ client, store, clock: () => now });
+    await manager.setTokens(tokens);
+    const refreshed: TokenSet[] = [];
+    manager.on('refreshed', (set) => {
+      refreshed.push(set);
+      throw new Error('the game was not ready');
+    });
+    const warnings: Array<Error & { code?: string }> = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning);
+    };
+    process.on('warning', onWarning);
+    try {
+      now += 6.5 * DAY;
+      const token = await manager.refresh();
+      // process.emitWarning emits on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(refreshed).toEqual([token]);
+      expect(await store.load()).toEqual(token);
+      expect(await manager.getAccessToken()).toBe(token.accessToken);
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.map((w) => [w.code, w.message])).toEqual([
+      ['SOCIAL_SDK_AUTH_LISTENER', "social-sdk-auth: a TokenManager 'refreshed' listener threw: the game was not ready"],
+    ]);
+  });
+});
+
 describe('single flight', () => {
   it('sends exactly one refresh request for 100 concurrent callers when a refresh is due', async () => {
     const { client, tokens } = await signIn();
