@@ -295,5 +295,49 @@ describe('isAuthenticated and the expiration callback (fake timers)', () => {
     expect(() => client.setTokenExpirationCallback('x' as unknown as () => void)).toThrow(TypeError);
     expect(() => client.setTokenExpirationCallback(() => undefined, { marginMs: -5 })).toThrow(RangeError);
     expect(() => client.setTokenExpirationCallback(() => undefined, { marginMs: '5' as never })).toThrow(TypeError);
+    expect(() => client.setTokenExpirationCallback(5 as never)).toThrow(/^client\.setTokenExpirationCallback: callback must be a function or undefined; received /);
+    expect(() => client.setTokenExpirationCallback(undefined, { marginMs: -5 })).toThrow(
+      /^client\.setTokenExpirationCallback: options\.marginMs must be a number of milliseconds ≥ 0; received /,
+    );
+    expect(() => client.setTokenExpirationCallback(undefined, null as never)).toThrow(/^client\.setTokenExpirationCallback: options must be an object/);
+  });
+
+  it('updateToken says which argument is wrong and what to pass', async () => {
+    const client = newClient();
+    const token = signedIn.accessToken;
+    const fails = (promise: Promise<void>, name: 'TypeError' | 'RangeError', message: RegExp) =>
+      expect(promise).rejects.toThrow(expect.objectContaining({ name, message: expect.stringMatching(message) }));
+    await fails(client.updateToken(1 as never, token), 'TypeError', /^client\.updateToken: tokenType must be the string 'Bearer'; received /);
+    await fails(
+      client.updateToken('MAC', token),
+      'RangeError',
+      /^client\.updateToken: tokenType must be 'Bearer' \(in any case\); received .+\. Pass the access token from signIn, getToken or refreshToken with its tokenType\.$/,
+    );
+    await fails(client.updateToken('Bearer', 5 as never), 'TypeError', /^client\.updateToken: token must be an access token string; received /);
+    await fails(
+      client.updateToken('Bearer', 'two words'),
+      'RangeError',
+      /^client\.updateToken: token must be a non-empty Bearer token \(RFC 6750 b64token characters\); received a string of length 9\. Pass the accessToken of a TokenResult unchanged\.$/,
+    );
+    await fails(client.updateToken('Bearer', token, { expiresIn: -1 }), 'RangeError', /^client\.updateToken: options\.expiresIn must be a number of seconds ≥ 0; received /);
+    await fails(client.updateToken('Bearer', token, { expiresIn: Number.NaN }), 'TypeError', /^client\.updateToken: options\.expiresIn must be a number of seconds ≥ 0; received /);
+    await fails(
+      client.updateToken('Bearer', token, { expiresAt: Number.POSITIVE_INFINITY }),
+      'RangeError',
+      /^client\.updateToken: options\.expiresAt must be milliseconds since the epoch \(a number ≥ 0\); received /,
+    );
+    await fails(client.updateToken('Bearer', token, { expiresAt: '1' as never }), 'TypeError', /^client\.updateToken: options\.expiresAt must be milliseconds since the epoch/);
+    await fails(
+      client.updateToken('Bearer', token, { expiresIn: 1, expiresAt: 1 }),
+      'RangeError',
+      /^client\.updateToken: options must be an object with expiresIn or expiresAt, not both; received /,
+    );
+    await fails(client.updateToken('Bearer', token, 'soon' as never), 'TypeError', /^client\.updateToken: options must be an object/);
+    expect(client.isAuthenticated()).toBe(false);
+    // The bounds themselves are accepted: zero seconds left is an expired token, not an error.
+    await client.updateToken('Bearer', token, { expiresIn: 0 });
+    expect(client.isAuthenticated()).toBe(false);
+    await client.updateToken('Bearer', token, { expiresAt: Date.now() + 60_000 });
+    expect(client.isAuthenticated()).toBe(true);
   });
 });
