@@ -182,8 +182,11 @@ describe('base URLs', () => {
     const client = new Client({ applicationId: '1', ...options, openUrl: (u) => opened(u) });
     const pending = client.authorize({ scopes: 'identify' });
     const result = new URL(await url);
+    // While the player is in the browser, the client says so (and nothing secret).
+    expect(inspect(client)).toBe('Client {"applicationId":"1","closed":false,"authorizing":true,"authenticated":false}');
     client.abortAuthorize();
     await expect(pending).rejects.toMatchObject({ type: 'Aborted' });
+    expect(client.toJSON()).toEqual({ applicationId: '1', closed: false, authorizing: false, authenticated: false });
     client.close();
     return result;
   }
