@@ -158,6 +158,23 @@ describe('argument errors', () => {
     client.close();
   });
 
+  it('of every call name the call and the argument', async () => {
+    const client = new Client({ applicationId: '1' });
+    const names = (where: string, name: string) => new RegExp(`^client\\.${where}: ${name} must be `);
+    expect(() => client.setApplicationId(12 as never)).toThrow(names('setApplicationId', 'applicationId'));
+    expect(() => client.handleRedirect(42 as never)).toThrow(names('handleRedirect', 'url'));
+    await expect(client.authorize({ scopes: 'identify' }, { timeoutMs: -1 })).rejects.toThrow(names('authorize', 'timeoutMs'));
+    await expect(client.authorize({ scopes: 'identify' }, { authorizeVia: 'phone' as never })).rejects.toThrow(names('authorize', 'authorizeVia'));
+    const exchange = { code: 'c', codeVerifier: 'v'.repeat(43), redirectUri: 'http://127.0.0.1/callback' };
+    await expect(client.getToken({ ...exchange, code: 1 as never })).rejects.toThrow(names('getToken', 'code'));
+    await expect(client.getToken({ ...exchange, codeVerifier: 1 as never })).rejects.toThrow(names('getToken', 'codeVerifier'));
+    await expect(client.getToken({ ...exchange, redirectUri: 1 as never })).rejects.toThrow(names('getToken', 'redirectUri'));
+    await expect(client.getToken({ ...exchange, nonce: 1 as never })).rejects.toThrow(names('getToken', 'nonce'));
+    await expect(client.refreshToken({ refreshToken: 1 as never })).rejects.toThrow(names('refreshToken', 'refreshToken'));
+    await expect(client.revokeToken({ token: 1 as never })).rejects.toThrow(names('revokeToken', 'token'));
+    client.close();
+  });
+
   it('name TypeScript calls, never the C++ core', () => {
     const missingId = new AuthorizationArgs({ scopes: 'identify' }).validate();
     expect(missingId.error).toContain("set the client's applicationId");

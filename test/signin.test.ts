@@ -1,6 +1,7 @@
 // Sign-in end to end through the public API: a real client, a real loopback redirect and the
 // real emulator over HTTP. Each test reads as an example of one outcome a game must handle.
 import { createHash } from 'node:crypto';
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { AuthorizationArgs, Client, ClientResultError } from '../src/index.js';
@@ -217,7 +218,9 @@ describe('sign-in over a loopback redirect', () => {
     const bySignal = client.authorize({ scopes: 'identify' }, { signal: controller.signal });
     await opener.next();
     controller.abort();
-    expect((await rejection(bySignal)).type).toBe('Aborted');
+    expect(await rejection(bySignal)).toMatchObject({ type: 'Aborted', message: 'Authorization was aborted by the AbortSignal.' });
+    // The caller's signal is left as it was given: no listener of this flow stays on it.
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
 
     const byCall = client.authorize({ scopes: 'identify' });
     await opener.next();
@@ -239,7 +242,42 @@ describe('sign-in over a loopback redirect', () => {
 
     const pre = new AbortController();
     pre.abort();
-    expect((await rejection(client.authorize({ scopes: 'identify' }, { signal: pre.signal }))).type).toBe('Aborted');
+    expect(await rejection(client.authorize({ scopes: 'identify' }, { signal: pre.signal }))).toMatchObject({
+      type: 'Aborted',
+      message: 'Authorization was aborted before it started.',
+    });
+  });
+
+  it('leaves no listener on a signal it was given once the flow ends, however it ends', async () => {
+    const opener = captureOpener();
+    harness = await startHarness({ client: { openUrl: opener.openUrl } });
+    const { client } = harness;
+    // One long-lived signal for every sign-in, as a launcher's quit signal would be.
+    const quit = new AbortController();
+    const completed = client.authorize({ scopes: 'identify' }, { signal: quit.signal });
+    const url = await opener.next();
+    await fetch(`${new URL(url).searchParams.get('redirect_uri')}?code=c&state=${stateOf(url)}`);
+    await completed;
+    const timedOut = client.authorize({ scopes: 'identify' }, { signal: quit.signal, timeoutMs: 50 });
+    await opener.next();
+    expect((await rejection(timedOut)).code).toBe('ERR_AUTHORIZE_TIMEOUT');
+    expect(getEventListeners(quit.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('a superseded flow whose signal fires late leaves the flow that replaced it alone', async () => {
+    const opener = captureOpener();
+    harness = await startHarness({ client: { openUrl: opener.openUrl } });
+    const { client } = harness;
+    const old = new AbortController();
+    const first = client.authorize({ scopes: 'identify' }, { signal: old.signal, timeoutMs: 10_000 });
+    await opener.next();
+    const second = client.authorize({ scopes: 'identify' });
+    old.abort();
+    expect((await rejection(first)).type).toBe('Aborted');
+    const url = await opener.next();
+    expect(client.isAuthorizing()).toBe(true);
+    await fetch(`${new URL(url).searchParams.get('redirect_uri')}?code=two&state=${stateOf(url)}`);
+    await expect(second).resolves.toMatchObject({ code: 'two' });
   });
 
   it('times out with ERR_AUTHORIZE_TIMEOUT and closes the listener', async () => {
@@ -250,7 +288,7 @@ describe('sign-in over a loopback redirect', () => {
     const error = await rejection(pending);
     expect(error.type).toBe('Aborted');
     expect(error.code).toBe('ERR_AUTHORIZE_TIMEOUT');
-    expect(error.message).toContain('timed out');
+    expect(error.message).toBe('Authorization timed out after 200 ms: the player did not finish signing in. Call authorize again, or raise timeoutMs.');
     const redirect = new URL(url).searchParams.get('redirect_uri')!;
     await expect(fetch(redirect)).rejects.toThrow();
   });
@@ -465,6 +503,12 @@ describe('the client-wide custom scheme', () => {
     expect(args.customSchemeParam()).toBeUndefined();
     expect(harness.client.handleRedirect(`mygame:/authorize/callback?code=c&state=${stateOf(url)}`)).toBe(true);
     await expect(pending).resolves.toEqual({ code: 'c', redirectUri: 'mygame:/authorize/callback' });
+    // A scheme the args name themselves wins over the client-wide one.
+    const own = harness.client.authorize({ scopes: 'identify', customSchemeParam: 'othergame' });
+    const ownUrl = await opener.next();
+    expect(new URL(ownUrl).searchParams.get('redirect_uri')).toBe('othergame:/authorize/callback');
+    expect(harness.client.handleRedirect(`othergame:/authorize/callback?code=d&state=${stateOf(ownUrl)}`)).toBe(true);
+    await expect(own).resolves.toEqual({ code: 'd', redirectUri: 'othergame:/authorize/callback' });
     expect(() => new Client({ customSchemeParam: 'https' })).toThrow(/customSchemeParam must be a scheme of your own/);
     expect(() => new Client({ customSchemeParam: 'https' })).toThrow(expect.objectContaining({ name: 'RangeError', code: 'ERR_OUT_OF_RANGE' }));
   });
