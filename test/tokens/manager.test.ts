@@ -177,7 +177,63 @@ describe('setTokens, getAccessToken and start', () => {
     await manager.setTokens(tokens);
     manager.close();
     manager.close();
-    await expect(manager.getAccessToken()).rejects.toMatchObject({ code: 'ERR_TOKEN_MANAGER_CLOSED' });
+    const closed = (where: string) =>
+      expect.objectContaining({ code: 'ERR_TOKEN_MANAGER_CLOSED', type: 'ClientDestroyed', message: `${where}: the TokenManager is closed; create a new one.` });
+    await expect(manager.getAccessToken()).rejects.toEqual(closed('tokenManager.getAccessToken'));
+    await expect(manager.start()).rejects.toEqual(closed('tokenManager.start'));
+    await expect(manager.load()).rejects.toEqual(closed('tokenManager.start'));
+    await expect(manager.refresh()).rejects.toEqual(closed('tokenManager.refresh'));
+    await expect(manager.setTokens(tokens)).rejects.toEqual(closed('tokenManager.setTokens'));
+    await expect(manager.signOut()).rejects.toEqual(closed('tokenManager.signOut'));
+    // What it held can still be read, and it says it is closed.
+    expect(manager.isSignedIn()).toBe(true);
+    expect(manager.getTokenSet()?.accessToken).toBe(tokens.accessToken);
+    expect(manager.toJSON()).toMatchObject({ signedIn: true, refreshing: false, closed: true });
+  });
+
+  it('start() and load() read the store once, however often and however concurrently they are called', async () => {
+    const first = await signIn();
+    const inner = new MemoryTokenStore();
+    await newManager({ client: first.client, store: inner }).setTokens(first.tokens);
+    let loads = 0;
+    const store: TokenStore = {
+      load: () => {
+        loads++;
+        return inner.load();
+      },
+      save: (set) => inner.save(set),
+      clear: () => inner.clear(),
+    };
+    const manager = newManager({ client: newClient(), store });
+    expect(await Promise.all([manager.start(), manager.load(), manager.start()])).toEqual([true, true, true]);
+    expect(await manager.load()).toBe(true);
+    expect(await manager.getAccessToken()).toBe(first.tokens.accessToken);
+    expect(loads).toBe(1);
+  });
+
+  it('a call whose signal has already aborted rejects with Aborted and neither reads the store nor refreshes', async () => {
+    let loads = 0;
+    const store: TokenStore = {
+      load: async () => {
+        loads++;
+        return undefined;
+      },
+      save: async () => undefined,
+      clear: async () => undefined,
+    };
+    const manager = newManager({ client: newClient(), store });
+    const aborted = expect.objectContaining({
+      type: 'Aborted',
+      message: expect.stringMatching(/^tokenManager\.(getAccessToken|refresh) was aborted by its AbortSignal; a refresh already sent still completes and is saved\.$/),
+    });
+    await expect(manager.getAccessToken({ signal: AbortSignal.abort() })).rejects.toEqual(aborted);
+    await expect(manager.refresh({ signal: AbortSignal.abort() })).rejects.toEqual(aborted);
+    expect(loads).toBe(0);
+    await expect(manager.refresh()).rejects.toMatchObject({
+      code: 'ERR_NOT_SIGNED_IN',
+      message: 'tokenManager.refresh: no player is signed in. Call client.signIn() and pass the result to tokenManager.setTokens().',
+    });
+    expect(loads).toBe(1);
   });
 
   it('signOut() revokes the grant and clears the store and the client', async () => {
