@@ -534,8 +534,11 @@ describe('a dead grant', () => {
     now += 6.5 * DAY;
     const error = await rejected<ClientResultError>(manager.getAccessToken());
     expect(error).toBeInstanceOf(ClientResultError);
-    expect(error).toMatchObject({ code: 'ERR_REAUTHORIZATION_REQUIRED', oauthError: 'invalid_grant', status: 400, retryable: false });
-    expect(error.message).toMatch(/sign the player in again/);
+    expect(error).toMatchObject({ code: 'ERR_REAUTHORIZATION_REQUIRED', type: 'HTTPError', oauthError: 'invalid_grant', status: 400, retryable: false, retryAfter: 0 });
+    expect(error.message).toMatch(/^The refresh token was refused \(invalid_grant\).+sign the player in again/);
+    // The service's own answer is kept as the cause.
+    expect(error.cause).toMatchObject({ oauthError: 'invalid_grant', status: 400 });
+    expect(error.responseBody).toBe((error.cause as ClientResultError).responseBody);
     expect(reauth).toEqual([error]);
     expect(await store.load()).toBeUndefined();
     expect(client.isAuthenticated()).toBe(false);
@@ -558,8 +561,11 @@ describe('a dead grant', () => {
     const reauth = vi.fn();
     manager.on('reauthorizationRequired', reauth);
     now += DAY;
-    await expect(manager.getAccessToken()).rejects.toMatchObject({ code: 'ERR_REAUTHORIZATION_REQUIRED' });
-    expect(reauth).toHaveBeenCalledTimes(1);
+    const error = await rejected<ClientResultError>(manager.getAccessToken());
+    expect(error).toMatchObject({ code: 'ERR_REAUTHORIZATION_REQUIRED', type: 'AuthorizationFailed', status: 0, oauthError: '', errorCode: 0, retryable: false });
+    expect(error.message).toMatch(/^The access token has expired and no refresh token was granted/);
+    expect(error.cause).toBeUndefined();
+    expect(reauth).toHaveBeenCalledWith(error);
     expect(await store.load()).toBeUndefined();
   });
 });
