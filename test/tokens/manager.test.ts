@@ -334,6 +334,34 @@ describe('refresh ahead of expiry', () => {
     expect(await meStatus(tokens.accessToken)).toBe(401);
   });
 
+  it('tries a failed background refresh again five minutes later, keeping the current token meanwhile', async () => {
+    const { client, tokens } = await signIn();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const manager = newManager({ client, store: new MemoryTokenStore(), retry: { attempts: 1 } });
+    const failed: Error[] = [];
+    manager.on('refreshFailed', (error) => failed.push(error));
+    await manager.setTokens(tokens);
+    const before = refreshRequests();
+
+    emulator.failNextToken({ status: 503 });
+    const failure = new Promise((resolve) => manager.once('refreshFailed', resolve));
+    vi.advanceTimersByTime(6 * DAY);
+    await failure;
+    expect(failed).toHaveLength(1);
+    expect(refreshRequests()).toBe(before + 1);
+    await new Promise((resolve) => setImmediate(resolve)); // setImmediate is not faked: the retry timer is armed by now
+    expect(manager.getTokenSet()?.accessToken).toBe(tokens.accessToken);
+
+    const next = new Promise<TokenSet>((resolve) => manager.once('refreshed', resolve));
+    const requests = refreshRequests();
+    vi.advanceTimersByTime(5 * 60 * 1000 - 1);
+    expect(refreshRequests()).toBe(requests);
+    vi.advanceTimersByTime(1);
+    const set = await next;
+    expect(refreshRequests()).toBe(requests + 1);
+    expect(await manager.getAccessToken()).toBe(set.accessToken);
+  });
+
   it('refreshes in the background at start when the stored token is already inside the margin', async () => {
     const { client, tokens } = await signIn();
     let now = Date.now();
