@@ -128,6 +128,20 @@ describe('transient failures are retried', () => {
     expect(failed).toHaveLength(1);
   });
 
+  it('getAccessToken does not fall back to a token that has expired: the failure is the answer', async () => {
+    let now = Date.now();
+    const { manager } = await dueManager({ retry: { attempts: 1 }, clock: () => now });
+    now += 7.5 * DAY; // the 7-day token is gone
+    emulator.failNextToken({ status: 503 });
+    await expect(manager.getAccessToken()).rejects.toMatchObject({ type: 'HTTPError', status: 503, retryable: true });
+  });
+
+  it('getAccessToken does not fall back on an error that is not transient', async () => {
+    const { manager } = await dueManager({ retry: { attempts: 1 } });
+    emulator.failNextToken({ status: 400, error: 'invalid_request' });
+    await expect(manager.getAccessToken()).rejects.toMatchObject({ status: 400, oauthError: 'invalid_request', retryable: false });
+  });
+
   it('an AbortSignal ends the caller’s wait during a backoff', async () => {
     const { manager } = await dueManager({ retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 20 } });
     emulator.failNextToken({ status: 503, retryAfter: 30 });
