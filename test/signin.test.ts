@@ -135,6 +135,29 @@ describe('sign-in over a loopback redirect', () => {
     expect(error.message).toContain('does not carry the nonce');
   });
 
+  it('signIn sends a fresh nonce for openid scopes and checks it in the ID token, and sends none without them', async () => {
+    const urls: string[] = [];
+    harness = await startHarness({
+      client: {
+        openUrl: (url) => {
+          urls.push(url);
+          return harness!.emulator.openUrl(url);
+        },
+      },
+    });
+    const { client } = harness;
+    const tokens = await client.signIn();
+    const nonce = new URL(urls[0]!).searchParams.get('nonce');
+    expect(nonce).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const payload = JSON.parse(Buffer.from(tokens.idToken!.split('.')[1]!, 'base64url').toString('utf8')) as { nonce?: string };
+    expect(payload.nonce).toBe(nonce);
+    await client.signIn({ scopes: 'identify' });
+    expect(new URL(urls[1]!).searchParams.has('nonce')).toBe(false);
+    await client.signIn();
+    expect(new URL(urls[2]!).searchParams.get('nonce')).not.toBe(nonce);
+    await expect(client.signIn({ nonce: 5 as never })).rejects.toThrow(/^client\.signIn: nonce must be a string/);
+  });
+
   it('reports denied consent as AuthorizationFailed with access_denied', async () => {
     harness = await startHarness();
     harness.emulator.setConsent('deny');
@@ -334,6 +357,76 @@ describe('sign-in over a loopback redirect', () => {
       await emulator.openUrl(failure.url);
       await expect(pending).resolves.toMatchObject({ redirectUri: new URL(failure.url).searchParams.get('redirect_uri') });
     }
+  });
+
+  it('reports an opener failure once: to onOpenUrlFailed, else to openUrlFailed listeners, else as a warning with the URL', async () => {
+    harness = await startHarness();
+    const { emulator } = harness;
+    const warnings: Array<Error & { code?: string }> = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning);
+    };
+    process.on('warning', onWarning);
+    const clients: Client[] = [];
+    try {
+      // An opener that throws at once, before returning a promise.
+      const failing = () => {
+        throw new Error('no browser here');
+      };
+      const handled: string[] = [];
+      const withHandler = clientFor(emulator, { openUrl: failing, onOpenUrlFailed: (url) => handled.push(url) });
+      const withListener = clientFor(emulator, { openUrl: failing });
+      const heard: string[] = [];
+      withListener.on('openUrlFailed', (url) => heard.push(url));
+      const unheard = clientFor(emulator, { openUrl: failing });
+      clients.push(withHandler, withListener, unheard);
+      for (const client of clients) {
+        const pending = client.authorize({ scopes: 'identify', codeChallenge: client.createAuthorizationCodeVerifier().challenge });
+        // The flow stays alive: the player can still open the URL by hand.
+        expect(client.isAuthorizing()).toBe(true);
+        const url = client === withHandler ? handled.at(-1) : heard.at(-1);
+        if (client === unheard) {
+          await new Promise((resolve) => setImmediate(resolve)); // process.emitWarning emits on the next tick
+          expect(warnings).toHaveLength(1);
+          expect(warnings[0]!.code).toBe('SOCIAL_SDK_AUTH_OPEN_URL');
+          const shown = /Open this URL to sign in: (\S+)$/.exec(warnings[0]!.message)?.[1];
+          expect(warnings[0]!.message).toMatch(/^social-sdk-auth could not open the browser \(no browser here\)\. Open this URL to sign in: http/);
+          await emulator.openUrl(shown!);
+        } else {
+          await emulator.openUrl(url!);
+        }
+        await expect(pending).resolves.toMatchObject({ code: expect.any(String) });
+      }
+      expect(handled).toHaveLength(1);
+      expect(heard).toHaveLength(1);
+      // The handled failures raised no warning.
+      expect(warnings).toHaveLength(1);
+    } finally {
+      process.off('warning', onWarning);
+      for (const client of clients) client.close();
+    }
+  });
+
+  it('a refusal reported by the opener of a superseded flow leaves the newer flow alone', async () => {
+    const openers: Array<{ url: string; refuse: () => void }> = [];
+    harness = await startHarness({
+      client: {
+        openUrl: (url) =>
+          new Promise<void>((_resolve, reject) => {
+            openers.push({ url, refuse: () => reject(Object.assign(new Error('refused'), { authorizeRefused: true })) });
+          }),
+      },
+    });
+    const { client, emulator } = harness;
+    const first = client.authorize({ scopes: 'identify', codeChallenge: client.createAuthorizationCodeVerifier().challenge });
+    const second = client.authorize({ scopes: 'identify', codeChallenge: client.createAuthorizationCodeVerifier().challenge });
+    expect((await rejection(first)).type).toBe('Aborted');
+    expect(openers).toHaveLength(2);
+    openers[0]!.refuse();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(client.isAuthorizing()).toBe(true);
+    await emulator.openUrl(openers[1]!.url);
+    await expect(second).resolves.toMatchObject({ code: expect.any(String) });
   });
 
   it('fails at once with AuthorizationFailed when the service refuses the authorize request', async () => {
