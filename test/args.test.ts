@@ -172,6 +172,15 @@ describe('argument errors', () => {
     await expect(client.getToken({ ...exchange, nonce: 1 as never })).rejects.toThrow(names('getToken', 'nonce'));
     await expect(client.refreshToken({ refreshToken: 1 as never })).rejects.toThrow(names('refreshToken', 'refreshToken'));
     await expect(client.revokeToken({ token: 1 as never })).rejects.toThrow(names('revokeToken', 'token'));
+    for (const call of ['getToken', 'refreshToken', 'revokeToken', 'getTokenFromProvisionalMerge', 'getProvisionalToken', 'getTokenFromDevice'] as const) {
+      await expect(client[call](undefined as never)).rejects.toThrow(
+        expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: `client.${call}: options must be an object; received undefined.` }),
+      );
+    }
+    await expect(client.refreshToken({ refreshToken: 'r', signal: AbortSignal.abort() })).rejects.toMatchObject({
+      type: 'Aborted',
+      message: 'client.refreshToken was aborted before it started.',
+    });
     client.close();
   });
 

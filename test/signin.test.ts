@@ -484,7 +484,7 @@ describe('sign-in over a loopback redirect', () => {
     // Abort once the service holds the request: earlier, a late request could take the next fault.
     await untilHung(emulator, 2);
     controller.abort();
-    expect((await rejection(aborting)).type).toBe('Aborted');
+    expect(await rejection(aborting)).toMatchObject({ type: 'Aborted', message: 'client.refreshToken was aborted by the AbortSignal.' });
 
     // An abort reason of the caller's own (Electron code often passes one) is still Aborted.
     const withReason = new AbortController();
