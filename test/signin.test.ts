@@ -407,6 +407,19 @@ describe('sign-in over a loopback redirect', () => {
     }
   });
 
+  it('a refusal from an opener of the game’s own fails the sign-in at once, with the refusal as the cause', async () => {
+    const refusal = { authorizeRefused: true, reason: 'the page said no' };
+    harness = await startHarness({ client: { openUrl: () => Promise.reject(refusal) } });
+    const error = await rejection(harness.client.signIn({ scopes: 'identify' }));
+    expect(error).toMatchObject({ type: 'AuthorizationFailed', code: 'ERR_AUTHORIZATION_FAILED', status: 0, errorCode: 0, oauthError: '', retryable: false });
+    // Not an Error, so there is no message of its own to quote.
+    expect(error.message).toBe(
+      'The service refused the authorize request. Check the application id, the redirect URI registered for it and the scopes, then sign in again.',
+    );
+    expect(error.cause).toBe(refusal);
+    expect(harness.client.isAuthorizing()).toBe(false);
+  });
+
   it('a refusal reported by the opener of a superseded flow leaves the newer flow alone', async () => {
     const openers: Array<{ url: string; refuse: () => void }> = [];
     harness = await startHarness({
