@@ -172,7 +172,21 @@ describe('argument errors', () => {
     await expect(client.getToken({ ...exchange, nonce: 1 as never })).rejects.toThrow(names('getToken', 'nonce'));
     await expect(client.refreshToken({ refreshToken: 1 as never })).rejects.toThrow(names('refreshToken', 'refreshToken'));
     await expect(client.revokeToken({ token: 1 as never })).rejects.toThrow(names('revokeToken', 'token'));
-    for (const call of ['getToken', 'refreshToken', 'revokeToken', 'getTokenFromProvisionalMerge', 'getProvisionalToken', 'getTokenFromDevice'] as const) {
+    const merge = { ...exchange, externalAuthType: 'OIDC' as const, externalAuthToken: 't' };
+    await expect(client.getTokenFromProvisionalMerge({ ...merge, code: 1 as never })).rejects.toThrow(names('getTokenFromProvisionalMerge', 'code'));
+    await expect(client.getTokenFromProvisionalMerge({ ...merge, codeVerifier: 1 as never })).rejects.toThrow(names('getTokenFromProvisionalMerge', 'codeVerifier'));
+    await expect(client.getTokenFromProvisionalMerge({ ...merge, redirectUri: 1 as never })).rejects.toThrow(names('getTokenFromProvisionalMerge', 'redirectUri'));
+    await expect(client.refreshToken({ refreshToken: 'r', timeoutMs: -1 })).rejects.toThrow(names('refreshToken', 'timeoutMs'));
+    await expect(client.getProvisionalToken({ externalAuthType: 'OIDC', externalAuthToken: 't', timeoutMs: -1 })).rejects.toThrow(names('getProvisionalToken', 'timeoutMs'));
+    const device = { onUserCode: () => undefined };
+    await expect(client.getTokenFromDevice({ ...device, timeoutMs: -1 })).rejects.toThrow(names('getTokenFromDevice', 'timeoutMs'));
+    await expect(client.getTokenFromDevice({ onUserCode: 5 as never })).rejects.toThrow(names('getTokenFromDevice', 'onUserCode'));
+    await expect(client.getTokenFromDevice({ ...device, scopes: 5 as never })).rejects.toThrow(names('getTokenFromDevice', 'scopes'));
+    await expect(client.getTokenFromDevice({ ...device, scopes: '' })).rejects.toThrow(/^client\.getTokenFromDevice: scopes must be a non-empty string; received /);
+    await expect(client.getTokenFromDeviceProvisionalMerge({ ...device, externalAuthType: 'OIDC', externalAuthToken: 5 as never })).rejects.toThrow(
+      names('getTokenFromDeviceProvisionalMerge', 'externalAuthToken'),
+    );
+    for (const call of ['getToken', 'refreshToken', 'revokeToken', 'getTokenFromProvisionalMerge', 'getProvisionalToken', 'getTokenFromDevice', 'getTokenFromDeviceProvisionalMerge'] as const) {
       await expect(client[call](undefined as never)).rejects.toThrow(
         expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: `client.${call}: options must be an object; received undefined.` }),
       );

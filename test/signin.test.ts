@@ -151,8 +151,10 @@ describe('sign-in over a loopback redirect', () => {
     expect(nonce).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const payload = JSON.parse(Buffer.from(tokens.idToken!.split('.')[1]!, 'base64url').toString('utf8')) as { nonce?: string };
     expect(payload.nonce).toBe(nonce);
-    await client.signIn({ scopes: 'identify' });
+    const withoutOpenId = await client.signIn({ scopes: 'identify' });
     expect(new URL(urls[1]!).searchParams.has('nonce')).toBe(false);
+    // No ID token was issued, so the result has none (not an empty one).
+    expect('idToken' in withoutOpenId).toBe(false);
     await client.signIn();
     expect(new URL(urls[2]!).searchParams.get('nonce')).not.toBe(nonce);
     await expect(client.signIn({ nonce: 5 as never })).rejects.toThrow(/^client\.signIn: nonce must be a string/);
@@ -411,7 +413,7 @@ describe('sign-in over a loopback redirect', () => {
     const refusal = { authorizeRefused: true, reason: 'the page said no' };
     harness = await startHarness({ client: { openUrl: () => Promise.reject(refusal) } });
     const error = await rejection(harness.client.signIn({ scopes: 'identify' }));
-    expect(error).toMatchObject({ type: 'AuthorizationFailed', code: 'ERR_AUTHORIZATION_FAILED', status: 0, errorCode: 0, oauthError: '', retryable: false });
+    expect(error).toMatchObject({ type: 'AuthorizationFailed', code: 'ERR_AUTHORIZATION_FAILED', status: 0, errorCode: 0, oauthError: '', responseBody: '', retryable: false, retryAfter: 0 });
     // Not an Error, so there is no message of its own to quote.
     expect(error.message).toBe(
       'The service refused the authorize request. Check the application id, the redirect URI registered for it and the scopes, then sign in again.',

@@ -224,9 +224,13 @@ describe('client.getTokenFromDevice', () => {
     await expect(client.getTokenFromDevice(undefined as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
     await expect(client.getTokenFromDevice({ onUserCode: () => undefined, timeoutMs: 0 })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE' });
     await expect(client.getTokenFromDevice({ onUserCode: () => undefined, scopes: '' })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE' });
-    for (const scopes of ['openid  sdk.social_layer', 'openid\nsdk.social_layer', 'x'.repeat(2049)]) {
-      await expect(client.getTokenFromDevice({ onUserCode: () => undefined, scopes })).rejects.toThrow(/scopes must be scope names separated by single spaces/);
+    for (const scopes of ['openid  sdk.social_layer', 'openid\nsdk.social_layer', 'x'.repeat(2049), ' openid', 'openid ', 'openid "sdk"', 'open\\id', 'openid caf\u00e9']) {
+      await expect(client.getTokenFromDevice({ onUserCode: () => undefined, scopes })).rejects.toThrow(
+        /^client\.getTokenFromDevice: scopes must be scope names separated by single spaces, at most 2048 characters; received .+\. For example 'openid sdk\.social_layer'\.$/,
+      );
     }
+    // One-character scope names are scope names too: the call gets as far as the signal.
+    await expect(client.getTokenFromDevice({ onUserCode: () => undefined, scopes: 'a b', signal: AbortSignal.abort() })).rejects.toMatchObject({ type: 'Aborted' });
     await expect(client.getTokenFromDevice({ onUserCode: () => undefined, signal: 'stop' as never })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
     // The longest scope string is accepted: the call gets as far as the signal.
     await expect(client.getTokenFromDevice({ onUserCode: () => undefined, scopes: 'x'.repeat(2048), signal: AbortSignal.abort() })).rejects.toMatchObject({
