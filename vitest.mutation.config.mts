@@ -11,6 +11,8 @@ export default defineConfig({
       'test/pkce.test.ts',
       'test/signin.test.ts',
       'test/client-tokens.test.ts',
+      'test/device/device-flow.test.ts',
+      'test/provisional/provisional.test.ts',
       'test/token-responses.test.ts',
       'test/privacy/client.test.ts',
       'test/fuzz/redirect.test.ts',

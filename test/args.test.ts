@@ -122,6 +122,9 @@ describe('argument errors', () => {
       ['authorizeTimeoutMs', '1000', 0],
       ['requestTimeoutMs', null, 1.5],
       ['customSchemeParam', 5, 'https'],
+      ['authorizeVia', 1, 'phone'],
+      ['desktopClientConnectTimeoutMs', '300', 0],
+      ['desktopClientApproveTimeoutMs', '300', -1],
     ];
     for (const [name, wrongType, badValue] of cases) {
       expect(() => new Client({ [name]: wrongType }), name).toThrow(typeError(name));
@@ -131,6 +134,17 @@ describe('argument errors', () => {
     expect(() => new Client({ onOpenUrlFailed: true as never })).toThrow(typeError('onOpenUrlFailed'));
     expect(() => new Client('options' as never)).toThrow(typeError('options'));
     expect(() => new Client({ webBase: 'https://discord.com/?a=1' })).toThrow(/a URL without a query or fragment/);
+    expect(() => new Client({ desktopClientSocketDir: 5 as never })).toThrow(typeError('desktopClientSocketDir'));
+  });
+
+  it('say what a base URL must look like, with the default as the example', () => {
+    expect(() => new Client({ webBase: 'discord.com' })).toThrow(rangeError('webBase'));
+    expect(() => new Client({ webBase: 'discord.com' })).toThrow(/^new Client: webBase must be an absolute URL such as https:\/\/discord\.com; received /);
+    expect(() => new Client({ apiBase: '/api/v10' })).toThrow(/^new Client: apiBase must be an absolute URL such as https:\/\/discord\.com\/api\/v10; received /);
+    expect(() => new Client({ apiBase: 'http://api.example.com' })).toThrow(rangeError('apiBase'));
+    expect(() => new Client({ webBase: 'http://example.com' })).toThrow(
+      /^new Client: webBase must be an https URL; received .+\. Plain http is allowed only on 127\.0\.0\.1, localhost or \[::1\]\.$/,
+    );
   });
 
   it('reject from promise-returning methods instead of throwing', async () => {
@@ -141,6 +155,46 @@ describe('argument errors', () => {
     await expect(client.refreshToken({ refreshToken: 'r', timeoutMs: Number.NaN })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
     await expect(client.signIn({ scopes: 5 as never })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringContaining('client.signIn: scopes') });
     await expect(client.signIn({ applicationId: 'abc' })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE' });
+    client.close();
+  });
+
+  it('of every call name the call and the argument', async () => {
+    const client = new Client({ applicationId: '1' });
+    const names = (where: string, name: string) => new RegExp(`^client\\.${where}: ${name} must be `);
+    expect(() => client.setApplicationId(12 as never)).toThrow(names('setApplicationId', 'applicationId'));
+    expect(() => client.handleRedirect(42 as never)).toThrow(names('handleRedirect', 'url'));
+    await expect(client.authorize({ scopes: 'identify' }, { timeoutMs: -1 })).rejects.toThrow(names('authorize', 'timeoutMs'));
+    await expect(client.authorize({ scopes: 'identify' }, { authorizeVia: 'phone' as never })).rejects.toThrow(names('authorize', 'authorizeVia'));
+    const exchange = { code: 'c', codeVerifier: 'v'.repeat(43), redirectUri: 'http://127.0.0.1/callback' };
+    await expect(client.getToken({ ...exchange, code: 1 as never })).rejects.toThrow(names('getToken', 'code'));
+    await expect(client.getToken({ ...exchange, codeVerifier: 1 as never })).rejects.toThrow(names('getToken', 'codeVerifier'));
+    await expect(client.getToken({ ...exchange, redirectUri: 1 as never })).rejects.toThrow(names('getToken', 'redirectUri'));
+    await expect(client.getToken({ ...exchange, nonce: 1 as never })).rejects.toThrow(names('getToken', 'nonce'));
+    await expect(client.refreshToken({ refreshToken: 1 as never })).rejects.toThrow(names('refreshToken', 'refreshToken'));
+    await expect(client.revokeToken({ token: 1 as never })).rejects.toThrow(names('revokeToken', 'token'));
+    const merge = { ...exchange, externalAuthType: 'OIDC' as const, externalAuthToken: 't' };
+    await expect(client.getTokenFromProvisionalMerge({ ...merge, code: 1 as never })).rejects.toThrow(names('getTokenFromProvisionalMerge', 'code'));
+    await expect(client.getTokenFromProvisionalMerge({ ...merge, codeVerifier: 1 as never })).rejects.toThrow(names('getTokenFromProvisionalMerge', 'codeVerifier'));
+    await expect(client.getTokenFromProvisionalMerge({ ...merge, redirectUri: 1 as never })).rejects.toThrow(names('getTokenFromProvisionalMerge', 'redirectUri'));
+    await expect(client.refreshToken({ refreshToken: 'r', timeoutMs: -1 })).rejects.toThrow(names('refreshToken', 'timeoutMs'));
+    await expect(client.getProvisionalToken({ externalAuthType: 'OIDC', externalAuthToken: 't', timeoutMs: -1 })).rejects.toThrow(names('getProvisionalToken', 'timeoutMs'));
+    const device = { onUserCode: () => undefined };
+    await expect(client.getTokenFromDevice({ ...device, timeoutMs: -1 })).rejects.toThrow(names('getTokenFromDevice', 'timeoutMs'));
+    await expect(client.getTokenFromDevice({ onUserCode: 5 as never })).rejects.toThrow(names('getTokenFromDevice', 'onUserCode'));
+    await expect(client.getTokenFromDevice({ ...device, scopes: 5 as never })).rejects.toThrow(names('getTokenFromDevice', 'scopes'));
+    await expect(client.getTokenFromDevice({ ...device, scopes: '' })).rejects.toThrow(/^client\.getTokenFromDevice: scopes must be a non-empty string; received /);
+    await expect(client.getTokenFromDeviceProvisionalMerge({ ...device, externalAuthType: 'OIDC', externalAuthToken: 5 as never })).rejects.toThrow(
+      names('getTokenFromDeviceProvisionalMerge', 'externalAuthToken'),
+    );
+    for (const call of ['getToken', 'refreshToken', 'revokeToken', 'getTokenFromProvisionalMerge', 'getProvisionalToken', 'getTokenFromDevice', 'getTokenFromDeviceProvisionalMerge'] as const) {
+      await expect(client[call](undefined as never)).rejects.toThrow(
+        expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: `client.${call}: options must be an object; received undefined.` }),
+      );
+    }
+    await expect(client.refreshToken({ refreshToken: 'r', signal: AbortSignal.abort() })).rejects.toMatchObject({
+      type: 'Aborted',
+      message: 'client.refreshToken was aborted before it started.',
+    });
     client.close();
   });
 
@@ -157,6 +211,34 @@ describe('argument errors', () => {
     expect(() => args.setCodeChallenge('abc' as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
     expect(() => args.setIntegrationType(2 as IntegrationType)).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }));
     expect(() => args.setIntegrationType('1' as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
+  });
+});
+
+describe('base URLs', () => {
+  /** The authorize URL a client opens; the flow is aborted once the URL is known. */
+  async function authorizeUrl(options: ConstructorParameters<typeof Client>[0]): Promise<URL> {
+    let opened: (url: string) => void = () => undefined;
+    const url = new Promise<string>((resolve) => (opened = resolve));
+    const client = new Client({ applicationId: '1', ...options, openUrl: (u) => opened(u) });
+    const pending = client.authorize({ scopes: 'identify' });
+    const result = new URL(await url);
+    // While the player is in the browser, the client says so (and nothing secret).
+    expect(inspect(client)).toBe('Client {"applicationId":"1","closed":false,"authorizing":true,"authenticated":false}');
+    client.abortAuthorize();
+    await expect(pending).rejects.toMatchObject({ type: 'Aborted' });
+    expect(client.toJSON()).toEqual({ applicationId: '1', closed: false, authorizing: false, authenticated: false });
+    client.close();
+    return result;
+  }
+
+  it('default to the service: the authorize page is on https://discord.com', async () => {
+    const url = await authorizeUrl({});
+    expect(url.origin + url.pathname).toBe('https://discord.com/oauth2/authorize');
+  });
+
+  it('take any https host, and lose their trailing slashes', async () => {
+    const url = await authorizeUrl({ webBase: 'https://auth.game.example/base//', apiBase: 'https://api.game.example/v1/' });
+    expect(url.origin + url.pathname).toBe('https://auth.game.example/base/oauth2/authorize');
   });
 });
 

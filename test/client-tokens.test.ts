@@ -87,6 +87,33 @@ describe('client.updateToken', () => {
   });
 });
 
+describe('a closed client', () => {
+  it('fails every call with ClientDestroyed naming the call, and answers its queries without throwing', async () => {
+    const client = newClient();
+    client.close();
+    client.close();
+    const destroyed = (where: string) =>
+      expect.objectContaining({ type: 'ClientDestroyed', message: `${where}: the client is closed; create a new Client.` });
+    expect(() => client.setApplicationId('1')).toThrow(destroyed('client.setApplicationId'));
+    expect(() => client.getApplicationId()).toThrow(destroyed('client.getApplicationId'));
+    expect(() => client.createAuthorizationCodeVerifier()).toThrow(destroyed('client.createAuthorizationCodeVerifier'));
+    expect(() => client.handleRedirect('mygame:/authorize/callback')).toThrow(destroyed('client.handleRedirect'));
+    expect(() => client.setTokenExpirationCallback(() => undefined)).toThrow(destroyed('client.setTokenExpirationCallback'));
+    await expect(client.authorize({ scopes: 'identify' })).rejects.toEqual(destroyed('client.authorize'));
+    await expect(client.signIn()).rejects.toEqual(destroyed('client.signIn'));
+    await expect(client.getToken({ code: 'c', codeVerifier: 'v', redirectUri: 'u' })).rejects.toEqual(destroyed('client.getToken'));
+    await expect(client.refreshToken({ refreshToken: 'r' })).rejects.toEqual(destroyed('client.refreshToken'));
+    await expect(client.revokeToken({ token: 't' })).rejects.toEqual(destroyed('client.revokeToken'));
+    await expect(client.updateToken('Bearer', 'token')).rejects.toEqual(destroyed('client.updateToken'));
+    // Queries and stops are safe to call on the way out.
+    expect(client.isAuthorizing()).toBe(false);
+    expect(client.isAuthenticated()).toBe(false);
+    expect(() => client.abortAuthorize()).not.toThrow();
+    expect(() => client.clearToken()).not.toThrow();
+    expect(client.toJSON()).toEqual({ applicationId: undefined, closed: true, authorizing: false, authenticated: false });
+  });
+});
+
 // Fake timers only fake setTimeout/clearTimeout/Date, and nothing here touches the network
 // while they are installed (updateToken is local), so no socket depends on a frozen timer.
 describe('isAuthenticated and the expiration callback (fake timers)', () => {
@@ -268,5 +295,49 @@ describe('isAuthenticated and the expiration callback (fake timers)', () => {
     expect(() => client.setTokenExpirationCallback('x' as unknown as () => void)).toThrow(TypeError);
     expect(() => client.setTokenExpirationCallback(() => undefined, { marginMs: -5 })).toThrow(RangeError);
     expect(() => client.setTokenExpirationCallback(() => undefined, { marginMs: '5' as never })).toThrow(TypeError);
+    expect(() => client.setTokenExpirationCallback(5 as never)).toThrow(/^client\.setTokenExpirationCallback: callback must be a function or undefined; received /);
+    expect(() => client.setTokenExpirationCallback(undefined, { marginMs: -5 })).toThrow(
+      /^client\.setTokenExpirationCallback: options\.marginMs must be a number of milliseconds ≥ 0; received /,
+    );
+    expect(() => client.setTokenExpirationCallback(undefined, null as never)).toThrow(/^client\.setTokenExpirationCallback: options must be an object/);
+  });
+
+  it('updateToken says which argument is wrong and what to pass', async () => {
+    const client = newClient();
+    const token = signedIn.accessToken;
+    const fails = (promise: Promise<void>, name: 'TypeError' | 'RangeError', message: RegExp) =>
+      expect(promise).rejects.toThrow(expect.objectContaining({ name, message: expect.stringMatching(message) }));
+    await fails(client.updateToken(1 as never, token), 'TypeError', /^client\.updateToken: tokenType must be the string 'Bearer'; received /);
+    await fails(
+      client.updateToken('MAC', token),
+      'RangeError',
+      /^client\.updateToken: tokenType must be 'Bearer' \(in any case\); received .+\. Pass the access token from signIn, getToken or refreshToken with its tokenType\.$/,
+    );
+    await fails(client.updateToken('Bearer', 5 as never), 'TypeError', /^client\.updateToken: token must be an access token string; received /);
+    await fails(
+      client.updateToken('Bearer', 'two words'),
+      'RangeError',
+      /^client\.updateToken: token must be a non-empty Bearer token \(RFC 6750 b64token characters\); received a string of length 9\. Pass the accessToken of a TokenResult unchanged\.$/,
+    );
+    await fails(client.updateToken('Bearer', token, { expiresIn: -1 }), 'RangeError', /^client\.updateToken: options\.expiresIn must be a number of seconds ≥ 0; received /);
+    await fails(client.updateToken('Bearer', token, { expiresIn: Number.NaN }), 'TypeError', /^client\.updateToken: options\.expiresIn must be a number of seconds ≥ 0; received /);
+    await fails(
+      client.updateToken('Bearer', token, { expiresAt: Number.POSITIVE_INFINITY }),
+      'RangeError',
+      /^client\.updateToken: options\.expiresAt must be milliseconds since the epoch \(a number ≥ 0\); received /,
+    );
+    await fails(client.updateToken('Bearer', token, { expiresAt: '1' as never }), 'TypeError', /^client\.updateToken: options\.expiresAt must be milliseconds since the epoch/);
+    await fails(
+      client.updateToken('Bearer', token, { expiresIn: 1, expiresAt: 1 }),
+      'RangeError',
+      /^client\.updateToken: options must be an object with expiresIn or expiresAt, not both; received /,
+    );
+    await fails(client.updateToken('Bearer', token, 'soon' as never), 'TypeError', /^client\.updateToken: options must be an object/);
+    expect(client.isAuthenticated()).toBe(false);
+    // The bounds themselves are accepted: zero seconds left is an expired token, not an error.
+    await client.updateToken('Bearer', token, { expiresIn: 0 });
+    expect(client.isAuthenticated()).toBe(false);
+    await client.updateToken('Bearer', token, { expiresAt: Date.now() + 60_000 });
+    expect(client.isAuthenticated()).toBe(true);
   });
 });

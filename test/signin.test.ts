@@ -1,10 +1,11 @@
 // Sign-in end to end through the public API: a real client, a real loopback redirect and the
 // real emulator over HTTP. Each test reads as an example of one outcome a game must handle.
 import { createHash } from 'node:crypto';
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { AuthorizationArgs, Client, ClientResultError } from '../src/index.js';
-import { captureOpener, startHarness, type Harness } from './support/emulator.js';
+import { captureOpener, clientFor, startHarness, type Harness } from './support/emulator.js';
 import { rejected } from './support/promises.js';
 
 let harness: Harness | undefined;
@@ -35,6 +36,7 @@ describe('sign-in over a loopback redirect', () => {
     const { client, emulator } = harness;
     const tokens = await client.signIn();
     expect(tokens.tokenType).toBe('Bearer');
+    expect(tokens.via).toBe('browser');
     expect(tokens.expiresIn).toBe(604800);
     expect(tokens.scopes).toBe('openid sdk.social_layer');
     expect(tokens.redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
@@ -52,6 +54,20 @@ describe('sign-in over a loopback redirect', () => {
     expect(after.status).toBe(401);
     const error = await rejection(client.refreshToken({ refreshToken: refreshed.refreshToken }));
     expect(error.oauthError).toBe('invalid_grant');
+  });
+
+  it('reaches the same endpoints when the base URLs end in slashes', async () => {
+    harness = await startHarness();
+    const { emulator } = harness;
+    const client = clientFor(emulator, { webBase: `${emulator.webBase}//`, apiBase: `${emulator.apiBase}//` });
+    try {
+      const tokens = await client.signIn({ scopes: 'identify' });
+      await expect(client.refreshToken({ refreshToken: tokens.refreshToken })).resolves.toMatchObject({ tokenType: 'Bearer' });
+      await expect(client.revokeToken({ token: tokens.accessToken })).resolves.toBeUndefined();
+    } finally {
+      client.close();
+    }
+    expect(emulator.requests.filter((r) => r.path.includes('//'))).toEqual([]);
   });
 
   it('sends the PKCE challenge, state and nonce the args carry', async () => {
@@ -101,6 +117,47 @@ describe('sign-in over a loopback redirect', () => {
     const error = await rejection(client.getToken({ code, codeVerifier: pair.verifier, redirectUri, nonce: 'b' }));
     expect(error.type).toBe('AuthorizationFailed');
     expect(error.message).toContain('nonce');
+  });
+
+  it('refuses a nonce it cannot check: no ID token came back, or the nonce is not a string', async () => {
+    harness = await startHarness();
+    const { client, emulator } = harness;
+    const pair = client.createAuthorizationCodeVerifier();
+    // Without the openid scope the service issues no ID token, so nothing carries the nonce.
+    const { code, redirectUri } = await client.authorize({ scopes: 'identify', codeChallenge: pair.challenge, nonce: 'n' });
+    await expect(client.getToken({ code: 5 as never, codeVerifier: pair.verifier, redirectUri, nonce: 'n' })).rejects.toThrow(/^client\.getToken: code must be a string/);
+    await expect(client.getToken({ code, codeVerifier: pair.verifier, redirectUri, nonce: 5 as never })).rejects.toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^client\.getToken: nonce must be a string/) }),
+    );
+    expect(emulator.requests.filter((r) => r.path.endsWith('/oauth2/token'))).toHaveLength(0);
+    const error = await rejection(client.getToken({ code, codeVerifier: pair.verifier, redirectUri, nonce: 'n' }));
+    expect(error.type).toBe('AuthorizationFailed');
+    expect(error.message).toContain('does not carry the nonce');
+  });
+
+  it('signIn sends a fresh nonce for openid scopes and checks it in the ID token, and sends none without them', async () => {
+    const urls: string[] = [];
+    harness = await startHarness({
+      client: {
+        openUrl: (url) => {
+          urls.push(url);
+          return harness!.emulator.openUrl(url);
+        },
+      },
+    });
+    const { client } = harness;
+    const tokens = await client.signIn();
+    const nonce = new URL(urls[0]!).searchParams.get('nonce');
+    expect(nonce).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const payload = JSON.parse(Buffer.from(tokens.idToken!.split('.')[1]!, 'base64url').toString('utf8')) as { nonce?: string };
+    expect(payload.nonce).toBe(nonce);
+    const withoutOpenId = await client.signIn({ scopes: 'identify' });
+    expect(new URL(urls[1]!).searchParams.has('nonce')).toBe(false);
+    // No ID token was issued, so the result has none (not an empty one).
+    expect('idToken' in withoutOpenId).toBe(false);
+    await client.signIn();
+    expect(new URL(urls[2]!).searchParams.get('nonce')).not.toBe(nonce);
+    await expect(client.signIn({ nonce: 5 as never })).rejects.toThrow(/^client\.signIn: nonce must be a string/);
   });
 
   it('reports denied consent as AuthorizationFailed with access_denied', async () => {
@@ -186,7 +243,9 @@ describe('sign-in over a loopback redirect', () => {
     const bySignal = client.authorize({ scopes: 'identify' }, { signal: controller.signal });
     await opener.next();
     controller.abort();
-    expect((await rejection(bySignal)).type).toBe('Aborted');
+    expect(await rejection(bySignal)).toMatchObject({ type: 'Aborted', message: 'Authorization was aborted by the AbortSignal.' });
+    // The caller's signal is left as it was given: no listener of this flow stays on it.
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
 
     const byCall = client.authorize({ scopes: 'identify' });
     await opener.next();
@@ -208,7 +267,42 @@ describe('sign-in over a loopback redirect', () => {
 
     const pre = new AbortController();
     pre.abort();
-    expect((await rejection(client.authorize({ scopes: 'identify' }, { signal: pre.signal }))).type).toBe('Aborted');
+    expect(await rejection(client.authorize({ scopes: 'identify' }, { signal: pre.signal }))).toMatchObject({
+      type: 'Aborted',
+      message: 'Authorization was aborted before it started.',
+    });
+  });
+
+  it('leaves no listener on a signal it was given once the flow ends, however it ends', async () => {
+    const opener = captureOpener();
+    harness = await startHarness({ client: { openUrl: opener.openUrl } });
+    const { client } = harness;
+    // One long-lived signal for every sign-in, as a launcher's quit signal would be.
+    const quit = new AbortController();
+    const completed = client.authorize({ scopes: 'identify' }, { signal: quit.signal });
+    const url = await opener.next();
+    await fetch(`${new URL(url).searchParams.get('redirect_uri')}?code=c&state=${stateOf(url)}`);
+    await completed;
+    const timedOut = client.authorize({ scopes: 'identify' }, { signal: quit.signal, timeoutMs: 50 });
+    await opener.next();
+    expect((await rejection(timedOut)).code).toBe('ERR_AUTHORIZE_TIMEOUT');
+    expect(getEventListeners(quit.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('a superseded flow whose signal fires late leaves the flow that replaced it alone', async () => {
+    const opener = captureOpener();
+    harness = await startHarness({ client: { openUrl: opener.openUrl } });
+    const { client } = harness;
+    const old = new AbortController();
+    const first = client.authorize({ scopes: 'identify' }, { signal: old.signal, timeoutMs: 10_000 });
+    await opener.next();
+    const second = client.authorize({ scopes: 'identify' });
+    old.abort();
+    expect((await rejection(first)).type).toBe('Aborted');
+    const url = await opener.next();
+    expect(client.isAuthorizing()).toBe(true);
+    await fetch(`${new URL(url).searchParams.get('redirect_uri')}?code=two&state=${stateOf(url)}`);
+    await expect(second).resolves.toMatchObject({ code: 'two' });
   });
 
   it('times out with ERR_AUTHORIZE_TIMEOUT and closes the listener', async () => {
@@ -219,7 +313,7 @@ describe('sign-in over a loopback redirect', () => {
     const error = await rejection(pending);
     expect(error.type).toBe('Aborted');
     expect(error.code).toBe('ERR_AUTHORIZE_TIMEOUT');
-    expect(error.message).toContain('timed out');
+    expect(error.message).toBe('Authorization timed out after 200 ms: the player did not finish signing in. Call authorize again, or raise timeoutMs.');
     const redirect = new URL(url).searchParams.get('redirect_uri')!;
     await expect(fetch(redirect)).rejects.toThrow();
   });
@@ -243,6 +337,111 @@ describe('sign-in over a loopback redirect', () => {
     // The player opens the URL by hand: the flow completes.
     await emulator.openUrl(url);
     await expect(pending).resolves.toMatchObject({ redirectUri: new URL(url).searchParams.get('redirect_uri') });
+  });
+
+  it('hands over the URL with an Error when the opener fails with a value that is not one', async () => {
+    // Openers of the game's own may reject with anything: null, undefined, a string.
+    const thrown: unknown[] = [null, undefined, 'no browser here'];
+    const failures: Array<{ url: string; message: string; isError: boolean }> = [];
+    harness = await startHarness({
+      client: {
+        openUrl: () => Promise.reject(thrown[failures.length]),
+        onOpenUrlFailed: (url, error) => failures.push({ url, message: error.message, isError: error instanceof Error }),
+      },
+    });
+    const { client, emulator } = harness;
+    for (const value of thrown) {
+      const pending = client.authorize({ scopes: 'identify', codeChallenge: client.createAuthorizationCodeVerifier().challenge });
+      while (failures.length < thrown.indexOf(value) + 1) await new Promise((resolve) => setTimeout(resolve, 5));
+      const failure = failures.at(-1)!;
+      expect(failure).toMatchObject({ message: String(value), isError: true });
+      expect(client.isAuthorizing()).toBe(true);
+      await emulator.openUrl(failure.url);
+      await expect(pending).resolves.toMatchObject({ redirectUri: new URL(failure.url).searchParams.get('redirect_uri') });
+    }
+  });
+
+  it('reports an opener failure once: to onOpenUrlFailed, else to openUrlFailed listeners, else as a warning with the URL', async () => {
+    harness = await startHarness();
+    const { emulator } = harness;
+    const warnings: Array<Error & { code?: string }> = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning);
+    };
+    process.on('warning', onWarning);
+    const clients: Client[] = [];
+    try {
+      // An opener that throws at once, before returning a promise.
+      const failing = () => {
+        throw new Error('no browser here');
+      };
+      const handled: string[] = [];
+      const withHandler = clientFor(emulator, { openUrl: failing, onOpenUrlFailed: (url) => handled.push(url) });
+      const withListener = clientFor(emulator, { openUrl: failing });
+      const heard: string[] = [];
+      withListener.on('openUrlFailed', (url) => heard.push(url));
+      const unheard = clientFor(emulator, { openUrl: failing });
+      clients.push(withHandler, withListener, unheard);
+      for (const client of clients) {
+        const pending = client.authorize({ scopes: 'identify', codeChallenge: client.createAuthorizationCodeVerifier().challenge });
+        // The flow stays alive: the player can still open the URL by hand.
+        expect(client.isAuthorizing()).toBe(true);
+        const url = client === withHandler ? handled.at(-1) : heard.at(-1);
+        if (client === unheard) {
+          await new Promise((resolve) => setImmediate(resolve)); // process.emitWarning emits on the next tick
+          expect(warnings).toHaveLength(1);
+          expect(warnings[0]!.code).toBe('SOCIAL_SDK_AUTH_OPEN_URL');
+          const shown = /Open this URL to sign in: (\S+)$/.exec(warnings[0]!.message)?.[1];
+          expect(warnings[0]!.message).toMatch(/^social-sdk-auth could not open the browser \(no browser here\)\. Open this URL to sign in: http/);
+          await emulator.openUrl(shown!);
+        } else {
+          await emulator.openUrl(url!);
+        }
+        await expect(pending).resolves.toMatchObject({ code: expect.any(String) });
+      }
+      expect(handled).toHaveLength(1);
+      expect(heard).toHaveLength(1);
+      // The handled failures raised no warning.
+      expect(warnings).toHaveLength(1);
+    } finally {
+      process.off('warning', onWarning);
+      for (const client of clients) client.close();
+    }
+  });
+
+  it('a refusal from an opener of the game’s own fails the sign-in at once, with the refusal as the cause', async () => {
+    const refusal = { authorizeRefused: true, reason: 'the page said no' };
+    harness = await startHarness({ client: { openUrl: () => Promise.reject(refusal) } });
+    const error = await rejection(harness.client.signIn({ scopes: 'identify' }));
+    expect(error).toMatchObject({ type: 'AuthorizationFailed', code: 'ERR_AUTHORIZATION_FAILED', status: 0, errorCode: 0, oauthError: '', responseBody: '', retryable: false, retryAfter: 0 });
+    // Not an Error, so there is no message of its own to quote.
+    expect(error.message).toBe(
+      'The service refused the authorize request. Check the application id, the redirect URI registered for it and the scopes, then sign in again.',
+    );
+    expect(error.cause).toBe(refusal);
+    expect(harness.client.isAuthorizing()).toBe(false);
+  });
+
+  it('a refusal reported by the opener of a superseded flow leaves the newer flow alone', async () => {
+    const openers: Array<{ url: string; refuse: () => void }> = [];
+    harness = await startHarness({
+      client: {
+        openUrl: (url) =>
+          new Promise<void>((_resolve, reject) => {
+            openers.push({ url, refuse: () => reject(Object.assign(new Error('refused'), { authorizeRefused: true })) });
+          }),
+      },
+    });
+    const { client, emulator } = harness;
+    const first = client.authorize({ scopes: 'identify', codeChallenge: client.createAuthorizationCodeVerifier().challenge });
+    const second = client.authorize({ scopes: 'identify', codeChallenge: client.createAuthorizationCodeVerifier().challenge });
+    expect((await rejection(first)).type).toBe('Aborted');
+    expect(openers).toHaveLength(2);
+    openers[0]!.refuse();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(client.isAuthorizing()).toBe(true);
+    await emulator.openUrl(openers[1]!.url);
+    await expect(second).resolves.toMatchObject({ code: expect.any(String) });
   });
 
   it('fails at once with AuthorizationFailed when the service refuses the authorize request', async () => {
@@ -300,7 +499,7 @@ describe('sign-in over a loopback redirect', () => {
     // Abort once the service holds the request: earlier, a late request could take the next fault.
     await untilHung(emulator, 2);
     controller.abort();
-    expect((await rejection(aborting)).type).toBe('Aborted');
+    expect(await rejection(aborting)).toMatchObject({ type: 'Aborted', message: 'client.refreshToken was aborted by the AbortSignal.' });
 
     // An abort reason of the caller's own (Electron code often passes one) is still Aborted.
     const withReason = new AbortController();
@@ -316,6 +515,30 @@ describe('sign-in over a loopback redirect', () => {
     expect(down.code).toBe('ERR_NETWORK');
     expect(down.message).toMatch(/Could not reach the token endpoint: (connection refused|the connection was closed)/);
     expect(down.message).not.toContain(tokens.refreshToken);
+  });
+
+  it('signIn hands its options on to the authorize step', async () => {
+    const opener = captureOpener();
+    harness = await startHarness({
+      emulator: { applications: [{ id: '42424242', redirectUris: ['mygame:/authorize/callback'] }] },
+      client: { applicationId: '42424242', openUrl: opener.openUrl },
+    });
+    const { client } = harness;
+    const timedOut = client.signIn({ scopes: 'identify', integrationType: 1, customSchemeParam: 'mygame', timeoutMs: 200 });
+    const url = new URL(await opener.next());
+    expect(url.searchParams.get('integration_type')).toBe('1');
+    expect(url.searchParams.get('redirect_uri')).toBe('mygame:/authorize/callback');
+    expect(await rejection(timedOut)).toMatchObject({ type: 'Aborted', code: 'ERR_AUTHORIZE_TIMEOUT' });
+
+    const controller = new AbortController();
+    const aborted = client.signIn({ scopes: 'identify', signal: controller.signal });
+    await opener.next();
+    controller.abort();
+    expect(await rejection(aborted)).toMatchObject({ type: 'Aborted', code: 'ERR_ABORTED' });
+
+    await expect(client.signIn({ scopes: 'identify', authorizeVia: 'phone' as never })).rejects.toThrow(
+      expect.objectContaining({ name: 'RangeError', message: expect.stringContaining('authorizeVia must be one of') }),
+    );
   });
 
   it('rejects bad input with typed errors before any request', async () => {
@@ -388,6 +611,12 @@ describe('the client-wide custom scheme', () => {
     expect(args.customSchemeParam()).toBeUndefined();
     expect(harness.client.handleRedirect(`mygame:/authorize/callback?code=c&state=${stateOf(url)}`)).toBe(true);
     await expect(pending).resolves.toEqual({ code: 'c', redirectUri: 'mygame:/authorize/callback' });
+    // A scheme the args name themselves wins over the client-wide one.
+    const own = harness.client.authorize({ scopes: 'identify', customSchemeParam: 'othergame' });
+    const ownUrl = await opener.next();
+    expect(new URL(ownUrl).searchParams.get('redirect_uri')).toBe('othergame:/authorize/callback');
+    expect(harness.client.handleRedirect(`othergame:/authorize/callback?code=d&state=${stateOf(ownUrl)}`)).toBe(true);
+    await expect(own).resolves.toEqual({ code: 'd', redirectUri: 'othergame:/authorize/callback' });
     expect(() => new Client({ customSchemeParam: 'https' })).toThrow(/customSchemeParam must be a scheme of your own/);
     expect(() => new Client({ customSchemeParam: 'https' })).toThrow(expect.objectContaining({ name: 'RangeError', code: 'ERR_OUT_OF_RANGE' }));
   });

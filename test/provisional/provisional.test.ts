@@ -121,7 +121,16 @@ describe('client.getProvisionalToken', () => {
     await expect(client.getProvisionalToken({ externalAuthType: 'OIDC', externalAuthToken: '' })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE' });
     await expect(client.getProvisionalToken({ externalAuthType: 'OIDC' } as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
     await expect(client.getProvisionalToken(undefined as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
-    await expect(client.getProvisionalToken({ externalAuthType: 'OIDC', externalAuthToken: 't', signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'ERR_ABORTED' });
+    await expect(client.getProvisionalToken({ externalAuthType: 'OIDC', externalAuthToken: 't', signal: AbortSignal.abort() })).rejects.toMatchObject({
+      code: 'ERR_ABORTED',
+      message: 'client.getProvisionalToken was aborted before it started.',
+    });
+    // The longest token is accepted: the call gets as far as the signal.
+    await expect(client.getProvisionalToken({ externalAuthType: 'OIDC', externalAuthToken: secret.slice(1), signal: AbortSignal.abort() })).rejects.toMatchObject({
+      code: 'ERR_ABORTED',
+    });
+    await expect(client.getProvisionalToken({ externalAuthType: 'STEAM' as never, externalAuthToken: 't' })).rejects.toThrow(/^client\.getProvisionalToken: externalAuthType must be one of /);
+    await expect(client.getProvisionalToken({ externalAuthType: 'OIDC', externalAuthToken: 5 as never })).rejects.toThrow(/^client\.getProvisionalToken: externalAuthToken must be /);
   });
 
   it('times out with ERR_REQUEST_TIMEOUT and aborts with ERR_ABORTED while the service does not answer', async () => {

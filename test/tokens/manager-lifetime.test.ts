@@ -11,15 +11,21 @@ interface TokenEndpoint {
   apiBase: string;
   /** Refresh grants answered so far (failed ones included). */
   refreshes(): number;
+  /** The refresh tokens of the refreshes answered with tokens, in order. */
+  sentRefreshTokens(): string[];
   /** Answer the next refresh with HTTP 500. */
   failNext(): void;
   close(): Promise<void>;
 }
 
-/** A token endpoint that rotates on every refresh and answers with `expiresIn` (left out when undefined). */
-async function tokenEndpoint(expiresIn: number | undefined): Promise<TokenEndpoint> {
+/**
+ * A token endpoint that rotates on every refresh and answers with `expiresIn` (left out when
+ * undefined); the fields named in `omit` are left out of its answers too.
+ */
+async function tokenEndpoint(expiresIn: number | undefined, omit: readonly string[] = []): Promise<TokenEndpoint> {
   let count = 0;
   let fail = false;
+  const sent: string[] = [];
   const server: Server = createServer((req, res) => {
     let size = 0;
     let body = '';
@@ -43,6 +49,8 @@ async function tokenEndpoint(expiresIn: number | undefined): Promise<TokenEndpoi
       }
       const answer: Record<string, unknown> = { access_token: `access-${count}`, token_type: 'Bearer', refresh_token: `refresh-${count}`, scope: 'identify' };
       if (expiresIn !== undefined) answer.expires_in = expiresIn;
+      for (const field of omit) delete answer[field];
+      sent.push(new URLSearchParams(body).get('refresh_token') ?? '');
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(answer));
     });
   });
@@ -51,6 +59,7 @@ async function tokenEndpoint(expiresIn: number | undefined): Promise<TokenEndpoi
   return {
     apiBase: `http://127.0.0.1:${port}/api/v10`,
     refreshes: () => count,
+    sentRefreshTokens: () => [...sent],
     failNext: () => {
       fail = true;
     },
@@ -67,8 +76,12 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function setUp(expiresIn: number | undefined, retry?: { attempts: number }): Promise<{ endpoint: TokenEndpoint; client: Client; manager: TokenManager; store: MemoryTokenStore }> {
-  const endpoint = await tokenEndpoint(expiresIn);
+async function setUp(
+  expiresIn: number | undefined,
+  retry?: { attempts: number },
+  omit?: readonly string[],
+): Promise<{ endpoint: TokenEndpoint; client: Client; manager: TokenManager; store: MemoryTokenStore }> {
+  const endpoint = await tokenEndpoint(expiresIn, omit);
   cleanups.push(() => endpoint.close());
   const client = new Client({ applicationId: '1234567890123456789', apiBase: endpoint.apiBase, webBase: endpoint.apiBase.replace('/api/v10', '') });
   cleanups.push(() => client.close());
@@ -110,6 +123,19 @@ describe('a token response without expires_in', () => {
     await sleep(500);
     expect(await manager.getAccessToken()).toBe('access-0');
     expect(endpoint.refreshes()).toBe(0);
+  });
+});
+
+describe('a refresh answer that leaves fields out (RFC 6749 §5.1, §6)', () => {
+  it('keeps the refresh token, scopes and ID token held: left out means unchanged', async () => {
+    const { endpoint, manager, store } = await setUp(3600, undefined, ['refresh_token', 'scope']);
+    await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify email', idToken: 'id.token.0' });
+    const next = await manager.refresh();
+    expect(next).toMatchObject({ accessToken: 'access-1', refreshToken: 'refresh-0', scopes: 'identify email', idToken: 'id.token.0' });
+    expect(await store.load()).toEqual(next);
+    await manager.refresh();
+    // The kept refresh token is the one the next refresh sends.
+    expect(endpoint.sentRefreshTokens()).toEqual(['refresh-0', 'refresh-0']);
   });
 });
 

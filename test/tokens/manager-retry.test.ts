@@ -73,6 +73,26 @@ describe('transient failures are retried', () => {
     for (const r of retries) expect(r.delayMs).toBeLessThanOrEqual(20);
   });
 
+  it('doubles the backoff bound per attempt up to maxDelayMs (the jitter held at its top)', async () => {
+    const { manager, retries } = await dueManager({ retry: { attempts: 4, baseDelayMs: 5, maxDelayMs: 12 } });
+    // Full jitter draws the wait from [0, bound): at the top of the range the bound itself shows.
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0.99);
+    try {
+      const since = emulator.requests.length;
+      emulator.failNextToken({ status: 503 });
+      manager.on('refreshRetry', () => emulator.failNextToken({ status: 503 }));
+      await expect(manager.refresh()).rejects.toMatchObject({ status: 503 });
+      expect(refreshStatuses(since)).toEqual([503, 503, 503, 503]);
+    } finally {
+      random.mockRestore();
+    }
+    expect(retries.map((r) => [r.attempt, r.delayMs, r.error.status])).toEqual([
+      [1, 5, 503],
+      [2, 10, 503],
+      [3, 12, 503],
+    ]);
+  });
+
   it('gives up after `attempts` and rejects with the last error; the store keeps the old set', async () => {
     const { tokens, store, manager, retries } = await dueManager({ retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 20 } });
     const since = emulator.requests.length;
@@ -106,6 +126,20 @@ describe('transient failures are retried', () => {
     manager.on('refreshRetry', () => emulator.failNextToken({ status: 502 }));
     expect(await manager.getAccessToken()).toBe(tokens.accessToken);
     expect(failed).toHaveLength(1);
+  });
+
+  it('getAccessToken does not fall back to a token that has expired: the failure is the answer', async () => {
+    let now = Date.now();
+    const { manager } = await dueManager({ retry: { attempts: 1 }, clock: () => now });
+    now += 7.5 * DAY; // the 7-day token is gone
+    emulator.failNextToken({ status: 503 });
+    await expect(manager.getAccessToken()).rejects.toMatchObject({ type: 'HTTPError', status: 503, retryable: true });
+  });
+
+  it('getAccessToken does not fall back on an error that is not transient', async () => {
+    const { manager } = await dueManager({ retry: { attempts: 1 } });
+    emulator.failNextToken({ status: 400, error: 'invalid_request' });
+    await expect(manager.getAccessToken()).rejects.toMatchObject({ status: 400, oauthError: 'invalid_request', retryable: false });
   });
 
   it('an AbortSignal ends the caller’s wait during a backoff', async () => {

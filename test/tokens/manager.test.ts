@@ -177,7 +177,63 @@ describe('setTokens, getAccessToken and start', () => {
     await manager.setTokens(tokens);
     manager.close();
     manager.close();
-    await expect(manager.getAccessToken()).rejects.toMatchObject({ code: 'ERR_TOKEN_MANAGER_CLOSED' });
+    const closed = (where: string) =>
+      expect.objectContaining({ code: 'ERR_TOKEN_MANAGER_CLOSED', type: 'ClientDestroyed', message: `${where}: the TokenManager is closed; create a new one.` });
+    await expect(manager.getAccessToken()).rejects.toEqual(closed('tokenManager.getAccessToken'));
+    await expect(manager.start()).rejects.toEqual(closed('tokenManager.start'));
+    await expect(manager.load()).rejects.toEqual(closed('tokenManager.start'));
+    await expect(manager.refresh()).rejects.toEqual(closed('tokenManager.refresh'));
+    await expect(manager.setTokens(tokens)).rejects.toEqual(closed('tokenManager.setTokens'));
+    await expect(manager.signOut()).rejects.toEqual(closed('tokenManager.signOut'));
+    // What it held can still be read, and it says it is closed.
+    expect(manager.isSignedIn()).toBe(true);
+    expect(manager.getTokenSet()?.accessToken).toBe(tokens.accessToken);
+    expect(manager.toJSON()).toMatchObject({ signedIn: true, refreshing: false, closed: true });
+  });
+
+  it('start() and load() read the store once, however often and however concurrently they are called', async () => {
+    const first = await signIn();
+    const inner = new MemoryTokenStore();
+    await newManager({ client: first.client, store: inner }).setTokens(first.tokens);
+    let loads = 0;
+    const store: TokenStore = {
+      load: () => {
+        loads++;
+        return inner.load();
+      },
+      save: (set) => inner.save(set),
+      clear: () => inner.clear(),
+    };
+    const manager = newManager({ client: newClient(), store });
+    expect(await Promise.all([manager.start(), manager.load(), manager.start()])).toEqual([true, true, true]);
+    expect(await manager.load()).toBe(true);
+    expect(await manager.getAccessToken()).toBe(first.tokens.accessToken);
+    expect(loads).toBe(1);
+  });
+
+  it('a call whose signal has already aborted rejects with Aborted and neither reads the store nor refreshes', async () => {
+    let loads = 0;
+    const store: TokenStore = {
+      load: async () => {
+        loads++;
+        return undefined;
+      },
+      save: async () => undefined,
+      clear: async () => undefined,
+    };
+    const manager = newManager({ client: newClient(), store });
+    const aborted = expect.objectContaining({
+      type: 'Aborted',
+      message: expect.stringMatching(/^tokenManager\.(getAccessToken|refresh) was aborted by its AbortSignal; a refresh already sent still completes and is saved\.$/),
+    });
+    await expect(manager.getAccessToken({ signal: AbortSignal.abort() })).rejects.toEqual(aborted);
+    await expect(manager.refresh({ signal: AbortSignal.abort() })).rejects.toEqual(aborted);
+    expect(loads).toBe(0);
+    await expect(manager.refresh()).rejects.toMatchObject({
+      code: 'ERR_NOT_SIGNED_IN',
+      message: 'tokenManager.refresh: no player is signed in. Call client.signIn() and pass the result to tokenManager.setTokens().',
+    });
+    expect(loads).toBe(1);
   });
 
   it('signOut() revokes the grant and clears the store and the client', async () => {
@@ -190,6 +246,59 @@ describe('setTokens, getAccessToken and start', () => {
     expect(client.isAuthenticated()).toBe(false);
     expect(manager.isSignedIn()).toBe(false);
     expect(await meStatus(tokens.accessToken)).toBe(401);
+  });
+});
+
+describe('signOut', () => {
+  const revocations = (): number => emulator.requests.filter((r) => r.path.endsWith('/oauth2/token/revoke')).length;
+
+  it('with revoke: false forgets the player here but leaves the grant alive at the service', async () => {
+    const { client, tokens } = await signIn();
+    const store = new MemoryTokenStore();
+    const manager = newManager({ client, store });
+    await manager.setTokens(tokens);
+    await manager.signOut({ revoke: false });
+    expect(await store.load()).toBeUndefined();
+    expect(client.isAuthenticated()).toBe(false);
+    expect(manager.isSignedIn()).toBe(false);
+    expect(manager.getTokenSet()).toBeUndefined();
+    expect(await meStatus(tokens.accessToken)).toBe(200);
+    await expect(manager.getAccessToken()).rejects.toMatchObject({ code: 'ERR_NOT_SIGNED_IN' });
+  });
+
+  it('revokes with the access token when no refresh token was granted', async () => {
+    const { client, tokens } = await signIn();
+    const manager = newManager({ client, store: new MemoryTokenStore() });
+    await manager.setTokens({ ...tokens, refreshToken: '' });
+    expect(manager.getTokenSet()?.refreshToken).toBeUndefined();
+    const before = revocations();
+    await manager.signOut();
+    expect(revocations()).toBe(before + 1);
+    expect(await meStatus(tokens.accessToken)).toBe(401);
+  });
+
+  it('still signs out when the service cannot be reached to revoke', async () => {
+    const { tokens } = await signIn();
+    const store = new MemoryTokenStore();
+    const offline = clientFor(emulator, { apiBase: 'http://127.0.0.1:9/api', requestTimeoutMs: 2000 });
+    closers.push(() => offline.close());
+    const manager = newManager({ client: offline, store });
+    await manager.setTokens(tokens);
+    await expect(manager.signOut()).resolves.toBeUndefined();
+    expect(await store.load()).toBeUndefined();
+    expect(manager.isSignedIn()).toBe(false);
+    expect(offline.isAuthenticated()).toBe(false);
+    // The grant was never revoked: the token still works at the real service.
+    expect(await meStatus(tokens.accessToken)).toBe(200);
+  });
+
+  it('with nothing held clears the store and sends nothing', async () => {
+    const store = new MemoryTokenStore();
+    const manager = newManager({ client: newClient(), store });
+    const before = revocations();
+    await manager.signOut();
+    expect(revocations()).toBe(before);
+    expect(await store.load()).toBeUndefined();
   });
 });
 
@@ -225,6 +334,35 @@ describe('refresh ahead of expiry', () => {
     expect(await meStatus(tokens.accessToken)).toBe(401);
   });
 
+  it('tries a failed background refresh again five minutes later, keeping the current token meanwhile', async () => {
+    const { client, tokens } = await signIn();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const manager = newManager({ client, store: new MemoryTokenStore(), retry: { attempts: 1 } });
+    const failed: Error[] = [];
+    manager.on('refreshFailed', (error) => failed.push(error));
+    await manager.setTokens(tokens);
+    const before = refreshRequests();
+
+    emulator.failNextToken({ status: 503 });
+    const failure = new Promise((resolve) => manager.once('refreshFailed', resolve));
+    vi.advanceTimersByTime(6 * DAY);
+    await failure;
+    expect(failed).toHaveLength(1);
+    expect(refreshRequests()).toBe(before + 1);
+    await new Promise((resolve) => setImmediate(resolve)); // setImmediate is not faked: the retry timer is armed by now
+    expect(manager.getTokenSet()?.accessToken).toBe(tokens.accessToken);
+
+    const next = new Promise<TokenSet>((resolve) => manager.once('refreshed', resolve));
+    const requests = refreshRequests();
+    vi.advanceTimersByTime(5 * 60 * 1000 - 1);
+    expect(manager.toJSON().refreshing).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(manager.toJSON().refreshing).toBe(true);
+    const set = await next;
+    expect(refreshRequests()).toBe(requests + 1);
+    expect(await manager.getAccessToken()).toBe(set.accessToken);
+  });
+
   it('refreshes in the background at start when the stored token is already inside the margin', async () => {
     const { client, tokens } = await signIn();
     let now = Date.now();
@@ -245,6 +383,40 @@ describe('refresh ahead of expiry', () => {
     const before = refreshRequests();
     expect(await manager.getAccessToken()).toBe(set.accessToken);
     expect(refreshRequests()).toBe(before);
+  });
+});
+
+describe('events', () => {
+  it('a listener that throws becomes a process warning naming the event; the refresh still counts', async () => {
+    const { client, tokens } = await signIn();
+    let now = Date.now();
+    const store = new MemoryTokenStore();
+    const manager = newManager({ client, store, clock: () => now });
+    await manager.setTokens(tokens);
+    const refreshed: TokenSet[] = [];
+    manager.on('refreshed', (set) => {
+      refreshed.push(set);
+      throw new Error('the game was not ready');
+    });
+    const warnings: Array<Error & { code?: string }> = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning);
+    };
+    process.on('warning', onWarning);
+    try {
+      now += 6.5 * DAY;
+      const token = await manager.refresh();
+      // process.emitWarning emits on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(refreshed).toEqual([token]);
+      expect(await store.load()).toEqual(token);
+      expect(await manager.getAccessToken()).toBe(token.accessToken);
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.map((w) => [w.code, w.message])).toEqual([
+      ['SOCIAL_SDK_AUTH_LISTENER', "social-sdk-auth: a TokenManager 'refreshed' listener threw: the game was not ready"],
+    ]);
   });
 });
 
@@ -391,8 +563,11 @@ describe('a dead grant', () => {
     now += 6.5 * DAY;
     const error = await rejected<ClientResultError>(manager.getAccessToken());
     expect(error).toBeInstanceOf(ClientResultError);
-    expect(error).toMatchObject({ code: 'ERR_REAUTHORIZATION_REQUIRED', oauthError: 'invalid_grant', status: 400, retryable: false });
-    expect(error.message).toMatch(/sign the player in again/);
+    expect(error).toMatchObject({ code: 'ERR_REAUTHORIZATION_REQUIRED', type: 'HTTPError', oauthError: 'invalid_grant', status: 400, retryable: false, retryAfter: 0 });
+    expect(error.message).toMatch(/^The refresh token was refused \(invalid_grant\).+sign the player in again/);
+    // The service's own answer is kept as the cause.
+    expect(error.cause).toMatchObject({ oauthError: 'invalid_grant', status: 400 });
+    expect(error.responseBody).toBe((error.cause as ClientResultError).responseBody);
     expect(reauth).toEqual([error]);
     expect(await store.load()).toBeUndefined();
     expect(client.isAuthenticated()).toBe(false);
@@ -415,8 +590,11 @@ describe('a dead grant', () => {
     const reauth = vi.fn();
     manager.on('reauthorizationRequired', reauth);
     now += DAY;
-    await expect(manager.getAccessToken()).rejects.toMatchObject({ code: 'ERR_REAUTHORIZATION_REQUIRED' });
-    expect(reauth).toHaveBeenCalledTimes(1);
+    const error = await rejected<ClientResultError>(manager.getAccessToken());
+    expect(error).toMatchObject({ code: 'ERR_REAUTHORIZATION_REQUIRED', type: 'AuthorizationFailed', status: 0, oauthError: '', errorCode: 0, retryable: false });
+    expect(error.message).toMatch(/^The access token has expired and no refresh token was granted/);
+    expect(error.cause).toBeUndefined();
+    expect(reauth).toHaveBeenCalledWith(error);
     expect(await store.load()).toBeUndefined();
   });
 });
