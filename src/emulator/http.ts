@@ -112,6 +112,7 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   return { status, headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) };
 }
 
+
 /** The service's generic error body, e.g. `{"message": "404: Not Found", "code": 0}`. */
 export function serviceError(status: number, headers: Record<string, string> = {}): Reply {
   return json(status, { message: `${status}: ${STATUS_CODES[status] ?? 'Error'}`, code: 0 }, headers);

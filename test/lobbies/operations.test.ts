@@ -17,6 +17,20 @@ const create = async (body: unknown = {}) => {
 };
 
 describe('create, get, edit, delete', () => {
+  it('answers the lobby as plain JSON in the service order, and the next answer shows a member update', async () => {
+    const lobby = await create({ metadata: { map: 'harbour' }, members: [{ id: ids[0], metadata: { team: 'red' } }, { id: ids[1] }] });
+    const first = await fetch(`${emulator.apiBase}/lobbies/${lobby.id}`, { headers: { authorization: `Bot ${emulator.botToken}` } });
+    const text = await first.text();
+    expect(Object.keys(JSON.parse(text))).toEqual(['id', 'application_id', 'metadata', 'members', 'flags']);
+    expect(text).toBe(JSON.stringify(JSON.parse(text)));
+    expect((await call(emulator, 'PUT', `/lobbies/${lobby.id}/members/${ids[0]}`, { body: { metadata: { team: 'blue' }, flags: 1 } })).status).toBe(200);
+    const after = (await call(emulator, 'GET', `/lobbies/${lobby.id}`)).body as typeof lobby;
+    expect(after.members).toEqual([
+      { id: ids[0], metadata: { team: 'blue' }, flags: 1 },
+      { id: ids[1], metadata: null, flags: 0 },
+    ]);
+  });
+
   it('creates a lobby with metadata and members and gets it back', async () => {
     const lobby = await create({ metadata: { map: 'harbour' }, members: [{ id: ids[0], metadata: { team: 'red' }, flags: 1 }, { id: ids[1] }], idle_timeout_seconds: 60 });
     expect(lobby).toEqual({

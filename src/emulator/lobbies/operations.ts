@@ -96,20 +96,23 @@ function withinCapacity(count: number): void {
   if (count > MAX_LOBBY_MEMBERS) throw new Refusal(fail(400, errorBody(JsonErrorCode.MaximumLobbyMembers, `Maximum number of lobby members reached (${MAX_LOBBY_MEMBERS}).`)));
 }
 
-/** A copy of the lobby to change; the store only sees it when it is saved. */
+/**
+ * A copy of the lobby to change; the store only sees it when it is saved. Member objects are
+ * shared with the saved lobby and never changed in place: `upsertMember` replaces the one it
+ * changes.
+ */
 function draft(lobby: LobbyRecord, now: number): LobbyRecord {
-  return { ...lobby, members: lobby.members.map((m) => ({ ...m })), lastActivity: now };
+  return { ...lobby, members: lobby.members.slice(), lastActivity: now };
 }
 
-/** Adds or updates a member in place: given fields overwrite, absent ones keep their value. */
+/** Adds or replaces a member of a draft: given fields overwrite, absent ones keep their value. */
 function upsertMember(lobby: LobbyRecord, input: LobbyMemberInput): LobbyMember {
-  let member = lobby.members.find((m) => m.id === input.id);
-  if (member === undefined) {
-    member = { id: input.id, metadata: null, flags: 0 };
-    lobby.members.push(member);
-  }
+  const at = lobby.members.findIndex((m) => m.id === input.id);
+  const member: LobbyMember = at < 0 ? { id: input.id, metadata: null, flags: 0 } : { ...lobby.members[at]! };
   if (input.metadata !== undefined) member.metadata = input.metadata;
   if (input.flags !== undefined) member.flags = input.flags ?? 0;
+  if (at < 0) lobby.members.push(member);
+  else lobby.members[at] = member;
   return member;
 }
 
@@ -118,8 +121,8 @@ function linkedChannel(channelId: string): NonNullable<Lobby['linked_channel']> 
 }
 
 /**
- * The Lobby object of the wire. It is serialised at once and records are never changed in place
- * (writes go through a draft), so the members are shared rather than copied.
+ * The Lobby object of the wire. It is serialised at once and member objects are never changed in
+ * place (see `draft`), so the members are shared rather than copied.
  */
 export function lobbyObject(lobby: LobbyRecord): Lobby {
   const out: Lobby = {
