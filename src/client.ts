@@ -692,7 +692,13 @@ export class Client extends EventEmitter<ClientEvents> {
       if (extraParameters !== undefined) context.extraParameters = extraParameters();
       // A broken install is not the token endpoint's fault: say which dependency is missing.
       loadOidc().then(
-        () => this.#transport.withContext(context, send),
+        () => {
+          try {
+            this.#transport.withContext(context, send);
+          } catch (error) {
+            reject(error); // the addon's own checks throw: the call rejects with them, as before
+          }
+        },
         (cause: unknown) =>
           reject(
             new SocialSdkAuthError(
