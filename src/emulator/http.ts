@@ -143,16 +143,25 @@ export function errorPage(status: number, error: string, description: string): R
 export class BodyTooLargeError extends Error {}
 
 /** Reads the whole request body, rejecting with BodyTooLargeError past `limit` bytes. */
+/**
+ * The whole body when it is already here: a small body usually arrives with its headers, and
+ * once the parser has the whole message it waits in the stream's buffer. Undefined otherwise (or
+ * when it is over `limit`), for `readBody` to read as it comes.
+ */
+export function bufferedBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Buffer | undefined {
+  if (!req.complete || req.readableFlowing || req.readableLength > limit) return undefined;
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return undefined;
+  const chunks: Buffer[] = [];
+  for (let chunk: Buffer | null; (chunk = req.read() as Buffer | null) !== null; ) chunks.push(chunk);
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
 export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLargeError());
-  // A small body usually arrives with its headers: once the parser has the whole message, it
-  // waits in the stream's buffer and is read at once, without listeners.
-  if (req.complete && !req.readableFlowing && req.readableLength <= limit) {
-    const chunks: Buffer[] = [];
-    for (let chunk: Buffer | null; (chunk = req.read() as Buffer | null) !== null; ) chunks.push(chunk);
-    return Promise.resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-  }
+  const buffered = bufferedBody(req, limit);
+  if (buffered !== undefined) return Promise.resolve(buffered);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -85,7 +85,7 @@ const ROUTES: Record<string, Route> = {
  * Routers for paths with parameters, tried in order after ROUTES: each answers `undefined` for a
  * path it does not own. One line per area of the service.
  */
-type Router = (ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl) => Promise<Outcome | undefined>;
+type Router = (ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl) => Outcome | undefined | Promise<Outcome | undefined>;
 const ROUTERS: readonly Router[] = [
   routeLobbyApi,
   routeCommandsApi,
@@ -95,10 +95,11 @@ const ROUTERS: readonly Router[] = [
   routeProvisional,
 ];
 
-/** Tries each router of ROUTERS in turn; 404 when none owns the path. */
-async function routeByPattern(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl): Promise<Outcome> {
-  for (const router of ROUTERS) {
-    const outcome = await router(ctx, req, url);
+/** Tries each router of ROUTERS in turn, from `from`; 404 when none owns the path. A promise only when a router needs one. */
+function routeByPattern(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, from = 0): Outcome | Promise<Outcome> {
+  for (let i = from; i < ROUTERS.length; i++) {
+    const outcome = ROUTERS[i]!(ctx, req, url);
+    if (outcome instanceof Promise) return outcome.then((answered) => answered ?? routeByPattern(ctx, req, url, i + 1));
     if (outcome !== undefined) return outcome;
   }
   return serviceError(404);
@@ -158,18 +159,21 @@ export class EmulatorServer {
     return this.closed;
   }
 
-  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private serve(req: IncomingMessage, res: ServerResponse): void {
+    // A failure while writing must not become an unhandled rejection: it ends the connection.
     try {
-      await this.answer(req, res);
+      const done = this.answer(req, res);
+      if (done !== undefined) done.catch(() => req.socket.destroy());
     } catch {
-      req.socket.destroy(); // a failure while writing must not become an unhandled rejection
+      req.socket.destroy();
     }
   }
 
-  private async answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** Routes and answers; a promise only when a route or the latency needs one. */
+  private answer(req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
     const method = req.method ?? 'GET';
     const note: { grantType?: string } = {};
-    let outcome: Outcome;
+    let outcome: Outcome | Promise<Outcome>;
     let path = '/';
     const ctx = this.ctx;
     try {
@@ -177,23 +181,35 @@ export class EmulatorServer {
       path = url.pathname;
       const route = ROUTES[url.pathname];
       if (ctx === undefined) outcome = serviceError(503);
-      else if (route === undefined) outcome = await routeByPattern(ctx, req, url);
+      else if (route === undefined) outcome = routeByPattern(ctx, req, url);
       else if (route.method !== method) outcome = serviceError(405, { Allow: route.method });
-      else outcome = await route.handle(ctx, req, url, note);
+      else outcome = route.handle(ctx, req, url, note);
     } catch {
       outcome = serviceError(500); // the cause may hold request data, so it is not echoed
     }
+    if (outcome instanceof Promise) {
+      return outcome.catch(() => serviceError(500)).then((settled) => this.finish(req, res, ctx, method, path, note, settled));
+    }
+    return this.finish(req, res, ctx, method, path, note, outcome);
+  }
+
+  private finish(req: IncomingMessage, res: ServerResponse, ctx: EmulatorContext | undefined, method: string, path: string, note: { grantType?: string }, outcome: Outcome): Promise<void> | undefined {
     const record: EmulatorRequestRecord = { method, path, status: 'status' in outcome ? outcome.status : 0 };
     if (note.grantType !== undefined) record.grantType = note.grantType;
     if (!('status' in outcome)) {
       this.record(record);
       if ('destroySocket' in outcome) req.socket.destroy();
-      return; // a hang: the socket is destroyed by close()
+      return undefined; // a hang: the socket is destroyed by close()
     }
-    if ((ctx?.latencyMs ?? 0) > 0) await this.delay(ctx!.latencyMs);
-    this.record(record);
-    if (this.closing.signal.aborted || res.destroyed) return;
-    this.write(res, outcome);
+    const reply = outcome;
+    const send = (): void => {
+      this.record(record);
+      if (this.closing.signal.aborted || res.destroyed) return;
+      this.write(res, reply);
+    };
+    if ((ctx?.latencyMs ?? 0) > 0) return this.delay(ctx!.latencyMs).then(send);
+    send();
+    return undefined;
   }
 
   private record(entry: EmulatorRequestRecord): void {

@@ -1,7 +1,7 @@
 /** Reading a JSON request body for the lobby interface, bounded, with the service's 400 answers. */
 import type { IncomingMessage } from 'node:http';
 import { errorBody, invalidFormBody, JsonErrorCode, type ServiceErrorBody } from '../../rules/errors.js';
-import { BodyTooLargeError, readBody } from '../http.js';
+import { BodyTooLargeError, bufferedBody, readBody } from '../http.js';
 
 /** Lobby bodies are at most 4 levels deep; anything much deeper is refused before it is walked. */
 export const MAX_JSON_DEPTH = 16;
@@ -45,6 +45,16 @@ export async function readJsonBody(req: IncomingMessage): Promise<BodyResult> {
     if (err instanceof BodyTooLargeError) return { ok: false, status: 413, error: errorBody(JsonErrorCode.RequestEntityTooLarge), close: true };
     return { ok: false, aborted: true };
   }
+  return parseJsonBody(req, raw);
+}
+
+/** As `readJsonBody`, without a promise when the body is already buffered (the usual case). */
+export function readJsonBodyNow(req: IncomingMessage): BodyResult | Promise<BodyResult> {
+  const raw = bufferedBody(req);
+  return raw === undefined ? readJsonBody(req) : parseJsonBody(req, raw);
+}
+
+function parseJsonBody(req: IncomingMessage, raw: Buffer): BodyResult {
   const type = req.headers['content-type'];
   if (raw.length === 0 && type === undefined) return { ok: true, body: undefined };
   if (!isJsonType(type)) {

@@ -9,7 +9,7 @@ import type { EmulatorContext } from '../context.js';
 import { identify, type Caller } from '../credentials.js';
 import { json, matchRoute, routeSegments, serviceError, takeServerFault, type Outcome, type Reply, type RequestUrl } from '../http.js';
 import { GLOBAL_LIMIT_DEFAULT, type BucketRule, type BucketState, type RateLimits } from '../ratelimit/limiter.js';
-import { readJsonBody } from './body.js';
+import { readJsonBodyNow, type BodyResult } from './body.js';
 import * as op from './operations.js';
 import type { LobbyWorld } from './world.js';
 
@@ -107,7 +107,7 @@ export function countInvalid(limits: RateLimits, address: string, reply: Reply, 
  * Answers a request under `/api/v10/` that belongs to the lobby interface, or returns undefined
  * so the caller answers 404.
  */
-export async function routeLobbyApi(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl): Promise<Outcome | undefined> {
+export function routeLobbyApi(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl): Outcome | Promise<Outcome> | undefined {
   const world = ctx.lobbies;
   const limits = ctx.rateLimits;
   const found = matchRoute(ROUTES, url.pathname, req.method ?? 'GET');
@@ -129,12 +129,17 @@ export async function routeLobbyApi(ctx: EmulatorContext, req: IncomingMessage, 
     }
   }
 
-  const reply = await answerRoute(ctx, world, limits, req, url, route, params, now, enforce);
-  if ('status' in reply && enforce) countInvalid(limits, address, reply, now);
-  return reply;
+  // Most answers need no promise at all: the body, when there is one, is usually buffered already.
+  const reply = answerRoute(ctx, world, limits, req, url, route, params, now, enforce);
+  if (!enforce) return reply;
+  const counted = (outcome: Outcome): Outcome => {
+    if ('status' in outcome) countInvalid(limits, address, outcome, now);
+    return outcome;
+  };
+  return reply instanceof Promise ? reply.then(counted) : counted(reply);
 }
 
-async function answerRoute(
+function answerRoute(
   ctx: EmulatorContext,
   world: LobbyWorld,
   limits: RateLimits,
@@ -144,7 +149,7 @@ async function answerRoute(
   params: string[],
   now: number,
   enforce: boolean,
-): Promise<Outcome> {
+): Outcome | Promise<Outcome> {
   const failed = takeServerFault(ctx);
   if (failed !== undefined) return failed;
   const fault = limits.fault;
@@ -177,17 +182,17 @@ async function answerRoute(
     }
   }
 
-  let body: unknown;
-  if (route.body) {
-    const read = await readJsonBody(req);
-    if (!read.ok) {
-      if ('aborted' in read) return { destroySocket: true };
-      return json(read.status, read.error, { ...headers, ...(read.close === true ? { Connection: 'close' } : {}) });
-    }
-    body = read.body;
-  }
-
-  const reply = route.run({ ctx, world, caller, params, body, query: url.searchParams, now });
-  if (!enforce) return reply; // limits off: no X-RateLimit-* headers to add
-  return { ...reply, headers: { ...reply.headers, ...headers } };
+  const run = (body: unknown): Outcome => {
+    const reply = route.run({ ctx, world, caller, params, body, query: url.searchParams, now });
+    if (!enforce) return reply; // limits off: no X-RateLimit-* headers to add
+    return { ...reply, headers: { ...reply.headers, ...headers } };
+  };
+  if (!route.body) return run(undefined);
+  const withBody = (read: BodyResult): Outcome => {
+    if (read.ok) return run(read.body);
+    if ('aborted' in read) return { destroySocket: true };
+    return json(read.status, read.error, { ...headers, ...(read.close === true ? { Connection: 'close' } : {}) });
+  };
+  const read = readJsonBodyNow(req);
+  return read instanceof Promise ? read.then(withBody) : withBody(read);
 }
