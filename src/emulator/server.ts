@@ -221,10 +221,10 @@ export class EmulatorServer {
 
   private write(res: ServerResponse, reply: Reply): void {
     // A declared length, as the service sends: no chunked framing for the client to undo, and
-    // Node writes the head and the body in one go.
-    // One flat list given to writeHead: Node then writes it as it is, without a header map.
+    // Node writes the head and the body in one go. One flat list given to writeHead: Node then
+    // writes it as it is, without a header map. Replies never set Content-Length themselves.
     const headers: string[] = [];
-    for (const name in reply.headers) if (name.toLowerCase() !== 'content-length') headers.push(name, reply.headers[name]!); // the length is counted here
+    for (const name in reply.headers) headers.push(name, reply.headers[name]!);
     if (reply.status !== 204 && reply.status !== 304) headers.push('Content-Length', String(Buffer.byteLength(reply.body)));
     res.writeHead(reply.status, headers);
     res.end(reply.body);

@@ -221,7 +221,7 @@ export function handleRevoke(ctx: EmulatorContext, req: FormRequest): Reply {
     const grant = ctx.store.grantOfToken(token, req.form.get('token_type_hint') ?? undefined);
     // Unknown tokens and other clients' tokens answer 200 too (RFC 7009 §2.2), revealing nothing.
     if (grant !== undefined && grant.clientId === app.id) ctx.store.revokeGrant(grant.id);
-    return { status: 200, headers: { 'Content-Length': '0' }, body: '' };
+    return { status: 200, headers: {}, body: '' }; // the server declares the length of every answer
   });
 }
 
