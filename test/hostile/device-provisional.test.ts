@@ -2,16 +2,15 @@
 // service badly: unusable device authorizations, bad token responses, oversized bodies and
 // echoed secrets. The client refuses each with a typed error, never shows the player a bad URL,
 // and never lets a secret through.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, ClientResultError } from '../../src/index.js';
+import { startHostileService, type HostileService } from '../support/hostile-service.js';
 import { rejected } from '../support/promises.js';
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 let handler: Handler = (_req, _body, res) => res.writeHead(500).end();
-let server: Server;
 let client: Client;
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
@@ -20,21 +19,12 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 
 const GOOD_DEVICE = { device_code: 'device-code-secret-0123456789', user_code: 'BCDF-GHJK', verification_uri: 'https://example.com/activate', expires_in: 60, interval: 0.02 };
 
+let service: HostileService;
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => handler(req, Buffer.concat(chunks).toString('utf8'), res));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  client = new Client({ applicationId: '1234567890123456789', webBase: base, apiBase: `${base}/api/v10` });
+  service = await startHostileService((req, body, res) => handler(req, body, res));
+  client = service.client;
 });
-afterAll(async () => {
-  client.close();
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => service.close());
 
 describe('device flow against a hostile service', () => {
   it.each([

@@ -1,32 +1,23 @@
 // The device flow against a hostile device endpoint: a body that never ends, a verification URI
 // carrying control characters, and intervals of 0 or 1e9. Each ends in a typed error within the
 // flow's limits, and the player is never shown a URI with control characters in it.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, ClientResultError, type DeviceUserCode } from '../../src/index.js';
+import { startHostileService, type HostileService } from '../support/hostile-service.js';
 import { rejected } from '../support/promises.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 let handler: Handler = (_req, res) => res.writeHead(500).end();
-let server: Server;
 let client: Client;
 const GOOD_DEVICE = { device_code: 'device-code-secret-0123456789', user_code: 'BCDF-GHJK', verification_uri: 'https://example.com/activate', expires_in: 60, interval: 1 };
 
+let service: HostileService;
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => handler(req, res));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  client = new Client({ applicationId: '1234567890123456789', webBase: base, apiBase: `${base}/api/v10` });
+  service = await startHostileService((req, _body, res) => handler(req, res));
+  client = service.client;
 });
-afterAll(async () => {
-  client.close();
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => service.close());
 
 describe('device flow against a hostile device endpoint', () => {
   it('ends a body that never ends with the flow timeout', async () => {

@@ -144,7 +144,6 @@ describe('PlatformApi against a hostile service', () => {
     await expect(api.getLobby(LOBBY)).resolves.toEqual({ id: LOBBY }); // waits out the learned bucket
     expect(Date.now() - started).toBeGreaterThanOrEqual(150);
     expect(calls).toBe(2);
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('fails a response with oversized headers instead of buffering them', async () => {
