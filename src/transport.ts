@@ -172,23 +172,22 @@ interface Captured {
 // RFC 6749 §5.2: the `error` value is from a small character set; anything else is not passed on.
 export const OAUTH_ERROR = /^[\x20-\x21\x23-\x5B\x5D-\x7E]{1,64}$/;
 
-/** The `error` member of an OAuth error body, when it is a valid error code; else ''. */
-function bodyOAuthError(text: string): string {
-  try {
-    const json = JSON.parse(text) as { error?: unknown };
-    return typeof json.error === 'string' && OAUTH_ERROR.test(json.error) ? json.error : '';
-  } catch {
-    return ''; // not JSON
-  }
+/**
+ * The service's numeric `code` and the OAuth `error` of an error body, read in one parse before
+ * redaction; 0 and '' when absent, invalid or not a JSON object.
+ */
+function errorFields(text: string): { errorCode: number; oauthError: string } {
+  const body = jsonObjectOf(text);
+  if (typeof body === 'string') return { errorCode: 0, oauthError: '' };
+  const { code, error } = body;
+  return {
+    errorCode: typeof code === 'number' && Number.isSafeInteger(code) ? code : 0,
+    oauthError: typeof error === 'string' && OAUTH_ERROR.test(error) ? error : '',
+  };
 }
 
 export function numericCode(text: string): number {
-  try {
-    const json = JSON.parse(text) as { code?: unknown };
-    return typeof json.code === 'number' && Number.isSafeInteger(json.code) ? json.code : 0;
-  } catch {
-    return 0; // not JSON
-  }
+  return errorFields(text).errorCode;
 }
 
 /** True for http URLs on the loopback interface, the only place plain http is allowed. */
@@ -336,8 +335,7 @@ export class TokenTransport {
         captured.last = {
           status: response.status,
           retryAfter: parseRetryAfter(response.headers.get('retry-after'), text),
-          errorCode: numericCode(text),
-          oauthError: bodyOAuthError(text),
+          ...errorFields(text),
           // Redact the whole text first: a cut could split a secret and leave its start behind.
           body: redact(text, secrets).slice(0, MAX_BODY),
         };
