@@ -112,6 +112,11 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   return { status, headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) };
 }
 
+/** A JSON answer whose text is already written (see lobbies/wire-json.ts). */
+export function jsonText(status: number, body: string): Reply {
+  return { status, headers: { 'Content-Type': 'application/json' }, body };
+}
+
 
 /** The service's generic error body, e.g. `{"message": "404: Not Found", "code": 0}`. */
 export function serviceError(status: number, headers: Record<string, string> = {}): Reply {

@@ -149,15 +149,19 @@ export type RuleResult<T> = { ok: true; value: T } | { ok: false; error: Service
 
 type Path = ReadonlyArray<string | number>;
 
-const MAX_SNOWFLAKE = 18446744073709551615n;
+/** 2^64 − 1, the largest snowflake, as digits: a 20-digit id is in range when it sorts at or below it. */
+const MAX_SNOWFLAKE = '18446744073709551615';
 
 /** True for a decimal string of an unsigned 64-bit integer. */
 export function isSnowflake(value: unknown): value is Snowflake {
-  return typeof value === 'string' && /^[0-9]{1,20}$/.test(value) && BigInt(value) <= MAX_SNOWFLAKE;
+  return typeof value === 'string' && /^[0-9]{1,20}$/.test(value) && (value.length < 20 || value <= MAX_SNOWFLAKE);
 }
+
+const SURROGATE = /[\ud800-\udfff]/;
 
 /** Length in characters (code points), the unit of the service's length limits. */
 export function textLength(text: string): number {
+  if (!SURROGATE.test(text)) return text.length; // one code unit per code point
   let n = 0;
   for (const _ of text) n++;
   return n;
@@ -248,7 +252,8 @@ class Reader {
       return undefined;
     }
     const before = this.problems.length;
-    for (const [key, item] of entries) this.string([...path, key], item, limits.valueMax);
+    // The path of a value is built only for one that fails: most bodies have none.
+    for (const [key, item] of entries) if (typeof item !== 'string' || textLength(item) > limits.valueMax) this.string([...path, key], item, limits.valueMax);
     if (this.problems.length > before) return undefined;
     const out = Object.fromEntries(entries) as Metadata; // own properties only, so "__proto__" stays a plain key
     if (limits.total !== undefined && metadataLength(out) > limits.total) {

@@ -90,6 +90,19 @@ describe('create and edit lobby', () => {
     expect(problems(checkCreateLobby({ metadata: metadataOf(1001) }))).toEqual([{ path: 'metadata', code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 1000 or fewer in length.' }]);
     // Characters, not UTF-16 units: 999 emoji plus the key is 1000.
     expect(checkCreateLobby({ metadata: { k: '😀'.repeat(999) } }).ok).toBe(true);
+    expect(problems(checkCreateLobby({ metadata: { k: '😀'.repeat(1000) } }))[0]).toMatchObject({ path: 'metadata', code: 'BASE_TYPE_MAX_LENGTH' });
+    // A lone surrogate is one character, as a pair is; ASCII counts one per unit.
+    expect(checkCreateLobby({ metadata: { k: '\ud800'.repeat(999) } }).ok).toBe(true);
+    expect(checkCreateLobby({ metadata: { k: '\ud800'.repeat(1000) } }).ok).toBe(false);
+    expect(checkCreateLobby({ metadata: { k: `${'a'.repeat(997)}😀` } }).ok).toBe(true);
+  });
+
+  it('names the one metadata value that is too long or not a string', () => {
+    const long = 'x'.repeat(LOBBY_LIMITS.metadataTotalLength + 1);
+    expect(problems(checkCreateLobby({ metadata: { ok: 'fine', bad: long } }))[0]).toMatchObject({ path: 'metadata.bad', code: 'BASE_TYPE_MAX_LENGTH' });
+    expect(problems(checkCreateLobby({ metadata: { ok: 'fine', bad: null } }))).toEqual([
+      { path: 'metadata.bad', code: 'STRING_TYPE_CONVERT', message: 'Could not interpret null as string.' },
+    ]);
   });
 
   it('accepts idle_timeout_seconds 5 and 604800, refuses 4 and 604801 and fractions', () => {
@@ -126,6 +139,13 @@ describe('create and edit lobby', () => {
   it('limits snowflakes to unsigned 64-bit decimal strings', () => {
     expect(isSnowflake('18446744073709551615')).toBe(true);
     expect(isSnowflake('18446744073709551616')).toBe(false);
+    // 20 digits are compared as numbers: leading zeros are small, any 2 in front is too big.
+    expect(isSnowflake('09999999999999999999')).toBe(true);
+    expect(isSnowflake('99999999999999999999')).toBe(false);
+    expect(isSnowflake('20000000000000000000')).toBe(false);
+    expect(isSnowflake('9999999999999999999')).toBe(true);
+    expect(isSnowflake('123456789012345678901')).toBe(false);
+    expect(isSnowflake('1844674407370955161a')).toBe(false);
     expect(isSnowflake(123)).toBe(false);
     expect(isSnowflake('')).toBe(false);
   });
