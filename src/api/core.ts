@@ -174,6 +174,8 @@ interface Internals {
   /** The agent once created, so later requests need no await for it. */
   agentReady: UndiciAgent | undefined;
   closed: boolean;
+  /** Calls now waiting for a rate limit or to retry: close() ends them at once. */
+  waiting: Set<Cancellation>;
   /** Request headers, built once: without and with a JSON body. */
   headers: Record<string, string>;
   jsonHeaders: Record<string, string>;
@@ -253,6 +255,7 @@ export class PlatformApiCore {
       agent: undefined,
       agentReady: undefined,
       closed: false,
+      waiting: new Set(),
       headers: { authorization, 'user-agent': USER_AGENT },
       jsonHeaders: { authorization, 'user-agent': USER_AGENT, 'content-type': 'application/json' },
     });
@@ -313,7 +316,7 @@ export class PlatformApiCore {
     // One cancellation path for the deadline and the caller's signal. No AbortController per
     // call: the in-flight request is cancelled through undici's own abort, and a controller is
     // made only when the call has to wait for a rate limit.
-    const cancel: Cancellation = { reason: undefined, timedOut: false, abort: undefined, controller: undefined };
+    const cancel: Cancellation = { reason: undefined, timedOut: false, abort: undefined, controller: undefined, closed: false };
     const deadline = Date.now() + timeoutMs;
     const timer = setTimeout(() => {
       cancel.timedOut = true;
@@ -323,12 +326,29 @@ export class PlatformApiCore {
     const onAbort = (): void => cancelWith(cancel, signal!.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     const failure = (cause: unknown): ApiRequestError =>
-      cancel.timedOut
+      cancel.closed
+        ? new ApiRequestError('ERR_API_CLOSED', `${where}: this PlatformApi was closed while the call waited for a rate limit or to retry.`, context, { cause })
+        : cancel.timedOut
         ? new ApiRequestError('ERR_API_TIMEOUT', `${call.method} ${call.route} did not finish within ${timeoutMs} ms (waiting for rate limits included). Raise timeoutMs or retry later.`, context, { cause })
         : cancel.reason !== undefined
           ? new ApiRequestError('ERR_API_ABORTED', `${call.method} ${call.route} was aborted by its signal.`, context, { cause })
           : new ApiRequestError('ERR_API_NETWORK', `${call.method} ${call.route} failed on the network: ${(cause as Error)?.message ?? String(cause)}`, context, { cause });
 
+    // A wait for a rate limit or before a retry; close() ends it (the request in flight it leaves be).
+    const pause = async (ms: number): Promise<void> => {
+      s.waiting.add(cancel);
+      try {
+        if (s.closed) {
+          cancel.closed = true;
+          throw failure(new Error('closed'));
+        }
+        await wait(ms, waitSignal(cancel), true).done; // a caller awaits it: keeps the process up
+      } catch (cause) {
+        throw cause instanceof ApiRequestError ? cause : failure(cause);
+      } finally {
+        s.waiting.delete(cancel);
+      }
+    };
     try {
       let limitedRetries = 0;
       let serverRetries = 0;
@@ -342,11 +362,7 @@ export class PlatformApiCore {
         const delay = Math.max(Math.ceil(retryAfterSeconds * 1000), Math.round(step + Math.random() * step));
         if (Date.now() + delay + attemptMs >= deadline) return false;
         serverRetries++;
-        try {
-          await wait(delay, waitSignal(cancel), true).done; // a caller awaits it: keeps the process up
-        } catch (cause) {
-          throw failure(cause);
-        }
+        await pause(delay);
         return true;
       };
       for (;;) {
@@ -355,7 +371,7 @@ export class PlatformApiCore {
         // The memory store answers at once: no promise unless there is a wait.
         const id = nextReservationId();
         const quick = s.sync?.acquire(scope, s.policy, id);
-        const reservation = quick?.ok === true ? quick.reservation : await this.#acquire(s, scope, id, quick, waitSignal(cancel), deadline, context, failure);
+        const reservation = quick?.ok === true ? quick.reservation : await this.#acquire(s, scope, id, quick, pause, deadline, context);
         let outcome: RateLimitOutcome = { sent: false };
         let released = false;
         let answered = false;
@@ -433,10 +449,9 @@ export class PlatformApiCore {
     scope: RateLimitScope,
     id: string,
     first: AcquireResult | undefined,
-    signal: AbortSignal,
+    pause: (ms: number) => Promise<void>,
     deadline: number,
     context: { method: string; route: string },
-    failure: (cause: unknown) => ApiRequestError,
   ): Promise<RateLimitReservation> {
     for (let result = first; ; result = undefined) {
       result ??= s.sync !== undefined ? s.sync.acquire(scope, s.policy, id) : await s.store.acquire(scope, s.policy, id);
@@ -455,11 +470,7 @@ export class PlatformApiCore {
           { ...context, retryAfter: Math.ceil(result.waitMs / 1000) },
         );
       }
-      try {
-        await wait(Math.max(1, result.waitMs), signal, true).done; // a caller awaits it: keeps the process up
-      } catch (cause) {
-        throw failure(cause);
-      }
+      await pause(Math.max(1, result.waitMs));
     }
   }
 
@@ -473,6 +484,10 @@ export class PlatformApiCore {
     const s = internals.get(this)!;
     if (s.closed) return;
     s.closed = true;
+    for (const waiting of s.waiting) {
+      waiting.closed = true;
+      cancelWith(waiting, new Error('closed'));
+    }
     const agent = await s.agent?.catch(() => undefined);
     await agent?.close();
     if (s.ownsStore) await s.store.close();
@@ -521,6 +536,8 @@ interface Cancellation {
   abort: ((reason: Error) => void) | undefined;
   /** Made only for a rate-limit wait, which takes an AbortSignal. */
   controller: AbortController | undefined;
+  /** Set when close() ended the call's wait. */
+  closed: boolean;
 }
 
 function cancelWith(cancel: Cancellation, reason: unknown): void {

@@ -131,13 +131,32 @@ describe('PlatformApi through server errors', () => {
     emulator.setLatency(0);
   });
 
-  it('stops retrying when the client is closed during the backoff', async () => {
+  it('stops retrying when the client is closed during the backoff, without waiting it out', async () => {
     const lobby = await api.createLobby({});
-    emulator.injectServerErrors({ count: 1, retryAfter: 1 });
-    const pending = api.getLobby(lobby.id).catch((e: unknown) => e);
+    emulator.injectServerErrors({ count: 1, retryAfter: 8 });
+    const pending = api.getLobby(lobby.id, { timeoutMs: 30_000 }).catch((e: unknown) => e);
     while (hits('GET', `/lobbies/${lobby.id}`) < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 50)); // into the 8 s wait
+    const closing = Date.now();
+    await api.close();
+    const error = (await pending) as ApiRequestError;
+    expect(error).toBeInstanceOf(ApiRequestError);
+    expect(error).toMatchObject({ code: 'ERR_API_CLOSED', method: 'GET', route: '/lobbies/:lobby_id' });
+    expect(error.message).toContain('was closed while the call waited');
+    expect(Date.now() - closing).toBeLessThan(4000); // ended by close(), not by the 8 s wait
+    expect(hits('GET', `/lobbies/${lobby.id}`)).toBe(1);
+  });
+
+  it('ends a call waiting out a 429 when the client is closed', async () => {
+    const lobby = await api.createLobby({});
+    emulator.injectRateLimits({ count: 1, retryAfter: 8, scope: 'user' });
+    const pending = api.getLobby(lobby.id, { timeoutMs: 30_000 }).catch((e: unknown) => e);
+    while (hits('GET', `/lobbies/${lobby.id}`) < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const closing = Date.now();
     await api.close();
     expect(await pending).toMatchObject({ code: 'ERR_API_CLOSED' });
+    expect(Date.now() - closing).toBeLessThan(4000);
     expect(hits('GET', `/lobbies/${lobby.id}`)).toBe(1);
   });
 
