@@ -250,7 +250,7 @@ export function describeNetworkError(error: unknown, timeoutMs: number): string 
   const codes = chain.map((e) => e.code);
   if (codes.includes('ECONNREFUSED')) return 'connection refused';
   if (codes.includes('ECONNRESET')) return 'the connection was reset';
-  if (codes.includes('UND_ERR_SOCKET')) return 'the connection was closed before a response arrived';
+  if (codes.includes('UND_ERR_SOCKET')) return 'the connection was closed before the whole response arrived';
   if (codes.includes('ENOTFOUND')) return 'the host name could not be resolved';
   const last = chain[chain.length - 1];
   return redact(last?.message ?? 'unknown network error');

@@ -416,7 +416,7 @@ describe('network failures', () => {
     const error = await refreshFails(cutAfter('{"access_token":"access-tok'));
     expect(error).toMatchObject({ type: 'NetworkError', code: 'ERR_NETWORK', status: 0, retryable: true });
     expect(error.message).toBe(
-      "Could not reach the token endpoint: the connection was closed before a response arrived. Check the network connection and the client's apiBase, then try again.",
+      "Could not reach the token endpoint: the connection was closed before the whole response arrived. Check the network connection and the client's apiBase, then try again.",
     );
     expect(error.message).not.toContain('access-tok');
   });
