@@ -63,16 +63,20 @@ export function matchRoute<R extends PatternRoute>(routes: readonly R[], path: s
   let methodMismatch = false;
   for (const route of routes) {
     if (route.segments.length !== segments.length) continue;
-    const values: string[] = [];
     let ok = true;
     for (let i = 0; i < segments.length && ok; i++) {
       const want = route.segments[i]!;
-      if (want.startsWith(':')) values.push(decodeSegment(segments[i]!));
-      else ok = want === segments[i];
+      ok = want.startsWith(':') || want === segments[i];
     }
     if (!ok) continue;
-    if (route.method === method) return { route, values };
-    methodMismatch = true;
+    if (route.method !== method) {
+      methodMismatch = true;
+      continue;
+    }
+    // Parameters are decoded only for the route that matched.
+    const values: string[] = [];
+    for (let i = 0; i < segments.length; i++) if (route.segments[i]!.startsWith(':')) values.push(decodeSegment(segments[i]!));
+    return { route, values };
   }
   return methodMismatch ? 'method' : undefined;
 }

@@ -11,6 +11,7 @@ export type BodyResult = { ok: true; body: unknown } | { ok: false; status: numb
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 function isJsonType(type: string | undefined): boolean {
+  if (type === 'application/json') return true; // as nearly every client sends it
   return type !== undefined && type.split(';')[0]!.trim().toLowerCase() === 'application/json';
 }
 
