@@ -186,6 +186,8 @@ async function loadAgainstBareNode() {
     { name: 'ESM: import + first addon call', args: ['--input-type=module', '-e', esm], bare: ['--input-type=module', '-e', '0'], target: 5 },
     { name: 'floor: require of an empty CommonJS file', args: ['-e', `require(${JSON.stringify(path.join(empty, 'empty.cjs'))})`], bare: ['-e', '0'] },
     { name: 'floor: import of an empty ES module', args: ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(path.join(empty, 'empty.mjs')).href)})`], bare: ['--input-type=module', '-e', '0'] },
+    // The native binary on its own: what any package built on this addon pays before its first line of JS.
+    { name: 'floor: require of the native binary alone', args: ['-e', `require(${JSON.stringify(findAddon())})`], bare: ['-e', '0'] },
   ];
   const rows = [];
   const verdicts = [];
