@@ -479,7 +479,10 @@ export class PlatformApiCore {
     return s.agent;
   }
 
-  /** Closes the connections (and the default in-memory store); calls after this fail with ERR_API_CLOSED. */
+  /**
+   * Closes the connections (and the default in-memory store). Calls after this, and calls still
+   * waiting for a rate limit or to retry, fail with ERR_API_CLOSED; requests already sent get their answers.
+   */
   async close(): Promise<void> {
     const s = internals.get(this)!;
     if (s.closed) return;
