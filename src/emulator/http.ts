@@ -151,7 +151,6 @@ export function errorPage(status: number, error: string, description: string): R
 
 export class BodyTooLargeError extends Error {}
 
-/** Reads the whole request body, rejecting with BodyTooLargeError past `limit` bytes. */
 /**
  * The whole body when it is already here: a small body usually arrives with its headers, and
  * once the parser has the whole message it waits in the stream's buffer. Undefined otherwise (or
@@ -166,11 +165,14 @@ export function bufferedBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Buff
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
+/** Reads the whole request body, rejecting with BodyTooLargeError past `limit` bytes. */
 export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLargeError());
   const buffered = bufferedBody(req, limit);
   if (buffered !== undefined) return Promise.resolve(buffered);
+  // Gone already (the listeners below would wait for events that have been and gone).
+  if (req.destroyed) return Promise.reject(new Error('request closed before its body ended'));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
