@@ -15,7 +15,8 @@ const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SERVER_SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
-const CLIENT_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
+// Bursts long enough (about half a second) that a collection or a timer tick does not decide a round.
+const CLIENT_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 6000);
 const CLIENT_CONCURRENCY = 32;
 
 /** Starts lib/lobby-server.mjs `kind` in its own process; resolves with what it printed and a stop(). */
