@@ -229,6 +229,17 @@ describe('the minimum interval between refresh requests', () => {
     expect(endpoint.refreshes()).toBe(1);
   });
 
+  it('a sign-in given right after refresh() was called wins: the replaced refresh token is never sent', async () => {
+    const { endpoint, manager, store } = await setUp(3600);
+    await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify' });
+    const refreshing = manager.refresh(); // it reads the store before it refreshes: the sign-in below comes first
+    await manager.setTokens({ accessToken: 'access-new', refreshToken: 'refresh-new', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify' });
+    expect((await refreshing).accessToken).toBe('access-new');
+    expect(endpoint.refreshes()).toBe(0);
+    expect(manager.getTokenSet()?.accessToken).toBe('access-new');
+    expect((await store.load())?.accessToken).toBe('access-new');
+  });
+
   it('a token of unknown lifetime without a refresh token is served, and refresh() sends nothing', async () => {
     const { endpoint, manager } = await setUp(undefined);
     await manager.setTokens({ accessToken: 'access-0', refreshToken: '', tokenType: 'Bearer', expiresIn: 0, scopes: 'identify' });
