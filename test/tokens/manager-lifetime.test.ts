@@ -206,6 +206,48 @@ describe('refreshes stay bounded whatever lifetime the service gives', () => {
   });
 });
 
+describe('the background timer', () => {
+  // Only setTimeout, clearTimeout and Date are faked: the refreshes the timer starts are real HTTP.
+  it('waits at least a minute after the last refresh, however short the lifetime', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const { endpoint, manager } = await setUp(10);
+      await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', expiresIn: 10, scopes: 'identify' });
+      const first = new Promise<TokenSet>((resolve) => manager.once('refreshed', resolve));
+      vi.advanceTimersByTime(5000); // half the 10-second lifetime
+      expect((await first).accessToken).toBe('access-1');
+      await new Promise((resolve) => setImmediate(resolve)); // the refresh has ended
+      expect(manager.toJSON().refreshing).toBe(false);
+      vi.advanceTimersByTime(5000); // the new set is due by its lifetime, but the last refresh was 5 s ago
+      expect(manager.toJSON().refreshing).toBe(false);
+      const second = new Promise<TokenSet>((resolve) => manager.once('refreshed', resolve));
+      vi.advanceTimersByTime(55_000); // a minute after the last refresh
+      expect(manager.toJSON().refreshing).toBe(true);
+      expect((await second).accessToken).toBe('access-2');
+      expect(endpoint.refreshes()).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('of a set replaced with setTokens does not fire', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const { endpoint, manager } = await setUp(3600);
+      await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', expiresIn: 10, scopes: 'identify' });
+      await manager.setTokens({ accessToken: 'access-new', refreshToken: 'refresh-new', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify' });
+      vi.advanceTimersByTime(5000); // when the first set would have been due
+      expect(manager.toJSON().refreshing).toBe(false);
+      const refreshed = new Promise<TokenSet>((resolve) => manager.once('refreshed', resolve));
+      vi.advanceTimersByTime(30 * 60 * 1000 - 5000); // half the hour-long lifetime of the second
+      expect((await refreshed).accessToken).toBe('access-1');
+      expect(endpoint.sentRefreshTokens()).toEqual(['refresh-new']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('lifetimes a sign-in result can carry', () => {
   it.each([
     ['zero', 0, 0],
@@ -224,6 +266,16 @@ describe('lifetimes a sign-in result can carry', () => {
     const set = await manager.setTokens(result);
     expect(set).toEqual({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', scopes: 'identify', expiresAt });
     expect(manager.toJSON().expiresAt).toBe(expiresAt);
+  });
+
+  it('an empty idToken in a sign-in result means none', async () => {
+    const client = new Client({ applicationId: '1234567890123456789' });
+    cleanups.push(() => client.close());
+    const manager = new TokenManager({ client, store: new MemoryTokenStore(), clock: () => 1_700_000_000_000 });
+    cleanups.push(() => manager.close());
+    const set = await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify', idToken: '' });
+    expect(set).toEqual({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', scopes: 'identify', expiresAt: 1_700_003_600_000 });
+    expect(manager.getTokenSet()).not.toHaveProperty('idToken');
   });
 });
 
@@ -293,10 +345,13 @@ describe('the minimum interval between refresh requests', () => {
   it('a sign-in given right after refresh() was called wins: the replaced refresh token is never sent', async () => {
     const { endpoint, manager, store } = await setUp(3600);
     await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify' });
+    const refreshed = vi.fn();
+    manager.on('refreshed', refreshed);
     const refreshing = manager.refresh(); // it reads the store before it refreshes: the sign-in below comes first
     await manager.setTokens({ accessToken: 'access-new', refreshToken: 'refresh-new', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify' });
     expect((await refreshing).accessToken).toBe('access-new');
     expect(endpoint.refreshes()).toBe(0);
+    expect(refreshed).not.toHaveBeenCalled(); // a sign-in saved, not a refresh
     expect(manager.getTokenSet()?.accessToken).toBe('access-new');
     expect((await store.load())?.accessToken).toBe('access-new');
   });
@@ -319,6 +374,19 @@ describe('the minimum interval between refresh requests', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('a sign-out and then a sign-in during the wait: the new set stays, and the old refresh token is not sent', async () => {
+    const { endpoint, manager, store } = await setUp(3600);
+    await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify' });
+    await manager.refresh();
+    const waiting = manager.refresh();
+    await sleep(100);
+    await manager.signOut({ revoke: false });
+    await manager.setTokens({ accessToken: 'access-new', refreshToken: 'refresh-new', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify' });
+    expect((await waiting).accessToken).toBe('access-new');
+    expect(endpoint.refreshes()).toBe(1);
+    expect((await store.load())?.accessToken).toBe('access-new');
   });
 
   it('a token of unknown lifetime without a refresh token is served, and refresh() sends nothing', async () => {

@@ -139,6 +139,36 @@ describe('transient failures are retried', () => {
     expect(retries).toEqual([]);
   });
 
+  it('starts a wait that ends exactly at the maxTotalMs budget', async () => {
+    const { manager, retries } = await dueManager({ retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20, maxTotalMs: 1000 } });
+    emulator.failNextToken({ status: 429, retryAfter: 1 });
+    manager.once('refreshRetry', () => manager.close());
+    await expect(manager.refresh()).rejects.toMatchObject({ code: 'ERR_TOKEN_MANAGER_CLOSED' });
+    expect(retries.map((r) => [r.attempt, r.delayMs])).toEqual([[1, 1000]]);
+  });
+
+  it('a refresh whose only caller left during the request is not retried after a transient failure', async () => {
+    const { manager, retries } = await dueManager({ retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 20 } });
+    const failed: Error[] = [];
+    manager.on('refreshFailed', (error) => failed.push(error));
+    const since = emulator.requests.length;
+    emulator.failNextToken({ status: 503 });
+    emulator.setLatency(200);
+    try {
+      const controller = new AbortController();
+      const leaving = manager.getAccessToken({ signal: controller.signal });
+      await new Promise((resolve) => setTimeout(resolve, 50)); // the failing request is held by the latency
+      controller.abort();
+      await expect(leaving).rejects.toMatchObject({ type: 'Aborted' });
+      await settled(manager);
+    } finally {
+      emulator.setLatency(0);
+    }
+    expect(refreshStatuses(since)).toEqual([503]);
+    expect(retries).toEqual([]);
+    expect(failed).toEqual([]);
+  });
+
   it('getAccessToken falls back to the current token while it is still valid when the refresh keeps failing', async () => {
     const { tokens, manager } = await dueManager({ retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 } });
     const failed: Error[] = [];

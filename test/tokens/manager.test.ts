@@ -143,6 +143,18 @@ describe('setTokens, getAccessToken and start', () => {
     await expect(manager.refresh(5 as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^tokenManager\.refresh: options must be an object/) });
     await expect(manager.signOut({ revoke: 'no' as never })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^tokenManager\.signOut: options\.revoke must be a boolean/) });
     await expect(manager.setTokens('token' as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^tokenManager\.setTokens: tokens must be the result of client\.signIn\(\) or a TokenSet/) });
+    await expect(manager.setTokens(null as never)).rejects.toMatchObject({
+      name: 'TypeError',
+      code: 'ERR_INVALID_ARG_TYPE',
+      message: expect.stringMatching(/^tokenManager\.setTokens: tokens must be the result of client\.signIn\(\) or a TokenSet; received null/),
+    });
+    // A sign-in result's token type is taken in any case, but it must still be Bearer.
+    for (const tokenType of ['mac', 5, undefined]) {
+      await expect(manager.setTokens({ accessToken: 'AT-1', refreshToken: 'RT-1', tokenType, expiresIn: 60, scopes: 'identify' } as never)).rejects.toMatchObject({
+        message: expect.stringMatching(/^tokenManager\.setTokens: tokens\.tokenType must be "Bearer"; received /),
+      });
+    }
+    expect(manager.isSignedIn()).toBe(false);
     expect(() => new TokenManager(undefined as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^new TokenManager: options\.client must be a Client/) }));
     expect(() => new TokenManager({ client: newClient(), store: new MemoryTokenStore(), retry: { attempts: 1.5 } })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/options\.retry\.attempts must be a whole number from 1 to 100/) }));
     expect(() => new TokenManager({ client: newClient(), store: new MemoryTokenStore(), retry: { baseDelayMs: 100, maxDelayMs: 50 } })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/options\.retry\.maxDelayMs must be a whole number of milliseconds from 100/) }));
@@ -687,6 +699,81 @@ describe('a sign-out during a refresh', () => {
   });
 });
 
+describe('a sign-out while a refreshed set is being saved', () => {
+  it.each([
+    ['fails', true],
+    ['succeeds', false],
+  ])('when the save %s, the set is neither kept nor served', async (_name, fail) => {
+    const { client, tokens } = await signIn();
+    let now = Date.now();
+    const inner = new MemoryTokenStore();
+    let gate: Promise<void> | undefined;
+    let saving!: () => void;
+    const saveStarted = new Promise<void>((resolve) => (saving = resolve));
+    const store: TokenStore = {
+      load: () => inner.load(),
+      save: async (set) => {
+        if (gate) {
+          const held = gate;
+          gate = undefined;
+          saving();
+          await held;
+          if (fail) throw new SocialSdkAuthError('ERR_TOKEN_STORE_DISK_FULL', 'The disk is full.');
+        }
+        await inner.save(set);
+      },
+      clear: () => inner.clear(),
+    };
+    const manager = newManager({ client, store, clock: () => now });
+    await manager.setTokens(tokens);
+    let release!: () => void;
+    gate = new Promise<void>((resolve) => (release = resolve));
+    now += 6.5 * DAY;
+    const caller = manager.getAccessToken();
+    caller.catch(() => undefined);
+    await saveStarted; // the service answered; its set is being written
+    const signingOut = manager.signOut({ revoke: false });
+    release();
+    await signingOut;
+    await expect(caller).rejects.toMatchObject({ code: fail ? 'ERR_TOKEN_NOT_PERSISTED' : 'ERR_NOT_SIGNED_IN' });
+    expect(manager.isSignedIn()).toBe(false);
+    expect(manager.getTokenSet()).toBeUndefined();
+    expect(await store.load()).toBeUndefined();
+    await expect(manager.getAccessToken()).rejects.toMatchObject({ code: 'ERR_NOT_SIGNED_IN' });
+    expect(client.isAuthenticated()).toBe(false);
+  });
+
+  it('a sign-out whose store clear fails still signs the player out for this run: the store is not read back', async () => {
+    const first = await signIn();
+    const inner = new MemoryTokenStore();
+    await newManager({ client: first.client, store: inner }).setTokens(first.tokens);
+    const store: TokenStore = {
+      load: () => inner.load(),
+      save: (set) => inner.save(set),
+      clear: async () => {
+        throw new TokenStoreError(TokenStoreErrorCode.KeyringLocked, 'The keychain is locked.');
+      },
+    };
+    const manager = newManager({ client: newClient(), store });
+    await expect(manager.signOut()).rejects.toMatchObject({ code: 'ERR_KEYRING_LOCKED' });
+    await expect(manager.getAccessToken()).rejects.toMatchObject({ code: 'ERR_NOT_SIGNED_IN' });
+    expect(await manager.start()).toBe(false);
+  });
+});
+
+describe('the client kept in sync', () => {
+  it('is given the expiry with the token, so it stops using the token when it expires', async () => {
+    const { client, tokens } = await signIn();
+    const manager = newManager({ client, store: new MemoryTokenStore() });
+    // No refresh token, so nothing replaces it: the client must know when it runs out.
+    const expiresAt = Date.now() + 300;
+    await manager.setTokens({ accessToken: tokens.accessToken, tokenType: 'Bearer', scopes: tokens.scopes, expiresAt });
+    expect(client.isAuthenticated()).toBe(true);
+    while (Date.now() <= expiresAt) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(client.isAuthenticated()).toBe(false);
+  });
+});
+
 describe('crash-safe rotation', () => {
   it('does not hand out refreshed tokens whose save failed, surfaces the error, and saves them on the next call', async () => {
     const { client, tokens } = await signIn();
@@ -707,6 +794,9 @@ describe('crash-safe rotation', () => {
     const error = await rejected<SocialSdkAuthError>(manager.getAccessToken());
     expect(error).toBeInstanceOf(SocialSdkAuthError);
     expect(error.code).toBe('ERR_TOKEN_NOT_PERSISTED');
+    expect(error.message).toBe(
+      'The new tokens could not be saved to the token store, so they were not used (the previous refresh token is already spent). They are kept in memory and the save is tried again on the next getAccessToken(); if the game exits first, the player must sign in again. Fix the store error given as the cause.',
+    );
     expect((error.cause as SocialSdkAuthError).code).toBe('ERR_TOKEN_STORE_DISK_FULL');
     expect(error.message).not.toContain(tokens.refreshToken);
     expect(refreshRequests()).toBe(before + 1);
@@ -733,7 +823,11 @@ describe('crash-safe rotation', () => {
     const store = new FlakyStore();
     store.failSaves = true;
     const manager = newManager({ client, store });
-    await expect(manager.setTokens(tokens)).rejects.toMatchObject({ code: 'ERR_TOKEN_NOT_PERSISTED' });
+    await expect(manager.setTokens(tokens)).rejects.toMatchObject({
+      code: 'ERR_TOKEN_NOT_PERSISTED',
+      message:
+        'The new tokens could not be saved to the token store, so they were not used. They are kept in memory and the save is tried again on the next getAccessToken(); if the game exits first, the player must sign in again. Fix the store error given as the cause.',
+    });
     expect(client.isAuthenticated()).toBe(false);
     expect(manager.getTokenSet()).toBeUndefined();
     // Held, waiting to be saved: the player is still signed in.
@@ -805,6 +899,36 @@ describe('a dead grant', () => {
     } finally {
       emulator.setLatency(0);
     }
+  });
+
+  it('a dead grant whose stored set cannot be cleared still asks for a sign-in, and reports the store error', async () => {
+    const { client, tokens } = await signIn();
+    let now = Date.now();
+    const inner = new MemoryTokenStore();
+    const clearError = new TokenStoreError(TokenStoreErrorCode.KeyringLocked, 'The keychain is locked.');
+    const store: TokenStore = {
+      load: () => inner.load(),
+      save: (set) => inner.save(set),
+      clear: async () => {
+        throw clearError;
+      },
+    };
+    const manager = newManager({ client, store, clock: () => now });
+    await manager.setTokens(tokens);
+    await client.refreshToken({ refreshToken: tokens.refreshToken }); // rotated elsewhere: the held one is dead
+    const events: Array<[string, unknown]> = [];
+    manager.on('refreshFailed', (error) => events.push(['refreshFailed', error]));
+    manager.on('reauthorizationRequired', (error) => events.push(['reauthorizationRequired', error]));
+    now += 6.5 * DAY;
+    const error = await rejected<ClientResultError>(manager.getAccessToken());
+    expect(error).toMatchObject({ code: 'ERR_REAUTHORIZATION_REQUIRED', oauthError: 'invalid_grant' });
+    expect(events).toEqual([
+      ['refreshFailed', clearError],
+      ['reauthorizationRequired', error],
+      ['refreshFailed', error],
+    ]);
+    expect(manager.isSignedIn()).toBe(false);
+    expect((await inner.load())?.refreshToken).toBe(tokens.refreshToken); // still stored: the next start finds it refused again
   });
 
   it('a token that expired with no refresh token asks for a new sign-in', async () => {
