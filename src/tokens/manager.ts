@@ -238,7 +238,8 @@ export class TokenManager extends EventEmitter<TokenManagerEvents> {
   /**
    * Takes the tokens of a sign-in (`client.signIn()` / `getToken()` result, or a TokenSet),
    * saves them, then gives the access token to the client and arms the refresh timer. Replaces
-   * any earlier set; a refresh of the earlier set still running is discarded. Rejects with
+   * any earlier set; a refresh of the earlier set still running is discarded, and one asked for
+   * while this set is being saved gets this set. Rejects with
    * `ERR_TOKEN_NOT_PERSISTED` when the store cannot save (a later `getAccessToken` retries the save).
    */
   async setTokens(tokens: TokenResult | TokenSet): Promise<TokenSet> {
@@ -249,7 +250,8 @@ export class TokenManager extends EventEmitter<TokenManagerEvents> {
     this.#generation++;
     this.#loaded = true;
     this.#disarm();
-    this.#unsaved = undefined;
+    // Pending until saved: a refresh asked for meanwhile saves this set instead of rotating the replaced one.
+    this.#unsaved = { tokens: next, receivedAt, refreshed: false };
     await this.#commit(next, receivedAt, this.#generation);
     return copyTokenSet(next);
   }

@@ -3,9 +3,9 @@
 // endpoint plays a service that answers that way; the real Client talks to it over loopback.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Client, type TokenResult } from '../../src/index.js';
-import { MemoryTokenStore, TokenManager, type TokenSet } from '../../src/tokens/index.js';
+import { MemoryTokenStore, TokenManager, type TokenSet, type TokenStore } from '../../src/tokens/index.js';
 
 interface TokenEndpoint {
   apiBase: string;
@@ -80,13 +80,14 @@ async function setUp(
   expiresIn: number | undefined,
   retry?: { attempts: number },
   omit?: readonly string[],
+  clock?: () => number,
 ): Promise<{ endpoint: TokenEndpoint; client: Client; manager: TokenManager; store: MemoryTokenStore }> {
   const endpoint = await tokenEndpoint(expiresIn, omit);
   cleanups.push(() => endpoint.close());
   const client = new Client({ applicationId: '1234567890123456789', apiBase: endpoint.apiBase, webBase: endpoint.apiBase.replace('/api/v10', '') });
   cleanups.push(() => client.close());
   const store = new MemoryTokenStore();
-  const manager = new TokenManager({ client, store, retry });
+  const manager = new TokenManager({ client, store, retry, clock });
   cleanups.push(() => manager.close());
   return { endpoint, client, manager, store };
 }
@@ -139,6 +140,31 @@ describe('a refresh answer that leaves fields out (RFC 6749 §5.1, §6)', () => 
   });
 });
 
+describe('what a store is given', () => {
+  it('a refreshed set without an ID token has no idToken key at all', async () => {
+    const { endpoint, client } = await setUp(3600);
+    const saved: TokenSet[] = [];
+    const inner = new MemoryTokenStore();
+    const store: TokenStore = {
+      load: () => inner.load(),
+      save: (set) => {
+        saved.push(set);
+        return inner.save(set);
+      },
+      clear: () => inner.clear(),
+    };
+    const manager = new TokenManager({ client, store });
+    cleanups.push(() => manager.close());
+    await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify' });
+    await manager.refresh();
+    expect(endpoint.refreshes()).toBe(1);
+    expect(saved.map((set) => Object.keys(set).sort())).toEqual([
+      ['accessToken', 'expiresAt', 'refreshToken', 'scopes', 'tokenType'],
+      ['accessToken', 'expiresAt', 'refreshToken', 'scopes', 'tokenType'],
+    ]);
+  });
+});
+
 describe('refreshes stay bounded whatever lifetime the service gives', () => {
   it('a lifetime of a few milliseconds does not make the background timer spin', async () => {
     const { endpoint, manager } = await setUp(0.005);
@@ -180,6 +206,48 @@ describe('refreshes stay bounded whatever lifetime the service gives', () => {
   });
 });
 
+describe('the background timer', () => {
+  // Only setTimeout, clearTimeout and Date are faked: the refreshes the timer starts are real HTTP.
+  it('waits at least a minute after the last refresh, however short the lifetime', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const { endpoint, manager } = await setUp(10);
+      await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', expiresIn: 10, scopes: 'identify' });
+      const first = new Promise<TokenSet>((resolve) => manager.once('refreshed', resolve));
+      vi.advanceTimersByTime(5000); // half the 10-second lifetime
+      expect((await first).accessToken).toBe('access-1');
+      await new Promise((resolve) => setImmediate(resolve)); // the refresh has ended
+      expect(manager.toJSON().refreshing).toBe(false);
+      vi.advanceTimersByTime(5000); // the new set is due by its lifetime, but the last refresh was 5 s ago
+      expect(manager.toJSON().refreshing).toBe(false);
+      const second = new Promise<TokenSet>((resolve) => manager.once('refreshed', resolve));
+      vi.advanceTimersByTime(55_000); // a minute after the last refresh
+      expect(manager.toJSON().refreshing).toBe(true);
+      expect((await second).accessToken).toBe('access-2');
+      expect(endpoint.refreshes()).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('of a set replaced with setTokens does not fire', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const { endpoint, manager } = await setUp(3600);
+      await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', expiresIn: 10, scopes: 'identify' });
+      await manager.setTokens({ accessToken: 'access-new', refreshToken: 'refresh-new', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify' });
+      vi.advanceTimersByTime(5000); // when the first set would have been due
+      expect(manager.toJSON().refreshing).toBe(false);
+      const refreshed = new Promise<TokenSet>((resolve) => manager.once('refreshed', resolve));
+      vi.advanceTimersByTime(30 * 60 * 1000 - 5000); // half the hour-long lifetime of the second
+      expect((await refreshed).accessToken).toBe('access-1');
+      expect(endpoint.sentRefreshTokens()).toEqual(['refresh-new']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('lifetimes a sign-in result can carry', () => {
   it.each([
     ['zero', 0, 0],
@@ -198,6 +266,16 @@ describe('lifetimes a sign-in result can carry', () => {
     const set = await manager.setTokens(result);
     expect(set).toEqual({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', scopes: 'identify', expiresAt });
     expect(manager.toJSON().expiresAt).toBe(expiresAt);
+  });
+
+  it('an empty idToken in a sign-in result means none', async () => {
+    const client = new Client({ applicationId: '1234567890123456789' });
+    cleanups.push(() => client.close());
+    const manager = new TokenManager({ client, store: new MemoryTokenStore(), clock: () => 1_700_000_000_000 });
+    cleanups.push(() => manager.close());
+    const set = await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify', idToken: '' });
+    expect(set).toEqual({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', scopes: 'identify', expiresAt: 1_700_003_600_000 });
+    expect(manager.getTokenSet()).not.toHaveProperty('idToken');
   });
 });
 
@@ -227,6 +305,88 @@ describe('the minimum interval between refresh requests', () => {
     expect((await waiting).accessToken).toBe('access-new');
     await sleep(100);
     expect(endpoint.refreshes()).toBe(1);
+  });
+
+  it('a sign-in and then a sign-out during the wait: the old refresh token is not sent, and nothing is stored', async () => {
+    const { endpoint, manager, store } = await setUp(3600);
+    await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify' });
+    await manager.refresh();
+    const waiting = manager.refresh();
+    waiting.catch(() => undefined);
+    await sleep(100);
+    await manager.setTokens({ accessToken: 'access-new', refreshToken: 'refresh-new', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify' });
+    await manager.signOut({ revoke: false });
+    await expect(waiting).rejects.toMatchObject({
+      code: 'ERR_NOT_SIGNED_IN',
+      message: 'tokenManager.refresh: no player is signed in. Call client.signIn() and pass the result to tokenManager.setTokens().',
+    });
+    expect(endpoint.refreshes()).toBe(1);
+    expect(manager.isSignedIn()).toBe(false);
+    expect(await store.load()).toBeUndefined();
+  });
+
+  it('a token without a refresh token is served at once while the replaced grant’s refresh still waits out the second', async () => {
+    let now = 1_700_000_000_000;
+    const { endpoint, manager } = await setUp(3600, undefined, [], () => now);
+    await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify' });
+    await manager.refresh();
+    const waiting = manager.refresh();
+    await sleep(100);
+    await manager.setTokens({ accessToken: 'access-short', refreshToken: '', tokenType: 'Bearer', expiresIn: 60, scopes: 'identify' });
+    now += 45_000; // past the half-life of the new token, so it is due, but 15 s before it expires
+    expect(await manager.getAccessToken()).toBe('access-short');
+    // Answered without joining the earlier grant's refresh, which is still waiting.
+    expect(manager.toJSON().refreshing).toBe(true);
+    expect((await waiting).accessToken).toBe('access-short');
+    expect(manager.toJSON().refreshing).toBe(false);
+    expect(endpoint.refreshes()).toBe(1);
+  });
+
+  it('a sign-in given right after refresh() was called wins: the replaced refresh token is never sent', async () => {
+    const { endpoint, manager, store } = await setUp(3600);
+    await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify' });
+    const refreshed = vi.fn();
+    manager.on('refreshed', refreshed);
+    const refreshing = manager.refresh(); // it reads the store before it refreshes: the sign-in below comes first
+    await manager.setTokens({ accessToken: 'access-new', refreshToken: 'refresh-new', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify' });
+    expect((await refreshing).accessToken).toBe('access-new');
+    expect(endpoint.refreshes()).toBe(0);
+    expect(refreshed).not.toHaveBeenCalled(); // a sign-in saved, not a refresh
+    expect(manager.getTokenSet()?.accessToken).toBe('access-new');
+    expect((await store.load())?.accessToken).toBe('access-new');
+  });
+
+  it('a call sooner than a second after the last refresh waits only for the rest of that second', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const { endpoint, manager } = await setUp(3600);
+      await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify' });
+      await manager.refresh();
+      vi.advanceTimersByTime(900);
+      const next = manager.refresh();
+      await new Promise((resolve) => setImmediate(resolve));
+      vi.advanceTimersByTime(99);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(endpoint.refreshes()).toBe(1);
+      vi.advanceTimersByTime(1); // a full second since the last request: sent now, not a second later
+      expect((await next).accessToken).toBe('access-2');
+      expect(endpoint.refreshes()).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a sign-out and then a sign-in during the wait: the new set stays, and the old refresh token is not sent', async () => {
+    const { endpoint, manager, store } = await setUp(3600);
+    await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify' });
+    await manager.refresh();
+    const waiting = manager.refresh();
+    await sleep(100);
+    await manager.signOut({ revoke: false });
+    await manager.setTokens({ accessToken: 'access-new', refreshToken: 'refresh-new', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify' });
+    expect((await waiting).accessToken).toBe('access-new');
+    expect(endpoint.refreshes()).toBe(1);
+    expect((await store.load())?.accessToken).toBe('access-new');
   });
 
   it('a token of unknown lifetime without a refresh token is served, and refresh() sends nothing', async () => {

@@ -43,6 +43,13 @@ async function dueManager(options: Partial<TokenManagerOptions> = {}, target: Em
   return { client, tokens, store, manager, retries };
 }
 
+/** Resolves once the manager's refresh has ended (its failure events are emitted by then). */
+async function settled(manager: TokenManager): Promise<void> {
+  for (let i = 0; i < 100 && manager.toJSON().refreshing; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(manager.toJSON().refreshing).toBe(false);
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
 const refreshStatuses = (since: number): number[] =>
   emulator.requests
     .slice(since)
@@ -93,6 +100,20 @@ describe('transient failures are retried', () => {
     ]);
   });
 
+  it('a baseDelayMs above the default 30 s cap raises the cap with it when maxDelayMs is left out', async () => {
+    const { manager, retries } = await dueManager({ retry: { attempts: 2, baseDelayMs: 40_000 } });
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0.99);
+    try {
+      emulator.failNextToken({ status: 503 });
+      // The wait itself is not sat out: closing ends it.
+      manager.once('refreshRetry', () => manager.close());
+      await expect(manager.refresh()).rejects.toMatchObject({ code: 'ERR_TOKEN_MANAGER_CLOSED' });
+    } finally {
+      random.mockRestore();
+    }
+    expect(retries.map((r) => [r.attempt, r.delayMs])).toEqual([[1, Math.ceil(0.99 * 40_000)]]);
+  });
+
   it('gives up after `attempts` and rejects with the last error; the store keeps the old set', async () => {
     const { tokens, store, manager, retries } = await dueManager({ retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 20 } });
     const since = emulator.requests.length;
@@ -116,6 +137,36 @@ describe('transient failures are retried', () => {
     await expect(manager.refresh()).rejects.toMatchObject({ status: 429, retryAfter: 120 });
     expect(refreshStatuses(since)).toEqual([429]);
     expect(retries).toEqual([]);
+  });
+
+  it('starts a wait that ends exactly at the maxTotalMs budget', async () => {
+    const { manager, retries } = await dueManager({ retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20, maxTotalMs: 1000 } });
+    emulator.failNextToken({ status: 429, retryAfter: 1 });
+    manager.once('refreshRetry', () => manager.close());
+    await expect(manager.refresh()).rejects.toMatchObject({ code: 'ERR_TOKEN_MANAGER_CLOSED' });
+    expect(retries.map((r) => [r.attempt, r.delayMs])).toEqual([[1, 1000]]);
+  });
+
+  it('a refresh whose only caller left during the request is not retried after a transient failure', async () => {
+    const { manager, retries } = await dueManager({ retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 20 } });
+    const failed: Error[] = [];
+    manager.on('refreshFailed', (error) => failed.push(error));
+    const since = emulator.requests.length;
+    emulator.failNextToken({ status: 503 });
+    emulator.setLatency(200);
+    try {
+      const controller = new AbortController();
+      const leaving = manager.getAccessToken({ signal: controller.signal });
+      await new Promise((resolve) => setTimeout(resolve, 50)); // the failing request is held by the latency
+      controller.abort();
+      await expect(leaving).rejects.toMatchObject({ type: 'Aborted' });
+      await settled(manager);
+    } finally {
+      emulator.setLatency(0);
+    }
+    expect(refreshStatuses(since)).toEqual([503]);
+    expect(retries).toEqual([]);
+    expect(failed).toEqual([]);
   });
 
   it('getAccessToken falls back to the current token while it is still valid when the refresh keeps failing', async () => {
@@ -142,21 +193,31 @@ describe('transient failures are retried', () => {
     await expect(manager.getAccessToken()).rejects.toMatchObject({ status: 400, oauthError: 'invalid_request', retryable: false });
   });
 
-  it('an AbortSignal ends the caller’s wait during a backoff', async () => {
+  it('an AbortSignal ends the caller’s wait during a backoff; the refresh it leaves is cancelled, not failed', async () => {
     const { manager } = await dueManager({ retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 20 } });
+    const failed: Error[] = [];
+    manager.on('refreshFailed', (error) => failed.push(error));
     emulator.failNextToken({ status: 503, retryAfter: 30 });
     const controller = new AbortController();
     manager.once('refreshRetry', () => controller.abort());
     const error = await rejected<ClientResultError>(manager.refresh({ signal: controller.signal }));
     expect(error).toBeInstanceOf(ClientResultError);
     expect(error.type).toBe('Aborted');
+    await settled(manager);
+    expect(failed).toEqual([]);
   });
 
-  it('close() during a backoff ends the wait with ERR_TOKEN_MANAGER_CLOSED', async () => {
+  it('close() during a backoff ends the wait with ERR_TOKEN_MANAGER_CLOSED, and is not reported as a failed refresh', async () => {
     const { manager } = await dueManager();
+    const failed: Error[] = [];
+    manager.on('refreshFailed', (error) => failed.push(error));
     emulator.failNextToken({ status: 503, retryAfter: 30 });
     manager.once('refreshRetry', () => manager.close());
-    await expect(manager.refresh()).rejects.toMatchObject({ code: 'ERR_TOKEN_MANAGER_CLOSED' });
+    await expect(manager.refresh()).rejects.toEqual(
+      expect.objectContaining({ code: 'ERR_TOKEN_MANAGER_CLOSED', type: 'ClientDestroyed', message: 'tokenManager: the TokenManager is closed; create a new one.' }),
+    );
+    await settled(manager);
+    expect(failed).toEqual([]);
   });
 });
 

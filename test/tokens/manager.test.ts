@@ -1,11 +1,12 @@
 // TokenManager with the real Client and the real emulator over loopback HTTP: persisting a
 // sign-in, restoring it, refreshing ahead of expiry, single flight, crash-safe rotation, and a
 // dead grant. Retries and network failures are in manager-retry.test.ts.
+import { getEventListeners } from 'node:events';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Client, ClientResultError, SocialSdkAuthError, type SignInResult } from '../../src/index.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { clientFor } from '../support/emulator.js';
-import { MemoryTokenStore, TokenManager, TokenStoreError, type TokenSet, type TokenStore } from '../../src/tokens/index.js';
+import { MemoryTokenStore, TokenManager, TokenStoreError, TokenStoreErrorCode, type TokenSet, type TokenStore } from '../../src/tokens/index.js';
 import { rejected } from '../support/promises.js';
 const DAY = 24 * 60 * 60 * 1000;
 let emulator: Emulator;
@@ -142,11 +143,61 @@ describe('setTokens, getAccessToken and start', () => {
     await expect(manager.refresh(5 as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^tokenManager\.refresh: options must be an object/) });
     await expect(manager.signOut({ revoke: 'no' as never })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^tokenManager\.signOut: options\.revoke must be a boolean/) });
     await expect(manager.setTokens('token' as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^tokenManager\.setTokens: tokens must be the result of client\.signIn\(\) or a TokenSet/) });
+    await expect(manager.setTokens(null as never)).rejects.toMatchObject({
+      name: 'TypeError',
+      code: 'ERR_INVALID_ARG_TYPE',
+      message: expect.stringMatching(/^tokenManager\.setTokens: tokens must be the result of client\.signIn\(\) or a TokenSet; received null/),
+    });
+    // A sign-in result's token type is taken in any case, but it must still be Bearer.
+    for (const tokenType of ['mac', 5, undefined]) {
+      await expect(manager.setTokens({ accessToken: 'AT-1', refreshToken: 'RT-1', tokenType, expiresIn: 60, scopes: 'identify' } as never)).rejects.toMatchObject({
+        message: expect.stringMatching(/^tokenManager\.setTokens: tokens\.tokenType must be "Bearer"; received /),
+      });
+    }
+    expect(manager.isSignedIn()).toBe(false);
     expect(() => new TokenManager(undefined as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^new TokenManager: options\.client must be a Client/) }));
     expect(() => new TokenManager({ client: newClient(), store: new MemoryTokenStore(), retry: { attempts: 1.5 } })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/options\.retry\.attempts must be a whole number from 1 to 100/) }));
     expect(() => new TokenManager({ client: newClient(), store: new MemoryTokenStore(), retry: { baseDelayMs: 100, maxDelayMs: 50 } })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/options\.retry\.maxDelayMs must be a whole number of milliseconds from 100/) }));
     expect(() => new TokenManager({ client: newClient(), store: new MemoryTokenStore(), retry: null as never })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/options\.retry must be an object/) }));
     expect(() => new TokenManager({ client: newClient(), store: new MemoryTokenStore(), clock: 5 as never })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/options\.clock must be a function/) }));
+  });
+
+  it('names options.client or options.store when either lacks a method the manager calls', () => {
+    const client = newClient();
+    const store = new MemoryTokenStore();
+    const notClient = expect.objectContaining({
+      name: 'TypeError',
+      code: 'ERR_INVALID_ARG_TYPE',
+      message: expect.stringMatching(/^new TokenManager: options\.client must be a Client; received /),
+    });
+    for (const bad of [null, 'client', { updateToken: async () => undefined }, { refreshToken: async () => undefined }]) {
+      expect(() => new TokenManager({ client: bad as never, store })).toThrow(notClient);
+    }
+    const notStore = expect.objectContaining({
+      name: 'TypeError',
+      code: 'ERR_INVALID_ARG_TYPE',
+      message: expect.stringMatching(/^new TokenManager: options\.store must be a TokenStore \(an object with load, save and clear methods\); received /),
+    });
+    const methods = { load: async () => undefined, save: async () => undefined, clear: async () => undefined };
+    // A function carrying the three methods is still not a store object; a store without clear() cannot sign out.
+    for (const bad of [undefined, null, Object.assign(() => undefined, methods), { load: methods.load, save: methods.save }]) {
+      expect(() => new TokenManager({ client, store: bad as never })).toThrow(notStore);
+    }
+  });
+
+  it('names the duration option that is out of range, with its bounds', () => {
+    const client = newClient();
+    const store = new MemoryTokenStore();
+    const cases: Array<[Partial<ConstructorParameters<typeof TokenManager>[0]>, string]> = [
+      [{ refreshMarginMs: -1 }, 'options.refreshMarginMs must be a whole number of milliseconds from 0 to '],
+      [{ retry: { baseDelayMs: -1 } }, 'options.retry.baseDelayMs must be a whole number of milliseconds from 0 to '],
+      [{ retry: { maxTotalMs: 0 } }, 'options.retry.maxTotalMs must be a whole number of milliseconds from 1 to '],
+    ];
+    for (const [options, message] of cases) {
+      expect(() => new TokenManager({ client, store, ...options })).toThrow(
+        expect.objectContaining({ name: 'RangeError', code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining(`new TokenManager: ${message}`) }),
+      );
+    }
   });
 
   it('checks applicationId at construction, not at the first refresh days later', async () => {
@@ -209,6 +260,129 @@ describe('setTokens, getAccessToken and start', () => {
     expect(await manager.load()).toBe(true);
     expect(await manager.getAccessToken()).toBe(first.tokens.accessToken);
     expect(loads).toBe(1);
+  });
+
+  it('a store read that fails is tried again by the next start()', async () => {
+    const first = await signIn();
+    const inner = new MemoryTokenStore();
+    await newManager({ client: first.client, store: inner }).setTokens(first.tokens);
+    let loads = 0;
+    const store: TokenStore = {
+      load: async () => {
+        loads++;
+        if (loads === 1) throw new TokenStoreError(TokenStoreErrorCode.KeyringLocked, 'The keychain is locked.');
+        return inner.load();
+      },
+      save: (set) => inner.save(set),
+      clear: () => inner.clear(),
+    };
+    const manager = newManager({ client: newClient(), store });
+    await expect(manager.start()).rejects.toMatchObject({ code: 'ERR_KEYRING_LOCKED' });
+    expect(manager.isSignedIn()).toBe(false);
+    // The keychain is unlocked now: the next start() reads it again and finds the player.
+    expect(await manager.start()).toBe(true);
+    expect(await manager.getAccessToken()).toBe(first.tokens.accessToken);
+    expect(loads).toBe(2);
+  });
+
+  it('after setTokens, start() keeps the set given and does not read the store', async () => {
+    const { client, tokens } = await signIn();
+    const inner = new MemoryTokenStore();
+    let loads = 0;
+    const store: TokenStore = {
+      load: () => {
+        loads++;
+        return inner.load();
+      },
+      save: (set) => inner.save(set),
+      clear: () => inner.clear(),
+    };
+    const manager = newManager({ client, store });
+    await manager.setTokens(tokens);
+    expect(await manager.start()).toBe(true);
+    expect(await manager.getAccessToken()).toBe(tokens.accessToken);
+    expect(loads).toBe(0);
+  });
+
+  it('refreshes from the due time on: served as it is a millisecond before, refreshed at it', async () => {
+    const { client, tokens } = await signIn();
+    let now = Date.now();
+    const manager = newManager({ client, store: new MemoryTokenStore(), clock: () => now });
+    const set = await manager.setTokens(tokens);
+    const dueAt = set.expiresAt - DAY; // a 7-day token with the 24-hour margin
+    const before = refreshRequests();
+    now = dueAt - 1;
+    expect(await manager.getAccessToken()).toBe(tokens.accessToken);
+    expect(refreshRequests()).toBe(before);
+    now = dueAt;
+    const fresh = await manager.getAccessToken();
+    expect(fresh).not.toBe(tokens.accessToken);
+    expect(refreshRequests()).toBe(before + 1);
+    expect(manager.getTokenSet()?.accessToken).toBe(fresh);
+  });
+
+  it('a store read that ends after setTokens does not replace the newer set', async () => {
+    const old = await signIn();
+    const inner = new MemoryTokenStore();
+    await newManager({ client: old.client, store: inner }).setTokens(old.tokens);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const store: TokenStore = {
+      // Reads what is stored now, answers later: a slow keychain.
+      load: async () => {
+        const set = await inner.load();
+        await released;
+        return set;
+      },
+      save: (set) => inner.save(set),
+      clear: () => inner.clear(),
+    };
+    const { client, tokens } = await signIn();
+    const manager = newManager({ client, store });
+    const starting = manager.start();
+    await manager.setTokens(tokens);
+    release();
+    expect(await starting).toBe(true);
+    expect(await manager.getAccessToken()).toBe(tokens.accessToken);
+    expect((await store.load())?.accessToken).toBe(tokens.accessToken);
+  });
+
+  it('a signal that aborts while the store is read ends the call before any refresh', async () => {
+    const first = await signIn();
+    const inner = new MemoryTokenStore();
+    await newManager({ client: first.client, store: inner }).setTokens(first.tokens);
+    const controller = new AbortController();
+    const store: TokenStore = {
+      load: async () => {
+        controller.abort();
+        return inner.load();
+      },
+      save: (set) => inner.save(set),
+      clear: () => inner.clear(),
+    };
+    const manager = newManager({ client: newClient(), store });
+    const before = refreshRequests();
+    await expect(manager.refresh({ signal: controller.signal })).rejects.toMatchObject({
+      type: 'Aborted',
+      message: 'tokenManager.refresh was aborted by its AbortSignal; a refresh already sent still completes and is saved.',
+    });
+    expect(manager.toJSON().refreshing).toBe(false);
+    expect(refreshRequests()).toBe(before);
+    expect(manager.getTokenSet()?.accessToken).toBe(first.tokens.accessToken);
+  });
+
+  it('leaves no listener on a signal the game reuses for every call', async () => {
+    const { client, tokens } = await signIn();
+    let now = Date.now();
+    const manager = newManager({ client, store: new MemoryTokenStore(), clock: () => now });
+    await manager.setTokens(tokens);
+    const shutdown = new AbortController();
+    now += 6.5 * DAY; // due: the calls join a refresh and listen to the signal meanwhile
+    const fresh = await manager.getAccessToken({ signal: shutdown.signal });
+    expect(fresh).not.toBe(tokens.accessToken);
+    now += 1000;
+    expect((await manager.refresh({ signal: shutdown.signal })).accessToken).not.toBe(fresh);
+    expect(getEventListeners(shutdown.signal, 'abort')).toEqual([]);
   });
 
   it('a call whose signal has already aborted rejects with Aborted and neither reads the store nor refreshes', async () => {
@@ -492,6 +666,114 @@ describe('single flight', () => {
   });
 });
 
+describe('a sign-out during a refresh', () => {
+  it('the caller waiting on the refresh gets ERR_NOT_SIGNED_IN, and the answer is neither kept nor stored', async () => {
+    const { client, tokens } = await signIn();
+    let now = Date.now();
+    const store = new MemoryTokenStore();
+    const manager = newManager({ client, store, clock: () => now });
+    await manager.setTokens(tokens);
+    const refreshed = vi.fn();
+    manager.on('refreshed', refreshed);
+    now += 6.5 * DAY;
+    emulator.setLatency(300);
+    try {
+      const before = refreshRequests();
+      const caller = rejected<ClientResultError>(manager.getAccessToken());
+      await new Promise((resolve) => setTimeout(resolve, 50)); // the request is held by the emulator's latency
+      await manager.signOut({ revoke: false });
+      const error = await caller;
+      expect(error).toBeInstanceOf(ClientResultError);
+      expect(error).toMatchObject({
+        code: 'ERR_NOT_SIGNED_IN',
+        message: 'tokenManager.getAccessToken: no player is signed in. Call client.signIn() and pass the result to tokenManager.setTokens().',
+      });
+      expect(refreshRequests()).toBe(before + 1);
+    } finally {
+      emulator.setLatency(0);
+    }
+    expect(refreshed).not.toHaveBeenCalled();
+    expect(manager.isSignedIn()).toBe(false);
+    expect(await store.load()).toBeUndefined();
+    expect(client.isAuthenticated()).toBe(false);
+  });
+});
+
+describe('a sign-out while a refreshed set is being saved', () => {
+  it.each([
+    ['fails', true],
+    ['succeeds', false],
+  ])('when the save %s, the set is neither kept nor served', async (_name, fail) => {
+    const { client, tokens } = await signIn();
+    let now = Date.now();
+    const inner = new MemoryTokenStore();
+    let gate: Promise<void> | undefined;
+    let saving!: () => void;
+    const saveStarted = new Promise<void>((resolve) => (saving = resolve));
+    const store: TokenStore = {
+      load: () => inner.load(),
+      save: async (set) => {
+        if (gate) {
+          const held = gate;
+          gate = undefined;
+          saving();
+          await held;
+          if (fail) throw new SocialSdkAuthError('ERR_TOKEN_STORE_DISK_FULL', 'The disk is full.');
+        }
+        await inner.save(set);
+      },
+      clear: () => inner.clear(),
+    };
+    const manager = newManager({ client, store, clock: () => now });
+    await manager.setTokens(tokens);
+    let release!: () => void;
+    gate = new Promise<void>((resolve) => (release = resolve));
+    now += 6.5 * DAY;
+    const caller = manager.getAccessToken();
+    caller.catch(() => undefined);
+    await saveStarted; // the service answered; its set is being written
+    const signingOut = manager.signOut({ revoke: false });
+    release();
+    await signingOut;
+    await expect(caller).rejects.toMatchObject({ code: fail ? 'ERR_TOKEN_NOT_PERSISTED' : 'ERR_NOT_SIGNED_IN' });
+    expect(manager.isSignedIn()).toBe(false);
+    expect(manager.getTokenSet()).toBeUndefined();
+    expect(await store.load()).toBeUndefined();
+    await expect(manager.getAccessToken()).rejects.toMatchObject({ code: 'ERR_NOT_SIGNED_IN' });
+    expect(client.isAuthenticated()).toBe(false);
+  });
+
+  it('a sign-out whose store clear fails still signs the player out for this run: the store is not read back', async () => {
+    const first = await signIn();
+    const inner = new MemoryTokenStore();
+    await newManager({ client: first.client, store: inner }).setTokens(first.tokens);
+    const store: TokenStore = {
+      load: () => inner.load(),
+      save: (set) => inner.save(set),
+      clear: async () => {
+        throw new TokenStoreError(TokenStoreErrorCode.KeyringLocked, 'The keychain is locked.');
+      },
+    };
+    const manager = newManager({ client: newClient(), store });
+    await expect(manager.signOut()).rejects.toMatchObject({ code: 'ERR_KEYRING_LOCKED' });
+    await expect(manager.getAccessToken()).rejects.toMatchObject({ code: 'ERR_NOT_SIGNED_IN' });
+    expect(await manager.start()).toBe(false);
+  });
+});
+
+describe('the client kept in sync', () => {
+  it('is given the expiry with the token, so it stops using the token when it expires', async () => {
+    const { client, tokens } = await signIn();
+    const manager = newManager({ client, store: new MemoryTokenStore() });
+    // No refresh token, so nothing replaces it: the client must know when it runs out.
+    const expiresAt = Date.now() + 300;
+    await manager.setTokens({ accessToken: tokens.accessToken, tokenType: 'Bearer', scopes: tokens.scopes, expiresAt });
+    expect(client.isAuthenticated()).toBe(true);
+    while (Date.now() <= expiresAt) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(client.isAuthenticated()).toBe(false);
+  });
+});
+
 describe('crash-safe rotation', () => {
   it('does not hand out refreshed tokens whose save failed, surfaces the error, and saves them on the next call', async () => {
     const { client, tokens } = await signIn();
@@ -512,6 +794,9 @@ describe('crash-safe rotation', () => {
     const error = await rejected<SocialSdkAuthError>(manager.getAccessToken());
     expect(error).toBeInstanceOf(SocialSdkAuthError);
     expect(error.code).toBe('ERR_TOKEN_NOT_PERSISTED');
+    expect(error.message).toBe(
+      'The new tokens could not be saved to the token store, so they were not used (the previous refresh token is already spent). They are kept in memory and the save is tried again on the next getAccessToken(); if the game exits first, the player must sign in again. Fix the store error given as the cause.',
+    );
     expect((error.cause as SocialSdkAuthError).code).toBe('ERR_TOKEN_STORE_DISK_FULL');
     expect(error.message).not.toContain(tokens.refreshToken);
     expect(refreshRequests()).toBe(before + 1);
@@ -538,9 +823,16 @@ describe('crash-safe rotation', () => {
     const store = new FlakyStore();
     store.failSaves = true;
     const manager = newManager({ client, store });
-    await expect(manager.setTokens(tokens)).rejects.toMatchObject({ code: 'ERR_TOKEN_NOT_PERSISTED' });
+    await expect(manager.setTokens(tokens)).rejects.toMatchObject({
+      code: 'ERR_TOKEN_NOT_PERSISTED',
+      message:
+        'The new tokens could not be saved to the token store, so they were not used. They are kept in memory and the save is tried again on the next getAccessToken(); if the game exits first, the player must sign in again. Fix the store error given as the cause.',
+    });
     expect(client.isAuthenticated()).toBe(false);
     expect(manager.getTokenSet()).toBeUndefined();
+    // Held, waiting to be saved: the player is still signed in.
+    expect(manager.isSignedIn()).toBe(true);
+    expect(manager.toJSON().signedIn).toBe(true);
     await expect(manager.getAccessToken()).rejects.toMatchObject({ code: 'ERR_TOKEN_NOT_PERSISTED' });
     store.failSaves = false;
     expect(await manager.getAccessToken()).toBe(tokens.accessToken);
@@ -580,6 +872,65 @@ describe('a dead grant', () => {
     expect(await manager.getAccessToken()).toBe(again.accessToken);
   });
 
+  it('an invalid_grant for a grant replaced by a sign-in meanwhile leaves the new sign-in in place', async () => {
+    const { client, tokens } = await signIn();
+    let now = Date.now();
+    const store = new MemoryTokenStore();
+    const manager = newManager({ client, store, clock: () => now });
+    await manager.setTokens(tokens);
+    await client.refreshToken({ refreshToken: tokens.refreshToken }); // the held refresh token is now stale
+    const again = await client.signIn(); // the player signs in again, handed to the manager below
+    const reauth = vi.fn();
+    manager.on('reauthorizationRequired', reauth);
+    now += 6.5 * DAY;
+    emulator.setLatency(300);
+    try {
+      const caller = manager.getAccessToken();
+      caller.catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 50)); // the refused request is held by the latency
+      emulator.setLatency(0);
+      await manager.setTokens(again);
+      await expect(caller).rejects.toMatchObject({ oauthError: 'invalid_grant' });
+      expect(reauth).not.toHaveBeenCalled();
+      expect(manager.getTokenSet()?.accessToken).toBe(again.accessToken);
+      expect((await store.load())?.accessToken).toBe(again.accessToken);
+      expect(await manager.getAccessToken()).toBe(again.accessToken);
+      expect(client.isAuthenticated()).toBe(true);
+    } finally {
+      emulator.setLatency(0);
+    }
+  });
+
+  it('a dead grant whose stored set cannot be cleared still asks for a sign-in, and reports the store error', async () => {
+    const { client, tokens } = await signIn();
+    let now = Date.now();
+    const inner = new MemoryTokenStore();
+    const clearError = new TokenStoreError(TokenStoreErrorCode.KeyringLocked, 'The keychain is locked.');
+    const store: TokenStore = {
+      load: () => inner.load(),
+      save: (set) => inner.save(set),
+      clear: async () => {
+        throw clearError;
+      },
+    };
+    const manager = newManager({ client, store, clock: () => now });
+    await manager.setTokens(tokens);
+    await client.refreshToken({ refreshToken: tokens.refreshToken }); // rotated elsewhere: the held one is dead
+    const events: Array<[string, unknown]> = [];
+    manager.on('refreshFailed', (error) => events.push(['refreshFailed', error]));
+    manager.on('reauthorizationRequired', (error) => events.push(['reauthorizationRequired', error]));
+    now += 6.5 * DAY;
+    const error = await rejected<ClientResultError>(manager.getAccessToken());
+    expect(error).toMatchObject({ code: 'ERR_REAUTHORIZATION_REQUIRED', oauthError: 'invalid_grant' });
+    expect(events).toEqual([
+      ['refreshFailed', clearError],
+      ['reauthorizationRequired', error],
+      ['refreshFailed', error],
+    ]);
+    expect(manager.isSignedIn()).toBe(false);
+    expect((await inner.load())?.refreshToken).toBe(tokens.refreshToken); // still stored: the next start finds it refused again
+  });
+
   it('a token that expired with no refresh token asks for a new sign-in', async () => {
     const { client, tokens } = await signIn();
     let now = Date.now();
@@ -591,7 +942,7 @@ describe('a dead grant', () => {
     manager.on('reauthorizationRequired', reauth);
     now += DAY;
     const error = await rejected<ClientResultError>(manager.getAccessToken());
-    expect(error).toMatchObject({ code: 'ERR_REAUTHORIZATION_REQUIRED', type: 'AuthorizationFailed', status: 0, oauthError: '', errorCode: 0, retryable: false });
+    expect(error).toMatchObject({ code: 'ERR_REAUTHORIZATION_REQUIRED', type: 'AuthorizationFailed', status: 0, oauthError: '', errorCode: 0, responseBody: '', retryable: false, retryAfter: 0 });
     expect(error.message).toMatch(/^The access token has expired and no refresh token was granted/);
     expect(error.cause).toBeUndefined();
     expect(reauth).toHaveBeenCalledWith(error);
