@@ -39,6 +39,11 @@ function newManager(options: ConstructorParameters<typeof TokenManager>[0]): Tok
   return manager;
 }
 
+/** A store that reads and writes `inner`, except for the steps given (a slow, failing or counting keychain). */
+function overStore(inner: TokenStore, steps: Partial<TokenStore>): TokenStore {
+  return { load: () => inner.load(), save: (set) => inner.save(set), clear: () => inner.clear(), ...steps };
+}
+
 const refreshRequests = (): number => emulator.requests.filter((r) => r.grantType === 'refresh_token').length;
 
 /** Asks the emulator who the token belongs to: 200 for a live access token, 401 for a dead one. */
@@ -247,14 +252,12 @@ describe('setTokens, getAccessToken and start', () => {
     const inner = new MemoryTokenStore();
     await newManager({ client: first.client, store: inner }).setTokens(first.tokens);
     let loads = 0;
-    const store: TokenStore = {
+    const store = overStore(inner, {
       load: () => {
         loads++;
         return inner.load();
       },
-      save: (set) => inner.save(set),
-      clear: () => inner.clear(),
-    };
+    });
     const manager = newManager({ client: newClient(), store });
     expect(await Promise.all([manager.start(), manager.load(), manager.start()])).toEqual([true, true, true]);
     expect(await manager.load()).toBe(true);
@@ -267,15 +270,13 @@ describe('setTokens, getAccessToken and start', () => {
     const inner = new MemoryTokenStore();
     await newManager({ client: first.client, store: inner }).setTokens(first.tokens);
     let loads = 0;
-    const store: TokenStore = {
+    const store = overStore(inner, {
       load: async () => {
         loads++;
         if (loads === 1) throw new TokenStoreError(TokenStoreErrorCode.KeyringLocked, 'The keychain is locked.');
         return inner.load();
       },
-      save: (set) => inner.save(set),
-      clear: () => inner.clear(),
-    };
+    });
     const manager = newManager({ client: newClient(), store });
     await expect(manager.start()).rejects.toMatchObject({ code: 'ERR_KEYRING_LOCKED' });
     expect(manager.isSignedIn()).toBe(false);
@@ -289,14 +290,12 @@ describe('setTokens, getAccessToken and start', () => {
     const { client, tokens } = await signIn();
     const inner = new MemoryTokenStore();
     let loads = 0;
-    const store: TokenStore = {
+    const store = overStore(inner, {
       load: () => {
         loads++;
         return inner.load();
       },
-      save: (set) => inner.save(set),
-      clear: () => inner.clear(),
-    };
+    });
     const manager = newManager({ client, store });
     await manager.setTokens(tokens);
     expect(await manager.start()).toBe(true);
@@ -327,16 +326,14 @@ describe('setTokens, getAccessToken and start', () => {
     await newManager({ client: old.client, store: inner }).setTokens(old.tokens);
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    const store: TokenStore = {
+    const store = overStore(inner, {
       // Reads what is stored now, answers later: a slow keychain.
       load: async () => {
         const set = await inner.load();
         await released;
         return set;
       },
-      save: (set) => inner.save(set),
-      clear: () => inner.clear(),
-    };
+    });
     const { client, tokens } = await signIn();
     const manager = newManager({ client, store });
     const starting = manager.start();
@@ -352,14 +349,12 @@ describe('setTokens, getAccessToken and start', () => {
     const inner = new MemoryTokenStore();
     await newManager({ client: first.client, store: inner }).setTokens(first.tokens);
     const controller = new AbortController();
-    const store: TokenStore = {
+    const store = overStore(inner, {
       load: async () => {
         controller.abort();
         return inner.load();
       },
-      save: (set) => inner.save(set),
-      clear: () => inner.clear(),
-    };
+    });
     const manager = newManager({ client: newClient(), store });
     const before = refreshRequests();
     await expect(manager.refresh({ signal: controller.signal })).rejects.toMatchObject({
@@ -710,8 +705,7 @@ describe('a sign-out while a refreshed set is being saved', () => {
     let gate: Promise<void> | undefined;
     let saving!: () => void;
     const saveStarted = new Promise<void>((resolve) => (saving = resolve));
-    const store: TokenStore = {
-      load: () => inner.load(),
+    const store = overStore(inner, {
       save: async (set) => {
         if (gate) {
           const held = gate;
@@ -722,8 +716,7 @@ describe('a sign-out while a refreshed set is being saved', () => {
         }
         await inner.save(set);
       },
-      clear: () => inner.clear(),
-    };
+    });
     const manager = newManager({ client, store, clock: () => now });
     await manager.setTokens(tokens);
     let release!: () => void;
@@ -747,13 +740,11 @@ describe('a sign-out while a refreshed set is being saved', () => {
     const first = await signIn();
     const inner = new MemoryTokenStore();
     await newManager({ client: first.client, store: inner }).setTokens(first.tokens);
-    const store: TokenStore = {
-      load: () => inner.load(),
-      save: (set) => inner.save(set),
+    const store = overStore(inner, {
       clear: async () => {
         throw new TokenStoreError(TokenStoreErrorCode.KeyringLocked, 'The keychain is locked.');
       },
-    };
+    });
     const manager = newManager({ client: newClient(), store });
     await expect(manager.signOut()).rejects.toMatchObject({ code: 'ERR_KEYRING_LOCKED' });
     await expect(manager.getAccessToken()).rejects.toMatchObject({ code: 'ERR_NOT_SIGNED_IN' });
@@ -906,13 +897,11 @@ describe('a dead grant', () => {
     let now = Date.now();
     const inner = new MemoryTokenStore();
     const clearError = new TokenStoreError(TokenStoreErrorCode.KeyringLocked, 'The keychain is locked.');
-    const store: TokenStore = {
-      load: () => inner.load(),
-      save: (set) => inner.save(set),
+    const store = overStore(inner, {
       clear: async () => {
         throw clearError;
       },
-    };
+    });
     const manager = newManager({ client, store, clock: () => now });
     await manager.setTokens(tokens);
     await client.refreshToken({ refreshToken: tokens.refreshToken }); // rotated elsewhere: the held one is dead
