@@ -152,11 +152,11 @@ export function errorPage(status: number, error: string, description: string): R
 export class BodyTooLargeError extends Error {}
 
 /**
- * The whole body when it is already here: a small body usually arrives with its headers, and
- * once the parser has the whole message it waits in the stream's buffer. Undefined otherwise (or
- * when it is over `limit`), for `readBody` to read as it comes.
+ * The whole body when the parser already has the whole message (it then waits in the stream's
+ * buffer). Never so when the request is announced, only a turn of the event loop later: see
+ * `readBody`. Undefined otherwise, or when it is over `limit`.
  */
-export function bufferedBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Buffer | undefined {
+function bufferedBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Buffer | undefined {
   if (!req.complete || req.readableFlowing || req.readableLength > limit) return undefined;
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return undefined;
@@ -171,6 +171,19 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLargeError());
   const buffered = bufferedBody(req, limit);
   if (buffered !== undefined) return Promise.resolve(buffered);
+  // Node announces a request once its headers are parsed, before the body that came in the same
+  // read: by the next turn of the event loop a small body is in the stream's buffer, and is taken
+  // from there without stream listeners. One still missing then (slow, large, chunked) is read as it comes.
+  if (declared > 0 && declared <= SMALL_BODY_BYTES) {
+    return new Promise((resolve) => setImmediate(() => resolve(bufferedBody(req, limit) ?? readAsItComes(req, limit))));
+  }
+  return readAsItComes(req, limit);
+}
+
+/** Bodies small enough to come in the same read as their headers. */
+const SMALL_BODY_BYTES = 16 * 1024;
+
+function readAsItComes(req: IncomingMessage, limit: number): Promise<Buffer> {
   // Gone already (the listeners below would wait for events that have been and gone).
   if (req.destroyed) return Promise.reject(new Error('request closed before its body ended'));
   return new Promise((resolve, reject) => {

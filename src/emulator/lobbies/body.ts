@@ -1,7 +1,7 @@
 /** Reading a JSON request body for the lobby interface, bounded, with the service's 400 answers. */
 import type { IncomingMessage } from 'node:http';
 import { errorBody, invalidFormBody, JsonErrorCode, type ServiceErrorBody } from '../../rules/errors.js';
-import { BodyTooLargeError, bufferedBody, readBody } from '../http.js';
+import { BodyTooLargeError, readBody } from '../http.js';
 
 /** Lobby bodies are at most 4 levels deep; anything much deeper is refused before it is walked. */
 export const MAX_JSON_DEPTH = 16;
@@ -47,28 +47,6 @@ export async function readJsonBody(req: IncomingMessage): Promise<BodyResult> {
     return { ok: false, aborted: true };
   }
   return parseJsonBody(req, raw);
-}
-
-/** Bodies small enough to come with their headers: looked for again after the current read. */
-const SMALL_BODY_BYTES = 16 * 1024;
-
-/**
- * As `readJsonBody`, without stream listeners for the usual small body. Node announces a request
- * as soon as its headers are parsed, before the body that came in the same read; by the next turn
- * of the event loop that body is in the stream's buffer and is taken from there. A body still
- * missing then (a slow or a large one) is read as it comes.
- */
-export function readJsonBodyNow(req: IncomingMessage): BodyResult | Promise<BodyResult> {
-  const raw = bufferedBody(req);
-  if (raw !== undefined) return parseJsonBody(req, raw);
-  const declared = Number(req.headers['content-length']);
-  if (!(declared > 0 && declared <= SMALL_BODY_BYTES)) return readJsonBody(req);
-  return new Promise((resolve) => {
-    setImmediate(() => {
-      const later = bufferedBody(req);
-      resolve(later === undefined ? readJsonBody(req) : parseJsonBody(req, later));
-    });
-  });
 }
 
 function parseJsonBody(req: IncomingMessage, raw: Buffer): BodyResult {

@@ -9,7 +9,7 @@ import type { EmulatorContext } from '../context.js';
 import { identify, type Caller } from '../credentials.js';
 import { json, matchRoute, routeSegments, serviceError, takeServerFault, type Outcome, type Reply, type RequestUrl } from '../http.js';
 import { GLOBAL_LIMIT_DEFAULT, type BucketRule, type BucketState, type RateLimits } from '../ratelimit/limiter.js';
-import { readJsonBodyNow, type BodyResult } from './body.js';
+import { readJsonBody, type BodyResult } from './body.js';
 import * as op from './operations.js';
 import type { LobbyWorld } from './world.js';
 
@@ -129,7 +129,7 @@ export function routeLobbyApi(ctx: EmulatorContext, req: IncomingMessage, url: R
     }
   }
 
-  // Most answers need no promise at all: the body, when there is one, is usually buffered already.
+  // Answers without a body need no promise.
   const reply = answerRoute(ctx, world, limits, req, url, route, params, now, enforce);
   if (!enforce) return reply;
   const counted = (outcome: Outcome): Outcome => {
@@ -193,6 +193,5 @@ function answerRoute(
     if ('aborted' in read) return { destroySocket: true };
     return json(read.status, read.error, { ...headers, ...(read.close === true ? { Connection: 'close' } : {}) });
   };
-  const read = readJsonBodyNow(req);
-  return read instanceof Promise ? read.then(withBody) : withBody(read);
+  return readJsonBody(req).then(withBody);
 }
