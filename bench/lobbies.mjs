@@ -71,12 +71,11 @@ async function serverPart() {
       { name: 'bare node:http, fixed JSON body, the same requests', options: { url: new URL(bare.apiBase).origin, requests: mixed }, results: [] },
       { name: 'bare node:http, fixed JSON body, plain GETs', options: { url: `${bare.apiBase}/lobbies/1` }, results: [] },
     ];
-    for (const c of contenders) c.run = () => cannon(c.options);
     for (const c of contenders) await cannon({ ...c.options, duration: 1 });
     for (let round = 0; round < ROUNDS; round++) {
       // Rotated, so no contender always runs first or last.
       for (const c of contenders.map((_, i) => contenders[(i + round) % contenders.length])) {
-        const result = await c.run();
+        const result = await cannon(c.options);
         if (result.non2xx > 0 || result.errors > 0) throw new Error(`${c.name}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
         c.results.push(result);
       }

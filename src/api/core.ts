@@ -336,15 +336,15 @@ export class PlatformApiCore {
 
     // A wait for a rate limit or before a retry; close() ends it (the request in flight it leaves be).
     const pause = async (ms: number): Promise<void> => {
+      if (s.closed) {
+        cancel.closed = true;
+        throw failure(new Error('closed'));
+      }
       s.waiting.add(cancel);
       try {
-        if (s.closed) {
-          cancel.closed = true;
-          throw failure(new Error('closed'));
-        }
         await wait(ms, waitSignal(cancel), true).done; // a caller awaits it: keeps the process up
       } catch (cause) {
-        throw cause instanceof ApiRequestError ? cause : failure(cause);
+        throw failure(cause);
       } finally {
         s.waiting.delete(cancel);
       }
