@@ -149,3 +149,37 @@ describe('PATCH /channels/{id}/messages/{id}', () => {
     expect(await call(emulator, 'PATCH', `${messages()}/${sent.id}`, { content: 'theirs' }, other)).toMatchObject({ status: 403, body: { code: 50005 } });
   });
 });
+
+describe('multipart payload_json', () => {
+  const deep = (levels: number) => `{"embeds":${'['.repeat(levels)}${']'.repeat(levels)}}`;
+  async function send(path: string, method: string, payload: string | Blob): Promise<{ status: number; body: any }> {
+    const form = new FormData();
+    form.set('payload_json', payload);
+    const res = await fetch(`${emulator.apiBase}${path}`, { method, headers: { authorization: `Bot ${emulator.botToken}` }, body: form });
+    return { status: res.status, body: await res.json() };
+  }
+
+  it('is refused as a JSON body would be when it nests too deep, and nothing is written', async () => {
+    const sent = (await call(emulator, 'POST', messages(), { content: 'before' })).body;
+    const edit = await send(`${messages()}/${sent.id}`, 'PATCH', deep(5000));
+    expect(edit).toMatchObject({ status: 400, body: { code: 50109, message: expect.stringContaining('payload_json') } });
+    const after = await call(emulator, 'GET', `${messages()}/${sent.id}`);
+    expect([after.status, after.body]).toEqual([200, sent]);
+    expect(await send(messages(), 'POST', deep(5000))).toMatchObject({ status: 400, body: { code: 50109 } });
+    // The same text as a JSON body gets the same answer: one rule for both.
+    const asJson = await fetch(`${emulator.apiBase}${messages()}`, { method: 'POST', headers: { authorization: `Bot ${emulator.botToken}`, 'content-type': 'application/json' }, body: deep(5000) });
+    expect(asJson.status).toBe(400);
+    expect(((await asJson.json()) as { code: number }).code).toBe(50109);
+  });
+
+  it('must be JSON of at most 64 KiB, in UTF-8 when sent as a file part', async () => {
+    expect(await send(messages(), 'POST', '{"content":')).toMatchObject({ status: 400, body: { code: 50109 } });
+    expect(await send(messages(), 'POST', new Blob([Uint8Array.of(0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d)]))).toMatchObject({
+      status: 400,
+      body: { code: 50109, message: 'payload_json contains invalid JSON: it is not valid UTF-8.' },
+    });
+    const large = JSON.stringify({ content: 'x', embeds: [{ description: 'd'.repeat(64 * 1024) }] });
+    expect(await send(messages(), 'POST', large)).toMatchObject({ status: 413, body: { code: 40005 } });
+    expect(await send(messages(), 'POST', new Blob([JSON.stringify({ content: 'in a file part' })]))).toMatchObject({ status: 200, body: { content: 'in a file part' } });
+  });
+});

@@ -1,12 +1,18 @@
-/** Reading a JSON request body for the lobby interface, bounded, with the service's 400 answers. */
+/**
+ * Reading a JSON request body, bounded, with the service's 400 answers: the lobby interface's,
+ * and every other JSON route's (a multipart message's `payload_json` obeys the same rules).
+ */
 import type { IncomingMessage } from 'node:http';
 import { errorBody, invalidFormBody, JsonErrorCode, type ServiceErrorBody } from '../../rules/errors.js';
-import { BodyTooLargeError, readBody } from '../http.js';
+import { BodyTooLargeError, MAX_BODY_BYTES, readBody } from '../http.js';
 
-/** Lobby bodies are at most 4 levels deep; anything much deeper is refused before it is walked. */
+/** Lobby bodies are at most 4 levels deep, messages about 10; anything much deeper is refused before it is walked. */
 export const MAX_JSON_DEPTH = 16;
 
-export type BodyResult = { ok: true; body: unknown } | { ok: false; status: number; error: ServiceErrorBody; close?: boolean } | { ok: false; aborted: true };
+export type BodyResult = { ok: true; body: unknown } | JsonRefusal | { ok: false; aborted: true };
+
+/** Why a JSON text was refused: the status and the service's error body. */
+export type JsonRefusal = { ok: false; status: number; error: ServiceErrorBody; close?: boolean };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
@@ -59,18 +65,38 @@ function parseJsonBody(req: IncomingMessage, raw: Buffer): BodyResult {
       error: invalidFormBody([{ path: [], code: 'CONTENT_TYPE_INVALID', message: `Expected "Content-Type" header to be one of {'application/json'}; send the body as JSON.` }]),
     };
   }
+  return parseJsonBytes(raw, 'The request body');
+}
+
+/**
+ * Parses JSON sent as bytes by the rules of a JSON request body: at most MAX_BODY_BYTES, valid
+ * UTF-8, nested at most MAX_JSON_DEPTH deep, valid JSON. `what` names it in the error message.
+ */
+export function parseJsonBytes(raw: Uint8Array, what: string): { ok: true; body: unknown } | JsonRefusal {
+  if (raw.length > MAX_BODY_BYTES) return tooLarge();
   let text: string;
   try {
     text = utf8.decode(raw);
   } catch {
-    return { ok: false, status: 400, error: errorBody(JsonErrorCode.InvalidJson, 'The request body contains invalid JSON: it is not valid UTF-8.') };
+    return { ok: false, status: 400, error: errorBody(JsonErrorCode.InvalidJson, `${what} contains invalid JSON: it is not valid UTF-8.`) };
   }
+  return parseJsonText(text, what);
+}
+
+/** As parseJsonBytes, for JSON already decoded (a form's text part): the size counts its UTF-8 bytes. */
+export function parseJsonText(text: string, what: string): { ok: true; body: unknown } | JsonRefusal {
+  // Only a text that might be too large is measured: no UTF-16 unit takes more than 3 bytes.
+  if (text.length * 3 > MAX_BODY_BYTES && Buffer.byteLength(text) > MAX_BODY_BYTES) return tooLarge();
   if (nestingDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
-    return { ok: false, status: 400, error: errorBody(JsonErrorCode.InvalidJson, `The request body contains invalid JSON: it nests more than ${MAX_JSON_DEPTH} levels deep.`) };
+    return { ok: false, status: 400, error: errorBody(JsonErrorCode.InvalidJson, `${what} contains invalid JSON: it nests more than ${MAX_JSON_DEPTH} levels deep.`) };
   }
   try {
     return { ok: true, body: JSON.parse(text) as unknown };
   } catch {
     return { ok: false, status: 400, error: errorBody(JsonErrorCode.InvalidJson) };
   }
+}
+
+function tooLarge(): JsonRefusal {
+  return { ok: false, status: 413, error: errorBody(JsonErrorCode.RequestEntityTooLarge) };
 }

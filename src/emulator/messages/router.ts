@@ -10,7 +10,7 @@ import { errorBody, invalidFormBody, JsonErrorCode, type FieldProblem } from '..
 import type { EmulatorContext } from '../context.js';
 import { identify } from '../credentials.js';
 import { BodyTooLargeError, json, readBody, serviceError, takeServerFault, type Outcome, type Reply, type RequestUrl } from '../http.js';
-import { readJsonBody } from '../lobbies/body.js';
+import { parseJsonBytes, parseJsonText, readJsonBody } from '../lobbies/body.js';
 
 /** A multipart body (files included) above this many bytes is answered with 413. */
 export const MAX_UPLOAD_BYTES = 8 * 1024 * 1024;
@@ -83,8 +83,10 @@ export async function routeMessagesApi(ctx: EmulatorContext, req: IncomingMessag
     const id = ctx.lobbies.nextId(now);
     const attachments = uploads.map((upload) => attachmentOf(ctx, channelId, ctx.lobbies.nextId(now), upload, body));
     const message = render(id, channelId, caller.applicationId, body, attachments, new Date(now).toISOString());
+    // Answered before it is kept: a message is stored only with the 200 that reports it.
+    const reply = json(200, message);
     store.set(id, { applicationId: caller.applicationId, message });
-    return json(200, message);
+    return reply;
   }
 
   // An edit replaces the fields it carries; the result must obey every rule a new message does.
@@ -112,8 +114,9 @@ export async function routeMessagesApi(ctx: EmulatorContext, req: IncomingMessag
   if (refused !== undefined) return refused;
   const message = render(String(previous.id), channelId, stored.applicationId, merged, attachments, String(previous.timestamp));
   message.edited_timestamp = new Date(now).toISOString();
+  const reply = json(200, message);
   store.set(String(previous.id), { applicationId: stored.applicationId, message });
-  return json(200, message);
+  return reply;
 }
 
 type BodyRead = { body: Json; uploads: Upload[] } | Reply | { aborted: true };
@@ -152,14 +155,11 @@ async function readMessageBody(req: IncomingMessage): Promise<BodyRead> {
   let body: Json = {};
   const payload = form.get('payload_json');
   if (payload !== null) {
-    const text = typeof payload === 'string' ? payload : await payload.text();
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return formProblem('payload_json must hold a JSON object.');
-      body = parsed as Json;
-    } catch {
-      return json(400, errorBody(JsonErrorCode.InvalidJson));
-    }
+    // The rules of a JSON body, so nothing is stored that cannot be answered.
+    const parsed = typeof payload === 'string' ? parseJsonText(payload, 'payload_json') : parseJsonBytes(new Uint8Array(await payload.arrayBuffer()), 'payload_json');
+    if (!parsed.ok) return json(parsed.status, parsed.error);
+    if (typeof parsed.body !== 'object' || parsed.body === null || Array.isArray(parsed.body)) return formProblem('payload_json must hold a JSON object.');
+    body = parsed.body as Json;
   }
   const uploads: Upload[] = [];
   for (const [name, value] of form.entries()) {
