@@ -183,3 +183,48 @@ describe('multipart payload_json', () => {
     expect(await send(messages(), 'POST', new Blob([JSON.stringify({ content: 'in a file part' })]))).toMatchObject({ status: 200, body: { content: 'in a file part' } });
   });
 });
+
+describe('what a channel keeps', () => {
+  it('keeps the newest 200 messages of each channel; older ones are 404, code 10008', async () => {
+    const guild = await emulator.createGuild({ channels: [{ name: 'busy' }, { name: 'quiet' }] });
+    const [busy, quiet] = ((await call(emulator, 'GET', `/guilds/${guild.id}/channels`)).body as { id: string; name: string }[])
+      .filter((c) => c.name === 'busy' || c.name === 'quiet')
+      .sort((a, b) => (a.name === 'busy' ? -1 : b.name === 'busy' ? 1 : 0))
+      .map((c) => `/channels/${c.id}/messages`);
+    const elsewhere = (await call(emulator, 'POST', quiet!, { content: 'elsewhere' })).body;
+    const ids: string[] = [];
+    for (let i = 0; i < 200; i++) ids.push((await call(emulator, 'POST', busy!, { content: `#${i}` })).body.id);
+    expect((await call(emulator, 'GET', `${busy}/${ids[0]}`)).status).toBe(200);
+    // An edit keeps a message in its place and evicts nothing.
+    expect((await call(emulator, 'PATCH', `${busy}/${ids[0]}`, { content: 'edited' })).status).toBe(200);
+    expect((await call(emulator, 'GET', `${busy}/${ids[199]}`)).status).toBe(200);
+    ids.push((await call(emulator, 'POST', busy!, { content: '#200' })).body.id);
+    expect(await call(emulator, 'GET', `${busy}/${ids[0]}`)).toMatchObject({ status: 404, body: { code: 10008 } });
+    expect(await call(emulator, 'PATCH', `${busy}/${ids[0]}`, { content: 'gone' })).toMatchObject({ status: 404, body: { code: 10008 } });
+    expect(await call(emulator, 'GET', `${busy}/${ids[1]}`)).toMatchObject({ status: 200, body: { content: '#1' } });
+    expect(await call(emulator, 'GET', `${busy}/${ids[200]}`)).toMatchObject({ status: 200, body: { content: '#200' } });
+    expect(await call(emulator, 'GET', `${quiet}/${elsewhere.id}`)).toMatchObject({ status: 200, body: { content: 'elsewhere' } });
+  });
+
+  it('refuses an upload named with more than 1024 characters, as the part or in attachments', async () => {
+    // A name as long as the upload limit allows once kept several copies of itself per message.
+    const huge = await upload(messages(), 'POST', { content: 'x' }, [{ name: 'n'.repeat(6_500_000), data: 'a' }]);
+    expect(huge.status).toBe(400);
+    expect(huge.body).toMatchObject({ code: 50035 });
+    expect(flatErrors(huge.body.errors)).toEqual([{ path: 'files[0].filename', code: 'BASE_TYPE_BAD_LENGTH' }]);
+    const renamed = await upload(messages(), 'POST', { content: 'x', attachments: [{ id: 0, filename: 'r'.repeat(1025) }] }, [{ name: 'short.txt', data: 'a' }]);
+    expect(flatErrors(renamed.body.errors)).toEqual([{ path: 'files[0].filename', code: 'BASE_TYPE_BAD_LENGTH' }]);
+    const longest = await upload(messages(), 'POST', { content: 'x' }, [{ name: `${'l'.repeat(1020)}.txt`, data: 'a' }]);
+    expect(longest.status).toBe(200);
+    expect(longest.body.attachments[0].filename).toHaveLength(1024);
+  });
+
+  it('answers an upload the same when it is read back: the URL is built from the one name kept', async () => {
+    const sent = await upload(messages(), 'POST', { content: 'Scores' }, [{ name: 'score sheet.csv', data: '1,2' }]);
+    expect(sent.status).toBe(200);
+    const [attachment] = sent.body.attachments as { id: string; url: string; proxy_url: string }[];
+    expect(attachment!.url).toBe(`${emulator.webBase}/attachments/${channel}/${attachment!.id}/score%20sheet.csv`);
+    expect(attachment!.proxy_url).toBe(attachment!.url);
+    expect((await call(emulator, 'GET', `${messages()}/${sent.body.id}`)).body).toEqual(sent.body);
+  });
+});

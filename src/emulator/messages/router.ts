@@ -11,11 +11,14 @@ import type { EmulatorContext } from '../context.js';
 import { identify } from '../credentials.js';
 import { BodyTooLargeError, json, readBody, serviceError, takeServerFault, type Outcome, type Reply, type RequestUrl } from '../http.js';
 import { parseJsonBytes, parseJsonText, readJsonBody } from '../lobbies/body.js';
+import { channelMessagesOf, type StoredAttachment, type StoredMessage } from './store.js';
 
 /** A multipart body (files included) above this many bytes is answered with 413. */
 export const MAX_UPLOAD_BYTES = 8 * 1024 * 1024;
 /** Files of one message, as attachments are. */
 const MAX_FILES = 10;
+/** An attachment's filename, as the reference bounds `attachments[].filename`. */
+const MAX_FILENAME_LENGTH = 1024;
 
 const PATH = /^\/api\/v10\/channels\/([^/]+)\/messages(?:\/([^/]+))?$/;
 const SNOWFLAKE = /^[1-9]\d{0,19}$/;
@@ -28,20 +31,6 @@ interface Upload {
   filename: string;
   size: number;
   contentType: string;
-}
-
-interface StoredMessage {
-  applicationId: string;
-  message: Json;
-}
-
-// Messages per emulator: kept beside its context rather than in it, so no other area's state changes.
-const stores = new WeakMap<EmulatorContext, Map<string, StoredMessage>>();
-
-function messagesOf(ctx: EmulatorContext): Map<string, StoredMessage> {
-  let store = stores.get(ctx);
-  if (store === undefined) stores.set(ctx, (store = new Map()));
-  return store;
 }
 
 /** Answers a request for messages, or undefined for a path it does not own. */
@@ -61,12 +50,12 @@ export async function routeMessagesApi(ctx: EmulatorContext, req: IncomingMessag
   const channel = SNOWFLAKE.test(channelId) ? ctx.world.channel(channelId) : undefined;
   if (channel === undefined) return json(404, errorBody(JsonErrorCode.UnknownChannel));
 
-  const store = messagesOf(ctx);
+  const store = channelMessagesOf(ctx);
   let stored: StoredMessage | undefined;
   if (messageId !== undefined) {
-    stored = SNOWFLAKE.test(messageId) ? store.get(messageId) : undefined;
-    if (stored === undefined || stored.message.channel_id !== channelId) return json(404, errorBody(JsonErrorCode.UnknownMessage));
-    if (method === 'GET') return json(200, stored.message);
+    stored = SNOWFLAKE.test(messageId) ? store.get(channelId, messageId) : undefined;
+    if (stored === undefined) return json(404, errorBody(JsonErrorCode.UnknownMessage));
+    if (method === 'GET') return answer(ctx, stored.message);
     if (stored.applicationId !== caller.applicationId) return json(403, errorBody(JsonErrorCode.CannotEditOthersMessage));
   }
 
@@ -81,20 +70,20 @@ export async function routeMessagesApi(ctx: EmulatorContext, req: IncomingMessag
     if (refused !== undefined) return refused;
     if (isEmpty(body, uploads)) return json(400, errorBody(JsonErrorCode.CannotSendEmptyMessage));
     const id = ctx.lobbies.nextId(now);
-    const attachments = uploads.map((upload) => attachmentOf(ctx, channelId, ctx.lobbies.nextId(now), upload, body));
+    const attachments = uploads.map((upload) => attachmentOf(ctx.lobbies.nextId(now), upload, body));
     const message = render(id, channelId, caller.applicationId, body, attachments, new Date(now).toISOString());
     // Answered before it is kept: a message is stored only with the 200 that reports it.
-    const reply = json(200, message);
-    store.set(id, { applicationId: caller.applicationId, message });
+    const reply = answer(ctx, message);
+    store.save(channelId, id, { applicationId: caller.applicationId, message });
     return reply;
   }
 
   // An edit replaces the fields it carries; the result must obey every rule a new message does.
   const previous = stored.message;
   const kept = Array.isArray(body.attachments)
-    ? (previous.attachments as Json[]).filter((a) => (body.attachments as unknown[]).some((b) => typeof b === 'object' && b !== null && String((b as Json).id) === a.id))
-    : (previous.attachments as Json[]);
-  const attachments = [...kept, ...uploads.map((upload) => attachmentOf(ctx, channelId, ctx.lobbies.nextId(now), upload, body))];
+    ? previous.attachments.filter((a) => (body.attachments as unknown[]).some((b) => typeof b === 'object' && b !== null && String((b as Json).id) === a.id))
+    : previous.attachments;
+  const attachments = [...kept, ...uploads.map((upload) => attachmentOf(ctx.lobbies.nextId(now), upload, body))];
   const merged: Json = {
     content: previous.content,
     embeds: previous.embeds,
@@ -114,8 +103,8 @@ export async function routeMessagesApi(ctx: EmulatorContext, req: IncomingMessag
   if (refused !== undefined) return refused;
   const message = render(String(previous.id), channelId, stored.applicationId, merged, attachments, String(previous.timestamp));
   message.edited_timestamp = new Date(now).toISOString();
-  const reply = json(200, message);
-  store.set(String(previous.id), { applicationId: stored.applicationId, message });
+  const reply = answer(ctx, message);
+  store.save(channelId, String(previous.id), { applicationId: stored.applicationId, message });
   return reply;
 }
 
@@ -170,6 +159,13 @@ async function readMessageBody(req: IncomingMessage): Promise<BodyRead> {
   if (uploads.length > MAX_FILES) {
     return json(400, invalidFormBody([{ path: ['attachments'], code: ComponentErrorCode.MaxLength, message: `Must be ${MAX_FILES} or fewer in length; received ${uploads.length}.` }]));
   }
+  const misnamed = uploads.flatMap((upload): FieldProblem[] => {
+    const { length } = filenameOf(upload, body);
+    if (length >= 1 && length <= MAX_FILENAME_LENGTH) return [];
+    const message = `Must be between 1 and ${MAX_FILENAME_LENGTH} in length; received ${length}. Name the file of files[${upload.index}] (or its attachments entry) with at most ${MAX_FILENAME_LENGTH} characters.`;
+    return [{ path: [`files[${upload.index}]`, 'filename'], code: ComponentErrorCode.BadLength, message }];
+  });
+  if (misnamed.length > 0) return json(400, invalidFormBody(misnamed));
   return { body, uploads };
 }
 
@@ -216,10 +212,17 @@ function filenameOf(upload: Upload, body: Json): string {
   return typeof listed?.filename === 'string' ? listed.filename : upload.filename;
 }
 
-function attachmentOf(ctx: EmulatorContext, channelId: string, id: string, upload: Upload, body: Json): Json {
-  const filename = filenameOf(upload, body);
-  const url = `${ctx.webBase}/attachments/${channelId}/${id}/${encodeURIComponent(filename)}`;
-  return { id, filename, size: upload.size, content_type: upload.contentType, url, proxy_url: url };
+function attachmentOf(id: string, upload: Upload, body: Json): StoredAttachment {
+  return { id, filename: filenameOf(upload, body), size: upload.size, content_type: upload.contentType };
+}
+
+// The 200 answer of a kept message: its attachments get their URLs, which are not kept.
+function answer(ctx: EmulatorContext, message: StoredMessage['message']): Reply {
+  const attachments = message.attachments.map((a) => {
+    const url = `${ctx.webBase}/attachments/${String(message.channel_id)}/${a.id}/${encodeURIComponent(a.filename)}`;
+    return { ...a, url, proxy_url: url };
+  });
+  return json(200, { ...message, attachments });
 }
 
 function isEmpty(body: Json, uploads: Upload[]): boolean {
@@ -231,8 +234,8 @@ function isEmpty(body: Json, uploads: Upload[]): boolean {
 }
 
 // The message object the service returns, with component ids filled and File components sized.
-function render(id: string, channelId: string, applicationId: string, body: Json, attachments: Json[], timestamp: string): Json {
-  const byName = new Map(attachments.map((a) => [a.filename as string, a]));
+function render(id: string, channelId: string, applicationId: string, body: Json, attachments: StoredAttachment[], timestamp: string): StoredMessage['message'] {
+  const byName = new Map(attachments.map((a) => [a.filename, a]));
   const components = fillIds(Array.isArray(body.components) ? body.components : []) as Json[];
   const decorate = (value: unknown): void => {
     if (Array.isArray(value)) return value.forEach(decorate);

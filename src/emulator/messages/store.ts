@@ -1,0 +1,50 @@
+/**
+ * The channel messages an emulator keeps, in memory: the newest MAX_CHANNEL_MESSAGES of each
+ * channel, each holding what its answer needs once (an upload's name, never its bytes).
+ */
+import type { EmulatorContext } from '../context.js';
+
+/** Messages kept per channel; sending one more forgets the oldest (then 404, code 10008). */
+export const MAX_CHANNEL_MESSAGES = 200;
+
+type Json = Record<string, unknown>;
+
+/** An upload as kept: its name and what was measured of its bytes, which are not kept. */
+export interface StoredAttachment {
+  id: string;
+  filename: string;
+  size: number;
+  content_type: string;
+}
+
+export interface StoredMessage {
+  applicationId: string;
+  /** The message as answered, but with attachments as kept (their URLs are built when answering). */
+  message: Json & { attachments: StoredAttachment[] };
+}
+
+/** One emulator's channel messages, oldest first in each channel. */
+export class ChannelMessages {
+  readonly #channels = new Map<string, Map<string, StoredMessage>>();
+
+  get(channelId: string, messageId: string): StoredMessage | undefined {
+    return this.#channels.get(channelId)?.get(messageId);
+  }
+
+  /** Keeps a new message, forgetting the channel's oldest past the cap, or replaces an edited one in its place. */
+  save(channelId: string, messageId: string, stored: StoredMessage): void {
+    let channel = this.#channels.get(channelId);
+    if (channel === undefined) this.#channels.set(channelId, (channel = new Map()));
+    channel.set(messageId, stored);
+    if (channel.size > MAX_CHANNEL_MESSAGES) channel.delete(channel.keys().next().value!);
+  }
+}
+
+// Kept beside the emulator's context rather than in it, so no other area's state changes.
+const stores = new WeakMap<EmulatorContext, ChannelMessages>();
+
+export function channelMessagesOf(ctx: EmulatorContext): ChannelMessages {
+  let store = stores.get(ctx);
+  if (store === undefined) stores.set(ctx, (store = new ChannelMessages()));
+  return store;
+}
