@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { checkSnowflake } from './check.js';
 import { forwardRedirectCommand, FORWARD_REDIRECT_USAGE } from './desktop/cli-forward.js';
 import { DEFAULT_APPLICATION_ID, startEmulator } from './emulator/index.js';
 
@@ -47,6 +48,22 @@ function parsePort(value: string | undefined): number {
   return port;
 }
 
+/** The ids of `--player`, each a user id given once. */
+function checkPlayers(values: string[] | undefined): string[] {
+  const players: string[] = [];
+  for (const value of values ?? []) {
+    let id: string;
+    try {
+      id = checkSnowflake('--player', 'its value', value);
+    } catch {
+      throw new UsageError(`--player must be a user id (decimal digits, 1 to 2^64 − 1) such as 80351110224678912; received "${value.slice(0, 40)}".`);
+    }
+    if (players.includes(id)) throw new UsageError(`--player ${id} is given twice; give each player once.`);
+    players.push(id);
+  }
+  return players;
+}
+
 function waitForAbort(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
 }
@@ -57,7 +74,7 @@ const COMMANDS: Record<string, Command> = {
     usage: [
       'Usage: social-sdk-auth emulator [--port N] [--application-id ID] [--redirect-uri URI ...] [--data-dir DIR]',
       '                                [--rate-limits service|off] [--guild] [--interactions-url URL]',
-      '                                [--desktop-client DIR]',
+      '                                [--desktop-client DIR] [--player ID ...]',
       '',
       'Starts the platform emulator on 127.0.0.1: OAuth (authorize, token, revoke, device flow,',
       'discovery, JWKS, userinfo), provisional accounts, lobbies, application commands and their',
@@ -82,6 +99,10 @@ const COMMANDS: Record<string, Command> = {
       '                         it first with signed PINGs, as the service does',
       '  --desktop-client DIR   also play the desktop client on DIR/discord-ipc-0, for sign-ins',
       '                         through local IPC (point the game\'s desktopClientSocketDir at DIR)',
+      '  --player ID            a player with this user id, and print a Bearer token of theirs',
+      '                         (scopes openid sdk.social_layer) for the player routes, e.g.',
+      '                         PUT /lobbies; repeatable; the first is the one who signs in',
+      '                         (default: one user, 80351110224678912, and no token printed)',
       '  -h, --help             show this help',
     ].join('\n'),
     async run(args, io) {
@@ -94,6 +115,7 @@ const COMMANDS: Record<string, Command> = {
         guild: { type: 'boolean' },
         'interactions-url': { type: 'string' },
         'desktop-client': { type: 'string' },
+        player: { type: 'string', multiple: true },
       });
       if (values.help === true) {
         io.out(this.usage);
@@ -102,6 +124,7 @@ const COMMANDS: Record<string, Command> = {
       const port = parsePort(values.port as string | undefined);
       const rateLimits = values['rate-limits'] as string | undefined;
       if (rateLimits !== undefined && rateLimits !== 'service' && rateLimits !== 'off') throw new UsageError(`--rate-limits must be "service" or "off"; received "${rateLimits}".`);
+      const players = checkPlayers(values.player as string[] | undefined);
       let emulator;
       try {
         const id = values['application-id'] as string | undefined;
@@ -117,6 +140,7 @@ const COMMANDS: Record<string, Command> = {
           ...(applications ? { applications } : {}),
           ...(dataDir !== undefined ? { dataDir } : {}),
           ...(rateLimits !== undefined ? { rateLimits } : {}),
+          ...(players.length > 0 ? { users: players.map((id, i) => ({ id, username: `player${i + 1}` })) } : {}),
         });
       } catch (err) {
         const code = (err as { code?: unknown }).code;
@@ -132,6 +156,8 @@ const COMMANDS: Record<string, Command> = {
       // A local test double's credential: printed so a backend under test can be configured with it.
       io.out(`  bot token:      ${emulator.botToken}`);
       io.out(`  public key:     ${emulator.publicKey}`);
+      // Tokens a sign-in would issue, so the player routes can be tried with curl.
+      for (const userId of players) io.out(`  player token:   ${emulator.createAccessToken({ userId }).accessToken} (user ${userId})`);
       try {
         if (values.guild === true) io.out(`  guild id:       ${(await emulator.createGuild()).id}`);
         const desktopDir = values['desktop-client'] as string | undefined;

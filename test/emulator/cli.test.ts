@@ -1,7 +1,8 @@
 // Covers the `social-sdk-auth` command line in-process through runCli: top-level help, usage
 // errors (exit 2), `emulator --help`, `emulator --port` serving until its stop signal aborts, and
-// `--application-id` / `--redirect-uri` registering a game's own application.
-import { spawnSync } from 'node:child_process';
+// `--application-id` / `--redirect-uri` registering a game's own application, and `--player`
+// printing players' tokens that the built command's emulator takes on its player routes.
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -215,5 +216,55 @@ describe('runCli', () => {
     expect(second.stderr.join('\n')).toMatch(/could not start: .*EADDRINUSE/);
     first.controller.abort();
     expect(await running).toBe(0);
+  });
+
+  it.each([
+    [['emulator', '--player', 'player-one']],
+    [['emulator', '--player', '0']],
+    [['emulator', '--player', '111', '--player', '0111']],
+  ])('exits 2 for a --player that is no user id, or one given twice: %j', async (argv) => {
+    const io = captureIo();
+    expect(await runCli(argv, io)).toBe(2);
+    expect(io.stderr.join('\n')).toMatch(/--player .*\n\nUsage: social-sdk-auth emulator/);
+  });
+
+  it('prints a token per --player that the player routes take, from the built command', async () => {
+    const child = spawn(process.execPath, [builtModule('cli.js'), 'emulator', '--player', '111111111111111111', '--player', '222222222222222222'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    try {
+      await until(() => stdout.includes('Press Ctrl+C') || child.exitCode !== null, 20_000);
+      expect(stderr).toBe('');
+      const apiBase = /api base:\s+(\S+)/.exec(stdout)![1]!;
+      const tokens = Object.fromEntries([...stdout.matchAll(/player token:\s+(\S+) \(user (\d+)\)/g)].map((m) => [m[2]!, m[1]!]));
+      expect(Object.keys(tokens)).toEqual(['111111111111111111', '222222222222222222']);
+      // As with curl: each player creates or joins the same lobby with their own token.
+      const join = async (userId: string) => {
+        const res = await fetch(`${apiBase}/lobbies`, {
+          method: 'PUT',
+          headers: { authorization: `Bearer ${tokens[userId]}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ secret: 'cli-lobby' }),
+        });
+        return { status: res.status, body: (await res.json()) as { id: string; members: { id: string }[] } };
+      };
+      const created = await join('111111111111111111');
+      expect(created.status).toBe(200);
+      expect(created.body.members.map((m) => m.id)).toEqual(['111111111111111111']);
+      const joined = await join('222222222222222222');
+      expect(joined.status).toBe(200);
+      expect(joined.body.id).toBe(created.body.id);
+      expect(joined.body.members.map((m) => m.id).sort()).toEqual(['111111111111111111', '222222222222222222']);
+      const me = await fetch(`${apiBase}/users/@me`, { headers: { authorization: `Bearer ${tokens['222222222222222222']}` } });
+      expect(((await me.json()) as { id: string; username: string })).toMatchObject({ id: '222222222222222222', username: 'player2' });
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    expect(stdout).toContain('Platform emulator stopped.');
   });
 });
