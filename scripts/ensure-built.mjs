@@ -23,13 +23,18 @@ function newest(file) {
 }
 
 const mtime = (file) => (existsSync(file) ? statSync(file).mtimeMs : 0);
-const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const at = (...parts) => path.join(root, ...parts);
+const requireHere = createRequire(at('package.json'));
+
+// npm itself, run with this Node: npm sets npm_execpath for the scripts it runs (Windows cannot
+// start npm.cmd without a shell).
+const npm = process.env.npm_execpath && /\.[cm]?js$/.test(process.env.npm_execpath)
+  ? [process.execPath, process.env.npm_execpath]
+  : [process.platform === 'win32' ? 'npm.cmd' : 'npm'];
 
 /** Runs one build step; a failed step ends this script with its status (its output says why). */
-function run(command, args, stdio = ['ignore', 'ignore', 'inherit']) {
-  const result = spawnSync(command, args, { cwd: root, stdio });
+function run([command, ...args], stdio = ['ignore', 'ignore', 'inherit']) {
+  const result = spawnSync(command, args, { cwd: root, stdio, shell: command.endsWith('.cmd') });
   if (result.status !== 0) {
     console.error(`social-sdk-auth: ${path.basename(command)} ${args.join(' ')} failed in ${root} (${result.error?.message ?? `status ${result.status ?? result.signal}`}).`);
     process.exit(result.status || 1);
@@ -38,10 +43,9 @@ function run(command, args, stdio = ['ignore', 'ignore', 'inherit']) {
 
 /** The development dependencies of `names` that cannot be loaded from this folder. */
 function notInstalled(names) {
-  const require = createRequire(at('package.json'));
   return names.filter((name) => {
     try {
-      require.resolve(`${name}/package.json`);
+      requireHere.resolve(`${name}/package.json`);
       return false;
     } catch {
       return true;
@@ -53,7 +57,7 @@ function notInstalled(names) {
 function cannotBuild(what, missing) {
   console.error(
     `social-sdk-auth: ${root} ${what} and cannot build it: its development dependencies ${missing.join(', ')} ` +
-      'are not installed in that folder (npm does not install the dependencies of a folder it links). ' +
+      'are not installed in that folder (npm installs none for a folder it links, nor with --omit=dev). ' +
       `To use this folder, run \`npm install\` in ${root} (that installs them and builds dist/ and the addon), ` +
       'then install it again.',
   );
@@ -63,7 +67,7 @@ function cannotBuild(what, missing) {
 if (!prepare && mtime(at('build', 'Release', 'social_sdk_auth.node')) < newest(at('native'))) {
   const missing = notInstalled(['cmake-js', 'node-addon-api']);
   if (missing.length > 0) cannotBuild('has no current build of the native addon', missing);
-  run(npx, ['cmake-js', 'compile', '--out', 'build']);
+  run([process.execPath, requireHere.resolve('cmake-js/bin/cmake-js'), 'compile', '--out', 'build']);
 }
 
 // What dist/ is made from: the sources, the compiler settings, the bundler script and the entry
@@ -73,7 +77,7 @@ const dist = at('dist', 'cjs', 'index.js');
 if (mtime(dist) < Math.max(...jsInputs.map(newest))) {
   const missing = notInstalled(['typescript', 'rolldown']);
   if (missing.length > 0) cannotBuild(existsSync(dist) ? 'has an outdated dist/' : 'has no dist/', missing);
-  run(npm, ['run', '--silent', 'build:ts']);
+  run([...npm, 'run', '--silent', 'build:ts']);
 }
 
-if (prepare) run(process.execPath, [at('scripts', 'install.mjs')], 'inherit');
+if (prepare) run([process.execPath, at('scripts', 'install.mjs')], 'inherit');
