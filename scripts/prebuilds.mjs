@@ -23,13 +23,16 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { aptCommand, describeMissing, missing, prebuildCommands, prebuildTools } from './lib/system.mjs';
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 
+// The CMake toolchain file of each target; the tools each one runs are in scripts/lib/system.mjs.
 const targets = {
-  'linux-x64': { toolchain: null, strip: 'strip' },
-  'linux-arm64': { toolchain: 'cmake/toolchains/linux-arm64-gnu.cmake', strip: 'aarch64-linux-gnu-strip' },
-  'win32-x64': { toolchain: 'cmake/toolchains/win32-x64-mingw.cmake', strip: 'x86_64-w64-mingw32-strip' },
+  'linux-x64': { toolchain: null },
+  'linux-arm64': { toolchain: 'cmake/toolchains/linux-arm64-gnu.cmake' },
+  'win32-x64': { toolchain: 'cmake/toolchains/win32-x64-mingw.cmake' },
 };
 
 function parseArgs(argv) {
@@ -131,9 +134,19 @@ function build(target, out, force) {
       return output;
     }
     const dir = path.join(cache, target);
-    const { toolchain, strip } = targets[target];
+    const { toolchain } = targets[target];
+    const { strip } = prebuildTools[target];
     if (!toolchain && `${process.platform}-${process.arch}` !== target) {
       throw new Error(`prebuilds: ${target} is built natively; this machine is ${process.platform}-${process.arch}.`);
+    }
+    // Named here, before CMake, whose own words for a missing cross compiler ("… is not a full
+    // path to an existing compiler tool") do not say what to install.
+    const absent = missing(prebuildCommands(target));
+    if (absent.length > 0) {
+      throw new Error(
+        `prebuilds: building ${target} needs ${describeMissing(absent)}, not found on PATH. Install with: ` +
+          `${aptCommand(absent.map(({ pkg }) => pkg), { sudo: true })} (as root, \`node scripts/ensure-system.mjs --for prebuilds\` does it; \`npm pack\` runs that first).`,
+      );
     }
     // A cache made from another source folder (a copy of the package) cannot be reused by CMake.
     const cacheFile = path.join(dir, 'CMakeCache.txt');
@@ -160,5 +173,10 @@ function build(target, out, force) {
   });
 }
 
-const options = parseArgs(process.argv.slice(2));
-for (const target of options.targets) build(target, options.out, options.force);
+try {
+  const options = parseArgs(process.argv.slice(2));
+  for (const target of options.targets) build(target, options.out, options.force);
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
+}

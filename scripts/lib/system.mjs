@@ -1,0 +1,85 @@
+// The one list of what the project needs from Debian, by the command each package provides, and
+// how to say what is missing. Used by scripts/ensure-system.mjs (before `npm test`, `npm pack`
+// and in CI) and by scripts/prebuilds.mjs (per target, before CMake runs).
+import { accessSync, constants, statSync } from 'node:fs';
+import path from 'node:path';
+
+/** Command (or absolute path) → the Debian package that provides it. */
+export const packages = {
+  'g++': 'g++',
+  make: 'make',
+  python3: 'python3',
+  cmake: 'cmake',
+  ninja: 'ninja-build',
+  'xdg-open': 'xdg-utils',
+  'xdg-mime': 'xdg-utils',
+  'desktop-file-validate': 'desktop-file-utils',
+  'update-desktop-database': 'desktop-file-utils',
+  gio: 'libglib2.0-bin',
+  'gnome-keyring-daemon': 'gnome-keyring',
+  'dbus-run-session': 'dbus-x11',
+  'dbus-launch': 'dbus-x11',
+  'secret-tool': 'libsecret-tools',
+  'x86_64-w64-mingw32-g++': 'g++-mingw-w64-x86-64-posix',
+  // The prebuilds (scripts/prebuilds.mjs) and the tests that run them (test/platforms/).
+  'x86_64-w64-mingw32-g++-posix': 'g++-mingw-w64-x86-64-posix',
+  'x86_64-w64-mingw32-objdump': 'binutils-mingw-w64-x86-64',
+  'x86_64-w64-mingw32-dlltool': 'binutils-mingw-w64-x86-64',
+  'x86_64-w64-mingw32-strip': 'binutils-mingw-w64-x86-64',
+  'aarch64-linux-gnu-g++': 'g++-aarch64-linux-gnu',
+  'aarch64-linux-gnu-objdump': 'binutils-aarch64-linux-gnu',
+  'aarch64-linux-gnu-strip': 'binutils-aarch64-linux-gnu',
+  objdump: 'binutils',
+  strip: 'binutils',
+  '/usr/lib/wine/wine64': 'wine64',
+  'qemu-aarch64-static': 'qemu-user-static',
+  // The Redis rate-limit store's tests start a real server.
+  'redis-server': 'redis-server',
+};
+
+/**
+ * What each prebuild target (scripts/prebuilds.mjs) runs besides CMake and Ninja: its compiler
+ * (the one its CMake toolchain file names), its strip, and other tools its build calls.
+ */
+export const prebuildTools = {
+  'linux-x64': { compiler: 'g++', strip: 'strip', other: [] },
+  'linux-arm64': { compiler: 'aarch64-linux-gnu-g++', strip: 'aarch64-linux-gnu-strip', other: [] },
+  'win32-x64': { compiler: 'x86_64-w64-mingw32-g++-posix', strip: 'x86_64-w64-mingw32-strip', other: ['x86_64-w64-mingw32-dlltool'] },
+};
+
+/** Every command building `target` runs. */
+export function prebuildCommands(target) {
+  const { compiler, strip, other } = prebuildTools[target];
+  return ['cmake', 'ninja', compiler, strip, ...other];
+}
+
+function runnable(file) {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `command` is a program on PATH (or, for an absolute path, a program there). */
+export function has(command) {
+  if (path.isAbsolute(command)) return runnable(command);
+  return (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir && runnable(path.join(dir, command)));
+}
+
+/** The commands of `commands` that are missing, each with its package, in list order. */
+export function missing(commands) {
+  return commands.filter((command) => !has(command)).map((command) => ({ command, pkg: packages[command] }));
+}
+
+/** The apt-get line that installs `pkgs` (deduplicated); `sudo: true` for a user to run. */
+export function aptCommand(pkgs, { sudo = false } = {}) {
+  const as = sudo ? 'sudo ' : '';
+  return `${as}apt-get update && ${as}apt-get install -y --no-install-recommends ${[...new Set(pkgs)].join(' ')}`;
+}
+
+/** "cmake (Debian package cmake), aarch64-linux-gnu-g++ (Debian package g++-aarch64-linux-gnu)" */
+export function describeMissing(list) {
+  return list.map(({ command, pkg }) => `${command} (Debian package ${pkg})`).join(', ');
+}
