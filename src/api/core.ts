@@ -8,6 +8,7 @@ import { inspect } from 'node:util';
 import type { Agent as UndiciAgent } from 'undici';
 import { argumentError } from '../errors.js';
 import { checkInteger, checkMs, checkOneOf, checkOptions, checkSignal, checkString } from '../check.js';
+import { redactKnown } from '../redact.js';
 import { wait } from '../schedule.js';
 import { ApiError, ApiRequestError } from './errors.js';
 import { MemoryRateLimitStore, syncStepsOf, type SyncSteps } from './memory-store.js';
@@ -155,6 +156,8 @@ function loadUndici(): Promise<Undici> {
 
 interface Internals {
   authorization: string;
+  /** The bare credential, scrubbed from every error body the service sends back. */
+  secrets: readonly string[];
   scheme: 'Bot' | 'Bearer';
   origin: string;
   basePath: string;
@@ -232,6 +235,7 @@ export class PlatformApiCore {
     const authorization = `${scheme} ${token}`;
     internals.set(this, {
       authorization,
+      secrets: [token],
       scheme,
       origin: url.origin,
       basePath: url.pathname.replace(/\/+$/, ''),
@@ -413,8 +417,10 @@ export class PlatformApiCore {
             if (await backOff(retryAfter, Date.now() - attemptStarted)) continue;
           }
           if (status >= 400) {
-            const parsed = safeJson(text) as ConstructorParameters<typeof ApiError>[1];
-            throw new ApiError(status, typeof parsed === 'object' && parsed !== null ? parsed : undefined, { ...context, retryAfter });
+            // A service may echo the credential it was sent: it leaves the body before any error holds it.
+            const parsed = safeJson(text);
+            const errorBody = typeof parsed === 'object' && parsed !== null ? (redactKnown(parsed, s.secrets) as ConstructorParameters<typeof ApiError>[1]) : undefined;
+            throw new ApiError(status, errorBody, { ...context, retryAfter });
           }
           if (text === '') return { status, value: undefined as T };
           const value = safeJson(text);

@@ -2,6 +2,7 @@
 // likes (trickled, endless, truncated, mislabelled, early hints, odd headers), and every call
 // must settle with the right typed error, within its time limit and its body bound.
 import { createServer, type Server, type Socket } from 'node:net';
+import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, ApiRequestError, PlatformApi } from '../../src/api/index.js';
 
@@ -156,5 +157,57 @@ describe('PlatformApi against a hostile service', () => {
   it('fails a garbage status line as a network failure', async () => {
     const apiBase = await hostile((socket) => socket.end('SMTP READY\r\n\r\n'));
     await expect(client(apiBase).getLobby(LOBBY)).rejects.toMatchObject({ code: 'ERR_API_NETWORK' });
+  });
+
+  describe('a service that echoes the credential it was sent', () => {
+    const ACCESS = 'player-access-token-0123456789abcdef';
+    /** Answers `status` with a body that repeats the request's token in every place an error keeps. */
+    const echoing = (status: string, extraHeaders: string[] = []) =>
+      hostile((socket, request) => {
+        const credential = /^authorization: (?:Bot|Bearer) (.+)$/im.exec(request)?.[1] ?? 'none';
+        const body = JSON.stringify({
+          code: 50035,
+          message: `Bad credential ${credential} (also ${encodeURIComponent(credential)})`,
+          retry_after: 0,
+          errors: {
+            members: { 0: { id: { _errors: [{ code: 'BASE_TYPE_BAD', message: `user of ${credential} is unknown` }] } } },
+            [credential]: { _errors: [{ code: credential, message: 'key' }] },
+            note: [credential, { deeper: `Authorization: ${credential}` }],
+          },
+        });
+        socket.write(head(status, ['Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`, ...extraHeaders]) + body);
+      });
+
+    function expectScrubbed(error: unknown, secret: string): void {
+      expect(error).toBeInstanceOf(ApiError);
+      const e = error as ApiError;
+      for (const text of [e.message, String(e.stack), inspect(e), inspect(e, { depth: Infinity, showHidden: true }), JSON.stringify(e), JSON.stringify(e.errors), JSON.stringify(e.fieldErrors), String(e)]) {
+        expect(text).not.toContain(secret);
+        expect(text).not.toContain(encodeURIComponent(secret));
+      }
+      expect(e.message).toContain('[redacted]');
+      expect(JSON.stringify(e.errors)).toContain('[redacted]');
+    }
+
+    it.each([
+      ['401', '401 Unauthorized', [] as string[], {}],
+      ['403', '403 Forbidden', [], {}],
+      ['429 once retries are spent', '429 Too Many Requests', ['Retry-After: 0'], { retries: 0 }],
+      ['503 once retries are spent', '503 Service Unavailable', [], { serverErrorRetries: 1 }],
+    ])('keeps a bot token out of an ApiError for a %s', async (_name, status, headers, options) => {
+      const apiBase = await echoing(status, headers);
+      const error = await client(apiBase, options).getLobby(LOBBY).catch((e: unknown) => e);
+      expectScrubbed(error, TOKEN);
+      expect((error as ApiError).fieldErrors.map((f) => f.path)).toContain('members.0.id');
+    });
+
+    it('keeps a player access token out of an ApiError', async () => {
+      const apiBase = await echoing('400 Bad Request');
+      const api = new PlatformApi({ accessToken: ACCESS, apiBase, serverErrorRetries: 0 });
+      apis.push(api);
+      const error = await api.sendLobbyMessage(LOBBY, { content: 'hi' }).catch((e: unknown) => e);
+      expectScrubbed(error, ACCESS);
+      expect((error as ApiError).code).toBe(50035);
+    });
   });
 });
