@@ -416,6 +416,10 @@ export class PlatformApiCore {
             retryAfter = Number.isFinite(header) && header > 0 ? Math.min(header, 3600) : 0;
             if (await backOff(retryAfter, Date.now() - attemptStarted)) continue;
           }
+          if (status < 400 && status >= 300) {
+            // Following it would send the credential wherever the Location says; the answer is no result.
+            throw new ApiRequestError('ERR_API_REDIRECT', `${call.method} ${call.route} answered ${status}, a redirect, which PlatformApi never follows (the credential would go with it). Check apiBase: it must be the service's API base itself, such as ${DEFAULT_API_BASE}.`, context);
+          }
           if (status >= 400) {
             // A service may echo the credential it was sent: it leaves the body before any error holds it.
             const parsed = safeJson(text);

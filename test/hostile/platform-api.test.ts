@@ -120,6 +120,24 @@ describe('PlatformApi against a hostile service', () => {
     expect(String(error.message)).not.toContain(TOKEN);
   });
 
+  it.each(['301 Moved Permanently', '302 Found', '303 See Other', '307 Temporary Redirect', '308 Permanent Redirect'])('rejects a %s answer as a redirect it does not follow', async (status) => {
+    const requests: string[] = [];
+    const apiBase = await hostile((socket, request) => {
+      requests.push(request.split('\r\n')[0]!);
+      const body = request.includes('/elsewhere') ? JSON.stringify({ id: LOBBY }) : '';
+      socket.write(head(request.includes('/elsewhere') ? '200 OK' : status, ['Content-Type: application/json', 'Location: /api/v10/elsewhere', `Content-Length: ${body.length}`]) + body);
+    });
+    const api = client(apiBase);
+    for (const call of [() => api.getLobby(LOBBY), () => api.deleteLobby(LOBBY), () => api.createLobby({})]) {
+      const error = (await call().catch((e: unknown) => e)) as ApiRequestError;
+      expect(error).toBeInstanceOf(ApiRequestError);
+      expect(error.code).toBe('ERR_API_REDIRECT');
+      expect(error.message).toMatch(/answered 3\d\d, a redirect, which PlatformApi never follows.*Check apiBase/);
+      expect(error.message).not.toContain(TOKEN);
+    }
+    expect(requests.every((line) => !line.includes('/elsewhere'))).toBe(true);
+  });
+
   it('learns a bucket from repeated rate-limit headers, and header names like __proto__ change nothing', async () => {
     let calls = 0;
     const apiBase = await hostile((socket) => {
