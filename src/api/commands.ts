@@ -24,7 +24,7 @@ import type {
   GuildApplicationCommandPermissions,
 } from '../commands/types.js';
 import { PlatformApiCore, sendWithStatus, type ApiRequest, type RequestOptions } from './core.js';
-import { ApiError, ApiRequestError } from './errors.js';
+import { ApiError } from './errors.js';
 
 /** Query of the list operations. */
 export interface GetCommandsQuery {
@@ -200,15 +200,8 @@ export class PlatformCommandsApi extends PlatformApiCore {
     const where = 'PlatformApi.editCommandPermissions()';
     const params = ids(where, applicationId, guildId, commandId);
     const body = snapshot(where, 'permissions', permissions, 'an object such as { permissions: [{ id, type, permission }] }');
-    if (this.credential !== 'Bearer') {
-      throw new ApiRequestError(
-        'ERR_API_CREDENTIAL',
-        `${where}: the service accepts command permission edits only with a user's access token (Bearer), and this PlatformApi was made with a bot token. Make one with { accessToken } from a guild manager who granted applications.commands.permissions.update.`,
-        { method: 'PUT', route: COMMAND_PERMISSIONS },
-      );
-    }
     verdict(checkCommandPermissions(body), 'PUT', COMMAND_PERMISSIONS);
-    return this.request({ method: 'PUT', route: COMMAND_PERMISSIONS, params, body }, options, where);
+    return this.request({ method: 'PUT', route: COMMAND_PERMISSIONS, params, body, credential: 'Bearer' }, options, where);
   }
 
   async #create(where: string, applicationId: string, guildId: unknown, command: ApplicationCommandCreateBody, options: RequestOptions | undefined): Promise<CommandUpsert> {

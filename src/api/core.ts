@@ -76,6 +76,12 @@ export interface ApiRequest {
   query?: Record<string, string | number | undefined>;
   /** Extra request headers, lowercase names (e.g. `x-service-locale`); never authorization or content-type. */
   headers?: Record<string, string>;
+  /**
+   * The only credential the operation accepts: `'Bot'` (the application's bot token) or
+   * `'Bearer'` (a user's access token). A client made with the other one refuses the call before
+   * sending, with ERR_API_CREDENTIAL. Default: either.
+   */
+  credential?: 'Bot' | 'Bearer';
 }
 
 /** A response's status with its parsed body: for operations whose status carries meaning (201 created, 200 replaced). */
@@ -299,6 +305,7 @@ export class PlatformApiCore {
     const signal = checkSignal(where, opts.signal, 'options.signal');
     const timeoutMs = checkMs(where, 'options.timeoutMs', opts.timeoutMs, s.timeoutMs);
     const context = { method: call.method, route: call.route };
+    if (call.credential !== undefined && call.credential !== s.scheme) throw wrongCredential(where, call, s.scheme);
     if (s.closed) throw new ApiRequestError('ERR_API_CLOSED', `${where}: this PlatformApi is closed; create a new one.`, context);
     if (signal?.aborted) throw new ApiRequestError('ERR_API_ABORTED', `${call.method} ${call.route} was aborted before it was sent.`, context, { cause: signal.reason });
 
@@ -513,6 +520,25 @@ export class PlatformApiCore {
   [inspect.custom](): string {
     return `${this.constructor.name} { apiBase: '${this.apiBase}', credential: '${this.credential}' }`;
   }
+}
+
+/** What each credential is and how to make a client with it, for ERR_API_CREDENTIAL's sentence. */
+const CREDENTIALS = {
+  Bot: { what: "the application's bot token (Bot)", make: '{ botToken } from the application settings' },
+  Bearer: { what: "a user's access token (Bearer)", make: "{ accessToken } of the user the call acts for, granted the scope the operation needs" },
+} as const;
+
+/** The call declares a credential this client was not made with: refused before any request or rate-limit slot. */
+function wrongCredential(where: string, call: ApiRequest, have: 'Bot' | 'Bearer'): Error {
+  if (call.credential !== 'Bot' && call.credential !== 'Bearer') {
+    return argumentError(typeof call.credential === 'string' ? 'value' : 'type', where, 'call.credential', "'Bot', 'Bearer' or undefined", call.credential);
+  }
+  const needed = CREDENTIALS[call.credential];
+  return new ApiRequestError(
+    'ERR_API_CREDENTIAL',
+    `${where}: the service accepts ${call.method} ${call.route} only with ${needed.what}, and this PlatformApi was made with ${CREDENTIALS[have].what}. Make one with ${needed.make}.`,
+    { method: call.method, route: call.route },
+  );
 }
 
 function withExtraHeaders(where: string, base: Record<string, string>, extra: Record<string, string> | undefined): Record<string, string> {
