@@ -28,7 +28,7 @@ import {
   type SendLobbyMessageBody,
   type Snowflake,
 } from '../rules/index.js';
-import { PlatformCommandsApi } from './commands.js';
+import { PlatformMessagesApi } from './messages.js';
 import { type ApiRequest, type RequestOptions } from './core.js';
 import { ApiError } from './errors.js';
 
@@ -63,7 +63,7 @@ function body<T extends object>(where: string, value: T | undefined, name: strin
  * const lobby = await api.createLobby({ members: [{ id: playerId }], idle_timeout_seconds: 300 });
  * ```
  */
-export class PlatformApi extends PlatformCommandsApi {
+export class PlatformApi extends PlatformMessagesApi {
   /** `POST /lobbies`: creates a lobby; listed members are added. */
   async createLobby(lobby: CreateLobbyBody = {}, options?: RequestOptions): Promise<Lobby> {
     const where = 'PlatformApi.createLobby()';
