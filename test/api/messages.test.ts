@@ -44,6 +44,9 @@ describe('createMessage and getMessage', () => {
     expect(sent.flags).toBe(V2);
     expect(sent.attachments).toEqual([expect.objectContaining({ filename: 'match-7.bin', size: REPLAY.length })]);
     expect(sent.components[1]).toEqual({ type: 13, id: 2, file: { url: 'attachment://match-7.bin', attachment_id: sent.attachments[0]!.id, content_type: 'application/octet-stream' }, name: 'match-7.bin', size: REPLAY.length });
+    // An edit's components may point at the attachments the message already has.
+    const edited = await api.editMessage(channel, sent.id, { components: [{ type: 10, content: 'Final replay' }, { type: 13, file: { url: 'attachment://match-7.bin' } }] });
+    expect(edited.components[1]).toMatchObject({ file: { attachment_id: sent.attachments[0]!.id } });
   });
 
   it('sends a components V2 message as JSON, ids filled in', async () => {
