@@ -165,6 +165,24 @@ describe('PlatformApi against a hostile service', () => {
     expect(calls).toBe(2);
   });
 
+  it('keys message buckets by channel, multipart uploads included', async () => {
+    const seen: string[] = [];
+    const apiBase = await hostile((socket, request) => {
+      const line = request.split('\r\n')[0]!;
+      seen.push(line);
+      const channel = /channels\/(\d+)/.exec(line)![1]!;
+      const body = JSON.stringify({ id: '1', channel_id: channel, attachments: [] });
+      // One request per connection: the body that follows the head is not this server's concern.
+      socket.end(head('200 OK', ['Content-Type: application/json', `Content-Length: ${body.length}`, 'Connection: close', `X-RateLimit-Bucket: messages-${channel}`, 'X-RateLimit-Limit: 1', 'X-RateLimit-Remaining: 0', 'X-RateLimit-Reset-After: 30']) + body);
+    });
+    const api = client(apiBase);
+    await api.createMessage('1111111111111111111', { content: 'one', files: [{ name: 'a.txt', data: 'a' }] });
+    // The first channel's bucket is spent for 30 s: its next message would wait past the timeout, and is not sent.
+    await expect(api.createMessage('1111111111111111111', { content: 'two' }, { timeoutMs: 1000 })).rejects.toMatchObject({ code: 'ERR_API_TIMEOUT' });
+    await expect(api.createMessage('2222222222222222222', { content: 'three' }, { timeoutMs: 1000 })).resolves.toMatchObject({ channel_id: '2222222222222222222' });
+    expect(seen).toEqual(['POST /api/v10/channels/1111111111111111111/messages HTTP/1.1', 'POST /api/v10/channels/2222222222222222222/messages HTTP/1.1']);
+  });
+
   it('fails a response with oversized headers instead of buffering them', async () => {
     const apiBase = await hostile((socket) => {
       socket.write(`HTTP/1.1 200 OK\r\nX-Filler: ${'a'.repeat(200 * 1024)}\r\nContent-Length: 2\r\n\r\n{}`);
