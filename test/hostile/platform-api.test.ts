@@ -237,6 +237,18 @@ describe('PlatformApi against a hostile service', () => {
       expect((error as ApiError).fieldErrors.map((f) => f.path)).toContain('members.0.id');
     });
 
+    it('keeps the token out of errors nested deeper than any real body, without exhausting the stack', async () => {
+      const apiBase = await hostile((socket) => {
+        const depth = 5000;
+        const body = `{"code":50035,"message":"x","errors":${'{"a":'.repeat(depth)}"${TOKEN}"${'}'.repeat(depth)}}`;
+        socket.write(head('400 Bad Request', ['Content-Type: application/json', `Content-Length: ${body.length}`]) + body);
+      });
+      const error = (await client(apiBase).getLobby(LOBBY).catch((e: unknown) => e)) as ApiError;
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error.code).toBe(50035);
+      expect(JSON.stringify(error.errors) + inspect(error, { depth: Infinity }) + JSON.stringify(error)).not.toContain(TOKEN);
+    });
+
     it('keeps a player access token out of an ApiError', async () => {
       const apiBase = await echoing('400 Bad Request');
       const api = new PlatformApi({ accessToken: ACCESS, apiBase, serverErrorRetries: 0 });
