@@ -79,3 +79,27 @@ export function redact(text: string, known: Iterable<string> = []): string {
     .replace(AUTH_SCHEME, (_m, scheme: string, space: string) => `${scheme}${space}${REDACTED}`)
     .replace(JWT, REDACTED);
 }
+
+/** Deepest nesting {@link redactKnown} copies; anything below is dropped, so hostile JSON cannot exhaust the stack. */
+const MAX_REDACTED_DEPTH = 32;
+
+/**
+ * A copy of parsed JSON in which every string and key holding one of the `known` secrets (in any
+ * form `redact` knows) is passed through `redact`. Meant for error bodies a service sent back: it
+ * costs a walk of the value, so call it only when an error is being built.
+ */
+export function redactKnown(value: unknown, known: readonly string[]): unknown {
+  const secrets = known.filter((secret) => typeof secret === 'string' && secret.length >= 6);
+  const forms = secrets.flatMap((secret) => [secret, encodeURIComponent(secret), new URLSearchParams({ v: secret }).toString().slice(2)]);
+  const clean = (text: string): string => (forms.some((form) => text.includes(form)) ? redact(text, secrets) : text);
+  const copy = (item: unknown, depth: number): unknown => {
+    if (typeof item === 'string') return clean(item);
+    if (typeof item !== 'object' || item === null) return item;
+    if (depth >= MAX_REDACTED_DEPTH) return undefined;
+    if (Array.isArray(item)) return item.map((entry) => copy(entry, depth + 1));
+    const out: Record<string, unknown> = {};
+    for (const [key, entry] of Object.entries(item)) Object.defineProperty(out, clean(key), { value: copy(entry, depth + 1), enumerable: true, writable: true, configurable: true });
+    return out;
+  };
+  return copy(value, 0);
+}

@@ -13,7 +13,7 @@ import {
   type CommandError,
   type CommandValidationResult,
 } from '../rules/commands.js';
-import { invalidFormBody } from '../rules/errors.js';
+import { invalidFormBody, pathKeys } from '../rules/errors.js';
 import { isLocale, type Locale } from '../rules/locales.js';
 import type {
   ApplicationCommand,
@@ -24,7 +24,7 @@ import type {
   GuildApplicationCommandPermissions,
 } from '../commands/types.js';
 import { PlatformApiCore, sendWithStatus, type ApiRequest, type RequestOptions } from './core.js';
-import { ApiError, ApiRequestError } from './errors.js';
+import { ApiError } from './errors.js';
 
 /** Query of the list operations. */
 export interface GetCommandsQuery {
@@ -62,7 +62,7 @@ export class CommandValidationError extends ApiError {
   readonly validationErrors: readonly CommandError[];
 
   constructor(errors: readonly CommandError[], method: ApiRequest['method'], route: string) {
-    super(400, invalidFormBody(errors.map((e) => ({ path: jsonPath(e.path), code: e.code, message: e.message }))), { method, route, retryAfter: 0 }, true);
+    super(400, invalidFormBody(errors.map((e) => ({ path: pathKeys(e.path), code: e.code, message: e.message }))), { method, route, retryAfter: 0 }, true);
     this.validationErrors = errors;
   }
 
@@ -71,15 +71,8 @@ export class CommandValidationError extends ApiError {
   }
 }
 
-/** `options[2].choices[0].name` → `['options', 2, 'choices', 0, 'name']`, the keys of the service's nested errors. */
-function jsonPath(path: string): Array<string | number> {
-  const keys: Array<string | number> = [];
-  for (const match of path.matchAll(/\[(\d+)\]|([^.[\]]+)/g)) keys.push(match[1] !== undefined ? Number(match[1]) : match[2]!);
-  return keys;
-}
-
 /** A copy of the body as JSON will carry it, so what is checked is exactly what is sent. */
-function snapshot(where: string, name: string, value: unknown, expected: string): unknown {
+export function snapshot(where: string, name: string, value: unknown, expected: string): unknown {
   if (value === undefined || typeof value === 'function' || typeof value === 'symbol') throw argumentError('type', where, name, expected, value);
   try {
     return JSON.parse(JSON.stringify(value)) as unknown;
@@ -200,15 +193,8 @@ export class PlatformCommandsApi extends PlatformApiCore {
     const where = 'PlatformApi.editCommandPermissions()';
     const params = ids(where, applicationId, guildId, commandId);
     const body = snapshot(where, 'permissions', permissions, 'an object such as { permissions: [{ id, type, permission }] }');
-    if (this.credential !== 'Bearer') {
-      throw new ApiRequestError(
-        'ERR_API_CREDENTIAL',
-        `${where}: the service accepts command permission edits only with a user's access token (Bearer), and this PlatformApi was made with a bot token. Make one with { accessToken } from a guild manager who granted applications.commands.permissions.update.`,
-        { method: 'PUT', route: COMMAND_PERMISSIONS },
-      );
-    }
     verdict(checkCommandPermissions(body), 'PUT', COMMAND_PERMISSIONS);
-    return this.request({ method: 'PUT', route: COMMAND_PERMISSIONS, params, body }, options, where);
+    return this.request({ method: 'PUT', route: COMMAND_PERMISSIONS, params, body, credential: 'Bearer' }, options, where);
   }
 
   async #create(where: string, applicationId: string, guildId: unknown, command: ApplicationCommandCreateBody, options: RequestOptions | undefined): Promise<CommandUpsert> {

@@ -8,6 +8,7 @@ import { inspect } from 'node:util';
 import type { Agent as UndiciAgent } from 'undici';
 import { argumentError } from '../errors.js';
 import { checkInteger, checkMs, checkOneOf, checkOptions, checkSignal, checkString } from '../check.js';
+import { redactKnown } from '../redact.js';
 import { wait } from '../schedule.js';
 import { ApiError, ApiRequestError } from './errors.js';
 import { MemoryRateLimitStore, syncStepsOf, type SyncSteps } from './memory-store.js';
@@ -69,12 +70,33 @@ export interface ApiRequest {
   route: string;
   /** Values of the placeholders (already checked). */
   params?: Record<string, string>;
-  /** JSON body. */
+  /** JSON body; with `files`, the `payload_json` part of the multipart body (leave it out for files alone). */
   body?: unknown;
+  /**
+   * Files to upload: the request is sent as `multipart/form-data` with the JSON `body` as its
+   * `payload_json` part and each file as part `files[n]`, n its index. At most 10.
+   */
+  files?: readonly ApiFile[];
   /** Query parameters. */
   query?: Record<string, string | number | undefined>;
   /** Extra request headers, lowercase names (e.g. `x-service-locale`); never authorization or content-type. */
   headers?: Record<string, string>;
+  /**
+   * The only credential the operation accepts: `'Bot'` (the application's bot token) or
+   * `'Bearer'` (a user's access token). A client made with the other one refuses the call before
+   * sending, with ERR_API_CREDENTIAL. Default: either.
+   */
+  credential?: 'Bot' | 'Bearer';
+}
+
+/** A file uploaded with a request (see {@link ApiRequest.files}). */
+export interface ApiFile {
+  /** The file name the service shows, 1 to 1024 characters without control characters. */
+  name: string;
+  /** The file's bytes; a string is sent as UTF-8. */
+  data: Uint8Array | string;
+  /** Its media type, e.g. `'image/png'`. Default `'application/octet-stream'`. */
+  contentType?: string;
 }
 
 /** A response's status with its parsed body: for operations whose status carries meaning (201 created, 200 replaced). */
@@ -155,6 +177,8 @@ function loadUndici(): Promise<Undici> {
 
 interface Internals {
   authorization: string;
+  /** The bare credential, scrubbed from every error body the service sends back. */
+  secrets: readonly string[];
   scheme: 'Bot' | 'Bearer';
   origin: string;
   basePath: string;
@@ -232,6 +256,7 @@ export class PlatformApiCore {
     const authorization = `${scheme} ${token}`;
     internals.set(this, {
       authorization,
+      secrets: [token],
       scheme,
       origin: url.origin,
       basePath: url.pathname.replace(/\/+$/, ''),
@@ -295,6 +320,7 @@ export class PlatformApiCore {
     const signal = checkSignal(where, opts.signal, 'options.signal');
     const timeoutMs = checkMs(where, 'options.timeoutMs', opts.timeoutMs, s.timeoutMs);
     const context = { method: call.method, route: call.route };
+    if (call.credential !== undefined && call.credential !== s.scheme) throw wrongCredential(where, call, s.scheme);
     if (s.closed) throw new ApiRequestError('ERR_API_CLOSED', `${where}: this PlatformApi is closed; create a new one.`, context);
     if (signal?.aborted) throw new ApiRequestError('ERR_API_ABORTED', `${call.method} ${call.route} was aborted before it was sent.`, context, { cause: signal.reason });
 
@@ -310,8 +336,16 @@ export class PlatformApiCore {
     }
     const major = compiled.hasMajor ? (MAJOR_PARAMS.map((name) => call.params?.[name]).find((v) => v !== undefined) ?? '') : '';
     const scope: RateLimitScope = { identity: s.identity, address: s.address, route: `${call.method} ${call.route}`, major };
-    const body = call.body === undefined ? undefined : JSON.stringify(call.body);
-    const headers = withExtraHeaders(where, body === undefined ? s.headers : s.jsonHeaders, call.headers);
+    const json = call.body === undefined ? undefined : JSON.stringify(call.body);
+    let body: string | Buffer | undefined = json;
+    let headers: Record<string, string>;
+    if (call.files === undefined) {
+      headers = withExtraHeaders(where, json === undefined ? s.headers : s.jsonHeaders, call.headers);
+    } else {
+      const form = multipart(json, checkFiles(where, 'call.files', call.files));
+      body = form.body;
+      headers = withExtraHeaders(where, { ...s.headers, 'content-type': form.contentType }, call.headers);
+    }
 
     // One cancellation path for the deadline and the caller's signal. No AbortController per
     // call: the in-flight request is cancelled through undici's own abort, and a controller is
@@ -412,9 +446,15 @@ export class PlatformApiCore {
             retryAfter = Number.isFinite(header) && header > 0 ? Math.min(header, 3600) : 0;
             if (await backOff(retryAfter, Date.now() - attemptStarted)) continue;
           }
+          if (status < 400 && status >= 300) {
+            // Following it would send the credential wherever the Location says; the answer is no result.
+            throw new ApiRequestError('ERR_API_REDIRECT', `${call.method} ${call.route} answered ${status}, a redirect, which PlatformApi never follows (the credential would go with it). Check apiBase: it must be the service's API base itself, such as ${DEFAULT_API_BASE}.`, context);
+          }
           if (status >= 400) {
-            const parsed = safeJson(text) as ConstructorParameters<typeof ApiError>[1];
-            throw new ApiError(status, typeof parsed === 'object' && parsed !== null ? parsed : undefined, { ...context, retryAfter });
+            // A service may echo the credential it was sent: it leaves the body before any error holds it.
+            const parsed = safeJson(text);
+            const errorBody = typeof parsed === 'object' && parsed !== null ? (redactKnown(parsed, s.secrets) as ConstructorParameters<typeof ApiError>[1]) : undefined;
+            throw new ApiError(status, errorBody, { ...context, retryAfter });
           }
           if (text === '') return { status, value: undefined as T };
           const value = safeJson(text);
@@ -505,6 +545,60 @@ export class PlatformApiCore {
   }
 }
 
+/** What each credential is and how to make a client with it, for ERR_API_CREDENTIAL's sentence. */
+const CREDENTIALS = {
+  Bot: { what: "the application's bot token (Bot)", make: '{ botToken } from the application settings' },
+  Bearer: { what: "a user's access token (Bearer)", make: "{ accessToken } of the user the call acts for, granted the scope the operation needs" },
+} as const;
+
+/** The call declares a credential this client was not made with: refused before any request or rate-limit slot. */
+function wrongCredential(where: string, call: ApiRequest, have: 'Bot' | 'Bearer'): Error {
+  if (call.credential !== 'Bot' && call.credential !== 'Bearer') {
+    return argumentError(typeof call.credential === 'string' ? 'value' : 'type', where, 'call.credential', "'Bot', 'Bearer' or undefined", call.credential);
+  }
+  const needed = CREDENTIALS[call.credential];
+  return new ApiRequestError(
+    'ERR_API_CREDENTIAL',
+    `${where}: the service accepts ${call.method} ${call.route} only with ${needed.what}, and this PlatformApi was made with ${CREDENTIALS[have].what}. Make one with ${needed.make}.`,
+    { method: call.method, route: call.route },
+  );
+}
+
+/** Files one request may carry, as the service takes them. */
+export const MAX_FILES = 10;
+const FILE_NAME = /^[^\x00-\x1f\x7f]{1,1024}$/;
+const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:\s*;[\x20-\x7e]*)?$/;
+
+/** Checks a list of files to upload; returns them with `data` as bytes and a media type. */
+export function checkFiles(where: string, name: string, files: unknown): Array<{ name: string; data: Uint8Array; contentType: string }> {
+  if (!Array.isArray(files)) throw argumentError('type', where, name, `an array of up to ${MAX_FILES} files { name, data, contentType? }`, files);
+  if (files.length > MAX_FILES) throw argumentError('value', where, name, `at most ${MAX_FILES} files, as the service takes on one message`, files);
+  return files.map((file: unknown, i) => {
+    const item = checkOptions(where, file as ApiFile, `${name}[${i}]`);
+    const fileName = checkString(where, `${name}[${i}].name`, item.name, true);
+    if (!FILE_NAME.test(fileName)) throw argumentError('value', where, `${name}[${i}].name`, 'a file name of 1 to 1024 characters without control characters', fileName);
+    const data = item.data;
+    if (typeof data !== 'string' && !(data instanceof Uint8Array)) throw argumentError('type', where, `${name}[${i}].data`, 'a Uint8Array (such as a Buffer) or a string', data);
+    const contentType = item.contentType === undefined ? 'application/octet-stream' : checkString(where, `${name}[${i}].contentType`, item.contentType, true);
+    if (contentType.length > 256 || !MEDIA_TYPE.test(contentType)) throw argumentError('value', where, `${name}[${i}].contentType`, "a media type such as 'image/png'", contentType);
+    return { name: fileName, data: typeof data === 'string' ? Buffer.from(data, 'utf8') : data, contentType };
+  });
+}
+
+/** A multipart/form-data body (RFC 7578): the JSON as `payload_json`, then each file as `files[n]`. */
+function multipart(json: string | undefined, files: ReadonlyArray<{ name: string; data: Uint8Array; contentType: string }>): { body: Buffer; contentType: string } {
+  const boundary = `social-sdk-auth-${randomUUID()}`;
+  const parts: Uint8Array[] = [];
+  if (json !== undefined) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="payload_json"\r\nContent-Type: application/json\r\n\r\n${json}\r\n`));
+  files.forEach((file, i) => {
+    // As browsers encode it: the quote that would end the parameter is escaped.
+    const filename = file.name.replace(/"/g, '%22');
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files[${i}]"; filename="${filename}"\r\nContent-Type: ${file.contentType}\r\n\r\n`), file.data, Buffer.from('\r\n'));
+  });
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
 function withExtraHeaders(where: string, base: Record<string, string>, extra: Record<string, string> | undefined): Record<string, string> {
   if (extra === undefined) return base;
   checkOptions(where, extra, 'call.headers');
@@ -582,7 +676,7 @@ const WANTED_HEADERS = new Map<string, keyof DispatchedResponse>([
   ['x-ratelimit-reset-after', 'resetAfter'],
 ]);
 
-type DispatchOptions = { origin: string; path: string; method: string; headers: Record<string, string>; body: string | undefined };
+type DispatchOptions = { origin: string; path: string; method: string; headers: Record<string, string>; body: string | Buffer | undefined };
 
 /**
  * Sends one request through undici's dispatcher and reads the whole body, bounded: the

@@ -12,6 +12,8 @@
  */
 export { PlatformApi } from './lobbies.js';
 export type { GetLobbyMessagesQuery } from './lobbies.js';
+export type { ChannelMessage, CreateMessageBody, EditMessageBody, MessageAttachment } from './messages.js';
+export type { MessageBody, MessageTopLevelComponent } from '../components/types.js';
 export { CommandValidationError, type CommandUpsert, type EditCommandOptions, type GetCommandsQuery } from './commands.js';
 export { deployCommands, type DeployCommandsOptions, type DeployedCommand, type DeployReport } from './deploy.js';
 export type {
@@ -42,7 +44,7 @@ export type {
   Snowflake,
 } from '../rules/index.js';
 export { LOBBY_LIMITS, LobbyMemberFlags, JsonErrorCode } from '../rules/index.js';
-export { DEFAULT_API_BASE, type ApiRequest, type PlatformApiOptions, type RequestOptions } from './core.js';
+export { DEFAULT_API_BASE, type ApiFile, type ApiRequest, type PlatformApiOptions, type RequestOptions } from './core.js';
 export { ApiError, ApiRequestError, type ApiErrorContext, type ApiFieldError, type ApiRequestErrorCode } from './errors.js';
 export { MemoryRateLimitStore } from './memory-store.js';
 export { RedisRateLimitStore, type RedisCommandClient, type RedisRateLimitStoreOptions } from './redis-store.js';

@@ -28,7 +28,7 @@ import {
   type SendLobbyMessageBody,
   type Snowflake,
 } from '../rules/index.js';
-import { PlatformCommandsApi } from './commands.js';
+import { PlatformMessagesApi } from './messages.js';
 import { type ApiRequest, type RequestOptions } from './core.js';
 import { ApiError } from './errors.js';
 
@@ -63,17 +63,17 @@ function body<T extends object>(where: string, value: T | undefined, name: strin
  * const lobby = await api.createLobby({ members: [{ id: playerId }], idle_timeout_seconds: 300 });
  * ```
  */
-export class PlatformApi extends PlatformCommandsApi {
+export class PlatformApi extends PlatformMessagesApi {
   /** `POST /lobbies`: creates a lobby; listed members are added. */
   async createLobby(lobby: CreateLobbyBody = {}, options?: RequestOptions): Promise<Lobby> {
     const where = 'PlatformApi.createLobby()';
-    return this.request({ method: 'POST', route: '/lobbies', body: ruled(checkCreateLobby(body(where, lobby, 'lobby')), 'POST', '/lobbies') }, options, where);
+    return this.request({ credential: 'Bot', method: 'POST', route: '/lobbies', body: ruled(checkCreateLobby(body(where, lobby, 'lobby')), 'POST', '/lobbies') }, options, where);
   }
 
   /** `GET /lobbies/{lobby_id}`. */
   async getLobby(lobbyId: Snowflake, options?: RequestOptions): Promise<Lobby> {
     const where = 'PlatformApi.getLobby()';
-    return this.request({ method: 'GET', route: '/lobbies/:lobby_id', params: { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId) } }, options, where);
+    return this.request({ credential: 'Bot', method: 'GET', route: '/lobbies/:lobby_id', params: { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId) } }, options, where);
   }
 
   /** `PATCH /lobbies/{lobby_id}`: metadata overwrites; members replaces the list. */
@@ -81,13 +81,13 @@ export class PlatformApi extends PlatformCommandsApi {
     const where = 'PlatformApi.editLobby()';
     const params = { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId) };
     if (changes === undefined) throw argumentError('type', where, 'changes', 'an object', changes);
-    return this.request({ method: 'PATCH', route: '/lobbies/:lobby_id', params, body: ruled(checkEditLobby(body(where, changes, 'changes')), 'PATCH', '/lobbies/:lobby_id') }, options, where);
+    return this.request({ credential: 'Bot', method: 'PATCH', route: '/lobbies/:lobby_id', params, body: ruled(checkEditLobby(body(where, changes, 'changes')), 'PATCH', '/lobbies/:lobby_id') }, options, where);
   }
 
   /** `DELETE /lobbies/{lobby_id}`: succeeds for a lobby already deleted. */
   async deleteLobby(lobbyId: Snowflake, options?: RequestOptions): Promise<void> {
     const where = 'PlatformApi.deleteLobby()';
-    return this.request({ method: 'DELETE', route: '/lobbies/:lobby_id', params: { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId) } }, options, where);
+    return this.request({ credential: 'Bot', method: 'DELETE', route: '/lobbies/:lobby_id', params: { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId) } }, options, where);
   }
 
   /** `PUT /lobbies/{lobby_id}/members/{user_id}`: adds the user, or updates an existing member. */
@@ -95,20 +95,20 @@ export class PlatformApi extends PlatformCommandsApi {
     const where = 'PlatformApi.addLobbyMember()';
     const params = { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId), user_id: checkSnowflake(where, 'userId', userId) };
     const checked = ruled(checkAddLobbyMember(body(where, member, 'member')), 'PUT', '/lobbies/:lobby_id/members/:user_id');
-    return this.request({ method: 'PUT', route: '/lobbies/:lobby_id/members/:user_id', params, body: checked }, options, where);
+    return this.request({ credential: 'Bot', method: 'PUT', route: '/lobbies/:lobby_id/members/:user_id', params, body: checked }, options, where);
   }
 
   /** `DELETE /lobbies/{lobby_id}/members/{user_id}`: succeeds for a non-member; fails for a missing lobby. */
   async removeLobbyMember(lobbyId: Snowflake, userId: Snowflake, options?: RequestOptions): Promise<void> {
     const where = 'PlatformApi.removeLobbyMember()';
     const params = { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId), user_id: checkSnowflake(where, 'userId', userId) };
-    return this.request({ method: 'DELETE', route: '/lobbies/:lobby_id/members/:user_id', params }, options, where);
+    return this.request({ credential: 'Bot', method: 'DELETE', route: '/lobbies/:lobby_id/members/:user_id', params }, options, where);
   }
 
   /** `DELETE /lobbies/{lobby_id}/members/@me`: the player (access token) leaves the lobby. */
   async leaveLobby(lobbyId: Snowflake, options?: RequestOptions): Promise<void> {
     const where = 'PlatformApi.leaveLobby()';
-    return this.request({ method: 'DELETE', route: '/lobbies/:lobby_id/members/@me', params: { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId) } }, options, where);
+    return this.request({ credential: 'Bearer', method: 'DELETE', route: '/lobbies/:lobby_id/members/@me', params: { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId) } }, options, where);
   }
 
   /** `POST /lobbies/{lobby_id}/members/bulk`: 1 to 25 adds, updates and removals in one request. */
@@ -117,7 +117,7 @@ export class PlatformApi extends PlatformCommandsApi {
     const params = { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId) };
     if (!Array.isArray(members)) throw argumentError('type', where, 'members', 'an array of 1 to 25 members', members);
     const checked = ruled(checkBulkLobbyMembers(members), 'POST', '/lobbies/:lobby_id/members/bulk');
-    return this.request({ method: 'POST', route: '/lobbies/:lobby_id/members/bulk', params, body: checked }, options, where);
+    return this.request({ credential: 'Bot', method: 'POST', route: '/lobbies/:lobby_id/members/bulk', params, body: checked }, options, where);
   }
 
   /** `PUT /lobbies`: the player (access token) joins the lobby with `secret`, creating it if none exists. */
@@ -125,7 +125,7 @@ export class PlatformApi extends PlatformCommandsApi {
     const where = 'PlatformApi.createOrJoinLobby()';
     if (request === undefined) throw argumentError('type', where, 'request', 'an object with a secret', request);
     const checked = ruled(checkCreateOrJoinLobby(body(where, request, 'request')), 'PUT', '/lobbies');
-    return this.request({ method: 'PUT', route: '/lobbies', body: checked }, options, where);
+    return this.request({ credential: 'Bearer', method: 'PUT', route: '/lobbies', body: checked }, options, where);
   }
 
   /** `POST /lobbies/{lobby_id}/messages`: sends a message as the player (access token), who must be a member. */
@@ -162,9 +162,9 @@ export class PlatformApi extends PlatformCommandsApi {
   async createLobbyChannelInvite(lobbyId: Snowflake, userId: Snowflake | '@me', options?: RequestOptions): Promise<LobbyChannelInvite> {
     const where = 'PlatformApi.createLobbyChannelInvite()';
     const lobby_id = checkSnowflake(where, 'lobbyId', lobbyId);
-    if (userId === '@me') return this.request({ method: 'POST', route: '/lobbies/:lobby_id/members/@me/invites', params: { lobby_id } }, options, where);
+    if (userId === '@me') return this.request({ credential: 'Bearer', method: 'POST', route: '/lobbies/:lobby_id/members/@me/invites', params: { lobby_id } }, options, where);
     const user_id = checkSnowflake(where, 'userId', userId);
-    return this.request({ method: 'POST', route: '/lobbies/:lobby_id/members/:user_id/invites', params: { lobby_id, user_id } }, options, where);
+    return this.request({ credential: 'Bot', method: 'POST', route: '/lobbies/:lobby_id/members/:user_id/invites', params: { lobby_id, user_id } }, options, where);
   }
 
   /** `PUT /lobbies/{lobby_id}/messages/{message_id}/moderation-metadata`: replaces the message's moderation metadata. */
@@ -173,7 +173,7 @@ export class PlatformApi extends PlatformCommandsApi {
     const params = { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId), message_id: checkSnowflake(where, 'messageId', messageId) };
     if (metadata === undefined) throw argumentError('type', where, 'metadata', 'an object of string values', metadata);
     const checked = ruled(checkModerationMetadata(body(where, metadata, 'metadata')), 'PUT', '/lobbies/:lobby_id/messages/:message_id/moderation-metadata');
-    return this.request({ method: 'PUT', route: '/lobbies/:lobby_id/messages/:message_id/moderation-metadata', params, body: checked }, options, where);
+    return this.request({ credential: 'Bot', method: 'PUT', route: '/lobbies/:lobby_id/messages/:message_id/moderation-metadata', params, body: checked }, options, where);
   }
 
   /** `PUT /channels/{channel_id}/voice-status`: sets (or clears with `null`) a voice channel's status, up to 500 characters. */
@@ -181,6 +181,6 @@ export class PlatformApi extends PlatformCommandsApi {
     const where = 'PlatformApi.setVoiceChannelStatus()';
     const params = { channel_id: checkSnowflake(where, 'channelId', channelId) };
     const checked = ruled(checkVoiceChannelStatus({ status }), 'PUT', '/channels/:channel_id/voice-status');
-    return this.request({ method: 'PUT', route: '/channels/:channel_id/voice-status', params, body: checked }, options, where);
+    return this.request({ credential: 'Bot', method: 'PUT', route: '/channels/:channel_id/voice-status', params, body: checked }, options, where);
   }
 }

@@ -109,6 +109,13 @@ export function nestErrors(problems: ReadonlyArray<FieldProblem>): ErrorTree {
   return root;
 }
 
+/** A validator's path, `options[2].choices[0].name`, as the keys of the service's nested errors: `['options', 2, 'choices', 0, 'name']`. */
+export function pathKeys(path: string): Array<string | number> {
+  const keys: Array<string | number> = [];
+  for (const match of path.matchAll(/\[(\d+)\]|([^.[\]]+)/g)) keys.push(match[1] !== undefined ? Number(match[1]) : match[2]!);
+  return keys;
+}
+
 /** The 400 body for a bad request body: code 50035 "Invalid Form Body" with the nested problems. */
 export function invalidFormBody(problems: ReadonlyArray<FieldProblem>): ServiceErrorBody {
   return { code: JsonErrorCode.InvalidFormBody, message: JSON_ERROR_MESSAGES[JsonErrorCode.InvalidFormBody], errors: nestErrors(problems) };

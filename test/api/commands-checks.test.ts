@@ -180,7 +180,7 @@ describe('credentials', () => {
     const error = (await api.editCommandPermissions(emulator.applicationId, GUILD, COMMAND, { permissions: [] }).catch((e: unknown) => e)) as ApiRequestError;
     expect(error).toBeInstanceOf(ApiRequestError);
     expect(error.code).toBe('ERR_API_CREDENTIAL');
-    expect(error.message).toMatch(/only with a user's access token \(Bearer\).*applications\.commands\.permissions\.update/);
+    expect(error.message).toMatch(/only with a user's access token \(Bearer\).*Make one with \{ accessToken \}/);
     expect(error).toMatchObject({ method: 'PUT', route: '/applications/:application_id/guilds/:guild_id/commands/:command_id/permissions' });
     expect(error.message).not.toContain(emulator.botToken);
     expect(sentToCommands()).toEqual([]);

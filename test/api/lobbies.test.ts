@@ -148,13 +148,61 @@ describe('lobby operations', () => {
 });
 
 describe('credentials and limits through the client', () => {
-  it('gets 401 for an unknown bot token and 403 for the wrong kind, and the token stays out of the error', async () => {
+  it('gets 401 for an unknown bot token, and the token stays out of the error', async () => {
     const wrong = new PlatformApi({ botToken: 'not-the-right-token-123', apiBase: emulator.apiBase });
     clients.push(wrong);
     const error = (await wrong.getLobby('1').catch((e: unknown) => e)) as ApiError;
     expect(error).toMatchObject({ status: 401, code: 40001 });
     expect(inspect(error) + JSON.stringify(error) + error.stack).not.toContain('not-the-right-token-123');
-    await expect(player(ids[0]!).createLobby()).rejects.toMatchObject({ status: 403, code: 50001 });
+  });
+
+  it('refuses before sending every operation the service takes only from the other credential', async () => {
+    const lobby = await backend.createLobby({ members: [{ id: ids[0]! }] });
+    const game = player(ids[0]!);
+    const botOnly: Array<[string, () => Promise<unknown>]> = [
+      ['POST /lobbies', () => game.createLobby()],
+      ['GET /lobbies/:lobby_id', () => game.getLobby(lobby.id)],
+      ['PATCH /lobbies/:lobby_id', () => game.editLobby(lobby.id, { metadata: {} })],
+      ['DELETE /lobbies/:lobby_id', () => game.deleteLobby(lobby.id)],
+      ['PUT /lobbies/:lobby_id/members/:user_id', () => game.addLobbyMember(lobby.id, ids[1]!)],
+      ['DELETE /lobbies/:lobby_id/members/:user_id', () => game.removeLobbyMember(lobby.id, ids[1]!)],
+      ['POST /lobbies/:lobby_id/members/bulk', () => game.bulkUpdateLobbyMembers(lobby.id, [{ id: ids[1]! }])],
+      ['POST /lobbies/:lobby_id/members/:user_id/invites', () => game.createLobbyChannelInvite(lobby.id, ids[0]!)],
+      ['PUT /lobbies/:lobby_id/messages/:message_id/moderation-metadata', () => game.setLobbyMessageModerationMetadata(lobby.id, ids[0]!, { a: 'b' })],
+      ['PUT /channels/:channel_id/voice-status', () => game.setVoiceChannelStatus('777', 'live')],
+    ];
+    const playerOnly: Array<[string, () => Promise<unknown>]> = [
+      ['PUT /lobbies', () => backend.createOrJoinLobby({ secret: 'match-7' })],
+      ['DELETE /lobbies/:lobby_id/members/@me', () => backend.leaveLobby(lobby.id)],
+      ['POST /lobbies/:lobby_id/members/@me/invites', () => backend.createLobbyChannelInvite(lobby.id, '@me')],
+    ];
+    const before = emulator.requests.length;
+    for (const [operation, call] of botOnly) {
+      const error = (await call().catch((e: unknown) => e)) as ApiRequestError;
+      expect(error, operation).toBeInstanceOf(ApiRequestError);
+      expect(error.code).toBe('ERR_API_CREDENTIAL');
+      expect(`${error.method} ${error.route}`).toBe(operation);
+      expect(error.message).toContain("only with the application's bot token (Bot), and this PlatformApi was made with a user's access token (Bearer). Make one with { botToken }");
+    }
+    for (const [operation, call] of playerOnly) {
+      const error = (await call().catch((e: unknown) => e)) as ApiRequestError;
+      expect(error, operation).toBeInstanceOf(ApiRequestError);
+      expect(error.code).toBe('ERR_API_CREDENTIAL');
+      expect(`${error.method} ${error.route}`).toBe(operation);
+      expect(error.message).toContain("only with a user's access token (Bearer), and this PlatformApi was made with the application's bot token (Bot). Make one with { accessToken }");
+      expect(error.message).not.toContain(emulator.botToken);
+    }
+    expect(emulator.requests.length).toBe(before); // nothing was sent, so nothing counts toward the invalid-request limit
+    // The operations either credential may call still go out from both.
+    await expect(game.sendLobbyMessage(lobby.id, { content: 'hi' })).resolves.toMatchObject({ content: 'hi' });
+    await expect(backend.getLobbyMessages(lobby.id)).resolves.toHaveLength(1);
+    await expect(game.getLobbyMessages(lobby.id)).resolves.toHaveLength(1);
+  });
+
+  it('checks a credential that request() declares, and refuses one it does not know', async () => {
+    await expect(backend.request({ method: 'GET', route: '/users/@me', credential: 'Bearer' })).rejects.toMatchObject({ code: 'ERR_API_CREDENTIAL', route: '/users/@me' });
+    await expect(backend.request({ method: 'GET', route: '/users/@me', credential: 'bot' as never })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining("call.credential must be 'Bot', 'Bearer' or undefined") });
+    await expect(backend.request({ method: 'GET', route: '/users/@me', credential: 1 as never })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
   });
 
   it('rides out an injected 429 storm within its retry cap, and reports one past it', async () => {

@@ -2,6 +2,7 @@
 // likes (trickled, endless, truncated, mislabelled, early hints, odd headers), and every call
 // must settle with the right typed error, within its time limit and its body bound.
 import { createServer, type Server, type Socket } from 'node:net';
+import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, ApiRequestError, PlatformApi } from '../../src/api/index.js';
 
@@ -119,6 +120,24 @@ describe('PlatformApi against a hostile service', () => {
     expect(String(error.message)).not.toContain(TOKEN);
   });
 
+  it.each(['301 Moved Permanently', '302 Found', '303 See Other', '307 Temporary Redirect', '308 Permanent Redirect'])('rejects a %s answer as a redirect it does not follow', async (status) => {
+    const requests: string[] = [];
+    const apiBase = await hostile((socket, request) => {
+      requests.push(request.split('\r\n')[0]!);
+      const body = request.includes('/elsewhere') ? JSON.stringify({ id: LOBBY }) : '';
+      socket.write(head(request.includes('/elsewhere') ? '200 OK' : status, ['Content-Type: application/json', 'Location: /api/v10/elsewhere', `Content-Length: ${body.length}`]) + body);
+    });
+    const api = client(apiBase);
+    for (const call of [() => api.getLobby(LOBBY), () => api.deleteLobby(LOBBY), () => api.createLobby({})]) {
+      const error = (await call().catch((e: unknown) => e)) as ApiRequestError;
+      expect(error).toBeInstanceOf(ApiRequestError);
+      expect(error.code).toBe('ERR_API_REDIRECT');
+      expect(error.message).toMatch(/answered 3\d\d, a redirect, which PlatformApi never follows.*Check apiBase/);
+      expect(error.message).not.toContain(TOKEN);
+    }
+    expect(requests.every((line) => !line.includes('/elsewhere'))).toBe(true);
+  });
+
   it('learns a bucket from repeated rate-limit headers, and header names like __proto__ change nothing', async () => {
     let calls = 0;
     const apiBase = await hostile((socket) => {
@@ -146,6 +165,24 @@ describe('PlatformApi against a hostile service', () => {
     expect(calls).toBe(2);
   });
 
+  it('keys message buckets by channel, multipart uploads included', async () => {
+    const seen: string[] = [];
+    const apiBase = await hostile((socket, request) => {
+      const line = request.split('\r\n')[0]!;
+      seen.push(line);
+      const channel = /channels\/(\d+)/.exec(line)![1]!;
+      const body = JSON.stringify({ id: '1', channel_id: channel, attachments: [] });
+      // One request per connection: the body that follows the head is not this server's concern.
+      socket.end(head('200 OK', ['Content-Type: application/json', `Content-Length: ${body.length}`, 'Connection: close', `X-RateLimit-Bucket: messages-${channel}`, 'X-RateLimit-Limit: 1', 'X-RateLimit-Remaining: 0', 'X-RateLimit-Reset-After: 30']) + body);
+    });
+    const api = client(apiBase);
+    await api.createMessage('1111111111111111111', { content: 'one', files: [{ name: 'a.txt', data: 'a' }] });
+    // The first channel's bucket is spent for 30 s: its next message would wait past the timeout, and is not sent.
+    await expect(api.createMessage('1111111111111111111', { content: 'two' }, { timeoutMs: 1000 })).rejects.toMatchObject({ code: 'ERR_API_TIMEOUT' });
+    await expect(api.createMessage('2222222222222222222', { content: 'three' }, { timeoutMs: 1000 })).resolves.toMatchObject({ channel_id: '2222222222222222222' });
+    expect(seen).toEqual(['POST /api/v10/channels/1111111111111111111/messages HTTP/1.1', 'POST /api/v10/channels/2222222222222222222/messages HTTP/1.1']);
+  });
+
   it('fails a response with oversized headers instead of buffering them', async () => {
     const apiBase = await hostile((socket) => {
       socket.write(`HTTP/1.1 200 OK\r\nX-Filler: ${'a'.repeat(200 * 1024)}\r\nContent-Length: 2\r\n\r\n{}`);
@@ -156,5 +193,69 @@ describe('PlatformApi against a hostile service', () => {
   it('fails a garbage status line as a network failure', async () => {
     const apiBase = await hostile((socket) => socket.end('SMTP READY\r\n\r\n'));
     await expect(client(apiBase).getLobby(LOBBY)).rejects.toMatchObject({ code: 'ERR_API_NETWORK' });
+  });
+
+  describe('a service that echoes the credential it was sent', () => {
+    const ACCESS = 'player-access-token-0123456789abcdef';
+    /** Answers `status` with a body that repeats the request's token in every place an error keeps. */
+    const echoing = (status: string, extraHeaders: string[] = []) =>
+      hostile((socket, request) => {
+        const credential = /^authorization: (?:Bot|Bearer) (.+)$/im.exec(request)?.[1] ?? 'none';
+        const body = JSON.stringify({
+          code: 50035,
+          message: `Bad credential ${credential} (also ${encodeURIComponent(credential)})`,
+          retry_after: 0,
+          errors: {
+            members: { 0: { id: { _errors: [{ code: 'BASE_TYPE_BAD', message: `user of ${credential} is unknown` }] } } },
+            [credential]: { _errors: [{ code: credential, message: 'key' }] },
+            note: [credential, { deeper: `Authorization: ${credential}` }],
+          },
+        });
+        socket.write(head(status, ['Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`, ...extraHeaders]) + body);
+      });
+
+    function expectScrubbed(error: unknown, secret: string): void {
+      expect(error).toBeInstanceOf(ApiError);
+      const e = error as ApiError;
+      for (const text of [e.message, String(e.stack), inspect(e), inspect(e, { depth: Infinity, showHidden: true }), JSON.stringify(e), JSON.stringify(e.errors), JSON.stringify(e.fieldErrors), String(e)]) {
+        expect(text).not.toContain(secret);
+        expect(text).not.toContain(encodeURIComponent(secret));
+      }
+      expect(e.message).toContain('[redacted]');
+      expect(JSON.stringify(e.errors)).toContain('[redacted]');
+    }
+
+    it.each([
+      ['401', '401 Unauthorized', [] as string[], {}],
+      ['403', '403 Forbidden', [], {}],
+      ['429 once retries are spent', '429 Too Many Requests', ['Retry-After: 0'], { retries: 0 }],
+      ['503 once retries are spent', '503 Service Unavailable', [], { serverErrorRetries: 1 }],
+    ])('keeps a bot token out of an ApiError for a %s', async (_name, status, headers, options) => {
+      const apiBase = await echoing(status, headers);
+      const error = await client(apiBase, options).getLobby(LOBBY).catch((e: unknown) => e);
+      expectScrubbed(error, TOKEN);
+      expect((error as ApiError).fieldErrors.map((f) => f.path)).toContain('members.0.id');
+    });
+
+    it('keeps the token out of errors nested deeper than any real body, without exhausting the stack', async () => {
+      const apiBase = await hostile((socket) => {
+        const depth = 5000;
+        const body = `{"code":50035,"message":"x","errors":${'{"a":'.repeat(depth)}"${TOKEN}"${'}'.repeat(depth)}}`;
+        socket.write(head('400 Bad Request', ['Content-Type: application/json', `Content-Length: ${body.length}`]) + body);
+      });
+      const error = (await client(apiBase).getLobby(LOBBY).catch((e: unknown) => e)) as ApiError;
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error.code).toBe(50035);
+      expect(JSON.stringify(error.errors) + inspect(error, { depth: Infinity }) + JSON.stringify(error)).not.toContain(TOKEN);
+    });
+
+    it('keeps a player access token out of an ApiError', async () => {
+      const apiBase = await echoing('400 Bad Request');
+      const api = new PlatformApi({ accessToken: ACCESS, apiBase, serverErrorRetries: 0 });
+      apis.push(api);
+      const error = await api.sendLobbyMessage(LOBBY, { content: 'hi' }).catch((e: unknown) => e);
+      expectScrubbed(error, ACCESS);
+      expect((error as ApiError).code).toBe(50035);
+    });
   });
 });
