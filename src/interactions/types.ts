@@ -56,7 +56,8 @@ export interface InteractionUser {
 
 /** A guild member as interactions carry it; `member.user` is the invoking user. */
 export interface InteractionMember {
-  user?: InteractionUser;
+  /** The member's user: always present on the invoking member (resolved members leave it out, see {@link InteractionResolved}). */
+  user: InteractionUser;
   nick?: string | null;
   roles: string[];
   joined_at: string;
