@@ -33,4 +33,5 @@ export {
 export { MAX_AUTOCOMPLETE_CHOICES, autocompleteResult, defer, deferUpdate, openModal, pong, reply, update } from './responses.js';
 export { focusedOption, isAutocomplete, isChatInputCommand, isMessageCommand, isMessageComponent, isModalSubmit, isUserCommand } from './guards.js';
 export { CommandInteractionType, InteractionMessageFlags, InteractionResponseType, InteractionType } from './types.js';
+export { MessageFlags } from '../rules/components.js';
 export type * from './types.js';
