@@ -42,7 +42,7 @@ export interface InteractionHandlerOptions {
   /**
    * Receives what `onInteraction` threw or returned wrongly (the request is answered 500). Default:
    * a process warning `SOCIAL_SDK_AUTH_INTERACTION_HANDLER` with the error's message and stack,
-   * the interaction token and anything shaped like a secret redacted; never the request body.
+   * the interaction token and anything shaped like a secret redacted; nothing of the request is added.
    */
   onError?: (error: unknown) => void;
 }
