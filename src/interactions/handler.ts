@@ -43,6 +43,7 @@ export interface InteractionHandlerOptions {
    * Receives what `onInteraction` threw or returned wrongly (the request is answered 500). Default:
    * a process warning `SOCIAL_SDK_AUTH_INTERACTION_HANDLER` with the error's message and stack,
    * the interaction token and anything shaped like a secret redacted; nothing of the request is added.
+   * When `onError` itself throws, that error is reported the default way.
    */
   onError?: (error: unknown) => void;
 }
@@ -105,7 +106,17 @@ function resolve(where: string, options: InteractionHandlerOptions): Resolved {
     maxAgeSeconds: checkMaxAge(where, 'options.maxAgeSeconds', o.maxAgeSeconds),
     timeoutMs: checkMs(where, 'options.timeoutMs', o.timeoutMs, DEFAULT_INTERACTION_TIMEOUT_MS),
     maxBodyBytes: checkInteger(where, 'options.maxBodyBytes', o.maxBodyBytes, 1, MAX_BODY_LIMIT, DEFAULT_MAX_BODY_BYTES),
-    onError: onError === undefined ? defaultOnError : (error) => onError(error),
+    onError:
+      onError === undefined
+        ? defaultOnError
+        : (error, interaction) => {
+            try {
+              onError(error);
+            } catch (thrown) {
+              // The request is still answered 500; what the application's onError threw is reported instead.
+              defaultOnError(thrown, interaction);
+            }
+          },
   };
 }
 

@@ -141,6 +141,29 @@ describe('createInteractionRequestHandler (plain form)', () => {
     expect(warning!.message).not.toContain('body-only-text');
   });
 
+  it('still answers 500 when onError itself throws, and reports that error as the default warning would', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const handle = createInteractionRequestHandler({
+        publicKey,
+        onError: () => {
+          throw new Error('the error tracker is down');
+        },
+        onInteraction: () => {
+          throw new Error('boom');
+        },
+      });
+      await expect(handle(signedRequest(command))).resolves.toMatchObject({ status: 500 });
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    const warning = warnings.find((w) => (w as Error & { code?: string }).code === 'SOCIAL_SDK_AUTH_INTERACTION_HANDLER');
+    expect(warning?.message).toContain('Error: the error tracker is down');
+  });
+
   it('answers 503 when onInteraction takes longer than timeoutMs, and aborts its signal', async () => {
     let signal: AbortSignal | undefined;
     const handle = createInteractionRequestHandler({
