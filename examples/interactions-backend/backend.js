@@ -12,10 +12,13 @@
 
 const http = require('node:http');
 const {
+  ApplicationCommandOptionType,
   autocompleteResult,
   createInteractionHandler,
   defer,
   focusedOption,
+  getModalValue,
+  getOption,
   isAutocomplete,
   isChatInputCommand,
   isMessageCommand,
@@ -94,16 +97,16 @@ function detailsModal() {
   });
 }
 
-/** The value of each answered component of a submitted modal, by custom_id. */
-function modalAnswers(components) {
-  const answers = {};
-  const visit = (c) => {
-    if (c.type === 18) visit(c.component);
-    else if (c.type === 1) c.components.forEach(visit);
-    else if ('custom_id' in c) answers[c.custom_id] = 'values' in c ? c.values : c.value;
-  };
-  components.forEach(visit);
-  return answers;
+/** The inputs of each modal this backend opens, by the modal's custom_id. */
+const MODAL_INPUTS = {
+  feedback: ['review', 'mode', 'friends', 'difficulty'],
+  details: ['platforms', 'news', 'screenshot', 'region-role', 'channel'],
+};
+
+/** The answer of each input of a submitted modal, by custom_id. */
+function modalAnswers(interaction) {
+  const ids = MODAL_INPUTS[interaction.data.custom_id] ?? [];
+  return Object.fromEntries(ids.map((id) => [id, getModalValue(interaction, id)]).filter(([, value]) => value !== undefined));
 }
 
 /**
@@ -130,9 +133,9 @@ function createBackend({ publicKey, apiBase, random = () => Math.random() }) {
     onInteraction(interaction) {
       seen.push(interaction.type);
       if (isChatInputCommand(interaction)) {
-        const { name, options = [] } = interaction.data;
+        const { name } = interaction.data;
         if (name === 'roll') {
-          const sides = Number(options.find((o) => o.name === 'sides')?.value ?? 6);
+          const sides = getOption(interaction, 'sides', ApplicationCommandOptionType.Integer) ?? 6;
           return reply(rollMessage(sides, 1 + Math.floor(random() * sides)));
         }
         if (name === 'feedback') return feedbackModal();
@@ -168,7 +171,7 @@ function createBackend({ publicKey, apiBase, random = () => Math.random() }) {
         return autocompleteResult(GAMES.filter((g) => g.toLowerCase().startsWith(typed)).map((g) => ({ name: g, value: g.toLowerCase() })));
       }
       if (isModalSubmit(interaction)) {
-        const answers = modalAnswers(interaction.data.components);
+        const answers = modalAnswers(interaction);
         return reply({ content: `Thanks! ${JSON.stringify(answers)}`, flags: 64 });
       }
       return reply('That interaction is not handled here.', { ephemeral: true });

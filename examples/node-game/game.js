@@ -105,8 +105,9 @@ async function main() {
   try {
     if (options.signOut) {
       await manager.start();
-      await manager.signOut();
+      const { revoked, error } = await manager.signOut();
       console.log(`Signed out; removed ${tokenPath}.`);
+      if (!revoked && error) console.log(`(The platform could not be told, so the sign-in may stay valid there: ${error.message})`);
       return;
     }
 

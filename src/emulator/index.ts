@@ -244,10 +244,18 @@ class RunningEmulator implements Emulator {
   setChannelPermissions(channelId: string, permissions: EmulatorChannelPermissions): void {
     const where = 'emulator.setChannelPermissions';
     const id = checkSnowflake(where, 'channelId', channelId);
-    const p = checkFaultObject(where, permissions, 'an object such as { SET_VOICE_CHANNEL_STATUS: false }', 'permissions');
-    for (const name of ['SET_VOICE_CHANNEL_STATUS', 'MANAGE_CHANNELS'] as const) {
-      if (p[name] === undefined) continue;
-      this.#ctx.lobbies.setPermission(id, name, checkBoolean(where, `permissions.${name}`, p[name], false));
+    const p = checkFaultObject(where, permissions, 'an object such as { SetVoiceChannelStatus: false }', 'permissions');
+    // PermissionFlags' names; the former SCREAMING_CASE keys still work (deprecated), not both at once.
+    for (const [name, former] of [
+      ['SetVoiceChannelStatus', 'SET_VOICE_CHANNEL_STATUS'],
+      ['ManageChannels', 'MANAGE_CHANNELS'],
+    ] as const) {
+      if (p[name] !== undefined && p[former] !== undefined) {
+        throw argumentError('value', where, `permissions.${former}`, `absent when permissions.${name} is given (it is the deprecated name of the same permission)`, p[former]);
+      }
+      const key = p[name] !== undefined ? name : former;
+      if (p[key] === undefined) continue;
+      this.#ctx.lobbies.setPermission(id, former, checkBoolean(where, `permissions.${key}`, p[key], false));
     }
   }
 

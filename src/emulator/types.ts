@@ -146,9 +146,16 @@ export interface ServerErrorStorm {
   reset?: boolean;
 }
 
-/** Bot permissions in a channel that tests can take away (every permission is granted by default). */
+/**
+ * Bot permissions in a channel that tests can take away (every permission is granted by default),
+ * named as in `PermissionFlags`.
+ */
 export interface EmulatorChannelPermissions {
+  SetVoiceChannelStatus?: boolean;
+  ManageChannels?: boolean;
+  /** @deprecated Use `SetVoiceChannelStatus` (same meaning). */
   SET_VOICE_CHANNEL_STATUS?: boolean;
+  /** @deprecated Use `ManageChannels` (same meaning). */
   MANAGE_CHANNELS?: boolean;
 }
 

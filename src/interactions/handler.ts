@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkFunction, checkInteger, checkMs, checkOptions } from '../check.js';
 import { argumentError, SocialSdkAuthError } from '../errors.js';
+import { redact } from '../redact.js';
 import type { Interaction, InteractionResponse } from './types.js';
 import { checkMaxAge, ed25519PublicKey, verifyWithKey, type VerifyFailureReason } from './verify.js';
 
@@ -40,7 +41,9 @@ export interface InteractionHandlerOptions {
   maxBodyBytes?: number;
   /**
    * Receives what `onInteraction` threw or returned wrongly (the request is answered 500). Default:
-   * a process warning `SOCIAL_SDK_AUTH_INTERACTION_HANDLER` naming the error's class only.
+   * a process warning `SOCIAL_SDK_AUTH_INTERACTION_HANDLER` with the error's message and stack,
+   * the interaction token and anything shaped like a secret redacted; nothing of the request is added.
+   * When `onError` itself throws, that error is reported the default way.
    */
   onError?: (error: unknown) => void;
 }
@@ -71,13 +74,24 @@ interface Resolved {
   maxAgeSeconds: number;
   timeoutMs: number;
   maxBodyBytes: number;
-  onError: (error: unknown) => void;
+  onError: (error: unknown, interaction: Interaction) => void;
 }
 
-function defaultOnError(error: unknown): void {
-  const kind = error instanceof Error ? error.name : typeof error;
-  // The error itself may carry the interaction (and its token): only its class is named.
-  process.emitWarning(`social-sdk-auth: onInteraction failed (${kind}); the interaction was answered 500.`, { code: 'SOCIAL_SDK_AUTH_INTERACTION_HANDLER' });
+/** What was thrown, as text: an error's stack (which starts with its name and message), a string as is. */
+function describeThrown(error: unknown): string {
+  if (error instanceof Error) {
+    const head = `${error.name}: ${error.message}`;
+    const stack = typeof error.stack === 'string' ? error.stack : '';
+    return stack.startsWith(head) ? stack : stack === '' ? head : `${head}\n${stack}`;
+  }
+  // Any other value may be the interaction itself, or the body: only its kind is named.
+  return typeof error === 'string' ? error : `a thrown ${error === null ? 'null' : typeof error}, not an Error`;
+}
+
+function defaultOnError(error: unknown, interaction: Interaction): void {
+  // A message may quote the interaction token (a follow-up URL): it and anything secret-shaped go.
+  const text = redact(describeThrown(error), [interaction.token]);
+  process.emitWarning(`social-sdk-auth: onInteraction failed; the interaction was answered 500.\n${text}`, { code: 'SOCIAL_SDK_AUTH_INTERACTION_HANDLER' });
 }
 
 function resolve(where: string, options: InteractionHandlerOptions): Resolved {
@@ -85,13 +99,24 @@ function resolve(where: string, options: InteractionHandlerOptions): Resolved {
   const key = ed25519PublicKey(where, 'options.publicKey', o.publicKey);
   const onInteraction = checkFunction<InteractionHandlerOptions['onInteraction']>(where, 'options.onInteraction', o.onInteraction);
   if (onInteraction === undefined) throw argumentError('type', where, 'options.onInteraction', 'a function', undefined);
+  const onError = checkFunction<(error: unknown) => void>(where, 'options.onError', o.onError);
   return {
     key,
     onInteraction,
     maxAgeSeconds: checkMaxAge(where, 'options.maxAgeSeconds', o.maxAgeSeconds),
     timeoutMs: checkMs(where, 'options.timeoutMs', o.timeoutMs, DEFAULT_INTERACTION_TIMEOUT_MS),
     maxBodyBytes: checkInteger(where, 'options.maxBodyBytes', o.maxBodyBytes, 1, MAX_BODY_LIMIT, DEFAULT_MAX_BODY_BYTES),
-    onError: checkFunction<(error: unknown) => void>(where, 'options.onError', o.onError) ?? defaultOnError,
+    onError:
+      onError === undefined
+        ? defaultOnError
+        : (error, interaction) => {
+            try {
+              onError(error);
+            } catch (thrown) {
+              // The request is still answered 500; what the application's onError threw is reported instead.
+              defaultOnError(thrown, interaction);
+            }
+          },
   };
 }
 
@@ -156,12 +181,12 @@ async function answer(r: Resolved, interaction: Interaction, outer?: AbortSignal
     }
     if (result === undefined) return { status: 202, headers: {}, body: '' };
     if (!isResponse(result)) {
-      r.onError(new InteractionResponseError('onInteraction returned something that is not an interaction response; build one with reply(), defer(), update(), autocompleteResult() or openModal().'));
+      r.onError(new InteractionResponseError('onInteraction returned something that is not an interaction response; build one with reply(), defer(), update(), autocompleteResult() or openModal().'), interaction);
       return refusal(500, 'handler-failed', 'The application could not answer the interaction.');
     }
     return jsonResponse(200, result);
   } catch (error) {
-    r.onError(error);
+    r.onError(error, interaction);
     return refusal(500, 'handler-failed', 'The application could not answer the interaction.');
   } finally {
     clearTimeout(timer);

@@ -31,6 +31,19 @@ export {
   type InteractionRequest,
 } from './handler.js';
 export { MAX_AUTOCOMPLETE_CHOICES, autocompleteResult, defer, deferUpdate, openModal, pong, reply, update } from './responses.js';
+export {
+  getModalComponent,
+  getModalValue,
+  getOption,
+  getSubcommand,
+  getSubcommandGroup,
+  type ModalInputType,
+  type ModalValue,
+  type OptionValue,
+  type ValueOptionType,
+} from './read.js';
 export { focusedOption, isAutocomplete, isChatInputCommand, isMessageCommand, isMessageComponent, isModalSubmit, isUserCommand } from './guards.js';
 export { CommandInteractionType, InteractionMessageFlags, InteractionResponseType, InteractionType } from './types.js';
+export { ComponentType, MessageFlags } from '../rules/components.js';
+export { ApplicationCommandOptionType } from '../rules/commands.js';
 export type * from './types.js';

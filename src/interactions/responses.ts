@@ -5,9 +5,8 @@
  */
 import { checkBoolean, checkOptions, checkString } from '../check.js';
 import { argumentError } from '../errors.js';
-import { checkMessage, checkModal, type ComponentValidationResult } from '../rules/components.js';
+import { checkMessage, checkModal, MessageFlags, type ComponentValidationResult } from '../rules/components.js';
 import {
-  InteractionMessageFlags,
   type AutocompleteChoice,
   type InteractionMessageData,
   type InteractionResponse,
@@ -39,7 +38,7 @@ function messageData(where: string, message: unknown): InteractionMessageData {
 function withEphemeral(where: string, data: InteractionMessageData, options: unknown): InteractionMessageData {
   const o = checkOptions(where, options as { ephemeral?: boolean });
   if (!checkBoolean(where, 'options.ephemeral', o.ephemeral, false)) return data;
-  return { ...data, flags: (data.flags ?? 0) | InteractionMessageFlags.EPHEMERAL };
+  return { ...data, flags: (data.flags ?? 0) | MessageFlags.Ephemeral };
 }
 
 /** The answer to a PING. The handlers send it on their own. */

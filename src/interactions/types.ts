@@ -1,4 +1,6 @@
 import type { MessageBody, ModalBody, ModalSubmitComponentResponse } from '../components/types.js';
+import { ApplicationCommandType } from '../rules/commands.js';
+import { MessageFlags } from '../rules/components.js';
 
 /**
  * The interaction payloads an application receives (spec "Events": interaction payloads delivered
@@ -6,42 +8,79 @@ import type { MessageBody, ModalBody, ModalSubmitComponentResponse } from '../co
  * sends back. Plain data: field names are the service's, in snake_case.
  */
 
-/** `type` of an interaction. */
+/** `type` of an interaction. PascalCase members, as every constant of the package (docs/decisions.md). */
 export const InteractionType = {
+  Ping: 1,
+  ApplicationCommand: 2,
+  MessageComponent: 3,
+  ApplicationCommandAutocomplete: 4,
+  ModalSubmit: 5,
+  /** @deprecated Use `InteractionType.Ping` (same value). */
   PING: 1,
+  /** @deprecated Use `InteractionType.ApplicationCommand` (same value). */
   APPLICATION_COMMAND: 2,
+  /** @deprecated Use `InteractionType.MessageComponent` (same value). */
   MESSAGE_COMPONENT: 3,
+  /** @deprecated Use `InteractionType.ApplicationCommandAutocomplete` (same value). */
   APPLICATION_COMMAND_AUTOCOMPLETE: 4,
+  /** @deprecated Use `InteractionType.ModalSubmit` (same value). */
   MODAL_SUBMIT: 5,
 } as const;
 export type InteractionType = (typeof InteractionType)[keyof typeof InteractionType];
 
 /** `type` of an interaction response (the callback types the service accepts from an app). */
 export const InteractionResponseType = {
+  Pong: 1,
+  ChannelMessageWithSource: 4,
+  DeferredChannelMessageWithSource: 5,
+  DeferredUpdateMessage: 6,
+  UpdateMessage: 7,
+  ApplicationCommandAutocompleteResult: 8,
+  Modal: 9,
+  LaunchActivity: 12,
+  /** @deprecated Use `InteractionResponseType.Pong` (same value). */
   PONG: 1,
+  /** @deprecated Use `InteractionResponseType.ChannelMessageWithSource` (same value). */
   CHANNEL_MESSAGE_WITH_SOURCE: 4,
+  /** @deprecated Use `InteractionResponseType.DeferredChannelMessageWithSource` (same value). */
   DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE: 5,
+  /** @deprecated Use `InteractionResponseType.DeferredUpdateMessage` (same value). */
   DEFERRED_UPDATE_MESSAGE: 6,
+  /** @deprecated Use `InteractionResponseType.UpdateMessage` (same value). */
   UPDATE_MESSAGE: 7,
+  /** @deprecated Use `InteractionResponseType.ApplicationCommandAutocompleteResult` (same value). */
   APPLICATION_COMMAND_AUTOCOMPLETE_RESULT: 8,
+  /** @deprecated Use `InteractionResponseType.Modal` (same value). */
   MODAL: 9,
+  /** @deprecated Use `InteractionResponseType.LaunchActivity` (same value). */
   LAUNCH_ACTIVITY: 12,
 } as const;
 export type InteractionResponseType = (typeof InteractionResponseType)[keyof typeof InteractionResponseType];
 
-/** `data.type` of an application command interaction. */
+/** `data.type` of an application command interaction: the command types of `ApplicationCommandType` a user invokes. */
 export const CommandInteractionType = {
-  CHAT_INPUT: 1,
-  USER: 2,
-  MESSAGE: 3,
+  ChatInput: ApplicationCommandType.ChatInput,
+  User: ApplicationCommandType.User,
+  Message: ApplicationCommandType.Message,
+  /** @deprecated Use `CommandInteractionType.ChatInput` (same value). */
+  CHAT_INPUT: ApplicationCommandType.ChatInput,
+  /** @deprecated Use `CommandInteractionType.User` (same value). */
+  USER: ApplicationCommandType.User,
+  /** @deprecated Use `CommandInteractionType.Message` (same value). */
+  MESSAGE: ApplicationCommandType.Message,
 } as const;
 
-/** Message flags an interaction response may set. */
+/**
+ * Message flags under their former names in this entry point.
+ * @deprecated Use `MessageFlags` (exported here and from `social-sdk-auth/components`): the one
+ * source of message flags. This object holds the same members plus the old names.
+ */
 export const InteractionMessageFlags = {
-  /** Only the invoking user sees the message. */
-  EPHEMERAL: 1 << 6,
-  /** The message is laid out with Components V2 (Text Display, Container, …). */
-  IS_COMPONENTS_V2: 1 << 15,
+  ...MessageFlags,
+  /** @deprecated Use `MessageFlags.Ephemeral` (same value). */
+  EPHEMERAL: MessageFlags.Ephemeral,
+  /** @deprecated Use `MessageFlags.IsComponentsV2` (same value). */
+  IS_COMPONENTS_V2: MessageFlags.IsComponentsV2,
 } as const;
 
 /** A user as interactions carry it. */
@@ -56,7 +95,8 @@ export interface InteractionUser {
 
 /** A guild member as interactions carry it; `member.user` is the invoking user. */
 export interface InteractionMember {
-  user?: InteractionUser;
+  /** The member's user: always present on the invoking member (resolved members leave it out, see {@link InteractionResolved}). */
+  user: InteractionUser;
   nick?: string | null;
   roles: string[];
   joined_at: string;
@@ -227,7 +267,7 @@ export interface AutocompleteData {
   options: CommandInteractionOption[];
 }
 
-/** The user is typing an autocomplete option; answer with {@link InteractionResponseType.APPLICATION_COMMAND_AUTOCOMPLETE_RESULT}. */
+/** The user is typing an autocomplete option; answer with {@link InteractionResponseType.ApplicationCommandAutocompleteResult}. */
 export interface AutocompleteInteraction extends InteractionBase {
   type: 4;
   data: AutocompleteData;

@@ -42,4 +42,5 @@ export {
   type TokenRefreshRetryInfo,
   type GetAccessTokenOptions,
   type SignOutOptions,
+  type SignOutResult,
 } from './manager.js';

@@ -59,6 +59,21 @@ export interface SignOutOptions {
   revoke?: boolean;
 }
 
+/** What `signOut` did at the service. The player is signed out here in every case. */
+export interface SignOutResult {
+  /**
+   * True when the service confirmed the revocation: the grant, and every token of it, is dead.
+   * False when no revocation was asked for (`revoke: false`, or no player was signed in) or it failed.
+   */
+  revoked: boolean;
+  /**
+   * Why the revocation failed, when it was tried and did: usually a `ClientResultError`
+   * (`NetworkError`, code `ERR_NETWORK` or `ERR_REQUEST_TIMEOUT`, when the service could not be
+   * reached; `HTTPError` when it refused). The grant may still be alive at the service.
+   */
+  error?: Error;
+}
+
 /** Passed to the `refreshRetry` event before each backoff wait. */
 export interface TokenRefreshRetryInfo {
   /** The attempt that failed, from 1. */
@@ -312,19 +327,26 @@ export class TokenManager extends EventEmitter<TokenManagerEvents> {
 
   /**
    * Signs the player out: forgets the tokens, clears the client's token and the store, and by
-   * default revokes the grant first (failures to revoke are ignored, so sign-out works offline).
+   * default revokes the grant first. A failed revocation does not stop the sign-out (it works
+   * offline); the result says whether the revocation reached the service, and if not, why.
    */
-  async signOut(options?: SignOutOptions): Promise<void> {
+  async signOut(options?: SignOutOptions): Promise<SignOutResult> {
     const where = 'tokenManager.signOut';
     const o = checkOptions(where, options);
     if (o.revoke !== undefined && typeof o.revoke !== 'boolean') throw argumentError('type', where, 'options.revoke', 'a boolean', o.revoke);
     this.#ensureOpen(where);
     const held = this.#unsaved?.tokens ?? this.#tokens;
     this.#forget();
+    let result: SignOutResult = { revoked: false };
     if (o.revoke !== false && held) {
-      await this.#client.revokeToken({ token: held.refreshToken ?? held.accessToken, applicationId: this.#applicationId }).catch(() => undefined);
+      result = await this.#client.revokeToken({ token: held.refreshToken ?? held.accessToken, applicationId: this.#applicationId }).then(
+        (): SignOutResult => ({ revoked: true }),
+        // revokeToken rejects with errors only (ClientResultError, or an argument or dependency error).
+        (error: unknown): SignOutResult => ({ revoked: false, error: error as Error }),
+      );
     }
     await this.#write(() => this.#store.clear());
+    return result;
   }
 
   /**

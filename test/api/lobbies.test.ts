@@ -142,7 +142,7 @@ describe('lobby operations', () => {
     await expect(backend.setVoiceChannelStatus('777', 'x'.repeat(501))).rejects.toMatchObject({ local: true, fieldErrors: [{ path: 'status', code: 'BASE_TYPE_MAX_LENGTH' }] });
     await backend.setVoiceChannelStatus('777', null);
     expect(emulator.voiceChannelStatus('777')).toBeNull();
-    emulator.setChannelPermissions('777', { SET_VOICE_CHANNEL_STATUS: false });
+    emulator.setChannelPermissions('777', { SetVoiceChannelStatus: false });
     await expect(backend.setVoiceChannelStatus('777', 'live')).rejects.toMatchObject({ status: 403, code: 50013 });
   });
 });

@@ -115,6 +115,55 @@ describe('createInteractionRequestHandler (plain form)', () => {
     expect(errors[1]).toMatchObject({ code: 'ERR_INTERACTION_RESPONSE' });
   });
 
+  it('by default warns with the message and stack of what onInteraction threw, the interaction token and the body left out', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const handle = createInteractionRequestHandler({
+        publicKey,
+        onInteraction: function rollTheDice(interaction) {
+          throw new Error(`could not post to /webhooks/22/${interaction.token}/messages/@original: dice table missing`);
+        },
+      });
+      const { body, headers } = signedRequest({ ...command, data: { ...command.data, options: [{ name: 'note', type: 3, value: 'body-only-text' }] } });
+      expect((await handle({ body, headers })).status).toBe(500);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    const warning = warnings.find((w) => (w as Error & { code?: string }).code === 'SOCIAL_SDK_AUTH_INTERACTION_HANDLER');
+    expect(warning).toBeDefined();
+    expect(warning!.message).toContain('Error: could not post to /webhooks/22/[redacted]/messages/@original: dice table missing');
+    // The stack says where it was thrown.
+    expect(warning!.message).toMatch(/\n\s+at .*rollTheDice.*\(.*handler\.test\.ts:\d+:\d+\)/);
+    expect(warning!.message).not.toContain('interaction-token-secret');
+    expect(warning!.message).not.toContain('body-only-text');
+  });
+
+  it('still answers 500 when onError itself throws, and reports that error as the default warning would', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const handle = createInteractionRequestHandler({
+        publicKey,
+        onError: () => {
+          throw new Error('the error tracker is down');
+        },
+        onInteraction: () => {
+          throw new Error('boom');
+        },
+      });
+      await expect(handle(signedRequest(command))).resolves.toMatchObject({ status: 500 });
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    const warning = warnings.find((w) => (w as Error & { code?: string }).code === 'SOCIAL_SDK_AUTH_INTERACTION_HANDLER');
+    expect(warning?.message).toContain('Error: the error tracker is down');
+  });
+
   it('answers 503 when onInteraction takes longer than timeoutMs, and aborts its signal', async () => {
     let signal: AbortSignal | undefined;
     const handle = createInteractionRequestHandler({

@@ -321,13 +321,21 @@ describe('channel linking, invites and voice status', () => {
     expect((await call(emulator, 'PUT', '/channels/777/voice-status', { body: { status: 'x'.repeat(501) } })).status).toBe(400);
     expect((await call(emulator, 'PUT', '/channels/777/voice-status', { body: { status: null } })).status).toBe(204);
     expect(emulator.voiceChannelStatus('777')).toBeNull();
-    emulator.setChannelPermissions('777', { SET_VOICE_CHANNEL_STATUS: false });
+    emulator.setChannelPermissions('777', { SetVoiceChannelStatus: false });
     const denied = await call(emulator, 'PUT', '/channels/777/voice-status', { body: { status: 'live' } });
     expect(denied.status).toBe(403);
     expect(denied.body.code).toBe(50013);
-    emulator.setChannelPermissions('777', { SET_VOICE_CHANNEL_STATUS: true, MANAGE_CHANNELS: false });
+    emulator.setChannelPermissions('777', { SetVoiceChannelStatus: true, ManageChannels: false });
     expect((await call(emulator, 'PUT', '/channels/777/voice-status', { body: { status: 'live' } })).status).toBe(403);
     expect(emulator.voiceChannelStatus('777')).toBeNull();
+    // The former SCREAMING_CASE names still work (deprecated aliases); giving both names of one permission is a mistake.
+    emulator.setChannelPermissions('777', { MANAGE_CHANNELS: true });
+    expect((await call(emulator, 'PUT', '/channels/777/voice-status', { body: { status: 'live' } })).status).toBe(204);
+    emulator.setChannelPermissions('777', { SET_VOICE_CHANNEL_STATUS: false });
+    expect((await call(emulator, 'PUT', '/channels/777/voice-status', { body: { status: 'off' } })).status).toBe(403);
+    expect(() => emulator.setChannelPermissions('777', { ManageChannels: true, MANAGE_CHANNELS: false })).toThrow(
+      /^emulator\.setChannelPermissions: permissions\.MANAGE_CHANNELS must be absent when permissions\.ManageChannels is given/,
+    );
   });
 });
 

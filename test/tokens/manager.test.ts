@@ -410,7 +410,8 @@ describe('setTokens, getAccessToken and start', () => {
     const store = new MemoryTokenStore();
     const manager = newManager({ client, store });
     await manager.setTokens(tokens);
-    await manager.signOut();
+    // The service was reached and confirmed the revocation.
+    await expect(manager.signOut()).resolves.toEqual({ revoked: true });
     expect(await store.load()).toBeUndefined();
     expect(client.isAuthenticated()).toBe(false);
     expect(manager.isSignedIn()).toBe(false);
@@ -426,7 +427,7 @@ describe('signOut', () => {
     const store = new MemoryTokenStore();
     const manager = newManager({ client, store });
     await manager.setTokens(tokens);
-    await manager.signOut({ revoke: false });
+    await expect(manager.signOut({ revoke: false })).resolves.toEqual({ revoked: false });
     expect(await store.load()).toBeUndefined();
     expect(client.isAuthenticated()).toBe(false);
     expect(manager.isSignedIn()).toBe(false);
@@ -453,7 +454,11 @@ describe('signOut', () => {
     closers.push(() => offline.close());
     const manager = newManager({ client: offline, store });
     await manager.setTokens(tokens);
-    await expect(manager.signOut()).resolves.toBeUndefined();
+    // Signed out here all the same; the result says the revocation did not reach the service, and why.
+    const result = await manager.signOut();
+    expect(result).toEqual({ revoked: false, error: expect.any(ClientResultError) });
+    expect(result.error).toMatchObject({ type: 'NetworkError', retryable: true });
+    expect(result.error!.message).not.toContain(tokens.refreshToken);
     expect(await store.load()).toBeUndefined();
     expect(manager.isSignedIn()).toBe(false);
     expect(offline.isAuthenticated()).toBe(false);
@@ -461,11 +466,25 @@ describe('signOut', () => {
     expect(await meStatus(tokens.accessToken)).toBe(200);
   });
 
+  it('says why when the service refuses the revocation, and signs out all the same', async () => {
+    const { client, tokens } = await signIn();
+    const store = new MemoryTokenStore();
+    // An application the service does not know: it refuses the client, so the grant stays alive.
+    const manager = newManager({ client, store, applicationId: '999999999999999999' });
+    await manager.setTokens(tokens);
+    const result = await manager.signOut();
+    expect(result).toEqual({ revoked: false, error: expect.any(ClientResultError) });
+    expect(result.error).toMatchObject({ type: 'HTTPError', status: 401, oauthError: 'invalid_client' });
+    expect(await store.load()).toBeUndefined();
+    expect(manager.isSignedIn()).toBe(false);
+    expect(await meStatus(tokens.accessToken)).toBe(200);
+  });
+
   it('with nothing held clears the store and sends nothing', async () => {
     const store = new MemoryTokenStore();
     const manager = newManager({ client: newClient(), store });
     const before = revocations();
-    await manager.signOut();
+    await expect(manager.signOut()).resolves.toEqual({ revoked: false });
     expect(revocations()).toBe(before);
     expect(await store.load()).toBeUndefined();
   });
