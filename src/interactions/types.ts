@@ -8,8 +8,17 @@ import { MessageFlags } from '../rules/components.js';
  * sends back. Plain data: field names are the service's, in snake_case.
  */
 
+/**
+ * Makes a constant object's former SCREAMING_CASE names non-enumerable: they still read (and are
+ * typed, as deprecated), but `Object.keys`/`values`/`entries` list each value once, by its PascalCase name.
+ */
+function hideFormerNames<T extends object>(constants: T): T {
+  for (const key of Object.keys(constants)) if (/^[A-Z0-9_]+$/.test(key)) Object.defineProperty(constants, key, { enumerable: false });
+  return constants;
+}
+
 /** `type` of an interaction. PascalCase members, as every constant of the package (docs/decisions.md). */
-export const InteractionType = {
+export const InteractionType = hideFormerNames({
   Ping: 1,
   ApplicationCommand: 2,
   MessageComponent: 3,
@@ -25,11 +34,11 @@ export const InteractionType = {
   APPLICATION_COMMAND_AUTOCOMPLETE: 4,
   /** @deprecated Use `InteractionType.ModalSubmit` (same value). */
   MODAL_SUBMIT: 5,
-} as const;
+} as const);
 export type InteractionType = (typeof InteractionType)[keyof typeof InteractionType];
 
 /** `type` of an interaction response (the callback types the service accepts from an app). */
-export const InteractionResponseType = {
+export const InteractionResponseType = hideFormerNames({
   Pong: 1,
   ChannelMessageWithSource: 4,
   DeferredChannelMessageWithSource: 5,
@@ -54,11 +63,11 @@ export const InteractionResponseType = {
   MODAL: 9,
   /** @deprecated Use `InteractionResponseType.LaunchActivity` (same value). */
   LAUNCH_ACTIVITY: 12,
-} as const;
+} as const);
 export type InteractionResponseType = (typeof InteractionResponseType)[keyof typeof InteractionResponseType];
 
 /** `data.type` of an application command interaction: the command types of `ApplicationCommandType` a user invokes. */
-export const CommandInteractionType = {
+export const CommandInteractionType = hideFormerNames({
   ChatInput: ApplicationCommandType.ChatInput,
   User: ApplicationCommandType.User,
   Message: ApplicationCommandType.Message,
@@ -68,20 +77,20 @@ export const CommandInteractionType = {
   USER: ApplicationCommandType.User,
   /** @deprecated Use `CommandInteractionType.Message` (same value). */
   MESSAGE: ApplicationCommandType.Message,
-} as const;
+} as const);
 
 /**
  * Message flags under their former names in this entry point.
  * @deprecated Use `MessageFlags` (exported here and from `social-sdk-auth/components`): the one
  * source of message flags. This object holds the same members plus the old names.
  */
-export const InteractionMessageFlags = {
+export const InteractionMessageFlags = hideFormerNames({
   ...MessageFlags,
   /** @deprecated Use `MessageFlags.Ephemeral` (same value). */
   EPHEMERAL: MessageFlags.Ephemeral,
   /** @deprecated Use `MessageFlags.IsComponentsV2` (same value). */
   IS_COMPONENTS_V2: MessageFlags.IsComponentsV2,
-} as const;
+} as const);
 
 /** A user as interactions carry it. */
 export interface InteractionUser {

@@ -52,12 +52,21 @@ describe('constants', () => {
     expect([CommandInteractionType.CHAT_INPUT, CommandInteractionType.USER, CommandInteractionType.MESSAGE]).toEqual([1, 2, 3]);
   });
 
+  it('list each value once: the former names read but are not enumerated', () => {
+    const { InteractionType, InteractionResponseType, CommandInteractionType } = interactions;
+    expect(Object.values(InteractionType)).toEqual([1, 2, 3, 4, 5]);
+    expect(Object.keys(InteractionResponseType)).toEqual(['Pong', 'ChannelMessageWithSource', 'DeferredChannelMessageWithSource', 'DeferredUpdateMessage', 'UpdateMessage', 'ApplicationCommandAutocompleteResult', 'Modal', 'LaunchActivity']);
+    expect(Object.entries(CommandInteractionType)).toEqual([['ChatInput', 1], ['User', 2], ['Message', 3]]);
+    expect(JSON.stringify(InteractionType)).toBe('{"Ping":1,"ApplicationCommand":2,"MessageComponent":3,"ApplicationCommandAutocomplete":4,"ModalSubmit":5}');
+    expect('MODAL_SUBMIT' in InteractionType && InteractionType.MODAL_SUBMIT).toBe(5);
+  });
+
   it('have one source of message flags: MessageFlags, the same object in components and interactions', () => {
     expect(interactions.MessageFlags).toBe(components.MessageFlags);
     const { InteractionMessageFlags, MessageFlags } = interactions;
     expect(InteractionMessageFlags.EPHEMERAL).toBe(MessageFlags.Ephemeral);
     expect(InteractionMessageFlags.IS_COMPONENTS_V2).toBe(MessageFlags.IsComponentsV2);
-    expect(InteractionMessageFlags).toEqual({ ...MessageFlags, EPHEMERAL: 1 << 6, IS_COMPONENTS_V2: 1 << 15 });
+    expect(Object.entries(InteractionMessageFlags)).toEqual(Object.entries(MessageFlags));
     expect(interactions.reply('hidden', { ephemeral: true })).toEqual({ type: 4, data: { content: 'hidden', flags: MessageFlags.Ephemeral } });
   });
 });
