@@ -575,7 +575,7 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
   const commands = new CommandStore(state);
   for (const id of commands.ids()) world.noteId(id);
   for (const spec of resolved.guilds) if (spec.id === undefined || !guilds.guilds.has(spec.id)) guilds.createGuild(spec);
-  const server = new EmulatorServer();
+  const server = new EmulatorServer(resolved.headersTimeoutMs);
   let port: number;
   try {
     port = await server.listen(resolved.port);

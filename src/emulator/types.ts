@@ -96,6 +96,13 @@ export interface EmulatorOptions {
   authorizationCodeTtlSeconds?: number;
   /** Delay in milliseconds added before every response. Default `0`. */
   latencyMs?: number;
+  /**
+   * Milliseconds a connection may take to send a complete request head (request line and
+   * headers); a connection that sends nothing, or only part of a head, is closed after it, so idle
+   * clients cannot hold the emulator's file descriptors. A whole number from 1 to 2147483647.
+   * Default `10000`.
+   */
+  headersTimeoutMs?: number;
   /** Clock in milliseconds since the epoch, for expiry tests without fake timers. Default `Date.now`. */
   clock?: () => number;
   /** `'service'` enforces the service's rate limits on the lobby interface (with `X-RateLimit-*` headers); `'off'` enforces none and sends no such headers. Default `'service'`. */
