@@ -19,6 +19,17 @@ const MAX_LOG_ENTRIES = 10_000;
 /** The longest a request may take to arrive whole, head and body. */
 const REQUEST_TIMEOUT_MS = 30_000;
 
+/**
+ * The segment after the id in an interaction's callback and webhook paths is the interaction
+ * token, a credential for 15 minutes: the request log keeps `[redacted]` in its place.
+ */
+const TOKEN_SEGMENT = /^(\/api\/v10\/(?:interactions|webhooks)\/[^/]*\/)[^/]+/i;
+
+/** `path` as the request log keeps it: without credentials. */
+function loggedPath(path: string): string {
+  return path.replace(TOKEN_SEGMENT, '$1[redacted]');
+}
+
 interface Route {
   method: string;
   handle(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, note: { grantType?: string }): Outcome | Promise<Outcome>;
@@ -221,7 +232,7 @@ export class EmulatorServer {
   }
 
   private finish(req: IncomingMessage, res: ServerResponse, ctx: EmulatorContext | undefined, method: string, path: string, note: { grantType?: string }, outcome: Outcome): Promise<void> | undefined {
-    const record: EmulatorRequestRecord = { method, path, status: 'status' in outcome ? outcome.status : 0 };
+    const record: EmulatorRequestRecord = { method, path: loggedPath(path), status: 'status' in outcome ? outcome.status : 0 };
     if (note.grantType !== undefined) record.grantType = note.grantType;
     if (!('status' in outcome)) {
       this.record(record);
