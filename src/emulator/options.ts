@@ -76,7 +76,7 @@ export interface ResolvedOptions {
 /** Where option errors say they come from. */
 const WHERE = 'startEmulator';
 /** Bot tokens are printable ASCII without spaces, so they fit an Authorization header. */
-const BOT_TOKEN_PATTERN = /^[\x21-\x7E]{8,200}$/;
+export const BOT_TOKEN_PATTERN = /^[\x21-\x7E]{8,200}$/;
 
 /**
  * Longest lifetime accepted, in seconds: its milliseconds still fit a timer (2^31 − 1 ms, about
