@@ -190,7 +190,7 @@ export type TokenFault =
 export interface EmulatorRequestRecord {
   /** HTTP method, e.g. `'POST'`. */
   method: string;
-  /** Path without query, e.g. `'/api/v10/oauth2/token'`. */
+  /** Path without query, e.g. `'/api/v10/oauth2/token'`; the interaction token of a callback or webhook path reads `[redacted]`. */
   path: string;
   /** `grant_type` of a token-endpoint request, when the body carried one. */
   grantType?: string;
