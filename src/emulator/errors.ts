@@ -27,7 +27,8 @@ export class EmulatorOpenUrlError extends SocialSdkAuthError {
 
 /**
  * The saved state of `dataDir` could not be opened (`ERR_EMULATOR_STATE`): the optional SQLite
- * library is not installed, or the database file cannot be created or read.
+ * library is not installed, the database file cannot be created or read, or a record in it is
+ * damaged (the message names the record and the file).
  */
 export class EmulatorStateError extends SocialSdkAuthError {
   constructor(message: string, options?: { cause?: unknown }) {

@@ -1,5 +1,6 @@
 /** Small HTTP helpers for the emulator: bounded body reading and the reply shapes the service uses. */
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import { isSnowflake } from '../rules/lobbies.js';
 
 /** Request bodies above this many bytes are answered with 413. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -22,18 +23,32 @@ export interface RequestUrl {
 
 /** A plain origin-form target: a path of unreserved characters without dot segments, and a query. */
 const PLAIN_TARGET = /^(?=\/)((?:\/[A-Za-z0-9_~@:-]+(?:\.[A-Za-z0-9_~@:-]+)*)*\/?)(?:\?([!-"$-~]*))?$/;
+/** The scheme and authority of an absolute-form target (`http://host:port`). */
+const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
+/**
+ * Characters percent-encoded in a path: those the WHATWG parser encodes (controls, space, `"`,
+ * `<`, `>`, backquote, braces, non-ASCII as UTF-8), and the backslash, which it would read as a `/`.
+ */
+const PATH_ESCAPED = /[\x00-\x20"<>`{}\\\x7F-\u{10FFFF}]/gu;
 
 /**
- * Parses a request target. A plain one (every API call) is split as it is, since the WHATWG
- * parser would give the same path; anything else goes through `new URL`, which encodes and
- * resolves it.
+ * Parses a request target into its path and query. The path is taken as sent: percent-encoded as
+ * the WHATWG parser would, but its dot segments (`.`, `..`, `%2e%2e`) are never resolved, so a
+ * path names exactly the route it spells (`/guilds/../commands` is no route, not the global
+ * commands). A fragment is dropped; the query is read as the URL parser reads it.
  */
 export function parseRequestUrl(target: string): RequestUrl {
   const plain = target.length <= 2048 ? PLAIN_TARGET.exec(target) : null;
   // URLSearchParams drops one leading '?' of its input, as the URL parser does not: give it one.
   if (plain !== null) return { pathname: plain[1] === '' ? '/' : plain[1]!, searchParams: new URLSearchParams(`?${plain[2] ?? ''}`) };
-  const url = new URL(target, 'http://127.0.0.1');
-  return { pathname: url.pathname, searchParams: url.searchParams };
+  let rest = target.replace(ABSOLUTE_FORM, '');
+  const hash = rest.indexOf('#');
+  if (hash >= 0) rest = rest.slice(0, hash);
+  const question = rest.indexOf('?');
+  let path = question < 0 ? rest : rest.slice(0, question);
+  if (!path.startsWith('/')) path = `/${path}`;
+  const pathname = path.replace(PATH_ESCAPED, (c) => [...Buffer.from(c, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
+  return { pathname, searchParams: new URLSearchParams(question < 0 ? '' : `?${rest.slice(question + 1)}`) };
 }
 
 /** A route of the HTTP interface: a method and its path under `/api/v10/`, split in segments (`:name` is a parameter). */
@@ -88,6 +103,16 @@ function decodeSegment(segment: string): string {
   } catch {
     return segment; // malformed escapes stay as sent; the parameter's own check refuses them
   }
+}
+
+/**
+ * The one rule for an id in a request path, used by every router: a snowflake (the rules' rule)
+ * written as the emulator writes ids, without a leading zero, so `0` and `00042` are not ids. A
+ * path parameter that fails it names nothing, and the route answers 404 with its Unknown code
+ * (see docs/decisions.md); the value is never echoed.
+ */
+export function isPathId(value: string): boolean {
+  return value.charCodeAt(0) !== 0x30 && isSnowflake(value);
 }
 
 /** Server errors still to answer, set by `emulator.injectServerErrors`. */

@@ -20,9 +20,10 @@ import { EmulatorClosedError } from './errors.js';
 import { LobbyWorld } from './lobbies/world.js';
 import { RateLimits } from './ratelimit/limiter.js';
 import { openStateStore } from './state/index.js';
+import { damagedState } from './state/saved.js';
 import { createSigningKey } from './keys.js';
 import { openHeadless } from './opener.js';
-import { checkLatency, resolveOptions } from './options.js';
+import { BOT_TOKEN_PATTERN, checkLatency, resolveOptions } from './options.js';
 import { decideDevice, devicePolls, slowDownDevice } from './device/flow.js';
 import { provisionalAccountOf, setBanned } from './provisional/accounts.js';
 import { EXTERNAL_AUTH_TYPES } from './provisional/identities.js';
@@ -567,28 +568,38 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
   // Bot tokens: given, else the one kept in dataDir, else a new one (kept for the next start).
   const botTokens = new Map<string, string>();
   const botTokenOf = new Map<string, string>();
-  for (const app of resolved.applications.values()) {
-    let token = app.botToken ?? state.setting(`bot-token:${app.id}`);
-    if (token === undefined) {
-      token = generateBotToken(app.id);
-      state.saveSetting(`bot-token:${app.id}`, token);
-    }
-    botTokens.set(token, app.id);
-    botTokenOf.set(app.id, token);
-  }
-  const world = new LobbyWorld(state, resolved.clock);
-  // One id sequence for lobbies, guilds and commands, kept above every id loaded from dataDir.
-  const guilds = new World(state, () => world.nextId(resolved.clock()), resolved.clock);
-  world.useChannels(guilds);
-  const commands = new CommandStore(state);
-  for (const id of commands.ids()) world.noteId(id);
-  for (const spec of resolved.guilds) if (spec.id === undefined || !guilds.guilds.has(spec.id)) guilds.createGuild(spec);
-  const server = new EmulatorServer();
+  let world: LobbyWorld | undefined;
+  let guilds: World;
+  let commands: CommandStore;
+  let interactionWorld: interactions.InteractionWorld;
+  const server = new EmulatorServer(resolved.headersTimeoutMs);
   let port: number;
   try {
+    for (const app of resolved.applications.values()) {
+      const saved = app.botToken === undefined ? state.setting(`bot-token:${app.id}`) : undefined;
+      if (saved !== undefined && !BOT_TOKEN_PATTERN.test(saved)) throw damagedState(state, `the bot token of application ${app.id} (not 8 to 200 printable characters)`);
+      let token = app.botToken ?? saved;
+      if (token === undefined) {
+        token = generateBotToken(app.id);
+        state.saveSetting(`bot-token:${app.id}`, token);
+      }
+      botTokens.set(token, app.id);
+      botTokenOf.set(app.id, token);
+    }
+    const lobbies = new LobbyWorld(state, resolved.clock);
+    world = lobbies;
+    // One id sequence for lobbies, guilds and commands, kept above every id loaded from dataDir.
+    guilds = new World(state, () => lobbies.nextId(resolved.clock()), resolved.clock);
+    lobbies.useChannels(guilds);
+    commands = new CommandStore(state);
+    for (const id of commands.ids()) lobbies.noteId(id);
+    for (const spec of resolved.guilds) if (spec.id === undefined || !guilds.guilds.has(spec.id)) guilds.createGuild(spec);
+    interactionWorld = interactions.createInteractionWorld(resolved, state);
     port = await server.listen(resolved.port);
   } catch (err) {
-    world.close();
+    // Damaged state or a port in use: nothing stays open (the database, the sweep timer).
+    if (world === undefined) state.close();
+    else world.close();
     throw err;
   }
   const webBase = `http://127.0.0.1:${port}`;
@@ -610,7 +621,7 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
     world: guilds,
     commands,
   };
-  interactions.attachInteractionWorld(ctx, interactions.createInteractionWorld(resolved, state));
+  interactions.attachInteractionWorld(ctx, interactionWorld);
   server.attach(ctx);
   return new RunningEmulator(CONSTRUCT, server, ctx, port, botTokenOf);
 }

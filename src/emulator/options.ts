@@ -19,6 +19,9 @@ import { checkGuilds } from './world/options.js';
 import type { GuildSpec } from './world/types.js';
 import { checkExternalIdentities, type ResolvedExternalIdentity } from './provisional/identities.js';
 
+/** How long a connection may take to send a complete request head, by default. */
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+
 export const DEFAULT_APPLICATION_ID = '1234567890123456789';
 export const DEFAULT_USER: Readonly<Required<Omit<EmulatorUser, 'locale'>>> = {
   id: '80351110224678912',
@@ -58,6 +61,7 @@ export interface ResolvedOptions {
   accessTokenTtlSeconds: number;
   authorizationCodeTtlSeconds: number;
   latencyMs: number;
+  headersTimeoutMs: number;
   clock: () => number;
   rateLimits: 'service' | 'off';
   dataDir: string | undefined;
@@ -72,7 +76,7 @@ export interface ResolvedOptions {
 /** Where option errors say they come from. */
 const WHERE = 'startEmulator';
 /** Bot tokens are printable ASCII without spaces, so they fit an Authorization header. */
-const BOT_TOKEN_PATTERN = /^[\x21-\x7E]{8,200}$/;
+export const BOT_TOKEN_PATTERN = /^[\x21-\x7E]{8,200}$/;
 
 /**
  * Longest lifetime accepted, in seconds: its milliseconds still fit a timer (2^31 − 1 ms, about
@@ -227,6 +231,7 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
   const accessTokenTtlSeconds = checkSeconds('options.accessTokenTtlSeconds', o.accessTokenTtlSeconds, 604800, true);
   const authorizationCodeTtlSeconds = checkSeconds('options.authorizationCodeTtlSeconds', o.authorizationCodeTtlSeconds, 600, false);
   const latencyMs = checkLatency(WHERE, 'options.latencyMs', o.latencyMs ?? 0);
+  const headersTimeoutMs = checkMs(WHERE, 'options.headersTimeoutMs', o.headersTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS);
   const clock = checkFunction<() => number>(WHERE, 'options.clock', o.clock) ?? Date.now;
   const rateLimits = checkOneOf(WHERE, 'options.rateLimits', o.rateLimits, ['service', 'off'] as const, 'service');
   const dataDir = checkOptionalString(WHERE, 'options.dataDir', o.dataDir, true);
@@ -244,6 +249,7 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
     accessTokenTtlSeconds,
     authorizationCodeTtlSeconds,
     latencyMs,
+    headersTimeoutMs,
     clock,
     rateLimits,
     dataDir,

@@ -16,6 +16,19 @@ import type { EmulatorRequestRecord, TokenFault } from './types.js';
 
 /** The request log keeps at most this many entries, dropping the oldest. */
 const MAX_LOG_ENTRIES = 10_000;
+/** The longest a request may take to arrive whole, head and body. */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * The segment after the id in an interaction's callback and webhook paths is the interaction
+ * token, a credential for 15 minutes: the request log keeps `[redacted]` in its place.
+ */
+const TOKEN_SEGMENT = /^(\/api\/v10\/(?:interactions|webhooks)\/[^/]*\/)[^/]+/i;
+
+/** `path` as the request log keeps it: without credentials. */
+function loggedPath(path: string): string {
+  return path.replace(TOKEN_SEGMENT, '$1[redacted]');
+}
 
 interface Route {
   method: string;
@@ -118,14 +131,39 @@ export class EmulatorServer {
   private readonly closing = new AbortController();
   private closed: Promise<void> | undefined;
   private ctx: EmulatorContext | undefined;
+  /** Connections whose first request head has not come yet, with the timer that closes them. */
+  readonly #awaitingHead = new Map<Socket, NodeJS.Timeout>();
 
-  constructor() {
-    this.server = createServer((req, res) => void this.serve(req, res));
-    this.server.requestTimeout = 30_000;
-    this.server.headersTimeout = 10_000;
+  /** `headersTimeoutMs`: how long a connection may take to send a complete request head. */
+  constructor(headersTimeoutMs: number) {
+    this.server = createServer(
+      {
+        headersTimeout: headersTimeoutMs,
+        requestTimeout: Math.max(REQUEST_TIMEOUT_MS, headersTimeoutMs),
+        // Node checks the two timeouts above only this often: a short headersTimeoutMs is kept to.
+        connectionsCheckingInterval: Math.min(headersTimeoutMs, 1000),
+      },
+      (req, res) => void this.serve(req, res),
+    );
     this.server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
+      // Node's headersTimeout starts with the first byte of a head: a connection that sends
+      // nothing would be held forever. This timer closes it, and a trickling first head too.
+      const timer = setTimeout(() => socket.destroy(), headersTimeoutMs);
+      timer.unref();
+      this.#awaitingHead.set(socket, timer);
+      socket.on('close', () => {
+        clearTimeout(timer);
+        this.#awaitingHead.delete(socket);
+        this.sockets.delete(socket);
+      });
+    });
+    // Later heads on a kept-alive connection are bounded by keepAliveTimeout and headersTimeout.
+    this.server.on('request', (req: IncomingMessage) => {
+      const timer = this.#awaitingHead.get(req.socket);
+      if (timer === undefined) return;
+      clearTimeout(timer);
+      this.#awaitingHead.delete(req.socket);
     });
   }
 
@@ -194,7 +232,7 @@ export class EmulatorServer {
   }
 
   private finish(req: IncomingMessage, res: ServerResponse, ctx: EmulatorContext | undefined, method: string, path: string, note: { grantType?: string }, outcome: Outcome): Promise<void> | undefined {
-    const record: EmulatorRequestRecord = { method, path, status: 'status' in outcome ? outcome.status : 0 };
+    const record: EmulatorRequestRecord = { method, path: loggedPath(path), status: 'status' in outcome ? outcome.status : 0 };
     if (note.grantType !== undefined) record.grantType = note.grantType;
     if (!('status' in outcome)) {
       this.record(record);

@@ -96,6 +96,13 @@ export interface EmulatorOptions {
   authorizationCodeTtlSeconds?: number;
   /** Delay in milliseconds added before every response. Default `0`. */
   latencyMs?: number;
+  /**
+   * Milliseconds a connection may take to send a complete request head (request line and
+   * headers); a connection that sends nothing, or only part of a head, is closed after it, so idle
+   * clients cannot hold the emulator's file descriptors. A whole number from 1 to 2147483647.
+   * Default `10000`.
+   */
+  headersTimeoutMs?: number;
   /** Clock in milliseconds since the epoch, for expiry tests without fake timers. Default `Date.now`. */
   clock?: () => number;
   /** `'service'` enforces the service's rate limits on the lobby interface (with `X-RateLimit-*` headers); `'off'` enforces none and sends no such headers. Default `'service'`. */
@@ -190,7 +197,7 @@ export type TokenFault =
 export interface EmulatorRequestRecord {
   /** HTTP method, e.g. `'POST'`. */
   method: string;
-  /** Path without query, e.g. `'/api/v10/oauth2/token'`. */
+  /** Path without query, e.g. `'/api/v10/oauth2/token'`; the interaction token of a callback or webhook path reads `[redacted]`. */
   path: string;
   /** `grant_type` of a token-endpoint request, when the body carried one. */
   grantType?: string;

@@ -108,10 +108,10 @@ describe('create, get, edit, delete', () => {
     expect((await call(emulator, 'PATCH', `/lobbies/${lobby.id}`, { body: {} })).status).toBe(404);
   });
 
-  it('answers a path id that is not a snowflake with 50035 naming it', async () => {
+  it('answers a path id that is not an id with Unknown Lobby, as an id of nothing (see test/emulator/path-ids.test.ts)', async () => {
     const res = await call(emulator, 'GET', '/lobbies/abc');
-    expect(res.status).toBe(400);
-    expect(res.body.errors.lobby_id._errors[0]).toEqual({ code: 'NUMBER_TYPE_COERCE', message: 'Value "abc" is not snowflake.' });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ code: 10031, message: 'Unknown Lobby' });
   });
 
   it('keeps applications apart: another application sees Unknown Lobby', async () => {

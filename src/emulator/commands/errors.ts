@@ -4,6 +4,8 @@ import type { CommandError } from '../../rules/commands.js';
 import { json, type Reply } from '../http.js';
 
 export const CommandJsonErrorCode = {
+  /** An application id in the path that is not an id (see `isPathId`). */
+  UnknownApplication: 10002,
   UnknownGuild: 10004,
   UnknownApplicationCommand: 10063,
   /** No permissions were ever set (or all were cleared) for this command in this guild. */
@@ -17,6 +19,7 @@ export const CommandJsonErrorCode = {
 } as const;
 
 const MESSAGES: Record<number, string> = {
+  10002: 'Unknown Application',
   10004: 'Unknown Guild',
   10063: 'Unknown application command',
   10066: 'Unknown application command permissions',

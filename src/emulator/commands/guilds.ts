@@ -1,5 +1,5 @@
 /** The world's read routes: a guild, its channels (threads included), its roles and one member. */
-import { json, type Reply } from '../http.js';
+import { isPathId, json, type Reply } from '../http.js';
 import type { CommandRequest } from './operations.js';
 import { channelJson, guildJson, memberJson, roleJson } from '../world/render.js';
 
@@ -14,7 +14,7 @@ export const listRoles = (r: CommandRequest): Reply => json(200, [...r.guild!.ro
 
 /** `GET /guilds/{id}/members/{user}`. */
 export const getMember = (r: CommandRequest): Reply => {
-  const member = r.guild!.members.get(r.memberId!);
+  const member = isPathId(r.memberId!) ? r.guild!.members.get(r.memberId!) : undefined;
   if (member === undefined) return json(404, { code: 10007, message: 'Unknown Member' });
   return json(200, memberJson(member, r.ctx.options.users.get(member.userId)));
 };

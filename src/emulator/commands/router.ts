@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { errorBody, JsonErrorCode } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
 import { identify, type Caller } from '../credentials.js';
-import { json, matchRoute, routeSegments, serviceError, takeServerFault, type Outcome, type Reply, type RequestUrl } from '../http.js';
+import { isPathId, json, matchRoute, routeSegments, serviceError, takeServerFault, type Outcome, type Reply, type RequestUrl } from '../http.js';
 import { readJsonBody } from '../lobbies/body.js';
 import { countInvalid, rateLimitHeaders, tooMany } from '../lobbies/router.js';
 import { GLOBAL_LIMIT_DEFAULT } from '../ratelimit/limiter.js';
@@ -66,7 +66,6 @@ const ROUTES: Route[] = [
   r('GET', 'guilds/:guild/members/:user', 'bot', false, world.getMember),
 ];
 
-const SNOWFLAKE = /^[1-9]\d{0,19}$/;
 const COMMAND_SCOPES = {
   commands: ['applications.commands.update'],
   'permissions-read': ['applications.commands.update', 'applications.commands.permissions.update'],
@@ -100,6 +99,7 @@ function authorize(ctx: EmulatorContext, req: IncomingMessage, route: Route, app
   if (identified === 'missing-scope') return missingAccess();
   if (route.auth === 'bot' && identified.kind !== 'bot') return missingAccess();
   if (route.auth === 'permissions-edit' && identified.kind === 'bot') return fail(403, CommandJsonErrorCode.BotsCannotUseEndpoint);
+  if (applicationId !== undefined && !isPathId(applicationId)) return fail(404, CommandJsonErrorCode.UnknownApplication);
   // A credential works for its own application only.
   if (applicationId !== undefined && identified.applicationId !== applicationId) return missingAccess();
   return identified;
@@ -128,10 +128,10 @@ async function answer(ctx: EmulatorContext, req: IncomingMessage, url: RequestUr
 
   let guild;
   if (params.guild !== undefined) {
-    guild = SNOWFLAKE.test(params.guild) ? ctx.world.guilds.get(params.guild) : undefined;
+    guild = isPathId(params.guild) ? ctx.world.guilds.get(params.guild) : undefined;
     if (guild === undefined) return withHeaders(fail(404, CommandJsonErrorCode.UnknownGuild));
   }
-  if (params.command !== undefined && !SNOWFLAKE.test(params.command)) return withHeaders(fail(404, CommandJsonErrorCode.UnknownApplicationCommand));
+  if (params.command !== undefined && !isPathId(params.command)) return withHeaders(fail(404, CommandJsonErrorCode.UnknownApplicationCommand));
 
   let body: unknown;
   if (route.body) {

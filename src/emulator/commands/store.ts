@@ -4,6 +4,7 @@
  * survive a restart with `dataDir`.
  */
 import type { MemoryStateStore } from '../state/index.js';
+import { isFlag, isId, isListOf, isNumber, isRecord, isText, isTextList, readSaved, savedName } from '../state/saved.js';
 
 /** A command as the emulator keeps it: the service's JSON shape, without the localized fields of list answers. */
 export type CommandRecord = Record<string, unknown> & { id: string; application_id: string; version: string; type: number; name: string; guild_id?: string };
@@ -26,6 +27,11 @@ export function scopeKey(applicationId: string, guildId: string | undefined): st
   return `${applicationId}:${guildId ?? 'global'}`;
 }
 
+/** A saved command: the fields the emulator relies on (ids it issued, its kind and name). */
+const isCommand = (v: unknown): v is CommandRecord => isRecord(v) && isId(v.id) && isId(v.version) && isText(v.application_id) && isNumber(v.type) && isText(v.name);
+const isOverwrite = (v: unknown): v is PermissionOverwrite => isRecord(v) && isText(v.id) && isNumber(v.type) && isFlag(v.permission);
+const isPermissionMap = (v: unknown): v is Record<string, PermissionOverwrite[]> => isRecord(v) && Object.values(v).every((list) => isListOf(list, isOverwrite));
+
 export class CommandStore {
   readonly #state: MemoryStateStore;
   /** Scope key -> command id -> command, in creation order. */
@@ -38,11 +44,17 @@ export class CommandStore {
   constructor(state: MemoryStateStore) {
     this.#state = state;
     const keys = state.setting(SCOPES_SETTING);
-    for (const key of keys === undefined ? [] : (JSON.parse(keys) as string[])) {
+    for (const key of keys === undefined ? [] : readSaved(state, `the list of command scopes (setting "${SCOPES_SETTING}")`, keys, isTextList)) {
       const commands = state.setting(`commands:${key}`);
-      if (commands !== undefined) this.#scopes.set(key, new Map((JSON.parse(commands) as CommandRecord[]).map((c) => [c.id, c])));
+      if (commands !== undefined) {
+        const list = readSaved(state, `the commands of scope ${savedName(key)}`, commands, (v): v is CommandRecord[] => isListOf(v, isCommand));
+        this.#scopes.set(key, new Map(list.map((c) => [c.id, c])));
+      }
       const permissions = state.setting(`command-permissions:${key}`);
-      if (permissions !== undefined) this.#permissions.set(key, new Map(Object.entries(JSON.parse(permissions) as Record<string, PermissionOverwrite[]>)));
+      if (permissions !== undefined) {
+        const map = readSaved(state, `the command permissions of scope ${savedName(key)}`, permissions, isPermissionMap);
+        this.#permissions.set(key, new Map(Object.entries(map)));
+      }
     }
   }
 

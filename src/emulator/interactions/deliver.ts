@@ -10,7 +10,35 @@ import { sign, type KeyObject } from 'node:crypto';
 /** The most of an endpoint's answer that is read. */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 
-export type DeliveryAnswer = { status: number; contentType: string | undefined; body: string } | { failed: 'timeout' | 'network' | 'too-large' };
+/** An endpoint's answer, or how the delivery failed (`reason`: why the network failed, in words). */
+export type DeliveryAnswer =
+  | { status: number; contentType: string | undefined; body: string }
+  | { failed: 'timeout' }
+  | { failed: 'too-large' }
+  | { failed: 'network'; reason: string };
+
+/** Network failures by their system code, in the words a message uses. */
+const NETWORK_REASONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused: nothing listens at that address and port',
+  ENOTFOUND: 'its host name could not be resolved',
+  EAI_AGAIN: 'its host name could not be resolved',
+  ECONNRESET: 'the connection was reset',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+};
+
+function networkReason(err: unknown): string {
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string') return NETWORK_REASONS[code] ?? `the connection failed (${code.slice(0, 40)})`;
+  return 'the connection failed';
+}
+
+/** How a failed delivery reads in a message: "could not be reached (connection refused: …)". */
+export function deliveryFailure(answer: Exclude<DeliveryAnswer, { status: number }>, timeoutMs: number): string {
+  if (answer.failed === 'timeout') return `did not answer within ${timeoutMs} ms`;
+  if (answer.failed === 'too-large') return `answered with more than ${MAX_ANSWER_BYTES / (1024 * 1024)} MiB`;
+  return `could not be reached (${answer.reason})`;
+}
 
 /** The signature headers for `body` at `timestampSeconds`, signed with `privateKey`. */
 export function signatureHeaders(privateKey: KeyObject, timestampSeconds: number, body: string): Record<string, string> {
@@ -41,7 +69,7 @@ export function postJson(url: string, body: string, headers: Record<string, stri
     });
     const onAbort = (): void => {
       req.destroy();
-      finish({ failed: 'network' });
+      finish({ failed: 'network', reason: 'the emulator closed' });
     };
     const timer = setTimeout(() => {
       req.destroy();
@@ -53,7 +81,7 @@ export function postJson(url: string, body: string, headers: Record<string, stri
       return;
     }
     signal.addEventListener('abort', onAbort, { once: true });
-    req.on('error', () => finish({ failed: 'network' }));
+    req.on('error', (err) => finish({ failed: 'network', reason: networkReason(err) }));
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -64,7 +92,7 @@ export function postJson(url: string, body: string, headers: Record<string, stri
           finish({ failed: 'too-large' });
         } else chunks.push(chunk);
       });
-      res.on('error', () => finish({ failed: 'network' }));
+      res.on('error', (err) => finish({ failed: 'network', reason: networkReason(err) }));
       res.on('end', () => finish({ status: res.statusCode ?? 0, contentType: res.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') }));
     });
     req.end(body);

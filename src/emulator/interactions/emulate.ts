@@ -15,7 +15,7 @@ import type { EmulatorUser } from '../types.js';
 import { channelPermissions } from '../world/permissions.js';
 import type { ChannelRecord, GuildRecord } from '../world/types.js';
 import { applyAck, responseProblems } from './acknowledge.js';
-import { postJson, signatureHeaders } from './deliver.js';
+import { deliveryFailure, postJson, signatureHeaders } from './deliver.js';
 import { EmulatorInteractionError } from './errors.js';
 import { submittedComponents } from './modal.js';
 import type {
@@ -229,7 +229,7 @@ async function dispatch(ctx: EmulatorContext, world: InteractionWorld, record: I
   const viaCallback = (): EmulatorInteractionResult => resultOf(record, record.ack!, currentMessage(world, record));
   if (record.ack !== undefined) return viaCallback(); // acknowledged through the callback while the HTTP answer was pending
   if ('failed' in answer) {
-    throw new EmulatorInteractionError('no-response', `The application did not respond: its interactions endpoint ${answer.failed === 'timeout' ? `did not answer within ${ACK_WINDOW_MS} ms` : answer.failed === 'too-large' ? 'answered with more than 1 MiB' : 'could not be reached'}.`);
+    throw new EmulatorInteractionError('no-response', `The application did not respond: its interactions endpoint ${deliveryFailure(answer, ACK_WINDOW_MS)}.`);
   }
   if (answer.status < 200 || answer.status > 299) {
     const why = answer.status === 401 ? ' (it refused the signature)' : '';
@@ -497,6 +497,10 @@ export async function checkInteractionsEndpoint(ctx: EmulatorContext, maybeWorld
   const now = Math.floor(Date.now() / 1000);
   const valid = ping();
   const good = await postJson(url, valid, signatureHeaders(key.privateKey, now, valid), ACK_WINDOW_MS, world.closing.signal);
+  // Signatures can only be checked on an endpoint that answers: say first that it does not.
+  if ('failed' in good && good.failed !== 'too-large') {
+    return { reachable: false, problem: deliveryFailure(good, ACK_WINDOW_MS), ping: false, forgedRefused: false, staleRefused: false, ok: false };
+  }
   const pong = 'status' in good && good.status === 200 && (parseAnswer(good.body) as { type?: unknown } | undefined)?.type === 1;
   const forgedBody = ping();
   const stranger = generateKeyPairSync('ed25519').privateKey;
@@ -505,7 +509,7 @@ export async function checkInteractionsEndpoint(ctx: EmulatorContext, maybeWorld
   const stale = await postJson(url, staleBody, signatureHeaders(key.privateKey, now - 600, staleBody), ACK_WINDOW_MS, world.closing.signal);
   const forgedRefused = 'status' in forged && forged.status === 401;
   const staleRefused = 'status' in stale && stale.status === 401;
-  return { ping: pong, forgedRefused, staleRefused, ok: pong && forgedRefused && staleRefused };
+  return { reachable: true, ping: pong, forgedRefused, staleRefused, ok: pong && forgedRefused && staleRefused };
 }
 
 
@@ -519,6 +523,9 @@ export async function setInteractionsEndpoint(ctx: EmulatorContext, maybeWorld: 
   const href = checkEndpointHref(where, 'url', url);
   const appId = knownApplication(where, ctx, applicationId);
   const check = await checkInteractionsEndpoint(ctx, world, appId, href);
+  if (!check.reachable) {
+    throw new EmulatorInteractionError('endpoint-unreachable', `The interactions endpoint was not saved: it ${check.problem}, so its signature checks could not run.`);
+  }
   if (!check.ok) {
     const failed = [!check.ping && 'a signed PING did not get PONG', !check.forgedRefused && 'a forged signature was not refused with 401', !check.staleRefused && 'a 10-minute-old timestamp was not refused with 401'].filter(Boolean).join('; ');
     throw new EmulatorInteractionError('endpoint-check', `The interactions endpoint was not saved: ${failed}.`);

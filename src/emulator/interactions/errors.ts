@@ -14,7 +14,9 @@ export type EmulatorInteractionFailure =
   /** The endpoint answered with something that is not a response allowed for this interaction. */
   | 'invalid-response'
   /** `setInteractionsEndpoint`: the endpoint failed the check, so it was not saved. */
-  | 'endpoint-check';
+  | 'endpoint-check'
+  /** `setInteractionsEndpoint`: the endpoint could not be reached (connection refused, host name not resolved, no answer within 3 seconds), so it was not saved. */
+  | 'endpoint-unreachable';
 
 /** An emulated interaction did not get a valid answer (`ERR_EMULATOR_INTERACTION`). */
 export class EmulatorInteractionError extends SocialSdkAuthError {

@@ -8,7 +8,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { invalidFormBody } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
-import { json, type Outcome, type RequestUrl } from '../http.js';
+import { isPathId, json, type Outcome, type RequestUrl } from '../http.js';
 import { readJsonBody } from '../lobbies/body.js';
 import { editMessage, fillComponentIds, responseProblems } from './acknowledge.js';
 import { acknowledgeByCallback } from './emulate.js';
@@ -16,9 +16,10 @@ import { interactionErrorBody, InteractionErrorCode } from './errors.js';
 import type { EmulatorMessage } from './types.js';
 import { ACK_WINDOW_MS, interactionWorldOf, type InteractionRecord, type InteractionWorld } from './world.js';
 
-const CALLBACK = /^\/api\/v10\/interactions\/([0-9]{1,20})\/([^/]{1,512})\/callback$/;
-const ORIGINAL = /^\/api\/v10\/webhooks\/([0-9]{1,20})\/([^/]{1,512})\/messages\/@original$/;
-const FOLLOW_UP = /^\/api\/v10\/webhooks\/([0-9]{1,20})\/([^/]{1,512})$/;
+// Ids are checked by the one rule (`isPathId`) after matching, so a bad id gets the route's Unknown code.
+const CALLBACK = /^\/api\/v10\/interactions\/([^/]{1,64})\/([^/]{1,512})\/callback$/;
+const ORIGINAL = /^\/api\/v10\/webhooks\/([^/]{1,64})\/([^/]{1,512})\/messages\/@original$/;
+const FOLLOW_UP = /^\/api\/v10\/webhooks\/([^/]{1,64})\/([^/]{1,512})$/;
 
 function sameToken(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -132,11 +133,15 @@ export async function routeInteractionApi(ctx: EmulatorContext, req: IncomingMes
   const cb = CALLBACK.exec(path);
   if (cb !== null) {
     if (req.method !== 'POST') return json(405, { message: '405: Method Not Allowed', code: 0 }, { Allow: 'POST' });
-    return callback(ctx, world, req, cb[1]!, decoded(cb[2]!));
+    const id = decoded(cb[1]!);
+    if (!isPathId(id)) return json(404, interactionErrorBody(InteractionErrorCode.UnknownInteraction));
+    return callback(ctx, world, req, id, decoded(cb[2]!));
   }
   const hook = ORIGINAL.exec(path) ?? FOLLOW_UP.exec(path);
   if (hook === null) return undefined;
-  const found = webhookRecord(ctx, world, hook[1]!, decoded(hook[2]!));
+  const applicationId = decoded(hook[1]!);
+  if (!isPathId(applicationId)) return json(404, interactionErrorBody(InteractionErrorCode.UnknownWebhook));
+  const found = webhookRecord(ctx, world, applicationId, decoded(hook[2]!));
   if (found === undefined) return undefined;
   if ('refused' in found) return found.refused;
   return path.endsWith('/messages/@original') ? original(ctx, world, req, found.record) : followUp(ctx, world, req, found.record);

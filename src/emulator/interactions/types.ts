@@ -125,6 +125,10 @@ export interface EmulatorWebhookDelivery {
 
 /** What `Emulator.checkInteractionsEndpoint` found, as the service checks an endpoint before saving it. */
 export interface InteractionsEndpointCheck {
+  /** The signed PING got an HTTP answer (any status). When false, the signature checks did not run and are all false. */
+  reachable: boolean;
+  /** When not reachable, why: e.g. `could not be reached (connection refused: …)`, `could not be reached (its host name could not be resolved)`, `did not answer within 3000 ms`. */
+  problem?: string;
   /** A correctly signed PING got PONG. */
   ping: boolean;
   /** A PING signed with another key got 401. */

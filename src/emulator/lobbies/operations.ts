@@ -3,7 +3,7 @@
  * does; every write goes through the state store before the answer is built.
  */
 import { randomBytes } from 'node:crypto';
-import { errorBody, invalidFormBody, JsonErrorCode, type ServiceErrorBody } from '../../rules/errors.js';
+import { errorBody, JsonErrorCode, type ServiceErrorBody } from '../../rules/errors.js';
 import {
   checkAddLobbyMember,
   checkBulkLobbyMembers,
@@ -15,7 +15,6 @@ import {
   checkModerationMetadata,
   checkSendLobbyMessage,
   checkVoiceChannelStatus,
-  isSnowflake,
   LOBBY_LIMITS,
   LobbyMemberFlags,
   type Lobby,
@@ -26,7 +25,7 @@ import {
 } from '../../rules/lobbies.js';
 import type { EmulatorContext } from '../context.js';
 import type { Caller } from '../credentials.js';
-import { json, jsonText, type Reply } from '../http.js';
+import { isPathId, json, jsonText, type Reply } from '../http.js';
 import type { LobbyRecord } from '../state/index.js';
 import { lobbyJson, memberJson } from './wire-json.js';
 import type { LobbyWorld } from './world.js';
@@ -76,15 +75,15 @@ function checked<T>(result: RuleResult<T>): T {
   return result.value;
 }
 
-/** A path parameter that must be a snowflake, else the service's 400 naming it. */
-function pathId(name: string, value: string): string {
-  if (isSnowflake(value as unknown)) return value;
-  throw new Refusal(fail(400, invalidFormBody([{ path: [name], code: 'NUMBER_TYPE_COERCE', message: `Value ${JSON.stringify(value.slice(0, 40))} is not snowflake.` }])));
+/** A path id (the one rule, `isPathId`), else the 404 with the Unknown code of what it names. */
+function pathId(value: string, unknown: JsonErrorCode): string {
+  if (isPathId(value)) return value;
+  throw new Refusal(fail(404, errorBody(unknown)));
 }
 
 /** The caller's application's live lobby, or a 404 Unknown Lobby. */
 function lobbyOf(r: OperationRequest): LobbyRecord {
-  const lobby = r.world.liveLobby(pathId('lobby_id', r.params[0]!), r.now);
+  const lobby = r.world.liveLobby(pathId(r.params[0]!, JsonErrorCode.UnknownLobby), r.now);
   if (lobby === undefined || lobby.applicationId !== r.caller.applicationId) throw new Refusal(unknownLobby());
   return lobby;
 }
@@ -186,10 +185,10 @@ export const editLobby: Operation = (r) =>
     return lobbyReply(200, next);
   });
 
-/** `DELETE /lobbies/{id}` (bot): succeeds for a lobby already deleted. */
+/** `DELETE /lobbies/{id}` (bot): succeeds for a lobby already deleted (an id that is no id is Unknown Lobby). */
 export const deleteLobby: Operation = (r) =>
   answer(() => {
-    const lobby = r.world.liveLobby(pathId('lobby_id', r.params[0]!), r.now);
+    const lobby = r.world.liveLobby(pathId(r.params[0]!, JsonErrorCode.UnknownLobby), r.now);
     if (lobby !== undefined && lobby.applicationId === r.caller.applicationId) r.world.store.deleteLobby(lobby.id);
     return noContent();
   });
@@ -198,7 +197,7 @@ export const deleteLobby: Operation = (r) =>
 export const addLobbyMember: Operation = (r) =>
   answer(() => {
     const lobby = lobbyOf(r);
-    const userId = pathId('user_id', r.params[1]!);
+    const userId = pathId(r.params[1]!, JsonErrorCode.UnknownUser);
     const body = checked(checkAddLobbyMember(r.body));
     knownUser(r, userId);
     const next = draft(lobby, r.now);
@@ -212,7 +211,7 @@ export const addLobbyMember: Operation = (r) =>
 export const removeLobbyMember: Operation = (r) =>
   answer(() => {
     const lobby = lobbyOf(r);
-    const userId = pathId('user_id', r.params[1]!);
+    const userId = pathId(r.params[1]!, JsonErrorCode.UnknownMember);
     if (lobby.members.some((m) => m.id === userId)) {
       const next = draft(lobby, r.now);
       next.members = next.members.filter((m) => m.id !== userId);
@@ -334,7 +333,7 @@ export const getLobbyMessages: Operation = (r) =>
 export const setLobbyMessageModerationMetadata: Operation = (r) =>
   answer(() => {
     const lobby = lobbyOf(r);
-    const messageId = pathId('message_id', r.params[1]!);
+    const messageId = pathId(r.params[1]!, JsonErrorCode.UnknownMessage);
     const metadata = checked(checkModerationMetadata(r.body));
     const message = r.world.store.messages(lobby.id).find((m) => m.id === messageId);
     if (message === undefined) return fail(404, errorBody(JsonErrorCode.UnknownMessage));
@@ -383,7 +382,7 @@ export const createLobbyChannelInviteForSelf: Operation = (r) =>
 export const createLobbyChannelInviteForUser: Operation = (r) =>
   answer(() => {
     const lobby = lobbyOf(r);
-    return createInvite(r, lobby, pathId('user_id', r.params[1]!));
+    return createInvite(r, lobby, pathId(r.params[1]!, JsonErrorCode.UnknownMember));
   });
 
 function liveInvite(r: OperationRequest): ReturnType<LobbyWorld['store']['invite']> {
@@ -426,7 +425,7 @@ export const acceptInvite: Operation = (r) =>
 /** `PUT /channels/{id}/voice-status` (bot with SET_VOICE_CHANNEL_STATUS and MANAGE_CHANNELS). */
 export const setVoiceChannelStatus: Operation = (r) =>
   answer(() => {
-    const channelId = pathId('channel_id', r.params[0]!);
+    const channelId = pathId(r.params[0]!, JsonErrorCode.UnknownChannel);
     const body = checked(checkVoiceChannelStatus(r.body ?? {}));
     // The emulated bot is never connected to voice, so MANAGE_CHANNELS is needed as well.
     if (r.world.denied(channelId, 'SET_VOICE_CHANNEL_STATUS') || r.world.denied(channelId, 'MANAGE_CHANNELS')) {

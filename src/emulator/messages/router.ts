@@ -9,7 +9,7 @@ import { checkMessage, ComponentErrorCode, fillIds, hasComponentsV2, MessageErro
 import { errorBody, invalidFormBody, JsonErrorCode, type FieldProblem } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
 import { identify } from '../credentials.js';
-import { BodyTooLargeError, json, readBody, serviceError, takeServerFault, type Outcome, type Reply, type RequestUrl } from '../http.js';
+import { BodyTooLargeError, isPathId, json, readBody, serviceError, takeServerFault, type Outcome, type Reply, type RequestUrl } from '../http.js';
 import { parseJsonBytes, parseJsonText, readJsonBody } from '../lobbies/body.js';
 import { channelMessagesOf, type StoredAttachment, type StoredMessage } from './store.js';
 
@@ -21,7 +21,6 @@ const MAX_FILES = 10;
 const MAX_FILENAME_LENGTH = 1024;
 
 const PATH = /^\/api\/v10\/channels\/([^/]+)\/messages(?:\/([^/]+))?$/;
-const SNOWFLAKE = /^[1-9]\d{0,19}$/;
 
 type Json = Record<string, unknown>;
 
@@ -47,13 +46,13 @@ export async function routeMessagesApi(ctx: EmulatorContext, req: IncomingMessag
   const caller = identify(ctx, req.headers.authorization, []);
   if (caller === 'unauthorized') return json(401, errorBody(JsonErrorCode.Unauthorized, '401: Unauthorized'));
   if (caller === 'missing-scope' || caller.kind !== 'bot') return json(403, errorBody(JsonErrorCode.MissingAccess));
-  const channel = SNOWFLAKE.test(channelId) ? ctx.world.channel(channelId) : undefined;
+  const channel = isPathId(channelId) ? ctx.world.channel(channelId) : undefined;
   if (channel === undefined) return json(404, errorBody(JsonErrorCode.UnknownChannel));
 
   const store = channelMessagesOf(ctx);
   let stored: StoredMessage | undefined;
   if (messageId !== undefined) {
-    stored = SNOWFLAKE.test(messageId) ? store.get(channelId, messageId) : undefined;
+    stored = isPathId(messageId) ? store.get(channelId, messageId) : undefined;
     if (stored === undefined) return json(404, errorBody(JsonErrorCode.UnknownMessage));
     if (method === 'GET') return answer(ctx, stored.message);
     if (stored.applicationId !== caller.applicationId) return json(403, errorBody(JsonErrorCode.CannotEditOthersMessage));

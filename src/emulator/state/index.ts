@@ -16,5 +16,10 @@ export async function openStateStore(dataDir: string | undefined): Promise<Opene
   if (dataDir === undefined) return { state: new MemoryStateStore(), oauth: new OAuthStore() };
   const [{ SqliteStateStore }, { PersistentOAuthStore }] = await Promise.all([import('./sqlite.js'), import('./oauth.js')]);
   const state = await SqliteStateStore.open(dataDir);
-  return { state, oauth: new PersistentOAuthStore(state) };
+  try {
+    return { state, oauth: new PersistentOAuthStore(state) };
+  } catch (err) {
+    state.close(); // damaged OAuth records: nothing keeps the database open
+    throw err;
+  }
 }

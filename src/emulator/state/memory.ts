@@ -3,6 +3,11 @@ import type { LobbyMessage } from '../../rules/lobbies.js';
 import type { InviteRecord, LobbyRecord, StateStore } from './types.js';
 
 export class MemoryStateStore implements StateStore {
+  /** Memory has no file: nothing saved to damage. */
+  get location(): string | undefined {
+    return undefined;
+  }
+
   readonly #lobbies = new Map<string, LobbyRecord>();
   readonly #secrets = new Map<string, string>();
   readonly #messages = new Map<string, LobbyMessage[]>();

@@ -4,9 +4,10 @@
  * sign-in the emulator answered.
  */
 import { OAuthStore, type AccessTokenRecord, type CodeRecord, type Grant, type RefreshTokenRecord } from '../store.js';
+import { damagedState, isFlag, isNumber, isRecord, isText, isTextList, readSaved, type SavedState } from './saved.js';
 
 /** Where the records go: one row per record, keyed by kind and id (the token or code itself). */
-export interface OAuthRecordSink {
+export interface OAuthRecordSink extends SavedState {
   saveOAuthRecords(records: ReadonlyArray<{ kind: OAuthKind; id: string; json: string }>): void;
   oauthRecords(): Array<{ kind: OAuthKind; id: string; json: string }>;
 }
@@ -21,13 +22,16 @@ export class PersistentOAuthStore extends OAuthStore {
     super();
     this.#sink = sink;
     for (const row of sink.oauthRecords()) {
-      const value = JSON.parse(row.json) as unknown;
-      if (row.kind === 'code') this.codes.set(row.id, value as CodeRecord);
+      // The id is a token or code: only the kind goes into a message.
+      const what = `an OAuth record of kind ${JSON.stringify(row.kind.slice(0, 20))}`;
+      if (row.kind === 'code') this.codes.set(row.id, readSaved(sink, what, row.json, isCode));
       else if (row.kind === 'grant') {
-        this.grants.set(row.id, value as Grant);
+        if (!/^[1-9][0-9]{0,15}$/.test(row.id)) throw damagedState(sink, `${what} whose id is not a grant number`);
+        this.grants.set(row.id, readSaved(sink, what, row.json, isGrant));
         this.#nextGrant = Math.max(this.#nextGrant, Number(row.id) + 1);
-      } else if (row.kind === 'access') this.accessTokens.set(row.id, value as AccessTokenRecord);
-      else this.refreshTokens.set(row.id, value as RefreshTokenRecord);
+      } else if (row.kind === 'access') this.accessTokens.set(row.id, readSaved(sink, what, row.json, isAccess));
+      else if (row.kind === 'refresh') this.refreshTokens.set(row.id, readSaved(sink, what, row.json, isRefresh));
+      else throw damagedState(sink, what);
     }
   }
 
@@ -69,4 +73,23 @@ export class PersistentOAuthStore extends OAuthStore {
     for (const [id, record] of this.refreshTokens) if (record.grantId === grantId) rows.push({ kind: 'refresh', id, json: JSON.stringify(record) });
     this.#sink.saveOAuthRecords(rows);
   }
+}
+
+const isOptionalText = (v: unknown): v is string | undefined => v === undefined || isText(v);
+
+function isCode(v: unknown): v is CodeRecord {
+  return isRecord(v) && isText(v.clientId) && isText(v.userId) && isText(v.redirectUri) && isTextList(v.scopes) && isOptionalText(v.codeChallenge) &&
+    isOptionalText(v.nonce) && isNumber(v.expiresAt) && isFlag(v.used) && isOptionalText(v.grantId);
+}
+
+function isGrant(v: unknown): v is Grant {
+  return isRecord(v) && isText(v.id) && isText(v.clientId) && isText(v.userId) && isTextList(v.scopes) && isFlag(v.revoked);
+}
+
+function isAccess(v: unknown): v is AccessTokenRecord {
+  return isRecord(v) && isText(v.grantId) && isTextList(v.scopes) && isNumber(v.expiresAt) && isFlag(v.revoked);
+}
+
+function isRefresh(v: unknown): v is RefreshTokenRecord {
+  return isRecord(v) && isText(v.grantId) && isText(v.accessToken) && isFlag(v.rotated);
 }

@@ -5,10 +5,11 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LobbyMessage } from '../../rules/lobbies.js';
+import { isSnowflake, type LobbyMember, type LobbyMessage } from '../../rules/lobbies.js';
 import { EmulatorStateError } from '../errors.js';
 import { MemoryStateStore } from './memory.js';
 import type { OAuthKind, OAuthRecordSink } from './oauth.js';
+import { isFlag, isId, isListOf, isNumber, isRecord, isText, readSaved, savedName } from './saved.js';
 import type { InviteRecord, LobbyRecord } from './types.js';
 
 /** The part of the libsql (better-sqlite3) API used here. */
@@ -37,6 +38,25 @@ CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS oauth (kind TEXT NOT NULL, id TEXT NOT NULL, json TEXT NOT NULL, PRIMARY KEY (kind, id));
 `;
 
+const isMember = (v: unknown): v is LobbyMember => isRecord(v) && isSnowflake(v.id) && isNumber(v.flags) && (v.metadata === null || isRecord(v.metadata));
+
+/** Lobby and message ids were issued by the emulator (`isId`); others came in bodies, checked by the lobby rules (`isSnowflake`). */
+function isLobby(v: unknown): v is LobbyRecord {
+  return (
+    isRecord(v) && isId(v.id) && isText(v.applicationId) && (v.metadata === null || isRecord(v.metadata)) && isListOf(v.members, isMember) &&
+    isNumber(v.flags) && (v.linkedChannelId === null || isSnowflake(v.linkedChannelId)) && (v.secret === null || isText(v.secret)) &&
+    isNumber(v.idleTimeoutSeconds) && isNumber(v.lastActivity)
+  );
+}
+
+function isLobbyMessage(v: unknown): v is LobbyMessage {
+  return isRecord(v) && isId(v.id) && isId(v.lobby_id);
+}
+
+function isInvite(v: unknown): v is InviteRecord {
+  return isRecord(v) && isText(v.code) && isId(v.lobbyId) && isSnowflake(v.userId) && isSnowflake(v.channelId) && isNumber(v.expiresAt) && isFlag(v.used);
+}
+
 async function loadLibsql(): Promise<DatabaseConstructor> {
   try {
     const mod = (await import('libsql')) as unknown as { default?: DatabaseConstructor };
@@ -55,11 +75,13 @@ export class SqliteStateStore extends MemoryStateStore implements OAuthRecordSin
   readonly #saveMessageTx: (message: LobbyMessage, keep: number, exists: boolean) => void;
   readonly #deleteLobbyTx: (id: string) => void;
   readonly #saveOAuthTx: (records: ReadonlyArray<{ kind: OAuthKind; id: string; json: string }>) => void;
+  readonly #location: string;
   #closed = false;
 
-  private constructor(db: Database) {
+  private constructor(db: Database, location: string) {
     super();
     this.#db = db;
+    this.#location = location;
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = FULL');
     db.exec('PRAGMA busy_timeout = 5000');
@@ -104,21 +126,36 @@ export class SqliteStateStore extends MemoryStateStore implements OAuthRecordSin
     return this.#db.prepare('SELECT kind, id, json FROM oauth').all().map((row) => ({ kind: String(row.kind) as OAuthKind, id: String(row.id), json: String(row.json) }));
   }
 
+  override get location(): string {
+    return this.#location;
+  }
+
   /** Opens (creating when needed) the database in `dataDir` and loads its state. */
   static async open(dataDir: string): Promise<SqliteStateStore> {
     const Database = await loadLibsql();
+    let db: Database | undefined;
     try {
       mkdirSync(dataDir, { recursive: true });
-      return new SqliteStateStore(new Database(join(dataDir, DATABASE_FILE)));
+      const location = join(dataDir, DATABASE_FILE);
+      db = new Database(location);
+      return new SqliteStateStore(db, location);
     } catch (cause) {
+      db?.close();
+      if (cause instanceof EmulatorStateError) throw cause; // damage, named where it was found
       throw new EmulatorStateError(`The emulator could not open its state database in ${JSON.stringify(dataDir)} (option "dataDir"): ${(cause as Error).message}. Check that the directory is writable, or leave dataDir unset.`, { cause });
     }
   }
 
   #load(): void {
-    for (const row of this.#db.prepare('SELECT json FROM lobbies').all()) super.saveLobby(JSON.parse(String(row.json)) as LobbyRecord);
-    for (const row of this.#db.prepare('SELECT json FROM messages ORDER BY seq').all()) super.saveMessage(JSON.parse(String(row.json)) as LobbyMessage, Number.MAX_SAFE_INTEGER);
-    for (const row of this.#db.prepare('SELECT json FROM invites').all()) super.saveInvite(JSON.parse(String(row.json)) as InviteRecord);
+    for (const row of this.#db.prepare('SELECT id, json FROM lobbies').all()) {
+      super.saveLobby(readSaved(this, `the lobby ${savedName(String(row.id))}`, String(row.json), isLobby));
+    }
+    for (const row of this.#db.prepare('SELECT id, json FROM messages ORDER BY seq').all()) {
+      super.saveMessage(readSaved(this, `the lobby message ${savedName(String(row.id))}`, String(row.json), isLobbyMessage), Number.MAX_SAFE_INTEGER);
+    }
+    for (const row of this.#db.prepare('SELECT code, json FROM invites').all()) {
+      super.saveInvite(readSaved(this, `the lobby invite ${savedName(String(row.code))}`, String(row.json), isInvite));
+    }
     for (const row of this.#db.prepare('SELECT channel_id, status FROM voice_status').all()) super.saveVoiceStatus(String(row.channel_id), String(row.status));
     for (const row of this.#db.prepare('SELECT key, value FROM settings').all()) super.saveSetting(String(row.key), String(row.value));
   }
@@ -169,6 +206,11 @@ export class SqliteStateStore extends MemoryStateStore implements OAuthRecordSin
   override close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#db.close();
+    try {
+      // Everything into the database file itself, so the file alone is a complete copy.
+      this.#db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    } finally {
+      this.#db.close();
+    }
   }
 }

@@ -32,6 +32,8 @@ export interface InviteRecord {
  * (the SQLite store commits before it), so an answer is sent only for state that survives a crash.
  */
 export interface StateStore {
+  /** The database file the state is saved in; undefined in memory. Damage reports name it. */
+  readonly location: string | undefined;
   lobby(id: string): LobbyRecord | undefined;
   lobbyBySecret(applicationId: string, secret: string): LobbyRecord | undefined;
   allLobbies(): IterableIterator<LobbyRecord>;

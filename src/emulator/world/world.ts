@@ -6,6 +6,7 @@
  */
 import { PermissionFlags } from '../../rules/permissions.js';
 import type { MemoryStateStore } from '../state/index.js';
+import { isDigits, isId, isListOf, isNumber, isRecord, isText, isTextList, readSaved } from '../state/saved.js';
 import type { ChannelRecord, GuildRecord, GuildSpec, MemberRecord, RoleRecord } from './types.js';
 
 /** Bot permissions in a channel that tests can take away. */
@@ -43,7 +44,7 @@ export class World {
     this.#nextId = nextId;
     this.#clock = clock;
     const saved = state.setting(GUILDS_SETTING);
-    if (saved !== undefined) for (const stored of JSON.parse(saved) as StoredGuild[]) this.#adopt(fromStored(stored));
+    if (saved !== undefined) for (const stored of readSaved(state, `the guilds (setting "${GUILDS_SETTING}")`, saved, isStoredGuilds)) this.#adopt(fromStored(stored));
   }
 
   /** Ids of every guild, channel and role, so new snowflakes are issued above them after a restart. */
@@ -174,3 +175,14 @@ function fromStored(stored: StoredGuild): GuildRecord {
     members: new Map(stored.members.map((m) => [m.userId, m])),
   };
 }
+
+const isStoredRole = (v: unknown): v is StoredGuild['roles'][number] => isRecord(v) && isId(v.id) && isText(v.name) && isDigits(v.permissions) && isNumber(v.position);
+const isStoredOverwrite = (v: unknown): v is StoredGuild['channels'][number]['overwrites'][number] =>
+  isRecord(v) && isText(v.id) && (v.type === 0 || v.type === 1) && isDigits(v.allow) && isDigits(v.deny);
+const isStoredChannel = (v: unknown): v is StoredGuild['channels'][number] =>
+  isRecord(v) && isId(v.id) && isNumber(v.type) && isText(v.name) && (v.parentId === null || isText(v.parentId)) && isNumber(v.position) && isListOf(v.overwrites, isStoredOverwrite);
+const isStoredMember = (v: unknown): v is MemberRecord => isRecord(v) && isText(v.userId) && isTextList(v.roles) && isNumber(v.joinedAt);
+const isStoredGuild = (v: unknown): v is StoredGuild =>
+  isRecord(v) && isId(v.id) && isText(v.name) && isText(v.ownerId) && isListOf(v.roles, isStoredRole) && isListOf(v.channels, isStoredChannel) && isListOf(v.members, isStoredMember);
+/** The guilds setting as `#save` writes it: ids the emulator issued or checked, permissions as digits. */
+const isStoredGuilds = (v: unknown): v is StoredGuild[] => isListOf(v, isStoredGuild);
