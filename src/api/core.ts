@@ -8,6 +8,7 @@ import { inspect } from 'node:util';
 import type { Agent as UndiciAgent } from 'undici';
 import { argumentError } from '../errors.js';
 import { checkInteger, checkMs, checkOneOf, checkOptions, checkSignal, checkString } from '../check.js';
+import { redact } from '../redact.js';
 import { wait } from '../schedule.js';
 import { ApiError, ApiRequestError } from './errors.js';
 import { MemoryRateLimitStore, syncStepsOf, type SyncSteps } from './memory-store.js';
@@ -316,7 +317,7 @@ export class PlatformApiCore {
     // One cancellation path for the deadline and the caller's signal. No AbortController per
     // call: the in-flight request is cancelled through undici's own abort, and a controller is
     // made only when the call has to wait for a rate limit.
-    const cancel: Cancellation = { reason: undefined, timedOut: false, abort: undefined, controller: undefined, closed: false };
+    const cancel: Cancellation = { reason: undefined, timedOut: false, timeoutMs, abort: undefined, controller: undefined, closed: false };
     const deadline = Date.now() + timeoutMs;
     const timer = setTimeout(() => {
       cancel.timedOut = true;
@@ -371,7 +372,7 @@ export class PlatformApiCore {
         // The memory store answers at once: no promise unless there is a wait.
         const id = nextReservationId();
         const quick = s.sync?.acquire(scope, s.policy, id);
-        const reservation = quick?.ok === true ? quick.reservation : await this.#acquire(s, scope, id, quick, pause, deadline, context);
+        const reservation = quick?.ok === true ? quick.reservation : await this.#acquire(s, scope, id, quick, pause, deadline, context, cancel, failure);
         let outcome: RateLimitOutcome = { sent: false };
         let released = false;
         let answered = false;
@@ -401,7 +402,7 @@ export class PlatformApiCore {
             limited,
           };
           if (s.sync !== undefined) s.sync.release(scope, s.policy, reservation, outcome);
-          else await s.store.release(scope, s.policy, reservation, outcome);
+          else await this.#storeStep(s, cancel, context, failure, s.store.release(scope, s.policy, reservation, outcome, waitSignal(cancel)));
           released = true;
           if (status === 429 && limitedRetries < s.retries && Date.now() + retryAfter * 1000 < deadline) {
             limitedRetries++;
@@ -422,7 +423,7 @@ export class PlatformApiCore {
           return { status, value: value as T };
         } catch (error) {
           // Aborted, timed out or failed in flight: the slot goes back so no waiter is stuck behind it.
-          if (!released) await this.#giveBack(s, scope, reservation, outcome);
+          if (!released) await this.#giveBack(s, scope, reservation, outcome, cancel);
           if (error instanceof ApiError || error instanceof ApiRequestError) throw error;
           // A connection that failed before the whole answer arrived (refused, reset, closed):
           // another try of an idempotent call is safe. A store that fails is not retried.
@@ -436,11 +437,38 @@ export class PlatformApiCore {
     }
   }
 
-  async #giveBack(s: Internals, scope: RateLimitScope, reservation: RateLimitReservation, outcome: RateLimitOutcome): Promise<void> {
+  /** Returns a slot after a failure, waiting for the store no longer than the call may wait. */
+  async #giveBack(s: Internals, scope: RateLimitScope, reservation: RateLimitReservation, outcome: RateLimitOutcome, cancel: Cancellation): Promise<void> {
     try {
-      await s.store.release(scope, s.policy, reservation, { sent: outcome.sent });
+      await until(s.store.release(scope, s.policy, reservation, { sent: outcome.sent }, waitSignal(cancel)), cancel);
     } catch {
-      // The store is failing too; the hold expires on its own after HOLD_MS.
+      // The store is failing too, or the call is over (the release then completes on its own);
+      // a hold that is never returned expires after HOLD_MS.
+    }
+  }
+
+  /**
+   * One step of an asynchronous store: the one place PlatformApi waits for a store. It waits no
+   * longer than the call's deadline, signal or close(), and turns what the store throws into the
+   * call's error (its method and route included).
+   */
+  async #storeStep<T>(s: Internals, cancel: Cancellation, context: { method: string; route: string }, failure: (cause: unknown) => ApiRequestError, step: Promise<T>): Promise<T> {
+    s.waiting.add(cancel);
+    try {
+      return await until(step, cancel);
+    } catch (error) {
+      if (cancel.reason === undefined) throw storeFailure(error, context);
+      if (cancel.timedOut && !cancel.closed) {
+        throw new ApiRequestError(
+          'ERR_API_TIMEOUT',
+          `${context.method} ${context.route} did not finish within ${cancel.timeoutMs} ms: the rate-limit store did not answer in time. Check the store (Redis), or raise timeoutMs.`,
+          context,
+          { cause: error },
+        );
+      }
+      throw failure(error);
+    } finally {
+      s.waiting.delete(cancel);
     }
   }
 
@@ -452,9 +480,21 @@ export class PlatformApiCore {
     pause: (ms: number) => Promise<void>,
     deadline: number,
     context: { method: string; route: string },
+    cancel: Cancellation,
+    failure: (cause: unknown) => ApiRequestError,
   ): Promise<RateLimitReservation> {
     for (let result = first; ; result = undefined) {
-      result ??= s.sync !== undefined ? s.sync.acquire(scope, s.policy, id) : await s.store.acquire(scope, s.policy, id);
+      if (result === undefined && s.sync === undefined) {
+        const step = s.store.acquire(scope, s.policy, id, waitSignal(cancel));
+        try {
+          result = await this.#storeStep(s, cancel, context, failure, step);
+        } catch (error) {
+          // The call stopped waiting: a slot the store grants it after all goes straight back.
+          if (cancel.reason !== undefined) step.then((late) => (late.ok ? this.#giveBack(s, scope, late.reservation, { sent: false }, cancel) : undefined), () => undefined);
+          throw error;
+        }
+      }
+      result ??= s.sync!.acquire(scope, s.policy, id);
       if (result.ok) return result.reservation;
       if (result.reason === 'invalid') {
         throw new ApiRequestError(
@@ -481,7 +521,7 @@ export class PlatformApiCore {
 
   /**
    * Closes the connections (and the default in-memory store). Calls after this, and calls still
-   * waiting for a rate limit or to retry, fail with ERR_API_CLOSED; requests already sent get their answers.
+   * waiting for a rate limit, for the store or to retry, fail with ERR_API_CLOSED; requests already sent get their answers.
    */
   async close(): Promise<void> {
     const s = internals.get(this)!;
@@ -521,6 +561,38 @@ function withExtraHeaders(where: string, base: Record<string, string>, extra: Re
   return out;
 }
 
+/** What a store threw, as the error of the call it failed: ERR_API_STORE unless the store gave its own code. */
+function storeFailure(cause: unknown, context: { method: string; route: string }): ApiRequestError {
+  if (cause instanceof ApiRequestError) return new ApiRequestError(cause.code, `${context.method} ${context.route}: ${cause.message}`, { ...context, retryAfter: cause.retryAfter }, { cause });
+  const message = redact(String((cause as Error)?.message ?? cause)).slice(0, 1000);
+  return new ApiRequestError('ERR_API_STORE', `${context.method} ${context.route} failed in the rate-limit store: ${message}`, context, { cause });
+}
+
+/**
+ * Settles with `step`, or rejects with the call's cancellation reason as soon as its deadline,
+ * signal or close() comes first; the step is then left to finish on its own.
+ */
+function until<T>(step: Promise<T>, cancel: Cancellation): Promise<T> {
+  if (cancel.reason !== undefined) {
+    step.catch(() => undefined);
+    return Promise.reject(cancel.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const stop = (reason: Error): void => reject(reason);
+    cancel.abort = stop;
+    step.then(
+      (value) => {
+        if (cancel.abort === stop) cancel.abort = undefined;
+        resolve(value);
+      },
+      (error: unknown) => {
+        if (cancel.abort === stop) cancel.abort = undefined;
+        reject(error);
+      },
+    );
+  });
+}
+
 function safeJson(text: string): unknown {
   if (text === '') return undefined;
   try {
@@ -535,7 +607,9 @@ interface Cancellation {
   /** Why it was cancelled; set once. */
   reason: unknown;
   timedOut: boolean;
-  /** undici's abort for the request in flight. */
+  /** The call's time limit, for messages. */
+  timeoutMs: number;
+  /** Ends what the call awaits now: undici's abort for the request in flight, or a store step's wait. */
   abort: ((reason: Error) => void) | undefined;
   /** Made only for a rate-limit wait, which takes an AbortSignal. */
   controller: AbortController | undefined;

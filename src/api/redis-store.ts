@@ -179,14 +179,29 @@ const SCRIPTS = { acquire: { text: ACQUIRE, sha: sha1(ACQUIRE) }, release: { tex
 
 interface OwnedClient extends RedisCommandClient {
   connect(): Promise<unknown>;
-  close?(): Promise<void>;
-  quit?(): Promise<unknown>;
+  destroy(): void;
   ref(): void;
   unref(): void;
   on(event: 'error', listener: (error: unknown) => void): unknown;
 }
 
 const WHERE = 'new RedisRateLimitStore()';
+/** Longest a connection may take to open and answer its handshake before the store gives up on it. */
+const CONNECT_TIMEOUT_MS = 5000;
+/** On close(), how long commands already sent may take to be answered before the connection is cut. */
+const CLOSE_GRACE_MS = 2000;
+
+/** Settles like `promise`, or rejects with `late()` after `ms`; its timer never keeps the process alive. */
+function within<T>(promise: Promise<T>, ms: number, late: () => Error): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(late()), ms);
+    timer.unref();
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+}
+
+const closedError = (): ApiRequestError => new ApiRequestError('ERR_API_CLOSED', 'The RedisRateLimitStore is closed; create a new one.', {});
 
 /**
  * A {@link RateLimitStore} in Redis. Give every process of a fleet the same URL (and prefix);
@@ -197,7 +212,10 @@ export class RedisRateLimitStore implements RateLimitStore {
   readonly #url: string | undefined;
   #client: Promise<RedisCommandClient> | undefined;
   #owned: OwnedClient | undefined;
+  /** Steps whose callers still wait: while there are any, the owned connection keeps the process alive. */
   #busy = 0;
+  /** Commands sent and not yet answered, waited for (a bounded time) by close(). */
+  readonly #sending = new Set<Promise<unknown>>();
   #closed = false;
 
   constructor(options: RedisRateLimitStoreOptions) {
@@ -234,55 +252,85 @@ export class RedisRateLimitStore implements RateLimitStore {
       try {
         redis = (await import('redis')) as unknown as typeof redis;
       } catch (cause) {
+        this.#client = undefined;
         throw new ApiRequestError('ERR_API_DEPENDENCY', 'RedisRateLimitStore needs the optional peer dependency "redis": run npm install redis.', {}, { cause });
       }
+      if (this.#closed) throw closedError();
       let connected = false;
       const client = redis.createClient({
         url: this.#url!,
         // A command while disconnected fails at once instead of queueing past the request's timeout.
         disableOfflineQueue: true,
         socket: {
-          connectTimeout: 5000,
+          connectTimeout: CONNECT_TIMEOUT_MS,
           // Reconnect after a drop; a first connection that fails is reported, not retried forever.
           reconnectStrategy: (retries: number) => (connected ? Math.min(50 * 2 ** retries, 2000) : new Error('could not connect')),
         },
       });
       // Errors surface on the commands that fail; an unhandled 'error' event would crash the process.
       client.on('error', () => {});
+      // The connection keeps the process alive only while a caller waits on it (see #run), from
+      // the first connection attempt on.
+      client.unref();
+      if (this.#busy > 0) client.ref();
+      this.#owned = client;
       try {
-        await client.connect();
+        // connectTimeout bounds the TCP connection only: a server that accepts and never answers
+        // would hold the handshake forever.
+        await within(client.connect(), CONNECT_TIMEOUT_MS, () => new Error(`no answer within ${CONNECT_TIMEOUT_MS} ms`));
       } catch (cause) {
         this.#client = undefined;
+        if (this.#owned === client) this.#owned = undefined;
+        destroy(client);
+        if (this.#closed) throw closedError();
         throw new ApiRequestError('ERR_API_STORE', `The Redis rate-limit store failed: could not connect to Redis (${(cause as Error)?.message ?? String(cause)}).`, {}, { cause });
       }
       connected = true;
-      client.unref(); // only commands in flight hold the process open (see #run)
-      this.#owned = client;
       return client;
     })();
     return this.#client;
   }
 
-  async #run(script: { text: string; sha: string }, args: string[]): Promise<unknown> {
-    if (this.#closed) throw new ApiRequestError('ERR_API_CLOSED', 'The RedisRateLimitStore is closed; create a new one.', {});
-    const client = await this.#connect();
+  async #run(script: { text: string; sha: string }, args: string[], signal: AbortSignal | undefined): Promise<unknown> {
+    if (this.#closed) throw closedError();
+    // Held while the caller waits; let go when its signal says it stopped waiting, so a Redis
+    // that never answers cannot keep the process alive. The command itself still completes.
+    let holding = true;
+    const letGo = (): void => {
+      if (!holding) return;
+      holding = false;
+      if (--this.#busy === 0) this.#owned?.unref();
+    };
     if (this.#busy++ === 0) this.#owned?.ref();
+    if (signal?.aborted) letGo();
+    else signal?.addEventListener('abort', letGo, { once: true });
     try {
+      const client = await this.#connect();
       try {
-        return await client.sendCommand(['EVALSHA', script.sha, '0', ...args]);
+        return await this.#send(client, ['EVALSHA', script.sha, '0', ...args]);
       } catch (error) {
         if (!String((error as Error)?.message).startsWith('NOSCRIPT')) throw error;
-        return await client.sendCommand(['EVAL', script.text, '0', ...args]);
+        return await this.#send(client, ['EVAL', script.text, '0', ...args]);
       }
     } catch (cause) {
       if (cause instanceof ApiRequestError) throw cause;
+      if (this.#closed) throw new ApiRequestError('ERR_API_CLOSED', 'The RedisRateLimitStore was closed before Redis answered; create a new one.', {}, { cause });
       throw new ApiRequestError('ERR_API_STORE', `The Redis rate-limit store failed: ${(cause as Error)?.message ?? String(cause)}`, {}, { cause });
     } finally {
-      if (--this.#busy === 0) this.#owned?.unref();
+      signal?.removeEventListener('abort', letGo);
+      letGo();
     }
   }
 
-  async acquire(scope: RateLimitScope, policy: RateLimitPolicy, id: string): Promise<AcquireResult> {
+  #send(client: RedisCommandClient, command: string[]): Promise<unknown> {
+    const sent = client.sendCommand(command);
+    this.#sending.add(sent);
+    const done = (): void => void this.#sending.delete(sent);
+    sent.then(done, done);
+    return sent;
+  }
+
+  async acquire(scope: RateLimitScope, policy: RateLimitPolicy, id: string, signal?: AbortSignal): Promise<AcquireResult> {
     const reply = (await this.#run(SCRIPTS.acquire, [
       this.#prefix,
       scope.identity,
@@ -296,12 +344,12 @@ export class RedisRateLimitStore implements RateLimitStore {
       String(policy.holdMs),
       id,
       String(PROBE_POLL_MS),
-    ])) as [number, number | string, number | string];
+    ], signal)) as [number, number | string, number | string];
     if (Number(reply[0]) === 1) return { ok: true, reservation: { id, bucket: String(reply[1]), probe: Number(reply[2]) === 1 } };
     return { ok: false, waitMs: Number(reply[1]), reason: String(reply[2]) as 'global' | 'bucket' | 'probe' | 'invalid' };
   }
 
-  async release(scope: RateLimitScope, policy: RateLimitPolicy, reservation: RateLimitReservation, outcome: RateLimitOutcome): Promise<void> {
+  async release(scope: RateLimitScope, policy: RateLimitPolicy, reservation: RateLimitReservation, outcome: RateLimitOutcome, signal?: AbortSignal): Promise<void> {
     const b = outcome.bucket;
     await this.#run(SCRIPTS.release, [
       this.#prefix,
@@ -325,14 +373,30 @@ export class RedisRateLimitStore implements RateLimitStore {
       String(SAME_WINDOW_TOLERANCE_MS),
       String(NO_BUCKET_TTL_MS),
       String(ROUTE_TTL_MS),
-    ]);
+    ], signal);
   }
 
+  /**
+   * Closes the connection the store opened (a `client` given to it stays open). Commands already
+   * sent get up to 2 s to be answered; then the connection is cut, so close() settles even when
+   * Redis hangs.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    const owned = this.#url !== undefined && this.#client ? ((await this.#client.catch(() => undefined)) as OwnedClient | undefined) : undefined;
+    const owned = this.#owned;
     this.#owned = undefined;
-    if (owned !== undefined) await (owned.close?.() ?? owned.quit?.());
+    if (owned === undefined) return;
+    if (this.#sending.size > 0) await within(Promise.allSettled(this.#sending), CLOSE_GRACE_MS, () => new Error('close grace over')).catch(() => undefined);
+    destroy(owned);
+  }
+}
+
+/** Cuts a connection at once, rejecting its pending commands; a client already closed is left be. */
+function destroy(client: OwnedClient): void {
+  try {
+    client.destroy();
+  } catch {
+    // Already closed.
   }
 }

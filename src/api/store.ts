@@ -62,12 +62,18 @@ export interface RateLimitOutcome {
 /**
  * Where rate-limit state lives. Implementations make `acquire` and `release` atomic with respect
  * to every other process using the same store.
+ *
+ * PlatformApi never waits for a step past its call's deadline or signal: it rejects the call and,
+ * should an `acquire` it stopped waiting for succeed later, gives that slot back. The `signal`
+ * it passes aborts at that moment; from then on the store must hold nothing that keeps the
+ * process alive for the step (an idle connection, a ref'd socket or timer). The step itself may
+ * still complete, and its promise still settles with what it did.
  */
 export interface RateLimitStore {
   /** Takes a slot for one request, or says how long to wait. */
-  acquire(scope: RateLimitScope, policy: RateLimitPolicy, id: string): Promise<AcquireResult>;
+  acquire(scope: RateLimitScope, policy: RateLimitPolicy, id: string, signal?: AbortSignal): Promise<AcquireResult>;
   /** Returns the slot and records what the response said. */
-  release(scope: RateLimitScope, policy: RateLimitPolicy, reservation: RateLimitReservation, outcome: RateLimitOutcome): Promise<void>;
+  release(scope: RateLimitScope, policy: RateLimitPolicy, reservation: RateLimitReservation, outcome: RateLimitOutcome, signal?: AbortSignal): Promise<void>;
   /** Releases the store's own resources (a Redis connection); the store is unusable after. */
   close(): Promise<void>;
 }
