@@ -7,7 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { inspect } from 'node:util';
 import type { Agent as UndiciAgent } from 'undici';
 import { argumentError } from '../errors.js';
-import { checkInteger, checkMs, checkOneOf, checkOptions, checkSignal, checkString } from '../check.js';
+import { checkInteger, checkMs, checkOneOf, checkOptions, checkSignal, checkSnowflake, checkString } from '../check.js';
 import { redact } from '../redact.js';
 import { wait } from '../schedule.js';
 import { ApiError, ApiRequestError } from './errors.js';
@@ -31,6 +31,15 @@ export interface PlatformApiOptions {
   store?: RateLimitStore;
   /** Requests per second the application may send (the service's global limit). Default 50; up to 1200 when raised. */
   globalLimit?: number;
+  /**
+   * The application the credential belongs to (a snowflake, as a string or bigint). The global
+   * limit is the application's, so every client of one application sharing a `store` (its bot
+   * token, its players' access tokens) draws from one count. A bot token names its application
+   * itself (its first part is the base64 of the id); when given too, the two must agree. Without
+   * it, a client with an access token and a shared `store` asks the service once
+   * (`GET /oauth2/@me`) before its first request. Default: none.
+   */
+  applicationId?: string | bigint;
   /** How many times a request answered 429 is retried after waiting `retry_after`. Default 3. */
   retries?: number;
   /**
@@ -92,6 +101,8 @@ const GLOBAL_WINDOW_MS = 1000;
 const INVALID_WINDOW_MS = 10 * 60_000;
 /** How long a slot is held if its process dies without returning it. */
 const HOLD_MS = 60_000;
+/** Where the service answers what an access token was granted, its application included. */
+const AUTHORIZATION_ROUTE = '/oauth2/@me';
 /** Server errors worth another try: the service or a proxy in front of it failed for a moment. */
 const RETRYABLE_STATUSES = new Set([500, 502, 503, 504]);
 /** Methods that act the same however often they are sent (RFC 9110 §9.2.2): only these are retried after a server error. */
@@ -165,6 +176,10 @@ interface Internals {
   ownsStore: boolean;
   policy: RateLimitPolicy;
   identity: string;
+  /** The store's key of the application's global limit; undefined until asked of the service. */
+  application: string | undefined;
+  /** The question to the service that answers `application`, while it is asked. */
+  applicationLookup: Promise<string> | undefined;
   address: string;
   retries: number;
   serverErrorRetries: number;
@@ -231,6 +246,16 @@ export class PlatformApiCore {
     const ownsStore = store === undefined;
     store ??= new MemoryRateLimitStore();
     const authorization = `${scheme} ${token}`;
+    const identity = createHash('sha256').update(authorization).digest('base64url').slice(0, 22);
+    const givenApplication = opts.applicationId === undefined ? undefined : checkSnowflake(WHERE, 'options.applicationId', opts.applicationId);
+    const tokenApplication = hasBot ? applicationOfBotToken(token) : undefined;
+    if (givenApplication !== undefined && tokenApplication !== undefined && givenApplication !== tokenApplication) {
+      throw argumentError('value', WHERE, 'options.applicationId', `the id of the application the bot token belongs to (${tokenApplication})`, givenApplication, 'Leave applicationId out for a bot token, or pass the bot token of that application.');
+    }
+    const applicationId = givenApplication ?? tokenApplication;
+    // A store of the client's own is seen by no other credential: its own key serves. So does it
+    // for a bot token that does not name its application (the count is then per token).
+    const application = applicationId !== undefined ? `app:${applicationId}` : ownsStore || hasBot ? identity : undefined;
     internals.set(this, {
       authorization,
       scheme,
@@ -246,7 +271,9 @@ export class PlatformApiCore {
         invalidWindowMs: INVALID_WINDOW_MS,
         holdMs: HOLD_MS,
       },
-      identity: createHash('sha256').update(authorization).digest('base64url').slice(0, 22),
+      identity,
+      application,
+      applicationLookup: undefined,
       address: opts.address === undefined ? 'default' : checkString(WHERE, 'options.address', opts.address, true),
       retries: checkInteger(WHERE, 'options.retries', opts.retries, 0, 10, 3),
       serverErrorRetries: checkInteger(WHERE, 'options.serverErrorRetries', opts.serverErrorRetries, 0, 10, 2),
@@ -310,7 +337,8 @@ export class PlatformApiCore {
       if (text !== '') query = `?${text}`;
     }
     const major = compiled.hasMajor ? (MAJOR_PARAMS.map((name) => call.params?.[name]).find((v) => v !== undefined) ?? '') : '';
-    const scope: RateLimitScope = { identity: s.identity, address: s.address, route: `${call.method} ${call.route}`, major };
+    // The question that learns the application counts under the credential's own key.
+    let scope: RateLimitScope = { identity: s.identity, application: s.application ?? (call.route === AUTHORIZATION_ROUTE ? s.identity : ''), address: s.address, route: `${call.method} ${call.route}`, major };
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
     const headers = withExtraHeaders(where, body === undefined ? s.headers : s.jsonHeaders, call.headers);
 
@@ -351,6 +379,7 @@ export class PlatformApiCore {
       }
     };
     try {
+      if (scope.application === '') scope = { ...scope, application: await this.#application(s, cancel, failure, where) };
       let limitedRetries = 0;
       let serverRetries = 0;
       const idempotent = IDEMPOTENT_METHODS.has(call.method);
@@ -434,6 +463,37 @@ export class PlatformApiCore {
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /**
+   * The store key of the application an access token belongs to, asked of the service once
+   * (`GET /oauth2/@me`) and kept. Callers that come while it is asked wait for the same answer,
+   * each no longer than its own deadline or signal; a failed question is asked again by the next
+   * call, and fails the calls that waited with its own error.
+   */
+  async #application(s: Internals, cancel: Cancellation, failure: (cause: unknown) => ApiRequestError, where: string): Promise<string> {
+    let lookup = s.applicationLookup;
+    if (lookup === undefined) {
+      const asked = this.#send<{ application?: { id?: unknown } } | undefined>({ method: 'GET', route: AUTHORIZATION_ROUTE }, {}, where).then(({ value }) => {
+        const id = value?.application?.id;
+        if (typeof id !== 'string' || !/^[0-9]{1,20}$/.test(id)) {
+          throw new ApiRequestError('ERR_API_BAD_RESPONSE', `GET ${AUTHORIZATION_ROUTE} answered without the id of the access token's application; pass options.applicationId.`, { method: 'GET', route: AUTHORIZATION_ROUTE });
+        }
+        return (s.application = `app:${id}`);
+      });
+      s.applicationLookup = lookup = asked;
+      asked.then(
+        () => undefined,
+        () => {
+          if (s.applicationLookup === asked) s.applicationLookup = undefined;
+        },
+      );
+    }
+    try {
+      return await until(lookup, cancel);
+    } catch (error) {
+      throw cancel.reason !== undefined ? failure(error) : error;
     }
   }
 
@@ -559,6 +619,18 @@ function withExtraHeaders(where: string, base: Record<string, string>, extra: Re
     out[name] = value;
   }
   return out;
+}
+
+/**
+ * The application a bot token names: its first part is the base64 of the application's id (the
+ * service's tokens, and the emulator's). Undefined for a token not of that shape.
+ */
+function applicationOfBotToken(token: string): string | undefined {
+  const first = token.slice(0, token.indexOf('.'));
+  if (!/^[A-Za-z0-9+/_-]{4,40}={0,2}$/.test(first)) return undefined;
+  const id = Buffer.from(first, 'base64').toString('latin1');
+  if (!/^[1-9][0-9]{0,19}$/.test(id) || BigInt(id) > 0xffff_ffff_ffff_ffffn) return undefined;
+  return id;
 }
 
 /** What a store threw, as the error of the call it failed: ERR_API_STORE unless the store gave its own code. */

@@ -54,8 +54,8 @@ const ACQUIRE = `${NOW}
 local p, ident, addr, route, major = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local globalLimit, globalWindow = tonumber(ARGV[6]), tonumber(ARGV[7])
 local invalidLimit, invalidWindow, hold = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
-local id, poll = ARGV[11], tonumber(ARGV[12])
-local block = tonumber(redis.call('GET', p .. 'gblock|' .. ident) or '0')
+local id, poll, app = ARGV[11], tonumber(ARGV[12]), ARGV[13]
+local block = tonumber(redis.call('GET', p .. 'gblock|' .. app) or '0')
 if block > now then return {0, block - now, 'global'} end
 local inv, guard = p .. 'invalid|' .. addr, p .. 'guard|' .. addr
 redis.call('ZREMRANGEBYSCORE', inv, '-inf', '(' .. (now - invalidWindow))
@@ -79,7 +79,7 @@ if bk ~= '' then
     probe = 1
   end
 end
-local sent, flying = p .. 'sent|' .. ident, p .. 'flying|' .. ident
+local sent, flying = p .. 'sent|' .. app, p .. 'flying|' .. app
 redis.call('ZREMRANGEBYSCORE', sent, '-inf', '(' .. (now - globalWindow))
 redis.call('ZREMRANGEBYSCORE', flying, '-inf', now)
 if redis.call('ZCARD', sent) + redis.call('ZCARD', flying) >= globalLimit then
@@ -109,7 +109,7 @@ local p, ident, addr, route, major = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local invalidWindow, id, bk, probe, sentFlag, invalid = tonumber(ARGV[6]), ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11]
 local kind, hash, limit, remaining, resetAfter = ARGV[12], ARGV[13], tonumber(ARGV[14]), tonumber(ARGV[15]), tonumber(ARGV[16])
 local limited, retryAfter = ARGV[17], tonumber(ARGV[18])
-local tol, noBucketTtl, routeTtl = tonumber(ARGV[19]), tonumber(ARGV[20]), tonumber(ARGV[21])
+local tol, noBucketTtl, routeTtl, app = tonumber(ARGV[19]), tonumber(ARGV[20]), tonumber(ARGV[21]), ARGV[22]
 redis.call('ZREM', p .. 'guard|' .. addr, id)
 if invalid == '1' then
   redis.call('ZADD', p .. 'invalid|' .. addr, now, id)
@@ -118,7 +118,7 @@ end
 if bk ~= '' then redis.call('ZREM', bk .. '|pending', id) end
 redis.call('ZREM', p .. 'unmapped|' .. ident, id)
 if probe == '1' and redis.call('GET', bk .. '|probe') == id then redis.call('DEL', bk .. '|probe') end
-redis.call('ZREM', p .. 'flying|' .. ident, id)
+redis.call('ZREM', p .. 'flying|' .. app, id)
 if sentFlag == '0' then
   if probe ~= '1' and bk ~= '' then
     local st = redis.call('HMGET', bk, 'limit', 'remaining', 'resetAt')
@@ -126,8 +126,8 @@ if sentFlag == '0' then
   end
   return 1
 end
-redis.call('ZADD', p .. 'sent|' .. ident, now, id)
-redis.call('PEXPIRE', p .. 'sent|' .. ident, 60000)
+redis.call('ZADD', p .. 'sent|' .. app, now, id)
+redis.call('PEXPIRE', p .. 'sent|' .. app, 60000)
 local rk = p .. 'route|' .. ident .. '|' .. route
 if kind == 'none' then
   redis.call('SET', rk, '', 'PX', noBucketTtl)
@@ -152,7 +152,7 @@ elseif kind == 'bucket' then
   end
 end
 if limited == 'global' then
-  local gk = p .. 'gblock|' .. ident
+  local gk = p .. 'gblock|' .. app
   local cur = tonumber(redis.call('GET', gk) or '0')
   if now + retryAfter > cur then redis.call('SET', gk, now + retryAfter, 'PX', math.max(1, retryAfter)) end
 elseif limited == 'bucket' then
@@ -344,6 +344,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       String(policy.holdMs),
       id,
       String(PROBE_POLL_MS),
+      scope.application,
     ], signal)) as [number, number | string, number | string];
     if (Number(reply[0]) === 1) return { ok: true, reservation: { id, bucket: String(reply[1]), probe: Number(reply[2]) === 1 } };
     return { ok: false, waitMs: Number(reply[1]), reason: String(reply[2]) as 'global' | 'bucket' | 'probe' | 'invalid' };
@@ -373,6 +374,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       String(SAME_WINDOW_TOLERANCE_MS),
       String(NO_BUCKET_TTL_MS),
       String(ROUTE_TTL_MS),
+      scope.application,
     ], signal);
   }
 

@@ -6,8 +6,13 @@
 
 /** Names the state one request works against. All keys are opaque strings. */
 export interface RateLimitScope {
-  /** Identifies the credential (a hash of it): buckets and the global limit belong to it. */
+  /** Identifies the credential (a hash of it): route buckets belong to it. */
   readonly identity: string;
+  /**
+   * Identifies the application: the global limit belongs to it (the spec: 50 requests per second
+   * per application), so its bot token and its players' Bearer tokens draw from one count.
+   */
+  readonly application: string;
   /** Identifies the caller's address for the invalid-request limit, which counts per address. */
   readonly address: string;
   /** Method and route template, e.g. `GET /lobbies/:lobby_id`. */
@@ -18,7 +23,7 @@ export interface RateLimitScope {
 
 /** The limits a request is checked against, from the PlatformApi options. */
 export interface RateLimitPolicy {
-  /** Requests per `globalWindowMs` for the credential (the service's 50 per second). */
+  /** Requests per `globalWindowMs` for the application (the service's 50 per second). */
   readonly globalLimit: number;
   readonly globalWindowMs: number;
   /** 401, 403 and 429 answers per `invalidWindowMs` at which the address would be blocked. */
