@@ -178,6 +178,8 @@ const sha1 = (text: string): string => createHash('sha1').update(text).digest('h
 const SCRIPTS = { acquire: { text: ACQUIRE, sha: sha1(ACQUIRE) }, release: { text: RELEASE, sha: sha1(RELEASE) } };
 
 interface OwnedClient extends RedisCommandClient {
+  /** False once the connection dropped (the store then opens a new one) or was closed. */
+  readonly isOpen: boolean;
   connect(): Promise<unknown>;
   destroy(): void;
   ref(): void;
@@ -247,6 +249,14 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   #connect(): Promise<RedisCommandClient> {
+    // A connection that dropped is not reconnected in the background, whose timers would keep the
+    // process alive while Redis is away: the next step opens a new one.
+    const dropped = this.#owned;
+    if (dropped !== undefined && !dropped.isOpen) {
+      this.#owned = undefined;
+      this.#client = undefined;
+      destroy(dropped);
+    }
     this.#client ??= (async () => {
       let redis: { createClient(options: object): OwnedClient };
       try {
@@ -256,15 +266,15 @@ export class RedisRateLimitStore implements RateLimitStore {
         throw new ApiRequestError('ERR_API_DEPENDENCY', 'RedisRateLimitStore needs the optional peer dependency "redis": run npm install redis.', {}, { cause });
       }
       if (this.#closed) throw closedError();
-      let connected = false;
       const client = redis.createClient({
         url: this.#url!,
         // A command while disconnected fails at once instead of queueing past the request's timeout.
         disableOfflineQueue: true,
         socket: {
           connectTimeout: CONNECT_TIMEOUT_MS,
-          // Reconnect after a drop; a first connection that fails is reported, not retried forever.
-          reconnectStrategy: (retries: number) => (connected ? Math.min(50 * 2 ** retries, 2000) : new Error('could not connect')),
+          // No retries by node-redis: a failed connection is reported, and after a drop the
+          // store's next step connects again (see above).
+          reconnectStrategy: () => new Error('the store connects again on its next step'),
         },
       });
       // Errors surface on the commands that fail; an unhandled 'error' event would crash the process.
@@ -273,11 +283,12 @@ export class RedisRateLimitStore implements RateLimitStore {
       // the first connection attempt on.
       client.unref();
       if (this.#busy > 0) client.ref();
-      this.#owned = client;
       try {
         // connectTimeout bounds the TCP connection only: a server that accepts and never answers
         // would hold the handshake forever.
-        await within(client.connect(), CONNECT_TIMEOUT_MS, () => new Error(`no answer within ${CONNECT_TIMEOUT_MS} ms`));
+        const connecting = client.connect();
+        this.#owned = client;
+        await within(connecting, CONNECT_TIMEOUT_MS, () => new Error(`no answer within ${CONNECT_TIMEOUT_MS} ms`));
       } catch (cause) {
         this.#client = undefined;
         if (this.#owned === client) this.#owned = undefined;
@@ -285,7 +296,6 @@ export class RedisRateLimitStore implements RateLimitStore {
         if (this.#closed) throw closedError();
         throw new ApiRequestError('ERR_API_STORE', `The Redis rate-limit store failed: could not connect to Redis (${(cause as Error)?.message ?? String(cause)}).`, {}, { cause });
       }
-      connected = true;
       return client;
     })();
     return this.#client;

@@ -55,8 +55,9 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startRedis(): Promise<RedisServer> {
-  const port = await freePort();
+/** Starts redis-server on a free port, or on `port` (to restart one where it was). */
+export async function startRedis(port?: number): Promise<RedisServer> {
+  port ??= await freePort();
   const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'notice'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });

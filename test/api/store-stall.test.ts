@@ -2,7 +2,7 @@
 // with SIGSTOP) or fails: every call still ends at its deadline or signal with a typed error that
 // names its request, close() settles, slots taken for calls that gave up are given back once the
 // store answers again, and a process exits by itself afterwards.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -109,6 +109,40 @@ describe('a real Redis frozen with SIGSTOP, then resumed', () => {
     expect(after).toHaveLength(8);
     expect(service.seen.slice(sentWhileFrozen).map((r) => r.path).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `/api/v10/after/${i}`));
   }, 60_000);
+});
+
+describe('a Redis that goes away', () => {
+  it('does not keep an idle process alive by reconnecting in the background', async () => {
+    const redis = await startRedis();
+    closers.push(() => redis.stop());
+    const child = spawn(process.execPath, [path.join(__dirname, 'fixtures', 'redis-gone.cjs'), JSON.stringify({ redisUrl: redis.url, keyPrefix: `gone${Date.now()}:` })], {
+      env: { ...process.env, API_MODULE: builtModule('api/index.js') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve) => child.stdout.on('data', (chunk: Buffer) => ((output += chunk.toString()), output.includes('ready') && resolve())));
+    await redis.stop();
+    const ended = await settlesWithin(exited, 15_000);
+    if (ended === 'pending') child.kill('SIGKILL');
+    expect({ ended, output }).toEqual({ ended: 'settled', output: 'ready\ndone\n' });
+    expect(await exited).toBe(0);
+  }, 30_000);
+
+  it('connects again on the next call once Redis is back', async () => {
+    service = track(await startService());
+    const redis = await startRedis();
+    closers.push(() => redis.stop());
+    const store = track(new RedisRateLimitStore({ url: redis.url, keyPrefix: `back${Date.now()}:` }));
+    const api = track(new PlatformApi({ botToken: BOT_TOKEN, apiBase: service.url, store }));
+    await api.getLobby(LOBBY);
+    // Redis restarts on the same port: the dropped connection is not reused.
+    await redis.stop();
+    const restarted = await startRedis(Number(new URL(redis.url).port));
+    closers.push(() => restarted.stop());
+    await expect(api.getLobby(LOBBY)).resolves.toMatchObject({ ok: true });
+  }, 30_000);
 });
 
 describe('a store that fails', () => {
