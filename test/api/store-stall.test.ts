@@ -62,6 +62,14 @@ describe('a Redis that accepts connections and never answers', () => {
     expect(await settlesWithin(aborted, 4000)).toBe('settled');
     expect(await rejected(aborted)).toMatchObject({ code: 'ERR_API_ABORTED', method: 'GET', route: '/lobbies/:lobby_id' });
 
+    // close() of the PlatformApi ends a call waiting for the store at once.
+    const waiting = api.getLobby(LOBBY, { timeoutMs: 60_000 });
+    await sleep(100);
+    const closing = api.close();
+    expect(await settlesWithin(waiting, 2000)).toBe('settled');
+    expect(await rejected(waiting)).toMatchObject({ code: 'ERR_API_CLOSED', method: 'GET', route: '/lobbies/:lobby_id' });
+    await closing;
+
     expect(silent.connections()).toBeGreaterThan(0);
     expect(service.seen).toHaveLength(0);
     expect(await settlesWithin(store.close(), 5000)).toBe('settled');
