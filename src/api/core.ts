@@ -626,7 +626,9 @@ function withExtraHeaders(where: string, base: Record<string, string>, extra: Re
  * service's tokens, and the emulator's). Undefined for a token not of that shape.
  */
 function applicationOfBotToken(token: string): string | undefined {
-  const first = token.slice(0, token.indexOf('.'));
+  const dot = token.indexOf('.');
+  if (dot < 0) return undefined;
+  const first = token.slice(0, dot);
   if (!/^[A-Za-z0-9+/_-]{4,40}={0,2}$/.test(first)) return undefined;
   const id = Buffer.from(first, 'base64').toString('latin1');
   if (!/^[1-9][0-9]{0,19}$/.test(id) || BigInt(id) > 0xffff_ffff_ffff_ffffn) return undefined;

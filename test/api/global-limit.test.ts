@@ -71,6 +71,8 @@ describe('options.applicationId', () => {
       expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining('123456789012345678') }),
     );
     expect(() => new PlatformApi({ botToken, apiBase, applicationId: 123456789012345678n }).close()).not.toThrow();
+    // A token without the service's parts names no application: any applicationId goes with it.
+    expect(() => new PlatformApi({ botToken: 'MTIzNDU2Nzg5MDEyMzQ1Njc4x', apiBase, applicationId: '999999999999999999' }).close()).not.toThrow();
   });
 
   it('a Bearer client whose application cannot be learned rejects with the answer of GET /oauth2/@me, and asks again on the next call', async () => {
