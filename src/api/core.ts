@@ -7,8 +7,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { inspect } from 'node:util';
 import type { Agent as UndiciAgent } from 'undici';
 import { argumentError } from '../errors.js';
-import { checkInteger, checkMs, checkOneOf, checkOptions, checkSignal, checkString } from '../check.js';
-import { redactKnown } from '../redact.js';
+import { checkInteger, checkMs, checkOneOf, checkOptions, checkSignal, checkSnowflake, checkString } from '../check.js';
+import { redact, redactKnown } from '../redact.js';
 import { wait } from '../schedule.js';
 import { ApiError, ApiRequestError } from './errors.js';
 import { MemoryRateLimitStore, syncStepsOf, type SyncSteps } from './memory-store.js';
@@ -31,6 +31,15 @@ export interface PlatformApiOptions {
   store?: RateLimitStore;
   /** Requests per second the application may send (the service's global limit). Default 50; up to 1200 when raised. */
   globalLimit?: number;
+  /**
+   * The application the credential belongs to (a snowflake, as a string or bigint). The global
+   * limit is the application's, so every client of one application sharing a `store` (its bot
+   * token, its players' access tokens) draws from one count. A bot token names its application
+   * itself (its first part is the base64 of the id); when given too, the two must agree. Without
+   * it, a client with an access token and a shared `store` asks the service once
+   * (`GET /oauth2/@me`) before its first request. Default: none.
+   */
+  applicationId?: string | bigint;
   /** How many times a request answered 429 is retried after waiting `retry_after`. Default 3. */
   retries?: number;
   /**
@@ -113,6 +122,8 @@ const GLOBAL_WINDOW_MS = 1000;
 const INVALID_WINDOW_MS = 10 * 60_000;
 /** How long a slot is held if its process dies without returning it. */
 const HOLD_MS = 60_000;
+/** Where the service answers what an access token was granted, its application included. */
+const AUTHORIZATION_ROUTE = '/oauth2/@me';
 /** Server errors worth another try: the service or a proxy in front of it failed for a moment. */
 const RETRYABLE_STATUSES = new Set([500, 502, 503, 504]);
 /** Methods that act the same however often they are sent (RFC 9110 §9.2.2): only these are retried after a server error. */
@@ -188,6 +199,10 @@ interface Internals {
   ownsStore: boolean;
   policy: RateLimitPolicy;
   identity: string;
+  /** The store's key of the application's global limit; undefined until asked of the service. */
+  application: string | undefined;
+  /** The question to the service that answers `application`, while it is asked. */
+  applicationLookup: Promise<string> | undefined;
   address: string;
   retries: number;
   serverErrorRetries: number;
@@ -254,6 +269,16 @@ export class PlatformApiCore {
     const ownsStore = store === undefined;
     store ??= new MemoryRateLimitStore();
     const authorization = `${scheme} ${token}`;
+    const identity = createHash('sha256').update(authorization).digest('base64url').slice(0, 22);
+    const givenApplication = opts.applicationId === undefined ? undefined : checkSnowflake(WHERE, 'options.applicationId', opts.applicationId);
+    const tokenApplication = hasBot ? applicationOfBotToken(token) : undefined;
+    if (givenApplication !== undefined && tokenApplication !== undefined && givenApplication !== tokenApplication) {
+      throw argumentError('value', WHERE, 'options.applicationId', `the id of the application the bot token belongs to (${tokenApplication})`, givenApplication, 'Leave applicationId out for a bot token, or pass the bot token of that application.');
+    }
+    const applicationId = givenApplication ?? tokenApplication;
+    // A store of the client's own is seen by no other credential: its own key serves. So does it
+    // for a bot token that does not name its application (the count is then per token).
+    const application = applicationId !== undefined ? `app:${applicationId}` : ownsStore || hasBot ? identity : undefined;
     internals.set(this, {
       authorization,
       secrets: [token],
@@ -270,7 +295,9 @@ export class PlatformApiCore {
         invalidWindowMs: INVALID_WINDOW_MS,
         holdMs: HOLD_MS,
       },
-      identity: createHash('sha256').update(authorization).digest('base64url').slice(0, 22),
+      identity,
+      application,
+      applicationLookup: undefined,
       address: opts.address === undefined ? 'default' : checkString(WHERE, 'options.address', opts.address, true),
       retries: checkInteger(WHERE, 'options.retries', opts.retries, 0, 10, 3),
       serverErrorRetries: checkInteger(WHERE, 'options.serverErrorRetries', opts.serverErrorRetries, 0, 10, 2),
@@ -335,7 +362,8 @@ export class PlatformApiCore {
       if (text !== '') query = `?${text}`;
     }
     const major = compiled.hasMajor ? (MAJOR_PARAMS.map((name) => call.params?.[name]).find((v) => v !== undefined) ?? '') : '';
-    const scope: RateLimitScope = { identity: s.identity, address: s.address, route: `${call.method} ${call.route}`, major };
+    // The question that learns the application counts under the credential's own key.
+    let scope: RateLimitScope = { identity: s.identity, application: s.application ?? (call.route === AUTHORIZATION_ROUTE ? s.identity : ''), address: s.address, route: `${call.method} ${call.route}`, major };
     const json = call.body === undefined ? undefined : JSON.stringify(call.body);
     let body: string | Buffer | undefined = json;
     let headers: Record<string, string>;
@@ -350,7 +378,7 @@ export class PlatformApiCore {
     // One cancellation path for the deadline and the caller's signal. No AbortController per
     // call: the in-flight request is cancelled through undici's own abort, and a controller is
     // made only when the call has to wait for a rate limit.
-    const cancel: Cancellation = { reason: undefined, timedOut: false, abort: undefined, controller: undefined, closed: false };
+    const cancel: Cancellation = { reason: undefined, timedOut: false, timeoutMs, abort: undefined, controller: undefined, closed: false };
     const deadline = Date.now() + timeoutMs;
     const timer = setTimeout(() => {
       cancel.timedOut = true;
@@ -384,6 +412,7 @@ export class PlatformApiCore {
       }
     };
     try {
+      if (scope.application === '') scope = { ...scope, application: await this.#application(s, cancel, failure, where) };
       let limitedRetries = 0;
       let serverRetries = 0;
       const idempotent = IDEMPOTENT_METHODS.has(call.method);
@@ -405,7 +434,7 @@ export class PlatformApiCore {
         // The memory store answers at once: no promise unless there is a wait.
         const id = nextReservationId();
         const quick = s.sync?.acquire(scope, s.policy, id);
-        const reservation = quick?.ok === true ? quick.reservation : await this.#acquire(s, scope, id, quick, pause, deadline, context);
+        const reservation = quick?.ok === true ? quick.reservation : await this.#acquire(s, scope, id, quick, pause, deadline, context, cancel, failure);
         let outcome: RateLimitOutcome = { sent: false };
         let released = false;
         let answered = false;
@@ -435,7 +464,7 @@ export class PlatformApiCore {
             limited,
           };
           if (s.sync !== undefined) s.sync.release(scope, s.policy, reservation, outcome);
-          else await s.store.release(scope, s.policy, reservation, outcome);
+          else await this.#storeStep(s, cancel, context, failure, s.store.release(scope, s.policy, reservation, outcome, waitSignal(cancel)));
           released = true;
           if (status === 429 && limitedRetries < s.retries && Date.now() + retryAfter * 1000 < deadline) {
             limitedRetries++;
@@ -462,7 +491,7 @@ export class PlatformApiCore {
           return { status, value: value as T };
         } catch (error) {
           // Aborted, timed out or failed in flight: the slot goes back so no waiter is stuck behind it.
-          if (!released) await this.#giveBack(s, scope, reservation, outcome);
+          if (!released) await this.#giveBack(s, scope, reservation, outcome, cancel);
           if (error instanceof ApiError || error instanceof ApiRequestError) throw error;
           // A connection that failed before the whole answer arrived (refused, reset, closed):
           // another try of an idempotent call is safe. A store that fails is not retried.
@@ -476,11 +505,69 @@ export class PlatformApiCore {
     }
   }
 
-  async #giveBack(s: Internals, scope: RateLimitScope, reservation: RateLimitReservation, outcome: RateLimitOutcome): Promise<void> {
+  /**
+   * The store key of the application an access token belongs to, asked of the service once
+   * (`GET /oauth2/@me`) and kept. Callers that come while it is asked wait for the same answer,
+   * each no longer than its own deadline or signal; a failed question is asked again by the next
+   * call, and fails the calls that waited with its own error.
+   */
+  async #application(s: Internals, cancel: Cancellation, failure: (cause: unknown) => ApiRequestError, where: string): Promise<string> {
+    let lookup = s.applicationLookup;
+    if (lookup === undefined) {
+      const asked = this.#send<{ application?: { id?: unknown } } | undefined>({ method: 'GET', route: AUTHORIZATION_ROUTE }, {}, where).then(({ value }) => {
+        const id = value?.application?.id;
+        if (typeof id !== 'string' || !/^[0-9]{1,20}$/.test(id)) {
+          throw new ApiRequestError('ERR_API_BAD_RESPONSE', `GET ${AUTHORIZATION_ROUTE} answered without the id of the access token's application; pass options.applicationId.`, { method: 'GET', route: AUTHORIZATION_ROUTE });
+        }
+        return (s.application = `app:${id}`);
+      });
+      s.applicationLookup = lookup = asked;
+      asked.then(
+        () => undefined,
+        () => {
+          if (s.applicationLookup === asked) s.applicationLookup = undefined;
+        },
+      );
+    }
     try {
-      await s.store.release(scope, s.policy, reservation, { sent: outcome.sent });
+      return await until(lookup, cancel);
+    } catch (error) {
+      throw cancel.reason !== undefined ? failure(error) : error;
+    }
+  }
+
+  /** Returns a slot after a failure, waiting for the store no longer than the call may wait. */
+  async #giveBack(s: Internals, scope: RateLimitScope, reservation: RateLimitReservation, outcome: RateLimitOutcome, cancel: Cancellation): Promise<void> {
+    try {
+      await until(s.store.release(scope, s.policy, reservation, { sent: outcome.sent }, waitSignal(cancel)), cancel);
     } catch {
-      // The store is failing too; the hold expires on its own after HOLD_MS.
+      // The store is failing too, or the call is over (the release then completes on its own);
+      // a hold that is never returned expires after HOLD_MS.
+    }
+  }
+
+  /**
+   * One step of an asynchronous store: the one place PlatformApi waits for a store. It waits no
+   * longer than the call's deadline, signal or close(), and turns what the store throws into the
+   * call's error (its method and route included).
+   */
+  async #storeStep<T>(s: Internals, cancel: Cancellation, context: { method: string; route: string }, failure: (cause: unknown) => ApiRequestError, step: Promise<T>): Promise<T> {
+    s.waiting.add(cancel);
+    try {
+      return await until(step, cancel);
+    } catch (error) {
+      if (cancel.reason === undefined) throw storeFailure(error, context);
+      if (cancel.timedOut && !cancel.closed) {
+        throw new ApiRequestError(
+          'ERR_API_TIMEOUT',
+          `${context.method} ${context.route} did not finish within ${cancel.timeoutMs} ms: the rate-limit store did not answer in time. Check the store (Redis), or raise timeoutMs.`,
+          context,
+          { cause: error },
+        );
+      }
+      throw failure(error);
+    } finally {
+      s.waiting.delete(cancel);
     }
   }
 
@@ -492,9 +579,21 @@ export class PlatformApiCore {
     pause: (ms: number) => Promise<void>,
     deadline: number,
     context: { method: string; route: string },
+    cancel: Cancellation,
+    failure: (cause: unknown) => ApiRequestError,
   ): Promise<RateLimitReservation> {
     for (let result = first; ; result = undefined) {
-      result ??= s.sync !== undefined ? s.sync.acquire(scope, s.policy, id) : await s.store.acquire(scope, s.policy, id);
+      if (result === undefined && s.sync === undefined) {
+        const step = s.store.acquire(scope, s.policy, id, waitSignal(cancel));
+        try {
+          result = await this.#storeStep(s, cancel, context, failure, step);
+        } catch (error) {
+          // The call stopped waiting: a slot the store grants it after all goes straight back.
+          if (cancel.reason !== undefined) step.then((late) => (late.ok ? this.#giveBack(s, scope, late.reservation, { sent: false }, cancel) : undefined), () => undefined);
+          throw error;
+        }
+      }
+      result ??= s.sync!.acquire(scope, s.policy, id);
       if (result.ok) return result.reservation;
       if (result.reason === 'invalid') {
         throw new ApiRequestError(
@@ -521,7 +620,7 @@ export class PlatformApiCore {
 
   /**
    * Closes the connections (and the default in-memory store). Calls after this, and calls still
-   * waiting for a rate limit or to retry, fail with ERR_API_CLOSED; requests already sent get their answers.
+   * waiting for a rate limit, for the store or to retry, fail with ERR_API_CLOSED; requests already sent get their answers.
    */
   async close(): Promise<void> {
     const s = internals.get(this)!;
@@ -615,6 +714,52 @@ function withExtraHeaders(where: string, base: Record<string, string>, extra: Re
   return out;
 }
 
+/**
+ * The application a bot token names: its first part is the base64 of the application's id (the
+ * service's tokens, and the emulator's). Undefined for a token not of that shape.
+ */
+function applicationOfBotToken(token: string): string | undefined {
+  const dot = token.indexOf('.');
+  if (dot < 0) return undefined;
+  const first = token.slice(0, dot);
+  if (!/^[A-Za-z0-9+/_-]{4,40}={0,2}$/.test(first)) return undefined;
+  const id = Buffer.from(first, 'base64').toString('latin1');
+  if (!/^[1-9][0-9]{0,19}$/.test(id) || BigInt(id) > 0xffff_ffff_ffff_ffffn) return undefined;
+  return id;
+}
+
+/** What a store threw, as the error of the call it failed: ERR_API_STORE unless the store gave its own code. */
+function storeFailure(cause: unknown, context: { method: string; route: string }): ApiRequestError {
+  if (cause instanceof ApiRequestError) return new ApiRequestError(cause.code, `${context.method} ${context.route}: ${cause.message}`, { ...context, retryAfter: cause.retryAfter }, { cause });
+  const message = redact(String((cause as Error)?.message ?? cause)).slice(0, 1000);
+  return new ApiRequestError('ERR_API_STORE', `${context.method} ${context.route} failed in the rate-limit store: ${message}`, context, { cause });
+}
+
+/**
+ * Settles with `step`, or rejects with the call's cancellation reason as soon as its deadline,
+ * signal or close() comes first; the step is then left to finish on its own.
+ */
+function until<T>(step: Promise<T>, cancel: Cancellation): Promise<T> {
+  if (cancel.reason !== undefined) {
+    step.catch(() => undefined);
+    return Promise.reject(cancel.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const stop = (reason: Error): void => reject(reason);
+    cancel.abort = stop;
+    step.then(
+      (value) => {
+        if (cancel.abort === stop) cancel.abort = undefined;
+        resolve(value);
+      },
+      (error: unknown) => {
+        if (cancel.abort === stop) cancel.abort = undefined;
+        reject(error);
+      },
+    );
+  });
+}
+
 function safeJson(text: string): unknown {
   if (text === '') return undefined;
   try {
@@ -629,7 +774,9 @@ interface Cancellation {
   /** Why it was cancelled; set once. */
   reason: unknown;
   timedOut: boolean;
-  /** undici's abort for the request in flight. */
+  /** The call's time limit, for messages. */
+  timeoutMs: number;
+  /** Ends what the call awaits now: undici's abort for the request in flight, or a store step's wait. */
   abort: ((reason: Error) => void) | undefined;
   /** Made only for a rate-limit wait, which takes an AbortSignal. */
   controller: AbortController | undefined;

@@ -79,6 +79,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   readonly #probes = new Map<string, { id: string; until: number }>();
   readonly #pending = new Map<string, Holds>();
   readonly #unmapped = new Map<string, Holds>();
+  // The global limit's state, by application; buckets are by credential.
   readonly #sent = new Map<string, Log>();
   readonly #inflight = new Map<string, Holds>();
   readonly #globalBlock = new Map<string, number>();
@@ -121,7 +122,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   #acquire(scope: RateLimitScope, policy: RateLimitPolicy, id: string): AcquireResult {
     const now = this.#now();
-    const blockedUntil = this.#globalBlock.get(scope.identity) ?? 0;
+    const blockedUntil = this.#globalBlock.get(scope.application) ?? 0;
     if (blockedUntil > now) return { ok: false, waitMs: blockedUntil - now, reason: 'global' };
 
     const invalid = lazily(this.#invalid, scope.address, () => new Log());
@@ -150,9 +151,9 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
     // Requests in flight count until answered; answered ones count from their answer, when they
     // had reached the service at the latest, so a slow request never lets the window overfill.
-    const sent = lazily(this.#sent, scope.identity, () => new Log());
+    const sent = lazily(this.#sent, scope.application, () => new Log());
     sent.prune(now - policy.globalWindowMs);
-    const flying = lazily(this.#inflight, scope.identity, () => new Holds());
+    const flying = lazily(this.#inflight, scope.application, () => new Holds());
     if (sent.entries.size + flying.entries.size >= policy.globalLimit) flying.prune(now);
     if (sent.entries.size + flying.entries.size >= policy.globalLimit) {
       const waitMs = sent.entries.size > 0 ? sent.oldest() + policy.globalWindowMs - now : PROBE_POLL_MS;
@@ -180,14 +181,14 @@ export class MemoryRateLimitStore implements RateLimitStore {
     pending?.entries.delete(id);
     this.#unmapped.get(scope.identity)?.entries.delete(id);
     if (probe && this.#probes.get(bucketKey)?.id === id) this.#probes.delete(bucketKey);
-    this.#inflight.get(scope.identity)?.entries.delete(id);
+    this.#inflight.get(scope.application)?.entries.delete(id);
     if (!outcome.sent) {
       const bucket = this.#buckets.get(bucketKey);
       if (!probe && bucket !== undefined && now < bucket.resetAt && bucket.remaining < bucket.limit) bucket.remaining += 1;
       return;
     }
 
-    lazily(this.#sent, scope.identity, () => new Log()).entries.set(id, now);
+    lazily(this.#sent, scope.application, () => new Log()).entries.set(id, now);
 
     const routeKey = `${scope.identity}|${scope.route}`;
     if (outcome.bucket === null) {
@@ -218,7 +219,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     if (outcome.limited !== undefined) {
       const until = now + outcome.limited.retryAfterMs;
       if (outcome.limited.global) {
-        this.#globalBlock.set(scope.identity, Math.max(this.#globalBlock.get(scope.identity) ?? 0, until));
+        this.#globalBlock.set(scope.application, Math.max(this.#globalBlock.get(scope.application) ?? 0, until));
       } else {
         const key = this.#bucketKey(scope, now);
         if (key !== '') {

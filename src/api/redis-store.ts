@@ -54,8 +54,8 @@ const ACQUIRE = `${NOW}
 local p, ident, addr, route, major = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local globalLimit, globalWindow = tonumber(ARGV[6]), tonumber(ARGV[7])
 local invalidLimit, invalidWindow, hold = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
-local id, poll = ARGV[11], tonumber(ARGV[12])
-local block = tonumber(redis.call('GET', p .. 'gblock|' .. ident) or '0')
+local id, poll, app = ARGV[11], tonumber(ARGV[12]), ARGV[13]
+local block = tonumber(redis.call('GET', p .. 'gblock|' .. app) or '0')
 if block > now then return {0, block - now, 'global'} end
 local inv, guard = p .. 'invalid|' .. addr, p .. 'guard|' .. addr
 redis.call('ZREMRANGEBYSCORE', inv, '-inf', '(' .. (now - invalidWindow))
@@ -79,7 +79,7 @@ if bk ~= '' then
     probe = 1
   end
 end
-local sent, flying = p .. 'sent|' .. ident, p .. 'flying|' .. ident
+local sent, flying = p .. 'sent|' .. app, p .. 'flying|' .. app
 redis.call('ZREMRANGEBYSCORE', sent, '-inf', '(' .. (now - globalWindow))
 redis.call('ZREMRANGEBYSCORE', flying, '-inf', now)
 if redis.call('ZCARD', sent) + redis.call('ZCARD', flying) >= globalLimit then
@@ -109,7 +109,7 @@ local p, ident, addr, route, major = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local invalidWindow, id, bk, probe, sentFlag, invalid = tonumber(ARGV[6]), ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11]
 local kind, hash, limit, remaining, resetAfter = ARGV[12], ARGV[13], tonumber(ARGV[14]), tonumber(ARGV[15]), tonumber(ARGV[16])
 local limited, retryAfter = ARGV[17], tonumber(ARGV[18])
-local tol, noBucketTtl, routeTtl = tonumber(ARGV[19]), tonumber(ARGV[20]), tonumber(ARGV[21])
+local tol, noBucketTtl, routeTtl, app = tonumber(ARGV[19]), tonumber(ARGV[20]), tonumber(ARGV[21]), ARGV[22]
 redis.call('ZREM', p .. 'guard|' .. addr, id)
 if invalid == '1' then
   redis.call('ZADD', p .. 'invalid|' .. addr, now, id)
@@ -118,7 +118,7 @@ end
 if bk ~= '' then redis.call('ZREM', bk .. '|pending', id) end
 redis.call('ZREM', p .. 'unmapped|' .. ident, id)
 if probe == '1' and redis.call('GET', bk .. '|probe') == id then redis.call('DEL', bk .. '|probe') end
-redis.call('ZREM', p .. 'flying|' .. ident, id)
+redis.call('ZREM', p .. 'flying|' .. app, id)
 if sentFlag == '0' then
   if probe ~= '1' and bk ~= '' then
     local st = redis.call('HMGET', bk, 'limit', 'remaining', 'resetAt')
@@ -126,8 +126,8 @@ if sentFlag == '0' then
   end
   return 1
 end
-redis.call('ZADD', p .. 'sent|' .. ident, now, id)
-redis.call('PEXPIRE', p .. 'sent|' .. ident, 60000)
+redis.call('ZADD', p .. 'sent|' .. app, now, id)
+redis.call('PEXPIRE', p .. 'sent|' .. app, 60000)
 local rk = p .. 'route|' .. ident .. '|' .. route
 if kind == 'none' then
   redis.call('SET', rk, '', 'PX', noBucketTtl)
@@ -152,7 +152,7 @@ elseif kind == 'bucket' then
   end
 end
 if limited == 'global' then
-  local gk = p .. 'gblock|' .. ident
+  local gk = p .. 'gblock|' .. app
   local cur = tonumber(redis.call('GET', gk) or '0')
   if now + retryAfter > cur then redis.call('SET', gk, now + retryAfter, 'PX', math.max(1, retryAfter)) end
 elseif limited == 'bucket' then
@@ -178,15 +178,32 @@ const sha1 = (text: string): string => createHash('sha1').update(text).digest('h
 const SCRIPTS = { acquire: { text: ACQUIRE, sha: sha1(ACQUIRE) }, release: { text: RELEASE, sha: sha1(RELEASE) } };
 
 interface OwnedClient extends RedisCommandClient {
+  /** False once the connection dropped (the store then opens a new one) or was closed. */
+  readonly isOpen: boolean;
   connect(): Promise<unknown>;
-  close?(): Promise<void>;
-  quit?(): Promise<unknown>;
+  destroy(): void;
   ref(): void;
   unref(): void;
   on(event: 'error', listener: (error: unknown) => void): unknown;
 }
 
 const WHERE = 'new RedisRateLimitStore()';
+/** Longest a connection may take to open and answer its handshake before the store gives up on it. */
+const CONNECT_TIMEOUT_MS = 5000;
+/** On close(), how long commands already sent may take to be answered before the connection is cut. */
+const CLOSE_GRACE_MS = 2000;
+
+/** Settles like `promise`, or rejects with `late()` after `ms`; its timer never keeps the process alive. */
+function within<T>(promise: Promise<T>, ms: number, late: () => Error): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(late()), ms);
+    timer.unref();
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+}
+
+const closedError = (): ApiRequestError => new ApiRequestError('ERR_API_CLOSED', 'The RedisRateLimitStore is closed; create a new one.', {});
 
 /**
  * A {@link RateLimitStore} in Redis. Give every process of a fleet the same URL (and prefix);
@@ -197,7 +214,10 @@ export class RedisRateLimitStore implements RateLimitStore {
   readonly #url: string | undefined;
   #client: Promise<RedisCommandClient> | undefined;
   #owned: OwnedClient | undefined;
+  /** Steps whose callers still wait: while there are any, the owned connection keeps the process alive. */
   #busy = 0;
+  /** Commands sent and not yet answered, waited for (a bounded time) by close(). */
+  readonly #sending = new Set<Promise<unknown>>();
   #closed = false;
 
   constructor(options: RedisRateLimitStoreOptions) {
@@ -229,60 +249,98 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   #connect(): Promise<RedisCommandClient> {
+    // A connection that dropped is not reconnected in the background, whose timers would keep the
+    // process alive while Redis is away: the next step opens a new one.
+    const dropped = this.#owned;
+    if (dropped !== undefined && !dropped.isOpen) {
+      this.#owned = undefined;
+      this.#client = undefined;
+      destroy(dropped);
+    }
     this.#client ??= (async () => {
       let redis: { createClient(options: object): OwnedClient };
       try {
         redis = (await import('redis')) as unknown as typeof redis;
       } catch (cause) {
+        this.#client = undefined;
         throw new ApiRequestError('ERR_API_DEPENDENCY', 'RedisRateLimitStore needs the optional peer dependency "redis": run npm install redis.', {}, { cause });
       }
-      let connected = false;
+      if (this.#closed) throw closedError();
       const client = redis.createClient({
         url: this.#url!,
         // A command while disconnected fails at once instead of queueing past the request's timeout.
         disableOfflineQueue: true,
         socket: {
-          connectTimeout: 5000,
-          // Reconnect after a drop; a first connection that fails is reported, not retried forever.
-          reconnectStrategy: (retries: number) => (connected ? Math.min(50 * 2 ** retries, 2000) : new Error('could not connect')),
+          connectTimeout: CONNECT_TIMEOUT_MS,
+          // No retries by node-redis: a failed connection is reported, and after a drop the
+          // store's next step connects again (see above).
+          reconnectStrategy: () => new Error('the store connects again on its next step'),
         },
       });
       // Errors surface on the commands that fail; an unhandled 'error' event would crash the process.
       client.on('error', () => {});
+      // The connection keeps the process alive only while a caller waits on it (see #run), from
+      // the first connection attempt on.
+      client.unref();
+      if (this.#busy > 0) client.ref();
       try {
-        await client.connect();
+        // connectTimeout bounds the TCP connection only: a server that accepts and never answers
+        // would hold the handshake forever.
+        const connecting = client.connect();
+        this.#owned = client;
+        await within(connecting, CONNECT_TIMEOUT_MS, () => new Error(`no answer within ${CONNECT_TIMEOUT_MS} ms`));
       } catch (cause) {
         this.#client = undefined;
+        if (this.#owned === client) this.#owned = undefined;
+        destroy(client);
+        if (this.#closed) throw closedError();
         throw new ApiRequestError('ERR_API_STORE', `The Redis rate-limit store failed: could not connect to Redis (${(cause as Error)?.message ?? String(cause)}).`, {}, { cause });
       }
-      connected = true;
-      client.unref(); // only commands in flight hold the process open (see #run)
-      this.#owned = client;
       return client;
     })();
     return this.#client;
   }
 
-  async #run(script: { text: string; sha: string }, args: string[]): Promise<unknown> {
-    if (this.#closed) throw new ApiRequestError('ERR_API_CLOSED', 'The RedisRateLimitStore is closed; create a new one.', {});
-    const client = await this.#connect();
+  async #run(script: { text: string; sha: string }, args: string[], signal: AbortSignal | undefined): Promise<unknown> {
+    if (this.#closed) throw closedError();
+    // Held while the caller waits; let go when its signal says it stopped waiting, so a Redis
+    // that never answers cannot keep the process alive. The command itself still completes.
+    let holding = true;
+    const letGo = (): void => {
+      if (!holding) return;
+      holding = false;
+      if (--this.#busy === 0) this.#owned?.unref();
+    };
     if (this.#busy++ === 0) this.#owned?.ref();
+    if (signal?.aborted) letGo();
+    else signal?.addEventListener('abort', letGo, { once: true });
     try {
+      const client = await this.#connect();
       try {
-        return await client.sendCommand(['EVALSHA', script.sha, '0', ...args]);
+        return await this.#send(client, ['EVALSHA', script.sha, '0', ...args]);
       } catch (error) {
         if (!String((error as Error)?.message).startsWith('NOSCRIPT')) throw error;
-        return await client.sendCommand(['EVAL', script.text, '0', ...args]);
+        return await this.#send(client, ['EVAL', script.text, '0', ...args]);
       }
     } catch (cause) {
       if (cause instanceof ApiRequestError) throw cause;
+      if (this.#closed) throw new ApiRequestError('ERR_API_CLOSED', 'The RedisRateLimitStore was closed before Redis answered; create a new one.', {}, { cause });
       throw new ApiRequestError('ERR_API_STORE', `The Redis rate-limit store failed: ${(cause as Error)?.message ?? String(cause)}`, {}, { cause });
     } finally {
-      if (--this.#busy === 0) this.#owned?.unref();
+      signal?.removeEventListener('abort', letGo);
+      letGo();
     }
   }
 
-  async acquire(scope: RateLimitScope, policy: RateLimitPolicy, id: string): Promise<AcquireResult> {
+  #send(client: RedisCommandClient, command: string[]): Promise<unknown> {
+    const sent = client.sendCommand(command);
+    this.#sending.add(sent);
+    const done = (): void => void this.#sending.delete(sent);
+    sent.then(done, done);
+    return sent;
+  }
+
+  async acquire(scope: RateLimitScope, policy: RateLimitPolicy, id: string, signal?: AbortSignal): Promise<AcquireResult> {
     const reply = (await this.#run(SCRIPTS.acquire, [
       this.#prefix,
       scope.identity,
@@ -296,12 +354,13 @@ export class RedisRateLimitStore implements RateLimitStore {
       String(policy.holdMs),
       id,
       String(PROBE_POLL_MS),
-    ])) as [number, number | string, number | string];
+      scope.application,
+    ], signal)) as [number, number | string, number | string];
     if (Number(reply[0]) === 1) return { ok: true, reservation: { id, bucket: String(reply[1]), probe: Number(reply[2]) === 1 } };
     return { ok: false, waitMs: Number(reply[1]), reason: String(reply[2]) as 'global' | 'bucket' | 'probe' | 'invalid' };
   }
 
-  async release(scope: RateLimitScope, policy: RateLimitPolicy, reservation: RateLimitReservation, outcome: RateLimitOutcome): Promise<void> {
+  async release(scope: RateLimitScope, policy: RateLimitPolicy, reservation: RateLimitReservation, outcome: RateLimitOutcome, signal?: AbortSignal): Promise<void> {
     const b = outcome.bucket;
     await this.#run(SCRIPTS.release, [
       this.#prefix,
@@ -325,14 +384,31 @@ export class RedisRateLimitStore implements RateLimitStore {
       String(SAME_WINDOW_TOLERANCE_MS),
       String(NO_BUCKET_TTL_MS),
       String(ROUTE_TTL_MS),
-    ]);
+      scope.application,
+    ], signal);
   }
 
+  /**
+   * Closes the connection the store opened (a `client` given to it stays open). Commands already
+   * sent get up to 2 s to be answered; then the connection is cut, so close() settles even when
+   * Redis hangs.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    const owned = this.#url !== undefined && this.#client ? ((await this.#client.catch(() => undefined)) as OwnedClient | undefined) : undefined;
+    const owned = this.#owned;
     this.#owned = undefined;
-    if (owned !== undefined) await (owned.close?.() ?? owned.quit?.());
+    if (owned === undefined) return;
+    if (this.#sending.size > 0) await within(Promise.allSettled(this.#sending), CLOSE_GRACE_MS, () => new Error('close grace over')).catch(() => undefined);
+    destroy(owned);
+  }
+}
+
+/** Cuts a connection at once, rejecting its pending commands; a client already closed is left be. */
+function destroy(client: OwnedClient): void {
+  try {
+    client.destroy();
+  } catch {
+    // Already closed.
   }
 }

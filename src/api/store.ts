@@ -6,8 +6,13 @@
 
 /** Names the state one request works against. All keys are opaque strings. */
 export interface RateLimitScope {
-  /** Identifies the credential (a hash of it): buckets and the global limit belong to it. */
+  /** Identifies the credential (a hash of it): route buckets belong to it. */
   readonly identity: string;
+  /**
+   * Identifies the application: the global limit belongs to it (the spec: 50 requests per second
+   * per application), so its bot token and its players' Bearer tokens draw from one count.
+   */
+  readonly application: string;
   /** Identifies the caller's address for the invalid-request limit, which counts per address. */
   readonly address: string;
   /** Method and route template, e.g. `GET /lobbies/:lobby_id`. */
@@ -18,7 +23,7 @@ export interface RateLimitScope {
 
 /** The limits a request is checked against, from the PlatformApi options. */
 export interface RateLimitPolicy {
-  /** Requests per `globalWindowMs` for the credential (the service's 50 per second). */
+  /** Requests per `globalWindowMs` for the application (the service's 50 per second). */
   readonly globalLimit: number;
   readonly globalWindowMs: number;
   /** 401, 403 and 429 answers per `invalidWindowMs` at which the address would be blocked. */
@@ -62,12 +67,18 @@ export interface RateLimitOutcome {
 /**
  * Where rate-limit state lives. Implementations make `acquire` and `release` atomic with respect
  * to every other process using the same store.
+ *
+ * PlatformApi never waits for a step past its call's deadline or signal: it rejects the call and,
+ * should an `acquire` it stopped waiting for succeed later, gives that slot back. The `signal`
+ * it passes aborts at that moment; from then on the store must hold nothing that keeps the
+ * process alive for the step (an idle connection, a ref'd socket or timer). The step itself may
+ * still complete, and its promise still settles with what it did.
  */
 export interface RateLimitStore {
   /** Takes a slot for one request, or says how long to wait. */
-  acquire(scope: RateLimitScope, policy: RateLimitPolicy, id: string): Promise<AcquireResult>;
+  acquire(scope: RateLimitScope, policy: RateLimitPolicy, id: string, signal?: AbortSignal): Promise<AcquireResult>;
   /** Returns the slot and records what the response said. */
-  release(scope: RateLimitScope, policy: RateLimitPolicy, reservation: RateLimitReservation, outcome: RateLimitOutcome): Promise<void>;
+  release(scope: RateLimitScope, policy: RateLimitPolicy, reservation: RateLimitReservation, outcome: RateLimitOutcome, signal?: AbortSignal): Promise<void>;
   /** Releases the store's own resources (a Redis connection); the store is unusable after. */
   close(): Promise<void>;
 }

@@ -43,4 +43,5 @@ export const PATHS = {
   currentUser: '/api/v10/users/@me',
   userinfo: '/api/v10/oauth2/userinfo',
   application: '/api/v10/applications/@me',
+  authorization: '/api/v10/oauth2/@me',
 } as const;

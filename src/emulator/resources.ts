@@ -1,9 +1,13 @@
-/** Read-only endpoints: OpenID discovery, the JWKS, OpenID userinfo and the current user (`/users/@me`). */
+/**
+ * Read-only endpoints: OpenID discovery, the JWKS, OpenID userinfo, the current user (`/users/@me`),
+ * application (`/applications/@me`) and authorization (`/oauth2/@me`).
+ */
 import { PATHS, type EmulatorContext } from './context.js';
 import { json, serviceError, type Reply } from './http.js';
 import { identify } from './credentials.js';
 import { KNOWN_SCOPES, effectiveScopes } from './scopes.js';
 import { provisionalUser } from './provisional/accounts.js';
+import type { ResolvedApplication } from './options.js';
 
 /** `GET {web}/.well-known/openid-configuration`. */
 export function discoveryDocument(ctx: EmulatorContext): Reply {
@@ -66,14 +70,10 @@ export function userInfo(ctx: EmulatorContext, authorization: string | undefined
   return json(200, body, { 'Cache-Control': 'no-store' });
 }
 
-/** `GET {api}/users/@me` with a Bearer token that has `identify` (directly or via an SDK scope). */
-export function currentUser(ctx: EmulatorContext, authorization: string | undefined): Reply {
-  const live = bearerToken(ctx, authorization);
-  if (live === undefined) return serviceError(401);
-  const scopes = effectiveScopes(live.record.scopes);
-  if (!scopes.has('identify')) return serviceError(401);
-  const user = ctx.options.users.get(live.grant.userId) ?? provisionalUser(ctx, live.grant.userId);
-  if (user === undefined) return serviceError(401);
+/** The user object of `/users/@me` for a user id, with the e-mail when `scopes` has `email`; undefined for an unknown id. */
+function userObject(ctx: EmulatorContext, userId: string, scopes: ReadonlySet<string>): Record<string, unknown> | undefined {
+  const user = ctx.options.users.get(userId) ?? provisionalUser(ctx, userId);
+  if (user === undefined) return undefined;
   const body: Record<string, unknown> = {
     id: user.id,
     username: user.username,
@@ -85,6 +85,38 @@ export function currentUser(ctx: EmulatorContext, authorization: string | undefi
     body.email = user.email;
     body.verified = true;
   }
+  return body;
+}
+
+/** `GET {api}/users/@me` with a Bearer token that has `identify` (directly or via an SDK scope). */
+export function currentUser(ctx: EmulatorContext, authorization: string | undefined): Reply {
+  const live = bearerToken(ctx, authorization);
+  if (live === undefined) return serviceError(401);
+  const scopes = effectiveScopes(live.record.scopes);
+  if (!scopes.has('identify')) return serviceError(401);
+  const body = userObject(ctx, live.grant.userId, scopes);
+  if (body === undefined) return serviceError(401);
+  return json(200, body, { 'Cache-Control': 'no-store' });
+}
+
+/**
+ * `GET {api}/oauth2/@me` with a Bearer token: the authorization it carries, as the service
+ * answers it: the application it was granted to, its scopes as granted, when it expires, and the
+ * user when the scopes include `identify` (directly or via an SDK scope). Any scope will do; a
+ * missing, unknown, expired or revoked token, or a bot token, is refused with 401.
+ */
+export function currentAuthorization(ctx: EmulatorContext, authorization: string | undefined): Reply {
+  const live = bearerToken(ctx, authorization);
+  const app = live === undefined ? undefined : ctx.options.applications.get(live.grant.clientId);
+  if (live === undefined || app === undefined) return serviceError(401);
+  const scopes = effectiveScopes(live.record.scopes);
+  const body: Record<string, unknown> = {
+    application: applicationObject(app),
+    scopes: [...live.record.scopes],
+    expires: new Date(live.record.expiresAt).toISOString(),
+  };
+  const user = scopes.has('identify') ? userObject(ctx, live.grant.userId, scopes) : undefined;
+  if (user !== undefined) body.user = user;
   return json(200, body, { 'Cache-Control': 'no-store' });
 }
 
@@ -103,16 +135,23 @@ export function currentApplication(ctx: EmulatorContext, authorization: string |
   const app = ctx.options.applications.get(caller.applicationId)!;
   const owner = ctx.options.users.get(app.ownerId);
   return json(200, {
+    ...applicationObject(app),
+    redirect_uris: [...app.redirectUris],
+    owner: { id: app.ownerId, username: owner?.username ?? 'unknown', global_name: owner?.globalName ?? null, discriminator: '0', avatar: null },
+    team: null,
+  });
+}
+
+/** The application object both `/applications/@me` and `/oauth2/@me` answer with. */
+function applicationObject(app: ResolvedApplication): Record<string, unknown> {
+  return {
     id: app.id,
     name: app.name,
     icon: null,
     description: '',
     bot_public: true,
     bot_require_code_grant: false,
-    redirect_uris: [...app.redirectUris],
-    owner: { id: app.ownerId, username: owner?.username ?? 'unknown', global_name: owner?.globalName ?? null, discriminator: '0', avatar: null },
-    team: null,
     flags: Number(app.flags & FLAGS_32),
     flags_new: app.flags.toString(),
-  });
+  };
 }

@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import { handleAuthorize } from './authorize.js';
 import { PATHS, type EmulatorContext } from './context.js';
 import { BodyTooLargeError, isFormUrlEncoded, json, parseRequestUrl, readBody, serviceError, type Outcome, type Reply, type RequestUrl } from './http.js';
-import { currentApplication, currentUser, discoveryDocument, jwksDocument, userInfo } from './resources.js';
+import { currentApplication, currentAuthorization, currentUser, discoveryDocument, jwksDocument, userInfo } from './resources.js';
 import { routeLobbyApi } from './lobbies/router.js';
 import { routeCommandsApi } from './commands/router.js';
 import { routeMessagesApi } from './messages/router.js';
@@ -92,6 +92,7 @@ const ROUTES: Record<string, Route> = {
   [PATHS.currentUser]: { method: 'GET', handle: (ctx, req) => currentUser(ctx, req.headers.authorization) },
   [PATHS.userinfo]: { method: 'GET', handle: (ctx, req) => userInfo(ctx, req.headers.authorization) },
   [PATHS.application]: { method: 'GET', handle: (ctx, req) => currentApplication(ctx, req.headers.authorization) },
+  [PATHS.authorization]: { method: 'GET', handle: (ctx, req) => currentAuthorization(ctx, req.headers.authorization) },
 };
 
 /**

@@ -63,7 +63,7 @@ describe('RedisRateLimitStore', () => {
   it('frees the slots of a process killed while holding them once their hold ends', async () => {
     // The same rule PlatformApi uses with its 60 s hold, on a short hold so the test waits little.
     const policy = { globalLimit: 3, globalWindowMs: 1000, invalidLimit: 10_000, invalidWindowMs: 600_000, holdMs: 4000 };
-    const scopes = ['a', 'b', 'c'].map((route) => ({ identity: 'app', address: 'default', route: `GET /${route}`, major: '' }));
+    const scopes = ['a', 'b', 'c'].map((route) => ({ identity: 'app', application: 'app', address: 'default', route: `GET /${route}`, major: '' }));
     const keyPrefix = `dead${Date.now()}:`;
     const { stdout } = await run(process.execPath, [path.join(__dirname, 'fixtures', 'dead-holder.cjs'), JSON.stringify({ redisUrl: redis.url, keyPrefix, scopes, policy })], {
       env: { ...process.env, API_MODULE: builtModule('api/index.js') },
@@ -76,7 +76,7 @@ describe('RedisRateLimitStore', () => {
     const killedAt = Date.now();
     expect(JSON.parse(stdout.trim())).toEqual([true, true, true]);
     const store = track(new RedisRateLimitStore({ url: redis.url, keyPrefix }));
-    const next = { identity: 'app', address: 'default', route: 'GET /d', major: '' };
+    const next = { identity: 'app', application: 'app', address: 'default', route: 'GET /d', major: '' };
     // Well within the hold: the dead process's slots still count.
     expect(await store.acquire(next, policy, 'next')).toMatchObject({ ok: false, reason: 'global' });
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, killedAt + policy.holdMs + 100 - Date.now())));

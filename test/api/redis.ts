@@ -1,11 +1,47 @@
 // Starts a real redis-server (Debian's) on a free loopback port, with persistence off, for the
 // tests of the shared rate-limit store; `stop()` ends it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 
 export interface RedisServer {
   url: string;
+  /** Freezes the server (SIGSTOP): connections stay open, nothing is answered. */
+  pause(): void;
+  /** Lets a paused server run again (SIGCONT). */
+  resume(): void;
   stop(): Promise<void>;
+}
+
+/** A TCP server on 127.0.0.1 that accepts connections and never answers: a Redis that hangs. */
+export interface SilentServer {
+  url: string;
+  /** Connections accepted so far. */
+  connections(): number;
+  close(): Promise<void>;
+}
+
+export async function startSilentServer(): Promise<SilentServer> {
+  const sockets = new Set<Socket>();
+  let accepted = 0;
+  const server = createServer((socket) => {
+    accepted++;
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  return {
+    url: `redis://127.0.0.1:${(server.address() as { port: number }).port}`,
+    connections: () => accepted,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 function freePort(): Promise<number> {
@@ -19,8 +55,9 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startRedis(): Promise<RedisServer> {
-  const port = await freePort();
+/** Starts redis-server on a free port, or on `port` (to restart one where it was). */
+export async function startRedis(port?: number): Promise<RedisServer> {
+  port ??= await freePort();
   const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'notice'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -51,8 +88,13 @@ export async function startRedis(): Promise<RedisServer> {
   });
   return {
     url: `redis://127.0.0.1:${port}`,
+    pause: () => void child.kill('SIGSTOP'),
+    resume: () => void child.kill('SIGCONT'),
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGCONT'); // a paused server would not act on SIGTERM
+        child.kill('SIGTERM');
+      }
       await exited;
     },
   };

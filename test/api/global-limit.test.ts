@@ -1,0 +1,88 @@
+// The spec's global limit is "50 per second per application": the bot token and the players'
+// Bearer tokens of one application draw from one count when they share a store. A bot token names
+// its application; a Bearer token's is given (applicationId) or asked of the service once
+// (GET /oauth2/@me).
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PlatformApi, RedisRateLimitStore, type RateLimitStore } from '../../src/api/index.js';
+import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { startRedis, type RedisServer } from './redis.js';
+
+const USERS = [
+  { id: '300000000000000001', username: 'player1' },
+  { id: '300000000000000002', username: 'player2' },
+];
+let redis: RedisServer;
+let emulator: Emulator | undefined;
+const closers: Array<() => Promise<void>> = [];
+
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+  await emulator?.close();
+  emulator = undefined;
+});
+
+function track<T extends { close(): Promise<void> }>(thing: T): T {
+  closers.push(() => thing.close());
+  return thing;
+}
+
+describe('the global limit, per application', () => {
+  it('keeps a bot token and two players sharing one Redis store under it: no 429 from the emulator', async () => {
+    emulator = await startEmulator({ users: USERS });
+    const apiBase = emulator.apiBase;
+    const store = track(new RedisRateLimitStore({ url: redis.url, keyPrefix: `app${Date.now()}:` }));
+    const backend = track(new PlatformApi({ botToken: emulator.botToken, apiBase, store, retries: 0 }));
+    const lobby = await backend.createLobby({ members: USERS.map((u) => ({ id: u.id })) });
+    // One player's client is told its application; the other asks the service.
+    const told = track(new PlatformApi({ accessToken: emulator.createAccessToken({ userId: USERS[0]!.id }).accessToken, apiBase, store, retries: 0, applicationId: emulator.applicationId }));
+    const asks = track(new PlatformApi({ accessToken: emulator.createAccessToken({ userId: USERS[1]!.id }).accessToken, apiBase, store, retries: 0 }));
+    const before = emulator.requests.length;
+
+    const results = await Promise.allSettled([
+      ...Array.from({ length: 100 }, () => backend.getLobby(lobby.id)),
+      ...Array.from({ length: 80 }, () => told.getLobbyMessages(lobby.id)),
+      ...Array.from({ length: 80 }, () => asks.getLobbyMessages(lobby.id)),
+    ]);
+
+    const seen = emulator.requests.slice(before);
+    expect(seen.filter((r) => r.status === 429)).toEqual([]);
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    // The player without applicationId asked once, not once per call.
+    expect(seen.filter((r) => r.path === '/api/v10/oauth2/@me').map((r) => r.status)).toEqual([200]);
+  }, 60_000);
+});
+
+describe('options.applicationId', () => {
+  it('is checked as a snowflake, and must agree with the application a bot token names', () => {
+    const apiBase = 'http://127.0.0.1:9/api/v10';
+    expect(() => new PlatformApi({ accessToken: 'player-token', apiBase, applicationId: 'game' })).toThrow(
+      expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining('options.applicationId') }),
+    );
+    expect(() => new PlatformApi({ accessToken: 'player-token', apiBase, applicationId: 12 as never })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
+    // The first part of this bot token is the base64 of 123456789012345678.
+    const botToken = 'MTIzNDU2Nzg5MDEyMzQ1Njc4.stamp.secret-part';
+    expect(() => new PlatformApi({ botToken, apiBase, applicationId: '999999999999999999' })).toThrow(
+      expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining('123456789012345678') }),
+    );
+    expect(() => new PlatformApi({ botToken, apiBase, applicationId: 123456789012345678n }).close()).not.toThrow();
+    // A token without the service's parts names no application: any applicationId goes with it.
+    expect(() => new PlatformApi({ botToken: 'MTIzNDU2Nzg5MDEyMzQ1Njc4x', apiBase, applicationId: '999999999999999999' }).close()).not.toThrow();
+  });
+
+  it('a Bearer client whose application cannot be learned rejects with the answer of GET /oauth2/@me, and asks again on the next call', async () => {
+    emulator = await startEmulator({ users: USERS });
+    const store: RateLimitStore = track(new RedisRateLimitStore({ url: redis.url, keyPrefix: `bad${Date.now()}:` }));
+    const api = track(new PlatformApi({ accessToken: 'not-a-live-token', apiBase: emulator.apiBase, store }));
+    for (let i = 0; i < 2; i++) await expect(api.getLobbyMessages('1')).rejects.toMatchObject({ status: 401, method: 'GET', route: '/oauth2/@me' });
+    expect(emulator.requests.map((r) => [r.path, r.status])).toEqual([
+      ['/api/v10/oauth2/@me', 401],
+      ['/api/v10/oauth2/@me', 401],
+    ]);
+  });
+});
