@@ -464,7 +464,14 @@ export class PlatformApiCore {
             limited,
           };
           if (s.sync !== undefined) s.sync.release(scope, s.policy, reservation, outcome);
-          else await this.#storeStep(s, cancel, context, failure, s.store.release(scope, s.policy, reservation, outcome, waitSignal(cancel)));
+          else {
+            try {
+              await this.#storeStep(s, cancel, context, failure, s.store.release(scope, s.policy, reservation, outcome, waitSignal(cancel)));
+            } catch {
+              // The service has answered, and its answer stands: a POST it carried out must not
+              // look failed and be sent again. The slot the store still holds expires after HOLD_MS.
+            }
+          }
           released = true;
           if (status === 429 && limitedRetries < s.retries && Date.now() + retryAfter * 1000 < deadline) {
             limitedRetries++;

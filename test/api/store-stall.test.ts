@@ -154,20 +154,34 @@ describe('a Redis that goes away', () => {
 });
 
 describe('a store that fails', () => {
-  /** A store of the caller's own (the public RateLimitStore interface) whose release fails after the request was answered. */
+  /** A store of the caller's own (the public RateLimitStore interface) that cannot take a slot. */
+  class FailingAcquire extends MemoryRateLimitStore {
+    override async acquire(): Promise<never> {
+      throw new Error('store is read-only');
+    }
+  }
+  /** A store of the caller's own whose release fails after the request was answered. */
   class FailingRelease extends MemoryRateLimitStore {
     override async release(_scope: RateLimitScope, _policy: RateLimitPolicy, _reservation: RateLimitReservation, _outcome: RateLimitOutcome): Promise<void> {
       throw new Error('store is read-only');
     }
   }
 
-  it('rejects with ERR_API_STORE carrying the method and route, not as a network failure', async () => {
+  it('rejects with ERR_API_STORE carrying the method and route, not as a network failure, and sends nothing', async () => {
     service = track(await startService());
-    const api = track(new PlatformApi({ botToken: BOT_TOKEN, apiBase: service.url, store: new FailingRelease() }));
+    const api = track(new PlatformApi({ botToken: BOT_TOKEN, apiBase: service.url, store: new FailingAcquire() }));
     const error = await rejected(api.getLobby(LOBBY));
     expect(error).toMatchObject({ code: 'ERR_API_STORE', method: 'GET', route: '/lobbies/:lobby_id', message: expect.stringContaining('store is read-only') });
-    // A failing store is not retried.
-    expect(service.seen).toHaveLength(1);
+    expect(service.seen).toHaveLength(0);
+  });
+
+  it('keeps the answer of a request the service carried out when the store then fails to take the slot back', async () => {
+    service = track(await startService());
+    const api = track(new PlatformApi({ botToken: BOT_TOKEN, apiBase: service.url, store: new FailingRelease() }));
+    // The lobby was created: the call must not look failed, or the caller would create it again.
+    await expect(api.createLobby()).resolves.toMatchObject({ ok: true });
+    await expect(api.getLobby(LOBBY)).resolves.toMatchObject({ ok: true });
+    expect(service.seen).toHaveLength(2);
   });
 
   it('rejects with ERR_API_STORE carrying the method and route when Redis cannot be reached', async () => {
