@@ -35,6 +35,8 @@ export const packages = {
   'qemu-aarch64-static': 'qemu-user-static',
   // The Redis rate-limit store's tests start a real server.
   'redis-server': 'redis-server',
+  // The emulator's web client is tested in a real headless browser (playwright-core drives it).
+  chromium: 'chromium',
 };
 
 /**
