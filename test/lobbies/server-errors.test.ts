@@ -160,7 +160,7 @@ describe('PlatformApi through server errors', () => {
     expect(hits('GET', `/lobbies/${lobby.id}`)).toBe(1);
   });
 
-  it('gives up at once, without retrying, when its rate-limit store fails after an answer', async () => {
+  it('keeps the answer, without sending again, when its rate-limit store fails after the answer', async () => {
     class FailingStore extends MemoryRateLimitStore {
       override async release(...args: Parameters<MemoryRateLimitStore['release']>): Promise<void> {
         if (args[3].sent && args[3].bucket !== undefined) throw new Error('store is down');
@@ -171,12 +171,9 @@ describe('PlatformApi through server errors', () => {
     const strict = new PlatformApi({ botToken: emulator.botToken, apiBase: emulator.apiBase, store });
     try {
       const lobby = await api.createLobby({});
-      const started = Date.now();
-      const error = (await strict.getLobby(lobby.id).catch((e: unknown) => e)) as ApiRequestError;
-      expect(error).toBeInstanceOf(ApiRequestError);
-      expect(error.message).toContain('store is down');
-      expect(Date.now() - started).toBeLessThan(5000); // not held until the 15 s time limit
-      expect(hits('GET', `/lobbies/${lobby.id}`)).toBe(1); // an answered GET is not sent again
+      // The service answered: its answer stands (docs/decisions.md), and an answered GET is not sent again.
+      await expect(strict.getLobby(lobby.id)).resolves.toMatchObject({ id: lobby.id });
+      expect(hits('GET', `/lobbies/${lobby.id}`)).toBe(1);
     } finally {
       await strict.close();
       await store.close();
