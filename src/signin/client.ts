@@ -13,19 +13,19 @@ import {
   type AuthorizationArgsInit,
   type AuthorizationCodeVerifier,
   type IntegrationType,
-} from './args.js';
-import { checkFunction, checkMs, checkOneOf, checkOptions, checkInteger, checkSignal, checkString } from './check.js';
-import { argumentError, ClientResultError, SocialSdkAuthError } from './errors.js';
+} from '../args.js';
+import { checkFunction, checkMs, checkOneOf, checkOptions, checkInteger, checkSignal, checkString } from '../check.js';
+import { argumentError, ClientResultError, SocialSdkAuthError } from '../errors.js';
 import { loadNative, type NativeClient, type NativeResult, type NativeTokens } from './native.js';
 import { openSystemBrowser } from './opener.js';
-import { B64TOKEN, isLoopbackHttp, loadOidc, TokenTransport, warmUp, type RequestContext } from './transport.js';
+import { B64TOKEN, isLoopbackHttp, loadOidc, TokenTransport, warmUp, type RequestContext } from './token-endpoint.js';
 import {
   BearerTokenState,
   type TokenExpirationCallback,
   type TokenExpirationCallbackOptions,
   type UpdateTokenOptions,
 } from './bearer-token.js';
-import { DEFAULT_REFRESH_MARGIN_MS } from './schedule.js';
+import { DEFAULT_REFRESH_MARGIN_MS } from '../schedule.js';
 import type { DeviceUserCode } from './device.js';
 import { EXTERNAL_AUTH_TYPES, MAX_EXTERNAL_AUTH_TOKEN_LENGTH, type ExternalAuthType } from './provisional.js';
 

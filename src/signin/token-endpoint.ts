@@ -6,7 +6,7 @@
 import type * as OidcModule from 'openid-client' with { 'resolution-mode': 'import' };
 
 import type { NativeGrant, NativeTransportResponse } from './native.js';
-import { redact } from './redact.js';
+import { redact } from '../redact.js';
 
 export interface TransportOptions {
   issuer: string;

@@ -4,9 +4,9 @@
  * by exchanging that provider's token at `POST {api}/partner-sdk/token`. The external token is a
  * secret: it never reaches an error message, a log, `util.inspect` or JSON.
  */
-import { ClientResultError } from './errors.js';
+import { ClientResultError } from '../errors.js';
 import { ProvisionalErrorCode, type ExternalAuthType } from './provisional.js';
-import { redact } from './redact.js';
+import { redact } from '../redact.js';
 import {
   describeNetworkError,
   isNetworkFailure,
@@ -16,7 +16,7 @@ import {
   readBounded,
   RefusedResponse,
   tokenResponseProblem,
-} from './transport.js';
+} from './token-endpoint.js';
 import type { DeviceFlowTokens } from './device.js';
 
 const MAX_BODY = 4096;

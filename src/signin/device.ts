@@ -7,10 +7,10 @@
  */
 import type * as OidcModule from 'openid-client' with { 'resolution-mode': 'import' };
 
-import { ClientResultError, type ErrorType } from './errors.js';
-import { redact } from './redact.js';
+import { ClientResultError, type ErrorType } from '../errors.js';
+import { redact } from '../redact.js';
 import type { NativeTokens } from './native.js';
-import { wait } from './schedule.js';
+import { wait } from '../schedule.js';
 import {
   describeNetworkError,
   isLoopbackHttp,
@@ -25,7 +25,7 @@ import {
   RefusedResponse,
   causeChain,
   tokenResponseProblem,
-} from './transport.js';
+} from './token-endpoint.js';
 
 /** The grant type of RFC 8628 §3.4. */
 export const DEVICE_CODE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
