@@ -94,6 +94,11 @@ export class Client extends EventEmitter<ClientEvents> {
   readonly #customSchemeParam?: string;
   readonly #requestTimeoutMs: number;
   readonly #authorizeVia: AuthorizeVia;
+  readonly #desktopClientRecheckMs: number;
+  // Until when (Date.now()) 'auto' skips looking for the desktop client: none was found then.
+  #noDesktopClientUntil = 0;
+  // The path of the native authorize call under way, while that call runs; undefined otherwise.
+  #startingVia: AuthorizeVia | undefined;
   readonly #bearer = new BearerTokenState();
   #flowGeneration = 0;
   // Set when the opener reported a definite refusal of the flow of this generation.
@@ -117,6 +122,7 @@ export class Client extends EventEmitter<ClientEvents> {
     this.#authorizeTimeoutMs = checkMs(where, 'authorizeTimeoutMs', o.authorizeTimeoutMs, 300_000);
     this.#requestTimeoutMs = checkMs(where, 'requestTimeoutMs', o.requestTimeoutMs, 30_000);
     this.#authorizeVia = checkOneOf(where, 'authorizeVia', o.authorizeVia, AUTHORIZE_VIA, 'auto');
+    this.#desktopClientRecheckMs = checkMs(where, 'desktopClientRecheckMs', o.desktopClientRecheckMs, 5000, 0);
     const desktopClient = {
       desktopClientSocketDir: o.desktopClientSocketDir === undefined ? undefined : checkString(where, 'desktopClientSocketDir', o.desktopClientSocketDir),
       desktopClientConnectTimeoutMs: checkMs(where, 'desktopClientConnectTimeoutMs', o.desktopClientConnectTimeoutMs, 1000),
@@ -206,8 +212,11 @@ export class Client extends EventEmitter<ClientEvents> {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
       };
+      // A desktop client found missing a moment ago is not looked for again ('auto' only).
+      const path = via === 'auto' && Date.now() < this.#noDesktopClientUntil ? 'browser' : via;
       try {
-        this.#native.setAuthorizeVia(via);
+        this.#native.setAuthorizeVia(path);
+        this.#startingVia = path;
         this.#native.authorize(nativeArgs(authArgs), (result, code, redirectUri) => {
           cleanUp();
           const refusal = this.#refusal?.generation === generation ? this.#refusal : undefined;
@@ -218,6 +227,8 @@ export class Client extends EventEmitter<ClientEvents> {
       } catch (error) {
         cleanUp();
         throw error;
+      } finally {
+        this.#startingVia = undefined;
       }
     });
   }
@@ -417,6 +428,11 @@ export class Client extends EventEmitter<ClientEvents> {
 
   #open(url: string): void {
     const generation = this.#flowGeneration;
+    // The addon opens the browser within the authorize call itself only when it found no desktop
+    // client socket at all (after a desktop client's answer it opens later, from its own thread).
+    if (this.#startingVia === 'auto' && this.#desktopClientRecheckMs > 0) {
+      this.#noDesktopClientUntil = Date.now() + this.#desktopClientRecheckMs;
+    }
     // The player is in the browser now: load what the token request will need meanwhile.
     warmUp();
     let pending: void | Promise<void>;

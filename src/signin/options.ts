@@ -68,6 +68,13 @@ export interface ClientOptions {
    * (2 minutes); in `'auto'` the browser opens after it. `authorizeTimeoutMs` still bounds the whole sign-in.
    */
   desktopClientApproveTimeoutMs?: number;
+  /**
+   * How long, in ms, the client remembers that no desktop client was found (no socket) when an
+   * `'auto'` sign-in went to the browser: meanwhile further `'auto'` sign-ins go straight to the
+   * browser without looking again. A desktop client started after that is found once the time has
+   * passed. `'desktopClient'` sign-ins always look. Default 5000; 0 looks every time.
+   */
+  desktopClientRecheckMs?: number;
 }
 
 /** The sign-in paths of `authorize`: see `ClientOptions.authorizeVia`. */
