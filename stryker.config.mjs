@@ -17,7 +17,7 @@ export default {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.mutation.config.mts', related: true },
   coverageAnalysis: 'perTest',
-  mutate: ['src/redact.ts', 'src/transport.ts', 'src/client.ts', 'src/args.ts', 'src/bearer-token.ts', 'src/schedule.ts', 'src/tokens/manager.ts', 'src/tokens/envelope.ts'],
+  mutate: ['src/redact.ts', 'src/signin/token-endpoint.ts', 'src/signin/client.ts', 'src/args.ts', 'src/signin/bearer-token.ts', 'src/schedule.ts', 'src/tokens/manager.ts', 'src/tokens/envelope.ts'],
   ignorePatterns: ['build', 'prebuilds', 'coverage', 'native', 'bench', 'examples'],
   // Each mutant run is a whole vitest run with live loopback servers; one at a time on two cores.
   concurrency: 1,

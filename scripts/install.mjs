@@ -21,7 +21,7 @@ try {
 }
 
 if (!gypBuild) {
-  // The two places src/native.ts loads from first: with one of them there is nothing to build.
+  // The two places src/signin/native.ts loads from first: with one of them there is nothing to build.
   const built = [path.join(root, 'prebuilds', platform, 'node.napi.node'), path.join(root, 'build', 'Release', 'social_sdk_auth.node')];
   if (built.some((file) => existsSync(file))) process.exit(0);
   console.error(

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { inspect } from 'node:util';
 
 import { checkBoolean, checkFunction, checkOptions } from './check.js';
-import { Client, type ClientOptions } from './client.js';
+import { Client, type ClientOptions } from './signin/client.js';
 import { argumentError, SocialSdkAuthError } from './errors.js';
 import { redact } from './redact.js';
 import { findRedirectUrl } from './desktop/forward.js';

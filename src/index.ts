@@ -20,7 +20,7 @@ export {
   type SignInResult,
   type TokenResult,
   type AuthorizeVia,
-} from './client.js';
+} from './signin/client.js';
 export {
   AuthorizationArgs,
   IntegrationType,
@@ -36,6 +36,6 @@ export type {
   TokenExpirationCallback,
   TokenExpirationCallbackOptions,
   TokenExpirationInfo,
-} from './bearer-token.js';
-export { type DeviceUserCode } from './device.js';
-export { ExternalAuthType, ProvisionalErrorCode } from './provisional.js';
+} from './signin/bearer-token.js';
+export { type DeviceUserCode } from './signin/device.js';
+export { ExternalAuthType, ProvisionalErrorCode } from './signin/provisional.js';

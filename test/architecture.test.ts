@@ -41,6 +41,7 @@ describe('dependency rules', () => {
     expect([...found].sort()).toEqual(
       [
         'emulator-is-independent: src/emulator/e.ts',
+        'entry-points-are-roots: src/signin/s.ts',
         'hosts-use-the-public-api: src/desktop/d.ts',
         'hosts-use-the-public-api: src/electron.ts',
         'no-file-cycles: src/a.ts <-> src/b.ts',

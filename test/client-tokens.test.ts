@@ -1,7 +1,7 @@
 // client.updateToken / isAuthenticated / setTokenExpirationCallback: the social SDK's token calls,
 // exercised with a real sign-in against the emulator over loopback HTTP.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Client, type SignInResult } from '../src/client.js';
+import { Client, type SignInResult } from '../src/signin/client.js';
 import { ClientResultError } from '../src/errors.js';
 import { startEmulator, type Emulator } from '../src/emulator/index.js';
 import { clientFor } from './support/emulator.js';

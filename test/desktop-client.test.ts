@@ -199,6 +199,49 @@ describe('no desktop client', () => {
   });
 });
 
+describe('a desktop client found missing is remembered for desktopClientRecheckMs', () => {
+  it("sends 'auto' straight to the browser meanwhile, and finds a desktop client started after a miss once the time has passed", async () => {
+    const client = newClient({ desktopClientRecheckMs: 400 });
+    const missed = Date.now();
+    expect((await client.signIn()).via).toBe('browser');
+    const desktop = await emulator.startDesktopClient({ dir });
+    // Within the memory (checked, so a slow machine cannot make this pass or fail by accident).
+    const second = await client.signIn();
+    if (Date.now() - missed < 400) {
+      expect(second.via).toBe('browser');
+      expect(desktop.authorizations).toBe(0);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 450 - (Date.now() - missed)));
+    expect((await client.signIn()).via).toBe('desktopClient');
+    expect(desktop.authorizations).toBe(1);
+  });
+
+  it("never skips the look for 'desktopClient'", async () => {
+    const client = newClient({ desktopClientRecheckMs: 60_000 });
+    expect((await client.signIn()).via).toBe('browser');
+    await emulator.startDesktopClient({ dir });
+    expect((await client.signIn({ authorizeVia: 'desktopClient' })).via).toBe('desktopClient');
+    expect((await client.signIn()).via).toBe('browser');
+  });
+
+  it('looks every time with 0', async () => {
+    const client = newClient({ desktopClientRecheckMs: 0 });
+    expect((await client.signIn()).via).toBe('browser');
+    await emulator.startDesktopClient({ dir });
+    expect((await client.signIn()).via).toBe('desktopClient');
+  });
+
+  it('does not remember a desktop client that answered but could not sign in', async () => {
+    const desktop = await emulator.startDesktopClient({ dir });
+    const client = newClient({ desktopClientRecheckMs: 60_000 });
+    // The desktop client does not know this application: 'auto' moves on to the browser.
+    const other = '999999999999999999';
+    await rejected(client.authorize({ clientId: other, scopes: 'openid' }, { timeoutMs: 2000 })).catch(() => undefined);
+    expect(desktop.authorizations).toBe(0);
+    expect((await client.signIn()).via).toBe('desktopClient');
+  });
+});
+
 describe('the desktop client refuses the request', () => {
   it('passes on its reason in the RPCError when it is the only path', async () => {
     await emulator.startDesktopClient({ dir });
@@ -250,6 +293,9 @@ describe('options are checked', () => {
       expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/desktopClientSocketDir/) }),
     );
     expect(() => newClient({ desktopClientApproveTimeoutMs: -1 })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }));
+    expect(() => newClient({ desktopClientRecheckMs: -1 })).toThrow(
+      expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/desktopClientRecheckMs/) }),
+    );
   });
 
   it('checks authorizeVia per call', async () => {

@@ -76,8 +76,8 @@ beforeAll(() => {
   expect(files).toContain('dist/cjs/tokens/index.js');
   expect(files).toContain('dist/esm/tokens/index.mjs');
   // Bundled: tsc's per-file JavaScript is not shipped (its declarations are).
-  expect(files).not.toContain('dist/cjs/client.js');
-  expect(files).toContain('dist/cjs/client.d.ts');
+  expect(files).not.toContain('dist/cjs/signin/client.js');
+  expect(files).toContain('dist/cjs/signin/client.d.ts');
   expect(files.some((f) => f.startsWith('test/') || f.startsWith('native/core/test/'))).toBe(false);
 
 }, 900_000);

@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 
 import { Client } from '../src/index.js';
-import { loadNative } from '../src/native.js';
+import { loadNative } from '../src/signin/native.js';
 
 describe('createAuthorizationCodeVerifier', () => {
   const client = new Client();

@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 
-import type { Client, TokenResult } from '../client.js';
+import type { Client, TokenResult } from '../signin/client.js';
 import { checkFunction, checkInteger, checkMs, checkOptions, checkSignal, checkSnowflake } from '../check.js';
 import { ClientResultError, SocialSdkAuthError, argumentError } from '../errors.js';
 import { DEFAULT_REFRESH_MARGIN_MS, refreshDueAt, scheduleAt, wait, type Wait } from '../schedule.js';

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { AuthorizationArgs, Client, ClientResultError } from '../../src/index.js';
-import { loadNative, type NativeClient, type NativeClientOptions, type NativeResult } from '../../src/native.js';
+import { loadNative, type NativeClient, type NativeClientOptions, type NativeResult } from '../../src/signin/native.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { builtModule } from '../support/built.js';
 import { captureOpener } from '../support/emulator.js';

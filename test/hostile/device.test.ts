@@ -65,3 +65,33 @@ describe('device flow against a hostile device endpoint', () => {
     expect(shown).toBe(false);
   });
 });
+
+describe('device flow against a token endpoint that stalls', () => {
+  it('ends a token response whose body stops coming with ERR_REQUEST_TIMEOUT, as the other token requests do', async () => {
+    const timers: NodeJS.Timeout[] = [];
+    const stalling = await startHostileService(
+      (req, _body, res) => {
+        if (req.url?.endsWith('/device/authorize')) {
+          res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ ...GOOD_DEVICE, interval: 0.05 }));
+          return;
+        }
+        // Headers at once, then the body never finishes.
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.write('{"access_token":"');
+        timers.push(setInterval(() => res.write('x'), 50));
+      },
+      { requestTimeoutMs: 300 },
+    );
+    try {
+      const error = await rejected<ClientResultError>(stalling.client.getTokenFromDevice({ onUserCode: () => undefined, timeoutMs: 10_000 }));
+      expect(error).toBeInstanceOf(ClientResultError);
+      expect(error.type).toBe('NetworkError');
+      expect(error.code).toBe('ERR_REQUEST_TIMEOUT');
+      expect(error.retryable).toBe(true);
+      expect(error.message).toMatch(/no response within 300 ms/);
+    } finally {
+      for (const timer of timers) clearInterval(timer);
+      await stalling.close();
+    }
+  });
+});

@@ -8,7 +8,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Client, type AuthorizeResult } from '../../src/index.js';
-import { loadNative, type NativeResult } from '../../src/native.js';
+import { loadNative, type NativeResult } from '../../src/signin/native.js';
 import { captureOpener } from '../support/emulator.js';
 import { eventually, flowOf, openSocket, portClosed, rawExchange } from './support/raw-http.js';
 

@@ -2,7 +2,7 @@
 // request is handed to `answer` with its body read.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '../../src/index.js';
+import { Client, type ClientOptions } from '../../src/index.js';
 
 export interface HostileService {
   client: Client;
@@ -10,7 +10,10 @@ export interface HostileService {
   close(): Promise<void>;
 }
 
-export async function startHostileService(answer: (req: IncomingMessage, body: string, res: ServerResponse) => void): Promise<HostileService> {
+export async function startHostileService(
+  answer: (req: IncomingMessage, body: string, res: ServerResponse) => void,
+  clientOptions: ClientOptions = {},
+): Promise<HostileService> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -18,7 +21,7 @@ export async function startHostileService(answer: (req: IncomingMessage, body: s
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const client = new Client({ applicationId: '1234567890123456789', webBase: base, apiBase: `${base}/api/v10` });
+  const client = new Client({ applicationId: '1234567890123456789', webBase: base, apiBase: `${base}/api/v10`, ...clientOptions });
   return {
     client,
     async close() {

@@ -4,22 +4,21 @@
  * by exchanging that provider's token at `POST {api}/partner-sdk/token`. The external token is a
  * secret: it never reaches an error message, a log, `util.inspect` or JSON.
  */
-import { ClientResultError } from './errors.js';
+import { ClientResultError } from '../errors.js';
 import { ProvisionalErrorCode, type ExternalAuthType } from './provisional.js';
-import { redact } from './redact.js';
+import { redact } from '../redact.js';
 import {
+  boundedFetch,
+  captureError,
   describeNetworkError,
   isNetworkFailure,
-  MAX_RESPONSE_BYTES,
-  numericCode,
-  parseRetryAfter,
-  readBounded,
+  isRetryable,
   RefusedResponse,
   tokenResponseProblem,
-} from './transport.js';
+  type CapturedError,
+  type Exchange,
+} from './token-endpoint.js';
 import type { DeviceFlowTokens } from './device.js';
-
-const MAX_BODY = 4096;
 
 const ADVICE: Record<number, string> = {
   [ProvisionalErrorCode.ProviderNotConfigured]: 'Configure an identity provider of this type for the application, or use another externalAuthType.',
@@ -40,25 +39,19 @@ export interface ProvisionalTokenRequest {
   where: string;
 }
 
-function httpError(where: string, status: number, text: string, retryAfterHeader: string | null, secret: string): ClientResultError {
-  const errorCode = numericCode(text);
-  let said = '';
-  try {
-    const message = (JSON.parse(text) as { message?: unknown }).message;
-    if (typeof message === 'string') said = `: ${redact(message.slice(0, 300), [secret])}`;
-  } catch {
-    // not JSON
-  }
-  const advice = ADVICE[errorCode] ?? (status === 429 || status >= 500 ? 'Try again later.' : 'Check the application id and the external auth type and token.');
+function httpError(where: string, captured: CapturedError): ClientResultError {
+  const { status, errorCode } = captured;
+  const said = captured.message ? `: ${captured.message}` : '';
+  const advice = ADVICE[errorCode] ?? (isRetryable('HTTPError', status) ? 'Try again later.' : 'Check the application id and the external auth type and token.');
   return new ClientResultError({
     type: 'HTTPError',
     error: `${where}: the service refused the provisional token request with HTTP ${status}${errorCode ? ` and code ${errorCode}` : ''}${said}. ${advice}`,
     errorCode,
     oauthError: '',
     status,
-    responseBody: redact(text, [secret]).slice(0, MAX_BODY),
-    retryable: status === 429 || status >= 500,
-    retryAfter: parseRetryAfter(retryAfterHeader, text) ?? 0,
+    responseBody: captured.body,
+    retryable: isRetryable('HTTPError', status),
+    retryAfter: captured.retryAfter ?? 0,
   });
 }
 
@@ -71,7 +64,7 @@ function unusable(where: string, status: number, why: string): ClientResultError
     oauthError: '',
     status,
     responseBody: '',
-    retryable: false,
+    retryable: isRetryable('HTTPError', status),
     retryAfter: 0,
   });
 }
@@ -79,14 +72,13 @@ function unusable(where: string, status: number, why: string): ClientResultError
 /** Exchanges an external token for a provisional account's tokens. */
 export async function requestProvisionalToken(request: ProvisionalTokenRequest): Promise<DeviceFlowTokens> {
   const { where, externalAuthToken: secret } = request;
-  const timeout = AbortSignal.timeout(request.timeoutMs);
-  const signals = [timeout, request.closing];
-  if (request.signal) signals.push(request.signal);
-  const signal = AbortSignal.any(signals);
+  const exchange: Exchange = { status: 0, timedOut: false };
+  const signals = request.signal ? [request.closing, request.signal] : [request.closing];
+  const send = boundedFetch({ exchange, timeoutMs: request.timeoutMs, signals: () => signals, secrets: [secret] });
   let text: string;
   let response: Response;
   try {
-    response = await fetch(`${request.apiBase}/partner-sdk/token`, {
+    response = await send(`${request.apiBase}/partner-sdk/token`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
       body: JSON.stringify({
@@ -94,21 +86,20 @@ export async function requestProvisionalToken(request: ProvisionalTokenRequest):
         external_auth_type: request.externalAuthType,
         external_auth_token: secret,
       }),
-      signal,
       redirect: 'error',
     });
-    text = Buffer.from(await readBounded(response, MAX_RESPONSE_BYTES)).toString('utf8');
+    text = await response.text();
   } catch (error) {
     if (request.signal?.aborted) throw ClientResultError.of('Aborted', `${where} was aborted by the AbortSignal.`);
     if (request.closing.aborted) throw ClientResultError.of('ClientDestroyed', `${where}: the client was closed; create a new Client.`);
     if (error instanceof RefusedResponse) throw unusable(where, error.status, error.message);
-    if (timeout.aborted) {
+    if (exchange.timedOut) {
       throw ClientResultError.of('NetworkError', `${where}: no response within ${request.timeoutMs} ms. Try again, or raise timeoutMs.`, 'ERR_REQUEST_TIMEOUT');
     }
     const why = isNetworkFailure(error) ? describeNetworkError(error, request.timeoutMs) : redact(String((error as Error)?.message ?? error), [secret]);
     throw ClientResultError.of('NetworkError', `${where}: the request failed: ${why}.`);
   }
-  if (response.status !== 200) throw httpError(where, response.status, text, response.headers.get('retry-after'), secret);
+  if (response.status !== 200) throw httpError(where, exchange.error ?? captureError(response.status, response.headers.get('retry-after'), text, [secret]));
   let body: Record<string, unknown> | undefined;
   try {
     const json = JSON.parse(text) as unknown;

@@ -7,25 +7,24 @@
  */
 import type * as OidcModule from 'openid-client' with { 'resolution-mode': 'import' };
 
-import { ClientResultError, type ErrorType } from './errors.js';
-import { redact } from './redact.js';
+import { ClientResultError, type ErrorType } from '../errors.js';
+import { redact } from '../redact.js';
 import type { NativeTokens } from './native.js';
-import { wait } from './schedule.js';
+import { wait } from '../schedule.js';
 import {
+  boundedFetch,
+  causeChain,
   describeNetworkError,
   isLoopbackHttp,
   isNetworkFailure,
+  isRetryable,
   jsonObjectOf,
   loadOidc,
-  MAX_RESPONSE_BYTES,
-  numericCode,
-  OAUTH_ERROR,
-  parseRetryAfter,
-  readBounded,
   RefusedResponse,
-  causeChain,
   tokenResponseProblem,
-} from './transport.js';
+  type CapturedError,
+  type Exchange,
+} from './token-endpoint.js';
 
 /** The grant type of RFC 8628 §3.4. */
 export const DEVICE_CODE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
@@ -74,19 +73,9 @@ const SLOW_DOWN_STEP_SECONDS = 5;
 const DEFAULT_INTERVAL_SECONDS = 5;
 /** Longest interval or lifetime believed, so a hostile answer cannot park the device for days. */
 const MAX_SECONDS = 86_400;
-const MAX_BODY = 4096;
 const PRINTABLE = /^[\x20-\x7E]{1,256}$/;
 const DEVICE_CODE = /^[\x21-\x7E]{1,2048}$/;
 const SHOWABLE_URL = /^[\x21-\x7E]{1,2048}$/;
-
-interface Captured {
-  status: number;
-  body: string;
-  errorCode: number;
-  oauthError: string;
-  errorDescription: string;
-  retryAfter: number | undefined;
-}
 
 /** What is wrong with a device authorization response, in a phrase, or undefined when it is usable. */
 function deviceResponseProblem(text: string): string | undefined {
@@ -120,7 +109,7 @@ function isShowableUrl(value: string): boolean {
   }
 }
 
-function flowError(type: ErrorType, message: string, code?: string, captured?: Captured): ClientResultError {
+function flowError(type: ErrorType, message: string, code?: string, captured?: Pick<CapturedError, 'status'> & Partial<CapturedError>): ClientResultError {
   const status = captured?.status ?? 0;
   return new ClientResultError({
     type,
@@ -129,7 +118,7 @@ function flowError(type: ErrorType, message: string, code?: string, captured?: C
     oauthError: captured?.oauthError ?? '',
     status,
     responseBody: captured?.body ?? '',
-    retryable: type === 'NetworkError' || status === 429 || status >= 500,
+    retryable: isRetryable(type, status),
     retryAfter: captured?.retryAfter ?? 0,
     code,
   });
@@ -201,69 +190,30 @@ async function poll(request: DeviceFlowRequest, signal: AbortSignal, secrets: st
   };
   const config = new oidc.Configuration(server, request.clientId, undefined, oidc.None());
   if (isLoopbackHttp(new URL(request.apiBase))) oidc.allowInsecureRequests(config);
-  let captured: Captured | undefined;
-  let lastStatus = 0;
-  let requestTimedOut = false;
-  config[oidc.customFetch] = async (url, init) => {
-    captured = undefined;
-    lastStatus = 0;
-    const requestSignal = AbortSignal.timeout(request.requestTimeoutMs);
-    let response: Response;
-    try {
-      response = await fetch(url, { ...init, signal: AbortSignal.any([requestSignal, signal]) } as RequestInit);
-    } catch (error) {
-      if (requestSignal.aborted) requestTimedOut = true;
-      throw error;
-    }
-    lastStatus = response.status;
-    const bytes = await readBounded(response, MAX_RESPONSE_BYTES);
-    const text = Buffer.from(bytes).toString('utf8');
-    if (response.status >= 300) {
-      let oauthError = '';
-      let errorDescription = '';
-      try {
-        const json = JSON.parse(text) as { error?: unknown; error_description?: unknown };
-        if (typeof json.error === 'string' && OAUTH_ERROR.test(json.error)) oauthError = json.error;
-        if (typeof json.error_description === 'string') errorDescription = redact(json.error_description.slice(0, 2048), secrets);
-      } catch {
-        // not JSON: the status says what there is to say
-      }
-      captured = {
-        status: response.status,
-        body: redact(text, secrets).slice(0, MAX_BODY),
-        errorCode: numericCode(text),
-        oauthError,
-        errorDescription,
-        retryAfter: parseRetryAfter(response.headers.get('retry-after'), text),
-      };
-    } else if (response.status === 200) {
-      const problem = String(url) === deviceEndpoint ? deviceResponseProblem(text) : tokenResponseProblem(text);
-      if (problem) throw new RefusedResponse(response.status, problem);
-    }
-    return new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
-  };
+  const exchange: Exchange = { status: 0, timedOut: false };
+  config[oidc.customFetch] = boundedFetch({
+    exchange,
+    timeoutMs: request.requestTimeoutMs,
+    signals: () => [signal],
+    secrets,
+    check: (url, text) => (url === deviceEndpoint ? deviceResponseProblem(text) : tokenResponseProblem(text)),
+  }) as OidcModule.CustomFetch;
 
   const failed = (error: unknown, step: string): ClientResultError => {
     signal.throwIfAborted();
     const refused = causeChain(error).find((e): e is RefusedResponse => e instanceof RefusedResponse);
     // As for every token response: an answer this client cannot use is an HTTPError with the real status.
     const unusable = (why: string): ClientResultError =>
-      flowError('HTTPError', `${where}: the ${step} response was refused: ${why}.`, undefined, {
-        status: lastStatus,
-        body: '',
-        errorCode: 0,
-        oauthError: '',
-        errorDescription: '',
-        retryAfter: undefined,
-      });
+      flowError('HTTPError', `${where}: the ${step} response was refused: ${why}.`, undefined, { status: exchange.status });
     if (refused) return unusable(refused.message);
+    const captured = exchange.error;
     if (captured !== undefined) {
       const said = captured.oauthError ? ` ${captured.oauthError}${captured.errorDescription ? ` (${captured.errorDescription})` : ''}` : '';
       return flowError('HTTPError', `${where}: the ${step} request failed with HTTP ${captured.status}${said}.`, undefined, captured);
     }
     if (isNetworkFailure(error)) {
-      const timedOut = requestTimedOut;
-      requestTimedOut = false;
+      const timedOut = exchange.timedOut;
+      exchange.timedOut = false;
       return flowError('NetworkError', `${where}: the ${step} request failed: ${describeNetworkError(error, request.requestTimeoutMs)}.`, timedOut ? 'ERR_REQUEST_TIMEOUT' : undefined);
     }
     const message = error instanceof Error ? error.message : String(error);
@@ -300,7 +250,7 @@ async function poll(request: DeviceFlowRequest, signal: AbortSignal, secrets: st
 
   const parameters = { device_code: deviceCode, ...request.extraParameters };
   const expired = (): ClientResultError =>
-    flowError('AuthorizationFailed', `${where}: the device code expired before the player approved it. Call it again for a new code.`, 'ERR_DEVICE_CODE_EXPIRED', captured);
+    flowError('AuthorizationFailed', `${where}: the device code expired before the player approved it. Call it again for a new code.`, 'ERR_DEVICE_CODE_EXPIRED', exchange.error);
   for (;;) {
     // Never poll past the code's life: the answer would be expired_token.
     const pause = Math.min(interval * 1000, Math.max(0, expiresAt - Date.now()));
@@ -326,7 +276,7 @@ async function poll(request: DeviceFlowRequest, signal: AbortSignal, secrets: st
           interval += SLOW_DOWN_STEP_SECONDS;
           continue;
         case 'access_denied':
-          throw flowError('AuthorizationFailed', `${where}: the player denied the request on the activate page.`, undefined, captured);
+          throw flowError('AuthorizationFailed', `${where}: the player denied the request on the activate page.`, undefined, exchange.error);
         case 'expired_token':
           throw expired();
       }

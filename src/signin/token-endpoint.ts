@@ -5,8 +5,9 @@
  */
 import type * as OidcModule from 'openid-client' with { 'resolution-mode': 'import' };
 
+import type { ErrorType } from '../errors.js';
 import type { NativeGrant, NativeTransportResponse } from './native.js';
-import { redact } from './redact.js';
+import { redact } from '../redact.js';
 
 export interface TransportOptions {
   issuer: string;
@@ -26,7 +27,8 @@ export interface RequestContext {
   extraParameters?: Record<string, string>;
 }
 
-const MAX_BODY = 4096;
+/** Most characters of an error response's body an error carries (after redaction). */
+export const MAX_ERROR_BODY_CHARS = 4096;
 /** Most bytes of a token or revocation response this client reads; a hostile endpoint cannot fill memory. */
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
 
@@ -159,35 +161,97 @@ function idTokenProblem(token: string): string | undefined {
   return undefined;
 }
 
-interface Captured {
+/** What an error response (status 300 or more) said, read once, before redaction hides anything. */
+export interface CapturedError {
   status: number;
   retryAfter?: number;
-  /** The service's numeric JSON `code`, read before redaction (which hides a "code" field). */
+  /** The service's numeric JSON `code`; 0 when absent or not a safe integer. */
   errorCode: number;
-  /** The body's OAuth `error` (RFC 6749 §5.2), read before redaction; '' when there is none. */
+  /** The body's OAuth `error` (RFC 6749 §5.2); '' when there is none or it is not one. */
   oauthError: string;
+  /** The body's `error_description`, redacted, at most 2048 characters; '' when none. */
+  errorDescription: string;
+  /** The body's `message` (the service's own sentence), redacted, at most 300 characters; '' when none. */
+  message: string;
+  /** The body, redacted, at most MAX_ERROR_BODY_CHARS characters. */
   body: string;
 }
 
 // RFC 6749 §5.2: the `error` value is from a small character set; anything else is not passed on.
 export const OAUTH_ERROR = /^[\x20-\x21\x23-\x5B\x5D-\x7E]{1,64}$/;
 
-/**
- * The service's numeric `code` and the OAuth `error` of an error body, read in one parse before
- * redaction; 0 and '' when absent, invalid or not a JSON object.
- */
-function errorFields(text: string): { errorCode: number; oauthError: string } {
+/** Reads what an error response said: one parse of the body, then redaction of what is kept. */
+export function captureError(status: number, retryAfterHeader: string | null, text: string, secrets: string[]): CapturedError {
   const body = jsonObjectOf(text);
-  if (typeof body === 'string') return { errorCode: 0, oauthError: '' };
-  const { code, error } = body;
+  const fields = typeof body === 'string' ? {} : body;
+  const { code, error, error_description: description, message } = fields;
   return {
+    status,
+    retryAfter: parseRetryAfter(retryAfterHeader, text),
     errorCode: typeof code === 'number' && Number.isSafeInteger(code) ? code : 0,
     oauthError: typeof error === 'string' && OAUTH_ERROR.test(error) ? error : '',
+    errorDescription: typeof description === 'string' ? redact(description.slice(0, 2048), secrets) : '',
+    message: typeof message === 'string' ? redact(message.slice(0, 300), secrets) : '',
+    // Redact the whole text first: a cut could split a secret and leave its start behind.
+    body: redact(text, secrets).slice(0, MAX_ERROR_BODY_CHARS),
   };
 }
 
-export function numericCode(text: string): number {
-  return errorFields(text).errorCode;
+/** The one rule of the sign-in client for "trying again later may succeed": no answer, 429 or 5xx. */
+export function isRetryable(type: ErrorType, status: number): boolean {
+  return type === 'NetworkError' || status === 429 || status >= 500;
+}
+
+/** What one request through `boundedFetch` found; reset at the start of each request. */
+export interface Exchange {
+  /** The status of the last response, 0 before one arrived. */
+  status: number;
+  /** What the last response said when its status was 300 or more. */
+  error?: CapturedError;
+  /** Set when the last request ran out of its own time. */
+  timedOut: boolean;
+}
+
+/**
+ * The fetch every token-endpoint request goes through (given to openid-client as its
+ * customFetch, or called directly): each request bounded by its own timeout and the given
+ * signals, its body read up to MAX_RESPONSE_BYTES, an error response captured into `exchange`,
+ * and a 200 response refused (RefusedResponse) when `check` names a problem with it.
+ */
+export function boundedFetch(options: {
+  exchange: Exchange;
+  timeoutMs: number;
+  signals: () => AbortSignal[];
+  secrets: string[];
+  check?: (url: string, text: string) => string | undefined;
+}): (url: string | URL, init?: RequestInit) => Promise<Response> {
+  const { exchange } = options;
+  return async (url, init) => {
+    exchange.status = 0;
+    exchange.error = undefined;
+    exchange.timedOut = false;
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    let response: Response;
+    let bytes: Uint8Array;
+    try {
+      response = await fetch(url, { ...init, signal: AbortSignal.any([timeout, ...options.signals()]) } as RequestInit);
+      exchange.status = response.status;
+      bytes = await readBounded(response, MAX_RESPONSE_BYTES);
+    } catch (error) {
+      if (timeout.aborted) exchange.timedOut = true;
+      throw error;
+    }
+    const text = Buffer.from(bytes).toString('utf8');
+    if (response.status >= 300) {
+      exchange.error = captureError(response.status, response.headers.get('retry-after'), text, options.secrets);
+    } else if (response.status === 200 && options.check) {
+      const problem = options.check(String(url), text);
+      if (problem) throw new RefusedResponse(response.status, problem);
+    }
+    // openid-client reads the bytes already read, from a response of the same status and headers.
+    const nullBody = response.status === 204 || response.status === 205 || response.status === 304;
+    return new Response(nullBody ? null : bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
 }
 
 /** True for http URLs on the loopback interface, the only place plain http is allowed. */
@@ -306,15 +370,7 @@ export class TokenTransport {
     );
   };
 
-  #config(
-    oidc: Oidc,
-    kind: NativeGrant['kind'],
-    clientId: string,
-    captured: { last?: Captured; status?: number },
-    context: RequestContext,
-    timeoutMs: number,
-    secrets: string[],
-  ) {
+  #config(oidc: Oidc, kind: NativeGrant['kind'], clientId: string, exchange: Exchange, context: RequestContext, timeoutMs: number, secrets: string[]) {
     const server: OidcModule.ServerMetadata = {
       issuer: this.#options.issuer,
       authorization_endpoint: `${this.#options.webBase}/oauth2/authorize`,
@@ -323,30 +379,14 @@ export class TokenTransport {
     };
     const config = new oidc.Configuration(server, clientId, undefined, oidc.None());
     if (isLoopbackHttp(new URL(this.#options.apiBase))) oidc.allowInsecureRequests(config);
-    // The time limit is the signal below; openid-client's own timeout would only duplicate it.
-    config[oidc.customFetch] = async (url, init) => {
-      const signals = [AbortSignal.timeout(timeoutMs), this.#closing.signal];
-      if (context.signal) signals.push(context.signal);
-      const response = await fetch(url, { ...init, signal: AbortSignal.any(signals) } as RequestInit);
-      captured.status = response.status;
-      const bytes = await readBounded(response, MAX_RESPONSE_BYTES);
-      const text = Buffer.from(bytes).toString('utf8');
-      if (response.status >= 300) {
-        captured.last = {
-          status: response.status,
-          retryAfter: parseRetryAfter(response.headers.get('retry-after'), text),
-          ...errorFields(text),
-          // Redact the whole text first: a cut could split a secret and leave its start behind.
-          body: redact(text, secrets).slice(0, MAX_BODY),
-        };
-      } else if (response.status === 200 && kind !== 'revoke') {
-        const problem = tokenResponseProblem(text);
-        if (problem) throw new RefusedResponse(response.status, problem);
-      }
-      // openid-client reads the bytes already read, from a response of the same status and headers.
-      const nullBody = response.status === 204 || response.status === 205 || response.status === 304;
-      return new Response(nullBody ? null : bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
-    };
+    // The time limit is boundedFetch's; openid-client's own timeout would only duplicate it.
+    config[oidc.customFetch] = boundedFetch({
+      exchange,
+      timeoutMs,
+      signals: () => (context.signal ? [this.#closing.signal, context.signal] : [this.#closing.signal]),
+      secrets,
+      check: kind === 'revoke' ? undefined : (_url, text) => tokenResponseProblem(text),
+    }) as OidcModule.CustomFetch;
     return config;
   }
 
@@ -355,10 +395,10 @@ export class TokenTransport {
     if (context.signal?.aborted || this.#closing.signal.aborted) {
       return { outcome: 'network', message: 'the request was aborted' };
     }
-    const captured: { last?: Captured; status?: number } = {};
+    const exchange: Exchange = { status: 0, timedOut: false };
     try {
       const oidc = await loadOidc();
-      const config = this.#config(oidc, grant.kind, grant.clientId, captured, context, timeoutMs, secrets);
+      const config = this.#config(oidc, grant.kind, grant.clientId, exchange, context, timeoutMs, secrets);
       if (grant.kind === 'revoke') {
         await oidc.tokenRevocation(config, grant.parameters.token ?? '');
         return { outcome: 'ok', status: 200 };
@@ -379,18 +419,18 @@ export class TokenTransport {
       if (context.signal?.aborted || this.#closing.signal.aborted) {
         return { outcome: 'network', message: 'the request was aborted' };
       }
-      return this.#mapError(error, captured, context, timeoutMs, secrets);
+      return this.#mapError(error, exchange, context, timeoutMs, secrets);
     }
   }
 
   #mapError(
     error: unknown,
-    captured: { last?: Captured; status?: number },
+    exchange: Exchange,
     context: RequestContext,
     timeoutMs: number,
     secrets: string[],
   ): NativeTransportResponse {
-    const last = captured.last;
+    const last = exchange.error;
     const refused = causeChain(error).find((e): e is RefusedResponse => e instanceof RefusedResponse);
     if (refused) return { outcome: 'invalid', status: refused.status, message: refused.message };
     const e = error as {
@@ -422,6 +462,6 @@ export class TokenTransport {
       if (causeChain(error).some((e) => e.name === 'TimeoutError')) context.timedOut = true;
       return { outcome: 'network', message: redact(describeNetworkError(error, timeoutMs), secrets) };
     }
-    return { outcome: 'invalid', status: captured.status ?? 0, message: redact(e?.message ?? String(error), secrets) };
+    return { outcome: 'invalid', status: exchange.status, message: redact(e?.message ?? String(error), secrets) };
   }
 }

@@ -4,269 +4,71 @@
  */
 import { EventEmitter } from 'node:events';
 
-import {
-  AuthorizationArgs,
-  copyArgs,
-  nativeArgs,
-  toResult,
-  toSnowflake,
-  type AuthorizationArgsInit,
-  type AuthorizationCodeVerifier,
-  type IntegrationType,
-} from './args.js';
-import { checkFunction, checkMs, checkOneOf, checkOptions, checkInteger, checkSignal, checkString } from './check.js';
-import { argumentError, ClientResultError, SocialSdkAuthError } from './errors.js';
-import { loadNative, type NativeClient, type NativeResult, type NativeTokens } from './native.js';
-import { openSystemBrowser } from './opener.js';
-import { B64TOKEN, isLoopbackHttp, loadOidc, TokenTransport, warmUp, type RequestContext } from './transport.js';
+import { AuthorizationArgs, copyArgs, nativeArgs, toSnowflake, type AuthorizationArgsInit, type AuthorizationCodeVerifier } from '../args.js';
+import { checkFunction, checkMs, checkOneOf, checkOptions, checkInteger, checkSignal, checkString } from '../check.js';
+import { argumentError, ClientResultError, SocialSdkAuthError } from '../errors.js';
+import { DEFAULT_REFRESH_MARGIN_MS } from '../schedule.js';
 import {
   BearerTokenState,
   type TokenExpirationCallback,
   type TokenExpirationCallbackOptions,
   type UpdateTokenOptions,
 } from './bearer-token.js';
-import { DEFAULT_REFRESH_MARGIN_MS } from './schedule.js';
 import type { DeviceUserCode } from './device.js';
-import { EXTERNAL_AUTH_TYPES, MAX_EXTERNAL_AUTH_TOKEN_LENGTH, type ExternalAuthType } from './provisional.js';
+import { loadDevice, loadProvisionalRequest } from './lazy-flows.js';
+import { loadNative, type NativeClient, type NativeResult, type NativeTokens } from './native.js';
+import { openSystemBrowser } from './opener.js';
+import {
+  AUTHORIZE_VIA,
+  checkBase,
+  checkExternalIdentity,
+  checkSeconds,
+  DEFAULT_API_BASE,
+  DEFAULT_WEB_BASE,
+  DESKTOP_CLIENT_REDIRECT_URI,
+  DEVICE_SCOPES,
+  type AuthorizeOptions,
+  type AuthorizeResult,
+  type AuthorizeVia,
+  type ClientEvents,
+  type ClientOptions,
+  type ExternalIdentityOptions,
+  type GetProvisionalTokenOptions,
+  type GetTokenFromDeviceOptions,
+  type GetTokenFromDeviceProvisionalMergeOptions,
+  type GetTokenFromProvisionalMergeOptions,
+  type GetTokenOptions,
+  type RefreshTokenOptions,
+  type RequestOptions,
+  type RevokeTokenOptions,
+  type SignInOptions,
+  type SignInResult,
+  type TokenResult,
+} from './options.js';
+import type { ExternalAuthType } from './provisional.js';
+import { failure, idTokenNonce, isDefiniteRefusal, refusedError, toTokenResult } from './results.js';
+import { B64TOKEN, loadOidc, TokenTransport, warmUp, type RequestContext } from './token-endpoint.js';
 
-/**
- * The device flow and provisional requests, loaded on first use: a launcher that only signs in
- * through the browser never reads them. From the bundle they load as CommonJS, whose exports an
- * `import()` may put under `default`.
- */
-type DeviceModule = typeof import('./device.js');
-type ProvisionalRequestModule = typeof import('./provisional-request.js');
-let deviceModule: Promise<DeviceModule> | undefined;
-let provisionalModule: Promise<ProvisionalRequestModule> | undefined;
-function exportsOf<T extends object>(loaded: T | { default: T }, name: string): T {
-  return name in loaded ? (loaded as T) : (loaded as { default: T }).default;
-}
-function loadDevice(): Promise<DeviceModule> {
-  deviceModule ??= import('./device.js').then((m) => exportsOf<DeviceModule>(m, 'runDeviceFlow'));
-  return deviceModule;
-}
-function loadProvisionalRequest(): Promise<ProvisionalRequestModule> {
-  provisionalModule ??= import('./provisional-request.js').then((m) => exportsOf<ProvisionalRequestModule>(m, 'requestProvisionalToken'));
-  return provisionalModule;
-}
-
-export interface ClientOptions {
-  /** The application id (a snowflake, as a string or bigint). Can also be set later with `setApplicationId`. */
-  applicationId?: string | bigint;
-  /** Base of the service's web pages, where `/oauth2/authorize` lives. Default `https://discord.com`. */
-  webBase?: string;
-  /** Base of the HTTP API, where `/oauth2/token` lives. Default `https://discord.com/api/v10`. */
-  apiBase?: string;
-  /** Expected `iss` of ID tokens. Default: `webBase`. */
-  issuer?: string;
-  /** Where the browser returns the player: a loopback listener (default) or a custom URI scheme. */
-  redirect?: 'loopback' | 'customScheme';
-  /**
-   * The custom URI scheme of this game, e.g. `mygame` for `mygame:/authorize/callback`. Used by
-   * every `authorize`/`signIn` whose args set no `customSchemeParam`, and it selects
-   * custom-scheme mode. Default: none (loopback, or `discord-{applicationId}` in custom-scheme mode).
-   */
-  customSchemeParam?: string;
-  /** Preferred loopback port; 0 (default) or a taken port means an ephemeral one. */
-  loopbackPort?: number;
-  /**
-   * Shows the authorize URL to the player. Default: the system browser (xdg-open, open, or the
-   * Windows shell). In Electron, pass `shell.openExternal`. An opener that knows the service
-   * refused the authorize request (it answered an error page instead of redirecting) rejects
-   * with an error whose `authorizeRefused` property is `true`: the sign-in then fails at once
-   * with `AuthorizationFailed` instead of waiting out its timeout. Any other failure keeps the
-   * flow waiting (the player can open the URL by hand).
-   */
-  openUrl?: (url: string) => void | Promise<void>;
-  /**
-   * Called when `openUrl` fails; the sign-in goes on, so show the player the URL. Also emitted as
-   * `openUrlFailed`. Not called for a definite refusal (an error with `authorizeRefused: true`),
-   * which ends the sign-in at once with `AuthorizationFailed`.
-   */
-  onOpenUrlFailed?: (url: string, error: Error) => void;
-  /** Time limit of `authorize` in milliseconds. Default 300000 (5 minutes). */
-  authorizeTimeoutMs?: number;
-  /** Time limit of each token, refresh and revoke request in milliseconds. Default 30000. */
-  requestTimeoutMs?: number;
-  /**
-   * Which paths `authorize` and `signIn` take. `'auto'` (default): the platform's desktop client,
-   * when it runs, over its local IPC socket, and the browser when that fails (no socket, a
-   * refusal of this application, a timeout, a malformed answer); the player does not notice.
-   * `'desktopClient'`: that path only; its failures reject with type `RPCError`. `'browser'`:
-   * the browser only. A refusal by the player in the desktop client ends the sign-in in every mode.
-   */
-  authorizeVia?: AuthorizeVia;
-  /**
-   * Directory of the desktop client's IPC sockets (`discord-ipc-0` … `discord-ipc-9`). Default:
-   * `$XDG_RUNTIME_DIR`, else `$TMPDIR`, `$TMP`, `$TEMP`, `/tmp`. Ignored on Windows, where they
-   * are the named pipes `\\?\pipe\discord-ipc-{n}`.
-   */
-  desktopClientSocketDir?: string;
-  /** Time limit per desktop client socket for connecting, the handshake and READY, in ms. Default 1000. */
-  desktopClientConnectTimeoutMs?: number;
-  /**
-   * Time the player has to approve the sign-in in the desktop client, in ms. Default 120000
-   * (2 minutes); in `'auto'` the browser opens after it. `authorizeTimeoutMs` still bounds the whole sign-in.
-   */
-  desktopClientApproveTimeoutMs?: number;
-}
-
-/** The sign-in paths of `authorize`: see `ClientOptions.authorizeVia`. */
-export type AuthorizeVia = 'auto' | 'desktopClient' | 'browser';
-
-/** The redirect URI a code from the desktop client is bound to (no port: no listener served it). */
-const DESKTOP_CLIENT_REDIRECT_URI = 'http://127.0.0.1/callback';
-
-export interface AuthorizeOptions {
-  /** Ends the flow with an `Aborted` error when aborted. */
-  signal?: AbortSignal;
-  /** Overrides the client's `authorizeTimeoutMs` for this call. */
-  timeoutMs?: number;
-  /** Overrides the client's `authorizeVia` for this call. */
-  authorizeVia?: AuthorizeVia;
-}
-
-export interface AuthorizeResult {
-  /** The authorization code, single use; pass it to `getToken` promptly. */
-  code: string;
-  /**
-   * The exact redirect URI sent in the authorize URL; `getToken` needs it. A code from the
-   * desktop client comes with `http://127.0.0.1/callback` (no port: no listener served it).
-   */
-  redirectUri: string;
-}
-
-export interface TokenResult {
-  accessToken: string;
-  /** Rotates on every refresh: store the new one, the old one is dead. Empty if none was issued. */
-  refreshToken: string;
-  tokenType: 'Bearer';
-  /** Lifetime of the access token in seconds; 0 when the service did not say (RFC 6749 allows leaving `expires_in` out). */
-  expiresIn: number;
-  /** The granted scopes, space-separated. */
-  scopes: string;
-  /** Present when the `openid` scope was granted. */
-  idToken?: string;
-}
-
-interface RequestOptions {
-  /** The application id; defaults to the client's. */
-  applicationId?: string | bigint;
-  /** Cancels the request; it rejects with an `Aborted` error. */
-  signal?: AbortSignal;
-  /** Overrides the client's `requestTimeoutMs`. */
-  timeoutMs?: number;
-}
-
-export interface GetTokenOptions extends RequestOptions {
-  code: string;
-  /** The `verifier` of the pair whose challenge went to `authorize`. */
-  codeVerifier: string;
-  /** The `redirectUri` that `authorize` returned. */
-  redirectUri: string;
-  /** When set, the ID token's `nonce` claim must equal it. */
-  nonce?: string;
-}
-
-export interface RefreshTokenOptions extends RequestOptions {
-  refreshToken: string;
-}
-
-export interface RevokeTokenOptions extends RequestOptions {
-  /** An access or refresh token; revoking either ends the whole grant. */
-  token: string;
-}
-
-export interface SignInOptions extends AuthorizeOptions {
-  /** Default `Client.defaultCommunicationScopes` (`openid sdk.social_layer`). */
-  scopes?: string;
-  /** Default: 32 random bytes when `openid` is requested; checked against the ID token. */
-  nonce?: string;
-  integrationType?: IntegrationType;
-  customSchemeParam?: string;
-  applicationId?: string | bigint;
-}
-
-export interface SignInResult extends TokenResult {
-  redirectUri: string;
-  /** The path that gave the code: the desktop client (over IPC) or the browser. */
-  via: 'desktopClient' | 'browser';
-}
-
-export interface GetTokenFromDeviceOptions {
-  /** Scopes to ask for, space-separated. Default `Client.defaultCommunicationScopes` (`openid sdk.social_layer`). */
-  scopes?: string;
-  /**
-   * Shows the player the user code and where to enter it (the device code is never passed: it is
-   * a secret). Called once, before polling starts. Throwing, or returning a promise that rejects,
-   * ends the flow with that error.
-   */
-  onUserCode: (code: DeviceUserCode) => void | Promise<void>;
-  /** The application id; defaults to the client's. */
-  applicationId?: string | bigint;
-  /** Ends the flow with an `Aborted` error (`ERR_ABORTED`). */
-  signal?: AbortSignal;
-  /** Time limit of the whole flow in milliseconds (`ERR_AUTHORIZE_TIMEOUT`). Default: the client's `authorizeTimeoutMs` (5 minutes). */
-  timeoutMs?: number;
-}
-
-/** The player's identity at another provider, for provisional accounts. */
-export interface ExternalIdentityOptions {
-  /** The provider, one of `ExternalAuthType`, e.g. `ExternalAuthType.STEAM_SESSION_TICKET`. */
-  externalAuthType: ExternalAuthType;
-  /** The provider's token (ticket, ID token or access token): 1 to 10240 characters, a secret. */
-  externalAuthToken: string;
-}
-
-export interface GetTokenFromDeviceProvisionalMergeOptions extends GetTokenFromDeviceOptions, ExternalIdentityOptions {}
-
-export interface GetProvisionalTokenOptions extends RequestOptions, ExternalIdentityOptions {}
-
-export interface GetTokenFromProvisionalMergeOptions extends GetTokenOptions, ExternalIdentityOptions {}
-
-export interface ClientEvents {
-  openUrlFailed: [url: string, error: Error];
-}
-
-const DEFAULT_WEB_BASE = 'https://discord.com';
-const AUTHORIZE_VIA = ['auto', 'desktopClient', 'browser'] as const;
-const DEFAULT_API_BASE = 'https://discord.com/api/v10';
-
-function checkBase(where: string, name: string, value: unknown, fallback: string): string {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'string') throw argumentError('type', where, name, 'a URL string', value);
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw argumentError('value', where, name, `an absolute URL such as ${fallback}`, value);
-  }
-  if (url.search || url.hash) throw argumentError('value', where, name, 'a URL without a query or fragment', value);
-  if (url.protocol !== 'https:' && !isLoopbackHttp(url)) {
-    throw argumentError('value', where, name, 'an https URL', value, 'Plain http is allowed only on 127.0.0.1, localhost or [::1].');
-  }
-  return value.replace(/\/+$/, '');
-}
-
-function failure(result: NativeResult, code?: string): ClientResultError {
-  return new ClientResultError({ ...toResult(result), code });
-}
-
-/** Marks an `openUrl` error that means the service refused the authorize request for certain. */
-function isDefiniteRefusal(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { authorizeRefused?: unknown }).authorizeRefused === true;
-}
+export type {
+  AuthorizeOptions,
+  AuthorizeResult,
+  AuthorizeVia,
+  ClientEvents,
+  ClientOptions,
+  ExternalIdentityOptions,
+  GetProvisionalTokenOptions,
+  GetTokenFromDeviceOptions,
+  GetTokenFromDeviceProvisionalMergeOptions,
+  GetTokenFromProvisionalMergeOptions,
+  GetTokenOptions,
+  RefreshTokenOptions,
+  RevokeTokenOptions,
+  SignInOptions,
+  SignInResult,
+  TokenResult,
+} from './options.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
-
-function idTokenNonce(idToken: string): unknown {
-  try {
-    const payload = idToken.split('.')[1] ?? '';
-    return (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { nonce?: unknown }).nonce;
-  } catch {
-    return undefined;
-  }
-}
 
 export class Client extends EventEmitter<ClientEvents> {
   /** `openid sdk.social_layer`: everything the social layer needs. */
@@ -292,6 +94,11 @@ export class Client extends EventEmitter<ClientEvents> {
   readonly #customSchemeParam?: string;
   readonly #requestTimeoutMs: number;
   readonly #authorizeVia: AuthorizeVia;
+  readonly #desktopClientRecheckMs: number;
+  // Until when (Date.now()) 'auto' skips looking for the desktop client: none was found then.
+  #noDesktopClientUntil = 0;
+  // The path of the native authorize call under way, while that call runs; undefined otherwise.
+  #startingVia: AuthorizeVia | undefined;
   readonly #bearer = new BearerTokenState();
   #flowGeneration = 0;
   // Set when the opener reported a definite refusal of the flow of this generation.
@@ -315,6 +122,7 @@ export class Client extends EventEmitter<ClientEvents> {
     this.#authorizeTimeoutMs = checkMs(where, 'authorizeTimeoutMs', o.authorizeTimeoutMs, 300_000);
     this.#requestTimeoutMs = checkMs(where, 'requestTimeoutMs', o.requestTimeoutMs, 30_000);
     this.#authorizeVia = checkOneOf(where, 'authorizeVia', o.authorizeVia, AUTHORIZE_VIA, 'auto');
+    this.#desktopClientRecheckMs = checkMs(where, 'desktopClientRecheckMs', o.desktopClientRecheckMs, 5000, 0);
     const desktopClient = {
       desktopClientSocketDir: o.desktopClientSocketDir === undefined ? undefined : checkString(where, 'desktopClientSocketDir', o.desktopClientSocketDir),
       desktopClientConnectTimeoutMs: checkMs(where, 'desktopClientConnectTimeoutMs', o.desktopClientConnectTimeoutMs, 1000),
@@ -404,8 +212,11 @@ export class Client extends EventEmitter<ClientEvents> {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
       };
+      // A desktop client found missing a moment ago is not looked for again ('auto' only).
+      const path = via === 'auto' && Date.now() < this.#noDesktopClientUntil ? 'browser' : via;
       try {
-        this.#native.setAuthorizeVia(via);
+        this.#native.setAuthorizeVia(path);
+        this.#startingVia = path;
         this.#native.authorize(nativeArgs(authArgs), (result, code, redirectUri) => {
           cleanUp();
           const refusal = this.#refusal?.generation === generation ? this.#refusal : undefined;
@@ -416,6 +227,8 @@ export class Client extends EventEmitter<ClientEvents> {
       } catch (error) {
         cleanUp();
         throw error;
+      } finally {
+        this.#startingVia = undefined;
       }
     });
   }
@@ -615,6 +428,11 @@ export class Client extends EventEmitter<ClientEvents> {
 
   #open(url: string): void {
     const generation = this.#flowGeneration;
+    // The addon opens the browser within the authorize call itself only when it found no desktop
+    // client socket at all (after a desktop client's answer it opens later, from its own thread).
+    if (this.#startingVia === 'auto' && this.#desktopClientRecheckMs > 0) {
+      this.#noDesktopClientUntil = Date.now() + this.#desktopClientRecheckMs;
+    }
     // The player is in the browser now: load what the token request will need meanwhile.
     warmUp();
     let pending: void | Promise<void>;
@@ -828,54 +646,4 @@ export class Client extends EventEmitter<ClientEvents> {
     }
     return id;
   }
-}
-
-/** RFC 6749 §3.3 scope tokens separated by single spaces. */
-const DEVICE_SCOPES = /^[\x21\x23-\x5B\x5D-\x7E]+(?: [\x21\x23-\x5B\x5D-\x7E]+)*$/;
-
-function checkExternalIdentity(where: string, o: Partial<ExternalIdentityOptions>): Record<string, string> {
-  const type = checkOneOf(where, 'externalAuthType', o.externalAuthType, EXTERNAL_AUTH_TYPES);
-  const token = checkString(where, 'externalAuthToken', o.externalAuthToken, true);
-  if (token.length > MAX_EXTERNAL_AUTH_TOKEN_LENGTH) {
-    throw argumentError('value', where, 'externalAuthToken', `a token of at most ${MAX_EXTERNAL_AUTH_TOKEN_LENGTH} characters`, token);
-  }
-  return { external_auth_type: type, external_auth_token: token };
-}
-
-function checkSeconds(where: string, name: string, value: unknown, expected: string): void {
-  if (value === undefined) return;
-  if (typeof value !== 'number' || Number.isNaN(value)) throw argumentError('type', where, name, expected, value);
-  if (!Number.isFinite(value) || value < 0) throw argumentError('value', where, name, expected, value);
-}
-
-function toTokenResult(tokens: NativeTokens | undefined): TokenResult {
-  if (!tokens) return { accessToken: '', refreshToken: '', tokenType: 'Bearer', expiresIn: 0, scopes: '' };
-  const result: TokenResult = {
-    accessToken: tokens.accessToken,
-    refreshToken: tokens.refreshToken,
-    tokenType: 'Bearer',
-    expiresIn: tokens.expiresIn,
-    scopes: tokens.scopes,
-  };
-  if (tokens.idToken) result.idToken = tokens.idToken;
-  return result;
-}
-
-function refusedError(cause: unknown): ClientResultError {
-  const said = cause instanceof Error ? ` (${cause.message})` : '';
-  return new ClientResultError(
-    {
-      type: 'AuthorizationFailed',
-      error:
-        `The service refused the authorize request${said}. Check the application id, the redirect URI ` +
-        'registered for it and the scopes, then sign in again.',
-      errorCode: 0,
-      oauthError: '',
-      status: 0,
-      responseBody: '',
-      retryable: false,
-      retryAfter: 0,
-    },
-    { cause },
-  );
 }

@@ -5,7 +5,7 @@
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
-import { SocialSdkAuthError, type ClientResult } from './errors.js';
+import { SocialSdkAuthError, type ClientResult } from '../errors.js';
 
 /** A ClientResult as the addon reports it: the type as a plain string, plus ToString(). */
 export interface NativeResult extends Omit<ClientResult, 'type'> {
