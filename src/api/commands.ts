@@ -23,7 +23,7 @@ import type {
   ApplicationCommandPermissionsEditBody,
   GuildApplicationCommandPermissions,
 } from '../commands/types.js';
-import { PlatformApiCore, sendWithStatus, type ApiRequest, type RequestOptions } from './core.js';
+import type { ApiRequest, RequestCore, RequestOptions } from './core.js';
 import { ApiError } from './errors.js';
 
 /** Query of the list operations. */
@@ -97,142 +97,141 @@ const NONE = Symbol('none');
 
 const COMMAND_TYPES: ReadonlySet<unknown> = new Set(Object.values(ApplicationCommandType));
 
-/** The methods of application commands and their permissions; {@link PlatformApi} has them all. */
-export class PlatformCommandsApi extends PlatformApiCore {
-  /** `POST /applications/{application_id}/commands`: creates a global command, or replaces the one with its name and type. */
-  async createGlobalCommand(applicationId: string, command: ApplicationCommandCreateBody, options?: RequestOptions): Promise<CommandUpsert> {
-    return this.#create('PlatformApi.createGlobalCommand()', applicationId, NONE, command, options);
-  }
+/** `POST /applications/{application_id}/commands`: creates a global command, or replaces the one with its name and type. */
+export async function createGlobalCommand(core: RequestCore, applicationId: string, command: ApplicationCommandCreateBody, options?: RequestOptions): Promise<CommandUpsert> {
+  return create(core, 'PlatformApi.createGlobalCommand()', applicationId, NONE, command, options);
+}
 
-  /** `POST /applications/{application_id}/guilds/{guild_id}/commands`: creates a guild command, or replaces the one with its name and type. */
-  async createGuildCommand(applicationId: string, guildId: string, command: ApplicationCommandCreateBody, options?: RequestOptions): Promise<CommandUpsert> {
-    return this.#create('PlatformApi.createGuildCommand()', applicationId, guildId, command, options);
-  }
+/** `POST /applications/{application_id}/guilds/{guild_id}/commands`: creates a guild command, or replaces the one with its name and type. */
+export async function createGuildCommand(core: RequestCore, applicationId: string, guildId: string, command: ApplicationCommandCreateBody, options?: RequestOptions): Promise<CommandUpsert> {
+  return create(core, 'PlatformApi.createGuildCommand()', applicationId, guildId, command, options);
+}
 
-  /** `GET /applications/{application_id}/commands/{command_id}`. */
-  async getGlobalCommand(applicationId: string, commandId: string, options?: RequestOptions): Promise<ApplicationCommand> {
-    const where = 'PlatformApi.getGlobalCommand()';
-    return this.request({ method: 'GET', route: GLOBAL_ONE, params: ids(where, applicationId, NONE, commandId) }, options, where);
-  }
+/** `GET /applications/{application_id}/commands/{command_id}`. */
+export async function getGlobalCommand(core: RequestCore, applicationId: string, commandId: string, options?: RequestOptions): Promise<ApplicationCommand> {
+  const where = 'PlatformApi.getGlobalCommand()';
+  return core.request({ method: 'GET', route: GLOBAL_ONE, params: ids(where, applicationId, NONE, commandId) }, options, where);
+}
 
-  /** `GET /applications/{application_id}/guilds/{guild_id}/commands/{command_id}`. */
-  async getGuildCommand(applicationId: string, guildId: string, commandId: string, options?: RequestOptions): Promise<ApplicationCommand> {
-    const where = 'PlatformApi.getGuildCommand()';
-    return this.request({ method: 'GET', route: GUILD_ONE, params: ids(where, applicationId, guildId, commandId) }, options, where);
-  }
+/** `GET /applications/{application_id}/guilds/{guild_id}/commands/{command_id}`. */
+export async function getGuildCommand(core: RequestCore, applicationId: string, guildId: string, commandId: string, options?: RequestOptions): Promise<ApplicationCommand> {
+  const where = 'PlatformApi.getGuildCommand()';
+  return core.request({ method: 'GET', route: GUILD_ONE, params: ids(where, applicationId, guildId, commandId) }, options, where);
+}
 
-  /** `GET /applications/{application_id}/commands`: every global command of the application. */
-  async getGlobalCommands(applicationId: string, query?: GetCommandsQuery, options?: RequestOptions): Promise<ApplicationCommand[]> {
-    const where = 'PlatformApi.getGlobalCommands()';
-    return this.request(list(where, GLOBAL, ids(where, applicationId, NONE, NONE), query), options, where);
-  }
+/** `GET /applications/{application_id}/commands`: every global command of the application. */
+export async function getGlobalCommands(core: RequestCore, applicationId: string, query?: GetCommandsQuery, options?: RequestOptions): Promise<ApplicationCommand[]> {
+  const where = 'PlatformApi.getGlobalCommands()';
+  return core.request(list(where, GLOBAL, ids(where, applicationId, NONE, NONE), query), options, where);
+}
 
-  /** `GET /applications/{application_id}/guilds/{guild_id}/commands`: every command of the application in the guild. */
-  async getGuildCommands(applicationId: string, guildId: string, query?: GetCommandsQuery, options?: RequestOptions): Promise<ApplicationCommand[]> {
-    const where = 'PlatformApi.getGuildCommands()';
-    return this.request(list(where, GUILD, ids(where, applicationId, guildId, NONE), query), options, where);
-  }
+/** `GET /applications/{application_id}/guilds/{guild_id}/commands`: every command of the application in the guild. */
+export async function getGuildCommands(core: RequestCore, applicationId: string, guildId: string, query?: GetCommandsQuery, options?: RequestOptions): Promise<ApplicationCommand[]> {
+  const where = 'PlatformApi.getGuildCommands()';
+  return core.request(list(where, GUILD, ids(where, applicationId, guildId, NONE), query), options, where);
+}
 
-  /** `PATCH /applications/{application_id}/commands/{command_id}`: every field given replaces the old value. */
-  async editGlobalCommand(applicationId: string, commandId: string, changes: ApplicationCommandEditBody, options?: EditCommandOptions): Promise<ApplicationCommand> {
-    return this.#edit('PlatformApi.editGlobalCommand()', applicationId, NONE, commandId, changes, options);
-  }
+/** `PATCH /applications/{application_id}/commands/{command_id}`: every field given replaces the old value. */
+export async function editGlobalCommand(core: RequestCore, applicationId: string, commandId: string, changes: ApplicationCommandEditBody, options?: EditCommandOptions): Promise<ApplicationCommand> {
+  return edit(core, 'PlatformApi.editGlobalCommand()', applicationId, NONE, commandId, changes, options);
+}
 
-  /** `PATCH /applications/{application_id}/guilds/{guild_id}/commands/{command_id}`: every field given replaces the old value. */
-  async editGuildCommand(applicationId: string, guildId: string, commandId: string, changes: ApplicationCommandEditBody, options?: EditCommandOptions): Promise<ApplicationCommand> {
-    return this.#edit('PlatformApi.editGuildCommand()', applicationId, guildId, commandId, changes, options);
-  }
+/** `PATCH /applications/{application_id}/guilds/{guild_id}/commands/{command_id}`: every field given replaces the old value. */
+export async function editGuildCommand(core: RequestCore, applicationId: string, guildId: string, commandId: string, changes: ApplicationCommandEditBody, options?: EditCommandOptions): Promise<ApplicationCommand> {
+  return edit(core, 'PlatformApi.editGuildCommand()', applicationId, guildId, commandId, changes, options);
+}
 
-  /** `DELETE /applications/{application_id}/commands/{command_id}` (204); its permissions go with it. */
-  async deleteGlobalCommand(applicationId: string, commandId: string, options?: RequestOptions): Promise<void> {
-    const where = 'PlatformApi.deleteGlobalCommand()';
-    await this.request({ method: 'DELETE', route: GLOBAL_ONE, params: ids(where, applicationId, NONE, commandId) }, options, where);
-  }
+/** `DELETE /applications/{application_id}/commands/{command_id}` (204); its permissions go with it. */
+export async function deleteGlobalCommand(core: RequestCore, applicationId: string, commandId: string, options?: RequestOptions): Promise<void> {
+  const where = 'PlatformApi.deleteGlobalCommand()';
+  await core.request({ method: 'DELETE', route: GLOBAL_ONE, params: ids(where, applicationId, NONE, commandId) }, options, where);
+}
 
-  /** `DELETE /applications/{application_id}/guilds/{guild_id}/commands/{command_id}` (204); its permissions go with it. */
-  async deleteGuildCommand(applicationId: string, guildId: string, commandId: string, options?: RequestOptions): Promise<void> {
-    const where = 'PlatformApi.deleteGuildCommand()';
-    await this.request({ method: 'DELETE', route: GUILD_ONE, params: ids(where, applicationId, guildId, commandId) }, options, where);
-  }
+/** `DELETE /applications/{application_id}/guilds/{guild_id}/commands/{command_id}` (204); its permissions go with it. */
+export async function deleteGuildCommand(core: RequestCore, applicationId: string, guildId: string, commandId: string, options?: RequestOptions): Promise<void> {
+  const where = 'PlatformApi.deleteGuildCommand()';
+  await core.request({ method: 'DELETE', route: GUILD_ONE, params: ids(where, applicationId, guildId, commandId) }, options, where);
+}
 
-  /** `PUT /applications/{application_id}/commands`: replaces every global command (all types) with `commands`; answers the new list. */
-  async bulkOverwriteGlobalCommands(applicationId: string, commands: ApplicationCommandBulkItem[], options?: RequestOptions): Promise<ApplicationCommand[]> {
-    return this.#bulk('PlatformApi.bulkOverwriteGlobalCommands()', applicationId, NONE, commands, options);
-  }
+/** `PUT /applications/{application_id}/commands`: replaces every global command (all types) with `commands`; answers the new list. */
+export async function bulkOverwriteGlobalCommands(core: RequestCore, applicationId: string, commands: ApplicationCommandBulkItem[], options?: RequestOptions): Promise<ApplicationCommand[]> {
+  return bulk(core, 'PlatformApi.bulkOverwriteGlobalCommands()', applicationId, NONE, commands, options);
+}
 
-  /** `PUT /applications/{application_id}/guilds/{guild_id}/commands`: replaces every command of the application in the guild; answers the new list. */
-  async bulkOverwriteGuildCommands(applicationId: string, guildId: string, commands: ApplicationCommandBulkItem[], options?: RequestOptions): Promise<ApplicationCommand[]> {
-    return this.#bulk('PlatformApi.bulkOverwriteGuildCommands()', applicationId, guildId, commands, options);
-  }
+/** `PUT /applications/{application_id}/guilds/{guild_id}/commands`: replaces every command of the application in the guild; answers the new list. */
+export async function bulkOverwriteGuildCommands(core: RequestCore, applicationId: string, guildId: string, commands: ApplicationCommandBulkItem[], options?: RequestOptions): Promise<ApplicationCommand[]> {
+  return bulk(core, 'PlatformApi.bulkOverwriteGuildCommands()', applicationId, guildId, commands, options);
+}
 
-  /** `GET /applications/{application_id}/guilds/{guild_id}/commands/permissions`: the permissions of every command that has some in the guild. */
-  async getGuildCommandPermissions(applicationId: string, guildId: string, options?: RequestOptions): Promise<GuildApplicationCommandPermissions[]> {
-    const where = 'PlatformApi.getGuildCommandPermissions()';
-    return this.request({ method: 'GET', route: GUILD_PERMISSIONS, params: ids(where, applicationId, guildId, NONE) }, options, where);
-  }
+/** `GET /applications/{application_id}/guilds/{guild_id}/commands/permissions`: the permissions of every command that has some in the guild. */
+export async function getGuildCommandPermissions(core: RequestCore, applicationId: string, guildId: string, options?: RequestOptions): Promise<GuildApplicationCommandPermissions[]> {
+  const where = 'PlatformApi.getGuildCommandPermissions()';
+  return core.request({ method: 'GET', route: GUILD_PERMISSIONS, params: ids(where, applicationId, guildId, NONE) }, options, where);
+}
 
-  /** `GET /applications/{application_id}/guilds/{guild_id}/commands/{command_id}/permissions`: one command's permissions in the guild. */
-  async getCommandPermissions(applicationId: string, guildId: string, commandId: string, options?: RequestOptions): Promise<GuildApplicationCommandPermissions> {
-    const where = 'PlatformApi.getCommandPermissions()';
-    return this.request({ method: 'GET', route: COMMAND_PERMISSIONS, params: ids(where, applicationId, guildId, commandId) }, options, where);
-  }
+/** `GET /applications/{application_id}/guilds/{guild_id}/commands/{command_id}/permissions`: one command's permissions in the guild. */
+export async function getCommandPermissions(core: RequestCore, applicationId: string, guildId: string, commandId: string, options?: RequestOptions): Promise<GuildApplicationCommandPermissions> {
+  const where = 'PlatformApi.getCommandPermissions()';
+  return core.request({ method: 'GET', route: COMMAND_PERMISSIONS, params: ids(where, applicationId, guildId, commandId) }, options, where);
+}
 
-  /**
-   * `PUT /applications/{application_id}/guilds/{guild_id}/commands/{command_id}/permissions`:
-   * replaces the command's overwrites in the guild (at most 100). Needs a client made with the
-   * `accessToken` of a user who may manage the guild and its roles, granted
-   * `applications.commands.permissions.update`: the service refuses bot tokens.
-   */
-  async editCommandPermissions(
-    applicationId: string,
-    guildId: string,
-    commandId: string,
-    permissions: ApplicationCommandPermissionsEditBody,
-    options?: RequestOptions,
-  ): Promise<GuildApplicationCommandPermissions> {
-    const where = 'PlatformApi.editCommandPermissions()';
-    const params = ids(where, applicationId, guildId, commandId);
-    const body = snapshot(where, 'permissions', permissions, 'an object such as { permissions: [{ id, type, permission }] }');
-    verdict(checkCommandPermissions(body), 'PUT', COMMAND_PERMISSIONS);
-    return this.request({ method: 'PUT', route: COMMAND_PERMISSIONS, params, body, credential: 'Bearer' }, options, where);
-  }
+/**
+ * `PUT /applications/{application_id}/guilds/{guild_id}/commands/{command_id}/permissions`:
+ * replaces the command's overwrites in the guild (at most 100). Needs a client made with the
+ * `accessToken` of a user who may manage the guild and its roles, granted
+ * `applications.commands.permissions.update`: the service refuses bot tokens.
+ */
+export async function editCommandPermissions(
+  core: RequestCore,
+  applicationId: string,
+  guildId: string,
+  commandId: string,
+  permissions: ApplicationCommandPermissionsEditBody,
+  options?: RequestOptions,
+): Promise<GuildApplicationCommandPermissions> {
+  const where = 'PlatformApi.editCommandPermissions()';
+  const params = ids(where, applicationId, guildId, commandId);
+  const body = snapshot(where, 'permissions', permissions, 'an object such as { permissions: [{ id, type, permission }] }');
+  verdict(checkCommandPermissions(body), 'PUT', COMMAND_PERMISSIONS);
+  return core.request({ method: 'PUT', route: COMMAND_PERMISSIONS, params, body, credential: 'Bearer' }, options, where);
+}
 
-  async #create(where: string, applicationId: string, guildId: unknown, command: ApplicationCommandCreateBody, options: RequestOptions | undefined): Promise<CommandUpsert> {
-    const route = guildId === NONE ? GLOBAL : GUILD;
-    const params = ids(where, applicationId, guildId, NONE);
-    const body = snapshot(where, 'command', command, 'a command object such as { name, description }');
-    verdict(checkCommand(body, { scope: guildId === NONE ? 'global' : 'guild', operation: 'create' }), 'POST', route);
-    const { status, value } = await sendWithStatus<ApplicationCommand>(this, { method: 'POST', route, params, body }, options, where);
-    return { command: value, created: status === 201 };
-  }
+async function create(core: RequestCore, where: string, applicationId: string, guildId: unknown, command: ApplicationCommandCreateBody, options: RequestOptions | undefined): Promise<CommandUpsert> {
+  const route = guildId === NONE ? GLOBAL : GUILD;
+  const params = ids(where, applicationId, guildId, NONE);
+  const body = snapshot(where, 'command', command, 'a command object such as { name, description }');
+  verdict(checkCommand(body, { scope: guildId === NONE ? 'global' : 'guild', operation: 'create' }), 'POST', route);
+  const { status, value } = await core.send<ApplicationCommand>({ method: 'POST', route, params, body }, options, where);
+  return { command: value, created: status === 201 };
+}
 
-  async #edit(
-    where: string,
-    applicationId: string,
-    guildId: unknown,
-    commandId: string,
-    changes: ApplicationCommandEditBody,
-    options: EditCommandOptions | undefined,
-  ): Promise<ApplicationCommand> {
-    const route = guildId === NONE ? GLOBAL_ONE : GUILD_ONE;
-    const params = ids(where, applicationId, guildId, commandId);
-    const opts = checkOptions(where, options);
-    const commandType = opts.commandType ?? ApplicationCommandType.ChatInput;
-    if (!COMMAND_TYPES.has(commandType)) throw argumentError('value', where, 'options.commandType', 'a command type from 1 to 4', commandType);
-    const body = snapshot(where, 'changes', changes, 'an object of the fields to change');
-    verdict(checkCommand(body, { scope: guildId === NONE ? 'global' : 'guild', operation: 'edit', commandType }), 'PATCH', route);
-    const { commandType: _type, ...requestOptions } = opts;
-    return this.request({ method: 'PATCH', route, params, body }, requestOptions, where);
-  }
+async function edit(
+  core: RequestCore,
+  where: string,
+  applicationId: string,
+  guildId: unknown,
+  commandId: string,
+  changes: ApplicationCommandEditBody,
+  options: EditCommandOptions | undefined,
+): Promise<ApplicationCommand> {
+  const route = guildId === NONE ? GLOBAL_ONE : GUILD_ONE;
+  const params = ids(where, applicationId, guildId, commandId);
+  const opts = checkOptions(where, options);
+  const commandType = opts.commandType ?? ApplicationCommandType.ChatInput;
+  if (!COMMAND_TYPES.has(commandType)) throw argumentError('value', where, 'options.commandType', 'a command type from 1 to 4', commandType);
+  const body = snapshot(where, 'changes', changes, 'an object of the fields to change');
+  verdict(checkCommand(body, { scope: guildId === NONE ? 'global' : 'guild', operation: 'edit', commandType }), 'PATCH', route);
+  const { commandType: _type, ...requestOptions } = opts;
+  return core.request({ method: 'PATCH', route, params, body }, requestOptions, where);
+}
 
-  async #bulk(where: string, applicationId: string, guildId: unknown, commands: ApplicationCommandBulkItem[], options: RequestOptions | undefined): Promise<ApplicationCommand[]> {
-    const route = guildId === NONE ? GLOBAL : GUILD;
-    const params = ids(where, applicationId, guildId, NONE);
-    if (!Array.isArray(commands)) throw argumentError('type', where, 'commands', 'an array of command objects (empty to remove every command)', commands);
-    const body = snapshot(where, 'commands', commands, 'an array of command objects');
-    verdict(checkCommands(body, { scope: guildId === NONE ? 'global' : 'guild' }), 'PUT', route);
-    return this.request({ method: 'PUT', route, params, body }, options, where);
-  }
+async function bulk(core: RequestCore, where: string, applicationId: string, guildId: unknown, commands: ApplicationCommandBulkItem[], options: RequestOptions | undefined): Promise<ApplicationCommand[]> {
+  const route = guildId === NONE ? GLOBAL : GUILD;
+  const params = ids(where, applicationId, guildId, NONE);
+  if (!Array.isArray(commands)) throw argumentError('type', where, 'commands', 'an array of command objects (empty to remove every command)', commands);
+  const body = snapshot(where, 'commands', commands, 'an array of command objects');
+  verdict(checkCommands(body, { scope: guildId === NONE ? 'global' : 'guild' }), 'PUT', route);
+  return core.request({ method: 'PUT', route, params, body }, options, where);
 }
 
 function ids(where: string, applicationId: unknown, guildId: unknown, commandId: unknown): Record<string, string> {

@@ -4,7 +4,6 @@
  * 429s within a cap, and turns errors into ApiError / ApiRequestError.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { inspect } from 'node:util';
 import type { Agent as UndiciAgent } from 'undici';
 import { argumentError } from '../errors.js';
 import { checkInteger, checkMs, checkOneOf, checkOptions, checkSignal, checkSnowflake, checkString } from '../check.js';
@@ -72,7 +71,7 @@ export interface RequestOptions {
   timeoutMs?: number;
 }
 
-/** One call through {@link PlatformApiCore.request}. */
+/** One call through {@link PlatformApi.request}. */
 export interface ApiRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Route template with `:name` placeholders, e.g. `/lobbies/:lobby_id`. */
@@ -220,11 +219,8 @@ interface Internals {
   jsonHeaders: Record<string, string>;
 }
 
-/** Sends one call and answers its status too; for the resource files, not exported from the package. */
-export let sendWithStatus: <T>(api: PlatformApiCore, call: ApiRequest, options: RequestOptions | undefined, where: string) => Promise<ApiResponse<T>>;
-
 // Internals live here, not on the instance, so no inspect, JSON or property walk reaches the token.
-const internals = new WeakMap<PlatformApiCore, Internals>();
+const internals = new WeakMap<RequestCore, Internals>();
 
 
 function parseBucket(response: DispatchedResponse): RateLimitOutcome['bucket'] | null {
@@ -238,8 +234,11 @@ function parseBucket(response: DispatchedResponse): RateLimitOutcome['bucket'] |
   return { hash, limit, remaining, resetAfterMs: Math.max(0, Math.ceil(resetAfter * 1000)) };
 }
 
-/** The core every resource's methods are built on; use {@link PlatformApi}. */
-export class PlatformApiCore {
+/**
+ * The one request core: a PlatformApi holds one in a private field, and every resource module's
+ * operations are plain functions over it. Not exported from the package.
+ */
+export class RequestCore {
   constructor(options: PlatformApiOptions) {
     const opts = checkOptions(WHERE, options);
     const hasBot = opts.botToken !== undefined;
@@ -329,14 +328,11 @@ export class PlatformApiCore {
    * directly only for an operation they do not cover yet.
    */
   async request<T>(call: ApiRequest, options: RequestOptions = {}, where = 'PlatformApi.request()'): Promise<T> {
-    return (await this.#send<T>(call, options, where)).value;
+    return (await this.send<T>(call, options, where)).value;
   }
 
-  static {
-    sendWithStatus = <T>(api: PlatformApiCore, call: ApiRequest, options: RequestOptions | undefined, where: string) => api.#send<T>(call, options ?? {}, where);
-  }
-
-  async #send<T>(call: ApiRequest, options: RequestOptions, where: string): Promise<ApiResponse<T>> {
+  /** Sends one call and answers its status too (create operations tell 201 from 200). */
+  async send<T>(call: ApiRequest, options: RequestOptions = {}, where = 'PlatformApi.request()'): Promise<ApiResponse<T>> {
     const s = internals.get(this)!;
     checkOptions(where, call, 'call');
     checkOneOf(where, 'call.method', call.method, METHODS);
@@ -521,7 +517,7 @@ export class PlatformApiCore {
   async #application(s: Internals, cancel: Cancellation, failure: (cause: unknown) => ApiRequestError, where: string): Promise<string> {
     let lookup = s.applicationLookup;
     if (lookup === undefined) {
-      const asked = this.#send<{ application?: { id?: unknown } } | undefined>({ method: 'GET', route: AUTHORIZATION_ROUTE }, {}, where).then(({ value }) => {
+      const asked = this.send<{ application?: { id?: unknown } } | undefined>({ method: 'GET', route: AUTHORIZATION_ROUTE }, {}, where).then(({ value }) => {
         const id = value?.application?.id;
         if (typeof id !== 'string' || !/^[0-9]{1,20}$/.test(id)) {
           throw new ApiRequestError('ERR_API_BAD_RESPONSE', `GET ${AUTHORIZATION_ROUTE} answered without the id of the access token's application; pass options.applicationId.`, { method: 'GET', route: AUTHORIZATION_ROUTE });
@@ -640,14 +636,6 @@ export class PlatformApiCore {
     const agent = await s.agent?.catch(() => undefined);
     await agent?.close();
     if (s.ownsStore) await s.store.close();
-  }
-
-  toJSON(): Record<string, unknown> {
-    return { apiBase: this.apiBase, credential: this.credential };
-  }
-
-  [inspect.custom](): string {
-    return `${this.constructor.name} { apiBase: '${this.apiBase}', credential: '${this.credential}' }`;
   }
 }
 

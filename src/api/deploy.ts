@@ -6,12 +6,13 @@ import { argumentError } from '../errors.js';
 import { checkBoolean, checkMs, checkOptions, checkSignal, checkSnowflake } from '../check.js';
 import { ApplicationCommandOptionType, ApplicationCommandType, checkCommands } from '../rules/commands.js';
 import type { ApplicationCommand, ApplicationCommandBulkItem } from '../commands/types.js';
-import { CommandValidationError, PlatformCommandsApi } from './commands.js';
+import { CommandValidationError } from './commands.js';
+import { PlatformApi } from './platform-api.js';
 import { ApiRequestError } from './errors.js';
 
 export interface DeployCommandsOptions {
   /** The client to deploy with (bot token, or a client-credentials token with `applications.commands.update`). */
-  api: PlatformCommandsApi;
+  api: PlatformApi;
   /** The application whose commands are deployed. */
   applicationId: string;
   /** Deploy to this guild; default: the global commands. */
@@ -59,7 +60,7 @@ export async function deployCommands(commands: ApplicationCommandBulkItem[], opt
   if (!Array.isArray(commands)) throw argumentError('type', WHERE, 'commands', 'an array of command objects', commands);
   if (options === undefined) throw argumentError('type', WHERE, 'options', 'an object with api and applicationId', options);
   const opts = checkOptions(WHERE, options);
-  if (!(opts.api instanceof PlatformCommandsApi)) throw argumentError('type', WHERE, 'options.api', 'a PlatformApi', opts.api);
+  if (!(opts.api instanceof PlatformApi)) throw argumentError('type', WHERE, 'options.api', 'a PlatformApi', opts.api);
   const api = opts.api;
   const applicationId = checkSnowflake(WHERE, 'options.applicationId', opts.applicationId);
   const guildId = opts.guildId === undefined ? undefined : checkSnowflake(WHERE, 'options.guildId', opts.guildId);

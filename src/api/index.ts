@@ -10,7 +10,7 @@
  *
  * undici and redis are optional peer dependencies, loaded on first use.
  */
-export { PlatformApi } from './lobbies.js';
+export { PlatformApi } from './platform-api.js';
 export type { GetLobbyMessagesQuery } from './lobbies.js';
 export type { ChannelMessage, CreateMessageBody, EditMessageBody, MessageAttachment } from './messages.js';
 export type { MessageBody, MessageTopLevelComponent } from '../components/types.js';

@@ -66,6 +66,18 @@ export function syncStepsOf(store: RateLimitStore): SyncSteps | undefined {
   return steps;
 }
 
+/**
+ * A sliding window: `log` holds what was sent within `windowMs`, `holds` the slots still out (the
+ * holds of dead holders are pruned only when they could make the count reach the limit).
+ * Milliseconds to wait when the two together reach `limit`; 0 when there is room.
+ */
+function windowWait(log: Log, holds: Holds, windowMs: number, limit: number, now: number): number {
+  log.prune(now - windowMs);
+  if (log.entries.size + holds.entries.size >= limit) holds.prune(now);
+  if (log.entries.size + holds.entries.size < limit) return 0;
+  return log.entries.size > 0 ? Math.max(1, log.oldest() + windowMs - now) : PROBE_POLL_MS;
+}
+
 function lazily<V>(map: Map<string, V>, key: string, make: () => V): V {
   let value = map.get(key);
   if (value === undefined) map.set(key, (value = make()));
@@ -125,15 +137,9 @@ export class MemoryRateLimitStore implements RateLimitStore {
     const blockedUntil = this.#globalBlock.get(scope.application) ?? 0;
     if (blockedUntil > now) return { ok: false, waitMs: blockedUntil - now, reason: 'global' };
 
-    const invalid = lazily(this.#invalid, scope.address, () => new Log());
-    invalid.prune(now - policy.invalidWindowMs);
     const guard = lazily(this.#guardPending, scope.address, () => new Holds());
-    // Holds of dead holders only matter when they could make the count reach the limit.
-    if (invalid.entries.size + guard.entries.size >= policy.invalidLimit) guard.prune(now);
-    if (invalid.entries.size + guard.entries.size >= policy.invalidLimit) {
-      const oldest = invalid.entries.size > 0 ? invalid.oldest() + policy.invalidWindowMs - now : PROBE_POLL_MS;
-      return { ok: false, waitMs: Math.max(1, oldest), reason: 'invalid' };
-    }
+    const invalidWait = windowWait(lazily(this.#invalid, scope.address, () => new Log()), guard, policy.invalidWindowMs, policy.invalidLimit, now);
+    if (invalidWait > 0) return { ok: false, waitMs: invalidWait, reason: 'invalid' };
 
     const bucketKey = this.#bucketKey(scope, now);
     let probe = false;
@@ -151,14 +157,9 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
     // Requests in flight count until answered; answered ones count from their answer, when they
     // had reached the service at the latest, so a slow request never lets the window overfill.
-    const sent = lazily(this.#sent, scope.application, () => new Log());
-    sent.prune(now - policy.globalWindowMs);
     const flying = lazily(this.#inflight, scope.application, () => new Holds());
-    if (sent.entries.size + flying.entries.size >= policy.globalLimit) flying.prune(now);
-    if (sent.entries.size + flying.entries.size >= policy.globalLimit) {
-      const waitMs = sent.entries.size > 0 ? sent.oldest() + policy.globalWindowMs - now : PROBE_POLL_MS;
-      return { ok: false, waitMs: Math.max(1, waitMs), reason: 'global' };
-    }
+    const globalWait = windowWait(lazily(this.#sent, scope.application, () => new Log()), flying, policy.globalWindowMs, policy.globalLimit, now);
+    if (globalWait > 0) return { ok: false, waitMs: globalWait, reason: 'global' };
 
     flying.entries.set(id, now + policy.holdMs);
     guard.entries.set(id, now + policy.holdMs);

@@ -9,8 +9,8 @@ import type { MessageBody, MessageTopLevelComponent } from '../components/types.
 import { checkMessage, MessageFlags, type ComponentError } from '../rules/components.js';
 import { errorBody, invalidFormBody, JsonErrorCode, pathKeys } from '../rules/errors.js';
 import type { Snowflake } from '../rules/index.js';
-import { PlatformCommandsApi, snapshot } from './commands.js';
-import { checkFiles, type ApiFile, type ApiRequest, type RequestOptions } from './core.js';
+import { snapshot } from './commands.js';
+import { checkFiles, type ApiFile, type ApiRequest, type RequestCore, type RequestOptions } from './core.js';
 import { ApiError } from './errors.js';
 
 /** A message to send: the fields of `validateMessage`'s body, plus files to upload. */
@@ -67,42 +67,39 @@ const MESSAGE = '/channels/:channel_id/messages/:message_id';
 /** Fields that make a new message show something (the service refuses one without any: code 50006). */
 const VISIBLE = ['content', 'components', 'embeds', 'sticker_ids', 'poll'] as const;
 
-/** The methods of channel messages; {@link PlatformApi} has them all. */
-export class PlatformMessagesApi extends PlatformCommandsApi {
-  /**
-   * `POST /channels/{channel_id}/messages`: sends a message as the application's bot (bot token).
-   * With `files`, the body goes as `multipart/form-data` (`payload_json` and `files[n]`).
-   *
-   * ```ts
-   * const message = await api.createMessage(channelId, {
-   *   content: 'Match replay',
-   *   files: [{ name: 'replay.bin', data: await readFile('replay.bin') }],
-   * });
-   * message.attachments[0].url;
-   * ```
-   */
-  async createMessage(channelId: Snowflake, message: CreateMessageBody, options?: RequestOptions): Promise<ChannelMessage> {
-    const where = 'PlatformApi.createMessage()';
-    const params = { channel_id: checkSnowflake(where, 'channelId', channelId) };
-    return this.request(messageCall(where, 'POST', MESSAGES, params, message, 'message'), options, where);
-  }
+/**
+ * `POST /channels/{channel_id}/messages`: sends a message as the application's bot (bot token).
+ * With `files`, the body goes as `multipart/form-data` (`payload_json` and `files[n]`).
+ *
+ * ```ts
+ * const message = await api.createMessage(channelId, {
+ *   content: 'Match replay',
+ *   files: [{ name: 'replay.bin', data: await readFile('replay.bin') }],
+ * });
+ * message.attachments[0].url;
+ * ```
+ */
+export async function createMessage(core: RequestCore, channelId: Snowflake, message: CreateMessageBody, options?: RequestOptions): Promise<ChannelMessage> {
+  const where = 'PlatformApi.createMessage()';
+  const params = { channel_id: checkSnowflake(where, 'channelId', channelId) };
+  return core.request(messageCall(where, 'POST', MESSAGES, params, message, 'message'), options, where);
+}
 
-  /** `GET /channels/{channel_id}/messages/{message_id}` (bot token). */
-  async getMessage(channelId: Snowflake, messageId: Snowflake, options?: RequestOptions): Promise<ChannelMessage> {
-    const where = 'PlatformApi.getMessage()';
-    const params = { channel_id: checkSnowflake(where, 'channelId', channelId), message_id: checkSnowflake(where, 'messageId', messageId) };
-    return this.request({ method: 'GET', route: MESSAGE, params, credential: 'Bot' }, options, where);
-  }
+/** `GET /channels/{channel_id}/messages/{message_id}` (bot token). */
+export async function getMessage(core: RequestCore, channelId: Snowflake, messageId: Snowflake, options?: RequestOptions): Promise<ChannelMessage> {
+  const where = 'PlatformApi.getMessage()';
+  const params = { channel_id: checkSnowflake(where, 'channelId', channelId), message_id: checkSnowflake(where, 'messageId', messageId) };
+  return core.request({ method: 'GET', route: MESSAGE, params, credential: 'Bot' }, options, where);
+}
 
-  /**
-   * `PATCH /channels/{channel_id}/messages/{message_id}` (bot token): the fields given replace the
-   * message's; only the application that sent it may edit it. IS_COMPONENTS_V2 cannot be removed.
-   */
-  async editMessage(channelId: Snowflake, messageId: Snowflake, changes: EditMessageBody, options?: RequestOptions): Promise<ChannelMessage> {
-    const where = 'PlatformApi.editMessage()';
-    const params = { channel_id: checkSnowflake(where, 'channelId', channelId), message_id: checkSnowflake(where, 'messageId', messageId) };
-    return this.request(messageCall(where, 'PATCH', MESSAGE, params, changes, 'changes'), options, where);
-  }
+/**
+ * `PATCH /channels/{channel_id}/messages/{message_id}` (bot token): the fields given replace the
+ * message's; only the application that sent it may edit it. IS_COMPONENTS_V2 cannot be removed.
+ */
+export async function editMessage(core: RequestCore, channelId: Snowflake, messageId: Snowflake, changes: EditMessageBody, options?: RequestOptions): Promise<ChannelMessage> {
+  const where = 'PlatformApi.editMessage()';
+  const params = { channel_id: checkSnowflake(where, 'channelId', channelId), message_id: checkSnowflake(where, 'messageId', messageId) };
+  return core.request(messageCall(where, 'PATCH', MESSAGE, params, changes, 'changes'), options, where);
 }
 
 /** Checks a message body and its files and builds the call: JSON, or multipart when there are files. */

@@ -55,17 +55,21 @@ local p, ident, addr, route, major = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local globalLimit, globalWindow = tonumber(ARGV[6]), tonumber(ARGV[7])
 local invalidLimit, invalidWindow, hold = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
 local id, poll, app = ARGV[11], tonumber(ARGV[12]), ARGV[13]
+-- A sliding window: \`log\` holds what was sent within \`window\` ms, \`holds\` the slots still out.
+-- Answers how long to wait when the two together reach \`limit\`, or nil when there is room.
+local function windowWait(log, holds, window, limit)
+  redis.call('ZREMRANGEBYSCORE', log, '-inf', '(' .. (now - window))
+  redis.call('ZREMRANGEBYSCORE', holds, '-inf', now)
+  if redis.call('ZCARD', log) + redis.call('ZCARD', holds) < limit then return nil end
+  local o = redis.call('ZRANGE', log, 0, 0, 'WITHSCORES')
+  if o[2] then return math.max(1, tonumber(o[2]) + window - now) end
+  return poll
+end
 local block = tonumber(redis.call('GET', p .. 'gblock|' .. app) or '0')
 if block > now then return {0, block - now, 'global'} end
 local inv, guard = p .. 'invalid|' .. addr, p .. 'guard|' .. addr
-redis.call('ZREMRANGEBYSCORE', inv, '-inf', '(' .. (now - invalidWindow))
-redis.call('ZREMRANGEBYSCORE', guard, '-inf', now)
-if redis.call('ZCARD', inv) + redis.call('ZCARD', guard) >= invalidLimit then
-  local o = redis.call('ZRANGE', inv, 0, 0, 'WITHSCORES')
-  local w = poll
-  if o[2] then w = math.max(1, tonumber(o[2]) + invalidWindow - now) end
-  return {0, w, 'invalid'}
-end
+local wait = windowWait(inv, guard, invalidWindow, invalidLimit)
+if wait then return {0, wait, 'invalid'} end
 local bk = bucketKey(p, ident, route, major)
 local probe = 0
 if bk ~= '' then
@@ -80,14 +84,8 @@ if bk ~= '' then
   end
 end
 local sent, flying = p .. 'sent|' .. app, p .. 'flying|' .. app
-redis.call('ZREMRANGEBYSCORE', sent, '-inf', '(' .. (now - globalWindow))
-redis.call('ZREMRANGEBYSCORE', flying, '-inf', now)
-if redis.call('ZCARD', sent) + redis.call('ZCARD', flying) >= globalLimit then
-  local o = redis.call('ZRANGE', sent, 0, 0, 'WITHSCORES')
-  local w = poll
-  if o[2] then w = math.max(1, tonumber(o[2]) + globalWindow - now) end
-  return {0, w, 'global'}
-end
+wait = windowWait(sent, flying, globalWindow, globalLimit)
+if wait then return {0, wait, 'global'} end
 redis.call('ZADD', flying, now + hold, id)
 redis.call('PEXPIRE', flying, hold + 1000)
 redis.call('ZADD', guard, now + hold, id)
