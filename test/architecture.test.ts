@@ -41,6 +41,7 @@ describe('dependency rules', () => {
     expect([...found].sort()).toEqual(
       [
         'emulator-is-independent: src/emulator/e.ts',
+        'ws-loads-lazily: src/emulator/gateway/g.ts',
         'hosts-use-the-public-api: src/desktop/d.ts',
         'hosts-use-the-public-api: src/electron.ts',
         'no-file-cycles: src/a.ts <-> src/b.ts',

@@ -79,6 +79,8 @@ const ROUTES: Record<string, Route> = {
   [PATHS.currentUser]: { method: 'GET', handle: (ctx, req) => currentUser(ctx, req.headers.authorization) },
   [PATHS.userinfo]: { method: 'GET', handle: (ctx, req) => userInfo(ctx, req.headers.authorization) },
   [PATHS.application]: { method: 'GET', handle: (ctx, req) => currentApplication(ctx, req.headers.authorization) },
+  [PATHS.gateway]: { method: 'GET', handle: (ctx) => ctx.gateway?.discovery() ?? serviceError(404) },
+  [PATHS.gatewayBot]: { method: 'GET', handle: (ctx, req) => ctx.gateway?.discoveryBot(req.headers.authorization) ?? serviceError(404) },
 };
 
 /**
@@ -123,6 +125,12 @@ export class EmulatorServer {
     this.server = createServer((req, res) => void this.serve(req, res));
     this.server.requestTimeout = 30_000;
     this.server.headersTimeout = 10_000;
+    // The gateway's WebSocket upgrades; without a gateway the socket is ended.
+    this.server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+      socket.on('error', () => socket.destroy());
+      if (this.ctx?.gateway !== undefined) this.ctx.gateway.upgrade(req, socket, head);
+      else socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    });
     this.server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
