@@ -1,0 +1,188 @@
+// discord.js 14 against the emulator's gateway, unmodified: only its REST base points at the
+// emulator. Real timers; every client is destroyed after its test.
+import { Client, Events, GatewayIntentBits, GatewayRateLimitError, type Guild } from 'discord.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
+
+const APP = '1234567890123456789';
+const OTHER_APP = '2234567890123456789';
+const PLAYER = '80351110224678912';
+const FRIEND = '80351110224678913';
+const STRANGER = '80351110224678914';
+const GUILD = '900000000000000001';
+const PRIVILEGED_FLAGS = ((1n << 14n) | (1n << 18n)).toString();
+
+let emulator: Emulator | undefined;
+const clients: Client[] = [];
+let now = Date.now();
+
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.destroy();
+  await emulator?.close();
+  emulator = undefined;
+});
+
+async function start(options: EmulatorOptions = {}): Promise<Emulator> {
+  now = Date.now();
+  emulator = await startEmulator({
+    rateLimits: 'off',
+    clock: () => now,
+    applications: [{ id: APP, name: 'Test Bot', flags: PRIVILEGED_FLAGS }, { id: OTHER_APP }],
+    users: [
+      { id: PLAYER, username: 'player' },
+      { id: FRIEND, username: 'friend' },
+      { id: STRANGER, username: 'stranger' },
+    ],
+    guilds: [{ id: GUILD, name: 'Guild One', members: [{ userId: FRIEND }], channels: [{ name: 'lobby', type: 0 }] }],
+    gateway: { heartbeatIntervalMs: 400, reconnectGraceMs: 300 },
+    ...options,
+  });
+  return emulator;
+}
+
+function client(e: Emulator, intents: number[] = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMembers]): Client {
+  const c = new Client({ intents, rest: { api: `${e.webBase}/api`, retries: 0 } });
+  clients.push(c);
+  return c;
+}
+
+async function login(e: Emulator, c = client(e), token = e.botToken): Promise<Client<true>> {
+  const ready = new Promise<void>((resolve) => c.once(Events.ClientReady, () => resolve()));
+  await c.login(token);
+  await ready;
+  return c as Client<true>;
+}
+
+function once<T>(c: Client, event: string, timeoutMs = 5000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${event} within ${timeoutMs} ms`)), timeoutMs);
+    c.once(event, (value: T) => {
+      clearTimeout(timer);
+      resolve(value);
+    });
+  });
+}
+
+async function identifies(e: Emulator): Promise<number> {
+  const res = await fetch(`${e.apiBase}/gateway/bot`, { headers: { Authorization: `Bot ${e.botToken}` } });
+  return 1000 - ((await res.json()) as { session_start_limit: { remaining: number } }).session_start_limit.remaining;
+}
+
+async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('discord.js Client', () => {
+  it('becomes ready with the guild available, its channels and members.me cached', async () => {
+    const e = await start();
+    const c = await login(e);
+    const guild = c.guilds.cache.get(GUILD)!;
+    expect(guild.available).toBe(true);
+    expect(guild.name).toBe('Guild One');
+    expect(guild.channels.cache.map((ch) => ch.name).sort()).toEqual(['general', 'lobby']);
+    expect(guild.members.me?.id).toBe(APP);
+    expect(c.user.id).toBe(APP);
+    expect(c.application.id).toBe(APP);
+    expect(guild.memberCount).toBe(3);
+  });
+
+  it('a forced RECONNECT resumes with one IDENTIFY in all', async () => {
+    const e = await start();
+    const c = await login(e);
+    const sessionId = e.gateway.sessions[0]!.id;
+    const resumed = once(c, Events.ShardResume);
+    e.gateway.reconnect();
+    await resumed;
+    expect(e.gateway.sessions).toMatchObject([{ id: sessionId, connected: true }]);
+    expect(await identifies(e)).toBe(1);
+  });
+
+  it('an event queued while the socket is away is delivered once after the resume', async () => {
+    const e = await start();
+    const c = await login(e);
+    const added: string[] = [];
+    c.on(Events.GuildMemberAdd, (member) => added.push(member.id));
+    const resumed = once(c, Events.ShardResume);
+    e.gateway.dropConnections();
+    await e.setGuildMember(GUILD, STRANGER);
+    await resumed;
+    await waitFor(() => added.length > 0);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(added).toEqual([STRANGER]);
+    expect(await identifies(e)).toBe(1);
+  });
+
+  it('op 9 false makes it identify again with a new session', { timeout: 15_000 }, async () => {
+    const e = await start();
+    const c = await login(e);
+    const first = e.gateway.sessions[0]!.id;
+    e.gateway.invalidateSessions({ resumable: false });
+    // @discordjs/ws waits 5 s between IDENTIFYs of a shard.
+    await waitFor(() => e.gateway.sessions.length === 1 && e.gateway.sessions[0]!.id !== first && e.gateway.sessions[0]!.connected, 9000);
+    expect(await identifies(e)).toBe(2);
+    await waitFor(() => c.guilds.cache.get(GUILD)?.available === true);
+  });
+
+  it('detects a zombie connection and resumes', async () => {
+    const e = await start();
+    const c = await login(e);
+    const sessionId = e.gateway.sessions[0]!.id;
+    const resumed = once(c, Events.ShardResume, 8000);
+    e.gateway.stopHeartbeatAcks();
+    await resumed;
+    expect(e.gateway.sessions).toMatchObject([{ id: sessionId, connected: true }]);
+    expect(await identifies(e)).toBe(1);
+  });
+
+  it('stops with DisallowedIntents (4014) when the application lacks the privileged flag', async () => {
+    const e = await start();
+    const c = client(e, [GatewayIntentBits.Guilds, GatewayIntentBits.GuildPresences]);
+    await expect(c.login(e.botToken)).rejects.toThrow(/disallowed intents/i);
+  });
+
+  it('rejects a token the service does not know', async () => {
+    const e = await start();
+    await expect(client(e).login('MTIz.bad.token-token-token')).rejects.toThrow(/token/i);
+  });
+
+  it('members.fetch(), then a second one rejected with GatewayRateLimitError, accepted again 30 s later on the emulator clock', async () => {
+    const e = await start();
+    const c = await login(e);
+    const guild = c.guilds.cache.get(GUILD) as Guild;
+    const members = await guild.members.fetch();
+    expect([...members.keys()].sort()).toEqual([APP, PLAYER, FRIEND].sort());
+    const error = await guild.members.fetch().then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(error).toBeInstanceOf(GatewayRateLimitError);
+    const { data } = error as GatewayRateLimitError;
+    expect(data.opcode).toBe(8);
+    expect(data.meta.guild_id).toBe(GUILD);
+    expect(data.meta.nonce).toMatch(/^\d+$/);
+    expect(data.retry_after).toBeGreaterThan(29);
+    now += 30_000;
+    expect((await guild.members.fetch()).size).toBe(3);
+  });
+
+  it('keeps its member cache with GUILD_MEMBER_ADD, UPDATE and REMOVE', async () => {
+    const e = await start();
+    const role = await e.createRole(GUILD, { name: 'Racers' });
+    const c = await login(e);
+    const guild = c.guilds.cache.get(GUILD)!;
+    const target = guild.ownerId === PLAYER ? FRIEND : PLAYER;
+    await e.removeGuildMember(GUILD, target);
+    await waitFor(() => !guild.members.cache.has(target));
+    const added = once(c, Events.GuildMemberAdd);
+    await e.setGuildMember(GUILD, target);
+    await added;
+    const updated = once(c, Events.GuildMemberUpdate);
+    await e.setGuildMember(GUILD, target, { roles: [role.id] });
+    await updated;
+    expect(guild.members.cache.get(target)!.roles.cache.has(role.id)).toBe(true);
+  });
+});
