@@ -1,7 +1,6 @@
 // discordeno 21 (createBot, and its gateway manager) against the emulator's gateway, unmodified:
 // its REST base points at the emulator. Real timers; every bot is shut down after its test
 // (resharding checks off, so no interval outlives it).
-import { createBot, GatewayIntents } from 'discordeno';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 
@@ -34,7 +33,8 @@ interface Raw {
   d: any;
 }
 
-function bot(e: Emulator): { raw: Raw[]; start(): Promise<void> } {
+async function bot(e: Emulator): Promise<{ raw: Raw[]; start(): Promise<void> }> {
+  const { createBot, GatewayIntents } = await import('discordeno'); // ESM only
   const raw: Raw[] = [];
   const b = createBot({
     token: e.botToken,
@@ -43,7 +43,6 @@ function bot(e: Emulator): { raw: Raw[]; start(): Promise<void> } {
     gateway: { resharding: { enabled: false }, spawnShardDelay: 0 },
     events: { raw: (payload: Raw) => void raw.push(payload) },
   } as Parameters<typeof createBot>[0]);
-  b.logger.setLevel(100); // quiet
   stops.push(() => b.shutdown());
   return { raw, start: () => b.start() };
 }
@@ -59,7 +58,7 @@ async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
 describe('discordeno createBot', () => {
   it('fetches GET /gateway/bot, identifies and gets READY then the guild', async () => {
     const e = await start();
-    const b = bot(e);
+    const b = await bot(e);
     await b.start();
     await waitFor(() => b.raw.some((p) => p.t === 'GUILD_CREATE'));
     expect(b.raw.find((p) => p.t === 'READY')!.d).toMatchObject({ user: { id: APP }, guilds: [{ id: GUILD }] });
@@ -68,7 +67,7 @@ describe('discordeno createBot', () => {
 
   it('resumes after op 7 RECONNECT with the same session', async () => {
     const e = await start();
-    const b = bot(e);
+    const b = await bot(e);
     await b.start();
     await waitFor(() => e.gateway.sessions[0]?.connected === true);
     const sessionId = e.gateway.sessions[0]!.id;
