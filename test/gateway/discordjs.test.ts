@@ -186,3 +186,48 @@ describe('discord.js Client', () => {
     expect(guild.members.cache.get(target)!.roles.cache.has(role.id)).toBe(true);
   });
 });
+
+describe('discord.js: slash commands over the gateway (an application without an interactions endpoint)', () => {
+  async function withCommands(e: Emulator): Promise<void> {
+    for (const name of ['ping', 'slow', 'resp']) {
+      const res = await fetch(`${e.apiBase}/applications/${APP}/guilds/${GUILD}/commands`, {
+        method: 'POST',
+        headers: { Authorization: `Bot ${e.botToken}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name, description: `The ${name} command` }),
+      });
+      expect(res.status).toBe(201);
+    }
+  }
+
+  it('reply, deferReply + editReply and withResponse answer emulator.invokeCommand', async () => {
+    const e = await start();
+    await withCommands(e);
+    const c = await login(e);
+    const responses: unknown[] = [];
+    let edited: Promise<unknown> | undefined;
+    c.on(Events.InteractionCreate, (interaction) => {
+      if (!interaction.isChatInputCommand()) return;
+      if (interaction.commandName === 'ping') void interaction.reply('pong');
+      if (interaction.commandName === 'slow') edited = interaction.deferReply().then(() => interaction.editReply('done'));
+      if (interaction.commandName === 'resp') void interaction.reply({ content: 'with response', withResponse: true }).then((r) => responses.push(r));
+    });
+    const ping = await e.invokeCommand({ guildId: GUILD, name: 'ping', userId: FRIEND });
+    expect(ping).toMatchObject({ via: 'callback', response: { type: 4, data: { content: 'pong' } }, message: { content: 'pong' } });
+    const slow = await e.invokeCommand({ guildId: GUILD, name: 'slow', userId: FRIEND });
+    expect(slow.response.type).toBe(5);
+    await edited; // PATCH …/messages/%40original: discord.js encodes the @
+    expect(e.message(slow.message!.id)).toMatchObject({ content: 'done' });
+    const resp = await e.invokeCommand({ guildId: GUILD, name: 'resp', userId: FRIEND });
+    await waitFor(() => responses.length === 1);
+    const callback = responses[0] as { interaction: { id: string }; resource: { type: number; message: { id: string; content: string } } };
+    expect(callback.interaction.id).toBe(resp.interactionId);
+    expect(callback.resource.type).toBe(4);
+    expect(callback.resource.message).toMatchObject({ id: resp.message!.id, content: 'with response' });
+  });
+
+  it('an application with neither an endpoint nor a gateway session still fails with no-endpoint', async () => {
+    const e = await start();
+    await withCommands(e);
+    await expect(e.invokeCommand({ guildId: GUILD, name: 'ping', userId: FRIEND })).rejects.toMatchObject({ reason: 'no-endpoint' });
+  });
+});

@@ -23,6 +23,8 @@ export interface GatewayPort {
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   /** A guild event to every session whose shard holds the guild, with `intent` when given, of `applicationId` only when given. */
   dispatchToGuild(guildId: string, t: string, d: unknown, filter?: { intent?: number; applicationId?: string }): void;
+  /** Whether `applicationId` has a live session that receives the events of `guildId`. */
+  hasSessionFor(applicationId: string, guildId: string): boolean;
   /** Ends every connection and timer. */
   close(): void;
 }
