@@ -276,6 +276,8 @@ export interface Emulator {
   createRole(guildId: string, role: EmulatorRole): Promise<EmulatorRoleObject>;
   /** Adds a known user to a guild, or replaces the member's roles (area: guilds and commands). With the gateway, sessions with the GUILD_MEMBERS intent get GUILD_MEMBER_ADD or GUILD_MEMBER_UPDATE. */
   setGuildMember(guildId: string, userId: string, options?: { roles?: string[] }): Promise<void>;
+  /** A member's message in a guild channel, as a player would write it: kept in the channel and, with the gateway, dispatched as MESSAGE_CREATE (GUILD_MESSAGES intent; without MESSAGE_CONTENT the content is empty unless it mentions the bot). Resolves with the message object. */
+  sendUserMessage(options: { channelId: string; userId: string; content: string }): Promise<Record<string, unknown>>;
   /** Removes a member other than the owner from a guild; with the gateway, sessions with the GUILD_MEMBERS intent get GUILD_MEMBER_REMOVE. */
   removeGuildMember(guildId: string, userId: string): Promise<void>;
   /** Adds a channel or a thread to a guild (area: guilds and commands). */

@@ -231,3 +231,46 @@ describe('discord.js: slash commands over the gateway (an application without an
     await expect(e.invokeCommand({ guildId: GUILD, name: 'ping', userId: FRIEND })).rejects.toMatchObject({ reason: 'no-endpoint' });
   });
 });
+
+describe('discord.js: MESSAGE_CREATE and the MESSAGE_CONTENT rules', () => {
+  async function messages(e: Emulator, intents: number[]): Promise<{ c: Client<true>; seen: Array<{ author: string; content: string }> }> {
+    const c = await login(e, client(e, intents));
+    const seen: Array<{ author: string; content: string }> = [];
+    c.on(Events.MessageCreate, (message) => seen.push({ author: message.author.id, content: message.content }));
+    return { c, seen };
+  }
+
+  it('without MESSAGE_CONTENT the content is empty, except the bot\'s own messages and ones that mention it', async () => {
+    const e = await start();
+    const { c, seen } = await messages(e, [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages]);
+    const lobby = c.guilds.cache.get(GUILD)!.channels.cache.find((ch) => ch.name === 'lobby')!;
+    await e.sendUserMessage({ channelId: lobby.id, userId: FRIEND, content: 'hello' });
+    await e.sendUserMessage({ channelId: lobby.id, userId: FRIEND, content: `<@${APP}> hi bot` });
+    if (!lobby.isTextBased()) throw new Error('lobby is a text channel');
+    await lobby.send('from the bot');
+    await waitFor(() => seen.length === 3);
+    expect(seen).toEqual([
+      { author: FRIEND, content: '' },
+      { author: FRIEND, content: `<@${APP}> hi bot` },
+      { author: APP, content: 'from the bot' },
+    ]);
+  });
+
+  it('with MESSAGE_CONTENT (the application has the flag) every message shows its content', async () => {
+    const e = await start();
+    const { c, seen } = await messages(e, [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent]);
+    const lobby = c.guilds.cache.get(GUILD)!.channels.cache.find((ch) => ch.name === 'lobby')!;
+    await e.sendUserMessage({ channelId: lobby.id, userId: FRIEND, content: 'hello' });
+    await waitFor(() => seen.length === 1);
+    expect(seen).toEqual([{ author: FRIEND, content: 'hello' }]);
+  });
+
+  it('without GUILD_MESSAGES no MESSAGE_CREATE comes', async () => {
+    const e = await start();
+    const { c, seen } = await messages(e, [GatewayIntentBits.Guilds]);
+    const lobby = c.guilds.cache.get(GUILD)!.channels.cache.find((ch) => ch.name === 'lobby')!;
+    await e.sendUserMessage({ channelId: lobby.id, userId: FRIEND, content: 'hello' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(seen).toEqual([]);
+  });
+});

@@ -36,7 +36,7 @@ import {
 } from './protocol.js';
 import { requestGuildMembers } from './members.js';
 import type { EmulatorGateway, EmulatorGatewaySession } from './types.js';
-import type { GatewayPort, ResolvedGatewayOptions } from './port.js';
+import type { GatewayPort, ResolvedGatewayOptions, SessionView } from './port.js';
 
 
 export const GATEWAY_PATH = '/gateway';
@@ -336,7 +336,7 @@ export class Gateway implements GatewayPort {
       if (filter.applicationId !== undefined && session.app.id !== filter.applicationId) continue;
       if (filter.intent !== undefined && (session.intents & filter.intent) === 0) continue;
       if (guildShard(guildId, session.shard[1]) !== session.shard[0]) continue;
-      this.#dispatch(session, t, typeof d === 'function' ? (d as (s: Session) => unknown)(session) : d);
+      this.#dispatch(session, t, typeof d === 'function' ? (d as (s: SessionView) => unknown)({ applicationId: session.app.id, intents: session.intents }) : d);
     }
   }
 

@@ -11,6 +11,12 @@ export interface ResolvedGatewayOptions {
   reconnectGraceMs: number;
 }
 
+/** What an event may know of the session it goes to. */
+export interface SessionView {
+  readonly applicationId: string;
+  readonly intents: number;
+}
+
 export interface GatewayPort {
   readonly url: string;
   /** The test hooks `emulator.gateway` shows: nothing more. */
@@ -21,7 +27,10 @@ export interface GatewayPort {
   discoveryBot(authorization: string | undefined): Outcome;
   /** The HTTP server's `upgrade` event. */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
-  /** A guild event to every session whose shard holds the guild, with `intent` when given, of `applicationId` only when given. */
+  /**
+   * A guild event to every session whose shard holds the guild, with `intent` when given, of
+   * `applicationId` only when given; `d` may be a function of the session, for what each one sees.
+   */
   dispatchToGuild(guildId: string, t: string, d: unknown, filter?: { intent?: number; applicationId?: string }): void;
   /** Whether `applicationId` has a live session that receives the events of `guildId`. */
   hasSessionFor(applicationId: string, guildId: string): boolean;
