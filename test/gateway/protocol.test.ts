@@ -336,3 +336,15 @@ async function vi_waitFor(check: () => boolean, timeoutMs = 2000): Promise<void>
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+describe('hooks and options', () => {
+  it('invalidateSessions refuses a resumable that is not a boolean', async () => {
+    const e = await start();
+    expect(() => e.gateway.invalidateSessions({ resumable: 'yes' as unknown as boolean })).toThrow(/emulator\.gateway\.invalidateSessions: options\.resumable must be a boolean/);
+  });
+
+  it('startEmulator refuses bad gateway options with the option named', async () => {
+    await expect(startEmulator({ gateway: { heartbeatIntervalMs: 0 } })).rejects.toThrow(/options\.gateway\.heartbeatIntervalMs/);
+    await expect(startEmulator({ gateway: 'yes' as never })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
+  });
+});

@@ -6,6 +6,8 @@
  * `ws` is loaded by `startGateway` only, when an emulator starts with the gateway.
  */
 import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { checkBoolean, checkOptions } from '../../check.js';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
@@ -60,7 +62,7 @@ interface Connection {
   deadline: NodeJS.Timeout | undefined;
   grace: NodeJS.Timeout | undefined;
   acknowledge: boolean;
-  /** Receive times of the payloads of the current rate window. */
+  /** The current rate window: when it started (performance.now()) and the payloads in it. */
   windowStart: number;
   windowCount: number;
 }
@@ -136,7 +138,7 @@ export class Gateway implements GatewayPort {
   }
 
   #open(ws: WebSocket, req: IncomingMessage): void {
-    const connection: Connection = { ws, session: undefined, deadline: undefined, grace: undefined, acknowledge: true, windowStart: this.#ctx.options.clock(), windowCount: 0 };
+    const connection: Connection = { ws, session: undefined, deadline: undefined, grace: undefined, acknowledge: true, windowStart: performance.now(), windowCount: 0 };
     this.#connections.add(connection);
     ws.on('error', () => ws.terminate()); // a protocol error of the peer: ws closes it itself
     ws.on('close', (code: number) => this.#closedBy(connection, code));
@@ -197,7 +199,8 @@ export class Gateway implements GatewayPort {
   }
 
   #receive(connection: Connection, data: Buffer, isBinary: boolean): void {
-    const now = this.#ctx.options.clock();
+    // Real time, not the emulator's clock: a flood guard, which a frozen test clock must not trip.
+    const now = performance.now();
     if (now - connection.windowStart >= RATE_LIMIT_WINDOW_MS) {
       connection.windowStart = now;
       connection.windowCount = 0;
@@ -383,8 +386,8 @@ export class Gateway implements GatewayPort {
 
   invalidateSessions(options?: { resumable?: boolean }): void {
     this.#checkOpen('invalidate sessions');
-    const resumable = options?.resumable ?? false;
-    if (typeof resumable !== 'boolean') throw new TypeError('emulator.gateway.invalidateSessions: options.resumable must be a boolean.');
+    const where = 'emulator.gateway.invalidateSessions';
+    const resumable = checkBoolean(where, 'options.resumable', checkOptions(where, options).resumable, false);
     for (const session of [...this.#sessions.values()]) {
       if (session.connection !== undefined) this.#send(session.connection, { op: Op.InvalidSession, d: resumable });
       if (!resumable) {
