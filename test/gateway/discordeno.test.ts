@@ -75,4 +75,27 @@ describe('discordeno createBot', () => {
     await waitFor(() => b.raw.some((p) => p.t === 'RESUMED'));
     expect(e.gateway.sessions).toMatchObject([{ id: sessionId, connected: true }]);
   });
+
+  it('op 9 false makes it identify again with a new session', { timeout: 15_000 }, async () => {
+    const e = await start();
+    const b = await bot(e);
+    await b.start();
+    await waitFor(() => e.gateway.sessions[0]?.connected === true);
+    const first = e.gateway.sessions[0]!.id;
+    e.gateway.invalidateSessions({ resumable: false });
+    // discordeno waits 1 to 5 s before it identifies again.
+    await waitFor(() => e.gateway.sessions.length === 1 && e.gateway.sessions[0]!.id !== first, 9000);
+    expect(b.raw.filter((p) => p.t === 'READY')).toHaveLength(2);
+  });
+
+  it('detects a zombie connection (no heartbeat ACK) and resumes', { timeout: 15_000 }, async () => {
+    const e = await start();
+    const b = await bot(e);
+    await b.start();
+    await waitFor(() => e.gateway.sessions[0]?.connected === true);
+    const sessionId = e.gateway.sessions[0]!.id;
+    e.gateway.stopHeartbeatAcks();
+    await waitFor(() => b.raw.some((p) => p.t === 'RESUMED'), 9000);
+    expect(e.gateway.sessions).toMatchObject([{ id: sessionId, connected: true }]);
+  });
 });
