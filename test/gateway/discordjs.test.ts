@@ -274,3 +274,23 @@ describe('discord.js: MESSAGE_CREATE and the MESSAGE_CONTENT rules', () => {
     expect(seen).toEqual([]);
   });
 });
+
+describe('discord.js: APPLICATION_COMMAND_PERMISSIONS_UPDATE', () => {
+  it('emits the PUT answer to the application that owns the command', async () => {
+    const e = await start();
+    const c = await login(e);
+    const base = `${e.apiBase}/applications/${APP}/guilds/${GUILD}/commands`;
+    const command = (await (await fetch(base, { method: 'POST', headers: { Authorization: `Bot ${e.botToken}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'kick', description: 'Kicks' }) })).json()) as { id: string };
+    const token = e.createAccessToken({ userId: PLAYER, scopes: 'applications.commands.permissions.update' }).accessToken;
+    const event = once<{ id: string; guildId: string; applicationId: string; permissions: unknown[] }>(c, Events.ApplicationCommandPermissionsUpdate);
+    const put = await fetch(`${base}/${command.id}/permissions`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ permissions: [{ id: FRIEND, type: 2, permission: true }] }),
+    });
+    expect(put.status).toBe(200);
+    const answer = (await put.json()) as { id: string; guild_id: string; application_id: string; permissions: unknown[] };
+    const data = await event;
+    expect({ id: data.id, guild_id: data.guildId, application_id: data.applicationId, permissions: data.permissions }).toEqual(answer);
+  });
+});
