@@ -108,7 +108,7 @@ export class Gateway implements GatewayPort {
   /** `GET /gateway/bot`: the URL, one shard and the session start limit of the bot. */
   discoveryBot(authorization: string | undefined): Outcome {
     const caller = identify(this.#ctx, authorization);
-    if (caller === 'unauthorized' || caller === 'missing-scope' || caller.kind !== 'bot') return json(401, { message: '401: Unauthorized', code: 0 });
+    if (caller === 'unauthorized' || caller === 'missing-scope' || caller.kind !== 'bot') return serviceError(401);
     const limit = this.#startLimit(caller.applicationId);
     return json(200, {
       url: this.url,
