@@ -60,6 +60,15 @@ module.exports = {
       to: { path: '^src/(index|electron|cli)\\.ts$' },
     },
     {
+      name: 'ws-loads-lazily',
+      comment:
+        "The optional dependency ws is loaded only when an emulator starts with the gateway: never by a static import " +
+        '(a type-only import is fine), so nothing else, and never the sign-in path, loads it.',
+      severity: 'error',
+      from: {},
+      to: { path: '(^|/)node_modules/ws/', dependencyTypesNot: ['dynamic-import', 'type-only'] },
+    },
+    {
       name: 'rules-are-pure',
       comment: 'src/rules/ holds only the spec\'s rules: no I/O, so no node: module.',
       severity: 'error',

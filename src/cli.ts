@@ -94,6 +94,8 @@ const COMMANDS: Record<string, Command> = {
       '  --rate-limits MODE     service: enforce the service\'s rate limits on the lobby',
       '                         interface; off: none (default service)',
       '  --guild                create a guild (the first user owns it, with a #general channel)',
+      '  --gateway              also serve the gateway (WebSocket events for bots; needs the',
+      '                         optional dependency ws) and print its URL',
       '                         and print its id, to register guild commands against',
       '  --interactions-url URL set the application\'s interactions endpoint; the emulator checks',
       '                         it first with signed PINGs, as the service does',
@@ -113,6 +115,7 @@ const COMMANDS: Record<string, Command> = {
         'data-dir': { type: 'string' },
         'rate-limits': { type: 'string' },
         guild: { type: 'boolean' },
+        gateway: { type: 'boolean' },
         'interactions-url': { type: 'string' },
         'desktop-client': { type: 'string' },
         player: { type: 'string', multiple: true },
@@ -140,6 +143,7 @@ const COMMANDS: Record<string, Command> = {
           ...(applications ? { applications } : {}),
           ...(dataDir !== undefined ? { dataDir } : {}),
           ...(rateLimits !== undefined ? { rateLimits } : {}),
+          ...(values.gateway === true ? { gateway: true } : {}),
           ...(players.length > 0 ? { users: players.map((id, i) => ({ id, username: `player${i + 1}` })) } : {}),
         });
       } catch (err) {
@@ -152,6 +156,7 @@ const COMMANDS: Record<string, Command> = {
       io.out(`Platform emulator listening on ${emulator.webBase}`);
       io.out(`  web base:       ${emulator.webBase}`);
       io.out(`  api base:       ${emulator.apiBase}`);
+      if (values.gateway === true) io.out(`  gateway:        ${emulator.gatewayUrl}`);
       io.out(`  application id: ${emulator.applicationId}`);
       // A local test double's credential: printed so a backend under test can be configured with it.
       io.out(`  bot token:      ${emulator.botToken}`);

@@ -42,6 +42,7 @@ describe('dependency rules', () => {
       [
         'emulator-is-independent: src/emulator/e.ts',
         'entry-points-are-roots: src/signin/s.ts',
+        'ws-loads-lazily: src/emulator/gateway/g.ts',
         'hosts-use-the-public-api: src/desktop/d.ts',
         'hosts-use-the-public-api: src/electron.ts',
         'no-file-cycles: src/a.ts <-> src/b.ts',

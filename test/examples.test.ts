@@ -46,3 +46,15 @@ describe('examples/console-game', () => {
     expect(output).toContain('Ready to play.');
   });
 });
+
+describe('examples/gateway-bot', () => {
+  it('answers /ping over the emulator gateway, then exits', () => {
+    const output = execFileSync(process.execPath, [path.join(projectRoot, 'examples', 'gateway-bot', 'bot.js'), '--emulator'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, NODE_PATH: nodePath },
+    });
+    expect(output).toMatch(/Bot Emulated Application is ready in 1 guild\(s\) through ws:\/\/127\.0\.0\.1:\d+\/gateway\./);
+    expect(output).toContain('A player used /ping; the bot answered: pong');
+  });
+});

@@ -8,6 +8,7 @@ import type { AuthorizeFault, TokenFault } from './types.js';
 import type { CommandStore } from './commands/store.js';
 import type { World } from './world/world.js';
 import type { ServerFault } from './http.js';
+import type { GatewayPort } from './gateway/port.js';
 
 export interface EmulatorContext {
   readonly options: ResolvedOptions;
@@ -31,6 +32,8 @@ export interface EmulatorContext {
   readonly world: World;
   /** Registered application commands and their permissions (area: guilds and commands). */
   readonly commands: CommandStore;
+  /** The gateway, when the emulator started with the `gateway` option. */
+  gateway: GatewayPort | undefined;
 }
 
 /** Paths relative to the web base; the API ones include the version segment. */
@@ -44,4 +47,6 @@ export const PATHS = {
   userinfo: '/api/v10/oauth2/userinfo',
   application: '/api/v10/applications/@me',
   authorization: '/api/v10/oauth2/@me',
+  gateway: '/api/v10/gateway',
+  gatewayBot: '/api/v10/gateway/bot',
 } as const;

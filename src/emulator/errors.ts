@@ -35,3 +35,13 @@ export class EmulatorStateError extends SocialSdkAuthError {
     super('ERR_EMULATOR_STATE', message, options);
   }
 }
+
+/**
+ * The emulator's gateway cannot be used (`ERR_EMULATOR_GATEWAY`): the emulator was started
+ * without the `gateway` option, it is closed, or the optional dependency `ws` is not installed.
+ */
+export class EmulatorGatewayError extends SocialSdkAuthError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('ERR_EMULATOR_GATEWAY', message, options);
+  }
+}

@@ -16,7 +16,8 @@ import { checkBoolean, checkFunction, checkInteger, checkMs, checkOneOf, checkOp
 import { argumentError } from '../errors.js';
 import type { EmulatorContext } from './context.js';
 import { createAccessToken, generateBotToken } from './credentials.js';
-import { EmulatorClosedError } from './errors.js';
+import { EmulatorClosedError, EmulatorGatewayError } from './errors.js';
+import { startGateway } from './gateway/gateway.js';
 import { LobbyWorld } from './lobbies/world.js';
 import { RateLimits } from './ratelimit/limiter.js';
 import { openStateStore } from './state/index.js';
@@ -32,7 +33,9 @@ import { canUseCommand } from './commands/access.js';
 import { CommandStore, scopeKey } from './commands/store.js';
 import { checkGuild, checkOverwrites, checkPermissionBits, WORLD_CHANNEL_TYPES } from './world/options.js';
 import { isThread } from './world/permissions.js';
-import { channelJson, guildJson, roleJson } from './world/render.js';
+import { channelJson, guildJson, memberJson, roleJson } from './world/render.js';
+import * as gatewayEvents from './gateway/events.js';
+import { postUserMessage } from './messages/router.js';
 import type { GuildRecord } from './world/types.js';
 import { World } from './world/world.js';
 import * as interactions from './interactions/index.js';
@@ -47,6 +50,7 @@ import type {
   DesktopClient,
   DesktopClientOptions,
   Emulator,
+  EmulatorGateway,
   EmulatorAccessToken,
   EmulatorChannelPermissions,
   EmulatorOptions,
@@ -89,7 +93,8 @@ export type {
   ServerErrorStorm,
   TokenFault,
 } from './types.js';
-export { EmulatorClosedError, EmulatorOpenUrlError, EmulatorStateError } from './errors.js';
+export { EmulatorClosedError, EmulatorGatewayError, EmulatorOpenUrlError, EmulatorStateError } from './errors.js';
+export type { EmulatorGateway, EmulatorGatewayOptions, EmulatorGatewaySession } from './types.js';
 export { DEFAULT_APPLICATION_ID } from './options.js';
 export { ALL_PERMISSIONS, PermissionFlags, type PermissionFlag } from '../rules/permissions.js';
 export { EmulatorInteractionError, type EmulatorInteractionFailure } from './interactions/errors.js';
@@ -201,7 +206,18 @@ class RunningEmulator implements Emulator {
     return this.#server.log.map((entry) => ({ ...entry }));
   }
 
+  get gatewayUrl(): string {
+    return this.gateway.url;
+  }
+
+  get gateway(): EmulatorGateway {
+    const gateway = this.#ctx.gateway;
+    if (gateway === undefined) throw new EmulatorGatewayError('This emulator serves no gateway: start it with startEmulator({ gateway: true }).');
+    return gateway.hooks;
+  }
+
   async close(): Promise<void> {
+    this.#ctx.gateway?.close();
     interactions.interactionWorldOf(this.#ctx)?.close(); // interactions: stops deliveries in flight
     await Promise.all([...this.#desktopClients].map((desktop) => desktop.close()));
     await this.#server.close();
@@ -357,7 +373,35 @@ class RunningEmulator implements Emulator {
       const checked = checkString(where, `options.roles[${i}]`, roleId);
       if (!guild.roles.has(checked) || checked === guild.id) throw argumentError('value', where, `options.roles[${i}]`, 'the id of a role of the guild other than @everyone', checked);
     });
+    const added = !guild.members.has(id);
     this.#ctx.world.setMember(guild, id, roles);
+    gatewayEvents.memberSet(this.#ctx, guild, id, added);
+  }
+
+  async sendUserMessage(options: { channelId: string; userId: string; content: string }): Promise<Record<string, unknown>> {
+    const where = 'emulator.sendUserMessage';
+    const o = checkOptions(where, options);
+    const channelId = checkSnowflake(where, 'options.channelId', o.channelId);
+    const found = this.#ctx.world.channel(channelId);
+    if (found === undefined) throw argumentError('value', where, 'options.channelId', 'the id of a channel of a guild of this emulator', channelId);
+    const userId = checkString(where, 'options.userId', o.userId);
+    if (!found.guild.members.has(userId)) throw argumentError('value', where, 'options.userId', 'the user id of a member of the channel\'s guild', userId, 'Add one with emulator.setGuildMember().');
+    const content = checkString(where, 'options.content', o.content, true);
+    if (content.length > 2000) throw argumentError('value', where, 'options.content', 'at most 2000 characters', content);
+    if (this.#server.isClosed) throw new EmulatorClosedError('send a message');
+    return postUserMessage(this.#ctx, channelId, userId, content);
+  }
+
+  async removeGuildMember(guildId: string, userId: string): Promise<void> {
+    const where = 'emulator.removeGuildMember';
+    const guild = this.#knownGuild(where, guildId);
+    const id = checkString(where, 'userId', userId);
+    const member = guild.members.get(id);
+    if (member === undefined) throw argumentError('value', where, 'userId', 'the user id of a member of the guild', id);
+    if (id === guild.ownerId) throw argumentError('value', where, 'userId', 'a member other than the guild owner', id, 'The owner cannot leave the guild.');
+    const user = memberJson(member, this.#ctx.options.users.get(id)).user as Record<string, unknown>;
+    this.#ctx.world.removeMember(guild, id);
+    gatewayEvents.memberRemoved(this.#ctx, guild, user);
   }
 
   async createChannel(guildId: string, channel: EmulatorChannel): Promise<EmulatorChannelObject> {
@@ -620,8 +664,19 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
     rateLimits: new RateLimits(),
     world: guilds,
     commands,
+    gateway: undefined,
   };
+  if (resolved.gateway !== undefined) {
+    try {
+      ctx.gateway = await startGateway(ctx, resolved.gateway);
+    } catch (err) {
+      await server.close();
+      world.close();
+      throw err;
+    }
+  }
   interactions.attachInteractionWorld(ctx, interactionWorld);
+
   server.attach(ctx);
   return new RunningEmulator(CONSTRUCT, server, ctx, port, botTokenOf);
 }

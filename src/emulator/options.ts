@@ -13,11 +13,12 @@ import {
 } from '../check.js';
 import { argumentError } from '../errors.js';
 import { GLOBAL_LIMIT_DEFAULT, GLOBAL_LIMIT_MAX } from './ratelimit/limiter.js';
-import type { EmulatorApplication, EmulatorOptions, EmulatorUser } from './types.js';
+import type { EmulatorApplication, EmulatorGatewayOptions, EmulatorOptions, EmulatorUser } from './types.js';
 import { isLocale, LOCALES } from '../rules/locales.js';
 import { checkGuilds } from './world/options.js';
 import type { GuildSpec } from './world/types.js';
 import { checkExternalIdentities, type ResolvedExternalIdentity } from './provisional/identities.js';
+import type { ResolvedGatewayOptions } from './gateway/port.js';
 
 /** How long a connection may take to send a complete request head, by default. */
 const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
@@ -71,6 +72,8 @@ export interface ResolvedOptions {
   deviceCodeTtlSeconds: number;
   deviceIntervalSeconds: number;
   externalIdentities: readonly ResolvedExternalIdentity[];
+  /** The gateway's options; undefined when the emulator serves no gateway. */
+  gateway: ResolvedGatewayOptions | undefined;
 }
 
 /** Where option errors say they come from. */
@@ -239,6 +242,7 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
   const deviceCodeTtlSeconds = checkSeconds('options.deviceCodeTtlSeconds', o.deviceCodeTtlSeconds, 600, false);
   const deviceIntervalSeconds = checkSeconds('options.deviceIntervalSeconds', o.deviceIntervalSeconds, 5, false);
   const externalIdentities = checkExternalIdentities(WHERE, o.externalIdentities);
+  const gateway = checkGatewayOptions(o.gateway);
 
   return {
     port,
@@ -257,5 +261,17 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
     deviceCodeTtlSeconds,
     deviceIntervalSeconds,
     externalIdentities,
+    gateway,
+  };
+}
+
+/** `options.gateway`: `true` or an object serves the gateway; undefined or `false` does not. */
+function checkGatewayOptions(value: unknown): ResolvedGatewayOptions | undefined {
+  if (value === undefined || value === false) return undefined;
+  const g = value === true ? {} : checkOptions<EmulatorGatewayOptions>(WHERE, value as EmulatorGatewayOptions, 'options.gateway');
+  return {
+    heartbeatIntervalMs: checkMs(WHERE, 'options.gateway.heartbeatIntervalMs', g.heartbeatIntervalMs, 41_250, 10),
+    resumeWindowMs: checkMs(WHERE, 'options.gateway.resumeWindowMs', g.resumeWindowMs, 120_000),
+    reconnectGraceMs: checkMs(WHERE, 'options.gateway.reconnectGraceMs', g.reconnectGraceMs, 5000),
   };
 }

@@ -93,6 +93,8 @@ const ROUTES: Record<string, Route> = {
   [PATHS.userinfo]: { method: 'GET', handle: (ctx, req) => userInfo(ctx, req.headers.authorization) },
   [PATHS.application]: { method: 'GET', handle: (ctx, req) => currentApplication(ctx, req.headers.authorization) },
   [PATHS.authorization]: { method: 'GET', handle: (ctx, req) => currentAuthorization(ctx, req.headers.authorization) },
+  [PATHS.gateway]: { method: 'GET', handle: (ctx) => ctx.gateway?.discovery() ?? serviceError(404) },
+  [PATHS.gatewayBot]: { method: 'GET', handle: (ctx, req) => ctx.gateway?.discoveryBot(req.headers.authorization) ?? serviceError(404) },
 };
 
 /**
@@ -146,6 +148,15 @@ export class EmulatorServer {
       },
       (req, res) => void this.serve(req, res),
     );
+    // The gateway's WebSocket upgrades; without a gateway the socket is ended.
+    this.server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+      // An upgrade's head is complete: the idle-connection timer no longer applies.
+      clearTimeout(this.#awaitingHead.get(socket));
+      this.#awaitingHead.delete(socket);
+      socket.on('error', () => socket.destroy());
+      if (this.ctx?.gateway !== undefined) this.ctx.gateway.upgrade(req, socket, head);
+      else socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    });
     this.server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       // Node's headersTimeout starts with the first byte of a head: a connection that sends

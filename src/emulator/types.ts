@@ -1,3 +1,5 @@
+import type { EmulatorGateway, EmulatorGatewayOptions } from './gateway/types.js';
+export type { EmulatorGateway, EmulatorGatewayOptions, EmulatorGatewaySession } from './gateway/types.js';
 /** Public types of the platform emulator (re-exported by `social-sdk-auth/emulator`). */
 import type {
   AutocompleteOptions,
@@ -126,6 +128,11 @@ export interface EmulatorOptions {
    * token with 530001. Default: none.
    */
   externalIdentities?: EmulatorExternalIdentity[];
+  /**
+   * Serve the gateway (WebSocket events) on the emulator's port, at `emulator.gatewayUrl`:
+   * `true` or options. Needs the optional dependency `ws`, loaded only then. Default: none.
+   */
+  gateway?: boolean | EmulatorGatewayOptions;
 }
 
 /** A 429 storm for `Emulator.injectRateLimits`. */
@@ -254,6 +261,10 @@ export interface Emulator {
    * whether it is closed; never a code, a token, a client secret or the signing key.
    */
   toJSON(): { webBase: string; apiBase: string; issuer: string; port: number; applicationId: string; closed: boolean };
+  /** The gateway URL (`ws://127.0.0.1:PORT/gateway`, no query string); throws `EmulatorGatewayError` when the emulator serves no gateway. */
+  readonly gatewayUrl: string;
+  /** The gateway's test hooks; throws `EmulatorGatewayError` when the emulator serves no gateway. */
+  readonly gateway: EmulatorGateway;
   /** The default application's bot token, for `Authorization: Bot <token>`. */
   readonly botToken: string;
   /** The bot token of the application `applicationId`. */
@@ -270,8 +281,12 @@ export interface Emulator {
   createGuild(guild?: EmulatorGuild): Promise<EmulatorGuildObject>;
   /** Adds a role to a guild (area: guilds and commands). */
   createRole(guildId: string, role: EmulatorRole): Promise<EmulatorRoleObject>;
-  /** Adds a known user to a guild, or replaces the member's roles (area: guilds and commands). */
+  /** Adds a known user to a guild, or replaces the member's roles (area: guilds and commands). With the gateway, sessions with the GUILD_MEMBERS intent get GUILD_MEMBER_ADD or GUILD_MEMBER_UPDATE. */
   setGuildMember(guildId: string, userId: string, options?: { roles?: string[] }): Promise<void>;
+  /** A member's message in a guild channel, as a player would write it: kept in the channel and, with the gateway, dispatched as MESSAGE_CREATE (GUILD_MESSAGES intent; without MESSAGE_CONTENT the content is empty unless it mentions the bot). Resolves with the message object. */
+  sendUserMessage(options: { channelId: string; userId: string; content: string }): Promise<Record<string, unknown>>;
+  /** Removes a member other than the owner from a guild; with the gateway, sessions with the GUILD_MEMBERS intent get GUILD_MEMBER_REMOVE. */
+  removeGuildMember(guildId: string, userId: string): Promise<void>;
   /** Adds a channel or a thread to a guild (area: guilds and commands). */
   createChannel(guildId: string, channel: EmulatorChannel): Promise<EmulatorChannelObject>;
   /** Whether the member may use the command in the channel, by its permissions and overwrites as the service decides (area: guilds and commands). */

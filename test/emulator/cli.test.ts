@@ -118,6 +118,20 @@ describe('runCli', () => {
     await expect(fetch(`${webBase}/.well-known/openid-configuration`)).rejects.toThrow();
   });
 
+  it('serves the gateway with --gateway and prints its URL', async () => {
+    const io = captureIo();
+    controllers.push(io.controller);
+    const exit = runCli(['emulator', '--gateway'], io);
+    await until(() => io.stdout.some((line) => line.includes('Press Ctrl+C')));
+    const text = io.stdout.join('\n');
+    const apiBase = /api base:\s+(\S+)/.exec(text)![1]!;
+    const gateway = /gateway:\s+(\S+)/.exec(text)?.[1];
+    expect(gateway).toBe(`${apiBase.replace('http://', 'ws://').replace('/api/v10', '')}/gateway`);
+    expect(await (await fetch(`${apiBase}/gateway`)).json()).toEqual({ url: gateway });
+    io.controller.abort();
+    expect(await exit).toBe(0);
+  });
+
   it('registers the application id and redirect URIs a game passes', async () => {
     const io = captureIo();
     controllers.push(io.controller);

@@ -14,6 +14,7 @@ import type { GuildRecord } from '../world/types.js';
 import { CommandJsonErrorCode as Code, fail, invalidBody, missingAccess } from './errors.js';
 import { definition, definitionKey, localizedCommand, requesterLocale } from './shape.js';
 import { scopeKey, type CommandRecord, type PermissionOverwrite } from './store.js';
+import { commandPermissionsUpdated } from '../gateway/events.js';
 
 type Json = Record<string, unknown>;
 
@@ -279,5 +280,7 @@ export const editPermissions: CommandOperation = (r) => {
   }
   if (problems.length > 0) return invalidBody(problems as never);
   r.ctx.commands.setPermissions(keyOf(r), r.commandId!, overwrites);
-  return json(200, permissionsJson(r, r.commandId!, overwrites));
+  const answer = permissionsJson(r, r.commandId!, overwrites);
+  commandPermissionsUpdated(r.ctx, r.applicationId, guild.id, answer); // the gateway's event: the PUT's answer
+  return json(200, answer);
 };

@@ -93,6 +93,16 @@ export function fillComponentIds(components: unknown[]): unknown[] {
 }
 
 /** Records `ack` and applies its effects. Call only once `responseProblems` found none. */
+/** A message's `interaction_metadata`: the interaction that made it, with who installed the app (0 guild, 1 user). */
+export function interactionMetadata(record: InteractionRecord, user: { username?: string; globalName?: string } | undefined): NonNullable<EmulatorMessage['interaction_metadata']> {
+  return {
+    id: record.id,
+    type: record.type,
+    user: { id: record.userId, username: user?.username ?? '', global_name: user?.globalName ?? null },
+    authorizing_integration_owners: record.guildId !== undefined ? { '0': record.guildId } : { '1': record.userId },
+  };
+}
+
 export function applyAck(ctx: EmulatorContext, world: InteractionWorld, record: InteractionRecord, ack: Ack): EmulatorMessage | undefined {
   record.ack = ack;
   const data = (ack.response.data ?? {}) as Record<string, unknown>;
@@ -114,7 +124,7 @@ export function applyAck(ctx: EmulatorContext, world: InteractionWorld, record: 
         author: { id: record.applicationId, username: app?.name ?? 'Emulated Application', global_name: null, bot: true },
         timestamp: new Date(now).toISOString(),
         edited_timestamp: null,
-        interaction_metadata: { id: record.id, type: record.type, user: { id: record.userId, username: user?.username ?? '', global_name: user?.globalName ?? null } },
+        interaction_metadata: interactionMetadata(record, user),
       };
       world.saveMessage(message);
       record.originalMessageId = message.id;

@@ -189,12 +189,30 @@ function begin(ctx: EmulatorContext, world: InteractionWorld, type: number, at: 
   return { record, common };
 }
 
+function endpointUrlOf(ctx: EmulatorContext, applicationId: string, world?: InteractionWorld): string | undefined {
+  return world?.interactionsEndpointUrls.get(applicationId) ?? ctx.options.applications.get(applicationId)?.interactionsEndpointUrl;
+}
+
 function endpointOf(ctx: EmulatorContext, applicationId: string, world?: InteractionWorld): string {
-  const url = world?.interactionsEndpointUrls.get(applicationId) ?? ctx.options.applications.get(applicationId)?.interactionsEndpointUrl;
+  const url = endpointUrlOf(ctx, applicationId, world);
   if (url === undefined) {
     throw new EmulatorInteractionError('no-endpoint', `Application ${applicationId} has no interactions endpoint: set interactionsEndpointUrl in options.applications.`);
   }
   return url;
+}
+
+/** True when an interaction in `guildId` goes over the gateway: the application has no endpoint, and a session receives the guild's events. */
+function viaGateway(ctx: EmulatorContext, applicationId: string, guildId: string | undefined, world: InteractionWorld): boolean {
+  return endpointUrlOf(ctx, applicationId, world) === undefined && guildId !== undefined && ctx.gateway?.hasSessionFor(applicationId, guildId) === true;
+}
+
+/** Checks that an interaction can reach the application: an interactions endpoint, or a gateway session for the guild. */
+function checkReachable(ctx: EmulatorContext, applicationId: string, guildId: string | undefined, world: InteractionWorld): void {
+  if (viaGateway(ctx, applicationId, guildId, world)) return;
+  const url = endpointUrlOf(ctx, applicationId, world);
+  if (url === undefined) {
+    throw new EmulatorInteractionError('no-endpoint', `Application ${applicationId} has no interactions endpoint: set interactionsEndpointUrl in options.applications, or connect its bot to the emulator's gateway.`);
+  }
 }
 
 function parseAnswer(body: string): unknown {
@@ -217,12 +235,19 @@ function resultOf(record: InteractionRecord, ack: Ack, message: ReturnType<typeo
  * within 3 seconds.
  */
 async function dispatch(ctx: EmulatorContext, world: InteractionWorld, record: InteractionRecord, payload: Record<string, unknown>): Promise<EmulatorInteractionResult> {
-  const url = endpointOf(ctx, record.applicationId, world);
+  // An application without an interactions endpoint gets INTERACTION_CREATE over the gateway, when
+  // it has a session that receives the guild's events, and answers through the callback route.
+  const overGateway = viaGateway(ctx, record.applicationId, record.guildId, world);
+  const url = overGateway ? '' : endpointOf(ctx, record.applicationId, world);
   const key = world.keys.get(record.applicationId)!;
   const fromCallback = new Promise<Ack>((resolve) => {
     record.onAck = resolve;
   });
   world.add(record);
+  if (overGateway) {
+    ctx.gateway!.dispatchToGuild(record.guildId!, 'INTERACTION_CREATE', payload, { applicationId: record.applicationId });
+    return awaitCallback(world, record, fromCallback, undefined);
+  }
   const body = JSON.stringify(payload);
   const headers = signatureHeaders(key.privateKey, Math.floor(Date.now() / 1000), body);
   const answer = await postJson(url, body, headers, ACK_WINDOW_MS, world.closing.signal);
@@ -246,6 +271,13 @@ async function dispatch(ctx: EmulatorContext, world: InteractionWorld, record: I
     return resultOf(record, ack, applyAck(ctx, world, record, ack));
   }
   // An empty 2xx: the application answers through the callback route, within the window.
+  return awaitCallback(world, record, fromCallback, answer.status);
+}
+
+/** Waits for the acknowledgement through the callback route, within the 3-second window. */
+async function awaitCallback(world: InteractionWorld, record: InteractionRecord, fromCallback: Promise<Ack>, status: number | undefined): Promise<EmulatorInteractionResult> {
+  const viaCallback = (): EmulatorInteractionResult => resultOf(record, record.ack!, currentMessage(world, record));
+  if (record.ack !== undefined) return viaCallback();
   const remaining = record.sentAt + ACK_WINDOW_MS - Date.now();
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<undefined>((resolve) => {
@@ -257,7 +289,7 @@ async function dispatch(ctx: EmulatorContext, world: InteractionWorld, record: I
   clearTimeout(timer);
   if (ack === undefined) {
     record.onAck = undefined;
-    throw new EmulatorInteractionError('no-response', `The application did not respond: nothing acknowledged the interaction within ${ACK_WINDOW_MS} ms.`, answer.status);
+    throw new EmulatorInteractionError('no-response', `The application did not respond: nothing acknowledged the interaction within ${ACK_WINDOW_MS} ms.`, status);
   }
   return viaCallback();
 }
@@ -335,7 +367,7 @@ export async function invokeCommand(ctx: EmulatorContext, maybeWorld: Interactio
   const name = checkName(where, o.name);
   const type = o.type ?? 1;
   if (type !== 1 && type !== 2 && type !== 3) throw argumentError('value', where, 'options.type', '1 (slash), 2 (user) or 3 (message)', type);
-  endpointOf(ctx, at.applicationId, world);
+  checkReachable(ctx, at.applicationId, at.guildId, world);
   const command = registeredCommand(where, ctx, at, type, name);
   if (!mayUse(ctx, at, command)) {
     throw new EmulatorInteractionError('permission-denied', `Permission Denied: the user may not use the command "${name}" in this channel (its permissions and overwrites), so it was not delivered.`);
@@ -384,7 +416,7 @@ export async function autocomplete(ctx: EmulatorContext, maybeWorld: Interaction
   const name = checkName(where, o.name);
   const filled = checkCommandOptions(where, 'options.options', o.options);
   if (countFocused(filled) !== 1) throw argumentError('value', where, 'options.options', 'options with exactly one marked focused: true (the one being typed)', filled);
-  endpointOf(ctx, at.applicationId, world);
+  checkReachable(ctx, at.applicationId, at.guildId, world);
   const command = registeredCommand(where, ctx, at, 1, name);
   if (!mayUse(ctx, at, command)) throw new EmulatorInteractionError('permission-denied', `Permission Denied: the user may not use the command "${name}" in this channel.`);
   const { record, common } = begin(ctx, world, 4, at);
@@ -452,7 +484,7 @@ export async function clickComponent(ctx: EmulatorContext, maybeWorld: Interacti
     locale: checkLocale(where, o.locale),
     sourceMessageId: messageId,
   };
-  endpointOf(ctx, at.applicationId, world);
+  checkReachable(ctx, at.applicationId, at.guildId, world);
   const { record, common } = begin(ctx, world, 3, at);
   return dispatch(ctx, world, record, { ...common, data, message: structuredClone(message) });
 }
@@ -469,7 +501,7 @@ export async function submitModal(ctx: EmulatorContext, maybeWorld: InteractionW
   if (modal === undefined) throw argumentError('value', where, 'options.customId', 'the custom_id of a modal the application opened for this user', customId);
   const values = o.values === undefined ? {} : checkOptions(where, o.values, 'options.values');
   const { components, resolved } = submittedComponents(where, ctx, modal.components, values as Record<string, unknown>);
-  endpointOf(ctx, applicationId, world);
+  checkReachable(ctx, applicationId, modal.guildId, world);
   world.takeModal(applicationId, user.id, customId);
   const at: Where = {
     ...inWorld(ctx, modal.guildId, modal.channelId, user),

@@ -10,7 +10,7 @@ import { invalidFormBody } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
 import { isPathId, json, type Outcome, type RequestUrl } from '../http.js';
 import { readJsonBody } from '../lobbies/body.js';
-import { editMessage, fillComponentIds, responseProblems } from './acknowledge.js';
+import { editMessage, fillComponentIds, interactionMetadata, responseProblems } from './acknowledge.js';
 import { acknowledgeByCallback } from './emulate.js';
 import { interactionErrorBody, InteractionErrorCode } from './errors.js';
 import type { EmulatorMessage } from './types.js';
@@ -18,7 +18,8 @@ import { ACK_WINDOW_MS, interactionWorldOf, type InteractionRecord, type Interac
 
 // Ids are checked by the one rule (`isPathId`) after matching, so a bad id gets the route's Unknown code.
 const CALLBACK = /^\/api\/v10\/interactions\/([^/]{1,64})\/([^/]{1,512})\/callback$/;
-const ORIGINAL = /^\/api\/v10\/webhooks\/([^/]{1,64})\/([^/]{1,512})\/messages\/@original$/;
+/** `@original`, also percent-encoded as clients such as discord.js send it. */
+const ORIGINAL = /^\/api\/v10\/webhooks\/([^/]{1,64})\/([^/]{1,512})\/messages\/(?:@|%40)original$/;
 const FOLLOW_UP = /^\/api\/v10\/webhooks\/([^/]{1,64})\/([^/]{1,512})$/;
 
 function sameToken(a: string, b: string): boolean {
@@ -37,7 +38,7 @@ function decoded(segment: string): string {
 
 const noContent = (): Outcome => ({ status: 204, headers: {}, body: '' });
 
-async function callback(ctx: EmulatorContext, world: InteractionWorld, req: IncomingMessage, id: string, token: string): Promise<Outcome> {
+async function callback(ctx: EmulatorContext, world: InteractionWorld, req: IncomingMessage, id: string, token: string, withResponse: boolean): Promise<Outcome> {
   const record = world.interaction(id);
   if (record === undefined || !sameToken(record.token, token)) return json(404, interactionErrorBody(InteractionErrorCode.UnknownInteraction));
   if (record.ack !== undefined) return json(400, interactionErrorBody(InteractionErrorCode.AlreadyAcknowledged));
@@ -52,8 +53,14 @@ async function callback(ctx: EmulatorContext, world: InteractionWorld, req: Inco
   if (record.ack !== undefined) return json(400, interactionErrorBody(InteractionErrorCode.AlreadyAcknowledged));
   const problems = responseProblems(record, read.body);
   if (problems.length > 0) return json(400, invalidFormBody(problems));
-  acknowledgeByCallback(ctx, world, record, read.body);
-  return noContent();
+  const message = acknowledgeByCallback(ctx, world, record, read.body);
+  if (!withResponse) return noContent();
+  // `?with_response=true`: the service answers with the interaction callback resource.
+  const type = (read.body as { type: number }).type;
+  const interaction: Record<string, unknown> = { id: record.id, type: record.type, activity_instance_id: null, response_message_id: message?.id ?? null, response_message_loading: type === 5 ? true : message === undefined ? null : false, response_message_ephemeral: message === undefined ? null : (message.flags & 64) !== 0 };
+  const resource: Record<string, unknown> = { type };
+  if (message !== undefined) resource.message = message;
+  return json(200, { interaction, resource });
 }
 
 /** The interaction a webhook path names, or an error answer: unknown pair, or a token past its 15 minutes. */
@@ -119,7 +126,7 @@ async function followUp(ctx: EmulatorContext, world: InteractionWorld, req: Inco
     author: { id: record.applicationId, username: ctx.options.applications.get(record.applicationId)?.name ?? 'Emulated Application', global_name: null, bot: true },
     timestamp: new Date(now).toISOString(),
     edited_timestamp: null,
-    interaction_metadata: { id: record.id, type: record.type, user: { id: record.userId, username: user?.username ?? '', global_name: user?.globalName ?? null } },
+    interaction_metadata: interactionMetadata(record, user),
   };
   world.saveMessage(message);
   return json(200, message);
@@ -135,7 +142,7 @@ export async function routeInteractionApi(ctx: EmulatorContext, req: IncomingMes
     if (req.method !== 'POST') return json(405, { message: '405: Method Not Allowed', code: 0 }, { Allow: 'POST' });
     const id = decoded(cb[1]!);
     if (!isPathId(id)) return json(404, interactionErrorBody(InteractionErrorCode.UnknownInteraction));
-    return callback(ctx, world, req, id, decoded(cb[2]!));
+    return callback(ctx, world, req, id, decoded(cb[2]!), url.searchParams.get('with_response') === 'true');
   }
   const hook = ORIGINAL.exec(path) ?? FOLLOW_UP.exec(path);
   if (hook === null) return undefined;
@@ -144,5 +151,5 @@ export async function routeInteractionApi(ctx: EmulatorContext, req: IncomingMes
   const found = webhookRecord(ctx, world, applicationId, decoded(hook[2]!));
   if (found === undefined) return undefined;
   if ('refused' in found) return found.refused;
-  return path.endsWith('/messages/@original') ? original(ctx, world, req, found.record) : followUp(ctx, world, req, found.record);
+  return ORIGINAL.test(path) ? original(ctx, world, req, found.record) : followUp(ctx, world, req, found.record);
 }

@@ -99,7 +99,7 @@ export interface EmulatorMessage {
   author: { id: string; username: string; global_name: null; bot: true };
   timestamp: string;
   edited_timestamp: string | null;
-  interaction_metadata?: { id: string; type: number; user: { id: string; username: string; global_name: string | null } };
+  interaction_metadata?: { id: string; type: number; user: { id: string; username: string; global_name: string | null }; authorizing_integration_owners: Record<string, string> };
 }
 
 /** What the application answered to an interaction. */

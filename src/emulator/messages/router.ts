@@ -12,6 +12,8 @@ import { identify } from '../credentials.js';
 import { BodyTooLargeError, isPathId, json, readBody, serviceError, takeServerFault, type Outcome, type Reply, type RequestUrl } from '../http.js';
 import { parseJsonBytes, parseJsonText, readJsonBody } from '../lobbies/body.js';
 import { channelMessagesOf, type StoredAttachment, type StoredMessage } from './store.js';
+import { messageCreated } from '../gateway/events.js';
+import { memberJson } from '../world/render.js';
 
 /** A multipart body (files included) above this many bytes is answered with 413. */
 export const MAX_UPLOAD_BYTES = 8 * 1024 * 1024;
@@ -74,6 +76,7 @@ export async function routeMessagesApi(ctx: EmulatorContext, req: IncomingMessag
     // Answered before it is kept: a message is stored only with the 200 that reports it.
     const reply = answer(ctx, message);
     store.save(channelId, id, { applicationId: caller.applicationId, message });
+    messageCreated(ctx, JSON.parse(reply.body) as Json); // the gateway's MESSAGE_CREATE
     return reply;
   }
 
@@ -272,4 +275,20 @@ function render(id: string, channelId: string, applicationId: string, body: Json
     mention_roles: [],
     pinned: false,
   };
+}
+
+/**
+ * A player's message in a guild text channel (`emulator.sendUserMessage`): kept like the bot's
+ * (no application may edit it) and dispatched as MESSAGE_CREATE. Returns the message as answered.
+ */
+export function postUserMessage(ctx: EmulatorContext, channelId: string, userId: string, content: string): Json {
+  const now = ctx.options.clock();
+  const id = ctx.lobbies.nextId(now);
+  const user = ctx.options.users.get(userId);
+  const message = render(id, channelId, '', { content }, [], new Date(now).toISOString());
+  message.author = (memberJson({ userId, roles: [], joinedAt: now }, user).user as Json);
+  channelMessagesOf(ctx).save(channelId, id, { applicationId: '', message });
+  const answered = JSON.parse(answer(ctx, message).body) as Json;
+  messageCreated(ctx, answered);
+  return answered;
 }

@@ -116,6 +116,12 @@ export class World {
     return member;
   }
 
+  /** Removes a member. */
+  removeMember(guild: GuildRecord, userId: string): void {
+    guild.members.delete(userId);
+    this.#save();
+  }
+
   createChannel(guild: GuildRecord, name: string, type: number, parentId: string | null, overwrites: ChannelRecord['overwrites'], id?: string): ChannelRecord {
     const channel: ChannelRecord = { id: id ?? this.#nextId(), guildId: guild.id, type, name, parentId, position: guild.channels.size, overwrites };
     guild.channels.set(channel.id, channel);
