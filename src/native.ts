@@ -116,7 +116,7 @@ export interface NativeBinding {
 let binding: NativeBinding | undefined;
 
 /** The package's root folder: the nearest parent holding our package.json. */
-function packageRoot(): string {
+export function packageRoot(): string {
   let dir = __dirname;
   for (;;) {
     const manifest = join(dir, 'package.json');

@@ -1,0 +1,146 @@
+/**
+ * The emulator's web client, server side: the pages (`/app`, `/channels/{guild}/{channel}`), their
+ * hand-written assets, a server-sent event stream of message changes, and the player's actions,
+ * each of which calls the same operation as `emulator.invokeCommand`, `clickComponent`,
+ * `autocomplete` or `submitModal`.
+ */
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { packageRoot } from '../../native.js';
+import type { EmulatorContext } from '../context.js';
+import { readBody } from '../http.js';
+import { scopeKey } from '../commands/store.js';
+import { autocomplete, clickComponent, invokeCommand, submitModal } from '../interactions/emulate.js';
+import { interactionWorldOf } from '../interactions/world.js';
+import { channelJson, guildJson } from '../world/render.js';
+
+/** The path prefix of the client's assets, state, events and actions. */
+export const WEB_PREFIX = '/web/';
+/** SSE connections kept open at once; one more is refused with 503. */
+const MAX_STREAMS = 64;
+
+/** No inline script or style, nothing from elsewhere: a message can never run code in the page. */
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: http: https:; media-src 'self' http: https:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+const ASSETS: Record<string, string> = { 'app.js': 'text/javascript; charset=utf-8', 'app.css': 'text/css; charset=utf-8', 'index.html': 'text/html; charset=utf-8' };
+
+let assetDir: string | undefined;
+/** The assets as shipped (dist/web) or, in development, as written (src/emulator/web/assets). */
+function readAsset(name: string): Buffer {
+  if (assetDir === undefined) {
+    const root = packageRoot();
+    const candidates = [join(root, 'src', 'emulator', 'web', 'assets'), join(root, 'dist', 'web')];
+    assetDir = candidates.find((dir) => {
+      try {
+        readFileSync(join(dir, 'index.html'));
+        return true;
+      } catch {
+        return false;
+      }
+    }) ?? candidates[1]!;
+  }
+  return readFileSync(join(assetDir, name));
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}): void {
+  res.writeHead(status, { 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)), 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': CSP, ...extra });
+  res.end(body);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  send(res, status, 'application/json', JSON.stringify(body));
+}
+
+/** Whether `path` is one of the client's: the server hands these requests here whole. */
+export function isWebPath(path: string): boolean {
+  return path === '/app' || path.startsWith('/channels/') || path.startsWith(WEB_PREFIX);
+}
+
+/** The world as the start page shows it. */
+function state(ctx: EmulatorContext, log: readonly { method: string; path: string; status: number }[]): unknown {
+  const guilds = [...ctx.world.guilds.values()].map((g) => ({ ...guildJson(g), channels: [...g.channels.values()].map((c) => channelJson(c)) }));
+  const applications = [...ctx.options.applications.keys()];
+  const commands = applications.flatMap((applicationId) => [
+    ...ctx.commands.commands(scopeKey(applicationId, undefined)),
+    ...[...ctx.world.guilds.keys()].flatMap((guildId) => ctx.commands.commands(scopeKey(applicationId, guildId))),
+  ]);
+  return {
+    users: [...ctx.options.users.values()].map((u) => ({ id: u.id, username: u.username })),
+    signedInUserId: ctx.signedInUserId,
+    guilds,
+    commands,
+    requests: log.slice(-100),
+  };
+}
+
+/** An operation's failure as the page shows it: the sentence, the code and the app's status. */
+function failure(res: ServerResponse, err: unknown): void {
+  const e = err as { message?: unknown; code?: unknown; status?: unknown; reason?: unknown };
+  const status = e.code === 'ERR_EMULATOR_INTERACTION' ? 502 : 400;
+  sendJson(res, status, { error: String(e.message ?? 'The action failed.'), code: e.code ?? null, reason: e.reason ?? null, status: typeof e.status === 'number' ? e.status : null });
+}
+
+const ACTIONS = {
+  invoke: invokeCommand,
+  click: clickComponent,
+  autocomplete,
+  submit: submitModal,
+} as const;
+
+/** Answers a request for one of the client's paths (see isWebPath). */
+export async function serveWeb(ctx: EmulatorContext, req: IncomingMessage, res: ServerResponse, path: string, log: readonly { method: string; path: string; status: number }[], closing: AbortSignal): Promise<void> {
+  const method = req.method ?? 'GET';
+  if (path === '/app' || /^\/channels\/\d+\/\d+$/.test(path)) {
+    if (method !== 'GET') return send(res, 405, 'text/plain', 'Method Not Allowed', { Allow: 'GET' });
+    return send(res, 200, ASSETS['index.html']!, readAsset('index.html'));
+  }
+  const rest = path.slice(WEB_PREFIX.length);
+  if (method === 'GET' && rest.startsWith('assets/') && ASSETS[rest.slice(7)] !== undefined && rest.slice(7) !== 'index.html') {
+    return send(res, 200, ASSETS[rest.slice(7)]!, readAsset(rest.slice(7)));
+  }
+  const world = interactionWorldOf(ctx);
+  if (method === 'GET' && rest === 'state') return sendJson(res, 200, state(ctx, log));
+  const channel = /^channels\/(\d+)\/messages$/.exec(rest);
+  if (method === 'GET' && channel !== null) return sendJson(res, 200, world?.messagesIn(channel[1]!) ?? []);
+  if (method === 'GET' && rest === 'events') return stream(res, world, closing);
+  const action = /^actions\/(invoke|click|autocomplete|submit)$/.exec(rest);
+  if (method === 'POST' && action !== null) {
+    let body: unknown;
+    try {
+      body = JSON.parse((await readBody(req)).toString('utf8'));
+    } catch {
+      return sendJson(res, 400, { error: 'The action needs a JSON object body of at most 64 KiB.', code: null, reason: null, status: null });
+    }
+    try {
+      const operation = ACTIONS[action[1] as keyof typeof ACTIONS] as (c: EmulatorContext, w: typeof world, o: unknown) => Promise<unknown>;
+      return sendJson(res, 200, await operation(ctx, world, body));
+    } catch (err) {
+      return failure(res, err);
+    }
+  }
+  return send(res, 404, 'text/plain', 'Not Found');
+}
+
+let streams = 0;
+/** Server-sent events: `message` with the channel's id whenever one of its messages changes. */
+function stream(res: ServerResponse, world: ReturnType<typeof interactionWorldOf>, closing: AbortSignal): void {
+  if (world === undefined || streams >= MAX_STREAMS) return send(res, 503, 'text/plain', 'No more event streams.');
+  streams++;
+  res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff' });
+  res.write(': connected\n\n');
+  const stop = world.watch((channelId) => res.write(`event: message\ndata: ${JSON.stringify({ channel_id: channelId })}\n\n`));
+  const end = (): void => {
+    stop();
+    closing.removeEventListener('abort', end);
+    if (!res.destroyed) res.destroy();
+  };
+  let ended = false;
+  res.on('close', () => {
+    if (ended) return;
+    ended = true;
+    streams--;
+    end();
+  });
+  closing.addEventListener('abort', end, { once: true });
+}
