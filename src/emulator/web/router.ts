@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { packageRoot } from '../../native.js';
 import type { EmulatorContext } from '../context.js';
 import { readBody } from '../http.js';
@@ -26,19 +26,11 @@ const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 's
 const ASSETS: Record<string, string> = { 'app.js': 'text/javascript; charset=utf-8', 'app.css': 'text/css; charset=utf-8', 'index.html': 'text/html; charset=utf-8' };
 
 let assetDir: string | undefined;
-/** The assets as shipped (dist/web) or, in development, as written (src/emulator/web/assets). */
+/** The assets beside the running code: dist/web once built (copied by scripts/bundle.mjs), src/emulator/web/assets in development. */
 function readAsset(name: string): Buffer {
   if (assetDir === undefined) {
     const root = packageRoot();
-    const candidates = [join(root, 'src', 'emulator', 'web', 'assets'), join(root, 'dist', 'web')];
-    assetDir = candidates.find((dir) => {
-      try {
-        readFileSync(join(dir, 'index.html'));
-        return true;
-      } catch {
-        return false;
-      }
-    }) ?? candidates[1]!;
+    assetDir = __dirname.split(sep).includes('dist') ? join(root, 'dist', 'web') : join(root, 'src', 'emulator', 'web', 'assets');
   }
   return readFileSync(join(assetDir, name));
 }
