@@ -170,6 +170,19 @@ describe('the web client', () => {
     await page.close();
   });
 
+  it('a channel with 500 messages renders every one of them (bench/web.mjs times it)', async () => {
+    const guild = await emulator.createGuild({ name: 'Busy' });
+    const busy = await emulator.createChannel(guild.id, { name: 'busy' });
+    backend.sayContent.value = 'one of many';
+    for (let i = 0; i < 500; i++) await emulator.invokeCommand({ guildId: guild.id, channelId: busy.id, name: 'say' });
+    backend.sayContent.value = 'hello';
+    const page = await browser.newPage();
+    await page.goto(`${emulator.webBase}/channels/${guild.id}/${busy.id}`);
+    await page.locator('#messages[data-count="500"]').waitFor();
+    expect(await page.locator('#messages > .message').count()).toBe(500);
+    await page.close();
+  }, 60_000);
+
   it('axe-core finds no serious or critical violation on the start page nor on a channel', async () => {
     for (const url of [emulator.uiUrl, channelUrl]) {
       // axe is injected as an inline script, which the page's policy refuses: this page alone bypasses it.

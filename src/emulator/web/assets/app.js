@@ -298,6 +298,7 @@
     const list = $('messages');
     list.replaceChildren(...messages.map(messageItem));
     list.setAttribute('data-count', String(messages.length));
+    performance.mark('channel-rendered', { detail: messages.length }); // read by bench/web.mjs
     list.lastElementChild && list.lastElementChild.scrollIntoView({ block: 'end' });
   }
   function channelPage() {
