@@ -133,6 +133,25 @@ describe('the web client', () => {
     await page.close();
   });
 
+  it('a message a bot posts to the channel, then edits, shows live', async () => {
+    const page = await openChannel();
+    const post = await fetch(`${emulator.apiBase}/channels/${new URL(channelUrl).pathname.split('/')[3]}/messages`, {
+      method: 'POST',
+      headers: { Authorization: `Bot ${emulator.botToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ content: 'Posted by the bot.' }),
+    });
+    expect(post.status).toBe(200);
+    const { id, channel_id: channelId } = (await post.json()) as { id: string; channel_id: string };
+    await page.getByText('Posted by the bot.').waitFor();
+    await fetch(`${emulator.apiBase}/channels/${channelId}/messages/${id}`, {
+      method: 'PATCH',
+      headers: { Authorization: `Bot ${emulator.botToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ content: 'Edited by the bot.' }),
+    });
+    await page.locator(`[data-message-id="${id}"]`).getByText('Edited by the bot.').waitFor();
+    await page.close();
+  });
+
   it('an error from the app is shown with its status', async () => {
     const page = await openChannel();
     await pick(page, 'say');

@@ -11,6 +11,7 @@ import type { EmulatorContext } from '../context.js';
 import { identify } from '../credentials.js';
 import { BodyTooLargeError, isPathId, json, readBody, serviceError, takeServerFault, type Outcome, type Reply, type RequestUrl } from '../http.js';
 import { parseJsonBytes, parseJsonText, readJsonBody } from '../lobbies/body.js';
+import { interactionWorldOf } from '../interactions/world.js';
 import { channelMessagesOf, type StoredAttachment, type StoredMessage } from './store.js';
 
 /** A multipart body (files included) above this many bytes is answered with 413. */
@@ -74,6 +75,7 @@ export async function routeMessagesApi(ctx: EmulatorContext, req: IncomingMessag
     // Answered before it is kept: a message is stored only with the 200 that reports it.
     const reply = answer(ctx, message);
     store.save(channelId, id, { applicationId: caller.applicationId, message });
+    interactionWorldOf(ctx)?.changed(channelId); // the web client's live view
     return reply;
   }
 
@@ -104,6 +106,7 @@ export async function routeMessagesApi(ctx: EmulatorContext, req: IncomingMessag
   message.edited_timestamp = new Date(now).toISOString();
   const reply = answer(ctx, message);
   store.save(channelId, String(previous.id), { applicationId: stored.applicationId, message });
+  interactionWorldOf(ctx)?.changed(channelId); // the web client's live view
   return reply;
 }
 

@@ -13,6 +13,7 @@ import { readBody } from '../http.js';
 import { scopeKey } from '../commands/store.js';
 import { autocomplete, clickComponent, invokeCommand, submitModal } from '../interactions/emulate.js';
 import { interactionWorldOf } from '../interactions/world.js';
+import { channelMessagesOf } from '../messages/store.js';
 import { channelJson, guildJson } from '../world/render.js';
 
 /** The path prefix of the client's assets, state, events and actions. */
@@ -94,8 +95,8 @@ export async function serveWeb(ctx: EmulatorContext, req: IncomingMessage, res: 
   const world = interactionWorldOf(ctx);
   if (method === 'GET' && rest === 'state') return sendJson(res, 200, state(ctx, log));
   const channel = /^channels\/(\d+)\/messages$/.exec(rest);
-  if (method === 'GET' && channel !== null) return sendJson(res, 200, world?.messagesIn(channel[1]!) ?? []);
-  if (method === 'GET' && rest === 'events') return stream(res, world, closing);
+  if (method === 'GET' && channel !== null) return sendJson(res, 200, messagesIn(ctx, channel[1]!));
+  if (method === 'GET' && rest === 'events') return stream(ctx, res, world, closing);
   const action = /^actions\/(invoke|click|autocomplete|submit)$/.exec(rest);
   if (method === 'POST' && action !== null) {
     let body: unknown;
@@ -114,11 +115,19 @@ export async function serveWeb(ctx: EmulatorContext, req: IncomingMessage, res: 
   return send(res, 404, 'text/plain', 'Not Found');
 }
 
-let streams = 0;
+/** A channel's messages, oldest first: those of interaction responses and those bots posted. */
+function messagesIn(ctx: EmulatorContext, channelId: string): unknown[] {
+  const all: { id: string }[] = [...(interactionWorldOf(ctx)?.messagesIn(channelId) ?? []), ...channelMessagesOf(ctx).list(channelId).map((m) => ({ ...m.message, id: String(m.message.id) }))];
+  return all.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : BigInt(a.id) > BigInt(b.id) ? 1 : 0));
+}
+
+/** Open event streams, per emulator. */
+const streamCounts = new WeakMap<EmulatorContext, number>();
 /** Server-sent events: `message` with the channel's id whenever one of its messages changes. */
-function stream(res: ServerResponse, world: ReturnType<typeof interactionWorldOf>, closing: AbortSignal): void {
-  if (world === undefined || streams >= MAX_STREAMS) return send(res, 503, 'text/plain', 'No more event streams.');
-  streams++;
+function stream(ctx: EmulatorContext, res: ServerResponse, world: ReturnType<typeof interactionWorldOf>, closing: AbortSignal): void {
+  const open = streamCounts.get(ctx) ?? 0;
+  if (world === undefined || open >= MAX_STREAMS) return send(res, 503, 'text/plain', 'No more event streams.');
+  streamCounts.set(ctx, open + 1);
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff' });
   res.write(': connected\n\n');
   const stop = world.watch((channelId) => res.write(`event: message\ndata: ${JSON.stringify({ channel_id: channelId })}\n\n`));
@@ -131,7 +140,7 @@ function stream(res: ServerResponse, world: ReturnType<typeof interactionWorldOf
   res.on('close', () => {
     if (ended) return;
     ended = true;
-    streams--;
+    streamCounts.set(ctx, (streamCounts.get(ctx) ?? 1) - 1);
     end();
   });
   closing.addEventListener('abort', end, { once: true });
