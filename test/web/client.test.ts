@@ -59,6 +59,21 @@ describe('the web client', () => {
     await page.close();
   });
 
+  it('the start page lists the lobbies, their members and messages (never their secret), and the request log', async () => {
+    const player = emulator.createAccessToken().accessToken;
+    const created = await fetch(`${emulator.apiBase}/lobbies`, { method: 'PUT', headers: { Authorization: `Bearer ${player}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ secret: 'lobby-secret-42' }) });
+    const lobby = (await created.json()) as { id: string };
+    await fetch(`${emulator.apiBase}/lobbies/${lobby.id}/messages`, { method: 'POST', headers: { Authorization: `Bearer ${player}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ content: '<b>gg</b>' }) });
+    const page = await browser.newPage();
+    await page.goto(emulator.uiUrl);
+    await page.getByText(`Lobby ${lobby.id}`).waitFor();
+    await page.getByText('Members: player').waitFor();
+    await page.getByRole('list', { name: `Messages of lobby ${lobby.id}` }).getByText('<b>gg</b>').waitFor();
+    await page.getByRole('cell', { name: `/api/v10/lobbies/${lobby.id}/messages` }).waitFor();
+    expect(await page.content()).not.toContain('lobby-secret-42');
+    await page.close();
+  });
+
   it('serves its pages with a Content-Security-Policy that allows no inline script', async () => {
     const res = await fetch(channelUrl);
     expect(res.status).toBe(200);

@@ -58,8 +58,16 @@ function state(ctx: EmulatorContext, log: readonly { method: string; path: strin
     ...ctx.commands.commands(scopeKey(applicationId, undefined)),
     ...[...ctx.world.guilds.keys()].flatMap((guildId) => ctx.commands.commands(scopeKey(applicationId, guildId))),
   ]);
+  const users = ctx.options.users;
+  // Lobbies with their members and latest messages; never their create-or-join secret.
+  const lobbies = [...ctx.lobbies.store.allLobbies()].map((l) => ({
+    id: l.id,
+    members: l.members.map((m) => ({ id: m.id, username: users.get(m.id)?.username ?? null })),
+    messages: ctx.lobbies.store.messages(l.id).slice(-20).map((m) => ({ id: m.id, content: m.content, author: m.author.username })),
+  }));
   return {
-    users: [...ctx.options.users.values()].map((u) => ({ id: u.id, username: u.username })),
+    lobbies,
+    users: [...users.values()].map((u) => ({ id: u.id, username: u.username })),
     signedInUserId: ctx.signedInUserId,
     guilds,
     commands,

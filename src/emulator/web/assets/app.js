@@ -322,6 +322,10 @@
       world.guilds.length ? el('ul', {}, world.guilds.map((g) => el('li', {}, g.name + ' ', el('span', { class: 'note', text: '(' + g.id + ')' }), el('ul', {}, g.channels.map((c) => el('li', {}, c.type === 0 || c.type === 5 ? el('a', { href: '/channels/' + g.id + '/' + c.id, text: '#' + c.name }) : c.name)))))) : el('p', { class: 'note', text: 'No guild yet: create one with emulator.createGuild() or the CLI’s --guild.' }),
       el('h2', { text: 'Commands' }),
       el('ul', {}, world.commands.map((c) => el('li', {}, el('strong', { text: '/' + c.name }), ' ', el('span', { class: 'note', text: c.description ?? '' })))),
+      el('h2', { text: 'Lobbies' }),
+      world.lobbies.length ? el('ul', {}, world.lobbies.map((l) => el('li', {}, el('span', { text: 'Lobby ' + l.id }),
+        el('div', { class: 'note', text: 'Members: ' + (l.members.map((m) => m.username ?? m.id).join(', ') || 'none') }),
+        el('ul', { 'aria-label': 'Messages of lobby ' + l.id }, l.messages.map((m) => el('li', {}, el('span', { class: 'author', text: m.author + ': ' }), el('span', { text: m.content }))))))) : el('p', { class: 'note', text: 'No lobby yet.' }),
       el('h2', { text: 'Requests' }),
       el('table', {}, el('thead', {}, el('tr', {}, el('th', { text: 'Method' }), el('th', { text: 'Path' }), el('th', { text: 'Status' }))), el('tbody', {}, world.requests.map((r) => el('tr', {}, el('td', { text: r.method }), el('td', { text: r.path }), el('td', { text: String(r.status) }))))));
   }
