@@ -100,6 +100,20 @@ describe('the web client', () => {
     await page.close();
   });
 
+  it('subcommands and groups are offered with their options; the chosen user plays', async () => {
+    const page = await openChannel();
+    await page.getByRole('combobox', { name: 'Playing as' }).selectOption({ label: 'friend' });
+    await pick(page, 'team join');
+    await page.locator('#picker').getByLabel('colour').selectOption({ label: 'Blue team' });
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByText('By friend: [{"name":"join","type":1,"options":[{"name":"colour","type":3,"value":"blue"}]}]').waitFor();
+    await pick(page, 'team admin kick');
+    await page.locator('#picker').getByLabel('who').selectOption({ label: '@player' });
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByText('By friend: [{"name":"admin","type":2,"options":[{"name":"kick","type":1,"options":[{"name":"who","type":6,"value":"80351110224678912"}]}]}]').waitFor();
+    await page.close();
+  });
+
   it('autocomplete suggestions come live from the app', async () => {
     const page = await openChannel();
     await pick(page, 'score');

@@ -76,6 +76,7 @@ export async function startBackend(emulator: Emulator): Promise<Backend> {
           score = getOption(interaction, 'start') === undefined ? 0 : Number(getOption(interaction, 'start'));
           return reply(scoreMessage(score));
         }
+        if (name === 'team') return reply(`By ${interaction.member?.user.username ?? interaction.user?.username}: ${JSON.stringify(interaction.data.options)}`);
         if (name === 'form') return openModal(FORM_MODAL as Parameters<typeof openModal>[0]);
         if (name === 'say') return reply(typeof sayContent.value === 'string' ? { content: sayContent.value } : sayContent.value);
         if (name === 'slow') {
@@ -126,6 +127,14 @@ export async function registerCommands(emulator: Emulator): Promise<void> {
   const commands = [
     { name: 'score', description: 'Show the score', options: [{ type: 4, name: 'start', description: 'Starting score', required: false }, { type: 3, name: 'game', description: 'The game', autocomplete: true, required: false }] },
     { name: 'form', description: 'Fill in a form' },
+    {
+      name: 'team',
+      description: 'Teams',
+      options: [
+        { type: 1, name: 'join', description: 'Join a team', options: [{ type: 3, name: 'colour', description: 'The team', required: true, choices: [{ name: 'Red team', value: 'red' }, { name: 'Blue team', value: 'blue' }] }] },
+        { type: 2, name: 'admin', description: 'Administer', options: [{ type: 1, name: 'kick', description: 'Kick a player', options: [{ type: 6, name: 'who', description: 'The player', required: true }] }] },
+      ],
+    },
     { name: 'say', description: 'Say something' },
     { name: 'slow', description: 'Think, then answer' },
   ];

@@ -229,10 +229,25 @@
   }
 
   // The command picker.
+  /** What the picker offers: each slash command, or each of its subcommands (in groups too), with the options to fill. */
   function commandsHere() {
-    return world.commands.filter((c) => (c.type ?? 1) === 1 && (c.guild_id === undefined || c.guild_id === null || c.guild_id === guildId));
+    const entries = [];
+    for (const c of world.commands.filter((x) => (x.type ?? 1) === 1 && (x.guild_id === undefined || x.guild_id === null || x.guild_id === guildId))) {
+      const subs = (c.options || []).filter((o) => o.type === 1 || o.type === 2);
+      if (subs.length === 0) entries.push({ command: c, path: [], options: c.options || [], title: c.name, description: c.description });
+      for (const o of subs) {
+        if (o.type === 1) entries.push({ command: c, path: [o], options: o.options || [], title: c.name + ' ' + o.name, description: o.description });
+        else for (const sub of o.options || []) entries.push({ command: c, path: [o, sub], options: sub.options || [], title: c.name + ' ' + o.name + ' ' + sub.name, description: sub.description });
+      }
+    }
+    return entries;
   }
-  function optionInput(command, o) {
+  /** Wraps filled options in their subcommand (and group), as the service nests them. */
+  function nest(entry, filled) {
+    return entry.path.reduceRight((inner, o) => [{ name: o.name, type: o.type, options: inner }], filled);
+  }
+  function optionInput(entry, o) {
+    const command = entry.command;
     const id = 'o-' + o.name;
     let input;
     if (o.type === 5) input = el('input', { id, type: 'checkbox', 'data-option': o.name });
@@ -247,7 +262,7 @@
         input.setAttribute('list', list.id);
         input.addEventListener('input', async () => {
           try {
-            const result = await api('actions/autocomplete', { guildId, channelId, userId: userId(), name: command.name, applicationId: command.application_id, options: [{ name: o.name, type: o.type, value: input.value, focused: true }] });
+            const result = await api('actions/autocomplete', { guildId, channelId, userId: userId(), name: command.name, applicationId: command.application_id, options: nest(entry, [{ name: o.name, type: o.type, value: input.value, focused: true }]) });
             list.replaceChildren(...((result.response.data && result.response.data.choices) || []).map((ch) => el('option', { value: String(ch.value), label: ch.name })));
           } catch (err) { say(err.message, true); }
         });
@@ -256,12 +271,13 @@
     }
     return el('label', { for: id }, o.name + (o.required ? ' *' : ''), o.description ? el('span', { class: 'note', text: o.description }) : undefined, input);
   }
-  function openCommand(command) {
+  function openCommand(entry) {
     const box = $('picker');
-    const options = (command.options || []).filter((o) => o.type !== 1 && o.type !== 2);
-    const form = el('form', { class: 'options', 'aria-label': '/' + command.name },
-      el('strong', { text: '/' + command.name }), el('span', { class: 'note', text: command.description ?? '' }),
-      options.map((o) => optionInput(command, o)),
+    const command = entry.command;
+    const options = entry.options;
+    const form = el('form', { class: 'options', 'aria-label': '/' + entry.title },
+      el('strong', { text: '/' + entry.title }), el('span', { class: 'note', text: entry.description ?? '' }),
+      options.map((o) => optionInput(entry, o)),
       el('div', { class: 'actions' }, el('button', { type: 'submit', class: 'btn s1', text: 'Send' })));
     form.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -274,7 +290,7 @@
       }
       box.replaceChildren();
       $('composer').value = '';
-      void act('invoke', { guildId, channelId, name: command.name, applicationId: command.application_id, options: filled });
+      void act('invoke', { guildId, channelId, name: command.name, applicationId: command.application_id, options: nest(entry, filled) });
     });
     box.replaceChildren(form);
     form.querySelector('input, select, button').focus();
@@ -283,9 +299,9 @@
     const box = $('picker');
     const text = $('composer').value;
     if (!text.startsWith('/')) return box.replaceChildren();
-    const typed = text.slice(1).split(' ')[0].toLowerCase();
-    const matches = commandsHere().filter((c) => c.name.startsWith(typed));
-    box.replaceChildren(matches.length === 0 ? el('div', { class: 'note', text: 'No command matches.' }) : el('ul', { class: 'picker', 'aria-label': 'Commands' }, matches.map((c) => el('li', {}, el('button', { type: 'button', onclick: () => openCommand(c) }, el('strong', { text: '/' + c.name }), ' ', el('span', { class: 'note', text: c.description ?? '' }))))));
+    const typed = text.slice(1).toLowerCase();
+    const matches = commandsHere().filter((e) => e.title.startsWith(typed));
+    box.replaceChildren(matches.length === 0 ? el('div', { class: 'note', text: 'No command matches.' }) : el('ul', { class: 'picker', 'aria-label': 'Commands' }, matches.map((e) => el('li', {}, el('button', { type: 'button', onclick: () => openCommand(e) }, el('strong', { text: '/' + e.title }), ' ', el('span', { class: 'note', text: e.description ?? '' }))))));
   }
 
   // Pages.
