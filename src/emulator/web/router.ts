@@ -28,12 +28,22 @@ const ASSETS: Record<string, string> = { 'app.js': 'text/javascript; charset=utf
 
 let assetDir: string | undefined;
 /** The assets beside the running code: dist/web once built (copied by scripts/bundle.mjs), src/emulator/web/assets in development. */
-function readAsset(name: string): Buffer {
+function readAsset(name: string): Buffer | undefined {
   if (assetDir === undefined) {
     const root = packageRoot();
     assetDir = __dirname.split(sep).includes('dist') ? join(root, 'dist', 'web') : join(root, 'src', 'emulator', 'web', 'assets');
   }
-  return readFileSync(join(assetDir, name));
+  try {
+    return readFileSync(join(assetDir, name));
+  } catch {
+    return undefined; // a build without dist/web: answered 500 with what to do
+  }
+}
+
+function sendAsset(res: ServerResponse, name: string): void {
+  const body = readAsset(name);
+  if (body === undefined) return send(res, 500, 'text/plain; charset=utf-8', `The web client's file ${name} is missing from ${assetDir}; rebuild the package (npm run build:ts).`);
+  send(res, 200, ASSETS[name]!, body);
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}): void {
@@ -94,11 +104,11 @@ export async function serveWeb(ctx: EmulatorContext, req: IncomingMessage, res: 
   const method = req.method ?? 'GET';
   if (path === '/app' || /^\/channels\/\d+\/\d+$/.test(path)) {
     if (method !== 'GET') return send(res, 405, 'text/plain', 'Method Not Allowed', { Allow: 'GET' });
-    return send(res, 200, ASSETS['index.html']!, readAsset('index.html'));
+    return sendAsset(res, 'index.html');
   }
   const rest = path.slice(WEB_PREFIX.length);
   if (method === 'GET' && rest.startsWith('assets/') && ASSETS[rest.slice(7)] !== undefined && rest.slice(7) !== 'index.html') {
-    return send(res, 200, ASSETS[rest.slice(7)]!, readAsset(rest.slice(7)));
+    return sendAsset(res, rest.slice(7));
   }
   const world = interactionWorldOf(ctx);
   if (method === 'GET' && rest === 'state') return sendJson(res, 200, state(ctx, log));
