@@ -69,6 +69,13 @@ module.exports = {
       to: { path: '(^|/)node_modules/ws/', dependencyTypesNot: ['dynamic-import', 'type-only'] },
     },
     {
+      name: 'web-client-stays-in-the-emulator',
+      comment: "The emulator's web client (src/emulator/web/) is reached only through the emulator's server: no other code loads it.",
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/emulator/' },
+      to: { path: '^src/emulator/web/' },
+    },
+    {
       name: 'rules-are-pure',
       comment: 'src/rules/ holds only the spec\'s rules: no I/O, so no node: module.',
       severity: 'error',

@@ -10,6 +10,7 @@ const BENCHMARKS = {
   pkce: 'PKCE pair creation per second vs openid-client and node:crypto; package load time',
   signin: 'sign-in against the emulator vs an openid-client + node:http reference',
   soak: '1,000 sign-ins: memory, descriptors, threads and handles over time',
+  web: "the emulator's web client: a channel of 500 messages rendered in headless Chromium",
   lobbies: 'emulator lobby throughput vs bare node:http (autocannon); PlatformApi vs @discordjs/rest vs bare undici',
   gateway: 'emulator gateway dispatches per second to 100 sessions vs a bare ws broadcast',
 };

@@ -5,7 +5,7 @@
 // tsc still writes dist/cjs first: its declarations (.d.ts) are what TypeScript users read.
 // Then the ESM entry points: small wrappers that load the same CommonJS modules through
 // createRequire, so ESM and CommonJS users share one module instance (one addon load).
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,6 +76,10 @@ function prune(dir) {
   }
 }
 prune(cjsDir);
+
+// The emulator's web client: its hand-written assets are served as they are, from dist/web.
+rmSync(path.join(root, 'dist', 'web'), { recursive: true, force: true });
+cpSync(path.join(root, 'src', 'emulator', 'web', 'assets'), path.join(root, 'dist', 'web'), { recursive: true });
 
 // ESM wrappers: explicit export names (the CommonJS lexer is not involved), one shared instance.
 const require = createRequire(import.meta.url);

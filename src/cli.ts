@@ -18,6 +18,8 @@ export interface CliIo {
   err(line: string): void;
   /** Aborting it stops a long-running command such as `emulator`; `main` wires it to SIGINT and SIGTERM. */
   signal: AbortSignal;
+  /** Opens a URL for `emulator --open`. Default: the system browser. */
+  openUrl?: (url: string) => Promise<void>;
 }
 
 interface Command {
@@ -74,7 +76,7 @@ const COMMANDS: Record<string, Command> = {
     usage: [
       'Usage: social-sdk-auth emulator [--port N] [--application-id ID] [--redirect-uri URI ...] [--data-dir DIR]',
       '                                [--rate-limits service|off] [--guild] [--interactions-url URL]',
-      '                                [--desktop-client DIR] [--player ID ...]',
+      '                                [--desktop-client DIR] [--player ID ...] [--open]',
       '',
       'Starts the platform emulator on 127.0.0.1: OAuth (authorize, token, revoke, device flow,',
       'discovery, JWKS, userinfo), provisional accounts, lobbies, application commands and their',
@@ -105,6 +107,8 @@ const COMMANDS: Record<string, Command> = {
       '                         (scopes openid sdk.social_layer) for the player routes, e.g.',
       '                         PUT /lobbies; repeatable; the first is the one who signs in',
       '                         (default: one user, 80351110224678912, and no token printed)',
+      '  --open                 open the web client (the printed web client URL) in the system',
+      '                         browser, to play the player: commands, components, modals',
       '  -h, --help             show this help',
     ].join('\n'),
     async run(args, io) {
@@ -119,6 +123,7 @@ const COMMANDS: Record<string, Command> = {
         'interactions-url': { type: 'string' },
         'desktop-client': { type: 'string' },
         player: { type: 'string', multiple: true },
+        open: { type: 'boolean' },
       });
       if (values.help === true) {
         io.out(this.usage);
@@ -157,6 +162,7 @@ const COMMANDS: Record<string, Command> = {
       io.out(`  web base:       ${emulator.webBase}`);
       io.out(`  api base:       ${emulator.apiBase}`);
       if (values.gateway === true) io.out(`  gateway:        ${emulator.gatewayUrl}`);
+      io.out(`  web client:     ${emulator.uiUrl}`);
       io.out(`  application id: ${emulator.applicationId}`);
       // A local test double's credential: printed so a backend under test can be configured with it.
       io.out(`  bot token:      ${emulator.botToken}`);
@@ -187,6 +193,11 @@ const COMMANDS: Record<string, Command> = {
         if (code === 'ERR_INVALID_ARG_TYPE' || code === 'ERR_OUT_OF_RANGE') throw new UsageError((err as Error).message);
         io.err(`social-sdk-auth emulator: could not start: ${(err as Error).message}`);
         return 1;
+      }
+      if (values.open === true) {
+        const open = io.openUrl ?? (await import('./signin/opener.js')).openSystemBrowser;
+        // The emulator serves on without a browser: the URL is printed above.
+        await open(emulator.uiUrl).catch((err: unknown) => io.err(`social-sdk-auth emulator: could not open the web client (${(err as Error).message}); open ${emulator.uiUrl} yourself.`));
       }
       io.out('Press Ctrl+C to stop.');
       await waitForAbort(io.signal);

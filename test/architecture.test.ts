@@ -50,6 +50,7 @@ describe('dependency rules', () => {
         'no-folder-cycles: src/two',
         'rules-are-pure: src/rules/r.ts',
         'sign-in-stays-small: src/index.ts',
+        'web-client-stays-in-the-emulator: src/helper-web.ts',
       ].sort(),
     );
   });

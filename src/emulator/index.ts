@@ -186,6 +186,10 @@ class RunningEmulator implements Emulator {
     return this.#ctx.webBase;
   }
 
+  get uiUrl(): string {
+    return `${this.#ctx.webBase}/app`;
+  }
+
   get apiBase(): string {
     return this.#ctx.apiBase;
   }

@@ -13,6 +13,7 @@ import { routeDeviceFlow } from './device/router.js';
 import { routeProvisional } from './provisional/endpoint.js';
 import { handleRevoke, handleToken, notFormEncoded } from './token.js';
 import type { EmulatorRequestRecord, TokenFault } from './types.js';
+import { isWebPath, serveWeb } from './web/router.js';
 
 /** The request log keeps at most this many entries, dropping the oldest. */
 const MAX_LOG_ENTRIES = 10_000;
@@ -229,6 +230,8 @@ export class EmulatorServer {
     try {
       const url = parseRequestUrl(req.url ?? '/');
       path = url.pathname;
+      // The web client's pages, assets, event stream and actions answer themselves (a stream has no one reply).
+      if (ctx !== undefined && isWebPath(path)) return serveWeb(ctx, req, res, path, this.log, this.closing.signal);
       const route = ROUTES[url.pathname];
       if (ctx === undefined) outcome = serviceError(503);
       else if (route === undefined) outcome = routeByPattern(ctx, req, url);

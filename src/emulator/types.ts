@@ -226,6 +226,8 @@ export interface OpenUrlOptions {
 export interface Emulator {
   /** Web base, `http://127.0.0.1:PORT`; the authorize endpoint is `{webBase}/oauth2/authorize`. */
   readonly webBase: string;
+  /** The web client's start page, `{webBase}/app`: the world, the commands, and each channel's messages to play the player in (docs/playground.md). */
+  readonly uiUrl: string;
   /** API base, `http://127.0.0.1:PORT/api/v10`; the token endpoint is `{apiBase}/oauth2/token`. */
   readonly apiBase: string;
   /** ID-token issuer, equal to `webBase`. */

@@ -6,6 +6,9 @@ import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } fr
 import { dirname, join, resolve } from 'node:path';
 
 import { SocialSdkAuthError, type ClientResult } from '../errors.js';
+import { packageRoot } from '../package-root.js';
+
+export { packageRoot };
 
 /** A ClientResult as the addon reports it: the type as a plain string, plus ToString(). */
 export interface NativeResult extends Omit<ClientResult, 'type'> {
@@ -114,24 +117,6 @@ export interface NativeBinding {
 }
 
 let binding: NativeBinding | undefined;
-
-/** The package's root folder: the nearest parent holding our package.json. */
-function packageRoot(): string {
-  let dir = __dirname;
-  for (;;) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest)) {
-      try {
-        if (JSON.parse(readFileSync(manifest, 'utf8')).name === 'social-sdk-auth') return dir;
-      } catch {
-        // not ours; keep looking
-      }
-    }
-    const parent = dirname(dir);
-    if (parent === dir) return resolve(__dirname, '..');
-    dir = parent;
-  }
-}
 
 /**
  * Why an ELF binary cannot be whole, or undefined. A truncated shared object does not fail in

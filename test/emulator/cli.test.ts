@@ -132,6 +132,28 @@ describe('runCli', () => {
     expect(await exit).toBe(0);
   });
 
+  it('prints the web client URL, and --open opens it (a failing opener is reported and the emulator serves on)', async () => {
+    const opened: string[] = [];
+    const io = { ...captureIo(), openUrl: async (url: string) => void opened.push(url) };
+    controllers.push(io.controller);
+    const exit = runCli(['emulator', '--port', '0', '--open'], io);
+    await until(() => io.stdout.some((line) => line.includes('Press Ctrl+C')));
+    const webBase = /web base:\s+(\S+)/.exec(io.stdout.join('\n'))![1]!;
+    expect(io.stdout.join('\n')).toContain(`web client:     ${webBase}/app`);
+    expect(opened).toEqual([`${webBase}/app`]);
+    expect((await fetch(opened[0]!)).headers.get('content-type')).toMatch(/^text\/html/);
+    io.controller.abort();
+    expect(await exit).toBe(0);
+
+    const failing = { ...captureIo(), openUrl: () => Promise.reject(new Error('no browser here')) };
+    controllers.push(failing.controller);
+    const exit2 = runCli(['emulator', '--port', '0', '--open'], failing);
+    await until(() => failing.stdout.some((line) => line.includes('Press Ctrl+C')));
+    expect(failing.stderr.join('\n')).toMatch(/could not open the web client \(no browser here\); open http:\/\/127\.0\.0\.1:\d+\/app yourself\./);
+    failing.controller.abort();
+    expect(await exit2).toBe(0);
+  });
+
   it('registers the application id and redirect URIs a game passes', async () => {
     const io = captureIo();
     controllers.push(io.controller);

@@ -138,6 +138,7 @@ export function applyAck(ctx: EmulatorContext, world: InteractionWorld, record: 
       const message = record.sourceMessageId === undefined ? undefined : world.message(record.sourceMessageId);
       if (message === undefined) return undefined;
       editMessage(message, data, now);
+      world.changed(message.channel_id);
       return structuredClone(message);
     }
     case 9:

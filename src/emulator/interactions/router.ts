@@ -101,6 +101,7 @@ async function original(ctx: EmulatorContext, world: InteractionWorld, req: Inco
       const read = await messageBody(req);
       if ('refused' in read) return read.refused;
       editMessage(message, read.body, ctx.options.clock());
+      world.changed(message.channel_id);
       return json(200, message);
     }
     default:

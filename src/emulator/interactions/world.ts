@@ -92,6 +92,7 @@ export class InteractionWorld {
   readonly #modals = new Map<string, OpenModal>();
   readonly #deliveries: EmulatorWebhookDelivery[] = [];
   readonly #pending = new Set<Promise<void>>();
+  readonly #watchers = new Set<(channelId: string) => void>();
   /** Aborted on close: every delivery in flight stops. */
   readonly closing = new AbortController();
   /** Endpoint URLs set after start (`setInteractionsEndpoint`), by application id; they win over the options. */
@@ -124,10 +125,29 @@ export class InteractionWorld {
 
   saveMessage(message: EmulatorMessage): void {
     boundedSet(this.#messages, message.id, message);
+    this.changed(message.channel_id);
   }
 
   deleteMessage(id: string): void {
+    const message = this.#messages.get(id);
     this.#messages.delete(id);
+    if (message !== undefined) this.changed(message.channel_id);
+  }
+
+  /** The kept messages of one channel, oldest first. */
+  messagesIn(channelId: string): EmulatorMessage[] {
+    return [...this.#messages.values()].filter((m) => m.channel_id === channelId);
+  }
+
+  /** Calls `listener` with the channel's id whenever one of its messages is created, edited or deleted; returns the unsubscribe. */
+  watch(listener: (channelId: string) => void): () => void {
+    this.#watchers.add(listener);
+    return () => this.#watchers.delete(listener);
+  }
+
+  /** Tells the watchers that a message of `channelId` changed (an edit in place calls this itself). */
+  changed(channelId: string): void {
+    for (const listener of this.#watchers) listener(channelId);
   }
 
   openModal(modal: OpenModal): void {

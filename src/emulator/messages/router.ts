@@ -11,6 +11,7 @@ import type { EmulatorContext } from '../context.js';
 import { identify } from '../credentials.js';
 import { BodyTooLargeError, isPathId, json, readBody, serviceError, takeServerFault, type Outcome, type Reply, type RequestUrl } from '../http.js';
 import { parseJsonBytes, parseJsonText, readJsonBody } from '../lobbies/body.js';
+import { interactionWorldOf } from '../interactions/world.js';
 import { channelMessagesOf, type StoredAttachment, type StoredMessage } from './store.js';
 import { messageCreated } from '../gateway/events.js';
 import { memberJson } from '../world/render.js';
@@ -77,6 +78,7 @@ export async function routeMessagesApi(ctx: EmulatorContext, req: IncomingMessag
     const reply = answer(ctx, message);
     store.save(channelId, id, { applicationId: caller.applicationId, message });
     messageCreated(ctx, JSON.parse(reply.body) as Json); // the gateway's MESSAGE_CREATE
+    interactionWorldOf(ctx)?.changed(channelId); // the web client's live view
     return reply;
   }
 
@@ -107,6 +109,7 @@ export async function routeMessagesApi(ctx: EmulatorContext, req: IncomingMessag
   message.edited_timestamp = new Date(now).toISOString();
   const reply = answer(ctx, message);
   store.save(channelId, String(previous.id), { applicationId: stored.applicationId, message });
+  interactionWorldOf(ctx)?.changed(channelId); // the web client's live view
   return reply;
 }
 

@@ -31,6 +31,11 @@ export class ChannelMessages {
     return this.#channels.get(channelId)?.get(messageId);
   }
 
+  /** The kept messages of one channel, oldest first. */
+  list(channelId: string): StoredMessage[] {
+    return [...(this.#channels.get(channelId)?.values() ?? [])];
+  }
+
   /** Keeps a new message, forgetting the channel's oldest past the cap, or replaces an edited one in its place. */
   save(channelId: string, messageId: string, stored: StoredMessage): void {
     let channel = this.#channels.get(channelId);
