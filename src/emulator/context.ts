@@ -8,6 +8,7 @@ import type { AuthorizeFault, TokenFault } from './types.js';
 import type { CommandStore } from './commands/store.js';
 import type { World } from './world/world.js';
 import type { ServerFault } from './http.js';
+import type { Snowflakes } from './kernel/ids.js';
 
 export interface EmulatorContext {
   readonly options: ResolvedOptions;
@@ -27,6 +28,8 @@ export interface EmulatorContext {
   /** Lobby state and the rate limits of the lobby interface. */
   readonly lobbies: LobbyWorld;
   readonly rateLimits: RateLimits;
+  /** The one id generator of every area. */
+  readonly ids: Snowflakes;
   /** Guilds, channels, roles and members (area: guilds and commands). */
   readonly world: World;
   /** Registered application commands and their permissions (area: guilds and commands). */

@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import { invalidFormBody } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
 import { isPathId, json, type Outcome, type RequestUrl } from '../http.js';
-import { readJsonBody } from '../lobbies/body.js';
+import { readJsonBody } from '../kernel/body.js';
 import { editMessage, fillComponentIds, responseProblems } from './acknowledge.js';
 import { acknowledgeByCallback } from './emulate.js';
 import { interactionErrorBody, InteractionErrorCode } from './errors.js';
@@ -109,7 +109,7 @@ async function followUp(ctx: EmulatorContext, world: InteractionWorld, req: Inco
   const now = ctx.options.clock();
   const user = ctx.options.users.get(record.userId);
   const message: EmulatorMessage = {
-    id: ctx.lobbies.nextId(now),
+    id: ctx.ids.next(now),
     channel_id: record.channelId,
     ...(record.guildId !== undefined ? { guild_id: record.guildId } : {}),
     content: typeof body.content === 'string' ? body.content : '',

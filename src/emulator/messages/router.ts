@@ -10,7 +10,7 @@ import { errorBody, invalidFormBody, JsonErrorCode, type FieldProblem } from '..
 import type { EmulatorContext } from '../context.js';
 import { identify } from '../credentials.js';
 import { BodyTooLargeError, isPathId, json, readBody, serviceError, takeServerFault, type Outcome, type Reply, type RequestUrl } from '../http.js';
-import { parseJsonBytes, parseJsonText, readJsonBody } from '../lobbies/body.js';
+import { parseJsonBytes, parseJsonText, readJsonBody } from '../kernel/body.js';
 import { channelMessagesOf, type StoredAttachment, type StoredMessage } from './store.js';
 
 /** A multipart body (files included) above this many bytes is answered with 413. */
@@ -68,8 +68,8 @@ export async function routeMessagesApi(ctx: EmulatorContext, req: IncomingMessag
     const refused = check(body, uploads, []);
     if (refused !== undefined) return refused;
     if (isEmpty(body, uploads)) return json(400, errorBody(JsonErrorCode.CannotSendEmptyMessage));
-    const id = ctx.lobbies.nextId(now);
-    const attachments = uploads.map((upload) => attachmentOf(ctx.lobbies.nextId(now), upload, body));
+    const id = ctx.ids.next(now);
+    const attachments = uploads.map((upload) => attachmentOf(ctx.ids.next(now), upload, body));
     const message = render(id, channelId, caller.applicationId, body, attachments, new Date(now).toISOString());
     // Answered before it is kept: a message is stored only with the 200 that reports it.
     const reply = answer(ctx, message);
@@ -82,7 +82,7 @@ export async function routeMessagesApi(ctx: EmulatorContext, req: IncomingMessag
   const kept = Array.isArray(body.attachments)
     ? previous.attachments.filter((a) => (body.attachments as unknown[]).some((b) => typeof b === 'object' && b !== null && String((b as Json).id) === a.id))
     : previous.attachments;
-  const attachments = [...kept, ...uploads.map((upload) => attachmentOf(ctx.lobbies.nextId(now), upload, body))];
+  const attachments = [...kept, ...uploads.map((upload) => attachmentOf(ctx.ids.next(now), upload, body))];
   const merged: Json = {
     content: previous.content,
     embeds: previous.embeds,

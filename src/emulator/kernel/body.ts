@@ -1,6 +1,6 @@
 /**
- * Reading a JSON request body, bounded, with the service's 400 answers: the lobby interface's,
- * and every other JSON route's (a multipart message's `payload_json` obeys the same rules).
+ * Reading a JSON request body, bounded, with the service's 400 answers: the one set of body limits
+ * of every JSON route (a multipart message's `payload_json` obeys the same rules).
  */
 import type { IncomingMessage } from 'node:http';
 import { errorBody, invalidFormBody, JsonErrorCode, type ServiceErrorBody } from '../../rules/errors.js';
