@@ -10,7 +10,7 @@ import type { EmulatorContext } from '../context.js';
 import type { Caller } from '../credentials.js';
 import { json, matchRoute, routeSegments, serviceError, takeServerFault, type Outcome, type Reply, type RequestUrl } from '../http.js';
 import { GLOBAL_LIMIT_DEFAULT, type BucketRule } from '../ratelimit/limiter.js';
-import { readJsonBody, type BodyResult } from './body.js';
+import { isMultipart, readJsonBody, readMultipartBody, type BodyResult } from './body.js';
 import { blockedAddress, countInvalid, rateLimitHeaders, tooMany } from './limits.js';
 
 /** What an operation is given: the caller, the path's parameters in order, and the parsed body. */
@@ -36,10 +36,12 @@ export interface Route {
   segments: string[];
   auth: Authorize;
   bucket?: BucketRule;
-  body: 'json' | 'none';
+  /** `json-or-multipart`: a JSON body, or a `multipart/form-data` one given to the operation as FormData. */
+  body: 'json' | 'json-or-multipart' | 'none';
   /** Checks the path's resources before the body is read: a refusal, or undefined to go on. */
   check?: (call: Omit<Call, 'body'>) => Reply | undefined;
-  run: (call: Call) => Outcome;
+  /** The operation; a promise only when it must wait (reading an uploaded part). */
+  run: (call: Call) => Outcome | Promise<Outcome>;
 }
 
 /** One row of a routes table. */
@@ -105,12 +107,16 @@ function answer(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, rou
     const refused = route.check({ ctx, req, url, caller, params, now });
     if (refused !== undefined) return withHeaders(refused);
   }
-  const run = (body: unknown): Outcome => withHeaders(route.run({ ctx, req, url, caller, params, body, now }));
+  const run = (body: unknown): Outcome | Promise<Outcome> => {
+    const reply = route.run({ ctx, req, url, caller, params, body, now });
+    return reply instanceof Promise ? reply.then(withHeaders) : withHeaders(reply);
+  };
   if (route.body === 'none') return run(undefined);
-  const withBody = (read: BodyResult): Outcome => {
+  const withBody = (read: BodyResult): Outcome | Promise<Outcome> => {
     if (read.ok) return run(read.body);
     if ('aborted' in read) return { destroySocket: true };
     return json(read.status, read.error, { ...headers, ...(read.close === true ? { Connection: 'close' } : {}) });
   };
+  if (route.body === 'json-or-multipart' && isMultipart(req)) return readMultipartBody(req).then(withBody);
   return readJsonBody(req).then(withBody);
 }
