@@ -35,6 +35,16 @@ describe('the pipeline of every route', () => {
     expect(limited[0]!.body).toMatchObject({ global: true, message: 'You are being rate limited.' });
   });
 
+  it('answers a method a path lacks with 405 and the path’s methods in Allow', async () => {
+    const { emulator, channel } = await start({ rateLimits: 'off' });
+    const list = await call(emulator, 'GET', `/channels/${channel}/messages`);
+    expect(list.status).toBe(405);
+    expect(list.headers.get('allow')).toBe('POST');
+    const one = await call(emulator, 'PUT', `/channels/${channel}/messages/1`);
+    expect(one.status).toBe(405);
+    expect(one.headers.get('allow')).toBe('GET, PATCH, DELETE');
+  });
+
   it('answers injected 429s on message routes as on every other', async () => {
     const { emulator, channel } = await start();
     emulator.injectRateLimits({ count: 1, retryAfter: 2, scope: 'shared' });

@@ -55,7 +55,7 @@ const PUBLIC: Caller = { kind: 'bot', applicationId: '' };
 export function runRoutes(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, routes: readonly Route[]): Outcome | Promise<Outcome> | undefined {
   const found = matchRoute(routes, url.pathname, req.method ?? 'GET');
   if (found === undefined) return undefined;
-  if (found === 'method') return serviceError(405);
+  if (found === 'method') return serviceError(405, { Allow: allowedMethods(routes, url.pathname) });
   const limits = ctx.rateLimits;
   const now = ctx.options.clock();
   const address = req.socket.remoteAddress ?? 'unknown';
@@ -71,6 +71,15 @@ export function runRoutes(ctx: EmulatorContext, req: IncomingMessage, url: Reque
     return outcome;
   };
   return reply instanceof Promise ? reply.then(counted) : counted(reply);
+}
+
+/** The methods of the routes whose path matches `pathname`, for a 405's `Allow`. */
+function allowedMethods(routes: readonly Route[], pathname: string): string {
+  const methods: string[] = [];
+  for (const route of routes) {
+    if (matchRoute([route], pathname, route.method) !== undefined && !methods.includes(route.method)) methods.push(route.method);
+  }
+  return methods.join(', ');
 }
 
 function answer(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, route: Route, params: string[], now: number, enforce: boolean): Outcome | Promise<Outcome> {
