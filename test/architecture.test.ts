@@ -40,6 +40,7 @@ describe('dependency rules', () => {
     const found = new Set(violations.map((v) => (v.rule.name === 'no-file-cycles' ? `${v.rule.name}: src/a.ts <-> src/b.ts` : `${v.rule.name}: ${v.from}`)));
     expect([...found].sort()).toEqual(
       [
+        'emulator-areas-are-separate: src/emulator/lobbies/op.ts',
         'emulator-is-independent: src/emulator/e.ts',
         'entry-points-are-roots: src/signin/s.ts',
         'ws-loads-lazily: src/emulator/gateway/g.ts',

@@ -9,6 +9,7 @@ import type { CommandStore } from './commands/store.js';
 import type { World } from './world/world.js';
 import type { ServerFault } from './http.js';
 import type { GatewayPort } from './gateway/port.js';
+import type { Snowflakes } from './kernel/ids.js';
 
 export interface EmulatorContext {
   readonly options: ResolvedOptions;
@@ -28,6 +29,8 @@ export interface EmulatorContext {
   /** Lobby state and the rate limits of the lobby interface. */
   readonly lobbies: LobbyWorld;
   readonly rateLimits: RateLimits;
+  /** The one id generator of every area. */
+  readonly ids: Snowflakes;
   /** Guilds, channels, roles and members (area: guilds and commands). */
   readonly world: World;
   /** Registered application commands and their permissions (area: guilds and commands). */

@@ -81,7 +81,9 @@ export function matchRoute<R extends PatternRoute>(routes: readonly R[], path: s
     let ok = true;
     for (let i = 0; i < segments.length && ok; i++) {
       const want = route.segments[i]!;
-      ok = want.startsWith(':') || want === segments[i];
+      const got = segments[i]!;
+      // A literal segment also matches its percent-encoded spelling (`%40original`, as discord.js sends it).
+      ok = want.startsWith(':') || want === got || (got.includes('%') && want === decodeSegment(got));
     }
     if (!ok) continue;
     if (route.method !== method) {

@@ -19,6 +19,7 @@ import { createAccessToken, generateBotToken } from './credentials.js';
 import { EmulatorClosedError, EmulatorGatewayError } from './errors.js';
 import { startGateway } from './gateway/gateway.js';
 import { LobbyWorld } from './lobbies/world.js';
+import { Snowflakes } from './kernel/ids.js';
 import { RateLimits } from './ratelimit/limiter.js';
 import { openStateStore } from './state/index.js';
 import { damagedState } from './state/saved.js';
@@ -621,6 +622,7 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
   let commands: CommandStore;
   let interactionWorld: interactions.InteractionWorld;
   const server = new EmulatorServer(resolved.headersTimeoutMs);
+  const ids = new Snowflakes();
   let port: number;
   try {
     for (const app of resolved.applications.values()) {
@@ -634,13 +636,13 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
       botTokens.set(token, app.id);
       botTokenOf.set(app.id, token);
     }
-    const lobbies = new LobbyWorld(state, resolved.clock);
+    const lobbies = new LobbyWorld(state, resolved.clock, ids);
     world = lobbies;
-    // One id sequence for lobbies, guilds and commands, kept above every id loaded from dataDir.
-    guilds = new World(state, () => lobbies.nextId(resolved.clock()), resolved.clock);
+    // One id sequence for every area, kept above every id loaded from dataDir.
+    guilds = new World(state, () => ids.next(resolved.clock()), resolved.clock);
     lobbies.useChannels(guilds);
     commands = new CommandStore(state);
-    for (const id of commands.ids()) lobbies.noteId(id);
+    for (const id of commands.ids()) ids.seen(id);
     for (const spec of resolved.guilds) if (spec.id === undefined || !guilds.guilds.has(spec.id)) guilds.createGuild(spec);
     interactionWorld = interactions.createInteractionWorld(resolved, state);
     port = await server.listen(resolved.port);
@@ -665,6 +667,7 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
     serverFault: undefined,
     botTokens,
     lobbies: world,
+    ids,
     rateLimits: new RateLimits(),
     world: guilds,
     commands,

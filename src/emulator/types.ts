@@ -137,7 +137,7 @@ export interface EmulatorOptions {
 
 /** A 429 storm for `Emulator.injectRateLimits`. */
 export interface RateLimitStorm {
-  /** How many of the next lobby-interface requests answer 429. Default `1`. */
+  /** How many of the next requests to the HTTP API (every route of the kernel: lobbies, commands, guilds, messages…) answer 429. Default `1`. */
   count?: number;
   /** Seconds sent in `retry_after` and `Retry-After`. Default `1`. */
   retryAfter?: number;

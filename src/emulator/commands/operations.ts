@@ -123,14 +123,14 @@ export const createCommand: CommandOperation = (r) => {
   const index = commands.findIndex((c) => c.type === type && c.name === def.name);
   if (index >= 0) {
     const old = commands[index]!;
-    const version = definitionKey(old) === JSON.stringify(def) ? old.version : r.ctx.lobbies.nextId(r.now);
+    const version = definitionKey(old) === JSON.stringify(def) ? old.version : r.ctx.ids.next(r.now);
     commands[index] = stored(r, old.id, version, def);
     r.ctx.commands.saveScope(key, commands);
     return json(200, commands[index]);
   }
   const refused = roomFor(r, new Map([[type, 1]]), commands, 1);
   if (refused !== undefined) return refused;
-  const id = r.ctx.lobbies.nextId(r.now);
+  const id = r.ctx.ids.next(r.now);
   const command = stored(r, id, id, def);
   r.ctx.commands.saveScope(key, [...commands, command]);
   r.ctx.commands.countCreates(key, 1, r.now);
@@ -159,7 +159,7 @@ export const editCommand: CommandOperation = (r) => {
     return invalidBody([{ path: 'name', code: CommandErrorCode.CommandNameExists, message: `A command of this type is already named '${String(def.name)}'.` }]);
   }
   if (definitionKey(old) === JSON.stringify(def)) return json(200, old);
-  commands[index] = stored(r, old.id, r.ctx.lobbies.nextId(r.now), def);
+  commands[index] = stored(r, old.id, r.ctx.ids.next(r.now), def);
   r.ctx.commands.saveScope(key, commands);
   if (def.name !== old.name) r.ctx.commands.dropPermissions(r.applicationId, old.id); // a rename deletes its permissions
   return json(200, commands[index]);
@@ -199,11 +199,11 @@ export const bulkOverwrite: CommandOperation = (r) => {
   if (refused !== undefined) return refused;
   const next = plans.map(({ def, match }) => {
     if (match === undefined) {
-      const id = r.ctx.lobbies.nextId(r.now);
+      const id = r.ctx.ids.next(r.now);
       return stored(r, id, id, def);
     }
     if (match.name !== def.name) r.ctx.commands.dropPermissions(r.applicationId, match.id);
-    const version = definitionKey(match) === JSON.stringify(def) ? match.version : r.ctx.lobbies.nextId(r.now);
+    const version = definitionKey(match) === JSON.stringify(def) ? match.version : r.ctx.ids.next(r.now);
     return stored(r, match.id, version, def);
   });
   for (const gone of old) if (!taken.has(gone.id)) r.ctx.commands.dropPermissions(r.applicationId, gone.id);

@@ -114,7 +114,7 @@ export function applyAck(ctx: EmulatorContext, world: InteractionWorld, record: 
     case 5: {
       const loading = ack.response.type === 5;
       const message: EmulatorMessage = {
-        id: ctx.lobbies.nextId(now),
+        id: ctx.ids.next(now),
         channel_id: record.channelId,
         ...(record.guildId !== undefined ? { guild_id: record.guildId } : {}),
         content: loading ? '' : typeof data.content === 'string' ? data.content : '',

@@ -145,7 +145,7 @@ interface Where {
 /** A new interaction record and the payload's common fields (spec: "Common interaction fields"). */
 function begin(ctx: EmulatorContext, world: InteractionWorld, type: number, at: Where): { record: InteractionRecord; common: Record<string, unknown> } {
   const now = ctx.options.clock();
-  const id = ctx.lobbies.nextId(now);
+  const id = ctx.ids.next(now);
   // The service's tokens are long opaque strings; this one names its interaction, plus 32 random bytes.
   const token = `${Buffer.from(`interaction:${id}:`).toString('base64url')}${randomBytes(32).toString('base64url')}`;
   const record: InteractionRecord = {
@@ -525,7 +525,7 @@ export async function checkInteractionsEndpoint(ctx: EmulatorContext, maybeWorld
   const appId = knownApplication(where, ctx, applicationId);
   const url = candidate ?? endpointOf(ctx, appId, world);
   const key = world.keys.get(appId)!;
-  const ping = (): string => JSON.stringify({ id: ctx.lobbies.nextId(ctx.options.clock()), application_id: appId, type: 1, token: randomBytes(32).toString('base64url'), version: 1, app_permissions: String(ALL_PERMISSIONS) });
+  const ping = (): string => JSON.stringify({ id: ctx.ids.next(ctx.options.clock()), application_id: appId, type: 1, token: randomBytes(32).toString('base64url'), version: 1, app_permissions: String(ALL_PERMISSIONS) });
   const now = Math.floor(Date.now() / 1000);
   const valid = ping();
   const good = await postJson(url, valid, signatureHeaders(key.privateKey, now, valid), ACK_WINDOW_MS, world.closing.signal);

@@ -102,7 +102,7 @@ export function submittedComponents(where: string, ctx: EmulatorContext, compone
         if (files.some((f) => f.length < 1 || f.length > 260)) throw argumentError('value', where, name(c), 'file names of 1 to 260 characters', files);
         counts(c, files, 1, 1);
         const ids = files.map((filename) => {
-          const attachmentId = ctx.lobbies.nextId(ctx.options.clock());
+          const attachmentId = ctx.ids.next(ctx.options.clock());
           (resolved.attachments ??= {})[attachmentId] = {
             id: attachmentId,
             filename,

@@ -2,25 +2,19 @@
  * The interaction routes: `POST /interactions/{id}/{token}/callback` (the first acknowledgement,
  * within 3 seconds, once), and the interaction webhook, usable with the token for 15 minutes:
  * `GET`/`PATCH`/`DELETE /webhooks/{application}/{token}/messages/@original` and
- * `POST /webhooks/{application}/{token}` (a follow-up message).
+ * `POST /webhooks/{application}/{token}` (a follow-up message). One row each, run by the kernel's pipeline.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { invalidFormBody } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
-import { isPathId, json, type Outcome, type RequestUrl } from '../http.js';
-import { readJsonBody } from '../lobbies/body.js';
+import { isPathId, json, serviceError, type Outcome, type Reply, type RequestUrl } from '../http.js';
+import { route, runRoutes, type Authorize, type Call, type Route } from '../kernel/pipeline.js';
 import { editMessage, fillComponentIds, interactionMetadata, responseProblems } from './acknowledge.js';
 import { acknowledgeByCallback } from './emulate.js';
 import { interactionErrorBody, InteractionErrorCode } from './errors.js';
 import type { EmulatorMessage } from './types.js';
-import { ACK_WINDOW_MS, interactionWorldOf, type InteractionRecord, type InteractionWorld } from './world.js';
-
-// Ids are checked by the one rule (`isPathId`) after matching, so a bad id gets the route's Unknown code.
-const CALLBACK = /^\/api\/v10\/interactions\/([^/]{1,64})\/([^/]{1,512})\/callback$/;
-/** `@original`, also percent-encoded as clients such as discord.js send it. */
-const ORIGINAL = /^\/api\/v10\/webhooks\/([^/]{1,64})\/([^/]{1,512})\/messages\/(?:@|%40)original$/;
-const FOLLOW_UP = /^\/api\/v10\/webhooks\/([^/]{1,64})\/([^/]{1,512})$/;
+import { ACK_WINDOW_MS, interactionWorldOf, type InteractionRecord } from './world.js';
 
 function sameToken(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -28,57 +22,65 @@ function sameToken(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
 const noContent = (): Outcome => ({ status: 204, headers: {}, body: '' });
 
-async function callback(ctx: EmulatorContext, world: InteractionWorld, req: IncomingMessage, id: string, token: string, withResponse: boolean): Promise<Outcome> {
-  const record = world.interaction(id);
+/**
+ * The token in the path is the credential: interaction routes count toward no limit of the
+ * application (the service keeps them outside its global limit), yet run through the one pipeline.
+ */
+const tokenInPath: Authorize = () => 'public';
+
+/** The interaction of a callback path (`[id, token]`) that may still be acknowledged, or the refusal. */
+function callbackRecord(ctx: EmulatorContext, params: string[]): InteractionRecord | Reply {
+  const world = interactionWorldOf(ctx)!;
+  const [id, token] = params as [string, string];
+  const record = isPathId(id) ? world.interaction(id) : undefined;
   if (record === undefined || !sameToken(record.token, token)) return json(404, interactionErrorBody(InteractionErrorCode.UnknownInteraction));
   if (record.ack !== undefined) return json(400, interactionErrorBody(InteractionErrorCode.AlreadyAcknowledged));
   // After 3 seconds the service has told the player the application did not respond.
   if (Date.now() - record.sentAt > ACK_WINDOW_MS) return json(404, interactionErrorBody(InteractionErrorCode.UnknownInteraction));
-  const read = await readJsonBody(req);
-  if (!read.ok) {
-    if ('aborted' in read) return { destroySocket: true };
-    return json(read.status, read.error, read.close === true ? { Connection: 'close' } : {});
-  }
+  return record;
+}
+
+function callback({ ctx, params, body, url }: Call): Outcome {
+  const record = callbackRecord(ctx, params);
   // Checked again after the body: a second acknowledgement may have arrived meanwhile.
-  if (record.ack !== undefined) return json(400, interactionErrorBody(InteractionErrorCode.AlreadyAcknowledged));
-  const problems = responseProblems(record, read.body);
+  if ('status' in record) return record;
+  const problems = responseProblems(record, body);
   if (problems.length > 0) return json(400, invalidFormBody(problems));
-  const message = acknowledgeByCallback(ctx, world, record, read.body);
-  if (!withResponse) return noContent();
+  const message = acknowledgeByCallback(ctx, interactionWorldOf(ctx)!, record, body);
+  if (url.searchParams.get('with_response') !== 'true') return noContent();
   // `?with_response=true`: the service answers with the interaction callback resource.
-  const type = (read.body as { type: number }).type;
+  const type = (body as { type: number }).type;
   const interaction: Record<string, unknown> = { id: record.id, type: record.type, activity_instance_id: null, response_message_id: message?.id ?? null, response_message_loading: type === 5 ? true : message === undefined ? null : false, response_message_ephemeral: message === undefined ? null : (message.flags & 64) !== 0 };
   const resource: Record<string, unknown> = { type };
   if (message !== undefined) resource.message = message;
   return json(200, { interaction, resource });
 }
 
-/** The interaction a webhook path names, or an error answer: unknown pair, or a token past its 15 minutes. */
-function webhookRecord(ctx: EmulatorContext, world: InteractionWorld, applicationId: string, token: string): { record: InteractionRecord } | { refused: Outcome } | undefined {
-  const record = world.byToken(token);
-  if (record === undefined || record.applicationId !== applicationId) return undefined;
-  if (ctx.options.clock() > record.tokenExpiresAt) return { refused: json(401, interactionErrorBody(InteractionErrorCode.InvalidWebhookToken)) };
-  if (record.ack === undefined) return { refused: json(404, interactionErrorBody(InteractionErrorCode.UnknownWebhook)) };
-  return { record };
+/** The interaction a webhook path (`[application, token]`) names, or an error answer: unknown pair, or a token past its 15 minutes. */
+function webhookRecord(ctx: EmulatorContext, params: string[]): InteractionRecord | Reply {
+  const [applicationId, token] = params as [string, string];
+  if (!isPathId(applicationId)) return json(404, interactionErrorBody(InteractionErrorCode.UnknownWebhook));
+  const record = interactionWorldOf(ctx)!.byToken(token);
+  if (record === undefined || record.applicationId !== applicationId) return serviceError(404);
+  if (ctx.options.clock() > record.tokenExpiresAt) return json(401, interactionErrorBody(InteractionErrorCode.InvalidWebhookToken));
+  if (record.ack === undefined) return json(404, interactionErrorBody(InteractionErrorCode.UnknownWebhook));
+  return record;
 }
 
-async function messageBody(req: IncomingMessage): Promise<{ body: Record<string, unknown> } | { refused: Outcome }> {
-  const read = await readJsonBody(req);
-  if (!read.ok) {
-    if ('aborted' in read) return { refused: { destroySocket: true } };
-    return { refused: json(read.status, read.error, read.close === true ? { Connection: 'close' } : {}) };
-  }
-  const body = read.body ?? {};
+/** The original message of a webhook path's interaction, or the refusal. */
+function originalOf(ctx: EmulatorContext, params: string[]): EmulatorMessage | Reply {
+  const record = webhookRecord(ctx, params);
+  if ('status' in record) return record;
+  const message = record.originalMessageId === undefined ? undefined : interactionWorldOf(ctx)!.message(record.originalMessageId);
+  return message ?? json(404, interactionErrorBody(InteractionErrorCode.UnknownMessage));
+}
+
+const refusal = (found: object): Reply | undefined => ('status' in found ? (found as Reply) : undefined);
+
+function messageBody(read: unknown): { body: Record<string, unknown> } | { refused: Outcome } {
+  const body = read ?? {};
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return { refused: json(400, invalidFormBody([{ path: [], code: 'MODEL_TYPE_CONVERT', message: 'Must be an object.' }])) };
   }
@@ -88,36 +90,25 @@ async function messageBody(req: IncomingMessage): Promise<{ body: Record<string,
   return { body: body as Record<string, unknown> };
 }
 
-async function original(ctx: EmulatorContext, world: InteractionWorld, req: IncomingMessage, record: InteractionRecord): Promise<Outcome> {
-  const message = record.originalMessageId === undefined ? undefined : world.message(record.originalMessageId);
-  if (message === undefined) return json(404, interactionErrorBody(InteractionErrorCode.UnknownMessage));
-  switch (req.method) {
-    case 'GET':
-      return json(200, message);
-    case 'DELETE':
-      world.deleteMessage(message.id);
-      return noContent();
-    case 'PATCH': {
-      const read = await messageBody(req);
-      if ('refused' in read) return read.refused;
-      editMessage(message, read.body, ctx.options.clock());
-      world.changed(message.channel_id);
-      return json(200, message);
-    }
-    default:
-      return json(405, { message: '405: Method Not Allowed', code: 0 }, { Allow: 'GET, PATCH, DELETE' });
-  }
+function editOriginal({ ctx, params, body }: Call): Outcome {
+  const message = originalOf(ctx, params);
+  if ('status' in message) return message;
+  const read = messageBody(body);
+  if ('refused' in read) return read.refused;
+  editMessage(message, read.body, ctx.options.clock());
+  interactionWorldOf(ctx)!.changed(message.channel_id); // the web client's live view
+  return json(200, message);
 }
 
-async function followUp(ctx: EmulatorContext, world: InteractionWorld, req: IncomingMessage, record: InteractionRecord): Promise<Outcome> {
-  if (req.method !== 'POST') return json(405, { message: '405: Method Not Allowed', code: 0 }, { Allow: 'POST' });
-  const read = await messageBody(req);
+function followUp({ ctx, params, body: sent, now }: Call): Outcome {
+  const record = webhookRecord(ctx, params);
+  if ('status' in record) return record;
+  const read = messageBody(sent);
   if ('refused' in read) return read.refused;
   const body = read.body;
-  const now = ctx.options.clock();
   const user = ctx.options.users.get(record.userId);
   const message: EmulatorMessage = {
-    id: ctx.lobbies.nextId(now),
+    id: ctx.ids.next(now),
     channel_id: record.channelId,
     ...(record.guildId !== undefined ? { guild_id: record.guildId } : {}),
     content: typeof body.content === 'string' ? body.content : '',
@@ -129,28 +120,36 @@ async function followUp(ctx: EmulatorContext, world: InteractionWorld, req: Inco
     edited_timestamp: null,
     interaction_metadata: interactionMetadata(record, user),
   };
-  world.saveMessage(message);
+  interactionWorldOf(ctx)!.saveMessage(message);
   return json(200, message);
 }
 
-/** The router of ROUTERS for interaction paths; `undefined` for paths it does not own. */
-export async function routeInteractionApi(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl): Promise<Outcome | undefined> {
-  const world = interactionWorldOf(ctx);
-  if (world === undefined) return undefined;
-  const path = url.pathname;
-  const cb = CALLBACK.exec(path);
-  if (cb !== null) {
-    if (req.method !== 'POST') return json(405, { message: '405: Method Not Allowed', code: 0 }, { Allow: 'POST' });
-    const id = decoded(cb[1]!);
-    if (!isPathId(id)) return json(404, interactionErrorBody(InteractionErrorCode.UnknownInteraction));
-    return callback(ctx, world, req, id, decoded(cb[2]!), url.searchParams.get('with_response') === 'true');
-  }
-  const hook = ORIGINAL.exec(path) ?? FOLLOW_UP.exec(path);
-  if (hook === null) return undefined;
-  const applicationId = decoded(hook[1]!);
-  if (!isPathId(applicationId)) return json(404, interactionErrorBody(InteractionErrorCode.UnknownWebhook));
-  const found = webhookRecord(ctx, world, applicationId, decoded(hook[2]!));
-  if (found === undefined) return undefined;
-  if ('refused' in found) return found.refused;
-  return ORIGINAL.test(path) ? original(ctx, world, req, found.record) : followUp(ctx, world, req, found.record);
+const ROUTES: Route[] = [
+  route('POST', 'interactions/:id/:token/callback', { auth: tokenInPath, body: 'json', check: ({ ctx, params }) => refusal(callbackRecord(ctx, params)), run: callback }),
+  route('GET', 'webhooks/:application/:token/messages/@original', {
+    auth: tokenInPath,
+    body: 'none',
+    run: ({ ctx, params }) => {
+      const message = originalOf(ctx, params);
+      return 'status' in message ? message : json(200, message);
+    },
+  }),
+  route('PATCH', 'webhooks/:application/:token/messages/@original', { auth: tokenInPath, body: 'json', check: ({ ctx, params }) => refusal(originalOf(ctx, params)), run: editOriginal }),
+  route('DELETE', 'webhooks/:application/:token/messages/@original', {
+    auth: tokenInPath,
+    body: 'none',
+    run: ({ ctx, params }) => {
+      const message = originalOf(ctx, params);
+      if ('status' in message) return message;
+      interactionWorldOf(ctx)!.deleteMessage(message.id);
+      return noContent();
+    },
+  }),
+  route('POST', 'webhooks/:application/:token', { auth: tokenInPath, body: 'json', check: ({ ctx, params }) => refusal(webhookRecord(ctx, params)), run: followUp }),
+];
+
+/** The interaction routes, run by the kernel's pipeline; `undefined` for paths they do not own. */
+export function routeInteractionApi(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl): Outcome | Promise<Outcome> | undefined {
+  if (interactionWorldOf(ctx) === undefined) return undefined;
+  return runRoutes(ctx, req, url, ROUTES);
 }

@@ -143,7 +143,7 @@ export const createLobby: Operation = (r) =>
     const members = body.members ?? [];
     for (const m of members) knownUser(r, m.id);
     const lobby: LobbyRecord = {
-      id: r.world.nextId(r.now),
+      id: r.ctx.ids.next(r.now),
       applicationId: r.caller.applicationId,
       metadata: body.metadata ?? null,
       members: [],
@@ -263,7 +263,7 @@ export const createOrJoinLobby: Operation = (r) =>
     const next: LobbyRecord =
       existing === undefined
         ? {
-            id: r.world.nextId(r.now),
+            id: r.ctx.ids.next(r.now),
             applicationId: r.caller.applicationId,
             metadata: null,
             members: [],
@@ -304,7 +304,7 @@ export const sendLobbyMessage: Operation = (r) =>
       author = { id: app.id, username: app.name, global_name: null, discriminator: '0', avatar: null, bot: true };
     }
     const message: LobbyMessage = {
-      id: r.world.nextId(r.now),
+      id: r.ctx.ids.next(r.now),
       type: 0,
       content: body.content,
       lobby_id: lobby.id,

@@ -1,12 +1,10 @@
 /**
- * The lobby side of the emulator's world: the state store, snowflake ids, idle shutdown, and the
+ * The lobby side of the emulator's world: the state store, idle shutdown, and the
  * bot's channel permissions. Idle lobbies are removed when touched and by a periodic sweep.
  */
 import type { LobbyRecord, MemoryStateStore } from '../state/index.js';
+import type { Snowflakes } from '../kernel/ids.js';
 import type { ChannelPermission, World } from '../world/world.js';
-
-/** The service's epoch for snowflakes (2015-01-01T00:00:00Z). */
-const SNOWFLAKE_EPOCH = 1420070400000n;
 /** How often idle lobbies and expired invites are swept, in real milliseconds. */
 const SWEEP_INTERVAL_MS = 5_000;
 
@@ -17,30 +15,20 @@ export class LobbyWorld {
   readonly #clock: () => number;
   /** The world's channels hold the bot's channel permissions: one model of channels. */
   #channels: World | undefined;
-  #lastId = 0n;
+  readonly #ids: Snowflakes;
   #timer: NodeJS.Timeout | undefined;
 
-  constructor(store: MemoryStateStore, clock: () => number) {
+  /** `ids` is the emulator's one id generator: the saved lobbies' and messages' ids are noted in it. */
+  constructor(store: MemoryStateStore, clock: () => number, ids: Snowflakes) {
     this.store = store;
     this.#clock = clock;
+    this.#ids = ids;
     for (const lobby of store.allLobbies()) {
-      this.#seen(lobby.id);
-      for (const message of store.messages(lobby.id)) this.#seen(message.id);
+      ids.seen(lobby.id);
+      for (const message of store.messages(lobby.id)) ids.seen(message.id);
     }
     this.#timer = setInterval(() => this.sweep(this.#clock()), SWEEP_INTERVAL_MS);
     this.#timer.unref(); // the sweep never keeps the process alive
-  }
-
-  #seen(id: string): void {
-    const n = BigInt(id);
-    if (n > this.#lastId) this.#lastId = n;
-  }
-
-  /** A new snowflake: time-based, and always above every id issued or loaded before. */
-  nextId(now: number): string {
-    const timeBased = (BigInt(Math.max(0, Math.floor(now))) - SNOWFLAKE_EPOCH) << 22n;
-    this.#lastId = timeBased > this.#lastId ? timeBased : this.#lastId + 1n;
-    return this.#lastId.toString();
   }
 
   #idle(lobby: LobbyRecord, now: number): boolean {
@@ -71,12 +59,7 @@ export class LobbyWorld {
   /** Makes lobby operations read channel permissions from the world. */
   useChannels(world: World): void {
     this.#channels = world;
-    for (const id of world.ids()) this.noteId(id);
-  }
-
-  /** Keeps later snowflakes above `id`, an id issued before a restart. */
-  noteId(id: string): void {
-    this.#seen(id);
+    for (const id of world.ids()) this.#ids.seen(id);
   }
 
   denied(channelId: string, permission: ChannelPermission): boolean {

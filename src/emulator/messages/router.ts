@@ -1,7 +1,7 @@
 /**
  * Messages that carry components: `POST /channels/{id}/messages` (JSON, or multipart/form-data
  * with `payload_json` and `files[n]` for File components and `attachment://` references), `GET`
- * and `PATCH /channels/{id}/messages/{id}`. Bodies are checked by the same rules as
+ * `PATCH` and `DELETE /channels/{id}/messages/{id}`, one row each, run by the kernel's pipeline. Bodies are checked by the same rules as
  * `validateMessage`, so a refused body gets 400, code 50035, with the validator's nested errors.
  */
 import type { IncomingMessage } from 'node:http';
@@ -9,21 +9,18 @@ import { checkMessage, ComponentErrorCode, fillIds, hasComponentsV2, MessageErro
 import { errorBody, invalidFormBody, JsonErrorCode, type FieldProblem } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
 import { identify } from '../credentials.js';
-import { BodyTooLargeError, isPathId, json, readBody, serviceError, takeServerFault, type Outcome, type Reply, type RequestUrl } from '../http.js';
-import { parseJsonBytes, parseJsonText, readJsonBody } from '../lobbies/body.js';
+import { isPathId, json, type Outcome, type Reply, type RequestUrl } from '../http.js';
+import { parseJsonBytes, parseJsonText } from '../kernel/body.js';
+import { route, runRoutes, type Authorize, type Call, type Route } from '../kernel/pipeline.js';
 import { interactionWorldOf } from '../interactions/world.js';
 import { channelMessagesOf, type StoredAttachment, type StoredMessage } from './store.js';
 import { messageCreated } from '../gateway/events.js';
 import { memberJson } from '../world/render.js';
 
-/** A multipart body (files included) above this many bytes is answered with 413. */
-export const MAX_UPLOAD_BYTES = 8 * 1024 * 1024;
 /** Files of one message, as attachments are. */
 const MAX_FILES = 10;
 /** An attachment's filename, as the reference bounds `attachments[].filename`. */
 const MAX_FILENAME_LENGTH = 1024;
-
-const PATH = /^\/api\/v10\/channels\/([^/]+)\/messages(?:\/([^/]+))?$/;
 
 type Json = Record<string, unknown>;
 
@@ -35,44 +32,75 @@ interface Upload {
   contentType: string;
 }
 
-/** Answers a request for messages, or undefined for a path it does not own. */
-export async function routeMessagesApi(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl): Promise<Outcome | undefined> {
-  const found = PATH.exec(url.pathname);
-  if (found === null) return undefined;
-  const [, channelId, messageId] = found as unknown as [string, string, string | undefined];
-  const method = req.method ?? 'GET';
-  const allowed = messageId === undefined ? ['POST'] : ['GET', 'PATCH'];
-  if (!allowed.includes(method)) return serviceError(405);
-  const failed = takeServerFault(ctx);
-  if (failed !== undefined) return failed;
-
+const botOnly: Authorize = (ctx, req) => {
   const caller = identify(ctx, req.headers.authorization, []);
   if (caller === 'unauthorized') return json(401, errorBody(JsonErrorCode.Unauthorized, '401: Unauthorized'));
   if (caller === 'missing-scope' || caller.kind !== 'bot') return json(403, errorBody(JsonErrorCode.MissingAccess));
+  return caller;
+};
+
+/** The channel of the path, or its 404. */
+function channelOf(ctx: EmulatorContext, channelId: string): Reply | undefined {
   const channel = isPathId(channelId) ? ctx.world.channel(channelId) : undefined;
-  if (channel === undefined) return json(404, errorBody(JsonErrorCode.UnknownChannel));
+  return channel === undefined ? json(404, errorBody(JsonErrorCode.UnknownChannel)) : undefined;
+}
 
+/** The kept message of the path (`[channelId, messageId]`), or the 404 of its channel or of it. */
+function messageOf(ctx: EmulatorContext, params: string[]): StoredMessage | Reply {
+  const [channelId, messageId] = params as [string, string];
+  const missing = channelOf(ctx, channelId);
+  if (missing !== undefined) return missing;
+  const stored = isPathId(messageId) ? channelMessagesOf(ctx).get(channelId, messageId) : undefined;
+  return stored ?? json(404, errorBody(JsonErrorCode.UnknownMessage));
+}
+
+/** An edit or a deletion of another application's message is refused. */
+function ownMessage(call: Omit<Call, 'body'>): Reply | undefined {
+  const stored = messageOf(call.ctx, call.params);
+  if ('status' in stored) return stored;
+  return stored.applicationId === call.caller.applicationId ? undefined : json(403, errorBody(JsonErrorCode.CannotEditOthersMessage));
+}
+
+const ROUTES: Route[] = [
+  route('POST', 'channels/:channel/messages', { auth: botOnly, body: 'json-or-multipart', check: ({ ctx, params }) => channelOf(ctx, params[0]!), run: (call) => sendOrEdit(call, undefined) }),
+  route('GET', 'channels/:channel/messages/:message', {
+    auth: botOnly,
+    body: 'none',
+    run: ({ ctx, params }) => {
+      const stored = messageOf(ctx, params);
+      return 'status' in stored ? stored : answer(ctx, stored.message);
+    },
+  }),
+  route('PATCH', 'channels/:channel/messages/:message', { auth: botOnly, body: 'json-or-multipart', check: ownMessage, run: (call) => sendOrEdit(call, messageOf(call.ctx, call.params) as StoredMessage) }),
+  route('DELETE', 'channels/:channel/messages/:message', { auth: botOnly, body: 'none', check: ownMessage, run: deleteMessage }),
+];
+
+/** Answers a request for messages, or undefined for a path it does not own. */
+export function routeMessagesApi(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl): Outcome | Promise<Outcome> | undefined {
+  return runRoutes(ctx, req, url, ROUTES);
+}
+
+/** `DELETE /channels/{id}/messages/{id}`: 204, and the message is gone. */
+function deleteMessage({ ctx, params }: Call): Reply {
+  channelMessagesOf(ctx).delete(params[0]!, params[1]!);
+  interactionWorldOf(ctx)?.changed(params[0]!); // the web client's live view
+  return { status: 204, headers: {}, body: '' };
+}
+
+async function sendOrEdit(call: Call, stored: StoredMessage | undefined): Promise<Outcome> {
+  const { ctx, caller, now } = call;
+  const channelId = call.params[0]!;
   const store = channelMessagesOf(ctx);
-  let stored: StoredMessage | undefined;
-  if (messageId !== undefined) {
-    stored = isPathId(messageId) ? store.get(channelId, messageId) : undefined;
-    if (stored === undefined) return json(404, errorBody(JsonErrorCode.UnknownMessage));
-    if (method === 'GET') return answer(ctx, stored.message);
-    if (stored.applicationId !== caller.applicationId) return json(403, errorBody(JsonErrorCode.CannotEditOthersMessage));
-  }
-
-  const read = await readMessageBody(req);
-  if ('aborted' in read) return { destroySocket: true };
+  const read = await messageBody(call.body);
   if ('status' in read) return read;
   const { body, uploads } = read;
-  const now = ctx.options.clock();
 
   if (stored === undefined) {
     const refused = check(body, uploads, []);
     if (refused !== undefined) return refused;
     if (isEmpty(body, uploads)) return json(400, errorBody(JsonErrorCode.CannotSendEmptyMessage));
-    const id = ctx.lobbies.nextId(now);
-    const attachments = uploads.map((upload) => attachmentOf(ctx.lobbies.nextId(now), upload, body));
+    const id = ctx.ids.next(now);
+    const attachments = uploads.map((upload) => attachmentOf(ctx.ids.next(now), upload, body));
     const message = render(id, channelId, caller.applicationId, body, attachments, new Date(now).toISOString());
     // Answered before it is kept: a message is stored only with the 200 that reports it.
     const reply = answer(ctx, message);
@@ -87,7 +115,7 @@ export async function routeMessagesApi(ctx: EmulatorContext, req: IncomingMessag
   const kept = Array.isArray(body.attachments)
     ? previous.attachments.filter((a) => (body.attachments as unknown[]).some((b) => typeof b === 'object' && b !== null && String((b as Json).id) === a.id))
     : previous.attachments;
-  const attachments = [...kept, ...uploads.map((upload) => attachmentOf(ctx.lobbies.nextId(now), upload, body))];
+  const attachments = [...kept, ...uploads.map((upload) => attachmentOf(ctx.ids.next(now), upload, body))];
   const merged: Json = {
     content: previous.content,
     embeds: previous.embeds,
@@ -113,39 +141,19 @@ export async function routeMessagesApi(ctx: EmulatorContext, req: IncomingMessag
   return reply;
 }
 
-type BodyRead = { body: Json; uploads: Upload[] } | Reply | { aborted: true };
-
-function isMultipart(req: IncomingMessage): boolean {
-  return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() === 'multipart/form-data';
-}
-
 function formProblem(message: string): Reply {
   return json(400, invalidFormBody([{ path: [], code: 'CONTENT_TYPE_INVALID', message }]));
 }
 
-// JSON through the shared reader; multipart through the platform's own form-data parser, bounded.
-async function readMessageBody(req: IncomingMessage): Promise<BodyRead> {
-  if (!isMultipart(req)) {
-    const read = await readJsonBody(req);
-    if (!read.ok) return 'aborted' in read ? { aborted: true } : json(read.status, read.error, read.close === true ? { Connection: 'close' } : {});
-    if (typeof read.body !== 'object' || read.body === null || Array.isArray(read.body)) {
+// A JSON body as read by the kernel, or the parts of a multipart one: payload_json and files[n].
+async function messageBody(read: unknown): Promise<{ body: Json; uploads: Upload[] } | Reply> {
+  if (!(read instanceof FormData)) {
+    if (typeof read !== 'object' || read === null || Array.isArray(read)) {
       return json(400, invalidFormBody([{ path: [], code: ComponentErrorCode.ModelType, message: 'Must be a message object.' }]));
     }
-    return { body: read.body as Json, uploads: [] };
+    return { body: read as Json, uploads: [] };
   }
-  let raw: Buffer;
-  try {
-    raw = await readBody(req, MAX_UPLOAD_BYTES);
-  } catch (err) {
-    if (err instanceof BodyTooLargeError) return json(413, errorBody(JsonErrorCode.RequestEntityTooLarge), { Connection: 'close' });
-    return { aborted: true };
-  }
-  let form: FormData;
-  try {
-    form = await new Response(raw, { headers: { 'content-type': req.headers['content-type']! } }).formData();
-  } catch {
-    return formProblem('The multipart/form-data body could not be read; send payload_json and files[n] parts with a boundary.');
-  }
+  const form = read;
   let body: Json = {};
   const payload = form.get('payload_json');
   if (payload !== null) {
@@ -286,12 +294,13 @@ function render(id: string, channelId: string, applicationId: string, body: Json
  */
 export function postUserMessage(ctx: EmulatorContext, channelId: string, userId: string, content: string): Json {
   const now = ctx.options.clock();
-  const id = ctx.lobbies.nextId(now);
+  const id = ctx.ids.next(now);
   const user = ctx.options.users.get(userId);
   const message = render(id, channelId, '', { content }, [], new Date(now).toISOString());
   message.author = (memberJson({ userId, roles: [], joinedAt: now }, user).user as Json);
   channelMessagesOf(ctx).save(channelId, id, { applicationId: '', message });
   const answered = JSON.parse(answer(ctx, message).body) as Json;
   messageCreated(ctx, answered);
+  interactionWorldOf(ctx)?.changed(channelId); // the web client's live view
   return answered;
 }

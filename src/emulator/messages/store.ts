@@ -37,6 +37,11 @@ export class ChannelMessages {
   }
 
   /** Keeps a new message, forgetting the channel's oldest past the cap, or replaces an edited one in its place. */
+  /** Removes a kept message; false when there was none. */
+  delete(channelId: string, messageId: string): boolean {
+    return this.#channels.get(channelId)?.delete(messageId) ?? false;
+  }
+
   save(channelId: string, messageId: string, stored: StoredMessage): void {
     let channel = this.#channels.get(channelId);
     if (channel === undefined) this.#channels.set(channelId, (channel = new Map()));

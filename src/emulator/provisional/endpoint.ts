@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { errorBody, invalidFormBody, JsonErrorCode, type FieldProblem } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
 import { json, serviceError, tokenJson, type Outcome, type RequestUrl } from '../http.js';
-import { readJsonBody } from '../lobbies/body.js';
+import { readJsonBody } from '../kernel/body.js';
 import { issue } from '../token.js';
 import { accountOf, findIdentity, tokenUserOf } from './accounts.js';
 import { MAX_EXTERNAL_TOKEN_LENGTH } from './identities.js';

@@ -1,10 +1,13 @@
 /**
- * Reading a JSON request body, bounded, with the service's 400 answers: the lobby interface's,
- * and every other JSON route's (a multipart message's `payload_json` obeys the same rules).
+ * Reading a JSON request body, bounded, with the service's 400 answers: the one set of body limits
+ * of every JSON route (a multipart message's `payload_json` obeys the same rules).
  */
 import type { IncomingMessage } from 'node:http';
 import { errorBody, invalidFormBody, JsonErrorCode, type ServiceErrorBody } from '../../rules/errors.js';
 import { BodyTooLargeError, MAX_BODY_BYTES, readBody } from '../http.js';
+
+/** A multipart body (files included) above this many bytes is answered with 413. */
+export const MAX_UPLOAD_BYTES = 8 * 1024 * 1024;
 
 /** Lobby bodies are at most 4 levels deep, messages about 10; anything much deeper is refused before it is walked. */
 export const MAX_JSON_DEPTH = 16;
@@ -99,4 +102,28 @@ export function parseJsonText(text: string, what: string): { ok: true; body: unk
 
 function tooLarge(): JsonRefusal {
   return { ok: false, status: 413, error: errorBody(JsonErrorCode.RequestEntityTooLarge) };
+}
+
+export function isMultipart(req: IncomingMessage): boolean {
+  return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() === 'multipart/form-data';
+}
+
+/**
+ * Reads a `multipart/form-data` body, at most MAX_UPLOAD_BYTES, as FormData; a body that is not
+ * a readable form is a 400 that says what to send.
+ */
+export async function readMultipartBody(req: IncomingMessage): Promise<{ ok: true; body: FormData } | JsonRefusal | { ok: false; aborted: true }> {
+  let raw: Buffer;
+  try {
+    raw = await readBody(req, MAX_UPLOAD_BYTES);
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) return { ok: false, status: 413, error: errorBody(JsonErrorCode.RequestEntityTooLarge), close: true };
+    return { ok: false, aborted: true };
+  }
+  try {
+    return { ok: true, body: await new Response(raw, { headers: { 'content-type': req.headers['content-type']! } }).formData() };
+  } catch {
+    const message = 'The multipart/form-data body could not be read; send payload_json and files[n] parts with a boundary.';
+    return { ok: false, status: 400, error: invalidFormBody([{ path: [], code: 'CONTENT_TYPE_INVALID', message }]) };
+  }
 }
