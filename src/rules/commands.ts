@@ -1,5 +1,6 @@
 // The spec's rules for application command bodies, as one pure function: no I/O, so the client
 // (before it sends) and the emulator (when it receives) give the same nested errors for a body.
+import { FieldErrorCode, textLength } from './fields.js';
 import { isLocale, LOCALES } from './locales.js';
 import { MAX_PERMISSION_SET } from './permissions.js';
 
@@ -79,36 +80,7 @@ export const CommandLimits = {
 
 /** The nested error codes the validator gives; each has one meaning (see docs/commands.md). */
 export const CommandErrorCode = {
-  /** A required field is missing or null. */
-  Required: 'BASE_TYPE_REQUIRED',
-  /** A string is shorter or longer than its field allows. */
-  BadLength: 'BASE_TYPE_BAD_LENGTH',
-  /** An array has more items than its field allows. */
-  MaxLength: 'BASE_TYPE_MAX_LENGTH',
-  /** An array has fewer items than its field needs. */
-  MinLength: 'BASE_TYPE_MIN_LENGTH',
-  /** A value is not one of the values the field allows (enums, locale keys). */
-  Choices: 'BASE_TYPE_CHOICES',
-  /** A value should be a string. */
-  StringType: 'STRING_TYPE_CONVERT',
-  /** A value should be a number (or an integer where the field is one). */
-  NumberType: 'NUMBER_TYPE_COERCE',
-  /** A value should be a boolean. */
-  BooleanType: 'BOOLEAN_TYPE_COERCE',
-  /** A value should be a dictionary (a plain JSON object). */
-  DictType: 'DICT_TYPE_CONVERT',
-  /** A value should be an array. */
-  ListType: 'LIST_TYPE_CONVERT',
-  /** A command, option, choice or overwrite should be an object. */
-  ModelType: 'MODEL_TYPE_CONVERT',
-  /** A number or a string of digits is above its field's maximum. */
-  NumberMax: 'NUMBER_TYPE_MAX',
-  /** A number is below its field's minimum. */
-  NumberMin: 'NUMBER_TYPE_MIN',
-  /** The same value appears twice in a list that must hold distinct values. */
-  Duplicate: 'LIST_ITEM_DUPLICATE',
-  /** A snowflake is not a decimal string of a 64-bit id. */
-  Snowflake: 'SNOWFLAKE_TYPE_CONVERT',
+  ...FieldErrorCode,
   /** A name (or a localized name) breaks the naming rule of its command type. */
   InvalidName: 'APPLICATION_COMMAND_INVALID_NAME',
   /** A field is present where the command type, option type, scope or operation does not accept it. */
@@ -198,28 +170,12 @@ const OPTION_FIELDS: Readonly<Record<number, readonly string[]>> = {
 };
 const TYPED_OPTION_FIELDS = ['required', 'choices', 'options', 'channel_types', 'min_value', 'max_value', 'min_length', 'max_length', 'autocomplete'];
 
-/** Length in code points, as the service counts; bounded work for huge strings. */
-export function codePointLength(value: string): number {
-  // A string over 4× the largest limit is over every limit: no need to walk it.
-  if (value.length > 4 * CommandLimits.totalSize) return value.length;
-  let count = 0;
-  for (let i = 0; i < value.length; i++) {
-    const unit = value.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < value.length) {
-      const next = value.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-    }
-    count++;
-  }
-  return count;
-}
-
 /**
  * Why `name` breaks the naming rule of a command of `commandType` (options follow CHAT_INPUT's
  * rule), or undefined when it follows it.
  */
 export function commandNameProblem(name: string, commandType: number = ApplicationCommandType.ChatInput): string | undefined {
-  const length = codePointLength(name);
+  const length = textLength(name);
   if (length < 1 || length > CommandLimits.nameLength) return `must be between 1 and ${CommandLimits.nameLength} in length`;
   if (commandType !== ApplicationCommandType.ChatInput) {
     // USER, MESSAGE (and entry point) names may be mixed case with spaces, but not blank.
@@ -278,7 +234,7 @@ function checkString(ctx: Context, path: string, value: unknown, min: number, ma
     add(ctx, path, CommandErrorCode.StringType, `Must be a string; received ${describeType(value)}.`);
     return false;
   }
-  const length = codePointLength(value);
+  const length = textLength(value);
   if (length < min || length > max) {
     add(ctx, path, CommandErrorCode.BadLength, `Must be between ${min} and ${max} in length; received ${length}.`);
     return false;
@@ -418,8 +374,8 @@ interface SizeEntry {
 }
 
 function longest(value: string | undefined, localized: Map<string, string>): number {
-  let size = value === undefined ? 0 : codePointLength(value);
-  for (const entry of localized.values()) size = Math.max(size, codePointLength(entry));
+  let size = value === undefined ? 0 : textLength(value);
+  for (const entry of localized.values()) size = Math.max(size, textLength(entry));
   return size;
 }
 
@@ -557,7 +513,7 @@ function checkOptions(ctx: Context, value: unknown, path: string, parent: 'comma
       if (!present(choiceValue)) {
         add(ctx, valueAt, CommandErrorCode.Required, 'This field is required.');
       } else if (known === T.String) {
-        if (checkString(ctx, valueAt, choiceValue, 0, CommandLimits.choiceStringValueLength)) size.size += codePointLength(choiceValue);
+        if (checkString(ctx, valueAt, choiceValue, 0, CommandLimits.choiceStringValueLength)) size.size += textLength(choiceValue);
       } else if (known === T.Integer) {
         if (checkInteger(ctx, valueAt, choiceValue, -CommandLimits.integerMax, CommandLimits.integerMax)) size.size += String(choiceValue).length;
       } else if (checkNumber(ctx, valueAt, choiceValue, -CommandLimits.numberMax, CommandLimits.numberMax)) {

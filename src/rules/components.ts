@@ -1,6 +1,7 @@
 // The spec's rules for message and modal components, as pure functions: no I/O, so the client
 // (before it sends) and the emulator (when it receives) give the same nested errors for a body.
-import { ChannelType, codePointLength } from './commands.js';
+import { ChannelType } from './commands.js';
+import { FieldErrorCode, textLength } from './fields.js';
 
 /** Component types (components.md, "Component types"). */
 export const ComponentType = {
@@ -94,36 +95,7 @@ export const ComponentLimits = {
 
 /** The nested error codes the component validator gives; each has one meaning (see docs/components.md). */
 export const ComponentErrorCode = {
-  /** A required field is missing or null. */
-  Required: 'BASE_TYPE_REQUIRED',
-  /** A string is shorter or longer than its field allows. */
-  BadLength: 'BASE_TYPE_BAD_LENGTH',
-  /** An array has more items than its field allows. */
-  MaxLength: 'BASE_TYPE_MAX_LENGTH',
-  /** An array has fewer items than its field needs. */
-  MinLength: 'BASE_TYPE_MIN_LENGTH',
-  /** A value is not one of the values the field allows (component type, style, spacing, default value type). */
-  Choices: 'BASE_TYPE_CHOICES',
-  /** A value should be a string. */
-  StringType: 'STRING_TYPE_CONVERT',
-  /** A value should be an integer. */
-  NumberType: 'NUMBER_TYPE_COERCE',
-  /** A value should be a boolean. */
-  BooleanType: 'BOOLEAN_TYPE_COERCE',
-  /** A value should be a dictionary (emoji, poll, media item). */
-  DictType: 'DICT_TYPE_CONVERT',
-  /** A value should be an array. */
-  ListType: 'LIST_TYPE_CONVERT',
-  /** A component, option or the body itself should be an object. */
-  ModelType: 'MODEL_TYPE_CONVERT',
-  /** A number is above its field's maximum. */
-  NumberMax: 'NUMBER_TYPE_MAX',
-  /** A number is below its field's minimum. */
-  NumberMin: 'NUMBER_TYPE_MIN',
-  /** The same value appears twice in a list that must hold distinct values (option values, channel types). */
-  Duplicate: 'LIST_ITEM_DUPLICATE',
-  /** A snowflake is not a decimal string of a 64-bit id. */
-  Snowflake: 'SNOWFLAKE_TYPE_CONVERT',
+  ...FieldErrorCode,
   /** A URL that does not parse, or whose scheme the field does not accept. */
   InvalidUrl: 'URL_TYPE_INVALID_URL',
   /** A field present where the component's type, style or place, or the message's kind, does not accept it. */
@@ -317,7 +289,7 @@ function str(ctx: Context, record: object, path: string, key: string, min: numbe
     add(ctx, at, ComponentErrorCode.StringType, `Must be a string; received ${describeType(value)}.`);
     return undefined;
   }
-  const length = codePointLength(value);
+  const length = textLength(value);
   if (length < min || length > max) {
     add(ctx, at, ComponentErrorCode.BadLength, `Must be between ${min} and ${max} in length; received ${length}.`);
     return undefined;
