@@ -17,6 +17,14 @@ export function isSnowflake(value: unknown): value is Snowflake {
   return typeof value === 'string' && /^[0-9]{1,20}$/.test(value) && (value.length < 20 || value <= MAX_SNOWFLAKE);
 }
 
+/**
+ * True for a snowflake that names something: `isSnowflake` written without a leading zero, so
+ * neither `"0"` nor `"007"`. The rule for ids in request paths and for ids the API's arguments take.
+ */
+export function isId(value: unknown): value is Snowflake {
+  return isSnowflake(value) && value.charCodeAt(0) !== 0x30;
+}
+
 const SURROGATE = /[\ud800-\udfff]/;
 
 /** Length in characters (code points), the unit of the service's length limits; a lone surrogate counts as one. */
