@@ -1,6 +1,6 @@
 // The spec's rules for application command bodies, as one pure function: no I/O, so the client
 // (before it sends) and the emulator (when it receives) give the same nested errors for a body.
-import { FieldErrorCode, textLength } from './fields.js';
+import { FieldErrorCode, isSnowflake, textLength } from './fields.js';
 import { isLocale, LOCALES } from './locales.js';
 import { MAX_PERMISSION_SET } from './permissions.js';
 
@@ -143,7 +143,6 @@ const MAX_KEYS_INSPECTED = 100;
 
 // The spec's pattern, unicode flag, for CHAT_INPUT command and option names.
 const CHAT_INPUT_NAME = /^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
-const SNOWFLAKE = /^(0|[1-9]\d{0,19})$/;
 const DIGITS = /^\d{1,20}$/;
 
 const OPTION_TYPES: ReadonlySet<number> = new Set(Object.values(ApplicationCommandOptionType));
@@ -579,7 +578,7 @@ function validateBody(ctx: Context, body: unknown, path: string): void {
 
   if (operation === 'bulk') {
     const id = own(body, 'id');
-    if (present(id) && (typeof id !== 'string' || !SNOWFLAKE.test(id) || BigInt(id) >= 1n << 64n)) {
+    if (present(id) && (!isSnowflake(id))) {
       add(ctx, join(path, 'id'), CommandErrorCode.Snowflake, 'Must be a snowflake: a decimal string of a 64-bit id.');
     }
   }
@@ -743,7 +742,7 @@ export function checkCommandPermissions(body: unknown): CommandValidationResult 
       }
       const id = own(overwrite, 'id');
       if (!present(id)) add(ctx, `${at}.id`, CommandErrorCode.Required, 'This field is required.');
-      else if (typeof id !== 'string' || !SNOWFLAKE.test(id) || BigInt(id) >= 1n << 64n) {
+      else if (!isSnowflake(id)) {
         add(ctx, `${at}.id`, CommandErrorCode.Snowflake, 'Must be a snowflake: a decimal string of a 64-bit id.');
       }
       const type = own(overwrite, 'type');

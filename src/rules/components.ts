@@ -1,7 +1,7 @@
 // The spec's rules for message and modal components, as pure functions: no I/O, so the client
 // (before it sends) and the emulator (when it receives) give the same nested errors for a body.
 import { ChannelType } from './commands.js';
-import { FieldErrorCode, textLength } from './fields.js';
+import { FieldErrorCode, isSnowflake, textLength } from './fields.js';
 
 /** Component types (components.md, "Component types"). */
 export const ComponentType = {
@@ -153,7 +153,6 @@ const MAX_KEYS_INSPECTED = 100;
 
 const C = ComponentType;
 const COMPONENT_TYPES: ReadonlySet<number> = new Set(Object.values(ComponentType));
-const SNOWFLAKE = /^(0|[1-9]\d{0,19})$/;
 
 export const COMPONENT_NAMES: Readonly<Record<ComponentType, string>> = {
   1: 'Action Row',
@@ -373,7 +372,7 @@ function snowflake(ctx: Context, record: object, path: string, key: string, need
     if (need) required(ctx, at);
     return;
   }
-  if (typeof value !== 'string' || !SNOWFLAKE.test(value) || BigInt(value) >= 1n << 64n) {
+  if (!isSnowflake(value)) {
     add(ctx, at, ComponentErrorCode.Snowflake, 'Must be a snowflake: a decimal string of a 64-bit id.');
   }
 }
