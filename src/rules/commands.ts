@@ -1,6 +1,7 @@
 // The spec's rules for application command bodies, as one pure function: no I/O, so the client
 // (before it sends) and the emulator (when it receives) give the same nested errors for a body.
 import { FieldErrorCode, isSnowflake, textLength } from './fields.js';
+import { describeType, isRecord, joinPath, own, present } from './read.js';
 import { isLocale, LOCALES } from './locales.js';
 import { MAX_PERMISSION_SET } from './permissions.js';
 
@@ -193,39 +194,13 @@ interface Context {
   commandType: number;
 }
 
-function join(path: string, key: string | number): string {
-  if (typeof key === 'number') return `${path}[${key}]`;
-  return path === '' ? key : `${path}.${key}`;
-}
-
 function add(ctx: Context, path: string, code: CommandErrorCode, message: string): void {
   if (ctx.errors.length < MAX_ERRORS) ctx.errors.push({ path, code, message });
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-// Reads an own data property only: `__proto__` keys of parsed JSON and getters never run code.
-function own(record: Record<string, unknown>, key: string): unknown {
-  const descriptor = Object.getOwnPropertyDescriptor(record, key);
-  if (descriptor === undefined) return undefined;
-  return 'value' in descriptor ? descriptor.value : Symbol.for('social-sdk-auth.accessor');
-}
-
 // Reads one array item the same way: a getter on an index never runs.
 function itemAt(array: unknown[], index: number): unknown {
-  return own(array as unknown as Record<string, unknown>, String(index));
-}
-
-function present(value: unknown): boolean {
-  return value !== undefined && value !== null;
-}
-
-function describeType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : typeof value === 'string' ? 'a string' : `a ${typeof value}`;
+  return own(array, index);
 }
 
 function checkString(ctx: Context, path: string, value: unknown, min: number, max: number): value is string {
@@ -301,8 +276,8 @@ function checkEnumList(ctx: Context, path: string, value: unknown, allowed: Read
   const limit = Math.min(value.length, MAX_ITEMS_INSPECTED);
   for (let i = 0; i < limit; i++) {
     const item: unknown = itemAt(value, i);
-    if (!checkEnum(ctx, join(path, i), item, allowed)) continue;
-    if (seen.has(item)) add(ctx, join(path, i), CommandErrorCode.Duplicate, `Holds ${item} twice; each value may appear once.`);
+    if (!checkEnum(ctx, joinPath(path, i), item, allowed)) continue;
+    if (seen.has(item)) add(ctx, joinPath(path, i), CommandErrorCode.Duplicate, `Holds ${item} twice; each value may appear once.`);
     seen.add(item);
   }
   return [...seen];
@@ -325,7 +300,7 @@ function checkLocalized(
   required: boolean,
 ): { value: string | undefined; localized: Map<string, string> } {
   const localized = new Map<string, string>();
-  const valuePath = join(path, field);
+  const valuePath = joinPath(path, field);
   const raw = own(record, field);
   const [min, max] = kind === 'choice' ? [1, CommandLimits.choiceNameLength] : kind === 'description' ? [1, CommandLimits.descriptionLength] : [1, CommandLimits.nameLength];
   const nameType = kind === 'command' ? ctx.commandType : ApplicationCommandType.ChatInput;
@@ -348,7 +323,7 @@ function checkLocalized(
     value = raw;
   }
 
-  const dictPath = join(path, `${field}_localizations`);
+  const dictPath = joinPath(path, `${field}_localizations`);
   const dict = own(record, `${field}_localizations`);
   if (!present(dict)) return { value, localized };
   if (!isRecord(dict)) {
@@ -357,7 +332,7 @@ function checkLocalized(
   }
   const keys = Object.keys(dict);
   for (const key of keys.slice(0, MAX_KEYS_INSPECTED)) {
-    const at = join(dictPath, key);
+    const at = joinPath(dictPath, key);
     if (!isLocale(key)) {
       add(ctx, at, CommandErrorCode.Choices, `'${key.slice(0, 40)}' is not a locale; use one of ${LOCALES.join(', ')}.`);
       continue;
@@ -399,7 +374,7 @@ function checkOptions(ctx: Context, value: unknown, path: string, parent: 'comma
   let sawSubcommands = false;
   let sawValues = false;
   for (let i = 0; i < limit; i++) {
-    const at = join(path, i);
+    const at = joinPath(path, i);
     const option: unknown = itemAt(value, i);
     if (!isRecord(option)) {
       add(ctx, at, CommandErrorCode.ModelType, `Must be an option object; received ${describeType(option)}.`);
@@ -407,20 +382,20 @@ function checkOptions(ctx: Context, value: unknown, path: string, parent: 'comma
     }
     const type = own(option, 'type');
     let known: number | undefined;
-    if (!present(type)) add(ctx, join(at, 'type'), CommandErrorCode.Required, 'This field is required.');
-    else if (checkEnum(ctx, join(at, 'type'), type, OPTION_TYPES)) known = type;
+    if (!present(type)) add(ctx, joinPath(at, 'type'), CommandErrorCode.Required, 'This field is required.');
+    else if (checkEnum(ctx, joinPath(at, 'type'), type, OPTION_TYPES)) known = type;
 
     if (known !== undefined) {
       const isSub = known === T.Subcommand || known === T.SubcommandGroup;
       if (parent === 'group' && known !== T.Subcommand) {
-        add(ctx, join(at, 'type'), CommandErrorCode.OptionTypeInvalid, 'A subcommand group may hold only subcommands.');
+        add(ctx, joinPath(at, 'type'), CommandErrorCode.OptionTypeInvalid, 'A subcommand group may hold only subcommands.');
         known = undefined;
       } else if (parent === 'subcommand' && isSub) {
-        add(ctx, join(at, 'type'), CommandErrorCode.OptionTypeInvalid, 'A subcommand may not hold subcommands or groups.');
+        add(ctx, joinPath(at, 'type'), CommandErrorCode.OptionTypeInvalid, 'A subcommand may not hold subcommands or groups.');
         known = undefined;
       } else if (parent === 'command') {
         if ((isSub && sawValues) || (!isSub && sawSubcommands)) {
-          add(ctx, join(at, 'type'), CommandErrorCode.OptionTypeInvalid, 'Subcommands and groups may not stand beside other options.');
+          add(ctx, joinPath(at, 'type'), CommandErrorCode.OptionTypeInvalid, 'Subcommands and groups may not stand beside other options.');
         }
         if (isSub) sawSubcommands = true;
         else sawValues = true;
@@ -436,16 +411,16 @@ function checkOptions(ctx: Context, value: unknown, path: string, parent: 'comma
     const allowed = OPTION_FIELDS[known]!;
     for (const field of TYPED_OPTION_FIELDS) {
       if (!allowed.includes(field) && present(own(option, field))) {
-        notAllowed(ctx, join(at, field), `on an option of type ${known}`);
+        notAllowed(ctx, joinPath(at, field), `on an option of type ${known}`);
       }
     }
 
     if (allowed.includes('required')) {
       const required = own(option, 'required');
-      checkBoolean(ctx, join(at, 'required'), required);
+      checkBoolean(ctx, joinPath(at, 'required'), required);
       if (required === true) {
         if (sawOptional) {
-          add(ctx, join(at, 'required'), CommandErrorCode.RequiredOrder, 'Required options must be placed before optional options.');
+          add(ctx, joinPath(at, 'required'), CommandErrorCode.RequiredOrder, 'Required options must be placed before optional options.');
         }
       } else {
         sawOptional = true;
@@ -454,22 +429,22 @@ function checkOptions(ctx: Context, value: unknown, path: string, parent: 'comma
 
     if (known === T.Subcommand || known === T.SubcommandGroup) {
       const children = own(option, 'options');
-      if (present(children)) checkOptions(ctx, children, join(at, 'options'), known === T.Subcommand ? 'subcommand' : 'group', size);
+      if (present(children)) checkOptions(ctx, children, joinPath(at, 'options'), known === T.Subcommand ? 'subcommand' : 'group', size);
       continue;
     }
     if (known === T.Channel) {
       const channelTypes = own(option, 'channel_types');
-      if (present(channelTypes)) checkEnumList(ctx, join(at, 'channel_types'), channelTypes, CHANNEL_TYPES, 0);
+      if (present(channelTypes)) checkEnumList(ctx, joinPath(at, 'channel_types'), channelTypes, CHANNEL_TYPES, 0);
       continue;
     }
     if (known !== T.String && known !== T.Integer && known !== T.Number) continue;
     if (known === T.String) {
       const min = own(option, 'min_length');
       const max = own(option, 'max_length');
-      const minOk = present(min) && checkInteger(ctx, join(at, 'min_length'), min, 0, CommandLimits.minLengthMax);
-      const maxOk = present(max) && checkInteger(ctx, join(at, 'max_length'), max, 1, CommandLimits.maxLengthMax);
+      const minOk = present(min) && checkInteger(ctx, joinPath(at, 'min_length'), min, 0, CommandLimits.minLengthMax);
+      const maxOk = present(max) && checkInteger(ctx, joinPath(at, 'max_length'), max, 1, CommandLimits.maxLengthMax);
       if (minOk && maxOk && (min as number) > (max as number)) {
-        add(ctx, join(at, 'min_length'), CommandErrorCode.RangeInverted, `Must not exceed max_length (${max as number}); received ${min as number}.`);
+        add(ctx, joinPath(at, 'min_length'), CommandErrorCode.RangeInverted, `Must not exceed max_length (${max as number}); received ${min as number}.`);
       }
     }
     if (known === T.Integer || known === T.Number) {
@@ -477,29 +452,29 @@ function checkOptions(ctx: Context, value: unknown, path: string, parent: 'comma
       const check = known === T.Integer ? checkInteger : checkNumber;
       const min = own(option, 'min_value');
       const max = own(option, 'max_value');
-      const minOk = present(min) && check(ctx, join(at, 'min_value'), min, -bound, bound);
-      const maxOk = present(max) && check(ctx, join(at, 'max_value'), max, -bound, bound);
+      const minOk = present(min) && check(ctx, joinPath(at, 'min_value'), min, -bound, bound);
+      const maxOk = present(max) && check(ctx, joinPath(at, 'max_value'), max, -bound, bound);
       if (minOk && maxOk && (min as number) > (max as number)) {
-        add(ctx, join(at, 'min_value'), CommandErrorCode.RangeInverted, `Must not exceed max_value (${max as number}); received ${min as number}.`);
+        add(ctx, joinPath(at, 'min_value'), CommandErrorCode.RangeInverted, `Must not exceed max_value (${max as number}); received ${min as number}.`);
       }
     }
     // STRING, INTEGER, NUMBER: choices and autocomplete.
-    checkBoolean(ctx, join(at, 'autocomplete'), own(option, 'autocomplete'));
+    checkBoolean(ctx, joinPath(at, 'autocomplete'), own(option, 'autocomplete'));
     const choices = own(option, 'choices');
     if (!present(choices)) continue;
     if (!Array.isArray(choices)) {
-      add(ctx, join(at, 'choices'), CommandErrorCode.ListType, `Must be an array of choices; received ${describeType(choices)}.`);
+      add(ctx, joinPath(at, 'choices'), CommandErrorCode.ListType, `Must be an array of choices; received ${describeType(choices)}.`);
       continue;
     }
     if (choices.length > 0 && own(option, 'autocomplete') === true) {
-      add(ctx, join(at, 'autocomplete'), CommandErrorCode.AutocompleteWithChoices, 'Must not be true when choices are present; drop one of them.');
+      add(ctx, joinPath(at, 'autocomplete'), CommandErrorCode.AutocompleteWithChoices, 'Must not be true when choices are present; drop one of them.');
     }
     if (choices.length > CommandLimits.choices) {
-      add(ctx, join(at, 'choices'), CommandErrorCode.MaxLength, `Must be ${CommandLimits.choices} or fewer in length; received ${choices.length}.`);
+      add(ctx, joinPath(at, 'choices'), CommandErrorCode.MaxLength, `Must be ${CommandLimits.choices} or fewer in length; received ${choices.length}.`);
     }
     const choiceLimit = Math.min(choices.length, MAX_ITEMS_INSPECTED);
     for (let j = 0; j < choiceLimit; j++) {
-      const choiceAt = join(join(at, 'choices'), j);
+      const choiceAt = joinPath(joinPath(at, 'choices'), j);
       const choice: unknown = itemAt(choices, j);
       if (!isRecord(choice)) {
         add(ctx, choiceAt, CommandErrorCode.ModelType, `Must be a choice object; received ${describeType(choice)}.`);
@@ -507,7 +482,7 @@ function checkOptions(ctx: Context, value: unknown, path: string, parent: 'comma
       }
       const choiceName = checkLocalized(ctx, choice, 'name', 'choice', choiceAt, true);
       size.size += longest(choiceName.value, choiceName.localized);
-      const valueAt = join(choiceAt, 'value');
+      const valueAt = joinPath(choiceAt, 'value');
       const choiceValue = own(choice, 'value');
       if (!present(choiceValue)) {
         add(ctx, valueAt, CommandErrorCode.Required, 'This field is required.');
@@ -529,7 +504,7 @@ function checkOptionNames(ctx: Context, summaries: OptionSummary[]): void {
   summaries.forEach((summary, index) => {
     if (summary.name === undefined) return;
     if (defaults.has(summary.name)) {
-      add(ctx, join(summary.path, 'name'), CommandErrorCode.OptionNameExists, `Another option of this array is already named '${summary.name}'.`);
+      add(ctx, joinPath(summary.path, 'name'), CommandErrorCode.OptionNameExists, `Another option of this array is already named '${summary.name}'.`);
     } else {
       defaults.set(summary.name, index);
     }
@@ -537,7 +512,7 @@ function checkOptionNames(ctx: Context, summaries: OptionSummary[]): void {
   const byLocale = new Map<string, Map<string, number>>();
   summaries.forEach((summary, index) => {
     for (const [locale, localized] of summary.localizedNames) {
-      const at = join(join(summary.path, 'name_localizations'), locale);
+      const at = joinPath(joinPath(summary.path, 'name_localizations'), locale);
       const owner = defaults.get(localized);
       if (owner !== undefined && owner !== index) {
         add(ctx, at, CommandErrorCode.LocalizedNameExists, `'${localized}' is the default name of another option of this array.`);
@@ -565,11 +540,11 @@ function validateBody(ctx: Context, body: unknown, path: string): void {
   if (operation === 'edit') {
     const given = ctx.options.commandType;
     if (typeof given === 'number' && COMMAND_TYPES.has(given)) ctx.commandType = given;
-    if (present(type)) notAllowed(ctx, join(path, 'type'), 'on edit: a command keeps its type');
-  } else if (present(type) && checkEnum(ctx, join(path, 'type'), type, COMMAND_TYPES)) {
+    if (present(type)) notAllowed(ctx, joinPath(path, 'type'), 'on edit: a command keeps its type');
+  } else if (present(type) && checkEnum(ctx, joinPath(path, 'type'), type, COMMAND_TYPES)) {
     ctx.commandType = type;
     if (type === ApplicationCommandType.PrimaryEntryPoint && scope === 'guild') {
-      add(ctx, join(path, 'type'), CommandErrorCode.GuildEntryPoint, 'A guild command cannot be a PRIMARY_ENTRY_POINT; register it globally.');
+      add(ctx, joinPath(path, 'type'), CommandErrorCode.GuildEntryPoint, 'A guild command cannot be a PRIMARY_ENTRY_POINT; register it globally.');
     }
   }
   const commandType = ctx.commandType;
@@ -579,7 +554,7 @@ function validateBody(ctx: Context, body: unknown, path: string): void {
   if (operation === 'bulk') {
     const id = own(body, 'id');
     if (present(id) && (!isSnowflake(id))) {
-      add(ctx, join(path, 'id'), CommandErrorCode.Snowflake, 'Must be a snowflake: a decimal string of a 64-bit id.');
+      add(ctx, joinPath(path, 'id'), CommandErrorCode.Snowflake, 'Must be a snowflake: a decimal string of a 64-bit id.');
     }
   }
 
@@ -588,10 +563,10 @@ function validateBody(ctx: Context, body: unknown, path: string): void {
 
   if (contextMenu) {
     const description = own(body, 'description');
-    if (present(description) && description !== '') notAllowed(ctx, join(path, 'description'), 'on USER and MESSAGE commands (their description is empty)');
+    if (present(description) && description !== '') notAllowed(ctx, joinPath(path, 'description'), 'on USER and MESSAGE commands (their description is empty)');
     const localizations = own(body, 'description_localizations');
     if (present(localizations) && !(isRecord(localizations) && Object.keys(localizations).length === 0)) {
-      notAllowed(ctx, join(path, 'description_localizations'), 'on USER and MESSAGE commands (their description is empty)');
+      notAllowed(ctx, joinPath(path, 'description_localizations'), 'on USER and MESSAGE commands (their description is empty)');
     }
   } else {
     const description = checkLocalized(ctx, body, 'description', 'description', path, chatInput && operation !== 'edit');
@@ -600,25 +575,25 @@ function validateBody(ctx: Context, body: unknown, path: string): void {
 
   const options = own(body, 'options');
   if (present(options)) {
-    if (!chatInput) notAllowed(ctx, join(path, 'options'), 'on commands other than CHAT_INPUT');
-    else checkOptions(ctx, options, join(path, 'options'), 'command', size);
+    if (!chatInput) notAllowed(ctx, joinPath(path, 'options'), 'on commands other than CHAT_INPUT');
+    else checkOptions(ctx, options, joinPath(path, 'options'), 'command', size);
   }
 
   const permissions = own(body, 'default_member_permissions');
   if (present(permissions)) {
-    const at = join(path, 'default_member_permissions');
+    const at = joinPath(path, 'default_member_permissions');
     if (typeof permissions !== 'string') add(ctx, at, CommandErrorCode.StringType, `Must be a permission bit set as a decimal string; received ${describeType(permissions)}.`);
     else if (!DIGITS.test(permissions)) add(ctx, at, CommandErrorCode.NumberType, 'Must be a permission bit set as a decimal string of digits.');
     else if (BigInt(permissions) > MAX_PERMISSION_SET) add(ctx, at, CommandErrorCode.NumberMax, `Must be ${MAX_PERMISSION_SET} or less.`);
   }
-  for (const field of ['default_permission', 'nsfw'] as const) checkBoolean(ctx, join(path, field), own(body, field));
+  for (const field of ['default_permission', 'nsfw'] as const) checkBoolean(ctx, joinPath(path, field), own(body, field));
 
   // dm_permission, integration_types and contexts: global commands, and guild bulk items (whose body lists them).
   const scoped = scope === 'global' || operation === 'bulk';
   for (const field of ['dm_permission', 'integration_types', 'contexts'] as const) {
     const value = own(body, field);
     if (!present(value)) continue;
-    const at = join(path, field);
+    const at = joinPath(path, field);
     if (!scoped) {
       notAllowed(ctx, at, 'on guild commands');
       continue;
@@ -628,15 +603,15 @@ function validateBody(ctx: Context, body: unknown, path: string): void {
     else {
       const contexts = checkEnumList(ctx, at, value, CONTEXT_TYPES, 1);
       if (scope === 'guild' && contexts.includes(InteractionContextType.BotDm) && Array.isArray(value)) {
-        add(ctx, join(at, value.indexOf(InteractionContextType.BotDm)), CommandErrorCode.GuildBotDm, 'Guild commands do not support the BOT_DM context.');
+        add(ctx, joinPath(at, value.indexOf(InteractionContextType.BotDm)), CommandErrorCode.GuildBotDm, 'Guild commands do not support the BOT_DM context.');
       }
     }
   }
 
   const handler = own(body, 'handler');
   if (present(handler)) {
-    if (commandType !== ApplicationCommandType.PrimaryEntryPoint) notAllowed(ctx, join(path, 'handler'), 'on commands other than PRIMARY_ENTRY_POINT');
-    else checkEnum(ctx, join(path, 'handler'), handler, HANDLER_TYPES);
+    if (commandType !== ApplicationCommandType.PrimaryEntryPoint) notAllowed(ctx, joinPath(path, 'handler'), 'on commands other than PRIMARY_ENTRY_POINT');
+    else checkEnum(ctx, joinPath(path, 'handler'), handler, HANDLER_TYPES);
   }
 
   if (chatInput && size.size > CommandLimits.totalSize) {

@@ -8,6 +8,7 @@
 import { errorBody, invalidFormBody, JsonErrorCode, type FieldProblem, type ServiceErrorBody } from './errors.js';
 
 import { isSnowflake, textLength, type Snowflake } from './fields.js';
+import { isRecord } from './read.js';
 
 export { isSnowflake, textLength, type Snowflake };
 
@@ -174,7 +175,7 @@ class Reader {
   }
 
   isDict(value: unknown): value is Record<string, unknown> {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
+    return isRecord(value);
   }
 
   dict(path: Path, value: unknown): Record<string, unknown> | undefined {
