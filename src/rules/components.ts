@@ -251,14 +251,20 @@ function notAllowed(ctx: Context, path: string, why: string): void {
   add(ctx, path, ComponentErrorCode.FieldNotAllowed, `Not accepted ${why}; remove the field.`);
 }
 
-// A string of `min`..`max` code points when present; `need` makes absence an error.
-function str(ctx: Context, record: object, path: string, key: string, min: number, max: number, need = false): string | undefined {
+// A field of `record` when present (with its path); absent or null is an error only when `need`.
+function field(ctx: Context, record: object, path: string, key: string, need: boolean): { value: unknown; at: string } | undefined {
   const value = own(record, key);
   const at = joinPath(path, key);
-  if (!present(value)) {
-    if (need) required(ctx, at);
-    return undefined;
-  }
+  if (present(value)) return { value, at };
+  if (need) required(ctx, at);
+  return undefined;
+}
+
+// A string of `min`..`max` code points when present; `need` makes absence an error.
+function str(ctx: Context, record: object, path: string, key: string, min: number, max: number, need = false): string | undefined {
+  const got = field(ctx, record, path, key, need);
+  if (got === undefined) return undefined;
+  const { value, at } = got;
   if (typeof value !== 'string') {
     add(ctx, at, ComponentErrorCode.StringType, `Must be a string; received ${describeType(value)}.`);
     return undefined;
@@ -282,12 +288,9 @@ function bool(ctx: Context, record: object, path: string, key: string): boolean 
 }
 
 function int(ctx: Context, record: object, path: string, key: string, min: number, max: number, need = false): number | undefined {
-  const value = own(record, key);
-  const at = joinPath(path, key);
-  if (!present(value)) {
-    if (need) required(ctx, at);
-    return undefined;
-  }
+  const got = field(ctx, record, path, key, need);
+  if (got === undefined) return undefined;
+  const { value, at } = got;
   if (typeof value !== 'number' || !Number.isInteger(value)) {
     add(ctx, at, ComponentErrorCode.NumberType, `Must be an integer; received ${typeof value === 'number' ? value : describeType(value)}.`);
     return undefined;
@@ -304,12 +307,9 @@ function int(ctx: Context, record: object, path: string, key: string, min: numbe
 }
 
 function oneOf(ctx: Context, record: object, path: string, key: string, allowed: readonly number[], need: boolean): number | undefined {
-  const value = own(record, key);
-  const at = joinPath(path, key);
-  if (!present(value)) {
-    if (need) required(ctx, at);
-    return undefined;
-  }
+  const got = field(ctx, record, path, key, need);
+  if (got === undefined) return undefined;
+  const { value, at } = got;
   if (typeof value !== 'number' || !Number.isInteger(value)) {
     add(ctx, at, ComponentErrorCode.NumberType, `Must be an integer; received ${describeType(value)}.`);
     return undefined;
@@ -323,12 +323,9 @@ function oneOf(ctx: Context, record: object, path: string, key: string, allowed:
 
 // An array when present, with its length checked; returns the items to inspect.
 function list(ctx: Context, record: object, path: string, key: string, min: number, max: number, need: boolean): unknown[] | undefined {
-  const value = own(record, key);
-  const at = joinPath(path, key);
-  if (!present(value)) {
-    if (need) required(ctx, at);
-    return undefined;
-  }
+  const got = field(ctx, record, path, key, need);
+  if (got === undefined) return undefined;
+  const { value, at } = got;
   if (!Array.isArray(value)) {
     add(ctx, at, ComponentErrorCode.ListType, `Must be an array; received ${describeType(value)}.`);
     return undefined;
@@ -341,12 +338,9 @@ function list(ctx: Context, record: object, path: string, key: string, min: numb
 }
 
 function snowflake(ctx: Context, record: object, path: string, key: string, need: boolean): void {
-  const value = own(record, key);
-  const at = joinPath(path, key);
-  if (!present(value)) {
-    if (need) required(ctx, at);
-    return;
-  }
+  const got = field(ctx, record, path, key, need);
+  if (got === undefined) return;
+  const { value, at } = got;
   if (!isSnowflake(value)) {
     add(ctx, at, ComponentErrorCode.Snowflake, 'Must be a snowflake: a decimal string of a 64-bit id.');
   }
