@@ -1,7 +1,7 @@
 // The spec's rules for application command bodies, as one pure function: no I/O, so the client
 // (before it sends) and the emulator (when it receives) give the same nested errors for a body.
 import { FieldErrorCode, isSnowflake, textLength } from './fields.js';
-import { describeType, isRecord, joinPath, own, present } from './read.js';
+import { boundsProblem, describeType, integerProblem, isRecord, joinPath, own, present, stringProblem, type ValueProblem } from './read.js';
 import { isLocale, LOCALES } from './locales.js';
 import { MAX_PERMISSION_SET } from './permissions.js';
 
@@ -204,16 +204,13 @@ function itemAt(array: unknown[], index: number): unknown {
 }
 
 function checkString(ctx: Context, path: string, value: unknown, min: number, max: number): value is string {
-  if (typeof value !== 'string') {
-    add(ctx, path, CommandErrorCode.StringType, `Must be a string; received ${describeType(value)}.`);
-    return false;
-  }
-  const length = textLength(value);
-  if (length < min || length > max) {
-    add(ctx, path, CommandErrorCode.BadLength, `Must be between ${min} and ${max} in length; received ${length}.`);
-    return false;
-  }
-  return true;
+  return report(ctx, path, stringProblem(value, min, max));
+}
+
+// Adds `problem` at `path` when there is one; true when there is none.
+function report(ctx: Context, path: string, problem: ValueProblem | undefined): boolean {
+  if (problem !== undefined) add(ctx, path, problem.code, problem.message);
+  return problem === undefined;
 }
 
 function checkBoolean(ctx: Context, path: string, value: unknown): void {
@@ -223,11 +220,7 @@ function checkBoolean(ctx: Context, path: string, value: unknown): void {
 }
 
 function checkInteger(ctx: Context, path: string, value: unknown, min: number, max: number): value is number {
-  if (typeof value !== 'number' || !Number.isInteger(value)) {
-    add(ctx, path, CommandErrorCode.NumberType, `Must be an integer; received ${typeof value === 'number' ? value : describeType(value)}.`);
-    return false;
-  }
-  return checkBounds(ctx, path, value, min, max);
+  return report(ctx, path, integerProblem(value, min, max));
 }
 
 function checkNumber(ctx: Context, path: string, value: unknown, min: number, max: number): value is number {
@@ -239,15 +232,7 @@ function checkNumber(ctx: Context, path: string, value: unknown, min: number, ma
 }
 
 function checkBounds(ctx: Context, path: string, value: number, min: number, max: number): boolean {
-  if (value > max) {
-    add(ctx, path, CommandErrorCode.NumberMax, `Must be ${max} or less; received ${value}.`);
-    return false;
-  }
-  if (value < min) {
-    add(ctx, path, CommandErrorCode.NumberMin, `Must be ${min} or more; received ${value}.`);
-    return false;
-  }
-  return true;
+  return report(ctx, path, boundsProblem(value, min, max));
 }
 
 function checkEnum(ctx: Context, path: string, value: unknown, allowed: ReadonlySet<number>): value is number {

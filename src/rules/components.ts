@@ -2,7 +2,7 @@
 // (before it sends) and the emulator (when it receives) give the same nested errors for a body.
 import { ChannelType } from './commands.js';
 import { FieldErrorCode, isSnowflake, textLength } from './fields.js';
-import { describeType, isRecord, joinPath, own, present } from './read.js';
+import { describeType, integerProblem, isRecord, joinPath, own, present, stringProblem } from './read.js';
 
 /** Component types (components.md, "Component types"). */
 export const ComponentType = {
@@ -265,16 +265,10 @@ function str(ctx: Context, record: object, path: string, key: string, min: numbe
   const got = field(ctx, record, path, key, need);
   if (got === undefined) return undefined;
   const { value, at } = got;
-  if (typeof value !== 'string') {
-    add(ctx, at, ComponentErrorCode.StringType, `Must be a string; received ${describeType(value)}.`);
-    return undefined;
-  }
-  const length = textLength(value);
-  if (length < min || length > max) {
-    add(ctx, at, ComponentErrorCode.BadLength, `Must be between ${min} and ${max} in length; received ${length}.`);
-    return undefined;
-  }
-  return value;
+  const problem = stringProblem(value, min, max);
+  if (problem === undefined) return value as string;
+  add(ctx, at, problem.code, problem.message);
+  return undefined;
 }
 
 function bool(ctx: Context, record: object, path: string, key: string): boolean | undefined {
@@ -291,19 +285,10 @@ function int(ctx: Context, record: object, path: string, key: string, min: numbe
   const got = field(ctx, record, path, key, need);
   if (got === undefined) return undefined;
   const { value, at } = got;
-  if (typeof value !== 'number' || !Number.isInteger(value)) {
-    add(ctx, at, ComponentErrorCode.NumberType, `Must be an integer; received ${typeof value === 'number' ? value : describeType(value)}.`);
-    return undefined;
-  }
-  if (value > max) {
-    add(ctx, at, ComponentErrorCode.NumberMax, `Must be ${max} or less; received ${value}.`);
-    return undefined;
-  }
-  if (value < min) {
-    add(ctx, at, ComponentErrorCode.NumberMin, `Must be ${min} or more; received ${value}.`);
-    return undefined;
-  }
-  return value;
+  const problem = integerProblem(value, min, max);
+  if (problem === undefined) return value as number;
+  add(ctx, at, problem.code, problem.message);
+  return undefined;
 }
 
 function oneOf(ctx: Context, record: object, path: string, key: string, allowed: readonly number[], need: boolean): number | undefined {
