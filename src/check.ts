@@ -4,7 +4,7 @@
  * value is `undefined`) and throws an argument error otherwise.
  */
 import { argumentError } from './errors.js';
-import { isId } from './rules/fields.js';
+import { isId } from './snowflake.js';
 
 /** The longest delay `setTimeout` honours (2^31 − 1 ms, about 24.8 days). */
 export const MAX_TIMER_MS = 2_147_483_647;
