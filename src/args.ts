@@ -1,5 +1,5 @@
 /** AuthorizationArgs and the PKCE value types, with the social SDK's names. */
-import { checkOptionalString, checkString } from './check.js';
+import { checkOptionalString, checkSnowflake, checkString } from './check.js';
 import { argumentError, type ClientResult, type ErrorType } from './errors.js';
 import { loadNative, type NativeArgs, type NativeResult } from './signin/native.js';
 
@@ -37,24 +37,11 @@ export interface AuthorizationArgsInit {
   customSchemeParam?: string;
 }
 
-const MAX_SNOWFLAKE = (1n << 64n) - 1n;
 const REDACTED = '[redacted]';
 
-/** Parses an application id: a string of digits or a bigint, positive and below 2^64. @internal */
+/** Parses an application id (the one id rule, `checkSnowflake`) as a bigint. @internal */
 export function toSnowflake(value: unknown, where: string, name = 'applicationId'): bigint {
-  if (typeof value === 'bigint') {
-    if (value <= 0n || value > MAX_SNOWFLAKE) throw argumentError('value', where, name, 'a positive integer below 2^64', value);
-    return value;
-  }
-  if (typeof value !== 'string') {
-    throw argumentError('type', where, name, 'a string of digits or a bigint (application ids are snowflakes)', value);
-  }
-  if (!/^[0-9]{1,20}$/.test(value)) {
-    throw argumentError('value', where, name, "the application id as decimal digits, such as '1234567890123456789'", value);
-  }
-  const id = BigInt(value);
-  if (id <= 0n || id > MAX_SNOWFLAKE) throw argumentError('value', where, name, 'a positive integer below 2^64', value);
-  return id;
+  return BigInt(checkSnowflake(where, name, value));
 }
 
 /** A ClientResult of the core, in the TypeScript API's words. @internal */

@@ -4,6 +4,7 @@
  * value is `undefined`) and throws an argument error otherwise.
  */
 import { argumentError } from './errors.js';
+import { isId } from './snowflake.js';
 
 /** The longest delay `setTimeout` honours (2^31 − 1 ms, about 24.8 days). */
 export const MAX_TIMER_MS = 2_147_483_647;
@@ -91,25 +92,19 @@ export function checkOneOf<T extends string>(where: string, name: string, value:
   return value as T;
 }
 
-const SNOWFLAKE_MAX = (1n << 64n) - 1n;
-
 /**
  * A snowflake id (an application, user or guild id): decimal digits as a string, or a bigint,
- * from 1 to 2^64 − 1. Numbers are refused, since ids past 2^53 lose digits as numbers.
- * Returns the canonical decimal string.
+ * from 1 to 2^64 − 1, written without a leading zero (the rules' `isId`). Numbers are refused,
+ * since ids past 2^53 lose digits as numbers. Returns the decimal string.
  */
 export function checkSnowflake(where: string, name: string, value: unknown): string {
-  if (typeof value === 'bigint') {
-    if (value < 1n || value > SNOWFLAKE_MAX) throw argumentError('value', where, name, 'an id from 1 to 2^64 − 1', value);
-    return value.toString();
-  }
-  if (typeof value !== 'string') {
+  const text = typeof value === 'bigint' ? value.toString() : value;
+  if (typeof text !== 'string') {
     throw argumentError('type', where, name, "an id as a string of decimal digits (such as '1234567890123456789') or a bigint", value);
   }
-  if (!/^[0-9]{1,20}$/.test(value)) {
+  if (typeof value === 'string' && !/^[0-9]+$/.test(value)) {
     throw argumentError('value', where, name, "decimal digits, such as '1234567890123456789'", value);
   }
-  const id = BigInt(value);
-  if (id < 1n || id > SNOWFLAKE_MAX) throw argumentError('value', where, name, 'an id from 1 to 2^64 − 1', value);
-  return id.toString();
+  if (!isId(text)) throw argumentError('value', where, name, 'an id from 1 to 2^64 − 1, written without leading zeros', value);
+  return text;
 }

@@ -2,6 +2,7 @@
  * Application commands (`social-sdk-auth/commands`): validation that agrees with the spec, typed
  * builders, the command and permission shapes, and their constants. No I/O: safe in any process.
  */
+import { checkSnowflake } from '../check.js';
 import { argumentError } from '../errors.js';
 import {
   checkCommand,
@@ -98,9 +99,5 @@ export function allChannelsPermissionId(guildId: string): string {
 }
 
 function snowflakeArgument(where: string, value: unknown): bigint {
-  if (typeof value !== 'string') throw argumentError('type', where, 'guildId', 'a snowflake string', value);
-  if (!/^[1-9]\d{0,19}$/.test(value) || BigInt(value) >= 1n << 64n) {
-    throw argumentError('value', where, 'guildId', 'a snowflake: a positive decimal integer below 2^64', value);
-  }
-  return BigInt(value);
+  return BigInt(checkSnowflake(where, 'guildId', value));
 }

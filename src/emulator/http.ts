@@ -1,6 +1,6 @@
 /** Small HTTP helpers for the emulator: bounded body reading and the reply shapes the service uses. */
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
-import { isSnowflake } from '../rules/lobbies.js';
+import { isId } from '../rules/fields.js';
 
 /** Request bodies above this many bytes are answered with 413. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -114,7 +114,7 @@ function decodeSegment(segment: string): string {
  * (see docs/decisions.md); the value is never echoed.
  */
 export function isPathId(value: string): boolean {
-  return value.charCodeAt(0) !== 0x30 && isSnowflake(value);
+  return isId(value);
 }
 
 /** Server errors still to answer, set by `emulator.injectServerErrors`. */

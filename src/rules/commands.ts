@@ -1,5 +1,7 @@
 // The spec's rules for application command bodies, as one pure function: no I/O, so the client
 // (before it sends) and the emulator (when it receives) give the same nested errors for a body.
+import { FieldErrorCode, isSnowflake, textLength } from './fields.js';
+import { boundsProblem, describeType, integerProblem, isRecord, joinPath, own, present, stringProblem, type ValueProblem } from './read.js';
 import { isLocale, LOCALES } from './locales.js';
 import { MAX_PERMISSION_SET } from './permissions.js';
 
@@ -79,36 +81,7 @@ export const CommandLimits = {
 
 /** The nested error codes the validator gives; each has one meaning (see docs/commands.md). */
 export const CommandErrorCode = {
-  /** A required field is missing or null. */
-  Required: 'BASE_TYPE_REQUIRED',
-  /** A string is shorter or longer than its field allows. */
-  BadLength: 'BASE_TYPE_BAD_LENGTH',
-  /** An array has more items than its field allows. */
-  MaxLength: 'BASE_TYPE_MAX_LENGTH',
-  /** An array has fewer items than its field needs. */
-  MinLength: 'BASE_TYPE_MIN_LENGTH',
-  /** A value is not one of the values the field allows (enums, locale keys). */
-  Choices: 'BASE_TYPE_CHOICES',
-  /** A value should be a string. */
-  StringType: 'STRING_TYPE_CONVERT',
-  /** A value should be a number (or an integer where the field is one). */
-  NumberType: 'NUMBER_TYPE_COERCE',
-  /** A value should be a boolean. */
-  BooleanType: 'BOOLEAN_TYPE_COERCE',
-  /** A value should be a dictionary (a plain JSON object). */
-  DictType: 'DICT_TYPE_CONVERT',
-  /** A value should be an array. */
-  ListType: 'LIST_TYPE_CONVERT',
-  /** A command, option, choice or overwrite should be an object. */
-  ModelType: 'MODEL_TYPE_CONVERT',
-  /** A number or a string of digits is above its field's maximum. */
-  NumberMax: 'NUMBER_TYPE_MAX',
-  /** A number is below its field's minimum. */
-  NumberMin: 'NUMBER_TYPE_MIN',
-  /** The same value appears twice in a list that must hold distinct values. */
-  Duplicate: 'LIST_ITEM_DUPLICATE',
-  /** A snowflake is not a decimal string of a 64-bit id. */
-  Snowflake: 'SNOWFLAKE_TYPE_CONVERT',
+  ...FieldErrorCode,
   /** A name (or a localized name) breaks the naming rule of its command type. */
   InvalidName: 'APPLICATION_COMMAND_INVALID_NAME',
   /** A field is present where the command type, option type, scope or operation does not accept it. */
@@ -171,7 +144,6 @@ const MAX_KEYS_INSPECTED = 100;
 
 // The spec's pattern, unicode flag, for CHAT_INPUT command and option names.
 const CHAT_INPUT_NAME = /^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
-const SNOWFLAKE = /^(0|[1-9]\d{0,19})$/;
 const DIGITS = /^\d{1,20}$/;
 
 const OPTION_TYPES: ReadonlySet<number> = new Set(Object.values(ApplicationCommandOptionType));
@@ -198,28 +170,12 @@ const OPTION_FIELDS: Readonly<Record<number, readonly string[]>> = {
 };
 const TYPED_OPTION_FIELDS = ['required', 'choices', 'options', 'channel_types', 'min_value', 'max_value', 'min_length', 'max_length', 'autocomplete'];
 
-/** Length in code points, as the service counts; bounded work for huge strings. */
-export function codePointLength(value: string): number {
-  // A string over 4× the largest limit is over every limit: no need to walk it.
-  if (value.length > 4 * CommandLimits.totalSize) return value.length;
-  let count = 0;
-  for (let i = 0; i < value.length; i++) {
-    const unit = value.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < value.length) {
-      const next = value.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-    }
-    count++;
-  }
-  return count;
-}
-
 /**
  * Why `name` breaks the naming rule of a command of `commandType` (options follow CHAT_INPUT's
  * rule), or undefined when it follows it.
  */
 export function commandNameProblem(name: string, commandType: number = ApplicationCommandType.ChatInput): string | undefined {
-  const length = codePointLength(name);
+  const length = textLength(name);
   if (length < 1 || length > CommandLimits.nameLength) return `must be between 1 and ${CommandLimits.nameLength} in length`;
   if (commandType !== ApplicationCommandType.ChatInput) {
     // USER, MESSAGE (and entry point) names may be mixed case with spaces, but not blank.
@@ -238,52 +194,23 @@ interface Context {
   commandType: number;
 }
 
-function join(path: string, key: string | number): string {
-  if (typeof key === 'number') return `${path}[${key}]`;
-  return path === '' ? key : `${path}.${key}`;
-}
-
 function add(ctx: Context, path: string, code: CommandErrorCode, message: string): void {
   if (ctx.errors.length < MAX_ERRORS) ctx.errors.push({ path, code, message });
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-// Reads an own data property only: `__proto__` keys of parsed JSON and getters never run code.
-function own(record: Record<string, unknown>, key: string): unknown {
-  const descriptor = Object.getOwnPropertyDescriptor(record, key);
-  if (descriptor === undefined) return undefined;
-  return 'value' in descriptor ? descriptor.value : Symbol.for('social-sdk-auth.accessor');
-}
-
 // Reads one array item the same way: a getter on an index never runs.
 function itemAt(array: unknown[], index: number): unknown {
-  return own(array as unknown as Record<string, unknown>, String(index));
-}
-
-function present(value: unknown): boolean {
-  return value !== undefined && value !== null;
-}
-
-function describeType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : typeof value === 'string' ? 'a string' : `a ${typeof value}`;
+  return own(array, index);
 }
 
 function checkString(ctx: Context, path: string, value: unknown, min: number, max: number): value is string {
-  if (typeof value !== 'string') {
-    add(ctx, path, CommandErrorCode.StringType, `Must be a string; received ${describeType(value)}.`);
-    return false;
-  }
-  const length = codePointLength(value);
-  if (length < min || length > max) {
-    add(ctx, path, CommandErrorCode.BadLength, `Must be between ${min} and ${max} in length; received ${length}.`);
-    return false;
-  }
-  return true;
+  return report(ctx, path, stringProblem(value, min, max));
+}
+
+// Adds `problem` at `path` when there is one; true when there is none.
+function report(ctx: Context, path: string, problem: ValueProblem | undefined): boolean {
+  if (problem !== undefined) add(ctx, path, problem.code, problem.message);
+  return problem === undefined;
 }
 
 function checkBoolean(ctx: Context, path: string, value: unknown): void {
@@ -293,11 +220,7 @@ function checkBoolean(ctx: Context, path: string, value: unknown): void {
 }
 
 function checkInteger(ctx: Context, path: string, value: unknown, min: number, max: number): value is number {
-  if (typeof value !== 'number' || !Number.isInteger(value)) {
-    add(ctx, path, CommandErrorCode.NumberType, `Must be an integer; received ${typeof value === 'number' ? value : describeType(value)}.`);
-    return false;
-  }
-  return checkBounds(ctx, path, value, min, max);
+  return report(ctx, path, integerProblem(value, min, max));
 }
 
 function checkNumber(ctx: Context, path: string, value: unknown, min: number, max: number): value is number {
@@ -309,15 +232,7 @@ function checkNumber(ctx: Context, path: string, value: unknown, min: number, ma
 }
 
 function checkBounds(ctx: Context, path: string, value: number, min: number, max: number): boolean {
-  if (value > max) {
-    add(ctx, path, CommandErrorCode.NumberMax, `Must be ${max} or less; received ${value}.`);
-    return false;
-  }
-  if (value < min) {
-    add(ctx, path, CommandErrorCode.NumberMin, `Must be ${min} or more; received ${value}.`);
-    return false;
-  }
-  return true;
+  return report(ctx, path, boundsProblem(value, min, max));
 }
 
 function checkEnum(ctx: Context, path: string, value: unknown, allowed: ReadonlySet<number>): value is number {
@@ -346,8 +261,8 @@ function checkEnumList(ctx: Context, path: string, value: unknown, allowed: Read
   const limit = Math.min(value.length, MAX_ITEMS_INSPECTED);
   for (let i = 0; i < limit; i++) {
     const item: unknown = itemAt(value, i);
-    if (!checkEnum(ctx, join(path, i), item, allowed)) continue;
-    if (seen.has(item)) add(ctx, join(path, i), CommandErrorCode.Duplicate, `Holds ${item} twice; each value may appear once.`);
+    if (!checkEnum(ctx, joinPath(path, i), item, allowed)) continue;
+    if (seen.has(item)) add(ctx, joinPath(path, i), CommandErrorCode.Duplicate, `Holds ${item} twice; each value may appear once.`);
     seen.add(item);
   }
   return [...seen];
@@ -370,7 +285,7 @@ function checkLocalized(
   required: boolean,
 ): { value: string | undefined; localized: Map<string, string> } {
   const localized = new Map<string, string>();
-  const valuePath = join(path, field);
+  const valuePath = joinPath(path, field);
   const raw = own(record, field);
   const [min, max] = kind === 'choice' ? [1, CommandLimits.choiceNameLength] : kind === 'description' ? [1, CommandLimits.descriptionLength] : [1, CommandLimits.nameLength];
   const nameType = kind === 'command' ? ctx.commandType : ApplicationCommandType.ChatInput;
@@ -393,7 +308,7 @@ function checkLocalized(
     value = raw;
   }
 
-  const dictPath = join(path, `${field}_localizations`);
+  const dictPath = joinPath(path, `${field}_localizations`);
   const dict = own(record, `${field}_localizations`);
   if (!present(dict)) return { value, localized };
   if (!isRecord(dict)) {
@@ -402,7 +317,7 @@ function checkLocalized(
   }
   const keys = Object.keys(dict);
   for (const key of keys.slice(0, MAX_KEYS_INSPECTED)) {
-    const at = join(dictPath, key);
+    const at = joinPath(dictPath, key);
     if (!isLocale(key)) {
       add(ctx, at, CommandErrorCode.Choices, `'${key.slice(0, 40)}' is not a locale; use one of ${LOCALES.join(', ')}.`);
       continue;
@@ -418,8 +333,8 @@ interface SizeEntry {
 }
 
 function longest(value: string | undefined, localized: Map<string, string>): number {
-  let size = value === undefined ? 0 : codePointLength(value);
-  for (const entry of localized.values()) size = Math.max(size, codePointLength(entry));
+  let size = value === undefined ? 0 : textLength(value);
+  for (const entry of localized.values()) size = Math.max(size, textLength(entry));
   return size;
 }
 
@@ -444,7 +359,7 @@ function checkOptions(ctx: Context, value: unknown, path: string, parent: 'comma
   let sawSubcommands = false;
   let sawValues = false;
   for (let i = 0; i < limit; i++) {
-    const at = join(path, i);
+    const at = joinPath(path, i);
     const option: unknown = itemAt(value, i);
     if (!isRecord(option)) {
       add(ctx, at, CommandErrorCode.ModelType, `Must be an option object; received ${describeType(option)}.`);
@@ -452,20 +367,20 @@ function checkOptions(ctx: Context, value: unknown, path: string, parent: 'comma
     }
     const type = own(option, 'type');
     let known: number | undefined;
-    if (!present(type)) add(ctx, join(at, 'type'), CommandErrorCode.Required, 'This field is required.');
-    else if (checkEnum(ctx, join(at, 'type'), type, OPTION_TYPES)) known = type;
+    if (!present(type)) add(ctx, joinPath(at, 'type'), CommandErrorCode.Required, 'This field is required.');
+    else if (checkEnum(ctx, joinPath(at, 'type'), type, OPTION_TYPES)) known = type;
 
     if (known !== undefined) {
       const isSub = known === T.Subcommand || known === T.SubcommandGroup;
       if (parent === 'group' && known !== T.Subcommand) {
-        add(ctx, join(at, 'type'), CommandErrorCode.OptionTypeInvalid, 'A subcommand group may hold only subcommands.');
+        add(ctx, joinPath(at, 'type'), CommandErrorCode.OptionTypeInvalid, 'A subcommand group may hold only subcommands.');
         known = undefined;
       } else if (parent === 'subcommand' && isSub) {
-        add(ctx, join(at, 'type'), CommandErrorCode.OptionTypeInvalid, 'A subcommand may not hold subcommands or groups.');
+        add(ctx, joinPath(at, 'type'), CommandErrorCode.OptionTypeInvalid, 'A subcommand may not hold subcommands or groups.');
         known = undefined;
       } else if (parent === 'command') {
         if ((isSub && sawValues) || (!isSub && sawSubcommands)) {
-          add(ctx, join(at, 'type'), CommandErrorCode.OptionTypeInvalid, 'Subcommands and groups may not stand beside other options.');
+          add(ctx, joinPath(at, 'type'), CommandErrorCode.OptionTypeInvalid, 'Subcommands and groups may not stand beside other options.');
         }
         if (isSub) sawSubcommands = true;
         else sawValues = true;
@@ -481,16 +396,16 @@ function checkOptions(ctx: Context, value: unknown, path: string, parent: 'comma
     const allowed = OPTION_FIELDS[known]!;
     for (const field of TYPED_OPTION_FIELDS) {
       if (!allowed.includes(field) && present(own(option, field))) {
-        notAllowed(ctx, join(at, field), `on an option of type ${known}`);
+        notAllowed(ctx, joinPath(at, field), `on an option of type ${known}`);
       }
     }
 
     if (allowed.includes('required')) {
       const required = own(option, 'required');
-      checkBoolean(ctx, join(at, 'required'), required);
+      checkBoolean(ctx, joinPath(at, 'required'), required);
       if (required === true) {
         if (sawOptional) {
-          add(ctx, join(at, 'required'), CommandErrorCode.RequiredOrder, 'Required options must be placed before optional options.');
+          add(ctx, joinPath(at, 'required'), CommandErrorCode.RequiredOrder, 'Required options must be placed before optional options.');
         }
       } else {
         sawOptional = true;
@@ -499,22 +414,22 @@ function checkOptions(ctx: Context, value: unknown, path: string, parent: 'comma
 
     if (known === T.Subcommand || known === T.SubcommandGroup) {
       const children = own(option, 'options');
-      if (present(children)) checkOptions(ctx, children, join(at, 'options'), known === T.Subcommand ? 'subcommand' : 'group', size);
+      if (present(children)) checkOptions(ctx, children, joinPath(at, 'options'), known === T.Subcommand ? 'subcommand' : 'group', size);
       continue;
     }
     if (known === T.Channel) {
       const channelTypes = own(option, 'channel_types');
-      if (present(channelTypes)) checkEnumList(ctx, join(at, 'channel_types'), channelTypes, CHANNEL_TYPES, 0);
+      if (present(channelTypes)) checkEnumList(ctx, joinPath(at, 'channel_types'), channelTypes, CHANNEL_TYPES, 0);
       continue;
     }
     if (known !== T.String && known !== T.Integer && known !== T.Number) continue;
     if (known === T.String) {
       const min = own(option, 'min_length');
       const max = own(option, 'max_length');
-      const minOk = present(min) && checkInteger(ctx, join(at, 'min_length'), min, 0, CommandLimits.minLengthMax);
-      const maxOk = present(max) && checkInteger(ctx, join(at, 'max_length'), max, 1, CommandLimits.maxLengthMax);
+      const minOk = present(min) && checkInteger(ctx, joinPath(at, 'min_length'), min, 0, CommandLimits.minLengthMax);
+      const maxOk = present(max) && checkInteger(ctx, joinPath(at, 'max_length'), max, 1, CommandLimits.maxLengthMax);
       if (minOk && maxOk && (min as number) > (max as number)) {
-        add(ctx, join(at, 'min_length'), CommandErrorCode.RangeInverted, `Must not exceed max_length (${max as number}); received ${min as number}.`);
+        add(ctx, joinPath(at, 'min_length'), CommandErrorCode.RangeInverted, `Must not exceed max_length (${max as number}); received ${min as number}.`);
       }
     }
     if (known === T.Integer || known === T.Number) {
@@ -522,29 +437,29 @@ function checkOptions(ctx: Context, value: unknown, path: string, parent: 'comma
       const check = known === T.Integer ? checkInteger : checkNumber;
       const min = own(option, 'min_value');
       const max = own(option, 'max_value');
-      const minOk = present(min) && check(ctx, join(at, 'min_value'), min, -bound, bound);
-      const maxOk = present(max) && check(ctx, join(at, 'max_value'), max, -bound, bound);
+      const minOk = present(min) && check(ctx, joinPath(at, 'min_value'), min, -bound, bound);
+      const maxOk = present(max) && check(ctx, joinPath(at, 'max_value'), max, -bound, bound);
       if (minOk && maxOk && (min as number) > (max as number)) {
-        add(ctx, join(at, 'min_value'), CommandErrorCode.RangeInverted, `Must not exceed max_value (${max as number}); received ${min as number}.`);
+        add(ctx, joinPath(at, 'min_value'), CommandErrorCode.RangeInverted, `Must not exceed max_value (${max as number}); received ${min as number}.`);
       }
     }
     // STRING, INTEGER, NUMBER: choices and autocomplete.
-    checkBoolean(ctx, join(at, 'autocomplete'), own(option, 'autocomplete'));
+    checkBoolean(ctx, joinPath(at, 'autocomplete'), own(option, 'autocomplete'));
     const choices = own(option, 'choices');
     if (!present(choices)) continue;
     if (!Array.isArray(choices)) {
-      add(ctx, join(at, 'choices'), CommandErrorCode.ListType, `Must be an array of choices; received ${describeType(choices)}.`);
+      add(ctx, joinPath(at, 'choices'), CommandErrorCode.ListType, `Must be an array of choices; received ${describeType(choices)}.`);
       continue;
     }
     if (choices.length > 0 && own(option, 'autocomplete') === true) {
-      add(ctx, join(at, 'autocomplete'), CommandErrorCode.AutocompleteWithChoices, 'Must not be true when choices are present; drop one of them.');
+      add(ctx, joinPath(at, 'autocomplete'), CommandErrorCode.AutocompleteWithChoices, 'Must not be true when choices are present; drop one of them.');
     }
     if (choices.length > CommandLimits.choices) {
-      add(ctx, join(at, 'choices'), CommandErrorCode.MaxLength, `Must be ${CommandLimits.choices} or fewer in length; received ${choices.length}.`);
+      add(ctx, joinPath(at, 'choices'), CommandErrorCode.MaxLength, `Must be ${CommandLimits.choices} or fewer in length; received ${choices.length}.`);
     }
     const choiceLimit = Math.min(choices.length, MAX_ITEMS_INSPECTED);
     for (let j = 0; j < choiceLimit; j++) {
-      const choiceAt = join(join(at, 'choices'), j);
+      const choiceAt = joinPath(joinPath(at, 'choices'), j);
       const choice: unknown = itemAt(choices, j);
       if (!isRecord(choice)) {
         add(ctx, choiceAt, CommandErrorCode.ModelType, `Must be a choice object; received ${describeType(choice)}.`);
@@ -552,12 +467,12 @@ function checkOptions(ctx: Context, value: unknown, path: string, parent: 'comma
       }
       const choiceName = checkLocalized(ctx, choice, 'name', 'choice', choiceAt, true);
       size.size += longest(choiceName.value, choiceName.localized);
-      const valueAt = join(choiceAt, 'value');
+      const valueAt = joinPath(choiceAt, 'value');
       const choiceValue = own(choice, 'value');
       if (!present(choiceValue)) {
         add(ctx, valueAt, CommandErrorCode.Required, 'This field is required.');
       } else if (known === T.String) {
-        if (checkString(ctx, valueAt, choiceValue, 0, CommandLimits.choiceStringValueLength)) size.size += codePointLength(choiceValue);
+        if (checkString(ctx, valueAt, choiceValue, 0, CommandLimits.choiceStringValueLength)) size.size += textLength(choiceValue);
       } else if (known === T.Integer) {
         if (checkInteger(ctx, valueAt, choiceValue, -CommandLimits.integerMax, CommandLimits.integerMax)) size.size += String(choiceValue).length;
       } else if (checkNumber(ctx, valueAt, choiceValue, -CommandLimits.numberMax, CommandLimits.numberMax)) {
@@ -574,7 +489,7 @@ function checkOptionNames(ctx: Context, summaries: OptionSummary[]): void {
   summaries.forEach((summary, index) => {
     if (summary.name === undefined) return;
     if (defaults.has(summary.name)) {
-      add(ctx, join(summary.path, 'name'), CommandErrorCode.OptionNameExists, `Another option of this array is already named '${summary.name}'.`);
+      add(ctx, joinPath(summary.path, 'name'), CommandErrorCode.OptionNameExists, `Another option of this array is already named '${summary.name}'.`);
     } else {
       defaults.set(summary.name, index);
     }
@@ -582,7 +497,7 @@ function checkOptionNames(ctx: Context, summaries: OptionSummary[]): void {
   const byLocale = new Map<string, Map<string, number>>();
   summaries.forEach((summary, index) => {
     for (const [locale, localized] of summary.localizedNames) {
-      const at = join(join(summary.path, 'name_localizations'), locale);
+      const at = joinPath(joinPath(summary.path, 'name_localizations'), locale);
       const owner = defaults.get(localized);
       if (owner !== undefined && owner !== index) {
         add(ctx, at, CommandErrorCode.LocalizedNameExists, `'${localized}' is the default name of another option of this array.`);
@@ -610,11 +525,11 @@ function validateBody(ctx: Context, body: unknown, path: string): void {
   if (operation === 'edit') {
     const given = ctx.options.commandType;
     if (typeof given === 'number' && COMMAND_TYPES.has(given)) ctx.commandType = given;
-    if (present(type)) notAllowed(ctx, join(path, 'type'), 'on edit: a command keeps its type');
-  } else if (present(type) && checkEnum(ctx, join(path, 'type'), type, COMMAND_TYPES)) {
+    if (present(type)) notAllowed(ctx, joinPath(path, 'type'), 'on edit: a command keeps its type');
+  } else if (present(type) && checkEnum(ctx, joinPath(path, 'type'), type, COMMAND_TYPES)) {
     ctx.commandType = type;
     if (type === ApplicationCommandType.PrimaryEntryPoint && scope === 'guild') {
-      add(ctx, join(path, 'type'), CommandErrorCode.GuildEntryPoint, 'A guild command cannot be a PRIMARY_ENTRY_POINT; register it globally.');
+      add(ctx, joinPath(path, 'type'), CommandErrorCode.GuildEntryPoint, 'A guild command cannot be a PRIMARY_ENTRY_POINT; register it globally.');
     }
   }
   const commandType = ctx.commandType;
@@ -623,8 +538,8 @@ function validateBody(ctx: Context, body: unknown, path: string): void {
 
   if (operation === 'bulk') {
     const id = own(body, 'id');
-    if (present(id) && (typeof id !== 'string' || !SNOWFLAKE.test(id) || BigInt(id) >= 1n << 64n)) {
-      add(ctx, join(path, 'id'), CommandErrorCode.Snowflake, 'Must be a snowflake: a decimal string of a 64-bit id.');
+    if (present(id) && (!isSnowflake(id))) {
+      add(ctx, joinPath(path, 'id'), CommandErrorCode.Snowflake, 'Must be a snowflake: a decimal string of a 64-bit id.');
     }
   }
 
@@ -633,10 +548,10 @@ function validateBody(ctx: Context, body: unknown, path: string): void {
 
   if (contextMenu) {
     const description = own(body, 'description');
-    if (present(description) && description !== '') notAllowed(ctx, join(path, 'description'), 'on USER and MESSAGE commands (their description is empty)');
+    if (present(description) && description !== '') notAllowed(ctx, joinPath(path, 'description'), 'on USER and MESSAGE commands (their description is empty)');
     const localizations = own(body, 'description_localizations');
     if (present(localizations) && !(isRecord(localizations) && Object.keys(localizations).length === 0)) {
-      notAllowed(ctx, join(path, 'description_localizations'), 'on USER and MESSAGE commands (their description is empty)');
+      notAllowed(ctx, joinPath(path, 'description_localizations'), 'on USER and MESSAGE commands (their description is empty)');
     }
   } else {
     const description = checkLocalized(ctx, body, 'description', 'description', path, chatInput && operation !== 'edit');
@@ -645,25 +560,25 @@ function validateBody(ctx: Context, body: unknown, path: string): void {
 
   const options = own(body, 'options');
   if (present(options)) {
-    if (!chatInput) notAllowed(ctx, join(path, 'options'), 'on commands other than CHAT_INPUT');
-    else checkOptions(ctx, options, join(path, 'options'), 'command', size);
+    if (!chatInput) notAllowed(ctx, joinPath(path, 'options'), 'on commands other than CHAT_INPUT');
+    else checkOptions(ctx, options, joinPath(path, 'options'), 'command', size);
   }
 
   const permissions = own(body, 'default_member_permissions');
   if (present(permissions)) {
-    const at = join(path, 'default_member_permissions');
+    const at = joinPath(path, 'default_member_permissions');
     if (typeof permissions !== 'string') add(ctx, at, CommandErrorCode.StringType, `Must be a permission bit set as a decimal string; received ${describeType(permissions)}.`);
     else if (!DIGITS.test(permissions)) add(ctx, at, CommandErrorCode.NumberType, 'Must be a permission bit set as a decimal string of digits.');
     else if (BigInt(permissions) > MAX_PERMISSION_SET) add(ctx, at, CommandErrorCode.NumberMax, `Must be ${MAX_PERMISSION_SET} or less.`);
   }
-  for (const field of ['default_permission', 'nsfw'] as const) checkBoolean(ctx, join(path, field), own(body, field));
+  for (const field of ['default_permission', 'nsfw'] as const) checkBoolean(ctx, joinPath(path, field), own(body, field));
 
   // dm_permission, integration_types and contexts: global commands, and guild bulk items (whose body lists them).
   const scoped = scope === 'global' || operation === 'bulk';
   for (const field of ['dm_permission', 'integration_types', 'contexts'] as const) {
     const value = own(body, field);
     if (!present(value)) continue;
-    const at = join(path, field);
+    const at = joinPath(path, field);
     if (!scoped) {
       notAllowed(ctx, at, 'on guild commands');
       continue;
@@ -673,15 +588,15 @@ function validateBody(ctx: Context, body: unknown, path: string): void {
     else {
       const contexts = checkEnumList(ctx, at, value, CONTEXT_TYPES, 1);
       if (scope === 'guild' && contexts.includes(InteractionContextType.BotDm) && Array.isArray(value)) {
-        add(ctx, join(at, value.indexOf(InteractionContextType.BotDm)), CommandErrorCode.GuildBotDm, 'Guild commands do not support the BOT_DM context.');
+        add(ctx, joinPath(at, value.indexOf(InteractionContextType.BotDm)), CommandErrorCode.GuildBotDm, 'Guild commands do not support the BOT_DM context.');
       }
     }
   }
 
   const handler = own(body, 'handler');
   if (present(handler)) {
-    if (commandType !== ApplicationCommandType.PrimaryEntryPoint) notAllowed(ctx, join(path, 'handler'), 'on commands other than PRIMARY_ENTRY_POINT');
-    else checkEnum(ctx, join(path, 'handler'), handler, HANDLER_TYPES);
+    if (commandType !== ApplicationCommandType.PrimaryEntryPoint) notAllowed(ctx, joinPath(path, 'handler'), 'on commands other than PRIMARY_ENTRY_POINT');
+    else checkEnum(ctx, joinPath(path, 'handler'), handler, HANDLER_TYPES);
   }
 
   if (chatInput && size.size > CommandLimits.totalSize) {
@@ -787,7 +702,7 @@ export function checkCommandPermissions(body: unknown): CommandValidationResult 
       }
       const id = own(overwrite, 'id');
       if (!present(id)) add(ctx, `${at}.id`, CommandErrorCode.Required, 'This field is required.');
-      else if (typeof id !== 'string' || !SNOWFLAKE.test(id) || BigInt(id) >= 1n << 64n) {
+      else if (!isSnowflake(id)) {
         add(ctx, `${at}.id`, CommandErrorCode.Snowflake, 'Must be a snowflake: a decimal string of a 64-bit id.');
       }
       const type = own(overwrite, 'type');

@@ -1,6 +1,8 @@
 // The spec's rules for message and modal components, as pure functions: no I/O, so the client
 // (before it sends) and the emulator (when it receives) give the same nested errors for a body.
-import { ChannelType, codePointLength } from './commands.js';
+import { ChannelType } from './commands.js';
+import { FieldErrorCode, isSnowflake, textLength } from './fields.js';
+import { describeType, integerProblem, isRecord, joinPath, own, present, stringProblem } from './read.js';
 
 /** Component types (components.md, "Component types"). */
 export const ComponentType = {
@@ -94,36 +96,7 @@ export const ComponentLimits = {
 
 /** The nested error codes the component validator gives; each has one meaning (see docs/components.md). */
 export const ComponentErrorCode = {
-  /** A required field is missing or null. */
-  Required: 'BASE_TYPE_REQUIRED',
-  /** A string is shorter or longer than its field allows. */
-  BadLength: 'BASE_TYPE_BAD_LENGTH',
-  /** An array has more items than its field allows. */
-  MaxLength: 'BASE_TYPE_MAX_LENGTH',
-  /** An array has fewer items than its field needs. */
-  MinLength: 'BASE_TYPE_MIN_LENGTH',
-  /** A value is not one of the values the field allows (component type, style, spacing, default value type). */
-  Choices: 'BASE_TYPE_CHOICES',
-  /** A value should be a string. */
-  StringType: 'STRING_TYPE_CONVERT',
-  /** A value should be an integer. */
-  NumberType: 'NUMBER_TYPE_COERCE',
-  /** A value should be a boolean. */
-  BooleanType: 'BOOLEAN_TYPE_COERCE',
-  /** A value should be a dictionary (emoji, poll, media item). */
-  DictType: 'DICT_TYPE_CONVERT',
-  /** A value should be an array. */
-  ListType: 'LIST_TYPE_CONVERT',
-  /** A component, option or the body itself should be an object. */
-  ModelType: 'MODEL_TYPE_CONVERT',
-  /** A number is above its field's maximum. */
-  NumberMax: 'NUMBER_TYPE_MAX',
-  /** A number is below its field's minimum. */
-  NumberMin: 'NUMBER_TYPE_MIN',
-  /** The same value appears twice in a list that must hold distinct values (option values, channel types). */
-  Duplicate: 'LIST_ITEM_DUPLICATE',
-  /** A snowflake is not a decimal string of a 64-bit id. */
-  Snowflake: 'SNOWFLAKE_TYPE_CONVERT',
+  ...FieldErrorCode,
   /** A URL that does not parse, or whose scheme the field does not accept. */
   InvalidUrl: 'URL_TYPE_INVALID_URL',
   /** A field present where the component's type, style or place, or the message's kind, does not accept it. */
@@ -181,7 +154,6 @@ const MAX_KEYS_INSPECTED = 100;
 
 const C = ComponentType;
 const COMPONENT_TYPES: ReadonlySet<number> = new Set(Object.values(ComponentType));
-const SNOWFLAKE = /^(0|[1-9]\d{0,19})$/;
 
 export const COMPONENT_NAMES: Readonly<Record<ComponentType, string>> = {
   1: 'Action Row',
@@ -267,34 +239,8 @@ interface Context {
   total: number;
 }
 
-function join(path: string, key: string | number): string {
-  if (typeof key === 'number') return `${path}[${key}]`;
-  return path === '' ? key : `${path}.${key}`;
-}
-
 function add(ctx: Context, path: string, code: ComponentErrorCode, message: string): void {
   if (ctx.errors.length < MAX_COMPONENT_ERRORS) ctx.errors.push({ path, code, message });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-// Reads an own data property only: `__proto__` keys of parsed JSON and getters never run code.
-function own(record: object, key: string | number): unknown {
-  const descriptor = Object.getOwnPropertyDescriptor(record, key);
-  if (descriptor === undefined) return undefined;
-  return 'value' in descriptor ? descriptor.value : Symbol.for('social-sdk-auth.accessor');
-}
-
-function present(value: unknown): boolean {
-  return value !== undefined && value !== null;
-}
-
-function describeType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : typeof value === 'string' ? 'a string' : `a ${typeof value}`;
 }
 
 function required(ctx: Context, path: string, why = ''): void {
@@ -305,65 +251,50 @@ function notAllowed(ctx: Context, path: string, why: string): void {
   add(ctx, path, ComponentErrorCode.FieldNotAllowed, `Not accepted ${why}; remove the field.`);
 }
 
+// A field of `record` when present (with its path); absent or null is an error only when `need`.
+function field(ctx: Context, record: object, path: string, key: string, need: boolean): { value: unknown; at: string } | undefined {
+  const value = own(record, key);
+  const at = joinPath(path, key);
+  if (present(value)) return { value, at };
+  if (need) required(ctx, at);
+  return undefined;
+}
+
 // A string of `min`..`max` code points when present; `need` makes absence an error.
 function str(ctx: Context, record: object, path: string, key: string, min: number, max: number, need = false): string | undefined {
-  const value = own(record, key);
-  const at = join(path, key);
-  if (!present(value)) {
-    if (need) required(ctx, at);
-    return undefined;
-  }
-  if (typeof value !== 'string') {
-    add(ctx, at, ComponentErrorCode.StringType, `Must be a string; received ${describeType(value)}.`);
-    return undefined;
-  }
-  const length = codePointLength(value);
-  if (length < min || length > max) {
-    add(ctx, at, ComponentErrorCode.BadLength, `Must be between ${min} and ${max} in length; received ${length}.`);
-    return undefined;
-  }
-  return value;
+  const got = field(ctx, record, path, key, need);
+  if (got === undefined) return undefined;
+  const { value, at } = got;
+  const problem = stringProblem(value, min, max);
+  if (problem === undefined) return value as string;
+  add(ctx, at, problem.code, problem.message);
+  return undefined;
 }
 
 function bool(ctx: Context, record: object, path: string, key: string): boolean | undefined {
   const value = own(record, key);
   if (!present(value)) return undefined;
   if (typeof value !== 'boolean') {
-    add(ctx, join(path, key), ComponentErrorCode.BooleanType, `Must be a boolean; received ${describeType(value)}.`);
+    add(ctx, joinPath(path, key), ComponentErrorCode.BooleanType, `Must be a boolean; received ${describeType(value)}.`);
     return undefined;
   }
   return value;
 }
 
 function int(ctx: Context, record: object, path: string, key: string, min: number, max: number, need = false): number | undefined {
-  const value = own(record, key);
-  const at = join(path, key);
-  if (!present(value)) {
-    if (need) required(ctx, at);
-    return undefined;
-  }
-  if (typeof value !== 'number' || !Number.isInteger(value)) {
-    add(ctx, at, ComponentErrorCode.NumberType, `Must be an integer; received ${typeof value === 'number' ? value : describeType(value)}.`);
-    return undefined;
-  }
-  if (value > max) {
-    add(ctx, at, ComponentErrorCode.NumberMax, `Must be ${max} or less; received ${value}.`);
-    return undefined;
-  }
-  if (value < min) {
-    add(ctx, at, ComponentErrorCode.NumberMin, `Must be ${min} or more; received ${value}.`);
-    return undefined;
-  }
-  return value;
+  const got = field(ctx, record, path, key, need);
+  if (got === undefined) return undefined;
+  const { value, at } = got;
+  const problem = integerProblem(value, min, max);
+  if (problem === undefined) return value as number;
+  add(ctx, at, problem.code, problem.message);
+  return undefined;
 }
 
 function oneOf(ctx: Context, record: object, path: string, key: string, allowed: readonly number[], need: boolean): number | undefined {
-  const value = own(record, key);
-  const at = join(path, key);
-  if (!present(value)) {
-    if (need) required(ctx, at);
-    return undefined;
-  }
+  const got = field(ctx, record, path, key, need);
+  if (got === undefined) return undefined;
+  const { value, at } = got;
   if (typeof value !== 'number' || !Number.isInteger(value)) {
     add(ctx, at, ComponentErrorCode.NumberType, `Must be an integer; received ${describeType(value)}.`);
     return undefined;
@@ -377,12 +308,9 @@ function oneOf(ctx: Context, record: object, path: string, key: string, allowed:
 
 // An array when present, with its length checked; returns the items to inspect.
 function list(ctx: Context, record: object, path: string, key: string, min: number, max: number, need: boolean): unknown[] | undefined {
-  const value = own(record, key);
-  const at = join(path, key);
-  if (!present(value)) {
-    if (need) required(ctx, at);
-    return undefined;
-  }
+  const got = field(ctx, record, path, key, need);
+  if (got === undefined) return undefined;
+  const { value, at } = got;
   if (!Array.isArray(value)) {
     add(ctx, at, ComponentErrorCode.ListType, `Must be an array; received ${describeType(value)}.`);
     return undefined;
@@ -395,13 +323,10 @@ function list(ctx: Context, record: object, path: string, key: string, min: numb
 }
 
 function snowflake(ctx: Context, record: object, path: string, key: string, need: boolean): void {
-  const value = own(record, key);
-  const at = join(path, key);
-  if (!present(value)) {
-    if (need) required(ctx, at);
-    return;
-  }
-  if (typeof value !== 'string' || !SNOWFLAKE.test(value) || BigInt(value) >= 1n << 64n) {
+  const got = field(ctx, record, path, key, need);
+  if (got === undefined) return;
+  const { value, at } = got;
+  if (!isSnowflake(value)) {
     add(ctx, at, ComponentErrorCode.Snowflake, 'Must be a snowflake: a decimal string of a 64-bit id.');
   }
 }
@@ -416,22 +341,22 @@ function url(ctx: Context, record: object, path: string, key: string, max: numbe
     scheme = undefined;
   }
   if (scheme === undefined || !schemes.includes(scheme)) {
-    add(ctx, join(path, key), ComponentErrorCode.InvalidUrl, `Must be a URL with the scheme ${schemes.join(', ')}.`);
+    add(ctx, joinPath(path, key), ComponentErrorCode.InvalidUrl, `Must be a URL with the scheme ${schemes.join(', ')}.`);
   } else if (scheme === 'attachment' && !/^attachment:\/\/[^/\\]+$/.test(value)) {
-    add(ctx, join(path, key), ComponentErrorCode.InvalidUrl, 'An attachment reference must be attachment://<filename>.');
+    add(ctx, joinPath(path, key), ComponentErrorCode.InvalidUrl, 'An attachment reference must be attachment://<filename>.');
   }
 }
 
 function onlyFields(ctx: Context, record: object, path: string, allowed: readonly string[], what: string): void {
   for (const key of Object.keys(record).slice(0, MAX_KEYS_INSPECTED)) {
-    if (!allowed.includes(key)) notAllowed(ctx, join(path, key), `on ${what}`);
+    if (!allowed.includes(key)) notAllowed(ctx, joinPath(path, key), `on ${what}`);
   }
 }
 
 function emoji(ctx: Context, record: object, path: string): void {
   const value = own(record, 'emoji');
   if (!present(value)) return;
-  const at = join(path, 'emoji');
+  const at = joinPath(path, 'emoji');
   if (!isRecord(value)) {
     add(ctx, at, ComponentErrorCode.DictType, `Must be a partial emoji object ({ id?, name?, animated? }); received ${describeType(value)}.`);
     return;
@@ -440,12 +365,12 @@ function emoji(ctx: Context, record: object, path: string): void {
   snowflake(ctx, value, at, 'id', false);
   str(ctx, value, at, 'name', 1, ComponentLimits.emojiNameLength);
   bool(ctx, value, at, 'animated');
-  if (!present(own(value, 'id')) && !present(own(value, 'name'))) required(ctx, join(at, 'name'), ': an emoji needs an id (custom) or a name (unicode)');
+  if (!present(own(value, 'id')) && !present(own(value, 'name'))) required(ctx, joinPath(at, 'name'), ': an emoji needs an id (custom) or a name (unicode)');
 }
 
 function media(ctx: Context, record: object, path: string, key: string, attachmentOnly: boolean): void {
   const value = own(record, key);
-  const at = join(path, key);
+  const at = joinPath(path, key);
   if (!present(value)) {
     required(ctx, at);
     return;
@@ -462,7 +387,7 @@ function customId(ctx: Context, record: object, path: string, need: boolean): vo
   const value = str(ctx, record, path, 'custom_id', 1, ComponentLimits.customIdLength, need);
   if (value === undefined) return;
   if (ctx.customIds.has(value)) {
-    add(ctx, join(path, 'custom_id'), ComponentErrorCode.CustomIdDuplicated, `Another component of this ${ctx.kind} already has custom_id '${value.slice(0, 100)}'; each must be unique.`);
+    add(ctx, joinPath(path, 'custom_id'), ComponentErrorCode.CustomIdDuplicated, `Another component of this ${ctx.kind} already has custom_id '${value.slice(0, 100)}'; each must be unique.`);
   }
   ctx.customIds.add(value);
 }
@@ -478,15 +403,15 @@ function values(ctx: Context, record: object, path: string, limit: number, optio
   const minOk = min !== undefined || !minSet;
   const maxOk = max !== undefined || !maxSet;
   if (minOk && maxOk && effectiveMin > effectiveMax) {
-    add(ctx, join(path, minSet ? 'min_values' : 'max_values'), ComponentErrorCode.RangeInverted, `min_values (${effectiveMin}) must not exceed max_values (${effectiveMax}).`);
+    add(ctx, joinPath(path, minSet ? 'min_values' : 'max_values'), ComponentErrorCode.RangeInverted, `min_values (${effectiveMin}) must not exceed max_values (${effectiveMax}).`);
   }
   if (options !== undefined) {
-    if (min !== undefined && min > options) add(ctx, join(path, 'min_values'), ComponentErrorCode.ValuesExceedOptions, `Must not exceed the number of options (${options}); received ${min}.`);
-    if (max !== undefined && max > options) add(ctx, join(path, 'max_values'), ComponentErrorCode.ValuesExceedOptions, `Must not exceed the number of options (${options}); received ${max}.`);
+    if (min !== undefined && min > options) add(ctx, joinPath(path, 'min_values'), ComponentErrorCode.ValuesExceedOptions, `Must not exceed the number of options (${options}); received ${min}.`);
+    if (max !== undefined && max > options) add(ctx, joinPath(path, 'max_values'), ComponentErrorCode.ValuesExceedOptions, `Must not exceed the number of options (${options}); received ${max}.`);
   }
   const isRequired = own(record, 'required');
   if (ctx.kind === 'modal' && min === 0 && isRequired !== false) {
-    add(ctx, join(path, 'min_values'), ComponentErrorCode.RequiredMinValues, 'Must be at least 1 while the component is required; set required: false to allow choosing nothing.');
+    add(ctx, joinPath(path, 'min_values'), ComponentErrorCode.RequiredMinValues, 'Must be at least 1 while the component is required; set required: false to allow choosing nothing.');
   }
   if (defaults !== undefined && defaults.count > 0 && minOk && maxOk && (defaults.count > effectiveMax || defaults.count < effectiveMin)) {
     add(ctx, defaults.at, ComponentErrorCode.DefaultValuesCount, `Holds ${defaults.count} default value${defaults.count === 1 ? '' : 's'}; must lie within min_values (${effectiveMin}) and max_values (${effectiveMax}).`);
@@ -497,11 +422,11 @@ function values(ctx: Context, record: object, path: string, limit: number, optio
 function choices(ctx: Context, record: object, path: string, min: number, max: number, withEmoji: boolean): { count: number; defaults: number } | undefined {
   const items = list(ctx, record, path, 'options', min, max, true);
   if (items === undefined) return undefined;
-  const at = join(path, 'options');
+  const at = joinPath(path, 'options');
   const seen = new Set<string>();
   let defaults = 0;
   items.forEach((option, i) => {
-    const optionAt = join(at, i);
+    const optionAt = joinPath(at, i);
     if (!isRecord(option)) {
       add(ctx, optionAt, ComponentErrorCode.ModelType, `Must be an option object; received ${describeType(option)}.`);
       return;
@@ -513,7 +438,7 @@ function choices(ctx: Context, record: object, path: string, min: number, max: n
     if (withEmoji) emoji(ctx, option, optionAt);
     if (bool(ctx, option, optionAt, 'default') === true) defaults++;
     if (value === undefined) return;
-    if (seen.has(value)) add(ctx, join(optionAt, 'value'), ComponentErrorCode.Duplicate, `Another option already has the value '${value}'; values must be unique.`);
+    if (seen.has(value)) add(ctx, joinPath(optionAt, 'value'), ComponentErrorCode.Duplicate, `Another option already has the value '${value}'; values must be unique.`);
     seen.add(value);
   });
   return { count: Array.isArray(own(record, 'options')) ? (own(record, 'options') as unknown[]).length : 0, defaults };
@@ -525,7 +450,7 @@ function button(ctx: Context, record: object, path: string): void {
   emoji(ctx, record, path);
   bool(ctx, record, path, 'disabled');
   const has = (key: string) => present(own(record, key));
-  const forbid = (keys: string[], why: string) => keys.filter(has).forEach((key) => notAllowed(ctx, join(path, key), why));
+  const forbid = (keys: string[], why: string) => keys.filter(has).forEach((key) => notAllowed(ctx, joinPath(path, key), why));
   if (style === undefined) {
     str(ctx, record, path, 'custom_id', 1, ComponentLimits.customIdLength);
   } else if (style <= ButtonStyle.Danger) {
@@ -548,16 +473,16 @@ function select(ctx: Context, type: number, record: object, path: string): void 
   str(ctx, record, path, 'placeholder', 0, ComponentLimits.selectPlaceholderLength);
   bool(ctx, record, path, 'required');
   bool(ctx, record, path, 'disabled');
-  if (ctx.kind === 'modal' && present(own(record, 'disabled'))) notAllowed(ctx, join(path, 'disabled'), 'on a select in a modal');
+  if (ctx.kind === 'modal' && present(own(record, 'disabled'))) notAllowed(ctx, joinPath(path, 'disabled'), 'on a select in a modal');
   if (type === C.StringSelect) {
     const options = choices(ctx, record, path, 1, ComponentLimits.selectOptions, true);
-    values(ctx, record, path, ComponentLimits.selectValues, options?.count, options && { count: options.defaults, at: join(path, 'options') });
+    values(ctx, record, path, ComponentLimits.selectValues, options?.count, options && { count: options.defaults, at: joinPath(path, 'options') });
     return;
   }
   const defaults = list(ctx, record, path, 'default_values', 0, ComponentLimits.selectValues, false);
   const allowed = DEFAULT_VALUE_TYPES[type]!;
   defaults?.forEach((item, i) => {
-    const at = join(join(path, 'default_values'), i);
+    const at = joinPath(joinPath(path, 'default_values'), i);
     if (!isRecord(item)) {
       add(ctx, at, ComponentErrorCode.ModelType, `Must be a default value object ({ id, type }); received ${describeType(item)}.`);
       return;
@@ -565,16 +490,16 @@ function select(ctx: Context, type: number, record: object, path: string): void 
     onlyFields(ctx, item, at, ['id', 'type'], 'a default value');
     snowflake(ctx, item, at, 'id', true);
     const kind = own(item, 'type');
-    if (!present(kind)) required(ctx, join(at, 'type'));
-    else if (typeof kind !== 'string') add(ctx, join(at, 'type'), ComponentErrorCode.StringType, `Must be a string; received ${describeType(kind)}.`);
-    else if (!allowed.includes(kind)) add(ctx, join(at, 'type'), ComponentErrorCode.Choices, `Value must be one of ${allowed.map((a) => `'${a}'`).join(', ')} for a ${COMPONENT_NAMES[type as ComponentType]}; received '${kind.slice(0, 20)}'.`);
+    if (!present(kind)) required(ctx, joinPath(at, 'type'));
+    else if (typeof kind !== 'string') add(ctx, joinPath(at, 'type'), ComponentErrorCode.StringType, `Must be a string; received ${describeType(kind)}.`);
+    else if (!allowed.includes(kind)) add(ctx, joinPath(at, 'type'), ComponentErrorCode.Choices, `Value must be one of ${allowed.map((a) => `'${a}'`).join(', ')} for a ${COMPONENT_NAMES[type as ComponentType]}; received '${kind.slice(0, 20)}'.`);
   });
-  values(ctx, record, path, ComponentLimits.selectValues, undefined, defaults && { count: defaults.length, at: join(path, 'default_values') });
+  values(ctx, record, path, ComponentLimits.selectValues, undefined, defaults && { count: defaults.length, at: joinPath(path, 'default_values') });
   if (type === C.ChannelSelect) {
     const types = list(ctx, record, path, 'channel_types', 0, CHANNEL_TYPES.size, false);
     const seen = new Set<unknown>();
     types?.forEach((value, i) => {
-      const at = join(join(path, 'channel_types'), i);
+      const at = joinPath(joinPath(path, 'channel_types'), i);
       if (typeof value !== 'number' || !Number.isInteger(value)) add(ctx, at, ComponentErrorCode.NumberType, `Must be an integer; received ${describeType(value)}.`);
       else if (!CHANNEL_TYPES.has(value)) add(ctx, at, ComponentErrorCode.Choices, `Value must be one of ${[...CHANNEL_TYPES].join(', ')}; received ${value}.`);
       else if (seen.has(value)) add(ctx, at, ComponentErrorCode.Duplicate, `Holds ${value} twice; each channel type may appear once.`);
@@ -587,14 +512,14 @@ function textInput(ctx: Context, record: object, path: string, place: Place): vo
   customId(ctx, record, path, true);
   oneOf(ctx, record, path, 'style', Object.values(TextInputStyle), true);
   if (place === 'label') {
-    if (present(own(record, 'label'))) notAllowed(ctx, join(path, 'label'), 'on a Text Input inside a Label (the Label carries the text)');
+    if (present(own(record, 'label'))) notAllowed(ctx, joinPath(path, 'label'), 'on a Text Input inside a Label (the Label carries the text)');
   } else {
     str(ctx, record, path, 'label', 1, ComponentLimits.labelLength, true);
   }
   const min = int(ctx, record, path, 'min_length', 0, ComponentLimits.textInputLength);
   const max = int(ctx, record, path, 'max_length', 1, ComponentLimits.textInputLength);
   if (min !== undefined && max !== undefined && min > max) {
-    add(ctx, join(path, 'min_length'), ComponentErrorCode.RangeInverted, `min_length (${min}) must not exceed max_length (${max}).`);
+    add(ctx, joinPath(path, 'min_length'), ComponentErrorCode.RangeInverted, `min_length (${min}) must not exceed max_length (${max}).`);
   }
   bool(ctx, record, path, 'required');
   str(ctx, record, path, 'value', 0, ComponentLimits.textInputLength);
@@ -603,7 +528,7 @@ function textInput(ctx: Context, record: object, path: string, place: Place): vo
 
 function children(ctx: Context, record: object, path: string, key: string, min: number, max: number, place: Place): unknown[] | undefined {
   const items = list(ctx, record, path, key, min, max, true);
-  items?.forEach((item, i) => component(ctx, item, join(join(path, key), i), place));
+  items?.forEach((item, i) => component(ctx, item, joinPath(joinPath(path, key), i), place));
   return items;
 }
 
@@ -616,7 +541,7 @@ function actionRow(ctx: Context, record: object, path: string, place: Place): vo
   if (items === undefined || items.length < 2) return;
   const selectAt = items.findIndex((item) => isRecord(item) && SELECTS.includes(own(item, 'type') as number));
   if (selectAt >= 0) {
-    add(ctx, join(path, 'components'), ComponentErrorCode.LayoutWidthExceeded, `An Action Row holding a select (at [${selectAt}]) holds nothing else; move the other components to another row.`);
+    add(ctx, joinPath(path, 'components'), ComponentErrorCode.LayoutWidthExceeded, `An Action Row holding a select (at [${selectAt}]) holds nothing else; move the other components to another row.`);
   }
 }
 
@@ -628,31 +553,31 @@ function component(ctx: Context, value: unknown, path: string, place: Place): vo
   ctx.total++;
   const type = own(value, 'type');
   if (!present(type)) {
-    required(ctx, join(path, 'type'));
+    required(ctx, joinPath(path, 'type'));
     return;
   }
   if (typeof type !== 'number' || !Number.isInteger(type)) {
-    add(ctx, join(path, 'type'), ComponentErrorCode.NumberType, `Must be an integer; received ${describeType(type)}.`);
+    add(ctx, joinPath(path, 'type'), ComponentErrorCode.NumberType, `Must be an integer; received ${describeType(type)}.`);
     return;
   }
   if (!COMPONENT_TYPES.has(type)) {
-    add(ctx, join(path, 'type'), ComponentErrorCode.Choices, `Value must be one of ${[...COMPONENT_TYPES].join(', ')}; received ${type}.`);
+    add(ctx, joinPath(path, 'type'), ComponentErrorCode.Choices, `Value must be one of ${[...COMPONENT_TYPES].join(', ')}; received ${type}.`);
     return;
   }
   const name = `${COMPONENT_NAMES[type as ComponentType]} (${type})`;
   const usage = ctx.kind === 'message' ? MESSAGE_COMPONENT_TYPES : MODAL_COMPONENT_TYPES;
   // Children of a misplaced component are not walked: placement bounds the depth, so cycles end.
   if (!usage.has(type)) {
-    add(ctx, join(path, 'type'), ComponentErrorCode.TypeInvalid, `A ${name} cannot be used in a ${ctx.kind}.`);
+    add(ctx, joinPath(path, 'type'), ComponentErrorCode.TypeInvalid, `A ${name} cannot be used in a ${ctx.kind}.`);
     return;
   }
   if (!PLACES[place].types.has(type)) {
-    add(ctx, join(path, 'type'), ComponentErrorCode.TypeInvalid, `A ${name} cannot stand ${PLACES[place].where}.`);
+    add(ctx, joinPath(path, 'type'), ComponentErrorCode.TypeInvalid, `A ${name} cannot stand ${PLACES[place].where}.`);
     return;
   }
   const id = int(ctx, value, path, 'id', 0, ComponentLimits.maxId);
   if (id !== undefined && id !== 0) {
-    if (ctx.ids.has(id)) add(ctx, join(path, 'id'), ComponentErrorCode.IdDuplicated, `Another component of this ${ctx.kind} already has id ${id}; ids must be unique (0 or none: assigned by the service).`);
+    if (ctx.ids.has(id)) add(ctx, joinPath(path, 'id'), ComponentErrorCode.IdDuplicated, `Another component of this ${ctx.kind} already has id ${id}; ids must be unique (0 or none: assigned by the service).`);
     ctx.ids.add(id);
   }
   onlyFields(ctx, value, path, ['type', 'id', ...FIELDS[type]!], `a ${name}`);
@@ -677,8 +602,8 @@ function component(ctx: Context, value: unknown, path: string, place: Place): vo
     case C.Section: {
       children(ctx, value, path, 'components', 1, ComponentLimits.sectionTexts, 'section');
       const accessory = own(value, 'accessory');
-      if (!present(accessory)) required(ctx, join(path, 'accessory'), ': a Section needs a Button or a Thumbnail beside its text');
-      else component(ctx, accessory, join(path, 'accessory'), 'accessory');
+      if (!present(accessory)) required(ctx, joinPath(path, 'accessory'), ': a Section needs a Button or a Thumbnail beside its text');
+      else component(ctx, accessory, joinPath(path, 'accessory'), 'accessory');
       return;
     }
     case C.TextDisplay:
@@ -692,7 +617,7 @@ function component(ctx: Context, value: unknown, path: string, place: Place): vo
     case C.MediaGallery: {
       const items = list(ctx, value, path, 'items', 1, ComponentLimits.mediaGalleryItems, true);
       items?.forEach((item, i) => {
-        const at = join(join(path, 'items'), i);
+        const at = joinPath(joinPath(path, 'items'), i);
         if (!isRecord(item)) {
           add(ctx, at, ComponentErrorCode.ModelType, `Must be a media gallery item ({ media, description?, spoiler? }); received ${describeType(item)}.`);
           return;
@@ -721,8 +646,8 @@ function component(ctx: Context, value: unknown, path: string, place: Place): vo
       str(ctx, value, path, 'label', 1, ComponentLimits.labelLength, true);
       str(ctx, value, path, 'description', 0, ComponentLimits.labelDescriptionLength);
       const child = own(value, 'component');
-      if (!present(child)) required(ctx, join(path, 'component'), ': a Label holds one interactive component');
-      else component(ctx, child, join(path, 'component'), 'label');
+      if (!present(child)) required(ctx, joinPath(path, 'component'), ': a Label holds one interactive component');
+      else component(ctx, child, joinPath(path, 'component'), 'label');
       return;
     }
     case C.FileUpload:
@@ -735,7 +660,7 @@ function component(ctx: Context, value: unknown, path: string, place: Place): vo
       bool(ctx, value, path, 'required');
       const options = choices(ctx, value, path, ComponentLimits.radioOptions.min, ComponentLimits.radioOptions.max, false);
       if (options !== undefined && options.defaults > 1) {
-        add(ctx, join(path, 'options'), ComponentErrorCode.DefaultValuesCount, `Holds ${options.defaults} default options; a Radio Group chooses exactly one, so at most one may be default.`);
+        add(ctx, joinPath(path, 'options'), ComponentErrorCode.DefaultValuesCount, `Holds ${options.defaults} default options; a Radio Group chooses exactly one, so at most one may be default.`);
       }
       return;
     }
@@ -743,7 +668,7 @@ function component(ctx: Context, value: unknown, path: string, place: Place): vo
       customId(ctx, value, path, true);
       bool(ctx, value, path, 'required');
       const options = choices(ctx, value, path, ComponentLimits.checkboxOptions.min, ComponentLimits.checkboxOptions.max, false);
-      values(ctx, value, path, ComponentLimits.checkboxOptions.max, options?.count, options && { count: options.defaults, at: join(path, 'options') }, options?.count || undefined);
+      values(ctx, value, path, ComponentLimits.checkboxOptions.max, options?.count, options && { count: options.defaults, at: joinPath(path, 'options') }, options?.count || undefined);
       return;
     }
     case C.Checkbox:

@@ -7,8 +7,10 @@
  */
 import { errorBody, invalidFormBody, JsonErrorCode, type FieldProblem, type ServiceErrorBody } from './errors.js';
 
-/** A snowflake id: a decimal string of an unsigned 64-bit integer. */
-export type Snowflake = string;
+import { isSnowflake, textLength, type Snowflake } from './fields.js';
+import { isRecord } from './read.js';
+
+export { isSnowflake, textLength, type Snowflake };
 
 /** Limits of the lobby interface (spec "Limits", and the reference where the spec is silent). */
 export const LOBBY_LIMITS = {
@@ -149,24 +151,6 @@ export type RuleResult<T> = { ok: true; value: T } | { ok: false; error: Service
 
 type Path = ReadonlyArray<string | number>;
 
-/** 2^64 − 1, the largest snowflake, as digits: a 20-digit id is in range when it sorts at or below it. */
-const MAX_SNOWFLAKE = '18446744073709551615';
-
-/** True for a decimal string of an unsigned 64-bit integer. */
-export function isSnowflake(value: unknown): value is Snowflake {
-  return typeof value === 'string' && /^[0-9]{1,20}$/.test(value) && (value.length < 20 || value <= MAX_SNOWFLAKE);
-}
-
-const SURROGATE = /[\ud800-\udfff]/;
-
-/** Length in characters (code points), the unit of the service's length limits. */
-export function textLength(text: string): number {
-  if (!SURROGATE.test(text)) return text.length; // one code unit per code point
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
-}
-
 /** The total length of a metadata dictionary: every key and every value. */
 export function metadataLength(metadata: Metadata): number {
   let total = 0;
@@ -191,7 +175,7 @@ class Reader {
   }
 
   isDict(value: unknown): value is Record<string, unknown> {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
+    return isRecord(value);
   }
 
   dict(path: Path, value: unknown): Record<string, unknown> | undefined {

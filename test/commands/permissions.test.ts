@@ -47,6 +47,7 @@ describe('permission overwrites', () => {
     expect(allChannelsPermissionId('41771983423143937')).toBe('41771983423143936');
     expect(allChannelsPermissionId('1000000000000000000')).toBe('999999999999999999');
     expect(() => allChannelsPermissionId('0')).toThrow(RangeError);
+    expect(() => allChannelsPermissionId('041771983423143937')).toThrow(/guildId must be an id from 1 to 2\^64 − 1, written without leading zeros/);
     expect(() => everyonePermissionId(42 as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
   });
 

@@ -135,6 +135,10 @@ describe('POST {api}/partner-sdk/token', () => {
     expect(Object.keys(badType.errors)).toEqual(['external_auth_type']);
     const long = (await (await partnerToken({ client_id: APP, external_auth_type: 'OIDC', external_auth_token: 'x'.repeat(10241) })).json()) as { errors: Record<string, unknown> };
     expect(Object.keys(long.errors)).toEqual(['external_auth_token']);
+    // The body's snowflake rule (rules/fields.ts isSnowflake): 20 digits above 2^64 − 1 are no snowflake.
+    const beyond = (await (await partnerToken({ client_id: '18446744073709551616', external_auth_type: 'OIDC', external_auth_token: 't' })).json()) as { code: number; errors: Record<string, unknown> };
+    expect(beyond.code).toBe(50035);
+    expect(beyond.errors).toEqual({ client_id: { _errors: [{ code: 'NUMBER_TYPE_COERCE', message: 'Value is not snowflake.' }] } });
     expect(((await (await partnerToken([1])).json()) as { code: number }).code).toBe(50035);
     expect(((await (await partnerToken('{')).json()) as { code: number }).code).toBe(50109);
     expect(((await (await partnerToken('a=b', 'application/x-www-form-urlencoded')).json()) as { code: number }).code).toBe(50035);

@@ -139,8 +139,12 @@ describe('create and edit lobby', () => {
   it('limits snowflakes to unsigned 64-bit decimal strings', () => {
     expect(isSnowflake('18446744073709551615')).toBe(true);
     expect(isSnowflake('18446744073709551616')).toBe(false);
-    // 20 digits are compared as numbers: leading zeros are small, any 2 in front is too big.
-    expect(isSnowflake('09999999999999999999')).toBe(true);
+    // One rule with commands and components (the reference's SnowflakeType): "0" is a snowflake,
+    // a leading zero is not; 20 digits are compared with 2^64 − 1, so any 2 in front is too big.
+    expect(isSnowflake('0')).toBe(true);
+    expect(isSnowflake('007')).toBe(false);
+    expect(isSnowflake('09999999999999999999')).toBe(false);
+    expect(checkEditLobby({ members: [{ id: '05' }] }).ok).toBe(false);
     expect(isSnowflake('99999999999999999999')).toBe(false);
     expect(isSnowflake('20000000000000000000')).toBe(false);
     expect(isSnowflake('9999999999999999999')).toBe(true);

@@ -1,5 +1,5 @@
 /** The JSON error codes of the command and world routes (beyond the shared ones in rules/errors.ts); each has one meaning. */
-import { invalidFormBody, JsonErrorCode, type FieldProblem } from '../../rules/errors.js';
+import { invalidFormBody, JsonErrorCode, pathKeys, type FieldProblem } from '../../rules/errors.js';
 import type { CommandError } from '../../rules/commands.js';
 import { json, type Reply } from '../http.js';
 
@@ -35,15 +35,8 @@ export function fail(status: number, code: number, message?: string, headers: Re
 
 export const missingAccess = (): Reply => fail(403, JsonErrorCode.MissingAccess, 'Missing Access');
 
-/** `options[2].choices[0].name` -> ['options', 2, 'choices', 0, 'name']; `[1].name` -> [1, 'name']. */
-export function pathParts(path: string): (string | number)[] {
-  const parts: (string | number)[] = [];
-  for (const match of path.matchAll(/\[(\d+)\]|([^.[\]]+)/g)) parts.push(match[1] !== undefined ? Number(match[1]) : match[2]!);
-  return parts;
-}
-
 /** The 400 (code 50035) for the validator's errors, nested the way the service nests them. */
 export function invalidBody(errors: readonly CommandError[]): Reply {
-  const problems: FieldProblem[] = errors.map((e) => ({ path: pathParts(e.path), code: e.code, message: e.message }));
+  const problems: FieldProblem[] = errors.map((e) => ({ path: pathKeys(e.path), code: e.code, message: e.message }));
   return json(400, invalidFormBody(problems));
 }

@@ -4,7 +4,7 @@
  * of their data, and their effects (a message created or updated, a modal opened).
  */
 import { checkMessage, checkModal, fillIds, type ComponentValidationResult } from '../../rules/components.js';
-import type { FieldProblem } from '../../rules/errors.js';
+import { pathKeys, type FieldProblem } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
 import type { EmulatorMessage } from './types.js';
 import type { Ack, InteractionRecord, InteractionWorld } from './world.js';
@@ -26,8 +26,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 /** `components[0].custom_id` as path segments under `data`: `['data', 'components', 0, 'custom_id']`. */
 function underData(result: ComponentValidationResult, problems: FieldProblem[]): void {
   for (const error of result.errors) {
-    const segments = error.path === '' ? [] : error.path.replace(/\[(\d+)\]/g, '.$1').split('.').filter((p) => p !== '').map((p) => (/^\d+$/.test(p) ? Number(p) : p));
-    problems.push({ path: ['data', ...segments], code: error.code, message: error.message });
+    problems.push({ path: ['data', ...pathKeys(error.path)], code: error.code, message: error.message });
   }
 }
 

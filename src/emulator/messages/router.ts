@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { checkMessage, ComponentErrorCode, fillIds, hasComponentsV2, MessageErrorCode } from '../../rules/components.js';
-import { errorBody, invalidFormBody, JsonErrorCode, type FieldProblem } from '../../rules/errors.js';
+import { errorBody, invalidFormBody, JsonErrorCode, pathKeys, type FieldProblem } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
 import { identify } from '../credentials.js';
 import { isPathId, json, type Outcome, type Reply, type RequestUrl } from '../http.js';
@@ -182,19 +182,15 @@ async function messageBody(read: unknown): Promise<{ body: Json; uploads: Upload
   return { body, uploads };
 }
 
-function toPath(path: string): (string | number)[] {
-  return (path.match(/[^.[\]]+/g) ?? []).map((part) => (/^\d+$/.test(part) ? Number(part) : part));
-}
-
 // The validator's errors, plus `attachment://` references that name no file of the message.
 function check(body: Json, uploads: Upload[], filenames: string[], extra: FieldProblem[] = []): Reply | undefined {
-  const problems: FieldProblem[] = [...extra, ...checkMessage(body).errors.map((e) => ({ path: toPath(e.path), code: e.code, message: e.message }))];
+  const problems: FieldProblem[] = [...extra, ...checkMessage(body).errors.map((e) => ({ path: pathKeys(e.path), code: e.code, message: e.message }))];
   if (problems.length === 0) {
     const names = new Set([...filenames, ...uploads.map((u) => filenameOf(u, body))]);
     for (const ref of references(body.components, 'components')) {
       const name = ref.url.slice('attachment://'.length);
       if (!names.has(name)) {
-        problems.push({ path: toPath(ref.path), code: MessageErrorCode.AttachmentNotFound, message: `No file named '${name.slice(0, 100)}' is uploaded with this message; add it as files[n] or fix the name.` });
+        problems.push({ path: pathKeys(ref.path), code: MessageErrorCode.AttachmentNotFound, message: `No file named '${name.slice(0, 100)}' is uploaded with this message; add it as files[n] or fix the name.` });
       }
     }
   }

@@ -2,6 +2,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { errorBody, invalidFormBody, JsonErrorCode, type FieldProblem } from '../../rules/errors.js';
+import { isSnowflake } from '../../rules/fields.js';
 import type { EmulatorContext } from '../context.js';
 import { json, serviceError, tokenJson, type Outcome, type RequestUrl } from '../http.js';
 import { readJsonBody } from '../kernel/body.js';
@@ -37,7 +38,7 @@ function fieldProblems(body: Record<string, unknown>): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const required = (name: string) => problems.push({ path: [name], code: 'BASE_TYPE_REQUIRED', message: 'This field is required' });
   if (body.client_id === undefined) required('client_id');
-  else if (typeof body.client_id !== 'string' || !/^[0-9]{1,20}$/.test(body.client_id)) {
+  else if (!isSnowflake(body.client_id)) {
     problems.push({ path: ['client_id'], code: 'NUMBER_TYPE_COERCE', message: 'Value is not snowflake.' });
   }
   if (body.external_auth_type === undefined) required('external_auth_type');
