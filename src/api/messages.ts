@@ -102,6 +102,13 @@ export async function editMessage(core: RequestCore, channelId: Snowflake, messa
   return core.request(messageCall(where, 'PATCH', MESSAGE, params, changes, 'changes'), options, where);
 }
 
+/** `DELETE /channels/{channel_id}/messages/{message_id}` (bot token): resolves once the message is gone. */
+export async function deleteMessage(core: RequestCore, channelId: Snowflake, messageId: Snowflake, options?: RequestOptions): Promise<void> {
+  const where = 'PlatformApi.deleteMessage()';
+  const params = { channel_id: checkSnowflake(where, 'channelId', channelId), message_id: checkSnowflake(where, 'messageId', messageId) };
+  await core.request({ method: 'DELETE', route: MESSAGE, params, credential: 'Bot' }, options, where);
+}
+
 /** Checks a message body and its files and builds the call: JSON, or multipart when there are files. */
 function messageCall(where: string, method: 'POST' | 'PATCH', route: string, params: Record<string, string>, message: CreateMessageBody, name: string): ApiRequest {
   if (message === null || typeof message !== 'object' || Array.isArray(message)) throw argumentError('type', where, name, 'a message object such as { content } or { flags, components }', message);

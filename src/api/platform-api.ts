@@ -178,6 +178,11 @@ export class PlatformApi {
     return messageOps.editMessage(this.#core, channelId, messageId, changes, options);
   }
 
+  /** `DELETE /channels/{channel_id}/messages/{message_id}` (bot token): resolves once the message is gone. */
+  deleteMessage(channelId: Snowflake, messageId: Snowflake, options?: RequestOptions): Promise<void> {
+    return messageOps.deleteMessage(this.#core, channelId, messageId, options);
+  }
+
   /** `POST /applications/{application_id}/commands`: creates a global command, or replaces the one with its name and type. */
   createGlobalCommand(applicationId: string, command: ApplicationCommandCreateBody, options?: RequestOptions): Promise<CommandUpsert> {
     return commandOps.createGlobalCommand(this.#core, applicationId, command, options);

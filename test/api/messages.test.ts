@@ -128,6 +128,27 @@ describe('bad input is refused before sending', () => {
   });
 });
 
+describe('deleteMessage', () => {
+  it('deletes a message: it then reads as unknown, and deleting it again is a 404 ApiError', async () => {
+    const sent = await api.createMessage(channel, { content: 'to be deleted' });
+    await expect(api.deleteMessage(channel, sent.id)).resolves.toBeUndefined();
+    await expect(api.getMessage(channel, sent.id)).rejects.toMatchObject({ status: 404, code: 10008 });
+    await expect(api.deleteMessage(channel, sent.id)).rejects.toBeInstanceOf(ApiError);
+  });
+
+  it('refuses bad ids and a player token before sending', async () => {
+    const before = emulator.requests.length;
+    await expect(api.deleteMessage(channel, 'nope')).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining('messageId') });
+    const player = new PlatformApi({ accessToken: emulator.createAccessToken().accessToken, apiBase: emulator.apiBase });
+    try {
+      await expect(player.deleteMessage(channel, channel)).rejects.toMatchObject({ code: 'ERR_API_CREDENTIAL' });
+    } finally {
+      await player.close();
+    }
+    expect(emulator.requests.length).toBe(before);
+  });
+});
+
 describe('request() with files', () => {
   it('sends payload_json and files[n] as multipart for any operation', async () => {
     const sent = await api.request<ChannelMessage>({
