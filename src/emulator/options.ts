@@ -273,5 +273,6 @@ function checkGatewayOptions(value: unknown): ResolvedGatewayOptions | undefined
     heartbeatIntervalMs: checkMs(WHERE, 'options.gateway.heartbeatIntervalMs', g.heartbeatIntervalMs, 41_250, 10),
     resumeWindowMs: checkMs(WHERE, 'options.gateway.resumeWindowMs', g.resumeWindowMs, 120_000),
     reconnectGraceMs: checkMs(WHERE, 'options.gateway.reconnectGraceMs', g.reconnectGraceMs, 5000),
+    maxGuildsPerShard: checkInteger(WHERE, 'options.gateway.maxGuildsPerShard', g.maxGuildsPerShard, 1, 1_000_000, 2500),
   };
 }

@@ -184,6 +184,18 @@ describe('IDENTIFY', () => {
     expect(shard1.ready.d.shard).toEqual([1, 2]);
   });
 
+  it('closes 4011 when a shard would hold more than maxGuildsPerShard guilds; more shards are then accepted', async () => {
+    const e = await start({ guilds: [], gateway: { heartbeatIntervalMs: 300, maxGuildsPerShard: 1 } });
+    for (const id of ['4194304', '8388608']) await e.createGuild({ id }); // shards 1 and 0 of 2
+    const c = await open(e);
+    await c.next();
+    c.send({ op: 2, d: { token: e.botToken, properties: {}, intents: 1 } });
+    expect((await c.closed).code).toBe(4011);
+    expect(e.gateway.sessions).toEqual([]);
+    const shard0 = await ready(e, 1, e.botToken, { shard: [0, 2] });
+    expect(shard0.ready.d.guilds.map((g: { id: string }) => g.id)).toEqual(['8388608']);
+  });
+
   it.each([
     ['an unknown token', { token: 'not-a-token', intents: 1 }, 4004],
     ['a shard beyond the count', { intents: 1, shard: [2, 2] }, 4010],

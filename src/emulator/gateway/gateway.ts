@@ -261,9 +261,11 @@ export class Gateway implements GatewayPort {
     const limit = this.#startLimit(app.id);
     limit.remaining = Math.max(0, limit.remaining - 1);
     const session: Session = { id: randomBytes(16).toString('hex'), app, shard, intents, largeThreshold: threshold, seq: 0, buffer: [], connection, expiry: undefined };
+    const guilds = this.#guildsOf(session);
+    // The service asks a bot whose shard would hold too many guilds to shard (further).
+    if (guilds.length > this.#options.maxGuildsPerShard) return this.#close(connection, Close.ShardingRequired);
     this.#sessions.set(session.id, session);
     connection.session = session;
-    const guilds = this.#guildsOf(session);
     this.#dispatch(session, 'READY', {
       v: 10,
       user: botUser(app),

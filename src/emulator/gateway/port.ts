@@ -9,6 +9,7 @@ export interface ResolvedGatewayOptions {
   heartbeatIntervalMs: number;
   resumeWindowMs: number;
   reconnectGraceMs: number;
+  maxGuildsPerShard: number;
 }
 
 /** What an event may know of the session it goes to. */

@@ -8,6 +8,8 @@ export interface EmulatorGatewayOptions {
   resumeWindowMs?: number;
   /** After `gateway.reconnect()`, how long a client has to close the socket itself before the gateway closes it with 4000, in milliseconds. Default `5000`. */
   reconnectGraceMs?: number;
+  /** The most guilds one shard may hold: an IDENTIFY whose shard would hold more is closed 4011 (sharding required). Default `2500`, as the service. */
+  maxGuildsPerShard?: number;
 }
 
 /** One gateway session, as `emulator.gateway.sessions` lists it. */
