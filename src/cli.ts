@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { checkSnowflake } from './check.js';
 import { forwardRedirectCommand, FORWARD_REDIRECT_USAGE } from './desktop/cli-forward.js';
 import { DEFAULT_APPLICATION_ID, startEmulator } from './emulator/index.js';
+import { openSystemBrowser } from './signin/opener.js';
 
 /** Where a command writes, and what tells a long-running command to stop. */
 export interface CliIo {
@@ -195,7 +196,8 @@ const COMMANDS: Record<string, Command> = {
         return 1;
       }
       if (values.open === true) {
-        const open = io.openUrl ?? (await import('./signin/opener.js')).openSystemBrowser;
+        // A static import: a dynamic one would make the sign-in chunk carry a module namespace (and the bundler's runtime file).
+        const open = io.openUrl ?? openSystemBrowser;
         // The emulator serves on without a browser: the URL is printed above.
         await open(emulator.uiUrl).catch((err: unknown) => io.err(`social-sdk-auth emulator: could not open the web client (${(err as Error).message}); open ${emulator.uiUrl} yourself.`));
       }
