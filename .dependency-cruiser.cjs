@@ -89,7 +89,9 @@ module.exports = {
         '(src/emulator/kernel/), the world, state or rate-limit folders, or src/rules/.',
       severity: 'error',
       from: {
-        path: '^src/emulator/(commands|device|interactions|lobbies|messages|provisional|gateway|web)/',
+        // web/ is not an area but a front end: like the Emulator object (index.ts) it composes the
+        // areas' operations (invokeCommand, clickComponent, the stores it shows), so it is not listed here.
+        path: '^src/emulator/(commands|device|interactions|lobbies|messages|provisional|gateway)/',
         // Known exception (emulator kernel work, issue 20): interactions/emulate.ts finds the invoked
         // command through commands/access.ts and commands/store.ts; it goes when command lookup
         // moves into the kernel's shared world.
@@ -97,7 +99,8 @@ module.exports = {
       },
       to: {
         path: '^src/emulator/(commands|device|interactions|lobbies|messages|provisional|gateway|web)/',
-        pathNot: '^src/emulator/$1/',
+        // gateway/events.ts is the gateway's one door for the events other areas raise.
+        pathNot: ['^src/emulator/$1/', '^src/emulator/gateway/events\\.ts$'],
       },
     },
   ],

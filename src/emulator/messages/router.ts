@@ -12,7 +12,7 @@ import { identify } from '../credentials.js';
 import { isPathId, json, type Outcome, type Reply, type RequestUrl } from '../http.js';
 import { parseJsonBytes, parseJsonText } from '../kernel/body.js';
 import { route, runRoutes, type Authorize, type Call, type Route } from '../kernel/pipeline.js';
-import { interactionWorldOf } from '../interactions/world.js';
+import { channelChanged } from '../kernel/changes.js';
 import { channelMessagesOf, type StoredAttachment, type StoredMessage } from './store.js';
 import { messageCreated } from '../gateway/events.js';
 import { memberJson } from '../world/render.js';
@@ -83,7 +83,7 @@ export function routeMessagesApi(ctx: EmulatorContext, req: IncomingMessage, url
 /** `DELETE /channels/{id}/messages/{id}`: 204, and the message is gone. */
 function deleteMessage({ ctx, params }: Call): Reply {
   channelMessagesOf(ctx).delete(params[0]!, params[1]!);
-  interactionWorldOf(ctx)?.changed(params[0]!); // the web client's live view
+  channelChanged(ctx, params[0]!); // the web client's live view
   return { status: 204, headers: {}, body: '' };
 }
 
@@ -106,7 +106,7 @@ async function sendOrEdit(call: Call, stored: StoredMessage | undefined): Promis
     const reply = answer(ctx, message);
     store.save(channelId, id, { applicationId: caller.applicationId, message });
     messageCreated(ctx, JSON.parse(reply.body) as Json); // the gateway's MESSAGE_CREATE
-    interactionWorldOf(ctx)?.changed(channelId); // the web client's live view
+    channelChanged(ctx, channelId); // the web client's live view
     return reply;
   }
 
@@ -137,7 +137,7 @@ async function sendOrEdit(call: Call, stored: StoredMessage | undefined): Promis
   message.edited_timestamp = new Date(now).toISOString();
   const reply = answer(ctx, message);
   store.save(channelId, String(previous.id), { applicationId: stored.applicationId, message });
-  interactionWorldOf(ctx)?.changed(channelId); // the web client's live view
+  channelChanged(ctx, channelId); // the web client's live view
   return reply;
 }
 
@@ -297,6 +297,6 @@ export function postUserMessage(ctx: EmulatorContext, channelId: string, userId:
   channelMessagesOf(ctx).save(channelId, id, { applicationId: '', message });
   const answered = JSON.parse(answer(ctx, message).body) as Json;
   messageCreated(ctx, answered);
-  interactionWorldOf(ctx)?.changed(channelId); // the web client's live view
+  channelChanged(ctx, channelId); // the web client's live view
   return answered;
 }

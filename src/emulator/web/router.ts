@@ -14,6 +14,7 @@ import { scopeKey } from '../commands/store.js';
 import { autocomplete, clickComponent, invokeCommand, submitModal } from '../interactions/emulate.js';
 import { interactionWorldOf } from '../interactions/world.js';
 import { channelMessagesOf } from '../messages/store.js';
+import { watchChannels } from '../kernel/changes.js';
 import { channelJson, guildJson } from '../world/render.js';
 
 /** The path prefix of the client's assets, state, events and actions. */
@@ -148,7 +149,10 @@ function stream(ctx: EmulatorContext, res: ServerResponse, world: ReturnType<typ
   streamCounts.set(ctx, open + 1);
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff' });
   res.write(': connected\n\n');
-  const stop = world.watch((channelId) => res.write(`event: message\ndata: ${JSON.stringify({ channel_id: channelId })}\n\n`));
+  const tell = (channelId: string): void => void res.write(`event: message\ndata: ${JSON.stringify({ channel_id: channelId })}\n\n`);
+  // Interaction messages are told by their world, channel messages by the kernel's registry.
+  const stops = [world.watch(tell), watchChannels(ctx, tell)];
+  const stop = (): void => stops.forEach((f) => f());
   const end = (): void => {
     stop();
     closing.removeEventListener('abort', end);
