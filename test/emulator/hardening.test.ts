@@ -62,6 +62,8 @@ describe('nothing secret reachable', () => {
         'botToken', 'botTokenOf', 'createAccessToken', 'injectRateLimits', 'injectServerErrors', 'setChannelPermissions', 'voiceChannelStatus',
         // Guilds and commands: the world's guilds, roles, members and channels.
         'createGuild', 'createRole', 'setGuildMember', 'createChannel', 'canUseCommand',
+        // The gateway and the events it carries.
+        'gateway', 'gatewayUrl', 'removeGuildMember', 'sendUserMessage',
         // The device flow and provisional accounts.
         'approveDevice', 'denyDevice', 'slowDownDevice', 'devicePolls', 'banUser', 'unbanUser', 'provisionalAccount',
         // Desktop client IPC.
@@ -75,7 +77,7 @@ describe('nothing secret reachable', () => {
   });
 
   it('exports exactly the documented names', () => {
-    expect(Object.keys(emulatorModule).sort()).toEqual(['ALL_PERMISSIONS', 'DEFAULT_APPLICATION_ID', 'EmulatorClosedError', 'EmulatorInteractionError', 'EmulatorOpenUrlError', 'EmulatorStateError', 'PermissionFlags', 'startEmulator']);
+    expect(Object.keys(emulatorModule).sort()).toEqual(['ALL_PERMISSIONS', 'DEFAULT_APPLICATION_ID', 'EmulatorClosedError', 'EmulatorGatewayError', 'EmulatorInteractionError', 'EmulatorOpenUrlError', 'EmulatorStateError', 'PermissionFlags', 'startEmulator']);
   });
 
   it('keeps the query of a URL it refuses out of the error', async () => {
