@@ -3,12 +3,10 @@
  * SOCIAL_SDK_AUTH_NATIVE to an absolute path to load a specific binary instead.
  */
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 import { SocialSdkAuthError, type ClientResult } from '../errors.js';
 import { packageRoot } from '../package-root.js';
-
-export { packageRoot };
 
 /** A ClientResult as the addon reports it: the type as a plain string, plus ToString(). */
 export interface NativeResult extends Omit<ClientResult, 'type'> {

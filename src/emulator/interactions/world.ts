@@ -5,6 +5,7 @@
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import type { EmulatorContext } from '../context.js';
+import { channelChanged } from '../kernel/changes.js';
 import type { EmulatorMessage, EmulatorWebhookDelivery } from './types.js';
 
 /** The service waits this long for the first acknowledgement of an interaction. */
@@ -92,7 +93,8 @@ export class InteractionWorld {
   readonly #modals = new Map<string, OpenModal>();
   readonly #deliveries: EmulatorWebhookDelivery[] = [];
   readonly #pending = new Set<Promise<void>>();
-  readonly #watchers = new Set<(channelId: string) => void>();
+  /** Tells the emulator's change registry (kernel/changes.ts); set when the world is attached. */
+  #onChange: (channelId: string) => void = () => undefined;
   /** Aborted on close: every delivery in flight stops. */
   readonly closing = new AbortController();
   /** Endpoint URLs set after start (`setInteractionsEndpoint`), by application id; they win over the options. */
@@ -139,15 +141,14 @@ export class InteractionWorld {
     return [...this.#messages.values()].filter((m) => m.channel_id === channelId);
   }
 
-  /** Calls `listener` with the channel's id whenever one of its messages is created, edited or deleted; returns the unsubscribe. */
-  watch(listener: (channelId: string) => void): () => void {
-    this.#watchers.add(listener);
-    return () => this.#watchers.delete(listener);
+  /** Tells the emulator that a message of `channelId` changed (an edit in place calls this itself). */
+  changed(channelId: string): void {
+    this.#onChange(channelId);
   }
 
-  /** Tells the watchers that a message of `channelId` changed (an edit in place calls this itself). */
-  changed(channelId: string): void {
-    for (const listener of this.#watchers) listener(channelId);
+  /** Where `changed` reports to: the emulator's one registry of channel changes. */
+  reportChangesTo(onChange: (channelId: string) => void): void {
+    this.#onChange = onChange;
   }
 
   openModal(modal: OpenModal): void {
@@ -192,6 +193,7 @@ const worlds = new WeakMap<EmulatorContext, InteractionWorld>();
 /** Attaches the interaction state to a context, so the router and the emulator's methods share it. */
 export function attachInteractionWorld(ctx: EmulatorContext, world: InteractionWorld): void {
   worlds.set(ctx, world);
+  world.reportChangesTo((channelId) => channelChanged(ctx, channelId));
 }
 
 export function interactionWorldOf(ctx: EmulatorContext): InteractionWorld | undefined {

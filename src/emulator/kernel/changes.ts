@@ -1,6 +1,7 @@
 /**
- * Who is told that a channel's messages changed (the web client's live view), for areas that keep
- * messages: one registry per emulator, so an area tells it without knowing who listens.
+ * Who is told that a channel's messages changed (the web client's live view): one registry per
+ * emulator, for every area that keeps messages (channel messages, interaction messages), so an area
+ * tells it without knowing who listens.
  */
 import type { EmulatorContext } from '../context.js';
 

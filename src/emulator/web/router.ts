@@ -150,9 +150,7 @@ function stream(ctx: EmulatorContext, res: ServerResponse, world: ReturnType<typ
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff' });
   res.write(': connected\n\n');
   const tell = (channelId: string): void => void res.write(`event: message\ndata: ${JSON.stringify({ channel_id: channelId })}\n\n`);
-  // Interaction messages are told by their world, channel messages by the kernel's registry.
-  const stops = [world.watch(tell), watchChannels(ctx, tell)];
-  const stop = (): void => stops.forEach((f) => f());
+  const stop = watchChannels(ctx, tell);
   const end = (): void => {
     stop();
     closing.removeEventListener('abort', end);
