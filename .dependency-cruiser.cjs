@@ -60,6 +60,22 @@ module.exports = {
       to: { path: '^src/(index|electron|cli)\\.ts$' },
     },
     {
+      name: 'helpers-live-in-folders',
+      comment:
+        'The root of src/ holds only the entry points: a helper lives in the folder of its part, or in src/shared/ ' +
+        'when every part uses it, so no file imports a file at the root of src/.',
+      severity: 'error',
+      from: {},
+      to: { path: '^src/[^/]+\\.ts$', pathNot: '^src/(index|electron|cli)\\.ts$' },
+    },
+    {
+      name: 'shared-is-a-leaf',
+      comment: 'src/shared/ holds helpers every part uses, so it imports nothing of the parts (only itself and node:).',
+      severity: 'error',
+      from: { path: '^src/shared/' },
+      to: { path: '^src/', pathNot: '^src/shared/' },
+    },
+    {
       name: 'ws-loads-lazily',
       comment:
         "The optional dependency ws is loaded only when an emulator starts with the gateway: never by a static import " +

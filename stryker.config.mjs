@@ -1,7 +1,7 @@
 // Mutation testing (`npm run mutate`, not part of `npm test`): which mutants of the sign-in, token
 // and redaction code survive the tests. Narrow a run to a file, a line range and the suites that
 // exercise it, e.g.
-//   npm run mutate -- --mutate src/schedule.ts:20-60 --testFiles test/client-tokens.test.ts
+//   npm run mutate -- --mutate src/shared/schedule.ts:20-60 --testFiles test/client-tokens.test.ts
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,7 @@ export default {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.mutation.config.mts', related: true },
   coverageAnalysis: 'perTest',
-  mutate: ['src/redact.ts', 'src/signin/token-endpoint.ts', 'src/signin/client.ts', 'src/args.ts', 'src/signin/bearer-token.ts', 'src/schedule.ts', 'src/tokens/manager.ts', 'src/tokens/envelope.ts'],
+  mutate: ['src/shared/redact.ts', 'src/signin/token-endpoint.ts', 'src/signin/client.ts', 'src/signin/args.ts', 'src/signin/bearer-token.ts', 'src/shared/schedule.ts', 'src/tokens/manager.ts', 'src/tokens/envelope.ts'],
   ignorePatterns: ['build', 'prebuilds', 'coverage', 'native', 'bench', 'examples'],
   // Each mutant run is a whole vitest run with live loopback servers; one at a time on two cores.
   concurrency: 1,

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { checkSnowflake } from './check.js';
+import { checkSnowflake } from './shared/check.js';
 import { forwardRedirectCommand, FORWARD_REDIRECT_USAGE } from './desktop/cli-forward.js';
 import { DEFAULT_APPLICATION_ID, startEmulator } from './emulator/index.js';
 import { openSystemBrowser } from './signin/opener.js';

@@ -8,10 +8,10 @@
 import * as path from 'node:path';
 import { inspect } from 'node:util';
 
-import { checkBoolean, checkFunction, checkOptions } from './check.js';
+import { checkBoolean, checkFunction, checkOptions } from './shared/check.js';
 import { Client, type ClientOptions } from './signin/client.js';
-import { argumentError, SocialSdkAuthError } from './errors.js';
-import { redact } from './redact.js';
+import { argumentError, SocialSdkAuthError } from './shared/errors.js';
+import { redact } from './shared/redact.js';
 import { findRedirectUrl } from './desktop/forward.js';
 import { redirectUrlProblem, validateScheme } from './desktop/validate.js';
 

@@ -27,10 +27,10 @@ export {
   type AuthorizationArgsInit,
   type AuthorizationCodeChallenge,
   type AuthorizationCodeVerifier,
-} from './args.js';
-export { ClientResultError, ErrorType, SocialSdkAuthError, type ClientResult } from './errors.js';
-export { redact } from './redact.js';
-export { DEFAULT_REFRESH_MARGIN_MS } from './schedule.js';
+} from './signin/args.js';
+export { ClientResultError, ErrorType, SocialSdkAuthError, type ClientResult } from './shared/errors.js';
+export { redact } from './shared/redact.js';
+export { DEFAULT_REFRESH_MARGIN_MS } from './shared/schedule.js';
 export type {
   UpdateTokenOptions,
   TokenExpirationCallback,

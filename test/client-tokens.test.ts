@@ -2,7 +2,7 @@
 // exercised with a real sign-in against the emulator over loopback HTTP.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Client, type SignInResult } from '../src/signin/client.js';
-import { ClientResultError } from '../src/errors.js';
+import { ClientResultError } from '../src/shared/errors.js';
 import { startEmulator, type Emulator } from '../src/emulator/index.js';
 import { clientFor } from './support/emulator.js';
 import { rejected } from './support/promises.js';

@@ -109,7 +109,7 @@ describe('redact on ordinary and hostile text', () => {
   });
 
   it('cuts text longer than MAX_REDACTED_LENGTH instead of scanning all of it', async () => {
-    const { MAX_REDACTED_LENGTH } = await import('../src/redact.js');
+    const { MAX_REDACTED_LENGTH } = await import('../src/shared/redact.js');
     const out = redact('eyJ-'.repeat(MAX_REDACTED_LENGTH));
     expect(out.length).toBeLessThanOrEqual(MAX_REDACTED_LENGTH + 1);
     expect(out.endsWith('…')).toBe(true);
@@ -118,7 +118,7 @@ describe('redact on ordinary and hostile text', () => {
 
 describe('the edges of redaction', () => {
   it('cuts only text longer than the limit: text of exactly MAX_REDACTED_LENGTH is kept whole', async () => {
-    const { MAX_REDACTED_LENGTH } = await import('../src/redact.js');
+    const { MAX_REDACTED_LENGTH } = await import('../src/shared/redact.js');
     const exact = 'a'.repeat(MAX_REDACTED_LENGTH);
     expect(redact(exact)).toBe(exact);
     expect(redact(`${exact}b`)).toBe(`${exact}…`);

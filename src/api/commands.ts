@@ -3,8 +3,8 @@
  * the same rules as `validateCommand` / `validateCommands` before anything is sent, so a body the
  * service would refuse costs no request and no rate-limit slot.
  */
-import { argumentError } from '../errors.js';
-import { checkBoolean, checkOptions, checkSnowflake } from '../check.js';
+import { argumentError } from '../shared/errors.js';
+import { checkBoolean, checkOptions, checkSnowflake } from '../shared/check.js';
 import {
   ApplicationCommandType,
   checkCommand,

@@ -5,10 +5,10 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Agent as UndiciAgent } from 'undici';
-import { argumentError } from '../errors.js';
-import { checkInteger, checkMs, checkOneOf, checkOptions, checkSignal, checkSnowflake, checkString } from '../check.js';
-import { redact, redactKnown } from '../redact.js';
-import { wait } from '../schedule.js';
+import { argumentError } from '../shared/errors.js';
+import { checkInteger, checkMs, checkOneOf, checkOptions, checkSignal, checkSnowflake, checkString } from '../shared/check.js';
+import { redact, redactKnown } from '../shared/redact.js';
+import { wait } from '../shared/schedule.js';
 import { ApiError, ApiRequestError } from './errors.js';
 import { MemoryRateLimitStore, syncStepsOf, type SyncSteps } from './memory-store.js';
 import type { AcquireResult, RateLimitOutcome, RateLimitPolicy, RateLimitReservation, RateLimitScope, RateLimitStore } from './store.js';

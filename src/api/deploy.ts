@@ -2,8 +2,8 @@
  * deployCommands: makes the registered commands of an application (globally or in one guild)
  * equal to a list, with one bulk overwrite sent only when something differs.
  */
-import { argumentError } from '../errors.js';
-import { checkBoolean, checkMs, checkOptions, checkSignal, checkSnowflake } from '../check.js';
+import { argumentError } from '../shared/errors.js';
+import { checkBoolean, checkMs, checkOptions, checkSignal, checkSnowflake } from '../shared/check.js';
 import { ApplicationCommandOptionType, ApplicationCommandType, checkCommands } from '../rules/commands.js';
 import type { ApplicationCommand, ApplicationCommandBulkItem } from '../commands/types.js';
 import { CommandValidationError } from './commands.js';

@@ -4,8 +4,8 @@
  * the credential, the request's headers or its body.
  */
 import { inspect } from 'node:util';
-import { SocialSdkAuthError } from '../errors.js';
-import { redact } from '../redact.js';
+import { SocialSdkAuthError } from '../shared/errors.js';
+import { redact } from '../shared/redact.js';
 import { flattenErrors } from '../rules/index.js';
 
 /** One field problem from the service's nested `errors` object. */

@@ -2,8 +2,8 @@
  * PlatformApi: one typed method per operation of the HTTP interface, named after the spec's
  * operations. Ids are snowflakes as decimal strings.
  */
-import { argumentError } from '../errors.js';
-import { checkOptions, checkSnowflake } from '../check.js';
+import { argumentError } from '../shared/errors.js';
+import { checkOptions, checkSnowflake } from '../shared/check.js';
 import {
   checkAddLobbyMember,
   checkBulkLobbyMembers,

@@ -4,7 +4,7 @@
  */
 import { inspect } from 'node:util';
 
-import { checkFunction, checkOptions } from '../check.js';
+import { checkFunction, checkOptions } from '../shared/check.js';
 import {
   NO_BUCKET_TTL_MS,
   PROBE_POLL_MS,

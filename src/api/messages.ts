@@ -3,8 +3,8 @@
  * checked with the same rules as `validateMessage` before anything is sent, so a message the
  * service would refuse costs no request and no rate-limit slot.
  */
-import { argumentError } from '../errors.js';
-import { checkSnowflake } from '../check.js';
+import { argumentError } from '../shared/errors.js';
+import { checkSnowflake } from '../shared/check.js';
 import type { MessageBody, MessageTopLevelComponent } from '../components/types.js';
 import { checkMessage, MessageFlags, type ComponentError } from '../rules/components.js';
 import { errorBody, invalidFormBody, JsonErrorCode, pathKeys } from '../rules/errors.js';

@@ -8,8 +8,8 @@
  */
 import { inspect } from 'node:util';
 import { createHash } from 'node:crypto';
-import { argumentError } from '../errors.js';
-import { checkOptions, checkString } from '../check.js';
+import { argumentError } from '../shared/errors.js';
+import { checkOptions, checkString } from '../shared/check.js';
 import { ApiRequestError } from './errors.js';
 import {
   NO_BUCKET_TTL_MS,

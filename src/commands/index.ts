@@ -2,8 +2,8 @@
  * Application commands (`social-sdk-auth/commands`): validation that agrees with the spec, typed
  * builders, the command and permission shapes, and their constants. No I/O: safe in any process.
  */
-import { checkSnowflake } from '../check.js';
-import { argumentError } from '../errors.js';
+import { checkSnowflake } from '../shared/check.js';
+import { argumentError } from '../shared/errors.js';
 import {
   checkCommand,
   checkCommandPermissions,

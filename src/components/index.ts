@@ -3,7 +3,7 @@
  * spec, id filling, typed builders, and the shapes of components and interaction responses. No
  * I/O: safe in any process.
  */
-import { argumentError } from '../errors.js';
+import { argumentError } from '../shared/errors.js';
 import { checkMessage, checkModal, ComponentTreeError, fillIds, type ComponentValidationResult } from '../rules/components.js';
 import type { Component, MessageBody, ModalBody } from './types.js';
 

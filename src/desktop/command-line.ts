@@ -3,7 +3,7 @@
  * `Exec=` value of a freedesktop Desktop Entry and the `shell\open\command` string of Windows.
  */
 import * as path from 'node:path';
-import { argumentError } from '../errors.js';
+import { argumentError } from '../shared/errors.js';
 
 /** Characters the Desktop Entry spec reserves: an argument holding one must be quoted. */
 const DESKTOP_RESERVED = /[ \t\n\r"'\\><~|&;$*?#()`]/;

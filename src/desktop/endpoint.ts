@@ -6,8 +6,8 @@ import { createHash } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { checkOptions, checkString } from '../check.js';
-import { argumentError } from '../errors.js';
+import { checkOptions, checkString } from '../shared/check.js';
+import { argumentError } from '../shared/errors.js';
 import { UnsafeEndpointError } from './errors.js';
 import { validateScheme } from './validate.js';
 

@@ -3,7 +3,7 @@
  * wrong and what to do, and never contain the `code` or `state` values of a redirect URL.
  * Argument errors are not here: every entry point builds them with `argumentError`.
  */
-import { SocialSdkAuthError } from '../errors.js';
+import { SocialSdkAuthError } from '../shared/errors.js';
 
 /** The URI scheme breaks RFC 3986 or is a well-known scheme a game must not claim (`ERR_INVALID_SCHEME`). */
 export class InvalidSchemeError extends SocialSdkAuthError {

@@ -4,8 +4,8 @@
  */
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { checkMs, checkOptions, checkSignal, checkString } from '../check.js';
-import { argumentError } from '../errors.js';
+import { checkMs, checkOptions, checkSignal, checkString } from '../shared/check.js';
+import { argumentError } from '../shared/errors.js';
 import {
   DesktopAbortError,
   errorCodeOf,

@@ -2,8 +2,8 @@
  * The one call a game makes at start: forward a redirect URL found in argv to the running
  * instance and exit, or become the running instance and listen.
  */
-import { checkFunction, checkMs, checkOneOf, checkOptions, checkSignal, checkString } from '../check.js';
-import { argumentError } from '../errors.js';
+import { checkFunction, checkMs, checkOneOf, checkOptions, checkSignal, checkString } from '../shared/check.js';
+import { argumentError } from '../shared/errors.js';
 import { errorCodeOf } from './errors.js';
 import { findRedirectUrl, forwardRedirect } from './forward.js';
 import { listenForRedirects, type RedirectListener } from './listener.js';

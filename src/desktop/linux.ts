@@ -5,8 +5,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { desktopExecLine, escapeDesktopString } from './command-line.js';
-import { checkOptions, checkString } from '../check.js';
-import { argumentError } from '../errors.js';
+import { checkOptions, checkString } from '../shared/check.js';
+import { argumentError } from '../shared/errors.js';
 import { MissingToolError } from './errors.js';
 import { validateScheme } from './validate.js';
 import { findInPath, installHint, runTool } from './run-tool.js';

@@ -15,8 +15,8 @@ import { chmodSync, closeSync, linkSync, lstatSync, openSync, statSync, unlinkSy
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { inspect } from 'node:util';
-import { checkFunction, checkMs, checkOptions, checkSignal, checkString } from '../check.js';
-import { argumentError, SocialSdkAuthError } from '../errors.js';
+import { checkFunction, checkMs, checkOptions, checkSignal, checkString } from '../shared/check.js';
+import { argumentError, SocialSdkAuthError } from '../shared/errors.js';
 import { DesktopAbortError, errorCodeOf, HandoffError, InstanceRunningError } from './errors.js';
 import { endpointDirectory, ensurePrivateDirectory, redirectEndpoint } from './endpoint.js';
 import { MAX_URL_BYTES, redirectUrlProblem, validateScheme } from './validate.js';

@@ -5,8 +5,8 @@
 import * as path from 'node:path';
 import * as sea from 'node:sea';
 import { assertCommand } from './command-line.js';
-import { checkMs, checkOneOf, checkOptions, checkSignal, checkString } from '../check.js';
-import { argumentError } from '../errors.js';
+import { checkMs, checkOneOf, checkOptions, checkSignal, checkString } from '../shared/check.js';
+import { argumentError } from '../shared/errors.js';
 import { UnsupportedPlatformError } from './errors.js';
 import { registerLinux, unregisterLinux } from './linux.js';
 import { validateScheme } from './validate.js';

@@ -2,8 +2,8 @@
  * Input checks shared by registration and hand-off: the scheme grammar and redirect URLs of a
  * scheme. Messages describe what is wrong with a URL without ever quoting it.
  */
-import { checkSnowflake } from '../check.js';
-import { argumentError } from '../errors.js';
+import { checkSnowflake } from '../shared/check.js';
+import { argumentError } from '../shared/errors.js';
 import { InvalidRedirectUrlError, InvalidSchemeError } from './errors.js';
 
 /** RFC 3986 section 3.1: `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`. */

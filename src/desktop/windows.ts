@@ -4,7 +4,7 @@
  */
 import * as path from 'node:path';
 import { windowsCommandLine } from './command-line.js';
-import { argumentError } from '../errors.js';
+import { argumentError } from '../shared/errors.js';
 import { runTool } from './run-tool.js';
 import { validateScheme } from './validate.js';
 

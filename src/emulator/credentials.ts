@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
 import type { EmulatorContext } from './context.js';
-import { checkOptions, checkString } from '../check.js';
-import { argumentError } from '../errors.js';
+import { checkOptions, checkString } from '../shared/check.js';
+import { argumentError } from '../shared/errors.js';
 import { effectiveScopes } from './scopes.js';
 import type { CreateAccessTokenOptions, EmulatorAccessToken } from './types.js';
 

@@ -12,8 +12,8 @@
  * It shares no protocol code with the client in `src/`, so it is an independent check of it.
  */
 import { inspect } from 'node:util';
-import { checkBoolean, checkFunction, checkInteger, checkMs, checkOneOf, checkOptions, checkSignal, checkSnowflake, checkString } from '../check.js';
-import { argumentError } from '../errors.js';
+import { checkBoolean, checkFunction, checkInteger, checkMs, checkOneOf, checkOptions, checkSignal, checkSnowflake, checkString } from '../shared/check.js';
+import { argumentError } from '../shared/errors.js';
 import type { EmulatorContext } from './context.js';
 import { createAccessToken, generateBotToken } from './credentials.js';
 import { EmulatorClosedError, EmulatorGatewayError } from './errors.js';

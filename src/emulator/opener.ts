@@ -4,7 +4,7 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { redact } from '../redact.js';
+import { redact } from '../shared/redact.js';
 import { EmulatorOpenUrlError } from './errors.js';
 import type { OpenUrlOptions } from './types.js';
 

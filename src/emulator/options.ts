@@ -10,8 +10,8 @@ import {
   checkSnowflake,
   checkString,
   MAX_TIMER_MS,
-} from '../check.js';
-import { argumentError } from '../errors.js';
+} from '../shared/check.js';
+import { argumentError } from '../shared/errors.js';
 import { GLOBAL_LIMIT_DEFAULT, GLOBAL_LIMIT_MAX } from './ratelimit/limiter.js';
 import type { EmulatorApplication, EmulatorGatewayOptions, EmulatorOptions, EmulatorUser } from './types.js';
 import { isLocale, LOCALES } from '../rules/locales.js';

@@ -4,9 +4,9 @@
  * form `(request) => response` for any server, and a `node:http` form built on it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkFunction, checkInteger, checkMs, checkOptions } from '../check.js';
-import { argumentError, SocialSdkAuthError } from '../errors.js';
-import { redact } from '../redact.js';
+import { checkFunction, checkInteger, checkMs, checkOptions } from '../shared/check.js';
+import { argumentError, SocialSdkAuthError } from '../shared/errors.js';
+import { redact } from '../shared/redact.js';
 import type { Interaction, InteractionResponse } from './types.js';
 import { checkMaxAge, ed25519PublicKey, verifyWithKey, type VerifyFailureReason } from './verify.js';
 

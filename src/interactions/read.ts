@@ -4,8 +4,8 @@
  * `custom_id`. Parts of a payload that are missing or malformed read as absent; a wrong argument,
  * or an option or component of another type than the caller asked for, is an argument error.
  */
-import { checkString } from '../check.js';
-import { argumentError } from '../errors.js';
+import { checkString } from '../shared/check.js';
+import { argumentError } from '../shared/errors.js';
 import { ApplicationCommandOptionType } from '../rules/commands.js';
 import { COMPONENT_NAMES, ComponentType, type ComponentType as ComponentTypeValue } from '../rules/components.js';
 import type { LabelChildResponse } from '../components/types.js';

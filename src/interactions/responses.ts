@@ -3,8 +3,8 @@
  * response (or to `POST /interactions/{id}/{token}/callback`), checked so a mistake fails here
  * with a sentence rather than as a 400 from the service.
  */
-import { checkBoolean, checkOptions, checkString } from '../check.js';
-import { argumentError } from '../errors.js';
+import { checkBoolean, checkOptions, checkString } from '../shared/check.js';
+import { argumentError } from '../shared/errors.js';
 import { checkMessage, checkModal, MessageFlags, type ComponentValidationResult } from '../rules/components.js';
 import {
   type AutocompleteChoice,

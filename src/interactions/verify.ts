@@ -5,8 +5,8 @@
  * timestamp so a captured request cannot be replayed later.
  */
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
-import { checkInteger, checkOptions } from '../check.js';
-import { argumentError } from '../errors.js';
+import { checkInteger, checkOptions } from '../shared/check.js';
+import { argumentError } from '../shared/errors.js';
 
 /** Default oldest accepted timestamp: 5 minutes, the window the service's own deliveries fit in. */
 export const DEFAULT_MAX_AGE_SECONDS = 300;

@@ -4,7 +4,7 @@
  */
 
 // The snowflake rule lives beside the argument checks, which the sign-in entry loads without the rules.
-export { isId, isSnowflake, type Snowflake } from '../snowflake.js';
+export { isId, isSnowflake, type Snowflake } from '../shared/snowflake.js';
 
 const SURROGATE = /[\ud800-\udfff]/;
 

@@ -3,7 +3,7 @@
  * `SetTokenExpirationCallback`: which Bearer token the client acts with, when it expires, and a
  * once-per-token notice when it comes within the expiration margin.
  */
-import { DEFAULT_REFRESH_MARGIN_MS, refreshDueAt, scheduleAt } from '../schedule.js';
+import { DEFAULT_REFRESH_MARGIN_MS, refreshDueAt, scheduleAt } from '../shared/schedule.js';
 
 /** Options of `client.updateToken`. Give at most one; with neither, the token is taken not to expire. */
 export interface UpdateTokenOptions {

@@ -4,10 +4,10 @@
  */
 import { EventEmitter } from 'node:events';
 
-import { AuthorizationArgs, copyArgs, nativeArgs, toSnowflake, type AuthorizationArgsInit, type AuthorizationCodeVerifier } from '../args.js';
-import { checkFunction, checkMs, checkOneOf, checkOptions, checkInteger, checkSignal, checkString } from '../check.js';
-import { argumentError, ClientResultError, SocialSdkAuthError } from '../errors.js';
-import { DEFAULT_REFRESH_MARGIN_MS } from '../schedule.js';
+import { AuthorizationArgs, copyArgs, nativeArgs, toSnowflake, type AuthorizationArgsInit, type AuthorizationCodeVerifier } from './args.js';
+import { checkFunction, checkMs, checkOneOf, checkOptions, checkInteger, checkSignal, checkString } from '../shared/check.js';
+import { argumentError, ClientResultError, SocialSdkAuthError } from '../shared/errors.js';
+import { DEFAULT_REFRESH_MARGIN_MS } from '../shared/schedule.js';
 import {
   BearerTokenState,
   type TokenExpirationCallback,

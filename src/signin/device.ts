@@ -7,10 +7,10 @@
  */
 import type * as OidcModule from 'openid-client' with { 'resolution-mode': 'import' };
 
-import { ClientResultError, type ErrorType } from '../errors.js';
-import { redact } from '../redact.js';
+import { ClientResultError, type ErrorType } from '../shared/errors.js';
+import { redact } from '../shared/redact.js';
 import type { NativeTokens } from './native.js';
-import { wait } from '../schedule.js';
+import { wait } from '../shared/schedule.js';
 import {
   boundedFetch,
   causeChain,

@@ -5,8 +5,8 @@
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-import { SocialSdkAuthError, type ClientResult } from '../errors.js';
-import { packageRoot } from '../package-root.js';
+import { SocialSdkAuthError, type ClientResult } from '../shared/errors.js';
+import { packageRoot } from '../shared/package-root.js';
 
 /** A ClientResult as the addon reports it: the type as a plain string, plus ToString(). */
 export interface NativeResult extends Omit<ClientResult, 'type'> {

@@ -2,9 +2,9 @@
  * The sign-in client's options and results (the public types), and the checks of the options
  * that are not the job of a shared helper.
  */
-import { checkOneOf, checkString } from '../check.js';
-import { argumentError } from '../errors.js';
-import type { IntegrationType } from '../args.js';
+import { checkOneOf, checkString } from '../shared/check.js';
+import { argumentError } from '../shared/errors.js';
+import type { IntegrationType } from './args.js';
 import type { DeviceUserCode } from './device.js';
 import { EXTERNAL_AUTH_TYPES, MAX_EXTERNAL_AUTH_TOKEN_LENGTH, type ExternalAuthType } from './provisional.js';
 import { isLoopbackHttp } from './token-endpoint.js';

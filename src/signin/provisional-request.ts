@@ -4,9 +4,9 @@
  * by exchanging that provider's token at `POST {api}/partner-sdk/token`. The external token is a
  * secret: it never reaches an error message, a log, `util.inspect` or JSON.
  */
-import { ClientResultError } from '../errors.js';
+import { ClientResultError } from '../shared/errors.js';
 import { ProvisionalErrorCode, type ExternalAuthType } from './provisional.js';
-import { redact } from '../redact.js';
+import { redact } from '../shared/redact.js';
 import {
   boundedFetch,
   captureError,

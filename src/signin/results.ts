@@ -2,8 +2,8 @@
  * What the sign-in client's calls resolve and reject with: the token result built from the
  * addon's tokens, and the errors of failed results and refused authorize requests.
  */
-import { toResult } from '../args.js';
-import { ClientResultError } from '../errors.js';
+import { toResult } from './args.js';
+import { ClientResultError } from '../shared/errors.js';
 import type { NativeResult, NativeTokens } from './native.js';
 import type { TokenResult } from './options.js';
 

@@ -5,9 +5,9 @@
  */
 import type * as OidcModule from 'openid-client' with { 'resolution-mode': 'import' };
 
-import type { ErrorType } from '../errors.js';
+import type { ErrorType } from '../shared/errors.js';
 import type { NativeGrant, NativeTransportResponse } from './native.js';
-import { redact } from '../redact.js';
+import { redact } from '../shared/redact.js';
 
 export interface TransportOptions {
   issuer: string;

@@ -1,5 +1,5 @@
-import { checkBoolean, checkFunction } from '../check.js';
-import { argumentError } from '../errors.js';
+import { checkBoolean, checkFunction } from '../shared/check.js';
+import { argumentError } from '../shared/errors.js';
 import { AtomicFile } from './atomic-file.js';
 import { encodeTokenEnvelope, parseTokenEnvelope } from './envelope.js';
 import { TokenStoreError, TokenStoreErrorCode } from './errors.js';

@@ -3,8 +3,8 @@
  * `{ "format": "social-sdk-auth/tokens", "version": 1, "tokens": { … } }`. Every store goes
  * through this module, so validation and future migrations live in one place.
  */
-import { checkInteger, checkOptions, checkOptionalString } from '../check.js';
-import { argumentError, describeValue } from '../errors.js';
+import { checkInteger, checkOptions, checkOptionalString } from '../shared/check.js';
+import { argumentError, describeValue } from '../shared/errors.js';
 import { TokenStoreError, TokenStoreErrorCode } from './errors.js';
 import type { TokenSet } from './types.js';
 

@@ -1,4 +1,4 @@
-import { SocialSdkAuthError } from '../errors.js';
+import { SocialSdkAuthError } from '../shared/errors.js';
 
 /**
  * Stable codes of {@link TokenStoreError}. Branch on these, never on messages: messages say what

@@ -1,5 +1,5 @@
-import { checkOneOf } from '../check.js';
-import { argumentError } from '../errors.js';
+import { checkOneOf } from '../shared/check.js';
+import { argumentError } from '../shared/errors.js';
 import { TokenStoreError, TokenStoreErrorCode } from './errors.js';
 import { assertTokenSet, copyTokenSet, encodeTokenEnvelope, parseTokenEnvelope } from './envelope.js';
 import { inspectAs, inspectCustom } from './inspect.js';

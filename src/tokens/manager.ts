@@ -7,9 +7,9 @@
 import { EventEmitter } from 'node:events';
 
 import type { Client, TokenResult } from '../signin/client.js';
-import { checkFunction, checkInteger, checkMs, checkOptions, checkSignal, checkSnowflake } from '../check.js';
-import { ClientResultError, SocialSdkAuthError, argumentError } from '../errors.js';
-import { DEFAULT_REFRESH_MARGIN_MS, refreshDueAt, scheduleAt, wait, type Wait } from '../schedule.js';
+import { checkFunction, checkInteger, checkMs, checkOptions, checkSignal, checkSnowflake } from '../shared/check.js';
+import { ClientResultError, SocialSdkAuthError, argumentError } from '../shared/errors.js';
+import { DEFAULT_REFRESH_MARGIN_MS, refreshDueAt, scheduleAt, wait, type Wait } from '../shared/schedule.js';
 import { assertTokenSet, copyTokenSet, findTokenSetProblem } from './envelope.js';
 import { TokenStoreError, TokenStoreErrorCode } from './errors.js';
 import { inspectAs, inspectCustom } from './inspect.js';

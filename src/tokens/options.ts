@@ -1,5 +1,5 @@
-import { checkOptions, checkString } from '../check.js';
-import { argumentError } from '../errors.js';
+import { checkOptions, checkString } from '../shared/check.js';
+import { argumentError } from '../shared/errors.js';
 
 /** The options object of a store constructor; `undefined` is taken as `{}`, so the required option is named next. */
 export function requireOptions(options: unknown, where: string): Record<string, unknown> {

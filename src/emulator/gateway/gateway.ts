@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { checkBoolean, checkOptions } from '../../check.js';
+import { checkBoolean, checkOptions } from '../../shared/check.js';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';

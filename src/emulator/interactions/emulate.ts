@@ -4,8 +4,8 @@
  * the acknowledgement on the HTTP answer or through the callback route, within 3 seconds.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { checkOptions, checkSnowflake, checkString } from '../../check.js';
-import { argumentError } from '../../errors.js';
+import { checkOptions, checkSnowflake, checkString } from '../../shared/check.js';
+import { argumentError } from '../../shared/errors.js';
 import { ALL_PERMISSIONS, hasPermission, PermissionFlags } from '../../rules/permissions.js';
 import { canUseCommand } from '../commands/access.js';
 import { scopeKey, type CommandRecord } from '../commands/store.js';

@@ -1,5 +1,5 @@
 /** The emulator's interaction errors, and the service's error bodies of the interaction routes. */
-import { SocialSdkAuthError } from '../../errors.js';
+import { SocialSdkAuthError } from '../../shared/errors.js';
 
 /** Why an emulated interaction failed, as the player would see it. */
 export type EmulatorInteractionFailure =

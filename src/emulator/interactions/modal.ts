@@ -4,8 +4,8 @@
  * `custom_id`) or the component's defaults, and checked against the component's own rules.
  */
 import { randomBytes } from 'node:crypto';
-import { checkSnowflake } from '../../check.js';
-import { argumentError } from '../../errors.js';
+import { checkSnowflake } from '../../shared/check.js';
+import { argumentError } from '../../shared/errors.js';
 import type { EmulatorContext } from '../context.js';
 
 type Node = Record<string, unknown>;

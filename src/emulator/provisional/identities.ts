@@ -1,6 +1,6 @@
 /** The external identities the emulator's provisional-account endpoint accepts, and their option checks. */
-import { checkOneOf, checkOptionalString, checkString } from '../../check.js';
-import { argumentError } from '../../errors.js';
+import { checkOneOf, checkOptionalString, checkString } from '../../shared/check.js';
+import { argumentError } from '../../shared/errors.js';
 
 /** The external auth types of the social SDK (`ApplicationIdentityProviderAuthType`) a game may send. */
 export const EXTERNAL_AUTH_TYPES = [

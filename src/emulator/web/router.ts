@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, sep } from 'node:path';
-import { packageRoot } from '../../package-root.js';
+import { packageRoot } from '../../shared/package-root.js';
 import type { EmulatorContext } from '../context.js';
 import { readBody } from '../http.js';
 import { scopeKey } from '../commands/store.js';

@@ -1,6 +1,6 @@
 /** Checks the guild descriptions of `startEmulator({ guilds })` and `emulator.createGuild`. */
-import { checkInteger, checkOptionalString, checkSnowflake, checkString } from '../../check.js';
-import { argumentError } from '../../errors.js';
+import { checkInteger, checkOptionalString, checkSnowflake, checkString } from '../../shared/check.js';
+import { argumentError } from '../../shared/errors.js';
 import { MAX_PERMISSION_SET } from '../../rules/permissions.js';
 import type { GuildSpec, OverwriteSpec } from './types.js';
 

@@ -1,7 +1,7 @@
 /** AuthorizationArgs and the PKCE value types, with the social SDK's names. */
-import { checkOptionalString, checkSnowflake, checkString } from './check.js';
-import { argumentError, type ClientResult, type ErrorType } from './errors.js';
-import { loadNative, type NativeArgs, type NativeResult } from './signin/native.js';
+import { checkOptionalString, checkSnowflake, checkString } from '../shared/check.js';
+import { argumentError, type ClientResult, type ErrorType } from '../shared/errors.js';
+import { loadNative, type NativeArgs, type NativeResult } from './native.js';
 
 /** How the app is installed, as the service's `integration_type` parameter. */
 export const IntegrationType = { GuildInstall: 0, UserInstall: 1 } as const;
