@@ -8,6 +8,7 @@ import { identify } from './credentials.js';
 import { KNOWN_SCOPES, effectiveScopes } from './scopes.js';
 import { provisionalUser } from './provisional/accounts.js';
 import type { ResolvedApplication } from './options.js';
+import { userJson } from './world/render.js';
 
 /** `GET {web}/.well-known/openid-configuration`. */
 export function discoveryDocument(ctx: EmulatorContext): Reply {
@@ -71,16 +72,11 @@ export function userInfo(ctx: EmulatorContext, authorization: string | undefined
 }
 
 /** The user object of `/users/@me` for a user id, with the e-mail when `scopes` has `email`; undefined for an unknown id. */
-function userObject(ctx: EmulatorContext, userId: string, scopes: ReadonlySet<string>): Record<string, unknown> | undefined {
+function userObject(ctx: EmulatorContext, userId: string, scopes: ReadonlySet<string>, own: boolean): Record<string, unknown> | undefined {
   const user = ctx.options.users.get(userId) ?? provisionalUser(ctx, userId);
   if (user === undefined) return undefined;
-  const body: Record<string, unknown> = {
-    id: user.id,
-    username: user.username,
-    global_name: user.globalName ?? null,
-    discriminator: '0',
-    avatar: null,
-  };
+  // `/users/@me` is the user's own view: the private fields the service adds to the user object.
+  const body: Record<string, unknown> = own ? { ...userJson(user), mfa_enabled: false, locale: user.locale ?? 'en-US' } : userJson(user);
   if (scopes.has('email') && user.email !== undefined) {
     body.email = user.email;
     body.verified = true;
@@ -94,7 +90,7 @@ export function currentUser(ctx: EmulatorContext, authorization: string | undefi
   if (live === undefined) return serviceError(401);
   const scopes = effectiveScopes(live.record.scopes);
   if (!scopes.has('identify')) return serviceError(401);
-  const body = userObject(ctx, live.grant.userId, scopes);
+  const body = userObject(ctx, live.grant.userId, scopes, true);
   if (body === undefined) return serviceError(401);
   return json(200, body, { 'Cache-Control': 'no-store' });
 }
@@ -115,7 +111,7 @@ export function currentAuthorization(ctx: EmulatorContext, authorization: string
     scopes: [...live.record.scopes],
     expires: new Date(live.record.expiresAt).toISOString(),
   };
-  const user = scopes.has('identify') ? userObject(ctx, live.grant.userId, scopes) : undefined;
+  const user = scopes.has('identify') ? userObject(ctx, live.grant.userId, scopes, false) : undefined;
   if (user !== undefined) body.user = user;
   return json(200, body, { 'Cache-Control': 'no-store' });
 }
@@ -137,7 +133,7 @@ export function currentApplication(ctx: EmulatorContext, authorization: string |
   return json(200, {
     ...applicationObject(app),
     redirect_uris: [...app.redirectUris],
-    owner: { id: app.ownerId, username: owner?.username ?? 'unknown', global_name: owner?.globalName ?? null, discriminator: '0', avatar: null },
+    owner: userJson(owner, app.ownerId),
     team: null,
   });
 }

@@ -33,7 +33,7 @@ describe('GET /oauth2/@me', () => {
       scopes: ['openid', 'sdk.social_layer'],
       expires: new Date(now + issued.expiresIn * 1000).toISOString(),
       // sdk.social_layer includes identify, so the user is there.
-      user: { id: USER.id, username: 'player', global_name: 'Player One', discriminator: '0', avatar: null },
+      user: { id: USER.id, username: 'player', global_name: 'Player One', discriminator: '0', avatar: null, public_flags: 0, flags: 0, primary_guild: null },
     });
   });
 

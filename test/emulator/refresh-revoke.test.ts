@@ -129,7 +129,8 @@ describe('users/@me', () => {
     const plain = await signIn(emulator, { scope: 'identify' });
     expect(await me(emulator, plain.body.access_token as string)).toEqual({
       status: 200,
-      body: { id: ALICE.id, username: 'alice', global_name: 'Alice', discriminator: '0', avatar: null },
+      // The user's own view: the service's user object with the private fields mfa_enabled and locale.
+      body: { id: ALICE.id, username: 'alice', global_name: 'Alice', discriminator: '0', avatar: null, public_flags: 0, flags: 0, primary_guild: null, mfa_enabled: false, locale: 'en-US' },
     });
     const withEmail = await signIn(emulator, { scope: 'identify email' });
     expect((await me(emulator, withEmail.body.access_token as string)).body).toMatchObject({ email: 'alice@example.com', verified: true });

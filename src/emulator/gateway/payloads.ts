@@ -2,12 +2,12 @@
 import type { ResolvedApplication } from '../options.js';
 import type { EmulatorUser } from '../types.js';
 import { isThread } from '../world/permissions.js';
-import { channelJson, guildJson, memberJson } from '../world/render.js';
+import { botUserJson, channelJson, guildJson, memberJson } from '../world/render.js';
 import type { GuildRecord } from '../world/types.js';
 
 /** The application's bot user: on the service a bot's user id is its application's id. */
 export function botUser(app: ResolvedApplication): Record<string, unknown> {
-  return { id: app.id, username: app.name, global_name: null, discriminator: '0', avatar: null, bot: true, flags: 0 };
+  return botUserJson(app);
 }
 
 /** The bot's own member in every guild of the emulator (it is in all of them). */

@@ -14,6 +14,7 @@ import { checkEndpointHref } from '../options.js';
 import type { EmulatorUser } from '../types.js';
 import { channelPermissions } from '../world/permissions.js';
 import type { ChannelRecord, GuildRecord } from '../world/types.js';
+import { userJson } from '../world/render.js';
 import { applyAck, responseProblems } from './acknowledge.js';
 import { deliveryFailure, postJson, signatureHeaders } from './deliver.js';
 import { EmulatorInteractionError } from './errors.js';
@@ -96,7 +97,7 @@ function countFocused(options: readonly EmulatorCommandOption[]): number {
 }
 
 export function userObject(user: EmulatorUser): Record<string, unknown> {
-  return { id: user.id, username: user.username, global_name: user.globalName ?? null, discriminator: '0', avatar: null };
+  return userJson(user);
 }
 
 function memberObject(user: EmulatorUser, permissions?: string, guild?: GuildRecord): Record<string, unknown> {

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { checkSnowflake } from '../../shared/check.js';
 import { argumentError } from '../../shared/errors.js';
 import type { EmulatorContext } from '../context.js';
+import { userJson } from '../world/render.js';
 
 type Node = Record<string, unknown>;
 type Resolved = Record<string, Record<string, unknown>>;
@@ -89,7 +90,7 @@ export function submittedComponents(where: string, ctx: EmulatorContext, compone
         for (const v of list) {
           const user = ctx.options.users.get(v);
           if ((c.type === 5 || c.type === 7) && user !== undefined) {
-            (resolved.users ??= {})[v] = { id: user.id, username: user.username, global_name: user.globalName ?? null, discriminator: '0', avatar: null };
+            (resolved.users ??= {})[v] = userJson(user);
             (resolved.members ??= {})[v] = { roles: [], joined_at: '2025-01-01T00:00:00.000Z', nick: null, flags: 0 };
           } else if (c.type === 6 || c.type === 7) (resolved.roles ??= {})[v] = { id: v, name: `role-${v}`, permissions: '0', position: 1 };
           else if (c.type === 8) (resolved.channels ??= {})[v] = { id: v, type: 0, name: `channel-${v}`, permissions: '0' };

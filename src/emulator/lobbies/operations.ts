@@ -29,6 +29,7 @@ import { isPathId, json, jsonText, type Reply } from '../http.js';
 import type { LobbyRecord } from '../state/index.js';
 import { lobbyJson, memberJson } from './wire-json.js';
 import type { LobbyWorld } from './world.js';
+import { botUserJson, userJson } from '../world/render.js';
 
 /** Idle timeout of a lobby created without `idle_timeout_seconds` (the service's default, 5 minutes). */
 export const DEFAULT_IDLE_TIMEOUT_SECONDS = 300;
@@ -298,10 +299,10 @@ export const sendLobbyMessage: Operation = (r) =>
     let author: LobbyMessage['author'];
     if (r.caller.kind === 'bearer') {
       const user = r.ctx.options.users.get(r.caller.userId)!;
-      author = { id: user.id, username: user.username, global_name: user.globalName ?? null, discriminator: '0', avatar: null };
+      author = userJson(user) as LobbyMessage['author'];
     } else {
       const app = r.ctx.options.applications.get(r.caller.applicationId)!;
-      author = { id: app.id, username: app.name, global_name: null, discriminator: '0', avatar: null, bot: true };
+      author = botUserJson(app) as LobbyMessage['author'];
     }
     const message: LobbyMessage = {
       id: r.ctx.ids.next(r.now),

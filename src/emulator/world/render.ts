@@ -1,6 +1,30 @@
 /** The world's records in the service's JSON shapes; permission bit sets travel as decimal strings. */
+import type { ResolvedApplication } from '../options.js';
 import type { EmulatorUser } from '../types.js';
 import type { ChannelRecord, GuildRecord, MemberRecord, RoleRecord } from './types.js';
+
+/**
+ * A user as every object that embeds one carries it (authors, members, owners, resolved users):
+ * the fields the service's user schema requires, with its defaults. `userId` stands for a user the
+ * emulator does not know (a member added by id only).
+ */
+export function userJson(user: Pick<EmulatorUser, 'id' | 'username' | 'globalName'> | undefined, userId = user?.id ?? '0'): Record<string, unknown> {
+  return {
+    id: user?.id ?? userId,
+    username: user?.username ?? 'unknown',
+    global_name: user?.globalName ?? null,
+    discriminator: '0',
+    avatar: null,
+    public_flags: 0,
+    flags: 0,
+    primary_guild: null,
+  };
+}
+
+/** The application's bot user: on the service a bot's user id is its application's id, its name the application's. */
+export function botUserJson(app: Pick<ResolvedApplication, 'id' | 'name'>): Record<string, unknown> {
+  return { id: app.id, username: app.name, global_name: null, discriminator: '0', avatar: null, public_flags: 0, flags: 0, primary_guild: null, bot: true };
+}
 
 export function roleJson(role: RoleRecord): Record<string, unknown> {
   return { id: role.id, name: role.name, permissions: role.permissions.toString(), position: role.position, color: 0, hoist: false, managed: false, mentionable: false, icon: null, unicode_emoji: null, flags: 0 };
@@ -33,7 +57,7 @@ export function guildJson(guild: GuildRecord): Record<string, unknown> {
 
 export function memberJson(member: MemberRecord, user: EmulatorUser | undefined): Record<string, unknown> {
   return {
-    user: { id: member.userId, username: user?.username ?? 'unknown', global_name: user?.globalName ?? null, discriminator: '0', avatar: null },
+    user: userJson(user, member.userId),
     roles: member.roles,
     joined_at: new Date(member.joinedAt).toISOString(),
     deaf: false,
