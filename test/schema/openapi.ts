@@ -5,12 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { projectRoot } from '../support/built.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-export const OPENAPI_FILE = path.join(here, '..', 'fixtures', 'openapi', 'discord-openapi.json');
+export const OPENAPI_FILE = path.join(projectRoot, 'test', 'fixtures', 'openapi', 'discord-openapi.json');
 
 type Json = Record<string, unknown>;
 interface OpenApi {
