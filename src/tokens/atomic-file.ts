@@ -49,6 +49,17 @@ export class AtomicFile {
     return serialize(`file:${this.path}`, operation);
   }
 
+  /**
+   * In turn with every other operation on this path: the file's contents given to `parse`, or
+   * `undefined` when there is no file. How every file-backed token store loads.
+   */
+  load<T>(parse: (bytes: Buffer) => T): Promise<T | undefined> {
+    return this.serialize(async () => {
+      const bytes = await this.read();
+      return bytes === undefined ? undefined : parse(bytes);
+    });
+  }
+
   /** Resolves the file's bytes, or `undefined` when it does not exist. Refuses symlinks, non-regular files and files of other users. */
   async read(): Promise<Buffer | undefined> {
     let handle: FileHandle;

@@ -97,9 +97,7 @@ export class ElectronSafeStorageTokenStore implements TokenStore {
   }
 
   load(): Promise<TokenSet | undefined> {
-    return this.#file.serialize(async () => {
-      const bytes = await this.#file.read();
-      if (bytes === undefined) return undefined;
+    return this.#file.load((bytes) => {
       this.#checkEncryption();
       let text: string;
       try {

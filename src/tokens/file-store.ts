@@ -42,11 +42,7 @@ export class FileTokenStore implements TokenStore {
   }
 
   load(): Promise<TokenSet | undefined> {
-    return this.#file.serialize(async () => {
-      const bytes = await this.#file.read();
-      if (bytes === undefined) return undefined;
-      return parseTokenEnvelope(bytes.toString('utf8'), { source: `the token file ${this.path}` });
-    });
+    return this.#file.load((bytes) => parseTokenEnvelope(bytes.toString('utf8'), { source: `the token file ${this.path}` }));
   }
 
   async save(tokens: TokenSet): Promise<void> {
