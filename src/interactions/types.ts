@@ -8,37 +8,44 @@ import { MessageFlags } from '../rules/components.js';
  * sends back. Plain data: field names are the service's, in snake_case.
  */
 
+/** `Name` in SCREAMING_CASE: `ApplicationCommand` → `APPLICATION_COMMAND`, `IsComponentsV2` → `IS_COMPONENTS_V2`. */
+type ScreamingCase<Name extends string, Out extends string = ''> = Name extends `${infer C}${infer Rest}`
+  ? ScreamingCase<Rest, `${Out}${Out extends '' ? '' : C extends Lowercase<C> ? '' : '_'}${Uppercase<C>}`>
+  : Out;
+
+/** The former SCREAMING_CASE names of members `Keys` of a constant object: deprecated aliases of the same values. */
+export type FormerNames<T, Keys extends keyof T & string = keyof T & string> = { readonly [K in Keys as ScreamingCase<K>]: T[K] };
+
 /**
- * Makes a constant object's former SCREAMING_CASE names non-enumerable: they still read (and are
- * typed, as deprecated), but `Object.keys`/`values`/`entries` list each value once, by its PascalCase name.
+ * Adds to a constant object the former SCREAMING_CASE name of each member `keys` (every member by
+ * default) as a non-enumerable alias: it still reads, but `Object.keys`/`values`/`entries` and
+ * JSON list each value once, by its PascalCase name.
  */
-function hideFormerNames<T extends object>(constants: T): T {
-  for (const key of Object.keys(constants)) if (/^[A-Z0-9_]+$/.test(key)) Object.defineProperty(constants, key, { enumerable: false });
-  return constants;
+function withFormerNames<T extends Record<string, number>, Keys extends keyof T & string = keyof T & string>(constants: T, keys?: readonly Keys[]): T & FormerNames<T, Keys> {
+  for (const key of keys ?? (Object.keys(constants) as Keys[])) {
+    Object.defineProperty(constants, key.replace(/(?<!^)([A-Z])/g, '_$1').toUpperCase(), { value: constants[key], enumerable: false });
+  }
+  return constants as T & FormerNames<T, Keys>;
 }
 
-/** `type` of an interaction. PascalCase members, as every constant of the package (docs/decisions.md). */
-export const InteractionType = hideFormerNames({
+/**
+ * `type` of an interaction. PascalCase members, as every constant of the package (docs/decisions.md);
+ * the former SCREAMING_CASE names (`PING`, `APPLICATION_COMMAND`, …) are deprecated aliases.
+ */
+export const InteractionType = withFormerNames({
   Ping: 1,
   ApplicationCommand: 2,
   MessageComponent: 3,
   ApplicationCommandAutocomplete: 4,
   ModalSubmit: 5,
-  /** @deprecated Use `InteractionType.Ping` (same value). */
-  PING: 1,
-  /** @deprecated Use `InteractionType.ApplicationCommand` (same value). */
-  APPLICATION_COMMAND: 2,
-  /** @deprecated Use `InteractionType.MessageComponent` (same value). */
-  MESSAGE_COMPONENT: 3,
-  /** @deprecated Use `InteractionType.ApplicationCommandAutocomplete` (same value). */
-  APPLICATION_COMMAND_AUTOCOMPLETE: 4,
-  /** @deprecated Use `InteractionType.ModalSubmit` (same value). */
-  MODAL_SUBMIT: 5,
 } as const);
 export type InteractionType = (typeof InteractionType)[keyof typeof InteractionType];
 
-/** `type` of an interaction response (the callback types the service accepts from an app). */
-export const InteractionResponseType = hideFormerNames({
+/**
+ * `type` of an interaction response (the callback types the service accepts from an app); the
+ * former SCREAMING_CASE names (`PONG`, `CHANNEL_MESSAGE_WITH_SOURCE`, …) are deprecated aliases.
+ */
+export const InteractionResponseType = withFormerNames({
   Pong: 1,
   ChannelMessageWithSource: 4,
   DeferredChannelMessageWithSource: 5,
@@ -47,50 +54,25 @@ export const InteractionResponseType = hideFormerNames({
   ApplicationCommandAutocompleteResult: 8,
   Modal: 9,
   LaunchActivity: 12,
-  /** @deprecated Use `InteractionResponseType.Pong` (same value). */
-  PONG: 1,
-  /** @deprecated Use `InteractionResponseType.ChannelMessageWithSource` (same value). */
-  CHANNEL_MESSAGE_WITH_SOURCE: 4,
-  /** @deprecated Use `InteractionResponseType.DeferredChannelMessageWithSource` (same value). */
-  DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE: 5,
-  /** @deprecated Use `InteractionResponseType.DeferredUpdateMessage` (same value). */
-  DEFERRED_UPDATE_MESSAGE: 6,
-  /** @deprecated Use `InteractionResponseType.UpdateMessage` (same value). */
-  UPDATE_MESSAGE: 7,
-  /** @deprecated Use `InteractionResponseType.ApplicationCommandAutocompleteResult` (same value). */
-  APPLICATION_COMMAND_AUTOCOMPLETE_RESULT: 8,
-  /** @deprecated Use `InteractionResponseType.Modal` (same value). */
-  MODAL: 9,
-  /** @deprecated Use `InteractionResponseType.LaunchActivity` (same value). */
-  LAUNCH_ACTIVITY: 12,
 } as const);
 export type InteractionResponseType = (typeof InteractionResponseType)[keyof typeof InteractionResponseType];
 
-/** `data.type` of an application command interaction: the command types of `ApplicationCommandType` a user invokes. */
-export const CommandInteractionType = hideFormerNames({
+/**
+ * `data.type` of an application command interaction: the command types of `ApplicationCommandType`
+ * a user invokes; the former names (`CHAT_INPUT`, `USER`, `MESSAGE`) are deprecated aliases.
+ */
+export const CommandInteractionType = withFormerNames({
   ChatInput: ApplicationCommandType.ChatInput,
   User: ApplicationCommandType.User,
   Message: ApplicationCommandType.Message,
-  /** @deprecated Use `CommandInteractionType.ChatInput` (same value). */
-  CHAT_INPUT: ApplicationCommandType.ChatInput,
-  /** @deprecated Use `CommandInteractionType.User` (same value). */
-  USER: ApplicationCommandType.User,
-  /** @deprecated Use `CommandInteractionType.Message` (same value). */
-  MESSAGE: ApplicationCommandType.Message,
 } as const);
 
 /**
- * Message flags under their former names in this entry point.
+ * Message flags under their former names in this entry point (`EPHEMERAL`, `IS_COMPONENTS_V2`).
  * @deprecated Use `MessageFlags` (exported here and from `social-sdk-auth/components`): the one
  * source of message flags. This object holds the same members plus the old names.
  */
-export const InteractionMessageFlags = hideFormerNames({
-  ...MessageFlags,
-  /** @deprecated Use `MessageFlags.Ephemeral` (same value). */
-  EPHEMERAL: MessageFlags.Ephemeral,
-  /** @deprecated Use `MessageFlags.IsComponentsV2` (same value). */
-  IS_COMPONENTS_V2: MessageFlags.IsComponentsV2,
-} as const);
+export const InteractionMessageFlags = withFormerNames({ ...MessageFlags }, ['Ephemeral', 'IsComponentsV2']);
 
 /** A user as interactions carry it. */
 export interface InteractionUser {
