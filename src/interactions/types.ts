@@ -1,5 +1,5 @@
 import type { MessageBody, ModalBody, ModalSubmitComponentResponse } from '../components/types.js';
-import { ApplicationCommandType } from '../rules/commands.js';
+import { ApplicationCommandType, type ApplicationIntegrationType, type InteractionContextType } from '../rules/commands.js';
 import { MessageFlags } from '../rules/components.js';
 
 /**
@@ -79,9 +79,14 @@ export interface InteractionUser {
   id: string;
   username: string;
   global_name: string | null;
-  discriminator?: string;
-  avatar?: string | null;
+  /** '0' for every user with a unique username. */
+  discriminator: string;
+  /** The avatar's hash, or null for the default avatar. */
+  avatar: string | null;
   bot?: boolean;
+  /** The user's public flags, a bit set. */
+  public_flags?: number;
+  flags?: number;
 }
 
 /** A guild member as interactions carry it; `member.user` is the invoking user. */
@@ -90,11 +95,21 @@ export interface InteractionMember {
   user: InteractionUser;
   nick?: string | null;
   roles: string[];
-  joined_at: string;
+  /** ISO 8601; null for a guest member (one admitted to a voice channel without joining the guild). */
+  joined_at: string | null;
+  /** Guild member flags, a bit set (DID_REJOIN = 1<<0, COMPLETED_ONBOARDING = 1<<1, …); 0 for none. */
+  flags: number;
   /** The member's permissions in the channel, as a decimal string of bits. */
-  permissions?: string;
-  deaf?: boolean;
-  mute?: boolean;
+  permissions: string;
+  /** Deafened in voice channels (absent on resolved members). */
+  deaf: boolean;
+  /** Muted in voice channels (absent on resolved members). */
+  mute: boolean;
+  /** The member's guild avatar hash. */
+  avatar?: string | null;
+  premium_since?: string | null;
+  pending?: boolean;
+  communication_disabled_until?: string | null;
 }
 
 export interface InteractionRole {
@@ -107,8 +122,27 @@ export interface InteractionRole {
 export interface InteractionChannel {
   id: string;
   type: number;
-  name?: string;
+  /** Null for direct messages. */
+  name?: string | null;
   permissions?: string;
+  guild_id?: string;
+  parent_id?: string | null;
+}
+
+/** A user's or a guild's entitlement to a SKU, as interactions carry them. */
+export interface InteractionEntitlement {
+  id: string;
+  sku_id: string;
+  application_id: string;
+  user_id?: string;
+  guild_id?: string;
+  /** 1 purchase, 2 premium subscription, 3 developer gift, 4 test mode purchase, 5 free purchase, 6 user gift, 7 premium purchase, 8 application subscription. */
+  type: number;
+  deleted: boolean;
+  /** ISO 8601; null for entitlements that do not start or end. */
+  starts_at: string | null;
+  ends_at: string | null;
+  consumed?: boolean;
 }
 
 /** A message as interactions carry it (the message a component is on, or a message command's target). */
@@ -132,10 +166,13 @@ export interface InteractionAttachment {
   content_type?: string;
 }
 
+/** A member among an interaction's resolved entities: without `user` (see `users`), `deaf` or `mute`. */
+export type InteractionResolvedMember = Omit<InteractionMember, 'user' | 'deaf' | 'mute'>;
+
 /** Entities an interaction refers to, keyed by id. */
 export interface InteractionResolved {
   users?: Record<string, InteractionUser>;
-  members?: Record<string, Omit<InteractionMember, 'user'>>;
+  members?: Record<string, InteractionResolvedMember>;
   roles?: Record<string, InteractionRole>;
   channels?: Record<string, InteractionChannel>;
   messages?: Record<string, InteractionMessage>;
@@ -177,6 +214,19 @@ export interface InteractionBase {
   locale?: string;
   /** The guild's preferred language. */
   guild_locale?: string;
+  /** The SKUs the invoking user (and, in a guild, the guild) is entitled to; empty without monetization. */
+  entitlements: InteractionEntitlement[];
+  /**
+   * The installations that authorized the interaction, keyed by `ApplicationIntegrationType`: `'0'`
+   * the guild id (guild install), `'1'` the user id (user install).
+   */
+  authorizing_integration_owners: { [Type in ApplicationIntegrationType]?: string };
+  /** Where the interaction was triggered: 0 a guild, 1 the bot's DM, 2 another private channel. */
+  context?: InteractionContextType;
+  /** The largest attachment the interaction's responses may upload, in bytes. */
+  attachment_size_limit: number;
+  /** In a guild: the guild's id, preferred locale and features. */
+  guild?: { id: string; locale: string; features: string[] };
 }
 
 export interface PingInteraction extends InteractionBase {
@@ -210,6 +260,13 @@ export interface MessageCommandData {
   resolved: Required<Pick<InteractionResolved, 'messages'>>;
 }
 
+export interface PrimaryEntryPointCommandData {
+  id: string;
+  name: string;
+  type: 4;
+  guild_id?: string;
+}
+
 /** A slash command (`data.type` 1) used. */
 export interface ChatInputCommandInteraction extends InteractionBase {
   type: 2;
@@ -228,7 +285,16 @@ export interface MessageCommandInteraction extends InteractionBase {
   data: MessageCommandData;
 }
 
-export type ApplicationCommandInteraction = ChatInputCommandInteraction | UserCommandInteraction | MessageCommandInteraction;
+/**
+ * The app's primary entry point command (`data.type` 4) used, when its handler is APP_HANDLER:
+ * answer with {@link InteractionResponseType.LaunchActivity} or a message.
+ */
+export interface PrimaryEntryPointCommandInteraction extends InteractionBase {
+  type: 2;
+  data: PrimaryEntryPointCommandData;
+}
+
+export type ApplicationCommandInteraction = ChatInputCommandInteraction | UserCommandInteraction | MessageCommandInteraction | PrimaryEntryPointCommandInteraction;
 
 export interface MessageComponentData {
   /** The component's `id` in the message. */
@@ -293,22 +359,8 @@ export type Interaction =
 /** The message of a reply or an update: content, components, flags (the shapes of `social-sdk-auth/components`). */
 export type InteractionMessageData = MessageBody;
 
-export interface AutocompleteChoice {
-  name: string;
-  value: string | number;
-  name_localizations?: Record<string, string>;
-}
-
 /** A modal: `custom_id`, `title` and its components (the shapes of `social-sdk-auth/components`). */
 export type ModalData = ModalBody;
 
-/** What an application answers to an interaction. */
-export type InteractionResponse =
-  | { type: 1 }
-  | { type: 4; data: InteractionMessageData }
-  | { type: 5; data?: { flags?: number } }
-  | { type: 6 }
-  | { type: 7; data: InteractionMessageData }
-  | { type: 8; data: { choices: AutocompleteChoice[] } }
-  | { type: 9; data: ModalData }
-  | { type: 12 };
+/** What an application answers to an interaction, and an autocomplete choice: the shapes of `social-sdk-auth/components`. */
+export type { AutocompleteChoice, InteractionResponse } from '../components/types.js';
