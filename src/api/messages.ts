@@ -5,7 +5,7 @@
  */
 import { argumentError } from '../shared/errors.js';
 import { checkSnowflake } from '../shared/check.js';
-import type { MessageBody, MessageTopLevelComponent } from '../components/types.js';
+import type { MessageBody, MessageEditBody, MessageTopLevelComponent } from '../components/types.js';
 import { checkMessage, MessageFlags, type ComponentError } from '../rules/components.js';
 import { errorBody, invalidFormBody, JsonErrorCode, pathKeys } from '../rules/errors.js';
 import type { Snowflake } from '../rules/index.js';
@@ -25,10 +25,14 @@ export interface CreateMessageBody extends MessageBody {
 }
 
 /**
- * Changes to a message: the fields given replace the message's. `attachments` lists the ids of
- * the attachments to keep (every one when left out); `files` adds new ones.
+ * Changes to a message: the fields given replace the message's (`null` clears `content`,
+ * `components`, `embeds`, `flags`, `allowed_mentions` or `attachments`). `attachments` lists the
+ * attachments to keep (every one when left out); `files` adds new ones.
  */
-export type EditMessageBody = CreateMessageBody;
+export interface EditMessageBody extends MessageEditBody {
+  /** Files to add to the message, as {@link CreateMessageBody.files}. */
+  files?: ApiFile[];
+}
 
 /** An uploaded file of a message, as the service answers it. */
 export interface MessageAttachment {
@@ -110,7 +114,7 @@ export async function deleteMessage(core: RequestCore, channelId: Snowflake, mes
 }
 
 /** Checks a message body and its files and builds the call: JSON, or multipart when there are files. */
-function messageCall(where: string, method: 'POST' | 'PATCH', route: string, params: Record<string, string>, message: CreateMessageBody, name: string): ApiRequest {
+function messageCall(where: string, method: 'POST' | 'PATCH', route: string, params: Record<string, string>, message: CreateMessageBody | EditMessageBody, name: string): ApiRequest {
   if (message === null || typeof message !== 'object' || Array.isArray(message)) throw argumentError('type', where, name, 'a message object such as { content } or { flags, components }', message);
   const { files: given, ...fields } = message;
   const files = given === undefined ? [] : checkFiles(where, `${name}.files`, given);

@@ -15,6 +15,9 @@ import {
 import type { Locale } from '../rules/locales.js';
 import type {
   ApplicationCommandCreateBody,
+  ChatInputCommandCreateBody,
+  ContextMenuCommandCreateBody,
+  EntryPointCommandCreateBody,
   ApplicationCommandSubcommandGroupOption,
   ApplicationCommandSubcommandOption,
   LocalizationMap,
@@ -285,6 +288,10 @@ export class SlashCommandBuilder extends CommandBuilderBase {
     if (description !== undefined) this.setDescription(description);
   }
 
+  override toJSON(): ChatInputCommandCreateBody {
+    return super.toJSON() as ChatInputCommandCreateBody;
+  }
+
   /** 1–100 characters. */
   setDescription(description: string): this {
     update(this, 'setDescription', (json) => void (json.description = description));
@@ -452,6 +459,10 @@ export class UserCommandBuilder extends CommandBuilderBase {
     super('UserCommandBuilder', { type: ApplicationCommandType.User });
     if (name !== undefined) this.setName(name);
   }
+
+  override toJSON(): ContextMenuCommandCreateBody {
+    return super.toJSON() as ContextMenuCommandCreateBody;
+  }
 }
 
 /** A message context-menu command: a name (mixed case and spaces allowed), no description, no options. */
@@ -459,6 +470,10 @@ export class MessageCommandBuilder extends CommandBuilderBase {
   constructor(name?: string) {
     super('MessageCommandBuilder', { type: ApplicationCommandType.Message });
     if (name !== undefined) this.setName(name);
+  }
+
+  override toJSON(): ContextMenuCommandCreateBody {
+    return super.toJSON() as ContextMenuCommandCreateBody;
   }
 }
 
@@ -468,6 +483,10 @@ export class EntryPointCommandBuilder extends CommandBuilderBase {
     super('EntryPointCommandBuilder', { type: ApplicationCommandType.PrimaryEntryPoint });
     if (name !== undefined) this.setName(name);
     if (handler !== undefined) this.setHandler(handler);
+  }
+
+  override toJSON(): EntryPointCommandCreateBody {
+    return super.toJSON() as EntryPointCommandCreateBody;
   }
 
   /** 1–100 characters. */

@@ -14,6 +14,7 @@ import type { Locale } from '../rules/locales.js';
 export type LocalizationMap = Partial<Record<Locale, string>>;
 
 type T = typeof ApplicationCommandOptionType;
+type CommandType = typeof ApplicationCommandType;
 
 /** A choice of a STRING, INTEGER or NUMBER option; `name` 1–100 characters. */
 export interface ApplicationCommandOptionChoice<Value extends string | number = string | number> {
@@ -35,40 +36,44 @@ interface OptionBase<Type extends ApplicationCommandOptionType> {
 
 interface ValueOptionBase<Type extends ApplicationCommandOptionType> extends OptionBase<Type> {
   /** Default false; required options come before optional ones. */
-  required?: boolean | null;
+  required?: boolean;
 }
 
-export interface ApplicationCommandStringOption extends ValueOptionBase<T['String']> {
-  /** At most 25; never with `autocomplete: true`. */
-  choices?: ApplicationCommandOptionChoice<string>[] | null;
+/**
+ * `choices` and `autocomplete` of a STRING, INTEGER or NUMBER option: at most 25 choices, never
+ * present with `autocomplete: true` (an empty list offers none and passes).
+ */
+export type OptionChoicesOrAutocomplete<Value extends string | number> =
+  | { autocomplete: true; choices?: [] }
+  | { autocomplete?: false; choices?: ApplicationCommandOptionChoice<Value>[] };
+
+interface StringOptionFields extends ValueOptionBase<T['String']> {
   /** 0–6000. */
-  min_length?: number | null;
+  min_length?: number;
   /** 1–6000. */
-  max_length?: number | null;
-  autocomplete?: boolean | null;
+  max_length?: number;
 }
+export type ApplicationCommandStringOption = StringOptionFields & OptionChoicesOrAutocomplete<string>;
 
-export interface ApplicationCommandIntegerOption extends ValueOptionBase<T['Integer']> {
-  choices?: ApplicationCommandOptionChoice<number>[] | null;
+interface IntegerOptionFields extends ValueOptionBase<T['Integer']> {
   /** An integer within ±(2^53−1). */
-  min_value?: number | null;
+  min_value?: number;
   /** An integer within ±(2^53−1). */
-  max_value?: number | null;
-  autocomplete?: boolean | null;
+  max_value?: number;
 }
+export type ApplicationCommandIntegerOption = IntegerOptionFields & OptionChoicesOrAutocomplete<number>;
 
-export interface ApplicationCommandNumberOption extends ValueOptionBase<T['Number']> {
-  choices?: ApplicationCommandOptionChoice<number>[] | null;
+interface NumberOptionFields extends ValueOptionBase<T['Number']> {
   /** A number within ±2^53. */
-  min_value?: number | null;
+  min_value?: number;
   /** A number within ±2^53. */
-  max_value?: number | null;
-  autocomplete?: boolean | null;
+  max_value?: number;
 }
+export type ApplicationCommandNumberOption = NumberOptionFields & OptionChoicesOrAutocomplete<number>;
 
 export interface ApplicationCommandChannelOption extends ValueOptionBase<T['Channel']> {
   /** Restricts the channels shown; default every type. */
-  channel_types?: ChannelType[] | null;
+  channel_types?: ChannelType[];
 }
 
 export type ApplicationCommandBooleanOption = ValueOptionBase<T['Boolean']>;
@@ -91,12 +96,12 @@ export type ApplicationCommandValueOption =
 
 export interface ApplicationCommandSubcommandOption extends OptionBase<T['Subcommand']> {
   /** Up to 25 value options. */
-  options?: ApplicationCommandValueOption[] | null;
+  options?: ApplicationCommandValueOption[];
 }
 
 export interface ApplicationCommandSubcommandGroupOption extends OptionBase<T['SubcommandGroup']> {
   /** Up to 25 subcommands. */
-  options?: ApplicationCommandSubcommandOption[] | null;
+  options?: ApplicationCommandSubcommandOption[];
 }
 
 export type ApplicationCommandOption =
@@ -104,41 +109,59 @@ export type ApplicationCommandOption =
   | ApplicationCommandSubcommandGroupOption
   | ApplicationCommandValueOption;
 
-/** The body of a create (`POST`) of a command. */
-export interface ApplicationCommandCreateBody {
-  /** Default 1 (CHAT_INPUT). */
-  type?: ApplicationCommandType | null;
+/** The fields of a create (`POST`) body every command type has. */
+interface CommandBodyBase {
   /** 1–32 characters; CHAT_INPUT names lowercase and matching the name pattern. */
   name: string;
   name_localizations?: LocalizationMap | null;
-  /** 1–100 characters for CHAT_INPUT; absent or empty for USER and MESSAGE. */
-  description?: string;
   description_localizations?: LocalizationMap | null;
-  /** CHAT_INPUT only; at most 25. */
-  options?: ApplicationCommandOption[] | null;
   /** A permission bit set as a decimal string ('0': administrators only). */
   default_member_permissions?: string | null;
   /** @deprecated Use `contexts`. Global commands only. */
   dm_permission?: boolean | null;
   /** @deprecated Default true. */
-  default_permission?: boolean | null;
+  default_permission?: boolean;
   /** Age-restricted; default false. */
-  nsfw?: boolean | null;
+  nsfw?: boolean;
   /** Global commands only; default the application's configured install types. */
-  integration_types?: ApplicationIntegrationType[] | null;
+  integration_types?: ApplicationIntegrationType[];
   /** Global commands only (and guild bulk items, without BOT_DM). */
-  contexts?: InteractionContextType[] | null;
-  /** PRIMARY_ENTRY_POINT only. */
-  handler?: EntryPointCommandHandlerType | null;
+  contexts?: InteractionContextType[];
 }
+
+/** The body of a create of a slash command (CHAT_INPUT, the default type). */
+export interface ChatInputCommandCreateBody extends CommandBodyBase {
+  /** Default 1 (CHAT_INPUT). */
+  type?: CommandType['ChatInput'];
+  /** 1–100 characters. */
+  description: string;
+  /** At most 25. */
+  options?: ApplicationCommandOption[];
+}
+
+/** The body of a create of a USER or MESSAGE command: no description (or an empty one), no options. */
+export interface ContextMenuCommandCreateBody extends CommandBodyBase {
+  type: CommandType['User'] | CommandType['Message'];
+  /** Absent or empty. */
+  description?: '';
+}
+
+/** The body of a create of the PRIMARY_ENTRY_POINT command (global only). */
+export interface EntryPointCommandCreateBody extends CommandBodyBase {
+  type: CommandType['PrimaryEntryPoint'];
+  /** 1–100 characters. */
+  description?: string;
+  handler?: EntryPointCommandHandlerType;
+}
+
+/** The body of a create (`POST`) of a command, discriminated by `type`. */
+export type ApplicationCommandCreateBody = ChatInputCommandCreateBody | ContextMenuCommandCreateBody | EntryPointCommandCreateBody;
 
 /** The body of an edit (`PATCH`): every field optional, each supplied one replacing the old value; no `type`. */
-export type ApplicationCommandEditBody = Partial<Omit<ApplicationCommandCreateBody, 'type'>>;
+export type ApplicationCommandEditBody = Partial<Omit<ChatInputCommandCreateBody, 'type'>> & Partial<Pick<EntryPointCommandCreateBody, 'handler'>>;
 
 /** One item of a bulk overwrite (`PUT`): a create body, with the id of the command it replaces. */
-export interface ApplicationCommandBulkItem extends ApplicationCommandCreateBody {
-  id?: string | null;
-}
+export type ApplicationCommandBulkItem = ApplicationCommandCreateBody & { id?: string };
 
 /** A command as the service returns it. */
 export interface ApplicationCommand {

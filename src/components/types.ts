@@ -7,14 +7,14 @@ type T = typeof ComponentType;
 /** Fields every component has. */
 export interface ComponentBase<Type extends ComponentType> {
   type: Type;
-  /** A 32-bit integer unique in its message or modal; missing, null or 0: the service assigns one. */
-  id?: number | null;
+  /** A 32-bit integer unique in its message or modal; missing or 0: the service assigns one (the validators read `null` as missing too). */
+  id?: number;
 }
 
 /** A custom emoji (`id`) or a unicode one (`name`). */
 export interface PartialEmoji {
   /** A snowflake of a custom emoji. */
-  id?: string | null;
+  id?: string;
   /** The unicode character(s) or the custom emoji's name; at most 32 characters. */
   name?: string;
   animated?: boolean;
@@ -27,9 +27,11 @@ export interface UnfurledMediaItem {
   proxy_url?: string;
   height?: number | null;
   width?: number | null;
-  placeholder?: string;
-  placeholder_version?: number;
-  content_type?: string;
+  placeholder?: string | null;
+  placeholder_version?: number | null;
+  content_type?: string | null;
+  /** 0 unknown, 1 loading, 2 loaded, 3 not found. */
+  loading_state?: number;
   /** IS_ANIMATED = 1<<0. */
   flags?: number;
   attachment_id?: string;
@@ -38,7 +40,7 @@ export interface UnfurledMediaItem {
 interface ButtonBase<Style extends ButtonStyle> extends ComponentBase<T['Button']> {
   style: Style;
   /** Default false. */
-  disabled?: boolean | null;
+  disabled?: boolean;
 }
 
 /** Styles 1–4: sends an interaction with its custom_id; needs a label or an emoji. */
@@ -46,16 +48,16 @@ export interface InteractiveButton extends ButtonBase<1 | 2 | 3 | 4> {
   /** 1–100 characters, unique in the message. */
   custom_id: string;
   /** At most 80 characters. */
-  label?: string | null;
-  emoji?: PartialEmoji | null;
+  label?: string;
+  emoji?: PartialEmoji;
 }
 
 /** Style 5: opens its url; sends no interaction. */
 export interface LinkButton extends ButtonBase<5> {
   /** http, https or discord URL of at most 512 characters. */
   url: string;
-  label?: string | null;
-  emoji?: PartialEmoji | null;
+  label?: string;
+  emoji?: PartialEmoji;
 }
 
 /** Style 6: shows the SKU's name and price with a shop icon; sends no interaction. */
@@ -72,24 +74,24 @@ export interface SelectOption {
   /** 1–100 characters, unique in the select. */
   value: string;
   /** At most 100 characters. */
-  description?: string | null;
-  emoji?: PartialEmoji | null;
-  default?: boolean | null;
+  description?: string;
+  emoji?: PartialEmoji;
+  default?: boolean;
 }
 
 interface SelectBase<Type extends ComponentType> extends ComponentBase<Type> {
   /** 1–100 characters, unique in the message or modal. */
   custom_id: string;
   /** At most 150 characters. */
-  placeholder?: string | null;
+  placeholder?: string;
   /** 0–25, default 1; in a required modal select at least 1. */
-  min_values?: number | null;
+  min_values?: number;
   /** 1–25, default 1. */
-  max_values?: number | null;
+  max_values?: number;
   /** Modals only (ignored in messages); default true. */
-  required?: boolean | null;
+  required?: boolean;
   /** Messages only: an error in a modal. Default false. */
-  disabled?: boolean | null;
+  disabled?: boolean;
 }
 
 export interface StringSelectComponent extends SelectBase<T['StringSelect']> {
@@ -105,18 +107,18 @@ export interface SelectDefaultValue<Kind extends 'user' | 'role' | 'channel' = '
 
 export interface UserSelectComponent extends SelectBase<T['UserSelect']> {
   /** Their count lies within min_values..max_values. */
-  default_values?: SelectDefaultValue<'user'>[] | null;
+  default_values?: SelectDefaultValue<'user'>[];
 }
 export interface RoleSelectComponent extends SelectBase<T['RoleSelect']> {
-  default_values?: SelectDefaultValue<'role'>[] | null;
+  default_values?: SelectDefaultValue<'role'>[];
 }
 export interface MentionableSelectComponent extends SelectBase<T['MentionableSelect']> {
-  default_values?: SelectDefaultValue<'user' | 'role'>[] | null;
+  default_values?: SelectDefaultValue<'user' | 'role'>[];
 }
 export interface ChannelSelectComponent extends SelectBase<T['ChannelSelect']> {
-  default_values?: SelectDefaultValue<'channel'>[] | null;
+  default_values?: SelectDefaultValue<'channel'>[];
   /** Distinct channel types to offer; default all. */
-  channel_types?: ChannelType[] | null;
+  channel_types?: ChannelType[];
 }
 
 export type SelectComponent = StringSelectComponent | UserSelectComponent | RoleSelectComponent | MentionableSelectComponent | ChannelSelectComponent;
@@ -126,17 +128,17 @@ export interface TextInputComponent extends ComponentBase<T['TextInput']> {
   custom_id: string;
   style: TextInputStyle;
   /** Deprecated: 1–45 characters, only in a modal Action Row. */
-  label?: string | null;
+  label?: string;
   /** 0–4000. */
-  min_length?: number | null;
+  min_length?: number;
   /** 1–4000. */
-  max_length?: number | null;
+  max_length?: number;
   /** Default true. */
-  required?: boolean | null;
+  required?: boolean;
   /** Pre-filled text, at most 4000 characters. */
-  value?: string | null;
+  value?: string;
   /** At most 100 characters. */
-  placeholder?: string | null;
+  placeholder?: string;
 }
 
 /** Up to 5 Buttons, or exactly one select (messages); Text Inputs in a modal (deprecated: use Label). */
@@ -154,7 +156,7 @@ export interface ThumbnailComponent extends ComponentBase<T['Thumbnail']> {
   media: UnfurledMediaItem;
   /** Alt text, at most 1024 characters. */
   description?: string | null;
-  spoiler?: boolean | null;
+  spoiler?: boolean;
 }
 
 /** 1–3 Text Displays beside a Button or a Thumbnail. */
@@ -166,7 +168,7 @@ export interface SectionComponent extends ComponentBase<T['Section']> {
 export interface MediaGalleryItem {
   media: UnfurledMediaItem;
   description?: string | null;
-  spoiler?: boolean | null;
+  spoiler?: boolean;
 }
 
 export interface MediaGalleryComponent extends ComponentBase<T['MediaGallery']> {
@@ -177,7 +179,7 @@ export interface MediaGalleryComponent extends ComponentBase<T['MediaGallery']> 
 export interface FileComponent extends ComponentBase<T['File']> {
   /** `attachment://<filename>` only. */
   file: UnfurledMediaItem;
-  spoiler?: boolean | null;
+  spoiler?: boolean;
   /** Set by the service; ignored on input. */
   name?: string;
   /** Bytes; set by the service; ignored on input. */
@@ -186,9 +188,9 @@ export interface FileComponent extends ComponentBase<T['File']> {
 
 export interface SeparatorComponent extends ComponentBase<T['Separator']> {
   /** Default true. */
-  divider?: boolean | null;
+  divider?: boolean;
   /** 1 small (default), 2 large. */
-  spacing?: SeparatorSpacing | null;
+  spacing?: SeparatorSpacing;
 }
 
 /** What a Container may hold. */
@@ -199,7 +201,7 @@ export interface ContainerComponent extends ComponentBase<T['Container']> {
   components: ContainerChild[];
   /** RGB 0x000000–0xFFFFFF. */
   accent_color?: number | null;
-  spoiler?: boolean | null;
+  spoiler?: boolean;
 }
 
 /** Modals only: one interactive component with its text. */
@@ -207,32 +209,32 @@ export interface LabelComponent extends ComponentBase<T['Label']> {
   /** 1–45 characters. */
   label: string;
   /** At most 100 characters. */
-  description?: string | null;
+  description?: string;
   component: LabelChild;
 }
 
 export interface FileUploadComponent extends ComponentBase<T['FileUpload']> {
   custom_id: string;
   /** 0–10, default 1; at least 1 when required. */
-  min_values?: number | null;
+  min_values?: number;
   /** 1–10, default 1. */
-  max_values?: number | null;
-  required?: boolean | null;
+  max_values?: number;
+  required?: boolean;
 }
 
 /** An option of a Radio Group or a Checkbox Group. */
 export interface GroupOption {
   value: string;
   label: string;
-  description?: string | null;
-  default?: boolean | null;
+  description?: string;
+  default?: boolean;
 }
 
 export interface RadioGroupComponent extends ComponentBase<T['RadioGroup']> {
   custom_id: string;
   /** 2–10 options, at most one default. */
   options: GroupOption[];
-  required?: boolean | null;
+  required?: boolean;
 }
 
 export interface CheckboxGroupComponent extends ComponentBase<T['CheckboxGroup']> {
@@ -240,16 +242,16 @@ export interface CheckboxGroupComponent extends ComponentBase<T['CheckboxGroup']
   /** 1–10 options. */
   options: GroupOption[];
   /** 0–10, default 1; at least 1 when required. */
-  min_values?: number | null;
+  min_values?: number;
   /** 1–10; default the number of options. */
-  max_values?: number | null;
-  required?: boolean | null;
+  max_values?: number;
+  required?: boolean;
 }
 
 /** Cannot be required: use a Checkbox Group with one option for that. */
 export interface CheckboxComponent extends ComponentBase<T['Checkbox']> {
   custom_id: string;
-  default?: boolean | null;
+  default?: boolean;
 }
 
 /** What a Label may hold. */
@@ -280,24 +282,37 @@ export type MessageTopLevelComponent = ActionRowComponent<ButtonComponent | Sele
 /** A top-level component of a modal. */
 export type ModalTopLevelComponent = LabelComponent | TextDisplayComponent | ActionRowComponent<TextInputComponent>;
 
-/** The component-bearing fields of a message body (create, edit, or an interaction response's data). */
+/** The component-bearing fields of a message body (a create, or an interaction response's data). */
 export interface MessageBody {
   /** At most 4000 characters; refused with IS_COMPONENTS_V2. */
-  content?: string | null;
-  components?: MessageTopLevelComponent[] | null;
+  content?: string;
+  components?: MessageTopLevelComponent[];
   /** Bit set of MessageFlags; IS_COMPONENTS_V2 (1<<15) cannot be removed once sent. */
-  flags?: number | null;
+  flags?: number;
   /** At most 10; refused with IS_COMPONENTS_V2. */
-  embeds?: Record<string, unknown>[] | null;
+  embeds?: Record<string, unknown>[];
   /** Refused with IS_COMPONENTS_V2. */
-  poll?: Record<string, unknown> | null;
+  poll?: Record<string, unknown>;
   /** At most 3; refused with IS_COMPONENTS_V2. */
-  sticker_ids?: string[] | null;
+  sticker_ids?: [string] | [string, string] | [string, string, string];
   /** At most 10. */
-  attachments?: Record<string, unknown>[] | null;
-  allowed_mentions?: Record<string, unknown> | null;
+  attachments?: MessageAttachmentInput[];
+  allowed_mentions?: Record<string, unknown>;
   tts?: boolean;
 }
+
+/** An entry of a message body's `attachments`: an uploaded file (`id` its index) or an attachment to keep (`id` its snowflake). */
+export interface MessageAttachmentInput {
+  id: string | number;
+  filename?: string;
+  description?: string;
+  [field: string]: unknown;
+}
+
+/** The fields of a message edit: as {@link MessageBody}, where `null` clears `content`, `components`, `flags`, `embeds`, `attachments` or `allowed_mentions`. */
+export type MessageEditBody = {
+  [Field in keyof MessageBody]?: Field extends 'content' | 'components' | 'flags' | 'embeds' | 'attachments' | 'allowed_mentions' ? MessageBody[Field] | null : MessageBody[Field];
+};
 
 /** A modal: the data of an interaction response of type 9. */
 export interface ModalBody {
@@ -324,7 +339,7 @@ export interface ChannelMessageResponse {
 /** Acknowledges now; the message follows (only `flags`, e.g. EPHEMERAL, applies). */
 export interface DeferredChannelMessageResponse {
   type: 5;
-  data?: { flags?: number | null };
+  data?: { flags?: number };
 }
 /** Component interactions: acknowledges now; the original message is edited later. */
 export interface DeferredUpdateMessageResponse {
@@ -414,7 +429,7 @@ export interface FileUploadResponse extends ResponseBase<T['FileUpload']> {
 export interface RadioGroupResponse extends ResponseBase<T['RadioGroup']> {
   custom_id: string;
   /** The chosen value, or null when none. */
-  value?: string | null;
+  value?: string;
 }
 
 export interface CheckboxGroupResponse extends ResponseBase<T['CheckboxGroup']> {

@@ -9,7 +9,7 @@ import { argumentError } from '../shared/errors.js';
 import { ApplicationCommandOptionType } from '../rules/commands.js';
 import { COMPONENT_NAMES, ComponentType, type ComponentType as ComponentTypeValue } from '../rules/components.js';
 import type { LabelChildResponse } from '../components/types.js';
-import type { AutocompleteInteraction, ChatInputCommandInteraction, CommandInteractionOption, ModalSubmitInteraction } from './types.js';
+import type { CommandInteractionOption } from './types.js';
 
 const O = ApplicationCommandOptionType;
 const C = ComponentType;
@@ -19,6 +19,23 @@ export type ValueOptionType = Exclude<(typeof O)[keyof typeof O], 1 | 2>;
 
 /** The value of an option of type `T`: text for String, ids for User, Channel, Role, Mentionable and Attachment. */
 export type OptionValue<T extends ValueOptionType> = T extends 4 | 10 ? number : T extends 5 ? boolean : string;
+
+/**
+ * What the option readers read: a slash command (`ChatInputCommandInteraction`) or an autocomplete
+ * (`AutocompleteInteraction`) interaction, of this package's types or any other with this shape.
+ */
+export type CommandOptionsInteraction =
+  | { type: 2; data: { type: 1; options?: readonly CommandInteractionOption[] } }
+  | { type: 4; data: { options?: readonly CommandInteractionOption[] } };
+
+/**
+ * What the modal readers read: a modal submit interaction (`ModalSubmitInteraction`), of this
+ * package's types or any other with this shape. Components that are not answers are skipped.
+ */
+export interface ModalSubmitInteractionLike {
+  type: 5;
+  data: { components: readonly object[] };
+}
 
 /** Component types a modal answers with a value. */
 export type ModalInputType = LabelChildResponse['type'];
@@ -77,12 +94,12 @@ function nameOf(node: Node | undefined): string | undefined {
  * The name of the subcommand a slash command was used with (inside its group, if any), or
  * `undefined` for a command without subcommands. Works on autocomplete interactions too.
  */
-export function getSubcommand(interaction: ChatInputCommandInteraction | AutocompleteInteraction): string | undefined {
+export function getSubcommand(interaction: CommandOptionsInteraction): string | undefined {
   return nameOf(route(commandOptions('getSubcommand', interaction)).subcommand);
 }
 
 /** The name of the subcommand group a slash command was used with, or `undefined` when none. */
-export function getSubcommandGroup(interaction: ChatInputCommandInteraction | AutocompleteInteraction): string | undefined {
+export function getSubcommandGroup(interaction: CommandOptionsInteraction): string | undefined {
   return nameOf(route(commandOptions('getSubcommandGroup', interaction)).group);
 }
 
@@ -95,9 +112,9 @@ export function getSubcommandGroup(interaction: ChatInputCommandInteraction | Au
  * in `interaction.data.resolved`. In an autocomplete interaction, read the option being typed
  * with `focusedOption()`: its value is the text typed so far, whatever its type.
  */
-export function getOption<T extends ValueOptionType>(interaction: ChatInputCommandInteraction | AutocompleteInteraction, name: string, type: T): OptionValue<T> | undefined;
-export function getOption(interaction: ChatInputCommandInteraction | AutocompleteInteraction, name: string): string | number | boolean | undefined;
-export function getOption(interaction: ChatInputCommandInteraction | AutocompleteInteraction, name: string, type?: ValueOptionType): string | number | boolean | undefined {
+export function getOption<T extends ValueOptionType>(interaction: CommandOptionsInteraction, name: string, type: T): OptionValue<T> | undefined;
+export function getOption(interaction: CommandOptionsInteraction, name: string): string | number | boolean | undefined;
+export function getOption(interaction: CommandOptionsInteraction, name: string, type?: ValueOptionType): string | number | boolean | undefined {
   const where = 'getOption';
   const top = commandOptions(where, interaction);
   checkString(where, 'name', name, true);
@@ -142,7 +159,7 @@ function componentName(type: number): string {
  * Row of the deprecated form), with its `type`, `id` and value fields; `undefined` when the
  * modal has no answering component of that `custom_id`.
  */
-export function getModalComponent(interaction: ModalSubmitInteraction, customId: string): LabelChildResponse | undefined {
+export function getModalComponent(interaction: ModalSubmitInteractionLike, customId: string): LabelChildResponse | undefined {
   const where = 'getModalComponent';
   const inputs = modalInputs(where, interaction);
   checkCustomId(where, customId);
@@ -162,9 +179,9 @@ function checkCustomId(where: string, customId: unknown): void {
  * answering component of that `custom_id`. With `type` (a `ComponentType`), the result is typed
  * and a component of another type is an argument error.
  */
-export function getModalValue<T extends ModalInputType>(interaction: ModalSubmitInteraction, customId: string, type: T): ModalValue<T> | undefined;
-export function getModalValue(interaction: ModalSubmitInteraction, customId: string): string | string[] | boolean | null | undefined;
-export function getModalValue(interaction: ModalSubmitInteraction, customId: string, type?: ModalInputType): string | string[] | boolean | null | undefined {
+export function getModalValue<T extends ModalInputType>(interaction: ModalSubmitInteractionLike, customId: string, type: T): ModalValue<T> | undefined;
+export function getModalValue(interaction: ModalSubmitInteractionLike, customId: string): string | string[] | boolean | null | undefined;
+export function getModalValue(interaction: ModalSubmitInteractionLike, customId: string, type?: ModalInputType): string | string[] | boolean | null | undefined {
   const where = 'getModalValue';
   const inputs = modalInputs(where, interaction);
   checkCustomId(where, customId);

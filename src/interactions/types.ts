@@ -1,5 +1,5 @@
 import type { MessageBody, ModalBody, ModalSubmitComponentResponse } from '../components/types.js';
-import { ApplicationCommandType } from '../rules/commands.js';
+import { ApplicationCommandType, type ApplicationIntegrationType, type InteractionContextType } from '../rules/commands.js';
 import { MessageFlags } from '../rules/components.js';
 
 /**
@@ -8,37 +8,44 @@ import { MessageFlags } from '../rules/components.js';
  * sends back. Plain data: field names are the service's, in snake_case.
  */
 
+/** `Name` in SCREAMING_CASE: `ApplicationCommand` → `APPLICATION_COMMAND`, `IsComponentsV2` → `IS_COMPONENTS_V2`. */
+type ScreamingCase<Name extends string, Out extends string = ''> = Name extends `${infer C}${infer Rest}`
+  ? ScreamingCase<Rest, `${Out}${Out extends '' ? '' : C extends Lowercase<C> ? '' : '_'}${Uppercase<C>}`>
+  : Out;
+
+/** The former SCREAMING_CASE names of members `Keys` of a constant object: deprecated aliases of the same values. */
+export type FormerNames<T, Keys extends keyof T & string = keyof T & string> = { readonly [K in Keys as ScreamingCase<K>]: T[K] };
+
 /**
- * Makes a constant object's former SCREAMING_CASE names non-enumerable: they still read (and are
- * typed, as deprecated), but `Object.keys`/`values`/`entries` list each value once, by its PascalCase name.
+ * Adds to a constant object the former SCREAMING_CASE name of each member `keys` (every member by
+ * default) as a non-enumerable alias: it still reads, but `Object.keys`/`values`/`entries` and
+ * JSON list each value once, by its PascalCase name.
  */
-function hideFormerNames<T extends object>(constants: T): T {
-  for (const key of Object.keys(constants)) if (/^[A-Z0-9_]+$/.test(key)) Object.defineProperty(constants, key, { enumerable: false });
-  return constants;
+function withFormerNames<T extends Record<string, number>, Keys extends keyof T & string = keyof T & string>(constants: T, keys?: readonly Keys[]): T & FormerNames<T, Keys> {
+  for (const key of keys ?? (Object.keys(constants) as Keys[])) {
+    Object.defineProperty(constants, key.replace(/(?<!^)([A-Z])/g, '_$1').toUpperCase(), { value: constants[key], enumerable: false });
+  }
+  return constants as T & FormerNames<T, Keys>;
 }
 
-/** `type` of an interaction. PascalCase members, as every constant of the package (docs/decisions.md). */
-export const InteractionType = hideFormerNames({
+/**
+ * `type` of an interaction. PascalCase members, as every constant of the package (docs/decisions.md);
+ * the former SCREAMING_CASE names (`PING`, `APPLICATION_COMMAND`, …) are deprecated aliases.
+ */
+export const InteractionType = withFormerNames({
   Ping: 1,
   ApplicationCommand: 2,
   MessageComponent: 3,
   ApplicationCommandAutocomplete: 4,
   ModalSubmit: 5,
-  /** @deprecated Use `InteractionType.Ping` (same value). */
-  PING: 1,
-  /** @deprecated Use `InteractionType.ApplicationCommand` (same value). */
-  APPLICATION_COMMAND: 2,
-  /** @deprecated Use `InteractionType.MessageComponent` (same value). */
-  MESSAGE_COMPONENT: 3,
-  /** @deprecated Use `InteractionType.ApplicationCommandAutocomplete` (same value). */
-  APPLICATION_COMMAND_AUTOCOMPLETE: 4,
-  /** @deprecated Use `InteractionType.ModalSubmit` (same value). */
-  MODAL_SUBMIT: 5,
 } as const);
 export type InteractionType = (typeof InteractionType)[keyof typeof InteractionType];
 
-/** `type` of an interaction response (the callback types the service accepts from an app). */
-export const InteractionResponseType = hideFormerNames({
+/**
+ * `type` of an interaction response (the callback types the service accepts from an app); the
+ * former SCREAMING_CASE names (`PONG`, `CHANNEL_MESSAGE_WITH_SOURCE`, …) are deprecated aliases.
+ */
+export const InteractionResponseType = withFormerNames({
   Pong: 1,
   ChannelMessageWithSource: 4,
   DeferredChannelMessageWithSource: 5,
@@ -47,59 +54,39 @@ export const InteractionResponseType = hideFormerNames({
   ApplicationCommandAutocompleteResult: 8,
   Modal: 9,
   LaunchActivity: 12,
-  /** @deprecated Use `InteractionResponseType.Pong` (same value). */
-  PONG: 1,
-  /** @deprecated Use `InteractionResponseType.ChannelMessageWithSource` (same value). */
-  CHANNEL_MESSAGE_WITH_SOURCE: 4,
-  /** @deprecated Use `InteractionResponseType.DeferredChannelMessageWithSource` (same value). */
-  DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE: 5,
-  /** @deprecated Use `InteractionResponseType.DeferredUpdateMessage` (same value). */
-  DEFERRED_UPDATE_MESSAGE: 6,
-  /** @deprecated Use `InteractionResponseType.UpdateMessage` (same value). */
-  UPDATE_MESSAGE: 7,
-  /** @deprecated Use `InteractionResponseType.ApplicationCommandAutocompleteResult` (same value). */
-  APPLICATION_COMMAND_AUTOCOMPLETE_RESULT: 8,
-  /** @deprecated Use `InteractionResponseType.Modal` (same value). */
-  MODAL: 9,
-  /** @deprecated Use `InteractionResponseType.LaunchActivity` (same value). */
-  LAUNCH_ACTIVITY: 12,
 } as const);
 export type InteractionResponseType = (typeof InteractionResponseType)[keyof typeof InteractionResponseType];
 
-/** `data.type` of an application command interaction: the command types of `ApplicationCommandType` a user invokes. */
-export const CommandInteractionType = hideFormerNames({
+/**
+ * `data.type` of an application command interaction: the command types of `ApplicationCommandType`
+ * a user invokes; the former names (`CHAT_INPUT`, `USER`, `MESSAGE`) are deprecated aliases.
+ */
+export const CommandInteractionType = withFormerNames({
   ChatInput: ApplicationCommandType.ChatInput,
   User: ApplicationCommandType.User,
   Message: ApplicationCommandType.Message,
-  /** @deprecated Use `CommandInteractionType.ChatInput` (same value). */
-  CHAT_INPUT: ApplicationCommandType.ChatInput,
-  /** @deprecated Use `CommandInteractionType.User` (same value). */
-  USER: ApplicationCommandType.User,
-  /** @deprecated Use `CommandInteractionType.Message` (same value). */
-  MESSAGE: ApplicationCommandType.Message,
 } as const);
 
 /**
- * Message flags under their former names in this entry point.
+ * Message flags under their former names in this entry point (`EPHEMERAL`, `IS_COMPONENTS_V2`).
  * @deprecated Use `MessageFlags` (exported here and from `social-sdk-auth/components`): the one
  * source of message flags. This object holds the same members plus the old names.
  */
-export const InteractionMessageFlags = hideFormerNames({
-  ...MessageFlags,
-  /** @deprecated Use `MessageFlags.Ephemeral` (same value). */
-  EPHEMERAL: MessageFlags.Ephemeral,
-  /** @deprecated Use `MessageFlags.IsComponentsV2` (same value). */
-  IS_COMPONENTS_V2: MessageFlags.IsComponentsV2,
-} as const);
+export const InteractionMessageFlags = withFormerNames({ ...MessageFlags }, ['Ephemeral', 'IsComponentsV2']);
 
 /** A user as interactions carry it. */
 export interface InteractionUser {
   id: string;
   username: string;
   global_name: string | null;
-  discriminator?: string;
-  avatar?: string | null;
+  /** '0' for every user with a unique username. */
+  discriminator: string;
+  /** The avatar's hash, or null for the default avatar. */
+  avatar: string | null;
   bot?: boolean;
+  /** The user's public flags, a bit set. */
+  public_flags?: number;
+  flags?: number;
 }
 
 /** A guild member as interactions carry it; `member.user` is the invoking user. */
@@ -108,11 +95,21 @@ export interface InteractionMember {
   user: InteractionUser;
   nick?: string | null;
   roles: string[];
-  joined_at: string;
+  /** ISO 8601; null for a guest member (one admitted to a voice channel without joining the guild). */
+  joined_at: string | null;
+  /** Guild member flags, a bit set (DID_REJOIN = 1<<0, COMPLETED_ONBOARDING = 1<<1, …); 0 for none. */
+  flags: number;
   /** The member's permissions in the channel, as a decimal string of bits. */
-  permissions?: string;
-  deaf?: boolean;
-  mute?: boolean;
+  permissions: string;
+  /** Deafened in voice channels (absent on resolved members). */
+  deaf: boolean;
+  /** Muted in voice channels (absent on resolved members). */
+  mute: boolean;
+  /** The member's guild avatar hash. */
+  avatar?: string | null;
+  premium_since?: string | null;
+  pending?: boolean;
+  communication_disabled_until?: string | null;
 }
 
 export interface InteractionRole {
@@ -125,8 +122,27 @@ export interface InteractionRole {
 export interface InteractionChannel {
   id: string;
   type: number;
-  name?: string;
+  /** Null for direct messages. */
+  name?: string | null;
   permissions?: string;
+  guild_id?: string;
+  parent_id?: string | null;
+}
+
+/** A user's or a guild's entitlement to a SKU, as interactions carry them. */
+export interface InteractionEntitlement {
+  id: string;
+  sku_id: string;
+  application_id: string;
+  user_id?: string;
+  guild_id?: string;
+  /** 1 purchase, 2 premium subscription, 3 developer gift, 4 test mode purchase, 5 free purchase, 6 user gift, 7 premium purchase, 8 application subscription. */
+  type: number;
+  deleted: boolean;
+  /** ISO 8601; null for entitlements that do not start or end. */
+  starts_at: string | null;
+  ends_at: string | null;
+  consumed?: boolean;
 }
 
 /** A message as interactions carry it (the message a component is on, or a message command's target). */
@@ -150,10 +166,13 @@ export interface InteractionAttachment {
   content_type?: string;
 }
 
+/** A member among an interaction's resolved entities: without `user` (see `users`), `deaf` or `mute`. */
+export type InteractionResolvedMember = Omit<InteractionMember, 'user' | 'deaf' | 'mute'>;
+
 /** Entities an interaction refers to, keyed by id. */
 export interface InteractionResolved {
   users?: Record<string, InteractionUser>;
-  members?: Record<string, Omit<InteractionMember, 'user'>>;
+  members?: Record<string, InteractionResolvedMember>;
   roles?: Record<string, InteractionRole>;
   channels?: Record<string, InteractionChannel>;
   messages?: Record<string, InteractionMessage>;
@@ -195,6 +214,19 @@ export interface InteractionBase {
   locale?: string;
   /** The guild's preferred language. */
   guild_locale?: string;
+  /** The SKUs the invoking user (and, in a guild, the guild) is entitled to; empty without monetization. */
+  entitlements: InteractionEntitlement[];
+  /**
+   * The installations that authorized the interaction, keyed by `ApplicationIntegrationType`: `'0'`
+   * the guild id (guild install), `'1'` the user id (user install).
+   */
+  authorizing_integration_owners: { [Type in ApplicationIntegrationType]?: string };
+  /** Where the interaction was triggered: 0 a guild, 1 the bot's DM, 2 another private channel. */
+  context?: InteractionContextType;
+  /** The largest attachment the interaction's responses may upload, in bytes. */
+  attachment_size_limit: number;
+  /** In a guild: the guild's id, preferred locale and features. */
+  guild?: { id: string; locale: string; features: string[] };
 }
 
 export interface PingInteraction extends InteractionBase {
@@ -228,6 +260,13 @@ export interface MessageCommandData {
   resolved: Required<Pick<InteractionResolved, 'messages'>>;
 }
 
+export interface PrimaryEntryPointCommandData {
+  id: string;
+  name: string;
+  type: 4;
+  guild_id?: string;
+}
+
 /** A slash command (`data.type` 1) used. */
 export interface ChatInputCommandInteraction extends InteractionBase {
   type: 2;
@@ -246,7 +285,16 @@ export interface MessageCommandInteraction extends InteractionBase {
   data: MessageCommandData;
 }
 
-export type ApplicationCommandInteraction = ChatInputCommandInteraction | UserCommandInteraction | MessageCommandInteraction;
+/**
+ * The app's primary entry point command (`data.type` 4) used, when its handler is APP_HANDLER:
+ * answer with {@link InteractionResponseType.LaunchActivity} or a message.
+ */
+export interface PrimaryEntryPointCommandInteraction extends InteractionBase {
+  type: 2;
+  data: PrimaryEntryPointCommandData;
+}
+
+export type ApplicationCommandInteraction = ChatInputCommandInteraction | UserCommandInteraction | MessageCommandInteraction | PrimaryEntryPointCommandInteraction;
 
 export interface MessageComponentData {
   /** The component's `id` in the message. */
@@ -311,22 +359,8 @@ export type Interaction =
 /** The message of a reply or an update: content, components, flags (the shapes of `social-sdk-auth/components`). */
 export type InteractionMessageData = MessageBody;
 
-export interface AutocompleteChoice {
-  name: string;
-  value: string | number;
-  name_localizations?: Record<string, string>;
-}
-
 /** A modal: `custom_id`, `title` and its components (the shapes of `social-sdk-auth/components`). */
 export type ModalData = ModalBody;
 
-/** What an application answers to an interaction. */
-export type InteractionResponse =
-  | { type: 1 }
-  | { type: 4; data: InteractionMessageData }
-  | { type: 5; data?: { flags?: number } }
-  | { type: 6 }
-  | { type: 7; data: InteractionMessageData }
-  | { type: 8; data: { choices: AutocompleteChoice[] } }
-  | { type: 9; data: ModalData }
-  | { type: 12 };
+/** What an application answers to an interaction, and an autocomplete choice: the shapes of `social-sdk-auth/components`. */
+export type { AutocompleteChoice, InteractionResponse } from '../components/types.js';

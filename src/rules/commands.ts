@@ -42,7 +42,7 @@ export const ApplicationCommandPermissionType = { Role: 1, User: 2, Channel: 3 }
 export type ApplicationCommandPermissionType =
   (typeof ApplicationCommandPermissionType)[keyof typeof ApplicationCommandPermissionType];
 
-/** Channel types a CHANNEL option may be restricted to (the service's published list). */
+/** Channel types a CHANNEL option or a Channel Select may be restricted to (the published list, and GUILD_MEDIA). */
 export const ChannelType = {
   GuildText: 0,
   Dm: 1,
@@ -56,6 +56,7 @@ export const ChannelType = {
   GuildStageVoice: 13,
   GuildDirectory: 14,
   GuildForum: 15,
+  GuildMedia: 16,
 } as const;
 export type ChannelType = (typeof ChannelType)[keyof typeof ChannelType];
 

@@ -84,6 +84,15 @@ describe('editMessage', () => {
     expect(edited).toMatchObject({ flags: V2, components: [{ type: 10, id: 1, content: 'Round 2' }] });
     await expect(api.editMessage(channel, sent.id, { flags: 0 })).rejects.toMatchObject({ status: 400, code: 50035, local: false, fieldErrors: [{ path: 'flags', code: 'MESSAGE_COMPONENTS_V2_FLAG_REMOVED' }] });
   });
+
+  it('clears a field given as null (EditMessageBody admits null where MessageBody does not)', async () => {
+    const buttons = new MessageBuilder().setContent('Ready?').addActionRow((row) => row.addButton({ customId: 'go', label: 'Go' })).toJSON();
+    const sent = await api.createMessage(channel, buttons);
+    const edited = await api.editMessage(channel, sent.id, { content: null });
+    expect(edited).toMatchObject({ content: '', components: [{ type: 1, components: [{ custom_id: 'go' }] }] });
+    const cleared = await api.editMessage(channel, sent.id, { content: 'Closed', components: null, embeds: null, allowed_mentions: null });
+    expect(cleared).toMatchObject({ content: 'Closed', components: [], embeds: [] });
+  });
 });
 
 describe('bad input is refused before sending', () => {
