@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { createInteractionHandler, reply, type Interaction, type InteractionResponse } from '../../src/interactions/index.js';
 import { componentSchemaErrors, schemaErrors } from './openapi.js';
-import { emulatorRoutes, routeOf, tableRoutes, type RouteName } from './routes.js';
+import { bodyRoutes, emulatorRoutes, routeOf, tableRoutes, type RouteName } from './routes.js';
 
 const OWNER = '80351110224678912';
 const PLAYER = '80351110224678913';
@@ -589,6 +589,25 @@ add('PUT /api/v10/channels/:id/voice-status 403 missing permissions', 403, async
 add('PUT /api/v10/channels/:id/voice-status 404', 404, () => call('PUT', api('/channels/0/voice-status'), { body: { status: 'x' } }));
 
 // ---- interactions and their webhook ----
+/** A path of `name` naming things that exist, so the answer comes from reading its body. */
+async function livePath(name: RouteName): Promise<string> {
+  const pattern = name.split(' ')[1]!;
+  if (pattern.startsWith('/api/v10/webhooks/')) return webhook(await answered(), pattern.endsWith('@original') ? '/messages/@original' : '');
+  const command = pattern.includes('/guilds/') ? W.guildCommand : W.command;
+  const message = pattern.includes('/lobbies/') ? W.lobbyMessage : W.message;
+  const channel = pattern.includes('voice-status') ? W.voice : W.general;
+  const values: Record<string, string> = { app: app(), guild: W.guild, command, id: W.lobby, user: FRIEND, message, channel };
+  return pattern.replace(/:([a-z]+)/g, (_, p: string) => values[p]!);
+}
+
+/** The credential a route takes, for a request that should reach its body: the bot token unless the route wants another. */
+function credentialFor(name: RouteName): string | null {
+  if (PUBLIC_ROUTES.has(name)) return null;
+  if (name === 'PUT /api/v10/lobbies') return bearer(FRIEND);
+  if (name.endsWith('/permissions') && name.startsWith('PUT ')) return bearer(OWNER, PERMISSIONS_EDIT);
+  return `Bot ${emulator.botToken}`;
+}
+
 /** An interaction the endpoint acknowledged with a reply: its id and token. */
 async function answered(): Promise<Interaction> {
   let seen: Interaction | undefined;
@@ -600,10 +619,10 @@ async function answered(): Promise<Interaction> {
   return seen!;
 }
 /** The answer of a callback sent from the endpoint while the interaction waits for it. */
-async function callbackAnswer(body: unknown, query = '', tamper = (i: Interaction) => `/api/v10/interactions/${i.id}/${i.token}/callback`): Promise<Answer> {
+async function callbackAnswer(body: unknown, query = '', tamper = (i: Interaction) => `/api/v10/interactions/${i.id}/${i.token}/callback`, options: CallOptions = {}): Promise<Answer> {
   let got: Answer | undefined;
   onInteraction = async (interaction) => {
-    got = await call('POST', `${tamper(interaction)}${query}`, { auth: null, body });
+    got = await call('POST', `${tamper(interaction)}${query}`, { auth: null, body, ...options });
     return undefined;
   };
   await emulator.invokeCommand({ guildId: W.guild, channelId: W.general, userId: PLAYER, name: 'ping' }).catch(() => undefined);
@@ -715,7 +734,28 @@ describe('every route the emulator serves', () => {
   }
 });
 
+/** The three ways a body is refused before it is read as the route's: too large, not JSON, not declared JSON. */
+const BODY_REFUSALS: Array<{ status: number; options: CallOptions }> = [
+  { status: 413, options: { raw: JSON.stringify({ content: 'x'.repeat(70 * 1024) }) } },
+  { status: 400, options: { raw: '{"content": ' } },
+  { status: 400, options: { raw: 'content=x', contentType: 'application/x-www-form-urlencoded' } },
+];
+
 describe('the answers every route of the kernel can give', () => {
+  it('413 and 400 with the service\'s error bodies for a body too large, not JSON or not declared JSON, on every route that reads one', async () => {
+    const problems: Record<string, unknown> = {};
+    for (const name of bodyRoutes()) {
+      const method = name.split(' ')[0]!;
+      for (const refusal of BODY_REFUSALS) {
+        const callback = (i: Interaction): string => `/api/v10/interactions/${i.id}/${i.token}/callback`;
+        const answer = name.includes('/callback') ? await callbackAnswer(undefined, '', callback, refusal.options) : await call(method, await livePath(name), { ...refusal.options, auth: credentialFor(name) });
+        const errors = answer.status !== refusal.status ? [`answered ${answer.status} ${JSON.stringify(answer.body)}`] : NOT_DESCRIBED[name] !== undefined ? componentSchemaErrors('ErrorResponse', answer.body) : errorsOf(answer);
+        if (errors.length > 0) problems[`${name} ${refusal.status} ${refusal.options.contentType ?? ''}`] = errors;
+      }
+    }
+    expect(problems, JSON.stringify(problems, null, 1)).toEqual({});
+  }, 30_000);
+
   it('429 with the service\'s rate-limit body, on every route', async () => {
     const problems: Record<string, string[]> = {};
     for (const name of tableRoutes()) {

@@ -21,6 +21,11 @@ export function tableRoutes(): RouteName[] {
   return [...LOBBY_ROUTES, ...COMMAND_ROUTES, ...MESSAGE_ROUTES, ...INTERACTION_ROUTES].map((r) => `${r.method} /api/v10/${r.segments.join('/')}`);
 }
 
+/** The routes of the areas' tables that read a body (JSON, or JSON or multipart). */
+export function bodyRoutes(): RouteName[] {
+  return [...LOBBY_ROUTES, ...COMMAND_ROUTES, ...MESSAGE_ROUTES, ...INTERACTION_ROUTES].filter((r) => r.body !== 'none').map((r) => `${r.method} /api/v10/${r.segments.join('/')}`);
+}
+
 /** The server's literal paths, relative to the web base. */
 export function literalPaths(): string[] {
   return [...Object.values(PATHS), DEVICE_AUTHORIZE_PATH, ACTIVATE_PATH, PROVISIONAL_TOKEN_PATH];
