@@ -358,6 +358,8 @@ interface Case {
 let emulator: Emulator;
 let endpoint: Server;
 let routes: RouteName[] = [];
+/** Added to the emulator's clock, to age an interaction token. */
+let clockOffset = 0;
 let onInteraction: (interaction: Interaction) => InteractionResponse | undefined | Promise<InteractionResponse | undefined> = () => reply('ok');
 
 const W = { guild: '', general: '', voice: '', role: '', command: '', guildCommand: '', lobby: '', lobbyMessage: '', message: '' };
@@ -420,6 +422,9 @@ add('GET /api/v10/gateway/bot 200', 200, () => call('GET', api('/gateway/bot')))
 add('GET /api/v10/gateway/bot 401', 401, () => call('GET', api('/gateway/bot'), { auth: 'Bot nope' }));
 add('POST /api/v10/partner-sdk/token 200', 200, () => call('POST', api('/partner-sdk/token'), { auth: null, body: { client_id: app(), external_auth_type: 'OIDC', external_auth_token: 'an-oidc-id-token' } }));
 add('POST /api/v10/partner-sdk/token 400 50035', 400, () => call('POST', api('/partner-sdk/token'), { auth: null, body: { client_id: app() } }));
+add('POST /api/v10/partner-sdk/token 400 invalid external token', 400, () => call('POST', api('/partner-sdk/token'), { auth: null, body: { client_id: app(), external_auth_type: 'OIDC', external_auth_token: 'not-the-token' } }));
+add('POST /api/v10/partner-sdk/token 400 provider not configured', 400, () => call('POST', api('/partner-sdk/token'), { auth: null, body: { client_id: app(), external_auth_type: 'STEAM_SESSION_TICKET', external_auth_token: 't' } }));
+add('POST /api/v10/partner-sdk/token 400 bad JSON', 400, () => call('POST', api('/partner-sdk/token'), { auth: null, raw: '{' }));
 add('POST /api/v10/partner-sdk/token 404 unknown application', 404, () => call('POST', api('/partner-sdk/token'), { auth: null, body: { client_id: UNKNOWN, external_auth_type: 'OIDC', external_auth_token: 'x' } }));
 add('POST /api/v10/partner-sdk/token 401 wrong secret', 401, () => call('POST', api('/partner-sdk/token'), { auth: null, body: { client_id: '2234567890123456789', client_secret: 'wrong', external_auth_type: 'OIDC', external_auth_token: 'an-oidc-id-token' } }));
 
@@ -466,6 +471,7 @@ add('PUT /api/v10/applications/:app/guilds/:guild/commands 400 50035', 400, () =
 add('GET /api/v10/applications/:app/guilds/:guild/commands/:command 200', 200, () => call('GET', api(`${guildCommands()}/${W.guildCommand}`)));
 add('GET /api/v10/applications/:app/guilds/:guild/commands/:command 404', 404, () => call('GET', api(`${guildCommands()}/${UNKNOWN}`)));
 add('PATCH /api/v10/applications/:app/guilds/:guild/commands/:command 200', 200, () => call('PATCH', api(`${guildCommands()}/${W.guildCommand}`), { body: { description: 'Kicks' } }));
+add('PATCH /api/v10/applications/:app/guilds/:guild/commands/:command 400 50035', 400, () => call('PATCH', api(`${guildCommands()}/${W.guildCommand}`), { body: { options: [{ type: 99, name: 'x', description: 'x' }] } }));
 add('PATCH /api/v10/applications/:app/guilds/:guild/commands/:command 404', 404, () => call('PATCH', api(`${guildCommands()}/${UNKNOWN}`), { body: { description: 'x' } }));
 add('DELETE /api/v10/applications/:app/guilds/:guild/commands/:command 204', 204, async () => {
   const made = await call('POST', api(guildCommands()), { body: slash('gone') });
@@ -535,6 +541,7 @@ add('PUT /api/v10/lobbies 200', 200, () => call('PUT', api('/lobbies'), { auth: 
 add('PUT /api/v10/lobbies 400 50035', 400, () => call('PUT', api('/lobbies'), { auth: bearer(FRIEND), body: {} }));
 add('PUT /api/v10/lobbies 403 bot token', 403, () => call('PUT', api('/lobbies'), { body: { secret: 's' } }));
 add('GET /api/v10/lobbies/:id 200', 200, () => call('GET', lobby()));
+add('GET /api/v10/lobbies/:id 403 bearer', 403, () => call('GET', lobby(), { auth: bearer(PLAYER) }));
 add('GET /api/v10/lobbies/:id 404', 404, () => call('GET', api(`/lobbies/${UNKNOWN}`)));
 add('PATCH /api/v10/lobbies/:id 200', 200, () => call('PATCH', lobby(), { body: { metadata: { mode: 'ffa' } } }));
 add('PATCH /api/v10/lobbies/:id 400 50035', 400, () => call('PATCH', lobby(), { body: { idle_timeout_seconds: 'soon' } }));
@@ -603,7 +610,7 @@ async function livePath(name: RouteName): Promise<string> {
 /** The credential a route takes, for a request that should reach its body: the bot token unless the route wants another. */
 function credentialFor(name: RouteName): string | null {
   if (PUBLIC_ROUTES.has(name)) return null;
-  if (name === 'PUT /api/v10/lobbies') return bearer(FRIEND);
+  if (name === 'PUT /api/v10/lobbies' || name.includes('/members/@me') || name === 'POST /api/v10/invites/:code') return bearer(FRIEND);
   if (name.endsWith('/permissions') && name.startsWith('PUT ')) return bearer(OWNER, PERMISSIONS_EDIT);
   return `Bot ${emulator.botToken}`;
 }
@@ -628,6 +635,16 @@ async function callbackAnswer(body: unknown, query = '', tamper = (i: Interactio
   await emulator.invokeCommand({ guildId: W.guild, channelId: W.general, userId: PLAYER, name: 'ping' }).catch(() => undefined);
   return got!;
 }
+/** A webhook request sent once the interaction's token is 15 minutes old. */
+async function expired(method: string, rest: string, body?: unknown): Promise<Answer> {
+  const i = await answered();
+  clockOffset = 16 * 60_000;
+  try {
+    return await call(method, webhook(i, rest), { auth: null, body });
+  } finally {
+    clockOffset = 0;
+  }
+}
 const webhook = (i: Interaction, rest = ''): string => api(`/webhooks/${app()}/${i.token}${rest}`);
 add('POST /api/v10/interactions/:id/:token/callback 204', 204, () => callbackAnswer({ type: 4, data: { content: 'hi' } }));
 add('POST /api/v10/interactions/:id/:token/callback 200 with_response', 200, () => callbackAnswer({ type: 4, data: { content: 'hi', components: [button] } }, '?with_response=true'));
@@ -650,6 +667,11 @@ add('DELETE /api/v10/webhooks/:application/:token/messages/@original 404', 404, 
 });
 add('POST /api/v10/webhooks/:application/:token 200', 200, async () => call('POST', webhook(await answered()), { auth: null, body: { content: 'follow-up', embeds: [{ title: 'T' }] } }));
 add('POST /api/v10/webhooks/:application/:token 400 50035', 400, async () => call('POST', webhook(await answered()), { auth: null, body: { content: 7 } }));
+add('GET /api/v10/webhooks/:application/:token/messages/@original 401 token past its 15 minutes', 401, async () => expired('GET', '/messages/@original'));
+add('PATCH /api/v10/webhooks/:application/:token/messages/@original 401 token past its 15 minutes', 401, async () => expired('PATCH', '/messages/@original', { content: 'late' }));
+add('DELETE /api/v10/webhooks/:application/:token/messages/@original 401 token past its 15 minutes', 401, async () => expired('DELETE', '/messages/@original'));
+add('POST /api/v10/webhooks/:application/:token 401 token past its 15 minutes', 401, async () => expired('POST', '', { content: 'late' }));
+add('PATCH /api/v10/webhooks/:application/:token/messages/@original 404 unknown webhook', 404, () => call('PATCH', api(`/webhooks/0/nope/messages/@original`), { auth: null, body: { content: 'x' } }));
 add('POST /api/v10/webhooks/:application/:token 404 unknown webhook', 404, () => call('POST', api(`/webhooks/${UNKNOWN}/nope`), { auth: null, body: { content: 'x' } }));
 
 /** Routes that anyone may call (the token in the path, or none at all): they have no 401 case. */
@@ -679,6 +701,7 @@ beforeAll(async () => {
     applications: [{ id: '1234567890123456789' }, { id: '2234567890123456789', publicClient: false, clientSecret: 'the-client-secret' }],
     externalIdentities: [{ type: 'OIDC', token: 'an-oidc-id-token', externalUserId: 'oidc-sub-1' }],
     gateway: true,
+    clock: () => Date.now() + clockOffset,
     // The cases come faster than the global limit allows; every route's 429 is held below.
     rateLimits: 'off',
   });
@@ -778,6 +801,29 @@ describe('the answers every route of the kernel can give', () => {
       if (errors.length > 0) problems[name] = errors;
     }
     expect(problems).toEqual({});
+  });
+
+  it('404 with the service\'s error body for a path whose ids are not ids (`0`), on every route with a parameter', async () => {
+    const problems: Record<string, unknown> = {};
+    for (const name of tableRoutes().filter((r) => r.includes(':'))) {
+      const [method, pattern] = name.split(' ') as [string, string];
+      const answer = await call(method, pattern.replace(/:[a-z]+/g, '0'), { auth: credentialFor(name), body: method === 'GET' || method === 'DELETE' ? undefined : {} });
+      const errors = answer.status !== 404 ? [`answered ${answer.status} ${JSON.stringify(answer.body)}`] : NOT_DESCRIBED[name] !== undefined ? componentSchemaErrors('ErrorResponse', answer.body) : errorsOf(answer);
+      if (errors.length > 0) problems[name] = errors;
+    }
+    expect(problems, JSON.stringify(problems, null, 1)).toEqual({});
+  });
+
+  it('403 with the service\'s error body for another application\'s path, on every route that names an application', async () => {
+    const problems: Record<string, unknown> = {};
+    for (const name of tableRoutes().filter((r) => r.includes('/applications/:app/'))) {
+      const [method] = name.split(' ') as [string];
+      const path = (await livePath(name)).replace(`/applications/${app()}/`, `/applications/${UNKNOWN}/`);
+      const answer = await call(method, path, { auth: credentialFor(name), body: method === 'GET' || method === 'DELETE' ? undefined : {} });
+      const errors = answer.status !== 403 ? [`answered ${answer.status} ${JSON.stringify(answer.body)}`] : NOT_DESCRIBED[name] !== undefined ? componentSchemaErrors('ErrorResponse', answer.body) : errorsOf(answer);
+      if (errors.length > 0) problems[name] = errors;
+    }
+    expect(problems, JSON.stringify(problems, null, 1)).toEqual({});
   });
 
   it('405 with the service\'s error body for a method a path does not have', async () => {
