@@ -465,6 +465,7 @@ add('DELETE /api/v10/applications/:app/commands/:command 404', 404, () => call('
 add('GET /api/v10/applications/:app/guilds/:guild/commands 200', 200, () => call('GET', api(guildCommands())));
 add('GET /api/v10/applications/:app/guilds/:guild/commands 404 unknown guild', 404, () => call('GET', api(`/applications/${app()}/guilds/${UNKNOWN}/commands`)));
 add('POST /api/v10/applications/:app/guilds/:guild/commands 201', 201, () => call('POST', api(guildCommands()), { body: slash('local') }));
+add('POST /api/v10/applications/:app/guilds/:guild/commands 200 same name', 200, () => call('POST', api(guildCommands()), { body: slash('local') }));
 add('POST /api/v10/applications/:app/guilds/:guild/commands 400 50035', 400, () => call('POST', api(guildCommands()), { body: { type: 1, name: 'x' } }));
 add('PUT /api/v10/applications/:app/guilds/:guild/commands 200', 200, () => call('PUT', api(guildCommands()), { body: [slash('kick')] }));
 add('PUT /api/v10/applications/:app/guilds/:guild/commands 400 50035', 400, () => call('PUT', api(guildCommands()), { body: { not: 'a list' } }));
@@ -809,6 +810,18 @@ describe('the answers every route of the kernel can give', () => {
       const [method, pattern] = name.split(' ') as [string, string];
       const answer = await call(method, pattern.replace(/:[a-z]+/g, '0'), { auth: credentialFor(name), body: method === 'GET' || method === 'DELETE' ? undefined : {} });
       const errors = answer.status !== 404 ? [`answered ${answer.status} ${JSON.stringify(answer.body)}`] : NOT_DESCRIBED[name] !== undefined ? componentSchemaErrors('ErrorResponse', answer.body) : errorsOf(answer);
+      if (errors.length > 0) problems[name] = errors;
+    }
+    expect(problems, JSON.stringify(problems, null, 1)).toEqual({});
+  });
+
+  it('403 with the service\'s error body for a credential without the route\'s scope, on every route that needs one', async () => {
+    const problems: Record<string, unknown> = {};
+    const identifyOnly = bearer(PLAYER, ['identify']);
+    for (const name of tableRoutes().filter((r) => !PUBLIC_ROUTES.has(r))) {
+      const [method] = name.split(' ') as [string];
+      const answer = await call(method, await livePath(name), { auth: identifyOnly, body: method === 'GET' || method === 'DELETE' ? undefined : {} });
+      const errors = answer.status !== 403 ? [`answered ${answer.status} ${JSON.stringify(answer.body)}`] : NOT_DESCRIBED[name] !== undefined ? componentSchemaErrors('ErrorResponse', answer.body) : errorsOf(answer);
       if (errors.length > 0) problems[name] = errors;
     }
     expect(problems, JSON.stringify(problems, null, 1)).toEqual({});
