@@ -358,6 +358,15 @@ const PENDING_OTHERS: Record<string, { by: 's2' | 's3' | 's4'; errors: string[] 
  * wrong): the case's errors, each with its docs/decisions.md entry.
  */
 const DIFFERENCES: Record<string, { decision: string; errors: string[] }> = {
+  'POST /api/v10/interactions/:id/:token/callback 200 with_response modal': {
+    decision: 'A callback answered `?with_response=true` has a resource for every callback type',
+    errors: [
+      "/resource must have required property 'activity_instance'",
+      "/resource must have required property 'message'",
+      '/resource must match exactly one schema in oneOf',
+      '/resource/type must be equal to one of the allowed values',
+    ],
+  },
   'POST /api/v10/interactions/:id/:token/callback 200 with_response deferred': {
     decision: 'A callback answered `?with_response=true` has a resource for every callback type',
     errors: [
@@ -686,6 +695,9 @@ const webhook = (i: Interaction, rest = ''): string => api(`/webhooks/${app()}/$
 add('POST /api/v10/interactions/:id/:token/callback 204', 204, () => callbackAnswer({ type: 4, data: { content: 'hi' } }));
 add('POST /api/v10/interactions/:id/:token/callback 200 with_response', 200, () => callbackAnswer({ type: 4, data: { content: 'hi', components: [button] } }, '?with_response=true'));
 add('POST /api/v10/interactions/:id/:token/callback 200 with_response deferred', 200, () => callbackAnswer({ type: 5 }, '?with_response=true'));
+add('POST /api/v10/interactions/:id/:token/callback 200 with_response modal', 200, () =>
+  callbackAnswer({ type: 9, data: { custom_id: 'm', title: 'T', components: [{ type: 18, label: 'L', component: { type: 4, custom_id: 't', style: 1 } }] } }, '?with_response=true'),
+);
 add('POST /api/v10/interactions/:id/:token/callback 400 50035', 400, () => callbackAnswer({ type: 42 }));
 add('POST /api/v10/interactions/:id/:token/callback 400 already acknowledged', 400, async () => {
   const i = await answered();
