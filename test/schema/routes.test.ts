@@ -7,7 +7,7 @@ import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { createInteractionHandler, reply, type Interaction, type InteractionResponse } from '../../src/interactions/index.js';
 import { componentSchemaErrors, schemaErrors } from './openapi.js';
 import { DIFFERENCES, NOT_DESCRIBED, PENDING_OTHERS } from './expected.js';
-import { bodyRoutes, emulatorRoutes, routeOf, tableRoutes, type RouteName } from './routes.js';
+import { bodyRoutes, emulatorRoutes, literalPaths, routeOf, tableRoutes, type RouteName } from './routes.js';
 
 const OWNER = '80351110224678912';
 const PLAYER = '80351110224678913';
@@ -80,6 +80,19 @@ function short(line: string): string {
 
 const cases: Case[] = [];
 const add = (name: string, status: number, send: () => Promise<Answer>): void => void cases.push({ name, status, send });
+/** The route a case names: its first two words. */
+const routeOfCase = (c: Case): RouteName => c.name.split(' ').slice(0, 2).join(' ');
+/** A route without its parameters' names, which the areas choose: `GET /api/v10/lobbies/:`. */
+const shape = (name: RouteName): string => name.replace(/:[A-Za-z]+/g, ':');
+/**
+ * A case of a route other engineers add now (s3, s4): it exists once the emulator serves the
+ * route, so the route's case is ready when their work is merged.
+ */
+const addWhenServed = (name: string, status: number, send: () => Promise<Answer>): void => {
+  const route = name.split(' ').slice(0, 2).join(' ');
+  const served = tableRoutes().some((r) => shape(r) === shape(route)) || literalPaths().includes(route.split(' ')[1]!);
+  if (served) add(name, status, send);
+};
 
 // ---- OAuth2 and read-only resources ----
 add('GET /api/v10/users/@me 200', 200, () => call('GET', api('/users/@me'), { auth: bearer(PLAYER, ['identify', 'email']) }));
@@ -282,17 +295,22 @@ add('PUT /api/v10/channels/:id/voice-status 404', 404, () => call('PUT', api('/c
 /** A path of `name` naming things that exist, so the answer comes from reading its body. */
 async function livePath(name: RouteName): Promise<string> {
   const pattern = name.split(' ')[1]!;
-  if (pattern.startsWith('/api/v10/webhooks/')) return webhook(await answered(), pattern.endsWith('@original') ? '/messages/@original' : '');
+  if (pattern.startsWith('/api/v10/webhooks/')) {
+    if (pattern.endsWith('@original')) return webhook(await answered(), '/messages/@original');
+    if (!pattern.includes('/messages/')) return webhook(await answered());
+    const { i, id } = await followed();
+    return webhook(i, `/messages/${id}`);
+  }
   const command = pattern.includes('/guilds/') ? W.guildCommand : W.command;
   const message = pattern.includes('/lobbies/') ? W.lobbyMessage : W.message;
   const channel = pattern.includes('voice-status') ? W.voice : W.general;
   const values: Record<string, string> = { app: app(), guild: W.guild, command, id: W.lobby, user: FRIEND, message, channel };
-  return pattern.replace(/:([a-z]+)/g, (_, p: string) => values[p]!);
+  return pattern.replace(/:([A-Za-z]+)/g, (_, p: string) => values[p] ?? UNKNOWN);
 }
 
 /** The credential a route takes, for a request that should reach its body: the bot token unless the route wants another. */
 function credentialFor(name: RouteName): string | null {
-  if (PUBLIC_ROUTES.has(name)) return null;
+  if (isPublic(name)) return null;
   if (name === 'PUT /api/v10/lobbies' || name.includes('/members/@me') || name === 'POST /api/v10/invites/:code') return bearer(FRIEND);
   if (name.endsWith('/permissions') && name.startsWith('PUT ')) return bearer(OWNER, PERMISSIONS_EDIT);
   return `Bot ${emulator.botToken}`;
@@ -360,15 +378,38 @@ add('POST /api/v10/webhooks/:application/:token 401 token past its 15 minutes', 
 add('PATCH /api/v10/webhooks/:application/:token/messages/@original 404 unknown webhook', 404, () => call('PATCH', api(`/webhooks/0/nope/messages/@original`), { auth: null, body: { content: 'x' } }));
 add('POST /api/v10/webhooks/:application/:token 404 unknown webhook', 404, () => call('POST', api(`/webhooks/${UNKNOWN}/nope`), { auth: null, body: { content: 'x' } }));
 
-/** Routes that anyone may call (the token in the path, or none at all): they have no 401 case. */
-const PUBLIC_ROUTES = new Set<RouteName>([
-  'GET /api/v10/invites/:code',
-  'POST /api/v10/interactions/:id/:token/callback',
-  'GET /api/v10/webhooks/:application/:token/messages/@original',
-  'PATCH /api/v10/webhooks/:application/:token/messages/@original',
-  'DELETE /api/v10/webhooks/:application/:token/messages/@original',
-  'POST /api/v10/webhooks/:application/:token',
-]);
+// ---- routes other engineers add now (see addWhenServed) ----
+addWhenServed('GET /api/v10/channels/:channel 200', 200, () => call('GET', api(`/channels/${W.general}`)));
+addWhenServed('GET /api/v10/channels/:channel 404', 404, () => call('GET', api(`/channels/${UNKNOWN}`)));
+addWhenServed('GET /api/v10/channels/:channel/messages 200', 200, () => call('GET', `${messages()}?limit=2`));
+addWhenServed('GET /api/v10/channels/:channel/messages 200 before', 200, () => call('GET', `${messages()}?before=${W.message}&limit=10`));
+addWhenServed('GET /api/v10/channels/:channel/messages 404', 404, () => call('GET', messages(UNKNOWN)));
+/** A follow-up message of a fresh interaction: the interaction and the message's id. */
+async function followed(): Promise<{ i: Interaction; id: string }> {
+  const i = await answered();
+  const sent = await call('POST', webhook(i), { auth: null, body: { content: 'follow-up' } });
+  return { i, id: (sent.body as { id: string }).id };
+}
+addWhenServed('GET /api/v10/webhooks/:application/:token/messages/:message 200', 200, async () => {
+  const { i, id } = await followed();
+  return call('GET', webhook(i, `/messages/${id}`), { auth: null });
+});
+addWhenServed('GET /api/v10/webhooks/:application/:token/messages/:message 404', 404, async () => call('GET', webhook(await answered(), `/messages/${UNKNOWN}`), { auth: null }));
+addWhenServed('PATCH /api/v10/webhooks/:application/:token/messages/:message 200', 200, async () => {
+  const { i, id } = await followed();
+  return call('PATCH', webhook(i, `/messages/${id}`), { auth: null, body: { content: 'edited' } });
+});
+addWhenServed('PATCH /api/v10/webhooks/:application/:token/messages/:message 404', 404, async () => call('PATCH', webhook(await answered(), `/messages/${UNKNOWN}`), { auth: null, body: { content: 'x' } }));
+addWhenServed('DELETE /api/v10/webhooks/:application/:token/messages/:message 204', 204, async () => {
+  const { i, id } = await followed();
+  return call('DELETE', webhook(i, `/messages/${id}`), { auth: null });
+});
+addWhenServed('DELETE /api/v10/webhooks/:application/:token/messages/:message 404', 404, async () => call('DELETE', webhook(await answered(), `/messages/${UNKNOWN}`), { auth: null }));
+addWhenServed('GET /api/v10/oauth2/applications/@me 200', 200, () => call('GET', api('/oauth2/applications/@me')));
+addWhenServed('GET /api/v10/oauth2/applications/@me 401', 401, () => call('GET', api('/oauth2/applications/@me'), { auth: 'Bot nope' }));
+
+/** Whether anyone may call the route (the token in the path, or none at all): it has no 401 case. */
+const isPublic = (name: RouteName): boolean => / \/api\/v10\/(webhooks|interactions)\//.test(name) || name === 'GET /api/v10/invites/:code';
 
 /** A path of a table route, its parameters filled with ids (the rate-limit and credential checks come before any lookup). */
 const sample = (name: RouteName): { method: string; path: string } => {
@@ -428,18 +469,18 @@ describe('every route the emulator serves', () => {
     for (const known of ['GET /api/v10/lobbies/:id', 'PUT /api/v10/applications/:app/commands', 'POST /api/v10/channels/:channel/messages', 'POST /api/v10/webhooks/:application/:token', 'POST /api/v10/oauth2/token', 'GET /activate', 'POST /activate']) {
       expect(routes).toContain(known);
     }
-    const named = new Set(cases.map((c) => c.name.split(' ').slice(0, 2).join(' ')));
-    const uncovered = routes.filter((r) => !named.has(r) && !NOT_DESCRIBED[r]);
+    const named = new Set(cases.map((c) => shape(routeOfCase(c))));
+    const uncovered = routes.filter((r) => !named.has(shape(r)) && !NOT_DESCRIBED[r]);
     expect(uncovered).toEqual([]);
-    expect([...named].filter((n) => !routes.includes(n))).toEqual([]);
+    expect([...named].filter((n) => !routes.some((r) => shape(r) === n))).toEqual([]);
     expect(Object.keys(NOT_DESCRIBED).filter((n) => !routes.includes(n))).toEqual([]);
   });
 
   for (const c of cases) {
     it(c.name, async () => {
       const answer = await c.send();
-      expect(routeOf(answer.method, answer.path, routes) ?? `${answer.method} ${answer.path}`).toBe(c.name.split(' ').slice(0, 2).join(' '));
-      expect({ status: answer.status, body: answer.body, scope: answer.headers.get('x-ratelimit-scope') }).toMatchObject({ status: c.status });
+      expect(shape(routeOf(answer.method, answer.path, routes) ?? `${answer.method} ${answer.path}`)).toBe(shape(routeOfCase(c)));
+      expect({ status: answer.status, body: answer.body }).toMatchObject({ status: c.status });
       if (NOT_DESCRIBED[routeOf(answer.method, answer.path, routes)!] !== undefined) return;
       const errors = [...new Set(errorsOf(answer))].sort();
       expect(errors, errors.join('\n')).toEqual(expected(c.name));
@@ -484,7 +525,7 @@ describe('the answers every route of the kernel can give', () => {
 
   it('401 with the service\'s error body without a credential, on every route that needs one', async () => {
     const problems: Record<string, unknown> = {};
-    for (const name of tableRoutes().filter((r) => !PUBLIC_ROUTES.has(r))) {
+    for (const name of tableRoutes().filter((r) => !isPublic(r))) {
       const { method, path } = sample(name);
       const answer = await call(method, path, { auth: null, body: method === 'GET' || method === 'DELETE' ? undefined : {} });
       const errors = answer.status !== 401 ? [`answered ${answer.status}`] : NOT_DESCRIBED[name] !== undefined ? componentSchemaErrors('ErrorResponse', answer.body) : errorsOf(answer);
@@ -507,7 +548,7 @@ describe('the answers every route of the kernel can give', () => {
   it('403 with the service\'s error body for a credential without the route\'s scope, on every route that needs one', async () => {
     const problems: Record<string, unknown> = {};
     const identifyOnly = bearer(PLAYER, ['identify']);
-    for (const name of tableRoutes().filter((r) => !PUBLIC_ROUTES.has(r))) {
+    for (const name of tableRoutes().filter((r) => !isPublic(r))) {
       const [method] = name.split(' ') as [string];
       const answer = await call(method, await livePath(name), { auth: identifyOnly, body: method === 'GET' || method === 'DELETE' ? undefined : {} });
       const errors = answer.status !== 403 ? [`answered ${answer.status} ${JSON.stringify(answer.body)}`] : NOT_DESCRIBED[name] !== undefined ? componentSchemaErrors('ErrorResponse', answer.body) : errorsOf(answer);
