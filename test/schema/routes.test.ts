@@ -595,6 +595,21 @@ describe('the answers every route of the kernel can give', () => {
     expect(problems).toEqual({});
   });
 
+  it('404 with the service\'s error body for the gateway\'s discovery without a gateway', async () => {
+    // The one answer the world above cannot give: an emulator started without the gateway option.
+    const bare = await startEmulator({ users: [{ id: OWNER, username: 'owner' }] });
+    try {
+      for (const [path, auth] of [['/api/v10/gateway', null], ['/api/v10/gateway/bot', `Bot ${bare.botToken}`]] as const) {
+        const res = await fetch(`${bare.webBase}${path}`, auth === null ? {} : { headers: { authorization: auth } });
+        const answer: Answer = { method: 'GET', path, status: res.status, body: await res.json(), headers: res.headers };
+        expect(answer.status, path).toBe(404);
+        expect(errorsOf(answer), path).toEqual([]);
+      }
+    } finally {
+      await bare.close();
+    }
+  });
+
   it('404 with the service\'s error body for a path it does not serve', async () => {
     for (const path of ['/api/v10/no/such/route', '/api/v10/lobbies/1/nope', '/api/v9/users/@me', '/nothing']) {
       const answer = await call('GET', path);
