@@ -69,7 +69,7 @@ const bearer = (userId: string, scopes?: string[]): string => `Bearer ${emulator
 const api = (path: string): string => `/api/v10${path}`;
 const app = (): string => emulator.applicationId;
 
-/** The errors of an answer against the description, with the route's own path prefix dropped. */
+/** The errors of an answer against the description, one short line each. */
 function errorsOf(answer: Answer): string[] {
   // The JWKS is served where the service's discovery document names it, outside the version
   // prefix (docs/decisions.md: "The JWKS is served at {web}/api/oauth2/keys").
