@@ -27,7 +27,7 @@ async function burst(n: number, fn: (i: number) => Promise<Answer>, between?: (i
 
 function expect429(res: Answer, scope: string, global: boolean): void {
   expect(res.status).toBe(429);
-  expect(res.body).toEqual({ message: 'You are being rate limited.', retry_after: expect.any(Number), global });
+  expect(res.body).toEqual({ message: 'You are being rate limited.', retry_after: expect.any(Number), global, code: 0 });
   expect(res.headers.get('x-ratelimit-scope')).toBe(scope);
   expect(res.headers.get('x-ratelimit-global')).toBe(String(global));
   expect(Number(res.headers.get('retry-after'))).toBe(Math.ceil(res.body.retry_after));

@@ -76,7 +76,7 @@ const r = (method: string, path: string, auth: Auth, body: boolean, run: op.Comm
 };
 
 // `:app`, `:guild` and `:command` are parameters; literal segments come before the parameters they would match.
-const ROUTES: Route[] = [
+export const ROUTES: Route[] = [
   r('GET', 'applications/:app/commands', 'commands', false, op.listCommands),
   r('POST', 'applications/:app/commands', 'commands', true, op.createCommand),
   r('PUT', 'applications/:app/commands', 'commands', true, op.bulkOverwrite),

@@ -51,10 +51,17 @@ function callback({ ctx, params, body, url }: Call): Outcome {
   const message = acknowledgeByCallback(ctx, interactionWorldOf(ctx)!, record, body);
   if (url.searchParams.get('with_response') !== 'true') return noContent();
   // `?with_response=true`: the service answers with the interaction callback resource.
+  // The response_message_* fields name a message the response made, and only then are sent; the
+  // resource carries the message of a reply (4) or an update (7), none for the other types.
   const type = (body as { type: number }).type;
-  const interaction: Record<string, unknown> = { id: record.id, type: record.type, activity_instance_id: null, response_message_id: message?.id ?? null, response_message_loading: type === 5 ? true : message === undefined ? null : false, response_message_ephemeral: message === undefined ? null : (message.flags & 64) !== 0 };
+  const interaction: Record<string, unknown> = { id: record.id, type: record.type, activity_instance_id: null };
+  if (message !== undefined) {
+    interaction.response_message_id = message.id;
+    interaction.response_message_loading = type === 5;
+    interaction.response_message_ephemeral = (message.flags & 64) !== 0;
+  }
   const resource: Record<string, unknown> = { type };
-  if (message !== undefined) resource.message = message;
+  if (message !== undefined && (type === 4 || type === 7)) resource.message = message;
   return json(200, { interaction, resource });
 }
 
@@ -124,7 +131,7 @@ function followUp({ ctx, params, body: sent, now }: Call): Outcome {
   return json(200, message);
 }
 
-const ROUTES: Route[] = [
+export const ROUTES: Route[] = [
   route('POST', 'interactions/:id/:token/callback', { auth: tokenInPath, body: 'json', check: ({ ctx, params }) => refusal(callbackRecord(ctx, params)), run: callback }),
   route('GET', 'webhooks/:application/:token/messages/@original', {
     auth: tokenInPath,

@@ -16,11 +16,15 @@ export function rateLimitHeaders(state: BucketState, bucket: string, now: number
   };
 }
 
+/**
+ * The service's 429: its description's rate-limit error (an error object, `code` 0, with
+ * `retry_after` in exact seconds and `global`), whole seconds in `Retry-After`.
+ */
 export function tooMany(retryAfterSeconds: number, scope: 'user' | 'global' | 'shared', headers: Record<string, string>): Reply {
   const global = scope === 'global';
   return json(
     429,
-    { message: 'You are being rate limited.', retry_after: Number(retryAfterSeconds.toFixed(3)), global },
+    { message: 'You are being rate limited.', retry_after: Number(retryAfterSeconds.toFixed(3)), global, code: 0 },
     { ...headers, 'Retry-After': String(Math.ceil(retryAfterSeconds)), 'X-RateLimit-Scope': scope, 'X-RateLimit-Global': String(global) },
   );
 }

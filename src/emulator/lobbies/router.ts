@@ -42,7 +42,7 @@ const r = (method: string, path: string, auth: Auth, body: boolean, run: op.Oper
   });
 
 // Literal segments (@me, bulk) are listed before the parameters they would otherwise match.
-const ROUTES: Route[] = [
+export const ROUTES: Route[] = [
   r('POST', 'lobbies', 'bot', true, op.createLobby, BUCKETS.createLobby),
   r('PUT', 'lobbies', 'bearer', true, op.createOrJoinLobby, BUCKETS.createOrJoin),
   r('GET', 'lobbies/:id', 'bot', false, op.getLobby, BUCKETS.getLobby),

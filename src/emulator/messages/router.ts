@@ -61,7 +61,7 @@ function ownMessage(call: Omit<Call, 'body'>): Reply | undefined {
   return stored.applicationId === call.caller.applicationId ? undefined : json(403, errorBody(JsonErrorCode.CannotEditOthersMessage));
 }
 
-const ROUTES: Route[] = [
+export const ROUTES: Route[] = [
   route('POST', 'channels/:channel/messages', { auth: botOnly, body: 'json-or-multipart', check: ({ ctx, params }) => channelOf(ctx, params[0]!), run: (call) => sendOrEdit(call, undefined) }),
   route('GET', 'channels/:channel/messages/:message', {
     auth: botOnly,
