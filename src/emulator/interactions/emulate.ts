@@ -14,7 +14,7 @@ import { checkEndpointHref } from '../options.js';
 import type { EmulatorUser } from '../types.js';
 import { channelPermissions } from '../world/permissions.js';
 import type { ChannelRecord, GuildRecord } from '../world/types.js';
-import { userJson } from '../world/render.js';
+import { channelJson, partialMemberJson, roleJson, userJson } from '../world/render.js';
 import { applyAck, responseProblems } from './acknowledge.js';
 import { deliveryFailure, postJson, signatureHeaders } from './deliver.js';
 import { EmulatorInteractionError } from './errors.js';
@@ -101,9 +101,8 @@ export function userObject(user: EmulatorUser): Record<string, unknown> {
 }
 
 function memberObject(user: EmulatorUser, permissions?: string, guild?: GuildRecord): Record<string, unknown> {
-  const member = guild?.members.get(user.id);
-  const joinedAt = member === undefined ? JOINED_AT : new Date(member.joinedAt).toISOString();
-  return { roles: member === undefined ? [] : [...member.roles], joined_at: joinedAt, nick: null, deaf: false, mute: false, flags: 0, ...(permissions !== undefined ? { permissions } : {}) };
+  const member = guild?.members.get(user.id) ?? { userId: user.id, roles: [], joinedAt: Date.parse(JOINED_AT) };
+  return { ...partialMemberJson(member), ...(permissions !== undefined ? { permissions } : {}) };
 }
 
 /** Entities the options refer to: known users (with members), and minimal channels and roles. */
@@ -116,15 +115,15 @@ function resolvedOf(ctx: EmulatorContext, options: readonly EmulatorCommandOptio
         (out.users ??= {})[id] = userObject(user);
         const inGuild = guild?.members.has(id) === true;
         if (inGuild || guild === undefined) (out.members ??= {})[id] = memberObject(user, String(ALL_PERMISSIONS), guild);
-      } else if (option.type === 9) (out.roles ??= {})[id] = { id, name: `role-${id}`, permissions: '0', position: 1 };
+      } else if (option.type === 9) (out.roles ??= {})[id] = roleJson({ id, name: `role-${id}`, permissions: 0n, position: 1 });
     }
     if (id !== undefined && option.type === 7) {
-      const known = ctx.world.channel(id)?.channel;
-      (out.channels ??= {})[id] = { id, type: known?.type ?? 0, name: known?.name ?? `channel-${id}`, permissions: String(ALL_PERMISSIONS), ...(known?.parentId ? { parent_id: known.parentId } : {}) };
+      const known = ctx.world.channel(id);
+      const rendered = known === undefined ? { id, type: 0, name: `channel-${id}` } : channelJson(known.channel, known.guild);
+      (out.channels ??= {})[id] = { ...rendered, permissions: String(ALL_PERMISSIONS) };
     }
     if (id !== undefined && option.type === 8) {
-      const known = guild?.roles.get(id);
-      (out.roles ??= {})[id] = { id, name: known?.name ?? `role-${id}`, permissions: String(known?.permissions ?? 0n), position: known?.position ?? 1 };
+      (out.roles ??= {})[id] = roleJson(guild?.roles.get(id) ?? { id, name: `role-${id}`, permissions: 0n, position: 1 });
     }
     if (option.options !== undefined) resolvedOf(ctx, option.options, guild, out);
   }
@@ -179,7 +178,7 @@ function begin(ctx: EmulatorContext, world: InteractionWorld, type: number, at: 
   };
   if (at.guildId !== undefined) {
     common.guild_id = at.guildId;
-    common.guild_locale = 'en-US';
+    common.guild_locale = at.guild?.preferredLocale ?? 'en-US';
     common.member = { ...memberObject(at.user, at.permissions, at.guild), user: userObject(at.user) };
     common.authorizing_integration_owners = { '0': at.guildId };
     common.context = 0;
