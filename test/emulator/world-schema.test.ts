@@ -247,6 +247,7 @@ describe('the gateway and interactions use the same renderers', () => {
     const i = received.at(-1) as unknown as Record<string, any>;
     expect(i.guild_locale).toBe('fr');
     expect(componentSchemaErrors('GuildMemberResponse', i.member)).toEqual([]);
+    expect(i.channel).toEqual({ ...(await call('GET', '/channels/900000000000000011')).body, permissions: i.member.permissions });
     const resolved = i.data.resolved;
     expect(componentSchemaErrors('GuildRoleResponse', resolved.roles['900000000000000002'])).toEqual([]);
     expect(componentSchemaErrors('GuildChannelResponse', resolved.channels['900000000000000013'])).toEqual([]);

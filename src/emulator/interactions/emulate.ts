@@ -170,7 +170,10 @@ function begin(ctx: EmulatorContext, world: InteractionWorld, type: number, at: 
     token,
     version: 1,
     channel_id: at.channelId,
-    channel: { id: at.channelId, type: at.channel?.type ?? 0, ...(at.channel !== undefined ? { name: at.channel.name, parent_id: at.channel.parentId } : {}), ...(at.guildId !== undefined ? { guild_id: at.guildId } : {}) },
+    channel:
+      at.channel !== undefined && at.guild !== undefined
+        ? { ...channelJson(at.channel, at.guild), permissions: at.permissions }
+        : { id: at.channelId, type: at.channel?.type ?? 0, ...(at.guildId !== undefined ? { guild_id: at.guildId } : {}) },
     app_permissions: String(ALL_PERMISSIONS),
     locale: at.locale,
     entitlements: [],
