@@ -16,7 +16,7 @@ import { channelChanged } from '../kernel/changes.js';
 import { channelMessagesOf, type StoredAttachment, type StoredMessage } from './store.js';
 import { messageCreated } from '../gateway/events.js';
 import { memberJson } from '../world/render.js';
-import { getChannel } from '../commands/guilds.js';
+import { getChannel } from '../world/channels.js';
 
 /** Files of one message, as attachments are. */
 const MAX_FILES = 10;
