@@ -1,28 +1,13 @@
-/** What the gateway sends: the bot's user, READY and the full guild of GUILD_CREATE, in the service's shapes. */
+/** What the gateway sends: its members and the full guild of GUILD_CREATE, from the world's renderers. */
 import type { ResolvedApplication } from '../options.js';
 import type { EmulatorUser } from '../types.js';
 import { isThread } from '../world/permissions.js';
-import { botMemberJson, botUserJson, channelJson, guildJson, guildMemberCount, memberJson } from '../world/render.js';
+import { botMemberJson, channelJson, guildJson, guildMemberCount, memberJson } from '../world/render.js';
 import type { GuildRecord } from '../world/types.js';
-
-/** The application's bot user: on the service a bot's user id is its application's id. */
-export function botUser(app: ResolvedApplication): Record<string, unknown> {
-  return botUserJson(app);
-}
-
-/** The bot's own member in every guild of the emulator (it is in all of them): the world's one bot member. */
-export function botMember(app: ResolvedApplication, guild: GuildRecord): Record<string, unknown> {
-  return botMemberJson(app, guild);
-}
 
 /** A member as the gateway carries it: the world's member object. */
 export function gatewayMember(guild: GuildRecord, userId: string, users: ReadonlyMap<string, EmulatorUser>): Record<string, unknown> {
   return memberJson(guild.members.get(userId)!, users.get(userId));
-}
-
-/** Every member of the guild, the bot included (what member_count counts). */
-export function memberCount(guild: GuildRecord): number {
-  return guildMemberCount(guild);
 }
 
 /**
@@ -31,9 +16,9 @@ export function memberCount(guild: GuildRecord): number {
  * `largeThreshold` members), else only the bot, as the service does.
  */
 export function guildCreate(guild: GuildRecord, app: ResolvedApplication, users: ReadonlyMap<string, EmulatorUser>, withMembers: boolean, largeThreshold: number): Record<string, unknown> {
-  const count = memberCount(guild);
+  const count = guildMemberCount(guild);
   const large = count > largeThreshold;
-  const bot = botMember(app, guild);
+  const bot = botMemberJson(app, guild);
   const members = [bot];
   if (withMembers && !large) for (const userId of guild.members.keys()) members.push(gatewayMember(guild, userId, users));
   const channels: Record<string, unknown>[] = [];
