@@ -111,6 +111,7 @@ describe('guilds, roles, members and channels', () => {
     expect(guild.roles.find((r: { id: string }) => r.id === GUILD)).toMatchObject({ name: '@everyone', colors: { primary_color: 0, secondary_color: null, tertiary_color: null } });
     await valid('GET', '/guilds/900000000000009999', 404);
     await valid('GET', `/guilds/${GUILD}`, 401, { auth: null });
+    await valid('GET', `/guilds/${GUILD}`, 403, { auth: bearer(PLAYER) });
     // A guild made by createGuild takes the service's default locale.
     const made = await emulator.createGuild({ name: 'Made' });
     expect((await valid('GET', `/guilds/${made.id}`, 200)).preferred_locale).toBe('en-US');
@@ -169,6 +170,7 @@ describe('the application', () => {
     await emulator.createGuild({ name: 'One more' });
     expect((await valid('GET', '/applications/@me', 200)).approximate_guild_count).toBe(app.approximate_guild_count + 1);
     await valid('GET', '/applications/@me', 401, { auth: 'Bot nope' });
+    await valid('GET', '/applications/@me', 403, { auth: bearer(PLAYER) });
   });
 
   it('GET /oauth2/@me carries the public application with its verify_key', async () => {
@@ -178,12 +180,16 @@ describe('the application', () => {
     expect(componentSchemaErrors('ApplicationResponse', body.application)).toEqual([]);
     expect(body.application).toMatchObject({ id: APP, verify_key: emulator.publicKey, type: null });
     expect(body.application.redirect_uris).toBeUndefined();
+    await valid('GET', '/oauth2/@me', 401, { auth: null });
   });
 });
 
 describe('lobbies link to real channels; invites carry the real guild and channel', () => {
   it('links a text channel of the world and renders it as GET /channels/{id} does', async () => {
-    const lobby = await valid('POST', '/lobbies', 201, { body: { members: [{ id: PLAYER, flags: 1 }] } });
+    const lobby = await valid('POST', '/lobbies', 201, { body: { members: [{ id: PLAYER, flags: 1 }, { id: OWNER }] } });
+    await valid('PATCH', `/lobbies/${lobby.id}/channel-linking`, 403, { auth: bearer(OWNER), body: { channel_id: '900000000000000011' } });
+    await valid('PATCH', `/lobbies/${lobby.id}/channel-linking`, 401, { auth: null, body: { channel_id: '900000000000000011' } });
+    await valid('PATCH', '/lobbies/900000000000009999/channel-linking', 404, { body: { channel_id: '900000000000000011' } });
     const linked = await valid('PATCH', `/lobbies/${lobby.id}/channel-linking`, 200, { body: { channel_id: '900000000000000011' } });
     expect(linked.linked_channel).toEqual((await call('GET', '/channels/900000000000000011')).body);
     expect((await valid('GET', `/lobbies/${lobby.id}`, 200)).linked_channel).toEqual(linked.linked_channel);
