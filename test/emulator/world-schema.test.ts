@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PermissionFlags, startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { createInteractionHandler, reply, type Interaction } from '../../src/interactions/index.js';
+import { createInteractionHandler, openModal, reply, type Interaction, type InteractionResponse } from '../../src/interactions/index.js';
 import { componentSchemaErrors, schemaErrors } from '../schema/openapi.js';
 import { identify, type RawClient } from '../gateway/client.js';
 import { registerCommands } from '../interactions/setup.js';
@@ -19,6 +19,7 @@ const HIDDEN = '900000000000000050';
 let emulator: Emulator;
 let server: Server;
 const received: Interaction[] = [];
+let answer: () => InteractionResponse = () => reply('ok');
 let gateway: RawClient | undefined;
 
 beforeAll(async () => {
@@ -57,7 +58,7 @@ beforeAll(async () => {
       publicKey: emulator.publicKey,
       onInteraction: (interaction) => {
         received.push(interaction);
-        return reply('ok');
+        return answer();
       },
     }),
   );
@@ -261,5 +262,28 @@ describe('the gateway and interactions use the same renderers', () => {
     const { user, ...partial } = (await call('GET', `/guilds/${GUILD}/members/${PLAYER}`)).body;
     expect(user).toEqual(resolved.users[PLAYER]);
     expect(resolved.members[PLAYER]).toEqual({ ...partial, permissions: expect.stringMatching(/^\d+$/) });
+  });
+
+  it('a submitted modal’s resolved members, roles and channels are the world’s objects', async () => {
+    await registerCommands(emulator, [{ name: 'form' }]);
+    answer = () =>
+      openModal({
+        custom_id: 'pick',
+        title: 'Pick',
+        components: [
+          { type: 18, label: 'Who', component: { type: 5, custom_id: 'who' } },
+          { type: 18, label: 'Role', component: { type: 6, custom_id: 'role' } },
+          { type: 18, label: 'Where', component: { type: 8, custom_id: 'where' } },
+        ],
+      });
+    await emulator.invokeCommand({ guildId: GUILD, channelId: '900000000000000011', userId: OWNER, name: 'form' });
+    answer = () => reply('ok');
+    await emulator.submitModal({ customId: 'pick', userId: OWNER, values: { who: [PLAYER], role: ['900000000000000002'], where: ['900000000000000012'] } });
+    const resolved = (received.at(-1) as unknown as Record<string, any>).data.resolved;
+    const { user, ...partial } = (await call('GET', `/guilds/${GUILD}/members/${PLAYER}`)).body;
+    expect(resolved.users[PLAYER]).toEqual(user);
+    expect(resolved.members[PLAYER]).toEqual(partial);
+    expect(resolved.roles['900000000000000002']).toEqual((await call('GET', `/guilds/${GUILD}/roles`)).body[1]);
+    expect(resolved.channels['900000000000000012']).toEqual({ ...(await call('GET', '/channels/900000000000000012')).body, permissions: '0' });
   });
 });

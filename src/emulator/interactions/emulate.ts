@@ -503,7 +503,7 @@ export async function submitModal(ctx: EmulatorContext, maybeWorld: InteractionW
   const modal = world.peekModal(applicationId, user.id, customId);
   if (modal === undefined) throw argumentError('value', where, 'options.customId', 'the custom_id of a modal the application opened for this user', customId);
   const values = o.values === undefined ? {} : checkOptions(where, o.values, 'options.values');
-  const { components, resolved } = submittedComponents(where, ctx, modal.components, values as Record<string, unknown>);
+  const { components, resolved } = submittedComponents(where, ctx, modal.components, values as Record<string, unknown>, modal.guildId === undefined ? undefined : ctx.world.guilds.get(modal.guildId));
   checkReachable(ctx, applicationId, modal.guildId, world);
   world.takeModal(applicationId, user.id, customId);
   const at: Where = {
