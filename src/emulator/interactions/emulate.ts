@@ -15,6 +15,7 @@ import type { EmulatorUser } from '../types.js';
 import { channelPermissions } from '../world/permissions.js';
 import type { ChannelRecord, GuildRecord } from '../world/types.js';
 import { channelJson, partialMemberJson, roleJson, userJson } from '../world/render.js';
+import { DEFAULT_PREFERRED_LOCALE } from '../world/world.js';
 import { applyAck, responseProblems } from './acknowledge.js';
 import { deliveryFailure, postJson, signatureHeaders } from './deliver.js';
 import { EmulatorInteractionError } from './errors.js';
@@ -181,7 +182,7 @@ function begin(ctx: EmulatorContext, world: InteractionWorld, type: number, at: 
   };
   if (at.guildId !== undefined) {
     common.guild_id = at.guildId;
-    common.guild_locale = at.guild?.preferredLocale ?? 'en-US';
+    common.guild_locale = at.guild?.preferredLocale ?? DEFAULT_PREFERRED_LOCALE;
     common.member = { ...memberObject(at.user, at.permissions, at.guild), user: userObject(at.user) };
     common.authorizing_integration_owners = { '0': at.guildId };
     common.context = 0;
