@@ -427,7 +427,7 @@ class RunningEmulator implements Emulator {
         throw argumentError('value', where, `channel.permissionOverwrites[${i}].id`, o.type === 0 ? 'the id of a role of the guild (its own id for @everyone)' : 'the user id of a member of the guild', o.id);
       }
     }
-    return channelJson(this.#ctx.world.createChannel(guild, name, type, parent, overwrites, id)) as EmulatorChannelObject;
+    return channelJson(this.#ctx.world.createChannel(guild, name, type, parent, overwrites, id), guild) as EmulatorChannelObject;
   }
 
   canUseCommand(guildId: string, channelId: string, userId: string, commandId: string): boolean {

@@ -7,8 +7,8 @@ import { json, serviceError, type Reply } from './http.js';
 import { identify } from './credentials.js';
 import { KNOWN_SCOPES, effectiveScopes } from './scopes.js';
 import { provisionalUser } from './provisional/accounts.js';
-import type { ResolvedApplication } from './options.js';
-import { userJson } from './world/render.js';
+import { interactionWorldOf } from './interactions/world.js';
+import { applicationJson, privateApplicationJson, userJson } from './world/render.js';
 
 /** `GET {web}/.well-known/openid-configuration`. */
 export function discoveryDocument(ctx: EmulatorContext): Reply {
@@ -107,7 +107,7 @@ export function currentAuthorization(ctx: EmulatorContext, authorization: string
   if (live === undefined || app === undefined) return serviceError(401);
   const scopes = effectiveScopes(live.record.scopes);
   const body: Record<string, unknown> = {
-    application: applicationObject(app),
+    application: applicationJson(app, { verifyKey: verifyKeyOf(ctx, app.id) }),
     scopes: [...live.record.scopes],
     expires: new Date(live.record.expiresAt).toISOString(),
   };
@@ -116,12 +116,9 @@ export function currentAuthorization(ctx: EmulatorContext, authorization: string
   return json(200, body, { 'Cache-Control': 'no-store' });
 }
 
-/** Bits 0-30 of the flags: `flags` is a 32-bit integer on the wire, so higher bits travel only in `flags_new`. */
-const FLAGS_32 = (1n << 31n) - 1n;
-
 /**
- * `GET {api}/applications/@me` with the application's bot token: the application, its owner, and
- * its flags both as `flags` (32-bit) and `flags_new` (every bit, as a string).
+ * `GET {api}/applications/@me` with the application's bot token: the application as its own bot
+ * reads it (the private application object), its flags both as `flags` (32-bit) and `flags_new`.
  */
 export function currentApplication(ctx: EmulatorContext, authorization: string | undefined): Reply {
   // No scope opens this route to a Bearer token: only the bot token reads its application.
@@ -129,25 +126,20 @@ export function currentApplication(ctx: EmulatorContext, authorization: string |
   if (caller === 'unauthorized') return json(401, { code: 40001, message: '401: Unauthorized' });
   if (caller === 'missing-scope' || caller.kind !== 'bot') return json(403, { code: 50001, message: 'Missing Access' });
   const app = ctx.options.applications.get(caller.applicationId)!;
-  const owner = ctx.options.users.get(app.ownerId);
-  return json(200, {
-    ...applicationObject(app),
-    redirect_uris: [...app.redirectUris],
-    owner: userJson(owner, app.ownerId),
-    team: null,
-  });
+  const world = interactionWorldOf(ctx);
+  return json(
+    200,
+    privateApplicationJson(app, {
+      verifyKey: verifyKeyOf(ctx, app.id),
+      owner: ctx.options.users.get(app.ownerId),
+      interactionsEndpointUrl: world?.interactionsEndpointUrls.get(app.id) ?? app.interactionsEndpointUrl ?? null,
+      eventWebhooksUrl: world?.eventWebhooksUrls.get(app.id) ?? app.eventWebhooksUrl ?? null,
+      guildCount: ctx.world.guilds.size,
+    }),
+  );
 }
 
-/** The application object both `/applications/@me` and `/oauth2/@me` answer with. */
-function applicationObject(app: ResolvedApplication): Record<string, unknown> {
-  return {
-    id: app.id,
-    name: app.name,
-    icon: null,
-    description: '',
-    bot_public: true,
-    bot_require_code_grant: false,
-    flags: Number(app.flags & FLAGS_32),
-    flags_new: app.flags.toString(),
-  };
+/** The application's interaction public key (hex), the `verify_key` of its application object. */
+function verifyKeyOf(ctx: EmulatorContext, applicationId: string): string {
+  return interactionWorldOf(ctx)!.keys.get(applicationId)!.publicKeyHex;
 }

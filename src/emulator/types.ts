@@ -388,6 +388,8 @@ export interface EmulatorGuild {
   members?: { userId: string; roles?: string[] }[];
   /** Channels besides the text channel general; a `parent` is the id or name of a channel listed before. Default: none. */
   channels?: EmulatorChannel[];
+  /** The guild's `preferred_locale`, one of the service's locales (`LOCALES`), e.g. `'fr'`. Default `'en-US'`. */
+  preferredLocale?: string;
 }
 
 /** A guild as the service's JSON shows it. */

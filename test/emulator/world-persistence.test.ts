@@ -3,8 +3,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Database from 'libsql';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PermissionFlags, startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { EmulatorStateError, PermissionFlags, startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { bearer, call } from './commands-helpers.js';
 
 const OWNER = '80351110224678912';
@@ -23,7 +24,7 @@ describe('dataDir', () => {
     dirs.push(dataDir);
     const options = { users, dataDir, rateLimits: 'off' as const, guilds: [{ id: '900000000000000001', name: 'Configured' }] };
     emulator = await startEmulator(options);
-    const guild = await emulator.createGuild({ name: 'Made later' });
+    const guild = await emulator.createGuild({ name: 'Made later', preferredLocale: 'pt-BR' });
     const role = await emulator.createRole(guild.id, { name: 'Mods', permissions: PermissionFlags.ManageGuild });
     const app = emulator.applicationId;
     const base = `/applications/${app}/guilds/${guild.id}/commands`;
@@ -35,7 +36,7 @@ describe('dataDir', () => {
     await emulator.close();
 
     emulator = await startEmulator(options);
-    expect((await call(emulator, 'GET', `/guilds/${guild.id}`)).body).toMatchObject({ name: 'Made later', owner_id: OWNER, roles: [expect.anything(), expect.objectContaining({ id: role.id })] });
+    expect((await call(emulator, 'GET', `/guilds/${guild.id}`)).body).toMatchObject({ name: 'Made later', owner_id: OWNER, preferred_locale: 'pt-BR', roles: [expect.anything(), expect.objectContaining({ id: role.id })] });
     expect((await call(emulator, 'GET', '/guilds/900000000000000001')).body.name).toBe('Configured');
     expect((await call(emulator, 'GET', `/guilds/${guild.id}/channels`)).body).toEqual(channels);
     expect((await call(emulator, 'GET', `${base}/${command.id}`)).body).toEqual(command);
@@ -45,5 +46,24 @@ describe('dataDir', () => {
     expect(BigInt(edited.version) > BigInt(command.version)).toBe(true);
     const later = await emulator.createGuild();
     expect(BigInt(later.id) > BigInt(guild.id)).toBe(true);
+  });
+
+  it('loads guilds saved before they had a preferred locale with the default, and refuses a saved locale the service lacks', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'emulator-world-'));
+    dirs.push(dataDir);
+    await (await startEmulator({ users, dataDir })).close();
+    const saved = (locale: string | undefined): void => {
+      const guild = { id: '900000000000000001', name: 'Old', ownerId: OWNER, roles: [{ id: '900000000000000001', name: '@everyone', permissions: '0', position: 0 }], channels: [], members: [] };
+      const db = new Database(path.join(dataDir, 'emulator.sqlite'));
+      db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run('world:guilds', JSON.stringify([{ ...guild, ...(locale === undefined ? {} : { preferredLocale: locale }) }]));
+      db.close();
+    };
+    saved(undefined);
+    emulator = await startEmulator({ users, dataDir, rateLimits: 'off' });
+    expect((await call(emulator, 'GET', '/guilds/900000000000000001')).body).toMatchObject({ name: 'Old', preferred_locale: 'en-US' });
+    await emulator.close();
+    emulator = undefined;
+    saved('klingon');
+    await expect(startEmulator({ users, dataDir })).rejects.toBeInstanceOf(EmulatorStateError);
   });
 });

@@ -139,8 +139,11 @@ describe('guilds', () => {
     await expect(startEmulator({ users, guilds: [{ channels: [{ name: 't', type: 11 }] }] })).rejects.toThrow(/channels\[0\].parent must be the id or name of the channel a thread lives in/);
     await expect(startEmulator({ users, guilds: [{ roles: [{ name: 'x', permissions: 1 as never }] }] })).rejects.toThrow(/permissions must be a permission bit set/);
     await expect(startEmulator({ users, guilds: [{ id: '5' }, { id: '5' }] })).rejects.toThrow(/an id no other guild has/);
+    await expect(startEmulator({ users, guilds: [{ preferredLocale: 'xx-YY' }] })).rejects.toThrow(/options.guilds\[0\].preferredLocale must be a locale the service offers: one of .*en-US/);
+    await expect(startEmulator({ users, guilds: [{ preferredLocale: 7 as never }] })).rejects.toThrow(TypeError);
     emulator = await startEmulator({ users, rateLimits: 'off' });
     await expect(emulator.createGuild({ ownerId: '42' })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE' });
+    await expect(emulator.createGuild({ preferredLocale: 'english' })).rejects.toThrow(/emulator.createGuild: guild.preferredLocale must be a locale the service offers/);
     await expect(emulator.createRole('77', { name: 'x' })).rejects.toThrow(/emulator.createRole: guildId must be the id of a guild of this emulator/);
     const guild = await emulator.createGuild();
     await expect(emulator.setGuildMember(guild.id, PLAYER, { roles: [guild.id] })).rejects.toThrow(/other than @everyone/);

@@ -45,3 +45,9 @@ export function startLobbyEmulator(options: EmulatorOptions = {}): Promise<Emula
 export function bearer(emulator: Emulator, userId: string, scopes?: string[]): string {
   return `Bearer ${emulator.createAccessToken({ userId, ...(scopes ? { scopes } : {}) }).accessToken}`;
 }
+
+/** A text channel of a new guild of the emulator's world (lobbies link only to channels of the world); resolves with its id. */
+export async function worldTextChannel(emulator: Emulator, id?: string): Promise<string> {
+  const guild = await emulator.createGuild({ name: 'Lobby Guild' });
+  return (await emulator.createChannel(guild.id, { name: 'lobby', type: 0, ...(id === undefined ? {} : { id }) })).id;
+}

@@ -1,7 +1,7 @@
 // Every lobby operation of the emulator over real HTTP, each rule at its edge (at, one over).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
-import { bearer, call, ids, startLobbyEmulator, USERS } from './helpers.js';
+import { bearer, call, ids, startLobbyEmulator, USERS, worldTextChannel } from './helpers.js';
 
 let emulator: Emulator;
 beforeEach(async () => {
@@ -279,9 +279,10 @@ describe('messages and moderation metadata', () => {
 describe('channel linking, invites and voice status', () => {
   it('links a channel (bot, or a member with CanLinkLobby) and unlinks it', async () => {
     const lobby = await create({ members: [{ id: ids[0], flags: 1 }, { id: ids[1] }] });
-    const linked = await call(emulator, 'PATCH', `/lobbies/${lobby.id}/channel-linking`, { auth: bearer(emulator, ids[0]!), body: { channel_id: '5550001' } });
+    const channelId = await worldTextChannel(emulator, '5550001');
+    const linked = await call(emulator, 'PATCH', `/lobbies/${lobby.id}/channel-linking`, { auth: bearer(emulator, ids[0]!), body: { channel_id: channelId } });
     expect(linked.status).toBe(200);
-    expect(linked.body.linked_channel).toMatchObject({ id: '5550001' });
+    expect(linked.body.linked_channel).toMatchObject({ id: '5550001', name: 'lobby', type: 0 });
     const noFlag = await call(emulator, 'PATCH', `/lobbies/${lobby.id}/channel-linking`, { auth: bearer(emulator, ids[1]!), body: { channel_id: null } });
     expect(noFlag.status).toBe(403);
     expect(noFlag.body.code).toBe(50013);
@@ -298,12 +299,12 @@ describe('channel linking, invites and voice status', () => {
     const unlinked = await call(emulator, 'POST', `/lobbies/${lobby.id}/members/@me/invites`, { auth: self });
     expect(unlinked.status).toBe(404);
     expect(unlinked.body.code).toBe(10003);
-    await call(emulator, 'PATCH', `/lobbies/${lobby.id}/channel-linking`, { body: { channel_id: '5550002' } });
+    await call(emulator, 'PATCH', `/lobbies/${lobby.id}/channel-linking`, { body: { channel_id: await worldTextChannel(emulator, '5550002') } });
     const mine = await call(emulator, 'POST', `/lobbies/${lobby.id}/members/@me/invites`, { auth: self });
     expect(mine.status).toBe(200);
     expect(mine.body.code).toMatch(/^[A-Za-z0-9]{10}$/);
     const info = await call(emulator, 'GET', `/invites/${mine.body.code}`, { auth: null });
-    expect(info.body).toMatchObject({ max_uses: 1, max_age: 3600, uses: 0, channel: { id: '5550002' }, expires_at: '2026-01-01T01:00:00.000Z' });
+    expect(info.body).toMatchObject({ max_uses: 1, max_age: 3600, uses: 0, channel: { id: '5550002', name: 'lobby', type: 0 }, expires_at: '2026-01-01T01:00:00.000Z' });
     expect((await call(emulator, 'POST', `/invites/${mine.body.code}`, { auth: self })).status).toBe(200);
     expect((await call(emulator, 'POST', `/invites/${mine.body.code}`, { auth: self })).body.code).toBe(10006);
     const forUser = await call(emulator, 'POST', `/lobbies/${lobby.id}/members/${ids[1]}/invites`);

@@ -4,7 +4,7 @@
 // escapes, key order, no spaces), with metadata chosen to stress escaping and key order.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
-import { bearer, ids, startLobbyEmulator } from './helpers.js';
+import { bearer, ids, startLobbyEmulator, worldTextChannel } from './helpers.js';
 
 let emulator: Emulator;
 beforeEach(async () => {
@@ -68,7 +68,7 @@ describe('lobby answers are canonical JSON', () => {
     expect(member.status).toBe(200);
     expectCanonical(member.text, { id: ids[2], metadata: { k: '\u0001\ud83c' }, flags: 1 });
 
-    const linked = await raw('PATCH', `/lobbies/${lobby.id}/channel-linking`, { channel_id: '1300000000000000001' });
+    const linked = await raw('PATCH', `/lobbies/${lobby.id}/channel-linking`, { channel_id: await worldTextChannel(emulator, '1300000000000000001') });
     expect(linked.status).toBe(200);
     const linkedValue = JSON.parse(linked.text) as { linked_channel: unknown; members: unknown[] };
     expect(linked.text).toBe(JSON.stringify(linkedValue));

@@ -17,7 +17,8 @@ import { identify } from '../credentials.js';
 import type { ResolvedApplication } from '../options.js';
 import type { GuildRecord } from '../world/types.js';
 import { EmulatorGatewayError } from '../errors.js';
-import { botUser, guildCreate } from './payloads.js';
+import { guildCreate } from './payloads.js';
+import { botUserJson } from '../world/render.js';
 import {
   ALL_MEMBERS_WINDOW_MS,
   CLIENT_OPS,
@@ -268,7 +269,7 @@ export class Gateway implements GatewayPort {
     connection.session = session;
     this.#dispatch(session, 'READY', {
       v: 10,
-      user: botUser(app),
+      user: botUserJson(app),
       guilds: guilds.map((guild) => ({ id: guild.id, unavailable: true })),
       session_id: session.id,
       session_type: 'normal',

@@ -3,7 +3,8 @@
  * all members of a guild are asked again within 30 s by the same bot (spec "Limits"), on the
  * emulator's clock.
  */
-import { botMember, gatewayMember } from './payloads.js';
+import { gatewayMember } from './payloads.js';
+import { botMemberJson } from '../world/render.js';
 import { ALL_MEMBERS_WINDOW_MS, Close, Intent, Op } from './protocol.js';
 import type { EmulatorContext } from '../context.js';
 import type { ResolvedApplication } from '../options.js';
@@ -63,14 +64,14 @@ export function requestGuildMembers<S extends MembersSession>(gateway: MembersHo
   if (rawIds !== undefined) {
     notFound = [];
     for (const id of [...new Set(rawIds as string[])].slice(0, QUERY_CAP)) {
-      if (id === session.app.id) members.push(botMember(session.app, guild));
+      if (id === session.app.id) members.push(botMemberJson(session.app, guild));
       else if (guild.members.has(id)) members.push(gatewayMember(guild, id, users));
       else notFound.push(id);
     }
   } else {
     const prefix = query!.toLowerCase();
     const cap = all ? Infinity : Math.min(limit === 0 ? QUERY_CAP : limit, QUERY_CAP);
-    if (session.app.name.toLowerCase().startsWith(prefix)) members.push(botMember(session.app, guild));
+    if (session.app.name.toLowerCase().startsWith(prefix)) members.push(botMemberJson(session.app, guild));
     for (const id of guild.members.keys()) {
       if (members.length >= cap) break;
       const user = users.get(id);

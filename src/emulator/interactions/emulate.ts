@@ -14,7 +14,8 @@ import { checkEndpointHref } from '../options.js';
 import type { EmulatorUser } from '../types.js';
 import { channelPermissions } from '../world/permissions.js';
 import type { ChannelRecord, GuildRecord } from '../world/types.js';
-import { userJson } from '../world/render.js';
+import { channelJson, partialMemberJson, roleJson, userJson } from '../world/render.js';
+import { DEFAULT_PREFERRED_LOCALE } from '../world/world.js';
 import { applyAck, responseProblems } from './acknowledge.js';
 import { deliveryFailure, postJson, signatureHeaders } from './deliver.js';
 import { EmulatorInteractionError } from './errors.js';
@@ -101,9 +102,8 @@ export function userObject(user: EmulatorUser): Record<string, unknown> {
 }
 
 function memberObject(user: EmulatorUser, permissions?: string, guild?: GuildRecord): Record<string, unknown> {
-  const member = guild?.members.get(user.id);
-  const joinedAt = member === undefined ? JOINED_AT : new Date(member.joinedAt).toISOString();
-  return { roles: member === undefined ? [] : [...member.roles], joined_at: joinedAt, nick: null, deaf: false, mute: false, flags: 0, ...(permissions !== undefined ? { permissions } : {}) };
+  const member = guild?.members.get(user.id) ?? { userId: user.id, roles: [], joinedAt: Date.parse(JOINED_AT) };
+  return { ...partialMemberJson(member), ...(permissions !== undefined ? { permissions } : {}) };
 }
 
 /** Entities the options refer to: known users (with members), and minimal channels and roles. */
@@ -116,15 +116,15 @@ function resolvedOf(ctx: EmulatorContext, options: readonly EmulatorCommandOptio
         (out.users ??= {})[id] = userObject(user);
         const inGuild = guild?.members.has(id) === true;
         if (inGuild || guild === undefined) (out.members ??= {})[id] = memberObject(user, String(ALL_PERMISSIONS), guild);
-      } else if (option.type === 9) (out.roles ??= {})[id] = { id, name: `role-${id}`, permissions: '0', position: 1 };
+      } else if (option.type === 9) (out.roles ??= {})[id] = roleJson({ id, name: `role-${id}`, permissions: 0n, position: 1 });
     }
     if (id !== undefined && option.type === 7) {
-      const known = ctx.world.channel(id)?.channel;
-      (out.channels ??= {})[id] = { id, type: known?.type ?? 0, name: known?.name ?? `channel-${id}`, permissions: String(ALL_PERMISSIONS), ...(known?.parentId ? { parent_id: known.parentId } : {}) };
+      const known = ctx.world.channel(id);
+      const rendered = known === undefined ? { id, type: 0, name: `channel-${id}` } : channelJson(known.channel, known.guild);
+      (out.channels ??= {})[id] = { ...rendered, permissions: String(ALL_PERMISSIONS) };
     }
     if (id !== undefined && option.type === 8) {
-      const known = guild?.roles.get(id);
-      (out.roles ??= {})[id] = { id, name: known?.name ?? `role-${id}`, permissions: String(known?.permissions ?? 0n), position: known?.position ?? 1 };
+      (out.roles ??= {})[id] = roleJson(guild?.roles.get(id) ?? { id, name: `role-${id}`, permissions: 0n, position: 1 });
     }
     if (option.options !== undefined) resolvedOf(ctx, option.options, guild, out);
   }
@@ -171,7 +171,10 @@ function begin(ctx: EmulatorContext, world: InteractionWorld, type: number, at: 
     token,
     version: 1,
     channel_id: at.channelId,
-    channel: { id: at.channelId, type: at.channel?.type ?? 0, ...(at.channel !== undefined ? { name: at.channel.name, parent_id: at.channel.parentId } : {}), ...(at.guildId !== undefined ? { guild_id: at.guildId } : {}) },
+    channel:
+      at.channel !== undefined && at.guild !== undefined
+        ? { ...channelJson(at.channel, at.guild), permissions: at.permissions }
+        : { id: at.channelId, type: at.channel?.type ?? 0, ...(at.guildId !== undefined ? { guild_id: at.guildId } : {}) },
     app_permissions: String(ALL_PERMISSIONS),
     locale: at.locale,
     entitlements: [],
@@ -179,7 +182,7 @@ function begin(ctx: EmulatorContext, world: InteractionWorld, type: number, at: 
   };
   if (at.guildId !== undefined) {
     common.guild_id = at.guildId;
-    common.guild_locale = 'en-US';
+    common.guild_locale = at.guild?.preferredLocale ?? DEFAULT_PREFERRED_LOCALE;
     common.member = { ...memberObject(at.user, at.permissions, at.guild), user: userObject(at.user) };
     common.authorizing_integration_owners = { '0': at.guildId };
     common.context = 0;
@@ -501,7 +504,7 @@ export async function submitModal(ctx: EmulatorContext, maybeWorld: InteractionW
   const modal = world.peekModal(applicationId, user.id, customId);
   if (modal === undefined) throw argumentError('value', where, 'options.customId', 'the custom_id of a modal the application opened for this user', customId);
   const values = o.values === undefined ? {} : checkOptions(where, o.values, 'options.values');
-  const { components, resolved } = submittedComponents(where, ctx, modal.components, values as Record<string, unknown>);
+  const { components, resolved } = submittedComponents(where, ctx, modal.components, values as Record<string, unknown>, modal.guildId === undefined ? undefined : ctx.world.guilds.get(modal.guildId));
   checkReachable(ctx, applicationId, modal.guildId, world);
   world.takeModal(applicationId, user.id, customId);
   const at: Where = {

@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { checkSnowflake } from '../../shared/check.js';
 import { argumentError } from '../../shared/errors.js';
 import type { EmulatorContext } from '../context.js';
-import { userJson } from '../world/render.js';
+import { channelJson, partialMemberJson, roleJson, userJson } from '../world/render.js';
+import type { GuildRecord } from '../world/types.js';
 
 type Node = Record<string, unknown>;
 type Resolved = Record<string, Record<string, unknown>>;
@@ -34,7 +35,7 @@ function collectCustomIds(node: unknown, out: Set<string>, depth = 0): void {
 }
 
 /** The responses of a modal's components and the entities they resolve to. */
-export function submittedComponents(where: string, ctx: EmulatorContext, components: unknown[], values: Record<string, unknown>): { components: unknown[]; resolved: Resolved } {
+export function submittedComponents(where: string, ctx: EmulatorContext, components: unknown[], values: Record<string, unknown>, guild?: GuildRecord): { components: unknown[]; resolved: Resolved } {
   const known = new Set<string>();
   for (const c of components) collectCustomIds(c, known);
   for (const key of Object.keys(values)) {
@@ -91,9 +92,12 @@ export function submittedComponents(where: string, ctx: EmulatorContext, compone
           const user = ctx.options.users.get(v);
           if ((c.type === 5 || c.type === 7) && user !== undefined) {
             (resolved.users ??= {})[v] = userJson(user);
-            (resolved.members ??= {})[v] = { roles: [], joined_at: '2025-01-01T00:00:00.000Z', nick: null, flags: 0 };
-          } else if (c.type === 6 || c.type === 7) (resolved.roles ??= {})[v] = { id: v, name: `role-${v}`, permissions: '0', position: 1 };
-          else if (c.type === 8) (resolved.channels ??= {})[v] = { id: v, type: 0, name: `channel-${v}`, permissions: '0' };
+            (resolved.members ??= {})[v] = partialMemberJson(guild?.members.get(v) ?? { userId: v, roles: [], joinedAt: Date.parse('2025-01-01T00:00:00.000Z') });
+          } else if (c.type === 6 || c.type === 7) (resolved.roles ??= {})[v] = roleJson(guild?.roles.get(v) ?? { id: v, name: `role-${v}`, permissions: 0n, position: 1 });
+          else if (c.type === 8) {
+            const known = ctx.world.channel(v);
+            (resolved.channels ??= {})[v] = { ...(known === undefined ? { id: v, type: 0, name: `channel-${v}` } : channelJson(known.channel, known.guild)), permissions: '0' };
+          }
           else throw argumentError('value', where, name(c), 'ids of users given in options.users', list);
         }
         return { type: c.type, id, custom_id: customId, values: list };

@@ -17,7 +17,6 @@ import {
   checkVoiceChannelStatus,
   LOBBY_LIMITS,
   LobbyMemberFlags,
-  type Lobby,
   type LobbyMember,
   type LobbyMemberInput,
   type LobbyMessage,
@@ -29,14 +28,12 @@ import { isPathId, json, jsonText, type Reply } from '../http.js';
 import type { LobbyRecord } from '../state/index.js';
 import { lobbyJson, memberJson } from './wire-json.js';
 import type { LobbyWorld } from './world.js';
-import { botUserJson, userJson } from '../world/render.js';
+import { botUserJson, channelJson, inviteJson, userJson } from '../world/render.js';
 
 /** Idle timeout of a lobby created without `idle_timeout_seconds` (the service's default, 5 minutes). */
 export const DEFAULT_IDLE_TIMEOUT_SECONDS = 300;
 /** The most members the emulator lets one lobby hold. */
 export const MAX_LOBBY_MEMBERS = 1000;
-/** The guild the emulator pretends linked channels belong to. */
-export const EMULATOR_GUILD_ID = '1000000000000000001';
 
 /** What an operation receives. */
 export interface OperationRequest {
@@ -128,13 +125,19 @@ function upsertMember(lobby: LobbyRecord, input: LobbyMemberInput): LobbyMember 
   return member;
 }
 
-function linkedChannel(channelId: string): NonNullable<Lobby['linked_channel']> {
-  return { id: channelId, type: 0, guild_id: EMULATOR_GUILD_ID, name: `lobby-${channelId}` };
+/** Channel types a lobby may link to: a guild's text channel. */
+const LINKABLE_CHANNEL_TYPES: readonly number[] = [0];
+
+/** The world's channel with this id when a lobby may link to it (a text channel of a guild of the world). */
+function linkableChannel(ctx: EmulatorContext, channelId: string): ReturnType<EmulatorContext['world']['channel']> {
+  const found = ctx.world.channel(channelId);
+  return found !== undefined && LINKABLE_CHANNEL_TYPES.includes(found.channel.type) ? found : undefined;
 }
 
-/** A lobby answer: the wire Lobby of the record (members are shared with it, never changed in place: see `draft`). */
-function lobbyReply(status: number, lobby: LobbyRecord): Reply {
-  return jsonText(status, lobbyJson(lobby, lobby.linkedChannelId === null ? undefined : linkedChannel(lobby.linkedChannelId)));
+/** A lobby answer: the wire Lobby of the record (members are shared with it, never changed in place: see `draft`), its linked channel the world's. */
+function lobbyReply(r: OperationRequest, status: number, lobby: LobbyRecord): Reply {
+  const linked = lobby.linkedChannelId === null ? undefined : r.ctx.world.channel(lobby.linkedChannelId);
+  return jsonText(status, lobbyJson(lobby, linked === undefined ? undefined : channelJson(linked.channel, linked.guild)));
 }
 
 /** `POST /lobbies` (bot): creates a lobby with the listed members. */
@@ -156,11 +159,11 @@ export const createLobby: Operation = (r) =>
     };
     for (const m of members) upsertMember(lobby, m);
     r.world.store.saveLobby(lobby);
-    return lobbyReply(201, lobby);
+    return lobbyReply(r, 201, lobby);
   });
 
 /** `GET /lobbies/{id}` (bot). */
-export const getLobby: Operation = (r) => answer(() => lobbyReply(200, lobbyOf(r)));
+export const getLobby: Operation = (r) => answer(() => lobbyReply(r, 200, lobbyOf(r)));
 
 /** `PATCH /lobbies/{id}` (bot): metadata overwrites; members replaces the list. */
 export const editLobby: Operation = (r) =>
@@ -183,7 +186,7 @@ export const editLobby: Operation = (r) =>
       }
     }
     r.world.store.saveLobby(next);
-    return lobbyReply(200, next);
+    return lobbyReply(r, 200, next);
   });
 
 /** `DELETE /lobbies/{id}` (bot): succeeds for a lobby already deleted (an id that is no id is Unknown Lobby). */
@@ -283,7 +286,7 @@ export const createOrJoinLobby: Operation = (r) =>
     upsertMember(next, member);
     withinCapacity(next.members.length);
     r.world.store.saveLobby(next);
-    return lobbyReply(200, next);
+    return lobbyReply(r, 200, next);
   });
 
 function isMember(lobby: LobbyRecord, userId: string): LobbyMember | undefined {
@@ -352,10 +355,13 @@ export const linkChannelToLobby: Operation = (r) =>
       if ((member.flags & LobbyMemberFlags.CanLinkLobby) === 0) return fail(403, errorBody(JsonErrorCode.MissingPermissions));
     }
     const body = checked(checkLinkChannel(r.body ?? {}));
+    if (body.channel_id !== null && linkableChannel(r.ctx, body.channel_id) === undefined) {
+      return fail(404, errorBody(JsonErrorCode.UnknownChannel, `Unknown Channel: ${body.channel_id} is not a text channel of a guild of the emulator.`));
+    }
     const next = draft(lobby, r.now);
     next.linkedChannelId = body.channel_id;
     r.world.store.saveLobby(next);
-    return lobbyReply(200, next);
+    return lobbyReply(r, 200, next);
   });
 
 function inviteCode(): string {
@@ -365,7 +371,9 @@ function inviteCode(): string {
 
 function createInvite(r: OperationRequest, lobby: LobbyRecord, userId: string): Reply {
   if (isMember(lobby, userId) === undefined) return fail(404, errorBody(JsonErrorCode.UnknownMember));
-  if (lobby.linkedChannelId === null) return fail(404, errorBody(JsonErrorCode.UnknownChannel, 'Unknown Channel: the lobby has no linked channel; link one first.'));
+  if (lobby.linkedChannelId === null || r.ctx.world.channel(lobby.linkedChannelId) === undefined) {
+    return fail(404, errorBody(JsonErrorCode.UnknownChannel, 'Unknown Channel: the lobby has no linked channel; link one first.'));
+  }
   const code = inviteCode();
   r.world.store.saveInvite({ code, lobbyId: lobby.id, userId, channelId: lobby.linkedChannelId, expiresAt: r.now + LOBBY_LIMITS.channelInviteTtlSeconds * 1000, used: false });
   return json(200, { code });
@@ -392,25 +400,19 @@ function liveInvite(r: OperationRequest): ReturnType<LobbyWorld['store']['invite
   return invite;
 }
 
-function inviteObject(invite: NonNullable<ReturnType<LobbyWorld['store']['invite']>>, uses: number): Record<string, unknown> {
-  return {
-    code: invite.code,
-    type: 0,
-    guild_id: EMULATOR_GUILD_ID,
-    channel: { id: invite.channelId, type: 0, name: `lobby-${invite.channelId}` },
-    max_age: LOBBY_LIMITS.channelInviteTtlSeconds,
-    max_uses: 1,
-    uses,
-    expires_at: new Date(invite.expiresAt).toISOString(),
-  };
+/** The invite as the service's guild invite object: its guild and channel are the world's; undefined when the channel is gone. */
+function inviteObject(r: OperationRequest, invite: NonNullable<ReturnType<LobbyWorld['store']['invite']>>, uses: number): Record<string, unknown> | undefined {
+  const found = r.ctx.world.channel(invite.channelId);
+  if (found === undefined) return undefined;
+  return inviteJson({ code: invite.code, expiresAt: invite.expiresAt, maxAgeSeconds: LOBBY_LIMITS.channelInviteTtlSeconds, maxUses: 1 }, found.guild, found.channel, uses);
 }
 
 /** `GET /invites/{code}`: an unused, unexpired invite; anything else is Unknown Invite. */
 export const getInvite: Operation = (r) =>
   answer(() => {
     const invite = liveInvite(r);
-    if (invite === undefined) return fail(404, errorBody(JsonErrorCode.UnknownInvite));
-    return json(200, inviteObject(invite, 0));
+    const body = invite === undefined ? undefined : inviteObject(r, invite, 0);
+    return body === undefined ? fail(404, errorBody(JsonErrorCode.UnknownInvite)) : json(200, body);
   });
 
 /** `POST /invites/{code}` (Bearer of the invited player): uses the invite, once. */
@@ -419,8 +421,10 @@ export const acceptInvite: Operation = (r) =>
     const invite = liveInvite(r);
     if (invite === undefined || r.caller.kind !== 'bearer' || invite.userId !== r.caller.userId) return fail(404, errorBody(JsonErrorCode.UnknownInvite));
     const used = { ...invite, used: true };
+    const body = inviteObject(r, used, 1);
+    if (body === undefined) return fail(404, errorBody(JsonErrorCode.UnknownInvite));
     r.world.store.saveInvite(used);
-    return json(200, inviteObject(used, 1));
+    return json(200, body);
   });
 
 /** `PUT /channels/{id}/voice-status` (bot with SET_VOICE_CHANNEL_STATUS and MANAGE_CHANNELS). */

@@ -16,6 +16,7 @@ import { channelChanged } from '../kernel/changes.js';
 import { channelMessagesOf, type StoredAttachment, type StoredMessage } from './store.js';
 import { messageCreated } from '../gateway/events.js';
 import { memberJson } from '../world/render.js';
+import { getChannel } from '../world/channels.js';
 
 /** Files of one message, as attachments are. */
 const MAX_FILES = 10;
@@ -73,6 +74,7 @@ export const ROUTES: Route[] = [
   }),
   route('PATCH', 'channels/:channel/messages/:message', { auth: botOnly, body: 'json-or-multipart', check: ownMessage, run: (call) => sendOrEdit(call, messageOf(call.ctx, call.params) as StoredMessage) }),
   route('DELETE', 'channels/:channel/messages/:message', { auth: botOnly, body: 'none', check: ownMessage, run: deleteMessage }),
+  route('GET', 'channels/:channel', { auth: botOnly, body: 'none', run: ({ ctx, caller, params }) => getChannel(ctx, caller.applicationId, params[0]!) }),
 ];
 
 /** Answers a request for messages, or undefined for a path it does not own. */

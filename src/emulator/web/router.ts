@@ -63,7 +63,7 @@ export function isWebPath(path: string): boolean {
 
 /** The world as the start page shows it. */
 function state(ctx: EmulatorContext, log: readonly { method: string; path: string; status: number }[]): unknown {
-  const guilds = [...ctx.world.guilds.values()].map((g) => ({ ...guildJson(g), channels: [...g.channels.values()].map((c) => channelJson(c)) }));
+  const guilds = [...ctx.world.guilds.values()].map((g) => ({ ...guildJson(g), channels: [...g.channels.values()].map((c) => channelJson(c, g)) }));
   const applications = [...ctx.options.applications.keys()];
   const commands = applications.flatMap((applicationId) => [
     ...ctx.commands.commands(scopeKey(applicationId, undefined)),

@@ -3,6 +3,8 @@ import { checkInteger, checkOptionalString, checkSnowflake, checkString } from '
 import { argumentError } from '../../shared/errors.js';
 import { MAX_PERMISSION_SET } from '../../rules/permissions.js';
 import type { GuildSpec, OverwriteSpec } from './types.js';
+import { isLocale, LOCALES } from '../../rules/locales.js';
+import { DEFAULT_PREFERRED_LOCALE } from './world.js';
 
 /** Channel types a world channel may have (the service's guild channel and thread types). */
 export const WORLD_CHANNEL_TYPES: readonly number[] = [0, 2, 4, 5, 10, 11, 12, 13, 15];
@@ -60,6 +62,8 @@ export function checkGuild(where: string, at: string, value: unknown, users: Rea
     }
     return checked;
   };
+  const preferredLocale = g.preferredLocale === undefined ? DEFAULT_PREFERRED_LOCALE : checkString(where, `${at}.preferredLocale`, g.preferredLocale);
+  if (!isLocale(preferredLocale)) throw argumentError('value', where, `${at}.preferredLocale`, `a locale the service offers: one of ${LOCALES.join(', ')}`, preferredLocale);
   const ownerId = g.ownerId === undefined ? (users.keys().next().value as string) : knownUser(`${at}.ownerId`, g.ownerId);
   const roles = list(where, `${at}.roles`, g.roles).map((role, i) => {
     const r = record(where, `${at}.roles[${i}]`, role);
@@ -109,7 +113,7 @@ export function checkGuild(where: string, at: string, value: unknown, users: Rea
     if (spec.id !== undefined) channelRefs.add(spec.id);
     return spec;
   });
-  return { id, name, ownerId, roles, members, channels };
+  return { id, name, ownerId, preferredLocale, roles, members, channels };
 }
 
 /** Checks `options.guilds`. */

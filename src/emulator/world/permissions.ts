@@ -4,13 +4,17 @@
  * order @everyone, roles, member. Threads take their parent channel's overwrites.
  */
 import { ALL_PERMISSIONS, PermissionFlags } from '../../rules/permissions.js';
-import type { ChannelRecord, GuildRecord } from './types.js';
+import type { ChannelRecord, GuildRecord, MemberRecord } from './types.js';
 
 /** The guild-wide permissions of `userId`, or undefined when the user is not a member. */
 export function basePermissions(guild: GuildRecord, userId: string): bigint | undefined {
   const member = guild.members.get(userId);
-  if (member === undefined) return undefined;
-  if (guild.ownerId === userId) return ALL_PERMISSIONS;
+  return member === undefined ? undefined : memberBasePermissions(guild, member);
+}
+
+/** The guild-wide permissions of a member (the owner, or ADMINISTRATOR, holds every bit). */
+function memberBasePermissions(guild: GuildRecord, member: MemberRecord): bigint {
+  if (guild.ownerId === member.userId) return ALL_PERMISSIONS;
   let bits = guild.roles.get(guild.id)?.permissions ?? 0n;
   for (const roleId of member.roles) bits |= guild.roles.get(roleId)?.permissions ?? 0n;
   return (bits & PermissionFlags.Administrator) !== 0n ? ALL_PERMISSIONS : bits;
@@ -18,11 +22,22 @@ export function basePermissions(guild: GuildRecord, userId: string): bigint | un
 
 /** The permissions of `userId` in `channel` (a thread uses its parent's overwrites), or undefined for a non-member. */
 export function channelPermissions(guild: GuildRecord, channel: ChannelRecord, userId: string): bigint | undefined {
-  const base = basePermissions(guild, userId);
-  if (base === undefined) return undefined;
+  const member = guild.members.get(userId);
+  return member === undefined ? undefined : memberChannelPermissions(guild, channel, member);
+}
+
+/**
+ * The permissions of an application's bot in `channel`: the bot is in every guild of the world,
+ * with no role of its own, so @everyone and the channel's overwrites decide.
+ */
+export function botChannelPermissions(guild: GuildRecord, channel: ChannelRecord, applicationId: string): bigint {
+  return memberChannelPermissions(guild, channel, { userId: applicationId, roles: [], joinedAt: 0 });
+}
+
+function memberChannelPermissions(guild: GuildRecord, channel: ChannelRecord, member: MemberRecord): bigint {
+  const base = memberBasePermissions(guild, member);
   if (base === ALL_PERMISSIONS) return base;
   const source = channel.parentId !== null && isThread(channel.type) ? (guild.channels.get(channel.parentId) ?? channel) : channel;
-  const member = guild.members.get(userId)!;
   let bits = base;
   const everyone = source.overwrites.find((o) => o.id === guild.id && o.type === 0);
   if (everyone !== undefined) bits = (bits & ~everyone.deny) | everyone.allow;
@@ -35,7 +50,7 @@ export function channelPermissions(guild: GuildRecord, channel: ChannelRecord, u
     }
   }
   bits = (bits & ~deny) | allow;
-  const own = source.overwrites.find((o) => o.id === userId && o.type === 1);
+  const own = source.overwrites.find((o) => o.id === member.userId && o.type === 1);
   if (own !== undefined) bits = (bits & ~own.deny) | own.allow;
   return bits;
 }

@@ -38,6 +38,8 @@ export interface GuildRecord {
   id: string;
   name: string;
   ownerId: string;
+  /** The guild's preferred locale (`preferred_locale`), e.g. `en-US`. */
+  preferredLocale: string;
   /** Includes @everyone, whose id is the guild id. */
   roles: Map<string, RoleRecord>;
   channels: Map<string, ChannelRecord>;
@@ -49,6 +51,7 @@ export interface GuildSpec {
   id: string | undefined;
   name: string;
   ownerId: string;
+  preferredLocale: string;
   roles: { id: string | undefined; name: string; permissions: bigint }[];
   /** Role references are ids or names of `roles`. */
   members: { userId: string; roles: string[] }[];

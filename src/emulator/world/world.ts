@@ -5,6 +5,7 @@
  * state store, so they survive a restart with `dataDir`.
  */
 import { PermissionFlags } from '../../rules/permissions.js';
+import { isLocale } from '../../rules/locales.js';
 import type { MemoryStateStore } from '../state/index.js';
 import { isDigits, isId, isListOf, isNumber, isRecord, isText, isTextList, readSaved } from '../state/saved.js';
 import type { ChannelRecord, GuildRecord, GuildSpec, MemberRecord, RoleRecord } from './types.js';
@@ -21,11 +22,15 @@ export const DEFAULT_EVERYONE_PERMISSIONS: bigint = [
 ].reduce((bits, name) => bits | PermissionFlags[name as keyof typeof PermissionFlags], 0n);
 
 const GUILDS_SETTING = 'world:guilds';
+/** A guild's preferred locale when none is given: the service's default. */
+export const DEFAULT_PREFERRED_LOCALE = 'en-US';
 
 interface StoredGuild {
   id: string;
   name: string;
   ownerId: string;
+  /** Absent in guilds saved before the field existed: en-US, the service's default. */
+  preferredLocale?: string;
   roles: { id: string; name: string; permissions: string; position: number }[];
   channels: { id: string; type: number; name: string; parentId: string | null; position: number; overwrites: { id: string; type: 0 | 1; allow: string; deny: string }[] }[];
   members: MemberRecord[];
@@ -69,7 +74,7 @@ export class World {
   createGuild(spec: GuildSpec): GuildRecord {
     const id = spec.id ?? this.#nextId();
     if (this.guilds.has(id)) throw new RangeError(`A guild with id ${id} already exists.`);
-    const guild: GuildRecord = { id, name: spec.name, ownerId: spec.ownerId, roles: new Map(), channels: new Map(), members: new Map() };
+    const guild: GuildRecord = { id, name: spec.name, ownerId: spec.ownerId, preferredLocale: spec.preferredLocale, roles: new Map(), channels: new Map(), members: new Map() };
     guild.roles.set(id, { id, name: '@everyone', permissions: DEFAULT_EVERYONE_PERMISSIONS, position: 0 });
     const roleIds = new Map<string, string>();
     for (const role of spec.roles) {
@@ -156,6 +161,7 @@ function toStored(guild: GuildRecord): StoredGuild {
     id: guild.id,
     name: guild.name,
     ownerId: guild.ownerId,
+    preferredLocale: guild.preferredLocale,
     roles: [...guild.roles.values()].map((r) => ({ ...r, permissions: r.permissions.toString() })),
     channels: [...guild.channels.values()].map((c) => ({
       id: c.id,
@@ -174,6 +180,7 @@ function fromStored(stored: StoredGuild): GuildRecord {
     id: stored.id,
     name: stored.name,
     ownerId: stored.ownerId,
+    preferredLocale: stored.preferredLocale ?? DEFAULT_PREFERRED_LOCALE,
     roles: new Map(stored.roles.map((r) => [r.id, { ...r, permissions: BigInt(r.permissions) }])),
     channels: new Map(
       stored.channels.map((c) => [c.id, { ...c, guildId: stored.id, overwrites: c.overwrites.map((o) => ({ ...o, allow: BigInt(o.allow), deny: BigInt(o.deny) })) }]),
@@ -189,6 +196,6 @@ const isStoredChannel = (v: unknown): v is StoredGuild['channels'][number] =>
   isRecord(v) && isId(v.id) && isNumber(v.type) && isText(v.name) && (v.parentId === null || isText(v.parentId)) && isNumber(v.position) && isListOf(v.overwrites, isStoredOverwrite);
 const isStoredMember = (v: unknown): v is MemberRecord => isRecord(v) && isText(v.userId) && isTextList(v.roles) && isNumber(v.joinedAt);
 const isStoredGuild = (v: unknown): v is StoredGuild =>
-  isRecord(v) && isId(v.id) && isText(v.name) && isText(v.ownerId) && isListOf(v.roles, isStoredRole) && isListOf(v.channels, isStoredChannel) && isListOf(v.members, isStoredMember);
+  isRecord(v) && isId(v.id) && isText(v.name) && isText(v.ownerId) && (v.preferredLocale === undefined || isLocale(v.preferredLocale)) && isListOf(v.roles, isStoredRole) && isListOf(v.channels, isStoredChannel) && isListOf(v.members, isStoredMember);
 /** The guilds setting as `#save` writes it: ids the emulator issued or checked, permissions as digits. */
 const isStoredGuilds = (v: unknown): v is StoredGuild[] => isListOf(v, isStoredGuild);
