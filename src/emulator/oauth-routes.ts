@@ -30,6 +30,7 @@ export const OAUTH_ROUTES: Route[] = [
   route('GET', PATHS.currentUser, { auth: anyone, application: byCredential, body: 'none', faults: 'none', run: ({ ctx, req }) => currentUser(ctx, req.headers.authorization) }),
   route('GET', PATHS.userinfo, { auth: anyone, application: byCredential, body: 'none', faults: 'none', run: ({ ctx, req }) => userInfo(ctx, req.headers.authorization) }),
   route('GET', PATHS.application, { auth: anyone, application: byCredential, body: 'none', faults: 'none', run: ({ ctx, req }) => currentApplication(ctx, req.headers.authorization) }),
+  route('GET', PATHS.oauth2Application, { auth: anyone, application: byCredential, body: 'none', faults: 'none', run: ({ ctx, req }) => currentApplication(ctx, req.headers.authorization) }),
   // How a client holding only a Bearer token learns which application's limit to count toward:
   // it cannot count this request itself, so it counts toward nothing (docs/decisions.md).
   route('GET', PATHS.authorization, { auth: anyone, body: 'none', faults: 'none', run: ({ ctx, req }) => currentAuthorization(ctx, req.headers.authorization) }),

@@ -120,7 +120,7 @@ export function currentAuthorization(ctx: EmulatorContext, authorization: string
 const FLAGS_32 = (1n << 31n) - 1n;
 
 /**
- * `GET {api}/applications/@me` with the application's bot token: the application, its owner, and
+ * `GET {api}/applications/@me` (and `GET {api}/oauth2/applications/@me`, the same) with the application's bot token: the application, its owner, and
  * its flags both as `flags` (32-bit) and `flags_new` (every bit, as a string).
  */
 export function currentApplication(ctx: EmulatorContext, authorization: string | undefined): Reply {
