@@ -170,16 +170,19 @@ function pipeline(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, r
   return reply instanceof Promise ? reply.then(counted) : counted(reply);
 }
 
-/** The global limit of `caller`'s application and the route's bucket: the `X-RateLimit-*` headers, or the 429. */
-function takeLimits(ctx: EmulatorContext, row: Route, caller: Caller, now: number): Record<string, string> | Reply {
+/**
+ * The global limit of the application and the route's bucket (per user when `userId` is given and
+ * the bucket is per user): the `X-RateLimit-*` headers, or the 429.
+ */
+function takeLimits(ctx: EmulatorContext, row: Route, applicationId: string, userId: string | undefined, now: number): Record<string, string> | Reply {
   const limits = ctx.rateLimits;
-  const globalLimit = ctx.options.applications.get(caller.applicationId)?.globalRateLimit ?? GLOBAL_LIMIT_DEFAULT;
-  const global = limits.buckets.take(`global:${caller.applicationId}`, globalLimit, 1000, now);
+  const globalLimit = ctx.options.applications.get(applicationId)?.globalRateLimit ?? GLOBAL_LIMIT_DEFAULT;
+  const global = limits.buckets.take(`global:${applicationId}`, globalLimit, 1000, now);
   if (!global.allowed) return tooMany((global.resetAt - now) / 1000, 'global', {});
   let headers = rateLimitHeaders(global, 'global', now);
   const bucket = row.bucket;
   if (bucket !== undefined) {
-    const key = bucket.per === 'user' && caller.kind === 'bearer' ? `user:${caller.userId}` : `app:${caller.applicationId}`;
+    const key = bucket.per === 'user' && userId !== undefined ? `user:${userId}` : `app:${applicationId}`;
     const state = limits.buckets.take(`${bucket.id}:${key}`, bucket.limit, bucket.windowMs, now);
     headers = rateLimitHeaders(state, bucket.id, now);
     if (!state.allowed) return tooMany((state.resetAt - now) / 1000, 'user', headers);
@@ -204,7 +207,7 @@ function answer(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, row
 
   let headers: Record<string, string> | undefined;
   if (enforce && who !== 'public') {
-    const taken = takeLimits(ctx, row, caller, now);
+    const taken = takeLimits(ctx, row, caller.applicationId, caller.kind === 'bearer' ? caller.userId : undefined, now);
     if ('status' in taken) return taken as Reply;
     headers = taken;
   }
@@ -232,11 +235,11 @@ function named(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, row:
       if (fault !== undefined) return fault;
     }
     if (row.body === 'form' && body === undefined) return formRequired();
+    // A name no application has counts toward nothing (and makes no bucket).
     const applicationId = row.application!(ctx, req, body);
-    const caller: Caller = applicationId != null && ctx.options.applications.has(applicationId) ? { kind: 'bot', applicationId } : PUBLIC;
     let headers: Record<string, string> | undefined;
-    if (enforce && caller !== PUBLIC) {
-      const taken = takeLimits(ctx, row, caller, now);
+    if (enforce && applicationId != null && ctx.options.applications.has(applicationId)) {
+      const taken = takeLimits(ctx, row, applicationId, undefined, now);
       if ('status' in taken) return taken as Reply;
       headers = taken;
     }
