@@ -49,6 +49,7 @@ export const PATHS = {
   currentUser: '/api/v10/users/@me',
   userinfo: '/api/v10/oauth2/userinfo',
   application: '/api/v10/applications/@me',
+  oauth2Application: '/api/v10/oauth2/applications/@me',
   authorization: '/api/v10/oauth2/@me',
   gateway: '/api/v10/gateway',
   gatewayBot: '/api/v10/gateway/bot',

@@ -27,24 +27,37 @@ export function generateBotToken(applicationId: string): string {
 /** Scopes a Bearer token needs for the lobby interface (either one). */
 const LOBBY_SCOPES: readonly string[] = ['sdk.social_layer', 'lobbies.write'];
 
+/** The credential an Authorization header presents, before any scope is asked of it. */
+function credentialOf(ctx: EmulatorContext, header: string | undefined) {
+  if (header === undefined) return undefined;
+  if (header.startsWith('Bot ')) {
+    const applicationId = ctx.botTokens.get(header.slice(4));
+    return applicationId === undefined ? undefined : { kind: 'bot' as const, applicationId };
+  }
+  const bearer = /^Bearer ([\x21-\x7E]+)$/i.exec(header); // the Bearer scheme name is case-insensitive (RFC 6750)
+  const live = bearer === null ? undefined : ctx.store.liveAccessToken(bearer[1]!, ctx.options.clock());
+  return live === undefined ? undefined : { kind: 'bearer' as const, live };
+}
+
 /**
  * Reads the Authorization header. `Bot <token>` must have that exact prefix and one space;
  * `Bearer <token>` must be a live access token of this emulator with one of `scopes` (by default
  * the lobby interface's: `sdk.social_layer` or `lobbies.write`).
  */
 export function identify(ctx: EmulatorContext, header: string | undefined, scopes: readonly string[] = LOBBY_SCOPES): Caller | CallerProblem {
-  if (header === undefined) return 'unauthorized';
-  if (header.startsWith('Bot ')) {
-    const applicationId = ctx.botTokens.get(header.slice(4));
-    return applicationId === undefined ? 'unauthorized' : { kind: 'bot', applicationId };
-  }
-  const bearer = /^Bearer ([\x21-\x7E]+)$/i.exec(header); // the Bearer scheme name is case-insensitive (RFC 6750)
-  if (bearer === null) return 'unauthorized';
-  const live = ctx.store.liveAccessToken(bearer[1]!, ctx.options.clock());
-  if (live === undefined) return 'unauthorized';
+  const credential = credentialOf(ctx, header);
+  if (credential === undefined) return 'unauthorized';
+  if (credential.kind === 'bot') return credential;
+  const { live } = credential;
   const granted = effectiveScopes(live.record.scopes);
   if (!scopes.some((scope) => granted.has(scope))) return 'missing-scope';
   return { kind: 'bearer', applicationId: live.grant.clientId, userId: live.grant.userId, scopes: granted };
+}
+
+/** The application whose bot token or live Bearer token (of any scope) the header presents, if any. */
+export function credentialApplication(ctx: EmulatorContext, header: string | undefined): string | undefined {
+  const credential = credentialOf(ctx, header);
+  return credential === undefined ? undefined : credential.kind === 'bot' ? credential.applicationId : credential.live.grant.clientId;
 }
 
 /** Issues a grant and a token pair through the emulator's OAuth store, without the browser round trip. */

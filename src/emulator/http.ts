@@ -51,60 +51,9 @@ export function parseRequestUrl(target: string): RequestUrl {
   return { pathname, searchParams: new URLSearchParams(question < 0 ? '' : `?${rest.slice(question + 1)}`) };
 }
 
-/** A route of the HTTP interface: a method and its path under `/api/v10/`, split in segments (`:name` is a parameter). */
-export interface PatternRoute {
-  readonly method: string;
-  readonly segments: readonly string[];
-}
-
-/** `path` relative to `/api/v10/` split into segments, for a route table. */
+/** `path` split into segments, for a route table. */
 export function routeSegments(path: string): string[] {
   return path.split('/').filter((segment) => segment !== '');
-}
-
-/** Where the HTTP interface's paths start (the OAuth token endpoints live under it too). */
-export const API_PREFIX = '/api/v10/';
-
-/**
- * Finds the route of `routes` (in order: literal segments listed before the parameters they
- * would match) for a path under `/api/v10/`: the route with its parameter values in order,
- * percent-decoded; `'method'` when the path exists for other methods only; undefined when no
- * route has the path (or it has an empty segment).
- */
-export function matchRoute<R extends PatternRoute>(routes: readonly R[], path: string, method: string): { route: R; values: string[] } | 'method' | undefined {
-  if (!path.startsWith(API_PREFIX)) return undefined;
-  const segments = path.slice(API_PREFIX.length).split('/');
-  if (segments.includes('')) return undefined;
-  let methodMismatch = false;
-  for (const route of routes) {
-    if (route.segments.length !== segments.length) continue;
-    let ok = true;
-    for (let i = 0; i < segments.length && ok; i++) {
-      const want = route.segments[i]!;
-      const got = segments[i]!;
-      // A literal segment also matches its percent-encoded spelling (`%40original`, as discord.js sends it).
-      ok = want.startsWith(':') || want === got || (got.includes('%') && want === decodeSegment(got));
-    }
-    if (!ok) continue;
-    if (route.method !== method) {
-      methodMismatch = true;
-      continue;
-    }
-    // Parameters are decoded only for the route that matched.
-    const values: string[] = [];
-    for (let i = 0; i < segments.length; i++) if (route.segments[i]!.startsWith(':')) values.push(decodeSegment(segments[i]!));
-    return { route, values };
-  }
-  return methodMismatch ? 'method' : undefined;
-}
-
-function decodeSegment(segment: string): string {
-  if (!segment.includes('%')) return segment;
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment; // malformed escapes stay as sent; the parameter's own check refuses them
-  }
 }
 
 /**

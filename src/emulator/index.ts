@@ -68,39 +68,14 @@ import type {
   EmulatorRoleObject,
 } from './types.js';
 
-export type {
-  EmulatorChannel,
-  EmulatorChannelObject,
-  EmulatorGuild,
-  EmulatorGuildObject,
-  EmulatorRole,
-  EmulatorRoleObject,
-  ApproveDeviceOptions,
-  DevicePollAnswer,
-  EmulatorExternalAuthType,
-  EmulatorExternalIdentity,
-  EmulatorProvisionalAccount,
-  AuthorizeFault,
-  CreateAccessTokenOptions,
-  Emulator,
-  EmulatorAccessToken,
-  EmulatorApplication,
-  EmulatorChannelPermissions,
-  EmulatorOptions,
-  EmulatorRequestRecord,
-  EmulatorUser,
-  OpenUrlOptions,
-  RateLimitStorm,
-  ServerErrorStorm,
-  TokenFault,
-} from './types.js';
+/** Every type of the emulator's options and objects. */
+export type * from './types.js';
+
 export { EmulatorClosedError, EmulatorGatewayError, EmulatorOpenUrlError, EmulatorStateError } from './errors.js';
-export type { EmulatorGateway, EmulatorGatewayOptions, EmulatorGatewaySession } from './types.js';
 export { DEFAULT_APPLICATION_ID } from './options.js';
 export { ALL_PERMISSIONS, PermissionFlags, type PermissionFlag } from '../rules/permissions.js';
 export { EmulatorInteractionError, type EmulatorInteractionFailure } from './interactions/errors.js';
 export type * from './interactions/types.js';
-export type { DesktopClient, DesktopClientMode, DesktopClientOptions } from './types.js';
 
 const OAUTH_ERROR_CODE = /^[\x20-\x21\x23-\x5B\x5D-\x7E]{1,100}$/; // RFC 6749 §4.1.2.1 error charset
 const OAUTH_ERROR_EXPECTED = 'an OAuth error code such as "server_error" (printable ASCII without quotes or backslashes)';

@@ -117,8 +117,9 @@ export function currentAuthorization(ctx: EmulatorContext, authorization: string
 }
 
 /**
- * `GET {api}/applications/@me` with the application's bot token: the application as its own bot
- * reads it (the private application object), its flags both as `flags` (32-bit) and `flags_new`.
+ * `GET {api}/applications/@me` (and `GET {api}/oauth2/applications/@me`, the same) with the
+ * application's bot token: the application as its own bot reads it (the private application
+ * object), its flags both as `flags` (32-bit) and `flags_new`.
  */
 export function currentApplication(ctx: EmulatorContext, authorization: string | undefined): Reply {
   // No scope opens this route to a Bearer token: only the bot token reads its application.

@@ -1,18 +1,17 @@
-/** The emulator's HTTP server: routing, faults, latency and the request log. */
+/** The emulator's HTTP server: the one route registry, latency and the request log. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { handleAuthorize } from './authorize.js';
-import { PATHS, type EmulatorContext } from './context.js';
-import { BodyTooLargeError, isFormUrlEncoded, json, parseRequestUrl, readBody, serviceError, type Outcome, type Reply, type RequestUrl } from './http.js';
-import { currentApplication, currentAuthorization, currentUser, discoveryDocument, jwksDocument, userInfo } from './resources.js';
-import { routeLobbyApi } from './lobbies/router.js';
-import { routeCommandsApi } from './commands/router.js';
-import { routeMessagesApi } from './messages/router.js';
-import { routeInteractionApi } from './interactions/router.js';
-import { routeDeviceFlow } from './device/router.js';
-import { routeProvisional } from './provisional/endpoint.js';
-import { handleRevoke, handleToken, notFormEncoded } from './token.js';
-import type { EmulatorRequestRecord, TokenFault } from './types.js';
+import type { EmulatorContext } from './context.js';
+import { parseRequestUrl, serviceError, type Outcome, type Reply } from './http.js';
+import { RouteTable, type RequestNote } from './kernel/pipeline.js';
+import { OAUTH_ROUTES } from './oauth-routes.js';
+import { LOBBY_ROUTES } from './lobbies/router.js';
+import { COMMAND_ROUTES } from './commands/router.js';
+import { MESSAGE_ROUTES } from './messages/router.js';
+import { INTERACTION_ROUTES } from './interactions/router.js';
+import { DEVICE_ROUTES } from './device/router.js';
+import { PROVISIONAL_ROUTES } from './provisional/endpoint.js';
+import type { EmulatorRequestRecord } from './types.js';
 import { isWebPath, serveWeb } from './web/router.js';
 
 /** The request log keeps at most this many entries, dropping the oldest. */
@@ -31,96 +30,20 @@ function loggedPath(path: string): string {
   return path.replace(TOKEN_SEGMENT, '$1[redacted]');
 }
 
-interface Route {
-  method: string;
-  handle(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, note: { grantType?: string }): Outcome | Promise<Outcome>;
-}
-
-function faultOutcome(fault: TokenFault): Outcome {
-  if ('hang' in fault) return { hang: true };
-  if ('destroySocket' in fault) return { destroySocket: true };
-  const headers: Record<string, string> = {};
-  if (fault.status === 429) {
-    const retryAfter = fault.retryAfter ?? 1;
-    // The service's rate-limit answer: whole seconds in the header, exact seconds in the body.
-    headers['Retry-After'] = String(Math.ceil(retryAfter));
-    headers['X-RateLimit-Global'] = 'false';
-    headers['X-RateLimit-Scope'] = 'user';
-    return json(429, { message: 'You are being rate limited.', retry_after: retryAfter, global: false }, headers);
-  }
-  if (fault.retryAfter !== undefined) headers['Retry-After'] = String(Math.ceil(fault.retryAfter));
-  if (fault.error !== undefined) {
-    return json(fault.status, { error: fault.error, error_description: 'Injected fault from the emulator.' }, { ...headers, 'Cache-Control': 'no-store' });
-  }
-  return serviceError(fault.status, headers);
-}
-
-/** Reads a form body for the token or revocation endpoint, applying a pending token fault. */
-async function formEndpoint(
-  ctx: EmulatorContext,
-  req: IncomingMessage,
-  note: { grantType?: string },
-  handler: typeof handleToken,
-  faultable: boolean,
-): Promise<Outcome> {
-  let body: Buffer;
-  try {
-    body = await readBody(req);
-  } catch (err) {
-    // The service's JSON error 40005; the connection closes because the rest of the body is unread.
-    if (err instanceof BodyTooLargeError) return json(413, { message: 'Request entity too large', code: 40005 }, { Connection: 'close' });
-    return { destroySocket: true };
-  }
-  const isForm = isFormUrlEncoded(req);
-  const form = new URLSearchParams(isForm ? body.toString('utf8') : '');
-  note.grantType = form.get('grant_type') ?? undefined;
-  if (faultable && ctx.tokenFault !== undefined) {
-    const fault = ctx.tokenFault;
-    ctx.tokenFault = undefined;
-    return faultOutcome(fault);
-  }
-  if (!isForm) return notFormEncoded();
-  return handler(ctx, { authorization: req.headers.authorization, form });
-}
-
-/** Every route of the emulator, by path: the one place a new endpoint is registered. */
-const ROUTES: Record<string, Route> = {
-  [PATHS.authorize]: { method: 'GET', handle: (ctx, _req, url) => handleAuthorize(ctx, url.searchParams) },
-  [PATHS.token]: { method: 'POST', handle: (ctx, req, _url, note) => formEndpoint(ctx, req, note, handleToken, true) },
-  [PATHS.revoke]: { method: 'POST', handle: (ctx, req, _url, note) => formEndpoint(ctx, req, note, handleRevoke, false) },
-  [PATHS.discovery]: { method: 'GET', handle: (ctx) => discoveryDocument(ctx) },
-  [PATHS.jwks]: { method: 'GET', handle: (ctx) => jwksDocument(ctx) },
-  [PATHS.currentUser]: { method: 'GET', handle: (ctx, req) => currentUser(ctx, req.headers.authorization) },
-  [PATHS.userinfo]: { method: 'GET', handle: (ctx, req) => userInfo(ctx, req.headers.authorization) },
-  [PATHS.application]: { method: 'GET', handle: (ctx, req) => currentApplication(ctx, req.headers.authorization) },
-  [PATHS.authorization]: { method: 'GET', handle: (ctx, req) => currentAuthorization(ctx, req.headers.authorization) },
-  [PATHS.gateway]: { method: 'GET', handle: (ctx) => ctx.gateway?.discovery() ?? serviceError(404) },
-  [PATHS.gatewayBot]: { method: 'GET', handle: (ctx, req) => ctx.gateway?.discoveryBot(req.headers.authorization) ?? serviceError(404) },
-};
-
 /**
- * Routers for paths with parameters, tried in order after ROUTES: each answers `undefined` for a
- * path it does not own. One line per area of the service.
+ * Every route of the emulator, one routes table an area: the one place a new endpoint is
+ * registered (a row of its area's table). Each runs through the kernel's pipeline.
  */
-type Router = (ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl) => Outcome | undefined | Promise<Outcome | undefined>;
-const ROUTERS: readonly Router[] = [
-  routeLobbyApi,
-  routeCommandsApi,
-  routeMessagesApi,
-  routeInteractionApi,
-  routeDeviceFlow,
-  routeProvisional,
-];
-
-/** Tries each router of ROUTERS in turn, from `from`; 404 when none owns the path. A promise only when a router needs one. */
-function routeByPattern(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, from = 0): Outcome | Promise<Outcome> {
-  for (let i = from; i < ROUTERS.length; i++) {
-    const outcome = ROUTERS[i]!(ctx, req, url);
-    if (outcome instanceof Promise) return outcome.then((answered) => answered ?? routeByPattern(ctx, req, url, i + 1));
-    if (outcome !== undefined) return outcome;
-  }
-  return serviceError(404);
-}
+export const ROUTE_TABLES = {
+  oauth: OAUTH_ROUTES,
+  lobbies: LOBBY_ROUTES,
+  commands: COMMAND_ROUTES,
+  messages: MESSAGE_ROUTES,
+  interactions: INTERACTION_ROUTES,
+  device: DEVICE_ROUTES,
+  provisional: PROVISIONAL_ROUTES,
+} as const;
+const ROUTES = new RouteTable(Object.values(ROUTE_TABLES));
 
 /** An http.Server bound to 127.0.0.1 that can be closed completely, hanging requests included. */
 export class EmulatorServer {
@@ -223,7 +146,7 @@ export class EmulatorServer {
   /** Routes and answers; a promise only when a route or the latency needs one. */
   private answer(req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
     const method = req.method ?? 'GET';
-    const note: { grantType?: string } = {};
+    const note: RequestNote = {};
     let outcome: Outcome | Promise<Outcome>;
     let path = '/';
     const ctx = this.ctx;
@@ -232,11 +155,7 @@ export class EmulatorServer {
       path = url.pathname;
       // The web client's pages, assets, event stream and actions answer themselves (a stream has no one reply).
       if (ctx !== undefined && isWebPath(path)) return serveWeb(ctx, req, res, path, this.log, this.closing.signal);
-      const route = ROUTES[url.pathname];
-      if (ctx === undefined) outcome = serviceError(503);
-      else if (route === undefined) outcome = routeByPattern(ctx, req, url);
-      else if (route.method !== method) outcome = serviceError(405, { Allow: route.method });
-      else outcome = route.handle(ctx, req, url, note);
+      outcome = ctx === undefined ? serviceError(503) : (ROUTES.run(ctx, req, url, note) ?? serviceError(404));
     } catch {
       outcome = serviceError(500); // the cause may hold request data, so it is not echoed
     }
@@ -246,7 +165,7 @@ export class EmulatorServer {
     return this.finish(req, res, ctx, method, path, note, outcome);
   }
 
-  private finish(req: IncomingMessage, res: ServerResponse, ctx: EmulatorContext | undefined, method: string, path: string, note: { grantType?: string }, outcome: Outcome): Promise<void> | undefined {
+  private finish(req: IncomingMessage, res: ServerResponse, ctx: EmulatorContext | undefined, method: string, path: string, note: RequestNote, outcome: Outcome): Promise<void> | undefined {
     const record: EmulatorRequestRecord = { method, path: loggedPath(path), status: 'status' in outcome ? outcome.status : 0 };
     if (note.grantType !== undefined) record.grantType = note.grantType;
     if (!('status' in outcome)) {

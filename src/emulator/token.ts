@@ -34,7 +34,8 @@ const invalidGrant = (description: string): OAuthProblem => new OAuthProblem(400
 const invalidRequest = (description: string): OAuthProblem => new OAuthProblem(400, 'invalid_request', description);
 const invalidClient = (description: string): OAuthProblem => new OAuthProblem(401, 'invalid_client', description);
 
-function sameSecret(given: string, expected: string): boolean {
+/** Whether `given` is `expected`, compared in constant time. */
+export function sameSecret(given: string, expected: string): boolean {
   // Digests first so the comparison takes the same time whatever the lengths.
   const a = createHash('sha256').update(given).digest();
   const b = createHash('sha256').update(expected).digest();
@@ -46,6 +47,30 @@ function decodeBasicPart(part: string): string {
   return decodeURIComponent(part.replace(/\+/g, ' '));
 }
 
+/** The id and secret of HTTP Basic client authentication (RFC 6749 §2.3.1), or why they cannot be read. */
+function basicCredentials(authorization: string): { id: string; secret: string } | OAuthProblem {
+  const match = /^Basic\s+([A-Za-z0-9+/]+=*)\s*$/i.exec(authorization);
+  if (match === null) return invalidClient('The Authorization header is not HTTP Basic client authentication.');
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return invalidClient('The Basic credentials are not in client_id:client_secret form.');
+  try {
+    return { id: decodeBasicPart(decoded.slice(0, colon)), secret: decodeBasicPart(decoded.slice(colon + 1)) };
+  } catch {
+    return invalidClient('The Basic credentials are not valid form-urlencoded text.');
+  }
+}
+
+/**
+ * The client a token or revocation request names (the Basic header's id, else `client_id` in the
+ * form), authenticated or not: the application whose limits the request counts toward.
+ */
+export function namedClient(authorization: string | undefined, form: URLSearchParams): string | null {
+  if (authorization === undefined) return form.get('client_id');
+  const basic = basicCredentials(authorization);
+  return basic instanceof OAuthProblem ? null : basic.id;
+}
+
 /** Client authentication: client_secret_basic, client_secret_post, or none for public clients. */
 function authenticateClient(ctx: EmulatorContext, req: FormRequest): ResolvedApplication {
   const bodyId = req.form.get('client_id');
@@ -53,21 +78,12 @@ function authenticateClient(ctx: EmulatorContext, req: FormRequest): ResolvedApp
   let clientId = bodyId;
   let secret = bodySecret;
   if (req.authorization !== undefined) {
-    const match = /^Basic\s+([A-Za-z0-9+/]+=*)\s*$/i.exec(req.authorization);
-    if (match === null) throw invalidClient('The Authorization header is not HTTP Basic client authentication.');
-    const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (colon < 0) throw invalidClient('The Basic credentials are not in client_id:client_secret form.');
-    let basicId: string;
-    try {
-      basicId = decodeBasicPart(decoded.slice(0, colon));
-      secret = decodeBasicPart(decoded.slice(colon + 1));
-    } catch {
-      throw invalidClient('The Basic credentials are not valid form-urlencoded text.');
-    }
+    const basic = basicCredentials(req.authorization);
+    if (basic instanceof OAuthProblem) throw basic;
+    secret = basic.secret;
     if (bodySecret !== null) throw invalidRequest('The client authenticated twice (Basic header and client_secret in the body); use one method.');
-    if (bodyId !== null && bodyId !== basicId) throw invalidRequest('client_id in the body differs from the one in the Basic header.');
-    clientId = basicId;
+    if (bodyId !== null && bodyId !== basic.id) throw invalidRequest('client_id in the body differs from the one in the Basic header.');
+    clientId = basic.id;
   }
   if (clientId === null || clientId === '') throw invalidClient('Client authentication failed: no client_id was sent.');
   const app = ctx.options.applications.get(clientId);
@@ -223,9 +239,4 @@ export function handleRevoke(ctx: EmulatorContext, req: FormRequest): Reply {
     if (grant !== undefined && grant.clientId === app.id) ctx.store.revokeGrant(grant.id);
     return { status: 200, headers: {}, body: '' }; // the server declares the length of every answer
   });
-}
-
-/** The 400 for a token or revocation body that is not form-urlencoded. */
-export function notFormEncoded(): Reply {
-  return oauthError(400, 'invalid_request', 'The request body must be application/x-www-form-urlencoded.');
 }

@@ -86,3 +86,18 @@ describe('GET /applications/@me', () => {
     await expect(startEmulator({ users, applications: [{ id: APP, flags: 3 as never }] })).rejects.toThrow(TypeError);
   });
 });
+
+describe('GET /oauth2/applications/@me', () => {
+  it('answers the same application object as /applications/@me, with the same refusals', async () => {
+    emulator = await startEmulator({ users, applications: [{ id: APP, name: 'Game', flags: (1n << 33n) | (1n << 17n), ownerId: DEV }] });
+    const bot = { authorization: `Bot ${emulator.botToken}` };
+    const res = await fetch(`${emulator.apiBase}/oauth2/applications/@me`, { headers: bot });
+    expect(res.status).toBe(200);
+    const same = await fetch(`${emulator.apiBase}/applications/@me`, { headers: bot });
+    expect(await res.json()).toEqual(await same.json());
+    expect((await fetch(`${emulator.apiBase}/oauth2/applications/@me`)).status).toBe(401);
+    const player = emulator.createAccessToken();
+    expect((await fetch(`${emulator.apiBase}/oauth2/applications/@me`, { headers: bearer(player.accessToken) })).status).toBe(403);
+    expect((await fetch(`${emulator.apiBase}/oauth2/applications/@me`, { method: 'POST', headers: bot })).status).toBe(405);
+  });
+});

@@ -451,7 +451,7 @@ beforeAll(async () => {
   W.lobbyMessage = ((await call('POST', lobby('/messages'), { auth: bearer(PLAYER), body: { content: 'hi' } })).body as { id: string }).id;
   await call('PATCH', lobby('/channel-linking'), { body: { channel_id: W.general } });
   W.message = ((await call('POST', messages(), { body: { content: 'first' } })).body as { id: string }).id;
-  routes = await emulatorRoutes(emulator.webBase);
+  routes = emulatorRoutes();
 });
 
 afterAll(async () => {

@@ -1,47 +1,36 @@
 /**
- * The routes the emulator serves, read from the emulator itself so the schema tests cannot drift:
- * the routes tables each area exports (one row a route), and the literal paths of the server (PATHS,
- * the device flow's and the provisional token's), whose methods the server names in its 405's
- * `Allow`. When the areas' tables become one registry, `tableRoutes` is the one place to adapt.
+ * The routes the emulator serves, read from the emulator's one registry (`ROUTE_TABLES` in
+ * src/emulator/server.ts) so the schema tests cannot drift: the HTTP interface's areas (lobbies,
+ * commands and guilds, channels and messages, interactions and webhooks), and the OAuth, device
+ * and provisional routes, which the generic checks (injected 429s, missing credentials) leave out.
  */
-import { PATHS } from '../../src/emulator/context.js';
-import { ROUTES as COMMAND_ROUTES } from '../../src/emulator/commands/router.js';
-import { DEVICE_AUTHORIZE_PATH } from '../../src/emulator/device/router.js';
-import { ACTIVATE_PATH } from '../../src/emulator/device/flow.js';
-import { ROUTES as INTERACTION_ROUTES } from '../../src/emulator/interactions/router.js';
-import { ROUTES as LOBBY_ROUTES } from '../../src/emulator/lobbies/router.js';
-import { ROUTES as MESSAGE_ROUTES } from '../../src/emulator/messages/router.js';
-import { PROVISIONAL_TOKEN_PATH } from '../../src/emulator/provisional/endpoint.js';
+import type { Route } from '../../src/emulator/kernel/pipeline.js';
+import { ROUTE_TABLES } from '../../src/emulator/server.js';
 
 /** A route as the schema tests name it: `GET /api/v10/lobbies/:id` (parameters as the tables name them). */
 export type RouteName = string;
 
-/** The routes of the areas' tables, run by the kernel's pipeline. */
+const nameOf = (r: Route): RouteName => `${r.method} /${r.segments.join('/')}`;
+const API_AREAS = [ROUTE_TABLES.lobbies, ROUTE_TABLES.commands, ROUTE_TABLES.messages, ROUTE_TABLES.interactions].flat();
+
+/** The routes of the HTTP interface's areas. */
 export function tableRoutes(): RouteName[] {
-  return [...LOBBY_ROUTES, ...COMMAND_ROUTES, ...MESSAGE_ROUTES, ...INTERACTION_ROUTES].map((r) => `${r.method} /api/v10/${r.segments.join('/')}`);
+  return API_AREAS.map(nameOf);
 }
 
-/** The routes of the areas' tables that read a body (JSON, or JSON or multipart). */
+/** The routes of the HTTP interface's areas that read a body (JSON, or JSON or multipart). */
 export function bodyRoutes(): RouteName[] {
-  return [...LOBBY_ROUTES, ...COMMAND_ROUTES, ...MESSAGE_ROUTES, ...INTERACTION_ROUTES].filter((r) => r.body !== 'none').map((r) => `${r.method} /api/v10/${r.segments.join('/')}`);
+  return API_AREAS.filter((r) => r.body !== 'none').map(nameOf);
 }
 
-/** The server's literal paths, relative to the web base. */
+/** The OAuth, device and provisional routes, paths relative to the web base. */
 export function literalPaths(): string[] {
-  return [...Object.values(PATHS), DEVICE_AUTHORIZE_PATH, ACTIVATE_PATH, PROVISIONAL_TOKEN_PATH];
+  return [...ROUTE_TABLES.oauth, ...ROUTE_TABLES.device, ...ROUTE_TABLES.provisional].map((r) => `/${r.segments.join('/')}`);
 }
 
-/** Every route the emulator at `webBase` serves: the tables', and each literal path with the methods its 405 allows. */
-export async function emulatorRoutes(webBase: string): Promise<RouteName[]> {
-  const literal: RouteName[] = [];
-  for (const path of literalPaths()) {
-    const res = await fetch(`${webBase}${path}`, { method: 'PATCH' });
-    await res.arrayBuffer();
-    const allow = res.headers.get('allow');
-    if (res.status !== 405 || allow === null) throw new Error(`PATCH ${path} answered ${res.status} without Allow: the schema tests cannot tell its methods`);
-    for (const method of allow.split(',')) literal.push(`${method.trim()} ${path}`);
-  }
-  return [...tableRoutes(), ...literal];
+/** Every route the emulator serves. */
+export function emulatorRoutes(): RouteName[] {
+  return Object.values(ROUTE_TABLES).flat().map(nameOf);
 }
 
 /** The route name of a request (`method`, a path under the web base), as `emulatorRoutes` names it. */

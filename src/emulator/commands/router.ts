@@ -3,12 +3,10 @@
  * pipeline: the credential is checked against the route and the application of the path, then the
  * guild is found before the body is read.
  */
-import type { IncomingMessage } from 'node:http';
 import { errorBody, JsonErrorCode } from '../../rules/errors.js';
-import type { EmulatorContext } from '../context.js';
 import { identify } from '../credentials.js';
-import { isPathId, json, routeSegments, type Outcome, type RequestUrl } from '../http.js';
-import { route, runRoutes, type Authorize, type Route } from '../kernel/pipeline.js';
+import { isPathId, json, routeSegments } from '../http.js';
+import { route, type Authorize, type Route } from '../kernel/pipeline.js';
 import * as world from './guilds.js';
 import { CommandJsonErrorCode, fail, missingAccess } from './errors.js';
 import * as op from './operations.js';
@@ -76,7 +74,7 @@ const r = (method: string, path: string, auth: Auth, body: boolean, run: op.Comm
 };
 
 // `:app`, `:guild` and `:command` are parameters; literal segments come before the parameters they would match.
-export const ROUTES: Route[] = [
+export const COMMAND_ROUTES: Route[] = [
   r('GET', 'applications/:app/commands', 'commands', false, op.listCommands),
   r('POST', 'applications/:app/commands', 'commands', true, op.createCommand),
   r('PUT', 'applications/:app/commands', 'commands', true, op.bulkOverwrite),
@@ -105,8 +103,3 @@ const COMMAND_SCOPES = {
   'permissions-edit': ['applications.commands.permissions.update'],
   bot: [],
 } as const satisfies Record<Auth, readonly string[]>;
-
-/** Answers a request for commands or the world's guilds, or undefined for a path it does not own. */
-export function routeCommandsApi(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl): Outcome | Promise<Outcome> | undefined {
-  return runRoutes(ctx, req, url, ROUTES);
-}

@@ -1,15 +1,13 @@
 /**
- * The device flow's routes: `POST {api}/oauth2/device/authorize`, and the activate page at
- * `{web}/activate` where a human enters the code shown on the device (GET shows the form, POST
- * approves or denies as the emulator's signed-in user).
+ * The device flow's routes, one row each, run by the kernel's pipeline: `POST
+ * {api}/oauth2/device/authorize`, and the activate page at `{web}/activate` where a human enters
+ * the code shown on the device (GET shows the form, POST approves or denies as the emulator's
+ * signed-in user).
  */
-import type { IncomingMessage } from 'node:http';
 import type { EmulatorContext } from '../context.js';
-import { BodyTooLargeError, isFormUrlEncoded, json, oauthError, readBody, serviceError, type Outcome, type Reply, type RequestUrl } from '../http.js';
+import type { Reply } from '../http.js';
+import { anyone, route, type Route } from '../kernel/pipeline.js';
 import { ACTIVATE_PATH, decideDevice, deviceAuthorization, pendingClientId } from './flow.js';
-
-/** The device authorization endpoint, relative to the web base. */
-export const DEVICE_AUTHORIZE_PATH = '/api/v10/oauth2/device/authorize';
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -36,21 +34,7 @@ function activateForm(ctx: EmulatorContext, userCode: string): Reply {
   );
 }
 
-async function readForm(req: IncomingMessage): Promise<URLSearchParams | Outcome> {
-  let body: Buffer;
-  try {
-    body = await readBody(req);
-  } catch (err) {
-    if (err instanceof BodyTooLargeError) return json(413, { message: 'Request entity too large', code: 40005 }, { Connection: 'close' });
-    return { destroySocket: true };
-  }
-  if (!isFormUrlEncoded(req)) return oauthError(400, 'invalid_request', 'The request body must be application/x-www-form-urlencoded.');
-  return new URLSearchParams(body.toString('utf8'));
-}
-
-async function activate(ctx: EmulatorContext, req: IncomingMessage): Promise<Outcome> {
-  const form = await readForm(req);
-  if (!(form instanceof URLSearchParams)) return form;
+function activate(ctx: EmulatorContext, form: URLSearchParams): Reply {
   const userCode = form.get('user_code') ?? '';
   const action = form.get('action');
   if (action !== 'approve' && action !== 'deny') return page(400, 'Activate a device', '<p id="error">Choose Approve or Deny.</p>');
@@ -59,18 +43,16 @@ async function activate(ctx: EmulatorContext, req: IncomingMessage): Promise<Out
   return page(200, action === 'approve' ? 'Device approved' : 'Device denied', '<p id="done">You can return to your device.</p>');
 }
 
-/** Answers the device flow's paths; undefined for any other path. */
-export async function routeDeviceFlow(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl): Promise<Outcome | undefined> {
-  const method = req.method ?? 'GET';
-  if (url.pathname === DEVICE_AUTHORIZE_PATH) {
-    if (method !== 'POST') return serviceError(405, { Allow: 'POST' });
-    const form = await readForm(req);
-    return form instanceof URLSearchParams ? deviceAuthorization(ctx, form) : form;
-  }
-  if (url.pathname === ACTIVATE_PATH) {
-    if (method === 'GET') return activateForm(ctx, url.searchParams.get('user_code') ?? '');
-    if (method === 'POST') return activate(ctx, req);
-    return serviceError(405, { Allow: 'GET, POST' });
-  }
-  return undefined;
-}
+export const DEVICE_ROUTES: Route[] = [
+  // The device names its application by `client_id` (a public client has nothing else to show).
+  route('POST', 'oauth2/device/authorize', {
+    auth: anyone,
+    application: (_ctx, _req, form) => (form as URLSearchParams).get('client_id'),
+    body: 'form',
+    faults: 'none',
+    run: ({ ctx, body }) => deviceAuthorization(ctx, body as URLSearchParams),
+  }),
+  // The player's page, not the API: it counts toward no application's limits.
+  route('GET', ACTIVATE_PATH, { auth: anyone, body: 'none', faults: 'none', run: ({ ctx, url }) => activateForm(ctx, url.searchParams.get('user_code') ?? '') }),
+  route('POST', ACTIVATE_PATH, { auth: anyone, body: 'form', faults: 'none', run: ({ ctx, body }) => activate(ctx, body as URLSearchParams) }),
+];

@@ -6,7 +6,7 @@ import { generateInteractionKeyPem, interactionKeyFromPem, InteractionWorld, typ
 
 export { attachInteractionWorld, interactionWorldOf, InteractionWorld } from './world.js';
 export { autocomplete, checkInteractionsEndpoint, clickComponent, deliverDeauthorized, invokeCommand, setEventWebhooksUrl, setInteractionsEndpoint, submitModal } from './emulate.js';
-export { routeInteractionApi } from './router.js';
+export { INTERACTION_ROUTES } from './router.js';
 export type * from './types.js';
 
 /** Each application's Ed25519 key: the one kept in dataDir, else a new one (kept for the next start). */

@@ -5,11 +5,10 @@
  * `POST /webhooks/{application}/{token}` (a follow-up message). One row each, run by the kernel's pipeline.
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { invalidFormBody } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
-import { isPathId, json, serviceError, type Outcome, type Reply, type RequestUrl } from '../http.js';
-import { route, runRoutes, type Authorize, type Call, type Route } from '../kernel/pipeline.js';
+import { isPathId, json, serviceError, type Outcome, type Reply } from '../http.js';
+import { onlyWhen, route, type Authorize, type Call, type Route } from '../kernel/pipeline.js';
 import { editMessage, fillComponentIds, interactionMetadata, responseProblems } from './acknowledge.js';
 import { acknowledgeByCallback } from './emulate.js';
 import { interactionErrorBody, InteractionErrorCode } from './errors.js';
@@ -155,8 +154,5 @@ export const ROUTES: Route[] = [
   route('POST', 'webhooks/:application/:token', { auth: tokenInPath, body: 'json', check: ({ ctx, params }) => refusal(webhookRecord(ctx, params)), run: followUp }),
 ];
 
-/** The interaction routes, run by the kernel's pipeline; `undefined` for paths they do not own. */
-export function routeInteractionApi(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl): Outcome | Promise<Outcome> | undefined {
-  if (interactionWorldOf(ctx) === undefined) return undefined;
-  return runRoutes(ctx, req, url, ROUTES);
-}
+/** The interaction routes, which exist while the interaction world does. */
+export const INTERACTION_ROUTES = onlyWhen((ctx) => interactionWorldOf(ctx) !== undefined, ROUTES);

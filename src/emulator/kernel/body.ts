@@ -1,10 +1,11 @@
 /**
- * Reading a JSON request body, bounded, with the service's 400 answers: the one set of body limits
- * of every JSON route (a multipart message's `payload_json` obeys the same rules).
+ * Reading a request body, bounded, with the service's answers: the one set of body limits of every
+ * route (JSON, multipart, form-urlencoded; a multipart message's `payload_json` obeys the JSON
+ * rules) and the one 413 (code 40005, the connection closed since the rest is unread).
  */
 import type { IncomingMessage } from 'node:http';
 import { errorBody, invalidFormBody, JsonErrorCode, type ServiceErrorBody } from '../../rules/errors.js';
-import { BodyTooLargeError, MAX_BODY_BYTES, readBody } from '../http.js';
+import { BodyTooLargeError, isFormUrlEncoded, MAX_BODY_BYTES, oauthError, readBody, type Reply } from '../http.js';
 
 /** A multipart body (files included) above this many bytes is answered with 413. */
 export const MAX_UPLOAD_BYTES = 8 * 1024 * 1024;
@@ -47,15 +48,31 @@ function nestingDepth(text: string, stopAt: number): number {
  * Reads the body as JSON. An empty body without a content type is `undefined` (no fields); any
  * other body must be `application/json`, valid UTF-8 and valid JSON, else a 400 that says which.
  */
-export async function readJsonBody(req: IncomingMessage): Promise<BodyResult> {
-  let raw: Buffer;
-  try {
-    raw = await readBody(req);
-  } catch (err) {
+export function readJsonBody(req: IncomingMessage): Promise<BodyResult> {
+  return readRaw(req, MAX_BODY_BYTES, (raw) => parseJsonBody(req, raw));
+}
+
+type Unread = JsonRefusal | { ok: false; aborted: true };
+
+/** `parse` of the body's bytes, at most `limit`: else the 413, or `aborted` when the client went away mid-body. */
+function readRaw<T>(req: IncomingMessage, limit: number, parse: (raw: Buffer) => T | Promise<T>): Promise<T | Unread> {
+  return readBody(req, limit).then(parse, (err: unknown): Unread => {
     if (err instanceof BodyTooLargeError) return { ok: false, status: 413, error: errorBody(JsonErrorCode.RequestEntityTooLarge), close: true };
     return { ok: false, aborted: true };
-  }
-  return parseJsonBody(req, raw);
+  });
+}
+
+/**
+ * Reads an `application/x-www-form-urlencoded` body (the OAuth endpoints'): its parameters, or
+ * `undefined` for a body of another type, which the pipeline answers with `formRequired()`.
+ */
+export function readFormBody(req: IncomingMessage): Promise<BodyResult> {
+  return readRaw(req, MAX_BODY_BYTES, (raw) => ({ ok: true, body: isFormUrlEncoded(req) ? new URLSearchParams(raw.toString('utf8')) : undefined }));
+}
+
+/** The 400 for a form route's body that is not form-urlencoded. */
+export function formRequired(): Reply {
+  return oauthError(400, 'invalid_request', 'The request body must be application/x-www-form-urlencoded.');
 }
 
 function parseJsonBody(req: IncomingMessage, raw: Buffer): BodyResult {
@@ -112,18 +129,13 @@ export function isMultipart(req: IncomingMessage): boolean {
  * Reads a `multipart/form-data` body, at most MAX_UPLOAD_BYTES, as FormData; a body that is not
  * a readable form is a 400 that says what to send.
  */
-export async function readMultipartBody(req: IncomingMessage): Promise<{ ok: true; body: FormData } | JsonRefusal | { ok: false; aborted: true }> {
-  let raw: Buffer;
-  try {
-    raw = await readBody(req, MAX_UPLOAD_BYTES);
-  } catch (err) {
-    if (err instanceof BodyTooLargeError) return { ok: false, status: 413, error: errorBody(JsonErrorCode.RequestEntityTooLarge), close: true };
-    return { ok: false, aborted: true };
-  }
-  try {
-    return { ok: true, body: await new Response(raw, { headers: { 'content-type': req.headers['content-type']! } }).formData() };
-  } catch {
-    const message = 'The multipart/form-data body could not be read; send payload_json and files[n] parts with a boundary.';
-    return { ok: false, status: 400, error: invalidFormBody([{ path: [], code: 'CONTENT_TYPE_INVALID', message }]) };
-  }
+export function readMultipartBody(req: IncomingMessage): Promise<{ ok: true; body: FormData } | Unread> {
+  return readRaw(req, MAX_UPLOAD_BYTES, async (raw): Promise<{ ok: true; body: FormData } | JsonRefusal> => {
+    try {
+      return { ok: true, body: await new Response(raw, { headers: { 'content-type': req.headers['content-type']! } }).formData() };
+    } catch {
+      const message = 'The multipart/form-data body could not be read; send payload_json and files[n] parts with a boundary.';
+      return { ok: false, status: 400, error: invalidFormBody([{ path: [], code: 'CONTENT_TYPE_INVALID', message }]) };
+    }
+  });
 }

@@ -1,16 +1,17 @@
 /**
  * The emulator's one request pipeline. A route is data (method, path, who may call, bucket, body,
- * operation); every area's table runs through `runRoutes`: match, blocked address, fault injection,
- * identify, the global limit and the route's bucket, the body (one set of limits, one error reply),
- * run, the `X-RateLimit-*` headers, the invalid-request count. An answer whose route reads no body
- * is given without a promise.
+ * faults, operation); every area exports a routes table, and the server registers them all in one
+ * `RouteTable`: match, blocked address, fault injection, identify, the global limit and the route's
+ * bucket, the body (one set of limits, one error reply), run, the `X-RateLimit-*` headers, the
+ * invalid-request count. An answer whose route reads no body is given without a promise.
  */
 import type { IncomingMessage } from 'node:http';
 import type { EmulatorContext } from '../context.js';
 import type { Caller } from '../credentials.js';
-import { json, matchRoute, routeSegments, serviceError, takeServerFault, type Outcome, type Reply, type RequestUrl } from '../http.js';
+import { json, routeSegments, serviceError, type Outcome, type Reply, type RequestUrl } from '../http.js';
 import { GLOBAL_LIMIT_DEFAULT, type BucketRule } from '../ratelimit/limiter.js';
-import { isMultipart, readJsonBody, readMultipartBody, type BodyResult } from './body.js';
+import { formRequired, isMultipart, readFormBody, readJsonBody, readMultipartBody, type BodyResult } from './body.js';
+import { takeServiceFault, takeTokenFault } from './faults.js';
 import { blockedAddress, countInvalid, rateLimitHeaders, tooMany } from './limits.js';
 
 /** What an operation is given: the caller, the path's parameters in order, and the parsed body. */
@@ -26,36 +27,132 @@ export interface Call {
 
 /**
  * Who may call: a Caller, or the refusal to answer; `'public'` for a route anyone may call (it
- * counts toward no limit).
+ * counts toward no limit, unless the route names its application: see `Route.application`).
  */
 export type Authorize = (ctx: EmulatorContext, req: IncomingMessage, params: string[]) => Caller | Reply | 'public';
 
+/** Anyone may call. */
+export const anyone: Authorize = () => 'public';
+
+/** What a request writes into the request log beside its method, path and status. */
+export interface RequestNote {
+  /** The `grant_type` of a form body. */
+  grantType?: string;
+}
+
 export interface Route {
   method: string;
-  /** Path segments after `/api/v10`; `:x` is a parameter (literal segments are listed first). */
+  /** Path segments from the web root (`api`, `v10`, `lobbies`, `:id`); `:x` is a parameter (literal segments are listed first). */
   segments: string[];
   auth: Authorize;
+  /**
+   * For a public route whose operation authenticates the client itself (the OAuth, device and
+   * provisional endpoints): the application the request names (by its credential, or `client_id`
+   * in the body), read after the body. A known application's requests count toward its limits.
+   */
+  application?: (ctx: EmulatorContext, req: IncomingMessage, body: unknown) => string | null | undefined;
   bucket?: BucketRule;
-  /** `json-or-multipart`: a JSON body, or a `multipart/form-data` one given to the operation as FormData. */
-  body: 'json' | 'json-or-multipart' | 'none';
+  /**
+   * `json-or-multipart`: a JSON body, or a `multipart/form-data` one given to the operation as
+   * FormData; `form`: `application/x-www-form-urlencoded`, given as URLSearchParams.
+   */
+  body: 'json' | 'json-or-multipart' | 'form' | 'none';
+  /**
+   * The injected faults the route answers: `service` (the default) those of `injectServerErrors`
+   * and `injectRateLimits`; `token` those of `failNextToken`, after the body is read; `none` none.
+   */
+  faults?: 'service' | 'token' | 'none';
+  /** False while the route's area is off (the route then does not exist: 404). */
+  available?: (ctx: EmulatorContext) => boolean;
   /** Checks the path's resources before the body is read: a refusal, or undefined to go on. */
   check?: (call: Omit<Call, 'body'>) => Reply | undefined;
   /** The operation; a promise only when it must wait (reading an uploaded part). */
   run: (call: Call) => Outcome | Promise<Outcome>;
 }
 
-/** One row of a routes table. */
+/** One row of a routes table; `path` is relative to `/api/v10/`, or to the web root when it starts with `/`. */
 export function route(method: string, path: string, fields: Omit<Route, 'method' | 'segments'>): Route {
-  return { method, segments: routeSegments(path), ...fields };
+  return { method, segments: routeSegments(path.startsWith('/') ? path : `api/v10/${path}`), ...fields };
+}
+
+/** `routes`, each existing only while `available(ctx)` holds (an area that can be off). */
+export function onlyWhen(available: (ctx: EmulatorContext) => boolean, routes: readonly Route[]): Route[] {
+  return routes.map((row) => ({ ...row, available }));
 }
 
 const PUBLIC: Caller = { kind: 'bot', applicationId: '' };
 
-/** Answers a request under `/api/v10/` by one of `routes`, or returns undefined when none owns the path. */
-export function runRoutes(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, routes: readonly Route[]): Outcome | Promise<Outcome> | undefined {
-  const found = matchRoute(routes, url.pathname, req.method ?? 'GET');
-  if (found === undefined) return undefined;
-  if (found === 'method') return serviceError(405, { Allow: allowedMethods(routes, url.pathname) });
+/** The segment that tells areas apart: the first after `/api/v10/`, or the first of any other path. */
+function keyOf(segments: readonly string[]): string {
+  return segments.length > 2 && segments[0] === 'api' && segments[1] === 'v10' ? segments[2]! : segments[0]!;
+}
+
+function decodeSegment(segment: string): string {
+  if (!segment.includes('%')) return segment;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment; // malformed escapes stay as sent; the parameter's own check refuses them
+  }
+}
+
+/** Whether `route`'s path spells `segments`: a literal also matches its percent-encoded spelling (`%40original`, as discord.js sends it). */
+function samePath(route: Route, segments: readonly string[]): boolean {
+  if (route.segments.length !== segments.length) return false;
+  for (let i = 0; i < segments.length; i++) {
+    const want = route.segments[i]!;
+    const got = segments[i]!;
+    if (!(want.startsWith(':') || want === got || (got.includes('%') && want === decodeSegment(got)))) return false;
+  }
+  return true;
+}
+
+/** Every route of the emulator, found by the segment that tells areas apart. */
+export class RouteTable {
+  readonly #byKey = new Map<string, Route[]>();
+
+  /** `tables` in order; within a table, literal segments come before the parameters they would match. */
+  constructor(tables: readonly (readonly Route[])[]) {
+    for (const table of tables) {
+      for (const row of table) {
+        const key = keyOf(row.segments);
+        if (key === undefined || key.startsWith(':')) throw new Error(`A route's first segment must be literal: ${row.segments.join('/')}`);
+        let rows = this.#byKey.get(key);
+        if (rows === undefined) this.#byKey.set(key, (rows = []));
+        rows.push(row);
+      }
+    }
+  }
+
+  /**
+   * Answers a request by the route its path and method name: 405 with `Allow` when the path has
+   * other methods only; undefined when no route has the path (or it has an empty segment). The
+   * path is taken as parsed (dot segments never resolved); parameters are percent-decoded.
+   */
+  run(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, note: RequestNote): Outcome | Promise<Outcome> | undefined {
+    const segments = url.pathname.slice(1).split('/');
+    if (segments.includes('')) return undefined;
+    const rows = this.#byKey.get(decodeSegment(keyOf(segments)));
+    if (rows === undefined) return undefined;
+    const method = req.method ?? 'GET';
+    let allow: string[] | undefined;
+    for (const row of rows) {
+      if (!samePath(row, segments) || (row.available !== undefined && !row.available(ctx))) continue;
+      if (row.method !== method) {
+        if (allow === undefined) allow = [row.method];
+        else if (!allow.includes(row.method)) allow.push(row.method);
+        continue;
+      }
+      // Parameters are decoded only for the route that matched.
+      const params: string[] = [];
+      for (let i = 0; i < segments.length; i++) if (row.segments[i]!.startsWith(':')) params.push(decodeSegment(segments[i]!));
+      return pipeline(ctx, req, url, row, params, note);
+    }
+    return allow === undefined ? undefined : serviceError(405, { Allow: allow.join(', ') });
+  }
+}
+
+function pipeline(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, row: Route, params: string[], note: RequestNote): Outcome | Promise<Outcome> {
   const limits = ctx.rateLimits;
   const now = ctx.options.clock();
   const address = req.socket.remoteAddress ?? 'unknown';
@@ -64,7 +161,7 @@ export function runRoutes(ctx: EmulatorContext, req: IncomingMessage, url: Reque
     const blocked = limits.invalid.blockedFor(address, now);
     if (blocked > 0) return blockedAddress(blocked);
   }
-  const reply = answer(ctx, req, url, found.route, found.values, now, enforce);
+  const reply = answer(ctx, req, url, row, params, now, enforce, note);
   if (!enforce) return reply;
   const counted = (outcome: Outcome): Outcome => {
     if ('status' in outcome) countInvalid(limits, address, outcome, now);
@@ -73,59 +170,94 @@ export function runRoutes(ctx: EmulatorContext, req: IncomingMessage, url: Reque
   return reply instanceof Promise ? reply.then(counted) : counted(reply);
 }
 
-/** The methods of the routes whose path matches `pathname`, for a 405's `Allow`. */
-function allowedMethods(routes: readonly Route[], pathname: string): string {
-  const methods: string[] = [];
-  for (const route of routes) {
-    if (matchRoute([route], pathname, route.method) !== undefined && !methods.includes(route.method)) methods.push(route.method);
+/**
+ * The global limit of the application and the route's bucket (per user when `userId` is given and
+ * the bucket is per user): the `X-RateLimit-*` headers, or the 429.
+ */
+function takeLimits(ctx: EmulatorContext, row: Route, applicationId: string, userId: string | undefined, now: number): Record<string, string> | Reply {
+  const limits = ctx.rateLimits;
+  const globalLimit = ctx.options.applications.get(applicationId)?.globalRateLimit ?? GLOBAL_LIMIT_DEFAULT;
+  const global = limits.buckets.take(`global:${applicationId}`, globalLimit, 1000, now);
+  if (!global.allowed) return tooMany((global.resetAt - now) / 1000, 'global', {});
+  let headers = rateLimitHeaders(global, 'global', now);
+  const bucket = row.bucket;
+  if (bucket !== undefined) {
+    const key = bucket.per === 'user' && userId !== undefined ? `user:${userId}` : `app:${applicationId}`;
+    const state = limits.buckets.take(`${bucket.id}:${key}`, bucket.limit, bucket.windowMs, now);
+    headers = rateLimitHeaders(state, bucket.id, now);
+    if (!state.allowed) return tooMany((state.resetAt - now) / 1000, 'user', headers);
   }
-  return methods.join(', ');
+  return headers;
 }
 
-function answer(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, route: Route, params: string[], now: number, enforce: boolean): Outcome | Promise<Outcome> {
-  const limits = ctx.rateLimits;
-  const failed = takeServerFault(ctx);
-  if (failed !== undefined) return failed;
-  const fault = limits.fault;
-  if (fault !== undefined) {
-    if (--fault.count <= 0) limits.fault = undefined;
-    return tooMany(fault.retryAfter, fault.scope, {});
+const withHeaders = (reply: Outcome, headers: Record<string, string> | undefined): Outcome =>
+  headers === undefined || !('status' in reply) ? reply : { ...reply, headers: { ...reply.headers, ...headers } };
+
+function answer(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, row: Route, params: string[], now: number, enforce: boolean, note: RequestNote): Outcome | Promise<Outcome> {
+  if (row.faults === undefined || row.faults === 'service') {
+    const failed = takeServiceFault(ctx);
+    if (failed !== undefined) return failed;
   }
 
-  const who = route.auth(ctx, req, params);
+  const who = row.auth(ctx, req, params);
   if (who !== 'public' && 'status' in who) return who;
   const caller = who === 'public' ? PUBLIC : who;
+  // A route that names its application in the body reads the body first.
+  if (who === 'public' && row.application !== undefined) return named(ctx, req, url, row, params, now, enforce, note);
 
   let headers: Record<string, string> | undefined;
   if (enforce && who !== 'public') {
-    const globalLimit = ctx.options.applications.get(caller.applicationId)?.globalRateLimit ?? GLOBAL_LIMIT_DEFAULT;
-    const global = limits.buckets.take(`global:${caller.applicationId}`, globalLimit, 1000, now);
-    if (!global.allowed) return tooMany((global.resetAt - now) / 1000, 'global', {});
-    headers = rateLimitHeaders(global, 'global', now);
-    const bucket = route.bucket;
-    if (bucket !== undefined) {
-      const key = bucket.per === 'user' && caller.kind === 'bearer' ? `user:${caller.userId}` : `app:${caller.applicationId}`;
-      const state = limits.buckets.take(`${bucket.id}:${key}`, bucket.limit, bucket.windowMs, now);
-      headers = rateLimitHeaders(state, bucket.id, now);
-      if (!state.allowed) return tooMany((state.resetAt - now) / 1000, 'user', headers);
-    }
+    const taken = takeLimits(ctx, row, caller.applicationId, caller.kind === 'bearer' ? caller.userId : undefined, now);
+    if ('status' in taken) return taken as Reply;
+    headers = taken;
   }
-  const withHeaders = (reply: Outcome): Outcome => (headers === undefined || !('status' in reply) ? reply : { ...reply, headers: { ...reply.headers, ...headers } });
-
-  if (route.check !== undefined) {
-    const refused = route.check({ ctx, req, url, caller, params, now });
-    if (refused !== undefined) return withHeaders(refused);
+  if (row.check !== undefined) {
+    const refused = row.check({ ctx, req, url, caller, params, now });
+    if (refused !== undefined) return withHeaders(refused, headers);
   }
   const run = (body: unknown): Outcome | Promise<Outcome> => {
-    const reply = route.run({ ctx, req, url, caller, params, body, now });
-    return reply instanceof Promise ? reply.then(withHeaders) : withHeaders(reply);
+    const reply = row.run({ ctx, req, url, caller, params, body, now });
+    return reply instanceof Promise ? reply.then((settled) => withHeaders(settled, headers)) : withHeaders(reply, headers);
   };
-  if (route.body === 'none') return run(undefined);
-  const withBody = (read: BodyResult): Outcome | Promise<Outcome> => {
-    if (read.ok) return run(read.body);
-    if ('aborted' in read) return { destroySocket: true };
-    return json(read.status, read.error, { ...headers, ...(read.close === true ? { Connection: 'close' } : {}) });
+  if (row.body === 'none') return run(undefined);
+  return readFor(row, req).then((read) => {
+    if (!read.ok) return refusal(read, headers);
+    return row.body === 'form' && read.body === undefined ? withHeaders(formRequired(), headers) : run(read.body);
+  });
+}
+
+/** The rest of the pipeline for a route whose application is named by the request: body, token fault, limits, run. */
+function named(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, row: Route, params: string[], now: number, enforce: boolean, note: RequestNote): Outcome | Promise<Outcome> {
+  const withBody = (body: unknown): Outcome | Promise<Outcome> => {
+    if (body instanceof URLSearchParams) note.grantType = body.get('grant_type') ?? undefined;
+    if (row.faults === 'token') {
+      const fault = takeTokenFault(ctx);
+      if (fault !== undefined) return fault;
+    }
+    if (row.body === 'form' && body === undefined) return formRequired();
+    // A name no application has counts toward nothing (and makes no bucket).
+    const applicationId = row.application!(ctx, req, body);
+    let headers: Record<string, string> | undefined;
+    if (enforce && applicationId != null && ctx.options.applications.has(applicationId)) {
+      const taken = takeLimits(ctx, row, applicationId, undefined, now);
+      if ('status' in taken) return taken as Reply;
+      headers = taken;
+    }
+    const reply = row.run({ ctx, req, url, caller: PUBLIC, params, body, now });
+    return reply instanceof Promise ? reply.then((settled) => withHeaders(settled, headers)) : withHeaders(reply, headers);
   };
-  if (route.body === 'json-or-multipart' && isMultipart(req)) return readMultipartBody(req).then(withBody);
-  return readJsonBody(req).then(withBody);
+  if (row.body === 'none') return withBody(undefined);
+  return readFor(row, req).then((read) => (read.ok ? withBody(read.body) : refusal(read, undefined)));
+}
+
+function readFor(row: Route, req: IncomingMessage): Promise<BodyResult> {
+  if (row.body === 'form') return readFormBody(req);
+  if (row.body === 'json-or-multipart' && isMultipart(req)) return readMultipartBody(req);
+  return readJsonBody(req);
+}
+
+/** The one answer to a body that could not be read: its status and error, the connection closed after a 413; an aborted one ends the socket. */
+function refusal(read: Exclude<BodyResult, { ok: true }>, headers: Record<string, string> | undefined): Outcome {
+  if ('aborted' in read) return { destroySocket: true };
+  return json(read.status, read.error, { ...headers, ...(read.close === true ? { Connection: 'close' } : {}) });
 }

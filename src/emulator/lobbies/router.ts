@@ -1,10 +1,8 @@
 /** The lobby interface's routes: one row each, run by the kernel's pipeline. */
-import type { IncomingMessage } from 'node:http';
 import { errorBody, JsonErrorCode } from '../../rules/errors.js';
-import type { EmulatorContext } from '../context.js';
 import { identify } from '../credentials.js';
-import { json, type Outcome, type RequestUrl } from '../http.js';
-import { route, runRoutes, type Authorize, type Route } from '../kernel/pipeline.js';
+import { json } from '../http.js';
+import { route, type Authorize, type Route } from '../kernel/pipeline.js';
 import type { BucketRule } from '../ratelimit/limiter.js';
 import * as op from './operations.js';
 
@@ -42,7 +40,7 @@ const r = (method: string, path: string, auth: Auth, body: boolean, run: op.Oper
   });
 
 // Literal segments (@me, bulk) are listed before the parameters they would otherwise match.
-export const ROUTES: Route[] = [
+export const LOBBY_ROUTES: Route[] = [
   r('POST', 'lobbies', 'bot', true, op.createLobby, BUCKETS.createLobby),
   r('PUT', 'lobbies', 'bearer', true, op.createOrJoinLobby, BUCKETS.createOrJoin),
   r('GET', 'lobbies/:id', 'bot', false, op.getLobby, BUCKETS.getLobby),
@@ -62,11 +60,3 @@ export const ROUTES: Route[] = [
   r('GET', 'invites/:code', 'none', false, op.getInvite),
   r('POST', 'invites/:code', 'bearer', false, op.acceptInvite),
 ];
-
-/**
- * Answers a request under `/api/v10/` that belongs to the lobby interface, or returns undefined
- * so the caller answers 404.
- */
-export function routeLobbyApi(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl): Outcome | Promise<Outcome> | undefined {
-  return runRoutes(ctx, req, url, ROUTES);
-}

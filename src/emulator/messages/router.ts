@@ -4,19 +4,17 @@
  * `PATCH` and `DELETE /channels/{id}/messages/{id}`, one row each, run by the kernel's pipeline. Bodies are checked by the same rules as
  * `validateMessage`, so a refused body gets 400, code 50035, with the validator's nested errors.
  */
-import type { IncomingMessage } from 'node:http';
 import { checkMessage, ComponentErrorCode, fillIds, hasComponentsV2, MessageErrorCode } from '../../rules/components.js';
 import { errorBody, invalidFormBody, JsonErrorCode, pathKeys, type FieldProblem } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
 import { identify } from '../credentials.js';
-import { isPathId, json, type Outcome, type Reply, type RequestUrl } from '../http.js';
+import { isPathId, json, type Outcome, type Reply } from '../http.js';
 import { parseJsonBytes, parseJsonText } from '../kernel/body.js';
-import { route, runRoutes, type Authorize, type Call, type Route } from '../kernel/pipeline.js';
+import { route, type Authorize, type Call, type Route } from '../kernel/pipeline.js';
 import { channelChanged } from '../kernel/changes.js';
 import { channelMessagesOf, type StoredAttachment, type StoredMessage } from './store.js';
 import { messageCreated } from '../gateway/events.js';
 import { memberJson } from '../world/render.js';
-import { getChannel } from '../world/channels.js';
 
 /** Files of one message, as attachments are. */
 const MAX_FILES = 10;
@@ -62,7 +60,7 @@ function ownMessage(call: Omit<Call, 'body'>): Reply | undefined {
   return stored.applicationId === call.caller.applicationId ? undefined : json(403, errorBody(JsonErrorCode.CannotEditOthersMessage));
 }
 
-export const ROUTES: Route[] = [
+export const MESSAGE_ROUTES: Route[] = [
   route('POST', 'channels/:channel/messages', { auth: botOnly, body: 'json-or-multipart', check: ({ ctx, params }) => channelOf(ctx, params[0]!), run: (call) => sendOrEdit(call, undefined) }),
   route('GET', 'channels/:channel/messages/:message', {
     auth: botOnly,
@@ -74,13 +72,7 @@ export const ROUTES: Route[] = [
   }),
   route('PATCH', 'channels/:channel/messages/:message', { auth: botOnly, body: 'json-or-multipart', check: ownMessage, run: (call) => sendOrEdit(call, messageOf(call.ctx, call.params) as StoredMessage) }),
   route('DELETE', 'channels/:channel/messages/:message', { auth: botOnly, body: 'none', check: ownMessage, run: deleteMessage }),
-  route('GET', 'channels/:channel', { auth: botOnly, body: 'none', run: ({ ctx, caller, params }) => getChannel(ctx, caller.applicationId, params[0]!) }),
 ];
-
-/** Answers a request for messages, or undefined for a path it does not own. */
-export function routeMessagesApi(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl): Outcome | Promise<Outcome> | undefined {
-  return runRoutes(ctx, req, url, ROUTES);
-}
 
 /** `DELETE /channels/{id}/messages/{id}`: 204, and the message is gone. */
 function deleteMessage({ ctx, params }: Call): Reply {

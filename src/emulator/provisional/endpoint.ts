@@ -1,17 +1,15 @@
-/** `POST {api}/partner-sdk/token`: a provisional account's tokens for an external identity (the SDK's GetProvisionalToken). */
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+/**
+ * `POST {api}/partner-sdk/token`: a provisional account's tokens for an external identity (the
+ * SDK's GetProvisionalToken). One row, run by the kernel's pipeline.
+ */
 import { errorBody, invalidFormBody, JsonErrorCode, type FieldProblem } from '../../rules/errors.js';
 import { isSnowflake } from '../../rules/fields.js';
 import type { EmulatorContext } from '../context.js';
-import { json, serviceError, tokenJson, type Outcome, type RequestUrl } from '../http.js';
-import { readJsonBody } from '../kernel/body.js';
-import { issue } from '../token.js';
+import { json, tokenJson, type Outcome } from '../http.js';
+import { anyone, route, type Route } from '../kernel/pipeline.js';
+import { issue, sameSecret } from '../token.js';
 import { accountOf, findIdentity, tokenUserOf } from './accounts.js';
 import { MAX_EXTERNAL_TOKEN_LENGTH } from './identities.js';
-
-/** The endpoint, relative to the web base. */
-export const PROVISIONAL_TOKEN_PATH = '/api/v10/partner-sdk/token';
 
 /** Every type the service's reference names (`ApplicationIdentityProviderAuthType`), configurable or not. */
 const SERVICE_AUTH_TYPES = [
@@ -27,12 +25,6 @@ const SERVICE_AUTH_TYPES = [
 
 /** What a provisional account is granted: what the SDK's sign-in asks for. */
 const PROVISIONAL_SCOPES = ['openid', 'sdk.social_layer'];
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
-}
 
 function fieldProblems(body: Record<string, unknown>): FieldProblem[] {
   const problems: FieldProblem[] = [];
@@ -56,13 +48,7 @@ function fieldProblems(body: Record<string, unknown>): FieldProblem[] {
   return problems;
 }
 
-async function provisionalToken(ctx: EmulatorContext, req: IncomingMessage): Promise<Outcome> {
-  const read = await readJsonBody(req);
-  if (!read.ok) {
-    if ('aborted' in read) return { destroySocket: true };
-    return json(read.status, read.error, read.close ? { Connection: 'close' } : {});
-  }
-  const raw = read.body;
+function provisionalToken(ctx: EmulatorContext, raw: unknown): Outcome {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     return json(400, invalidFormBody([{ path: [], code: 'DICT_TYPE_CONVERT', message: 'Only dictionaries may be used in a DictType' }]));
   }
@@ -88,9 +74,12 @@ async function provisionalToken(ctx: EmulatorContext, req: IncomingMessage): Pro
   return tokenJson(issued);
 }
 
-/** Answers the provisional token path; undefined for any other path. */
-export async function routeProvisional(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl): Promise<Outcome | undefined> {
-  if (url.pathname !== PROVISIONAL_TOKEN_PATH) return undefined;
-  if (req.method !== 'POST') return serviceError(405, { Allow: 'POST' });
-  return provisionalToken(ctx, req);
+/** The application the body names by `client_id`, whose limits the request counts toward. */
+function namedApplication(body: unknown): string | undefined {
+  const clientId = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).client_id : undefined;
+  return typeof clientId === 'string' ? clientId : undefined;
 }
+
+export const PROVISIONAL_ROUTES: Route[] = [
+  route('POST', 'partner-sdk/token', { auth: anyone, application: (_ctx, _req, body) => namedApplication(body), body: 'json', faults: 'none', run: ({ ctx, body }) => provisionalToken(ctx, body) }),
+];
