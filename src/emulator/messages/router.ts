@@ -4,6 +4,7 @@
  * `PATCH` and `DELETE /channels/{id}/messages/{id}`, one row each, run by the kernel's pipeline. Bodies are checked by the same rules as
  * `validateMessage`, so a refused body gets 400, code 50035, with the validator's nested errors.
  */
+import { getChannel } from '../world/channels.js';
 import { checkMessage, ComponentErrorCode, fillIds, hasComponentsV2, MessageErrorCode } from '../../rules/components.js';
 import { errorBody, invalidFormBody, JsonErrorCode, pathKeys, type FieldProblem } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
@@ -61,6 +62,7 @@ function ownMessage(call: Omit<Call, 'body'>): Reply | undefined {
 }
 
 export const MESSAGE_ROUTES: Route[] = [
+  route('GET', 'channels/:channel', { auth: botOnly, body: 'none', run: ({ ctx, caller, params }) => getChannel(ctx, caller.applicationId, params[0]!) }),
   route('POST', 'channels/:channel/messages', { auth: botOnly, body: 'json-or-multipart', check: ({ ctx, params }) => channelOf(ctx, params[0]!), run: (call) => sendOrEdit(call, undefined) }),
   route('GET', 'channels/:channel/messages/:message', {
     auth: botOnly,
