@@ -1,7 +1,7 @@
 // Typed builders over the validator: each call is checked against the spec's rules at once, so a
 // mistake throws where it was made, and toJSON() hands back a body the service accepts.
 import { argumentError, type ArgumentError } from '../shared/errors.js';
-import type { ChannelType } from '../rules/commands.js';
+import type { ChannelType } from '../rules/channels.js';
 import {
   checkMessage,
   checkModal,
