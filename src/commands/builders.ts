@@ -198,7 +198,7 @@ function inspectOf(builder: object): string {
 
 /** Methods shared by every command builder: names, localizations, permissions, where the command shows. */
 abstract class CommandBuilderBase {
-  protected constructor(label: string, json: Json) {
+  constructor(label: string, json: Json) {
     states.set(this, { kind: 'command', json, label });
   }
 
@@ -277,8 +277,57 @@ function addOption(builder: object, method: string, type: number, name: string, 
 
 const O = ApplicationCommandOptionType;
 
+// A class the option methods can be added to (the builders' bases are abstract or plain).
+type BuilderClass = abstract new (...args: any[]) => object;
+
+/** The value-option methods of a slash command and of a subcommand, written once for both. */
+function withValueOptions<Base extends BuilderClass>(base: Base) {
+  abstract class ValueOptionMethods extends base {
+    addStringOption(name: string, description: string, settings?: StringOptionSettings): this {
+      addOption(this, 'addStringOption', O.String, name, description, settings);
+      return this;
+    }
+    addIntegerOption(name: string, description: string, settings?: IntegerOptionSettings): this {
+      addOption(this, 'addIntegerOption', O.Integer, name, description, settings);
+      return this;
+    }
+    addNumberOption(name: string, description: string, settings?: NumberOptionSettings): this {
+      addOption(this, 'addNumberOption', O.Number, name, description, settings);
+      return this;
+    }
+    addBooleanOption(name: string, description: string, settings?: ValueOptionSettings): this {
+      addOption(this, 'addBooleanOption', O.Boolean, name, description, settings);
+      return this;
+    }
+    addUserOption(name: string, description: string, settings?: ValueOptionSettings): this {
+      addOption(this, 'addUserOption', O.User, name, description, settings);
+      return this;
+    }
+    addChannelOption(name: string, description: string, settings?: ChannelOptionSettings): this {
+      addOption(this, 'addChannelOption', O.Channel, name, description, settings);
+      return this;
+    }
+    addRoleOption(name: string, description: string, settings?: ValueOptionSettings): this {
+      addOption(this, 'addRoleOption', O.Role, name, description, settings);
+      return this;
+    }
+    addMentionableOption(name: string, description: string, settings?: ValueOptionSettings): this {
+      addOption(this, 'addMentionableOption', O.Mentionable, name, description, settings);
+      return this;
+    }
+    addAttachmentOption(name: string, description: string, settings?: ValueOptionSettings): this {
+      addOption(this, 'addAttachmentOption', O.Attachment, name, description, settings);
+      return this;
+    }
+  }
+  return ValueOptionMethods;
+}
+
+/** A builder's state holder with no methods of its own: the base of a subcommand. */
+class PlainBuilder {}
+
 /** A slash (CHAT_INPUT) command: a name, a description, then value options or subcommands. */
-export class SlashCommandBuilder extends CommandBuilderBase {
+export class SlashCommandBuilder extends withValueOptions(CommandBuilderBase) {
   constructor(name?: string, description?: string) {
     super('SlashCommandBuilder', { type: ApplicationCommandType.ChatInput });
     if (name !== undefined) this.setName(name);
@@ -304,112 +353,40 @@ export class SlashCommandBuilder extends CommandBuilderBase {
     return this;
   }
 
-  addStringOption(name: string, description: string, settings?: StringOptionSettings): this {
-    addOption(this, 'addStringOption', O.String, name, description, settings);
-    return this;
-  }
-  addIntegerOption(name: string, description: string, settings?: IntegerOptionSettings): this {
-    addOption(this, 'addIntegerOption', O.Integer, name, description, settings);
-    return this;
-  }
-  addNumberOption(name: string, description: string, settings?: NumberOptionSettings): this {
-    addOption(this, 'addNumberOption', O.Number, name, description, settings);
-    return this;
-  }
-  addBooleanOption(name: string, description: string, settings?: ValueOptionSettings): this {
-    addOption(this, 'addBooleanOption', O.Boolean, name, description, settings);
-    return this;
-  }
-  addUserOption(name: string, description: string, settings?: ValueOptionSettings): this {
-    addOption(this, 'addUserOption', O.User, name, description, settings);
-    return this;
-  }
-  addChannelOption(name: string, description: string, settings?: ChannelOptionSettings): this {
-    addOption(this, 'addChannelOption', O.Channel, name, description, settings);
-    return this;
-  }
-  addRoleOption(name: string, description: string, settings?: ValueOptionSettings): this {
-    addOption(this, 'addRoleOption', O.Role, name, description, settings);
-    return this;
-  }
-  addMentionableOption(name: string, description: string, settings?: ValueOptionSettings): this {
-    addOption(this, 'addMentionableOption', O.Mentionable, name, description, settings);
-    return this;
-  }
-  addAttachmentOption(name: string, description: string, settings?: ValueOptionSettings): this {
-    addOption(this, 'addAttachmentOption', O.Attachment, name, description, settings);
-    return this;
-  }
-
   /** Adds a subcommand; `build` adds its options. A command with subcommands takes no other options. */
   addSubcommand(name: string, description: string, build?: (subcommand: SubcommandBuilder) => void, settings?: OptionSettings): this {
-    const sub = new SubcommandBuilder(name, description, settings);
-    if (build !== undefined) callBuild(`${stateOf(this).label}.addSubcommand`, build, sub);
-    const option = stateOf(sub).json;
-    update(this, 'addSubcommand', (json) => void (json.options = [...((json.options as unknown[] | undefined) ?? []), option]));
+    appendOption(this, 'addSubcommand', new SubcommandBuilder(name, description, settings), build);
     return this;
   }
 
   /** Adds a group of subcommands; `build` adds them. */
   addSubcommandGroup(name: string, description: string, build: (group: SubcommandGroupBuilder) => void, settings?: OptionSettings): this {
-    const group = new SubcommandGroupBuilder(name, description, settings);
-    callBuild(`${stateOf(this).label}.addSubcommandGroup`, build, group);
-    const option = stateOf(group).json;
-    update(this, 'addSubcommandGroup', (json) => void (json.options = [...((json.options as unknown[] | undefined) ?? []), option]));
+    appendOption(this, 'addSubcommandGroup', new SubcommandGroupBuilder(name, description, settings), build, true);
     return this;
   }
 }
 
-function callBuild<B>(where: string, build: unknown, builder: B): void {
-  if (typeof build !== 'function') throw argumentError('type', where, 'build', 'a function', build);
-  (build as (builder: B) => void)(builder);
+// Lets `build` fill `child` (a subcommand or a group), then adds the child's JSON to `parent`'s options.
+function appendOption<B extends object>(parent: object, method: string, child: B, build: unknown, buildRequired = false): void {
+  if (build !== undefined || buildRequired) {
+    if (typeof build !== 'function') throw argumentError('type', `${stateOf(parent).label}.${method}`, 'build', 'a function', build);
+    (build as (builder: B) => void)(child);
+  }
+  const option = stateOf(child).json;
+  update(parent, method, (json) => void (json.options = [...((json.options as unknown[] | undefined) ?? []), option]));
 }
 
 /** One subcommand: value options only. Made by {@link SlashCommandBuilder.addSubcommand}. */
-export class SubcommandBuilder {
+export class SubcommandBuilder extends withValueOptions(PlainBuilder) {
   /** @internal Use SlashCommandBuilder.addSubcommand or SubcommandGroupBuilder.addSubcommand. */
   constructor(name: string, description: string, settings?: OptionSettings) {
+    super();
     const json = optionJson('SubcommandBuilder', O.Subcommand, name, description, settings);
     states.set(this, { kind: 'subcommand', json: {}, label: 'SubcommandBuilder' });
     update(this, 'constructor', (target) => Object.assign(target, json));
   }
 
-  addStringOption(name: string, description: string, settings?: StringOptionSettings): this {
-    addOption(this, 'addStringOption', O.String, name, description, settings);
-    return this;
-  }
-  addIntegerOption(name: string, description: string, settings?: IntegerOptionSettings): this {
-    addOption(this, 'addIntegerOption', O.Integer, name, description, settings);
-    return this;
-  }
-  addNumberOption(name: string, description: string, settings?: NumberOptionSettings): this {
-    addOption(this, 'addNumberOption', O.Number, name, description, settings);
-    return this;
-  }
-  addBooleanOption(name: string, description: string, settings?: ValueOptionSettings): this {
-    addOption(this, 'addBooleanOption', O.Boolean, name, description, settings);
-    return this;
-  }
-  addUserOption(name: string, description: string, settings?: ValueOptionSettings): this {
-    addOption(this, 'addUserOption', O.User, name, description, settings);
-    return this;
-  }
-  addChannelOption(name: string, description: string, settings?: ChannelOptionSettings): this {
-    addOption(this, 'addChannelOption', O.Channel, name, description, settings);
-    return this;
-  }
-  addRoleOption(name: string, description: string, settings?: ValueOptionSettings): this {
-    addOption(this, 'addRoleOption', O.Role, name, description, settings);
-    return this;
-  }
-  addMentionableOption(name: string, description: string, settings?: ValueOptionSettings): this {
-    addOption(this, 'addMentionableOption', O.Mentionable, name, description, settings);
-    return this;
-  }
-  addAttachmentOption(name: string, description: string, settings?: ValueOptionSettings): this {
-    addOption(this, 'addAttachmentOption', O.Attachment, name, description, settings);
-    return this;
-  }
+
 
   toJSON(): ApplicationCommandSubcommandOption {
     return structuredClone(stateOf(this).json) as unknown as ApplicationCommandSubcommandOption;
@@ -430,10 +407,7 @@ export class SubcommandGroupBuilder {
   }
 
   addSubcommand(name: string, description: string, build?: (subcommand: SubcommandBuilder) => void, settings?: OptionSettings): this {
-    const sub = new SubcommandBuilder(name, description, settings);
-    if (build !== undefined) callBuild('SubcommandGroupBuilder.addSubcommand', build, sub);
-    const option = stateOf(sub).json;
-    update(this, 'addSubcommand', (json) => void (json.options = [...((json.options as unknown[] | undefined) ?? []), option]));
+    appendOption(this, 'addSubcommand', new SubcommandBuilder(name, description, settings), build);
     return this;
   }
 
