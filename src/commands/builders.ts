@@ -4,15 +4,16 @@ import { argumentError, type ArgumentError } from '../shared/errors.js';
 import {
   ApplicationCommandOptionType,
   ApplicationCommandType,
-  checkCommand,
-  CommandErrorCode,
+  commandProblems,
   type ApplicationIntegrationType,
   type ChannelType,
-  type CommandError,
+  type CommandProblem,
   type EntryPointCommandHandlerType,
   type InteractionContextType,
 } from '../rules/commands.js';
+import { FieldErrorCode } from '../rules/fields.js';
 import type { Locale } from '../rules/locales.js';
+import { problemsUnder, renderPath, TYPE_ERROR_CODES, valueAt, type Path } from '../rules/read.js';
 import type {
   ApplicationCommandCreateBody,
   ApplicationCommandSubcommandGroupOption,
@@ -100,50 +101,27 @@ const SETTING_KEYS: Readonly<Record<string, string>> = {
   channelTypes: 'channel_types',
 };
 
-const TYPE_CODES: ReadonlySet<string> = new Set([
-  CommandErrorCode.StringType,
-  CommandErrorCode.NumberType,
-  CommandErrorCode.BooleanType,
-  CommandErrorCode.DictType,
-  CommandErrorCode.ListType,
-  CommandErrorCode.ModelType,
-]);
-
-function valueAt(json: unknown, path: string): unknown {
-  let current: unknown = json;
-  for (const part of path.match(/[^.[\]]+/g) ?? []) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    const descriptor = Object.getOwnPropertyDescriptor(current, /^\d+$/.test(part) && Array.isArray(current) ? Number(part) : part);
-    current = descriptor && 'value' in descriptor ? descriptor.value : undefined;
-  }
-  return current;
-}
-
-function toError(where: string, error: CommandError, json: unknown): ArgumentError {
-  const problem = TYPE_CODES.has(error.code) ? 'type' : 'value';
-  return argumentError(problem, where, error.path === '' ? 'the command' : error.path, `valid (${error.code})`, valueAt(json, error.path), error.message);
+// The argument error for a builder's first problem: named by its path, with the value found there.
+function toError(where: string, problem: CommandProblem, json: unknown): ArgumentError {
+  const path = renderPath(problem.path);
+  const kind = TYPE_ERROR_CODES.has(problem.code) ? 'type' : 'value';
+  return argumentError(kind, where, path === '' ? 'the command' : path, `valid (${problem.code})`, valueAt(json, problem.path), problem.message);
 }
 
 // The command to validate for a builder: subcommands and groups are checked inside a stand-in command.
-function probe(state: BuilderState): { body: Json; prefix: string } {
-  if (state.kind === 'command') return { body: state.json, prefix: '' };
-  return { body: { name: 'probe', description: 'probe', options: [state.json] }, prefix: 'options[0]' };
+function probe(state: BuilderState): { body: Json; prefix: Path } {
+  if (state.kind === 'command') return { body: state.json, prefix: [] };
+  return { body: { name: 'probe', description: 'probe', options: [state.json] }, prefix: ['options', 0] };
 }
 
-function relevant(errors: CommandError[], prefix: string, final: boolean): CommandError[] {
-  return errors
-    .filter((error) => prefix === '' || error.path === prefix || error.path.startsWith(`${prefix}.`))
-    .map((error) => (prefix === '' ? error : { ...error, path: error.path.slice(prefix.length).replace(/^\./, '') }))
-    // A name or description not set yet is fine until toJSON().
-    .filter((error) => final || !(error.code === CommandErrorCode.Required && (error.path === 'name' || error.path === 'description')));
-}
-
-function errorsOf(state: BuilderState, final: boolean): CommandError[] {
+function errorsOf(state: BuilderState, final: boolean): CommandProblem[] {
   const { body, prefix } = probe(state);
   const commandType = typeof body.type === 'number' ? body.type : ApplicationCommandType.ChatInput;
-  const errors = relevant(checkCommand(body, { scope: 'global', operation: 'create', commandType }).errors, prefix, final);
+  const problems = problemsUnder(commandProblems(body, { scope: 'global', operation: 'create', commandType }), prefix)
+    // A name or description not set yet is fine until toJSON().
+    .filter((p) => final || !(p.code === FieldErrorCode.Required && p.path.length === 1 && (p.path[0] === 'name' || p.path[0] === 'description')));
   // The stand-in command adds its own size: the real command checks the total when the part is added.
-  return state.kind === 'command' ? errors : errors.filter((error) => error.code !== CommandErrorCode.TooLarge);
+  return state.kind === 'command' ? problems : problems.filter((p) => p.code !== FieldErrorCode.CommandTooLarge);
 }
 
 // Applies `change` to a copy, keeps it only when the result breaks no rule.

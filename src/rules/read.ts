@@ -128,3 +128,32 @@ export interface TextPathResult<Code extends string> {
 export function textPathResult<Code extends string>(problems: ReadonlyArray<FieldProblem & { code: Code }>): TextPathResult<Code> {
   return { ok: problems.length === 0, errors: problems.map((p) => ({ path: renderPath(p.path), code: p.code, message: p.message })) };
 }
+
+/** The value at `path` in `json` (own data properties only; a getter is never run), or undefined. */
+export function valueAt(json: unknown, path: Path): unknown {
+  let current: unknown = json;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    const descriptor = Object.getOwnPropertyDescriptor(current, key);
+    current = descriptor !== undefined && 'value' in descriptor ? descriptor.value : undefined;
+  }
+  return current;
+}
+
+/** The problems at `prefix` or below it, with their paths made relative to it (a builder checks its part inside a stand-in body). */
+export function problemsUnder<P extends FieldProblem>(problems: readonly P[], prefix: Path): P[] {
+  if (prefix.length === 0) return [...problems];
+  return problems
+    .filter((problem) => problem.path.length >= prefix.length && prefix.every((key, i) => problem.path[i] === key))
+    .map((problem) => ({ ...problem, path: problem.path.slice(prefix.length) }));
+}
+
+/** The codes that say a value has the wrong type (an argument error of kind 'type' in the builders), not a wrong value. */
+export const TYPE_ERROR_CODES: ReadonlySet<string> = new Set([
+  FieldErrorCode.StringType,
+  FieldErrorCode.NumberType,
+  FieldErrorCode.BooleanType,
+  FieldErrorCode.DictType,
+  FieldErrorCode.ListType,
+  FieldErrorCode.ModelType,
+]);
