@@ -176,7 +176,7 @@ function inspectOf(builder: object): string {
 
 /** Methods shared by every command builder: names, localizations, permissions, where the command shows. */
 abstract class CommandBuilderBase {
-  constructor(label: string, json: Json) {
+  protected constructor(label: string, json: Json) {
     states.set(this, { kind: 'command', json, label });
   }
 
@@ -255,57 +255,59 @@ function addOption(builder: object, method: string, type: number, name: string, 
 
 const O = ApplicationCommandOptionType;
 
-// A class the option methods can be added to (the builders' bases are abstract or plain).
-type BuilderClass = abstract new (...args: any[]) => object;
-
-/** The value-option methods of a slash command and of a subcommand, written once for both. */
-function withValueOptions<Base extends BuilderClass>(base: Base) {
-  abstract class ValueOptionMethods extends base {
-    addStringOption(name: string, description: string, settings?: StringOptionSettings): this {
-      addOption(this, 'addStringOption', O.String, name, description, settings);
-      return this;
-    }
-    addIntegerOption(name: string, description: string, settings?: IntegerOptionSettings): this {
-      addOption(this, 'addIntegerOption', O.Integer, name, description, settings);
-      return this;
-    }
-    addNumberOption(name: string, description: string, settings?: NumberOptionSettings): this {
-      addOption(this, 'addNumberOption', O.Number, name, description, settings);
-      return this;
-    }
-    addBooleanOption(name: string, description: string, settings?: ValueOptionSettings): this {
-      addOption(this, 'addBooleanOption', O.Boolean, name, description, settings);
-      return this;
-    }
-    addUserOption(name: string, description: string, settings?: ValueOptionSettings): this {
-      addOption(this, 'addUserOption', O.User, name, description, settings);
-      return this;
-    }
-    addChannelOption(name: string, description: string, settings?: ChannelOptionSettings): this {
-      addOption(this, 'addChannelOption', O.Channel, name, description, settings);
-      return this;
-    }
-    addRoleOption(name: string, description: string, settings?: ValueOptionSettings): this {
-      addOption(this, 'addRoleOption', O.Role, name, description, settings);
-      return this;
-    }
-    addMentionableOption(name: string, description: string, settings?: ValueOptionSettings): this {
-      addOption(this, 'addMentionableOption', O.Mentionable, name, description, settings);
-      return this;
-    }
-    addAttachmentOption(name: string, description: string, settings?: ValueOptionSettings): this {
-      addOption(this, 'addAttachmentOption', O.Attachment, name, description, settings);
-      return this;
-    }
+/**
+ * The value-option methods of a slash command and of a subcommand, written once: copied onto both
+ * classes' prototypes below, and typed on both by the interfaces of the same names.
+ */
+abstract class ValueOptionMethods {
+  addStringOption(name: string, description: string, settings?: StringOptionSettings): this {
+    addOption(this, 'addStringOption', O.String, name, description, settings);
+    return this;
   }
-  return ValueOptionMethods;
+  addIntegerOption(name: string, description: string, settings?: IntegerOptionSettings): this {
+    addOption(this, 'addIntegerOption', O.Integer, name, description, settings);
+    return this;
+  }
+  addNumberOption(name: string, description: string, settings?: NumberOptionSettings): this {
+    addOption(this, 'addNumberOption', O.Number, name, description, settings);
+    return this;
+  }
+  addBooleanOption(name: string, description: string, settings?: ValueOptionSettings): this {
+    addOption(this, 'addBooleanOption', O.Boolean, name, description, settings);
+    return this;
+  }
+  addUserOption(name: string, description: string, settings?: ValueOptionSettings): this {
+    addOption(this, 'addUserOption', O.User, name, description, settings);
+    return this;
+  }
+  addChannelOption(name: string, description: string, settings?: ChannelOptionSettings): this {
+    addOption(this, 'addChannelOption', O.Channel, name, description, settings);
+    return this;
+  }
+  addRoleOption(name: string, description: string, settings?: ValueOptionSettings): this {
+    addOption(this, 'addRoleOption', O.Role, name, description, settings);
+    return this;
+  }
+  addMentionableOption(name: string, description: string, settings?: ValueOptionSettings): this {
+    addOption(this, 'addMentionableOption', O.Mentionable, name, description, settings);
+    return this;
+  }
+  addAttachmentOption(name: string, description: string, settings?: ValueOptionSettings): this {
+    addOption(this, 'addAttachmentOption', O.Attachment, name, description, settings);
+    return this;
+  }
 }
 
-/** A builder's state holder with no methods of its own: the base of a subcommand. */
-class PlainBuilder {}
+/** Gives `target`'s instances the methods of {@link ValueOptionMethods}. */
+function addValueOptionMethods(target: { prototype: object }): void {
+  for (const name of Object.getOwnPropertyNames(ValueOptionMethods.prototype)) {
+    if (name !== 'constructor') Object.defineProperty(target.prototype, name, Object.getOwnPropertyDescriptor(ValueOptionMethods.prototype, name)!);
+  }
+}
 
 /** A slash (CHAT_INPUT) command: a name, a description, then value options or subcommands. */
-export class SlashCommandBuilder extends withValueOptions(CommandBuilderBase) {
+export interface SlashCommandBuilder extends ValueOptionMethods {}
+export class SlashCommandBuilder extends CommandBuilderBase {
   constructor(name?: string, description?: string) {
     super('SlashCommandBuilder', { type: ApplicationCommandType.ChatInput });
     if (name !== undefined) this.setName(name);
@@ -355,10 +357,10 @@ function appendOption<B extends object>(parent: object, method: string, child: B
 }
 
 /** One subcommand: value options only. Made by {@link SlashCommandBuilder.addSubcommand}. */
-export class SubcommandBuilder extends withValueOptions(PlainBuilder) {
+export interface SubcommandBuilder extends ValueOptionMethods {}
+export class SubcommandBuilder {
   /** @internal Use SlashCommandBuilder.addSubcommand or SubcommandGroupBuilder.addSubcommand. */
   constructor(name: string, description: string, settings?: OptionSettings) {
-    super();
     const json = optionJson('SubcommandBuilder', O.Subcommand, name, description, settings);
     states.set(this, { kind: 'subcommand', json: {}, label: 'SubcommandBuilder' });
     update(this, 'constructor', (target) => Object.assign(target, json));
@@ -374,6 +376,9 @@ export class SubcommandBuilder extends withValueOptions(PlainBuilder) {
     return inspectOf(this);
   }
 }
+
+addValueOptionMethods(SlashCommandBuilder);
+addValueOptionMethods(SubcommandBuilder);
 
 /** A group of subcommands. Made by {@link SlashCommandBuilder.addSubcommandGroup}. */
 export class SubcommandGroupBuilder {
