@@ -7,13 +7,14 @@ import { argumentError } from '../shared/errors.js';
 import { checkBoolean, checkOptions, checkSnowflake } from '../shared/check.js';
 import {
   ApplicationCommandType,
-  checkCommand,
-  checkCommandPermissions,
-  checkCommands,
+  commandListProblems,
+  commandPermissionProblems,
+  commandProblems,
   type CommandError,
-  type CommandValidationResult,
+  type CommandProblem,
 } from '../rules/commands.js';
-import { invalidFormBody, pathKeys } from '../rules/errors.js';
+import { invalidFormBody } from '../rules/errors.js';
+import { textPathResult } from '../rules/read.js';
 import { isLocale, type Locale } from '../rules/locales.js';
 import type {
   ApplicationCommand,
@@ -61,9 +62,10 @@ export class CommandValidationError extends ApiError {
   /** Every violation, exactly as `validateCommand` / `validateCommands` / `validateCommandPermissions` list them. */
   readonly validationErrors: readonly CommandError[];
 
-  constructor(errors: readonly CommandError[], method: ApiRequest['method'], route: string) {
-    super(400, invalidFormBody(errors.map((e) => ({ path: pathKeys(e.path), code: e.code, message: e.message }))), { method, route, retryAfter: 0 }, true);
-    this.validationErrors = errors;
+  /** `problems`: the validator's, at their array paths (nested as the service nests them; listed with text paths). */
+  constructor(problems: readonly CommandProblem[], method: ApiRequest['method'], route: string) {
+    super(400, invalidFormBody(problems), { method, route, retryAfter: 0 }, true);
+    this.validationErrors = textPathResult(problems).errors;
   }
 
   override toJSON(): Record<string, unknown> {
@@ -81,8 +83,8 @@ export function snapshot(where: string, name: string, value: unknown, expected: 
   }
 }
 
-function verdict(result: CommandValidationResult, method: ApiRequest['method'], route: string): void {
-  if (!result.ok) throw new CommandValidationError(result.errors, method, route);
+function verdict(problems: readonly CommandProblem[], method: ApiRequest['method'], route: string): void {
+  if (problems.length > 0) throw new CommandValidationError(problems, method, route);
 }
 
 const GLOBAL = '/applications/:application_id/commands';
@@ -192,7 +194,7 @@ export async function editCommandPermissions(
   const where = 'PlatformApi.editCommandPermissions()';
   const params = ids(where, applicationId, guildId, commandId);
   const body = snapshot(where, 'permissions', permissions, 'an object such as { permissions: [{ id, type, permission }] }');
-  verdict(checkCommandPermissions(body), 'PUT', COMMAND_PERMISSIONS);
+  verdict(commandPermissionProblems(body), 'PUT', COMMAND_PERMISSIONS);
   return core.request({ method: 'PUT', route: COMMAND_PERMISSIONS, params, body, credential: 'Bearer' }, options, where);
 }
 
@@ -200,7 +202,7 @@ async function create(core: RequestCore, where: string, applicationId: string, g
   const route = guildId === NONE ? GLOBAL : GUILD;
   const params = ids(where, applicationId, guildId, NONE);
   const body = snapshot(where, 'command', command, 'a command object such as { name, description }');
-  verdict(checkCommand(body, { scope: guildId === NONE ? 'global' : 'guild', operation: 'create' }), 'POST', route);
+  verdict(commandProblems(body, { scope: guildId === NONE ? 'global' : 'guild', operation: 'create' }), 'POST', route);
   const { status, value } = await core.send<ApplicationCommand>({ method: 'POST', route, params, body }, options, where);
   return { command: value, created: status === 201 };
 }
@@ -220,7 +222,7 @@ async function edit(
   const commandType = opts.commandType ?? ApplicationCommandType.ChatInput;
   if (!COMMAND_TYPES.has(commandType)) throw argumentError('value', where, 'options.commandType', 'a command type from 1 to 4', commandType);
   const body = snapshot(where, 'changes', changes, 'an object of the fields to change');
-  verdict(checkCommand(body, { scope: guildId === NONE ? 'global' : 'guild', operation: 'edit', commandType }), 'PATCH', route);
+  verdict(commandProblems(body, { scope: guildId === NONE ? 'global' : 'guild', operation: 'edit', commandType }), 'PATCH', route);
   const { commandType: _type, ...requestOptions } = opts;
   return core.request({ method: 'PATCH', route, params, body }, requestOptions, where);
 }
@@ -230,7 +232,7 @@ async function bulk(core: RequestCore, where: string, applicationId: string, gui
   const params = ids(where, applicationId, guildId, NONE);
   if (!Array.isArray(commands)) throw argumentError('type', where, 'commands', 'an array of command objects (empty to remove every command)', commands);
   const body = snapshot(where, 'commands', commands, 'an array of command objects');
-  verdict(checkCommands(body, { scope: guildId === NONE ? 'global' : 'guild' }), 'PUT', route);
+  verdict(commandListProblems(body, { scope: guildId === NONE ? 'global' : 'guild' }), 'PUT', route);
   return core.request({ method: 'PUT', route, params, body }, options, where);
 }
 

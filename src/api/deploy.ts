@@ -4,7 +4,7 @@
  */
 import { argumentError } from '../shared/errors.js';
 import { checkBoolean, checkMs, checkOptions, checkSignal, checkSnowflake } from '../shared/check.js';
-import { ApplicationCommandOptionType, ApplicationCommandType, checkCommands } from '../rules/commands.js';
+import { ApplicationCommandOptionType, ApplicationCommandType, commandListProblems } from '../rules/commands.js';
 import type { ApplicationCommand, ApplicationCommandBulkItem } from '../commands/types.js';
 import { CommandValidationError } from './commands.js';
 import { PlatformApi } from './platform-api.js';
@@ -76,8 +76,8 @@ export async function deployCommands(commands: ApplicationCommandBulkItem[], opt
   } catch {
     throw argumentError('value', WHERE, 'commands', 'an array of command objects that JSON can carry (no cycles, no bigint)', commands);
   }
-  const checked = checkCommands(wanted, { scope });
-  if (!checked.ok) throw new CommandValidationError(checked.errors, 'PUT', route);
+  const problems = commandListProblems(wanted, { scope });
+  if (problems.length > 0) throw new CommandValidationError(problems, 'PUT', route);
 
   const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
   const callOptions = (method: string): { signal?: AbortSignal; timeoutMs?: number } => {

@@ -6,8 +6,8 @@
 import { argumentError } from '../shared/errors.js';
 import { checkSnowflake } from '../shared/check.js';
 import type { MessageBody, MessageEditBody, MessageTopLevelComponent } from '../components/types.js';
-import { checkMessage, MessageFlags, type ComponentError } from '../rules/components.js';
-import { errorBody, invalidFormBody, JsonErrorCode, pathKeys } from '../rules/errors.js';
+import { MessageFlags, messageProblems } from '../rules/components.js';
+import { errorBody, invalidFormBody, JsonErrorCode } from '../rules/errors.js';
 import type { Snowflake } from '../rules/index.js';
 import { snapshot } from './commands.js';
 import { checkFiles, type ApiFile, type ApiRequest, type RequestCore, type RequestOptions } from './core.js';
@@ -137,12 +137,12 @@ function messageCall(where: string, method: 'POST' | 'PATCH', route: string, par
  */
 function refuseBadMessage(payload: Record<string, unknown>, method: 'POST' | 'PATCH', route: string, files: number): void {
   const context = { method, route, retryAfter: 0 };
-  let errors: ComponentError[] = checkMessage(payload).errors;
-  if (errors.length > 0 && method === 'PATCH' && payload.flags === undefined) {
-    const asV2 = checkMessage({ ...payload, flags: MessageFlags.IsComponentsV2 }).errors;
-    errors = asV2.length === 0 ? asV2 : errors;
+  let problems = messageProblems(payload);
+  if (problems.length > 0 && method === 'PATCH' && payload.flags === undefined) {
+    const asV2 = messageProblems({ ...payload, flags: MessageFlags.IsComponentsV2 });
+    problems = asV2.length === 0 ? asV2 : problems;
   }
-  if (errors.length > 0) throw new ApiError(400, invalidFormBody(errors.map((e) => ({ path: pathKeys(e.path), code: e.code, message: e.message }))), context, true);
+  if (problems.length > 0) throw new ApiError(400, invalidFormBody(problems), context, true);
   if (method === 'POST' && files === 0 && !VISIBLE.some((key) => carries(payload[key]))) {
     throw new ApiError(400, errorBody(JsonErrorCode.CannotSendEmptyMessage), context, true);
   }

@@ -4,15 +4,16 @@ import { argumentError, type ArgumentError } from '../shared/errors.js';
 import {
   ApplicationCommandOptionType,
   ApplicationCommandType,
-  checkCommand,
-  CommandErrorCode,
+  commandProblems,
   type ApplicationIntegrationType,
   type ChannelType,
-  type CommandError,
+  type CommandProblem,
   type EntryPointCommandHandlerType,
   type InteractionContextType,
 } from '../rules/commands.js';
+import { FieldErrorCode } from '../rules/fields.js';
 import type { Locale } from '../rules/locales.js';
+import { problemsUnder, renderPath, TYPE_ERROR_CODES, valueAt, type Path } from '../rules/read.js';
 import type {
   ApplicationCommandCreateBody,
   ChatInputCommandCreateBody,
@@ -103,50 +104,27 @@ const SETTING_KEYS: Readonly<Record<string, string>> = {
   channelTypes: 'channel_types',
 };
 
-const TYPE_CODES: ReadonlySet<string> = new Set([
-  CommandErrorCode.StringType,
-  CommandErrorCode.NumberType,
-  CommandErrorCode.BooleanType,
-  CommandErrorCode.DictType,
-  CommandErrorCode.ListType,
-  CommandErrorCode.ModelType,
-]);
-
-function valueAt(json: unknown, path: string): unknown {
-  let current: unknown = json;
-  for (const part of path.match(/[^.[\]]+/g) ?? []) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    const descriptor = Object.getOwnPropertyDescriptor(current, /^\d+$/.test(part) && Array.isArray(current) ? Number(part) : part);
-    current = descriptor && 'value' in descriptor ? descriptor.value : undefined;
-  }
-  return current;
-}
-
-function toError(where: string, error: CommandError, json: unknown): ArgumentError {
-  const problem = TYPE_CODES.has(error.code) ? 'type' : 'value';
-  return argumentError(problem, where, error.path === '' ? 'the command' : error.path, `valid (${error.code})`, valueAt(json, error.path), error.message);
+// The argument error for a builder's first problem: named by its path, with the value found there.
+function toError(where: string, problem: CommandProblem, json: unknown): ArgumentError {
+  const path = renderPath(problem.path);
+  const kind = TYPE_ERROR_CODES.has(problem.code) ? 'type' : 'value';
+  return argumentError(kind, where, path === '' ? 'the command' : path, `valid (${problem.code})`, valueAt(json, problem.path), problem.message);
 }
 
 // The command to validate for a builder: subcommands and groups are checked inside a stand-in command.
-function probe(state: BuilderState): { body: Json; prefix: string } {
-  if (state.kind === 'command') return { body: state.json, prefix: '' };
-  return { body: { name: 'probe', description: 'probe', options: [state.json] }, prefix: 'options[0]' };
+function probe(state: BuilderState): { body: Json; prefix: Path } {
+  if (state.kind === 'command') return { body: state.json, prefix: [] };
+  return { body: { name: 'probe', description: 'probe', options: [state.json] }, prefix: ['options', 0] };
 }
 
-function relevant(errors: CommandError[], prefix: string, final: boolean): CommandError[] {
-  return errors
-    .filter((error) => prefix === '' || error.path === prefix || error.path.startsWith(`${prefix}.`))
-    .map((error) => (prefix === '' ? error : { ...error, path: error.path.slice(prefix.length).replace(/^\./, '') }))
-    // A name or description not set yet is fine until toJSON().
-    .filter((error) => final || !(error.code === CommandErrorCode.Required && (error.path === 'name' || error.path === 'description')));
-}
-
-function errorsOf(state: BuilderState, final: boolean): CommandError[] {
+function errorsOf(state: BuilderState, final: boolean): CommandProblem[] {
   const { body, prefix } = probe(state);
   const commandType = typeof body.type === 'number' ? body.type : ApplicationCommandType.ChatInput;
-  const errors = relevant(checkCommand(body, { scope: 'global', operation: 'create', commandType }).errors, prefix, final);
+  const problems = problemsUnder(commandProblems(body, { scope: 'global', operation: 'create', commandType }), prefix)
+    // A name or description not set yet is fine until toJSON().
+    .filter((p) => final || !(p.code === FieldErrorCode.Required && p.path.length === 1 && (p.path[0] === 'name' || p.path[0] === 'description')));
   // The stand-in command adds its own size: the real command checks the total when the part is added.
-  return state.kind === 'command' ? errors : errors.filter((error) => error.code !== CommandErrorCode.TooLarge);
+  return state.kind === 'command' ? problems : problems.filter((p) => p.code !== FieldErrorCode.CommandTooLarge);
 }
 
 // Applies `change` to a copy, keeps it only when the result breaks no rule.
@@ -280,7 +258,58 @@ function addOption(builder: object, method: string, type: number, name: string, 
 
 const O = ApplicationCommandOptionType;
 
+/**
+ * The value-option methods of a slash command and of a subcommand, written once: copied onto both
+ * classes' prototypes below, and typed on both by the interfaces of the same names.
+ */
+abstract class ValueOptionMethods {
+  addStringOption(name: string, description: string, settings?: StringOptionSettings): this {
+    addOption(this, 'addStringOption', O.String, name, description, settings);
+    return this;
+  }
+  addIntegerOption(name: string, description: string, settings?: IntegerOptionSettings): this {
+    addOption(this, 'addIntegerOption', O.Integer, name, description, settings);
+    return this;
+  }
+  addNumberOption(name: string, description: string, settings?: NumberOptionSettings): this {
+    addOption(this, 'addNumberOption', O.Number, name, description, settings);
+    return this;
+  }
+  addBooleanOption(name: string, description: string, settings?: ValueOptionSettings): this {
+    addOption(this, 'addBooleanOption', O.Boolean, name, description, settings);
+    return this;
+  }
+  addUserOption(name: string, description: string, settings?: ValueOptionSettings): this {
+    addOption(this, 'addUserOption', O.User, name, description, settings);
+    return this;
+  }
+  addChannelOption(name: string, description: string, settings?: ChannelOptionSettings): this {
+    addOption(this, 'addChannelOption', O.Channel, name, description, settings);
+    return this;
+  }
+  addRoleOption(name: string, description: string, settings?: ValueOptionSettings): this {
+    addOption(this, 'addRoleOption', O.Role, name, description, settings);
+    return this;
+  }
+  addMentionableOption(name: string, description: string, settings?: ValueOptionSettings): this {
+    addOption(this, 'addMentionableOption', O.Mentionable, name, description, settings);
+    return this;
+  }
+  addAttachmentOption(name: string, description: string, settings?: ValueOptionSettings): this {
+    addOption(this, 'addAttachmentOption', O.Attachment, name, description, settings);
+    return this;
+  }
+}
+
+/** Gives `target`'s instances the methods of {@link ValueOptionMethods}. */
+function addValueOptionMethods(target: { prototype: object }): void {
+  for (const name of Object.getOwnPropertyNames(ValueOptionMethods.prototype)) {
+    if (name !== 'constructor') Object.defineProperty(target.prototype, name, Object.getOwnPropertyDescriptor(ValueOptionMethods.prototype, name)!);
+  }
+}
+
 /** A slash (CHAT_INPUT) command: a name, a description, then value options or subcommands. */
+export interface SlashCommandBuilder extends ValueOptionMethods {}
 export class SlashCommandBuilder extends CommandBuilderBase {
   constructor(name?: string, description?: string) {
     super('SlashCommandBuilder', { type: ApplicationCommandType.ChatInput });
@@ -311,68 +340,31 @@ export class SlashCommandBuilder extends CommandBuilderBase {
     return this;
   }
 
-  addStringOption(name: string, description: string, settings?: StringOptionSettings): this {
-    addOption(this, 'addStringOption', O.String, name, description, settings);
-    return this;
-  }
-  addIntegerOption(name: string, description: string, settings?: IntegerOptionSettings): this {
-    addOption(this, 'addIntegerOption', O.Integer, name, description, settings);
-    return this;
-  }
-  addNumberOption(name: string, description: string, settings?: NumberOptionSettings): this {
-    addOption(this, 'addNumberOption', O.Number, name, description, settings);
-    return this;
-  }
-  addBooleanOption(name: string, description: string, settings?: ValueOptionSettings): this {
-    addOption(this, 'addBooleanOption', O.Boolean, name, description, settings);
-    return this;
-  }
-  addUserOption(name: string, description: string, settings?: ValueOptionSettings): this {
-    addOption(this, 'addUserOption', O.User, name, description, settings);
-    return this;
-  }
-  addChannelOption(name: string, description: string, settings?: ChannelOptionSettings): this {
-    addOption(this, 'addChannelOption', O.Channel, name, description, settings);
-    return this;
-  }
-  addRoleOption(name: string, description: string, settings?: ValueOptionSettings): this {
-    addOption(this, 'addRoleOption', O.Role, name, description, settings);
-    return this;
-  }
-  addMentionableOption(name: string, description: string, settings?: ValueOptionSettings): this {
-    addOption(this, 'addMentionableOption', O.Mentionable, name, description, settings);
-    return this;
-  }
-  addAttachmentOption(name: string, description: string, settings?: ValueOptionSettings): this {
-    addOption(this, 'addAttachmentOption', O.Attachment, name, description, settings);
-    return this;
-  }
-
   /** Adds a subcommand; `build` adds its options. A command with subcommands takes no other options. */
   addSubcommand(name: string, description: string, build?: (subcommand: SubcommandBuilder) => void, settings?: OptionSettings): this {
-    const sub = new SubcommandBuilder(name, description, settings);
-    if (build !== undefined) callBuild(`${stateOf(this).label}.addSubcommand`, build, sub);
-    const option = stateOf(sub).json;
-    update(this, 'addSubcommand', (json) => void (json.options = [...((json.options as unknown[] | undefined) ?? []), option]));
+    appendOption(this, 'addSubcommand', new SubcommandBuilder(name, description, settings), build);
     return this;
   }
 
   /** Adds a group of subcommands; `build` adds them. */
   addSubcommandGroup(name: string, description: string, build: (group: SubcommandGroupBuilder) => void, settings?: OptionSettings): this {
-    const group = new SubcommandGroupBuilder(name, description, settings);
-    callBuild(`${stateOf(this).label}.addSubcommandGroup`, build, group);
-    const option = stateOf(group).json;
-    update(this, 'addSubcommandGroup', (json) => void (json.options = [...((json.options as unknown[] | undefined) ?? []), option]));
+    appendOption(this, 'addSubcommandGroup', new SubcommandGroupBuilder(name, description, settings), build, true);
     return this;
   }
 }
 
-function callBuild<B>(where: string, build: unknown, builder: B): void {
-  if (typeof build !== 'function') throw argumentError('type', where, 'build', 'a function', build);
-  (build as (builder: B) => void)(builder);
+// Lets `build` fill `child` (a subcommand or a group), then adds the child's JSON to `parent`'s options.
+function appendOption<B extends object>(parent: object, method: string, child: B, build: unknown, buildRequired = false): void {
+  if (build !== undefined || buildRequired) {
+    if (typeof build !== 'function') throw argumentError('type', `${stateOf(parent).label}.${method}`, 'build', 'a function', build);
+    (build as (builder: B) => void)(child);
+  }
+  const option = stateOf(child).json;
+  update(parent, method, (json) => void (json.options = [...((json.options as unknown[] | undefined) ?? []), option]));
 }
 
 /** One subcommand: value options only. Made by {@link SlashCommandBuilder.addSubcommand}. */
+export interface SubcommandBuilder extends ValueOptionMethods {}
 export class SubcommandBuilder {
   /** @internal Use SlashCommandBuilder.addSubcommand or SubcommandGroupBuilder.addSubcommand. */
   constructor(name: string, description: string, settings?: OptionSettings) {
@@ -381,42 +373,7 @@ export class SubcommandBuilder {
     update(this, 'constructor', (target) => Object.assign(target, json));
   }
 
-  addStringOption(name: string, description: string, settings?: StringOptionSettings): this {
-    addOption(this, 'addStringOption', O.String, name, description, settings);
-    return this;
-  }
-  addIntegerOption(name: string, description: string, settings?: IntegerOptionSettings): this {
-    addOption(this, 'addIntegerOption', O.Integer, name, description, settings);
-    return this;
-  }
-  addNumberOption(name: string, description: string, settings?: NumberOptionSettings): this {
-    addOption(this, 'addNumberOption', O.Number, name, description, settings);
-    return this;
-  }
-  addBooleanOption(name: string, description: string, settings?: ValueOptionSettings): this {
-    addOption(this, 'addBooleanOption', O.Boolean, name, description, settings);
-    return this;
-  }
-  addUserOption(name: string, description: string, settings?: ValueOptionSettings): this {
-    addOption(this, 'addUserOption', O.User, name, description, settings);
-    return this;
-  }
-  addChannelOption(name: string, description: string, settings?: ChannelOptionSettings): this {
-    addOption(this, 'addChannelOption', O.Channel, name, description, settings);
-    return this;
-  }
-  addRoleOption(name: string, description: string, settings?: ValueOptionSettings): this {
-    addOption(this, 'addRoleOption', O.Role, name, description, settings);
-    return this;
-  }
-  addMentionableOption(name: string, description: string, settings?: ValueOptionSettings): this {
-    addOption(this, 'addMentionableOption', O.Mentionable, name, description, settings);
-    return this;
-  }
-  addAttachmentOption(name: string, description: string, settings?: ValueOptionSettings): this {
-    addOption(this, 'addAttachmentOption', O.Attachment, name, description, settings);
-    return this;
-  }
+
 
   toJSON(): ApplicationCommandSubcommandOption {
     return structuredClone(stateOf(this).json) as unknown as ApplicationCommandSubcommandOption;
@@ -426,6 +383,9 @@ export class SubcommandBuilder {
     return inspectOf(this);
   }
 }
+
+addValueOptionMethods(SlashCommandBuilder);
+addValueOptionMethods(SubcommandBuilder);
 
 /** A group of subcommands. Made by {@link SlashCommandBuilder.addSubcommandGroup}. */
 export class SubcommandGroupBuilder {
@@ -437,10 +397,7 @@ export class SubcommandGroupBuilder {
   }
 
   addSubcommand(name: string, description: string, build?: (subcommand: SubcommandBuilder) => void, settings?: OptionSettings): this {
-    const sub = new SubcommandBuilder(name, description, settings);
-    if (build !== undefined) callBuild('SubcommandGroupBuilder.addSubcommand', build, sub);
-    const option = stateOf(sub).json;
-    update(this, 'addSubcommand', (json) => void (json.options = [...((json.options as unknown[] | undefined) ?? []), option]));
+    appendOption(this, 'addSubcommand', new SubcommandBuilder(name, description, settings), build);
     return this;
   }
 

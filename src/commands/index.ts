@@ -28,6 +28,7 @@ export {
   type CommandValidationResult,
   type ValidateCommandOptions,
 } from '../rules/commands.js';
+export { FieldErrorCode } from '../rules/fields.js';
 export { LOCALES, isLocale, localeFallback, type Locale } from '../rules/locales.js';
 export { ALL_PERMISSIONS, MAX_PERMISSION_SET, PermissionFlags, hasPermission, type PermissionFlag } from '../rules/permissions.js';
 export type * from './types.js';

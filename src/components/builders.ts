@@ -1,18 +1,19 @@
 // Typed builders over the validator: each call is checked against the spec's rules at once, so a
 // mistake throws where it was made, and toJSON() hands back a body the service accepts.
 import { argumentError, type ArgumentError } from '../shared/errors.js';
-import type { ChannelType } from '../rules/commands.js';
+import type { ChannelType } from '../rules/channels.js';
 import {
-  checkMessage,
-  checkModal,
-  ComponentErrorCode,
   ComponentType,
   MessageFlags,
+  messageProblems,
+  modalProblems,
   type ButtonStyle,
-  type ComponentError,
+  type ComponentProblem,
   type SeparatorSpacing,
   type TextInputStyle,
 } from '../rules/components.js';
+import { FieldErrorCode } from '../rules/fields.js';
+import { problemsUnder, renderPath, TYPE_ERROR_CODES, valueAt, type Path } from '../rules/read.js';
 import type {
   ActionRowComponent,
   ButtonComponent,
@@ -119,8 +120,8 @@ interface State {
   label: string;
   json: Json;
   /** The body validated for this builder, and where the builder's own JSON sits in it. */
-  probe: (json: Json) => { body: Json; prefix: string; kind: 'message' | 'modal' };
-  /** Errors allowed until toJSON(): things still to be added (a row's buttons, a modal's title). */
+  probe: (json: Json) => { body: Json; prefix: Path; kind: 'message' | 'modal' };
+  /** Errors allowed until toJSON(): things still to be added (a row's buttons, a modal's title), as [field of the builder's own JSON, code]. */
   pending: ReadonlyArray<readonly [string, string]>;
 }
 
@@ -131,37 +132,17 @@ function stateOf(builder: object): State {
   return states.get(builder)!;
 }
 
-const TYPE_CODES: ReadonlySet<string> = new Set([
-  ComponentErrorCode.StringType,
-  ComponentErrorCode.NumberType,
-  ComponentErrorCode.BooleanType,
-  ComponentErrorCode.DictType,
-  ComponentErrorCode.ListType,
-  ComponentErrorCode.ModelType,
-]);
-
-function valueAt(json: unknown, path: string): unknown {
-  let current: unknown = json;
-  for (const part of path.match(/[^.[\]]+/g) ?? []) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    const descriptor = Object.getOwnPropertyDescriptor(current, part);
-    current = descriptor && 'value' in descriptor ? descriptor.value : undefined;
-  }
-  return current;
+// The argument error for a builder's first problem: named by its path, with the value found there.
+function toError(where: string, problem: ComponentProblem, json: unknown, what: string): ArgumentError {
+  const path = renderPath(problem.path);
+  const kind = TYPE_ERROR_CODES.has(problem.code) ? 'type' : 'value';
+  return argumentError(kind, where, path === '' ? what : path, `valid (${problem.code})`, valueAt(json, problem.path), problem.message);
 }
 
-function toError(where: string, error: ComponentError, json: unknown, what: string): ArgumentError {
-  const problem = TYPE_CODES.has(error.code) ? 'type' : 'value';
-  return argumentError(problem, where, error.path === '' ? what : error.path, `valid (${error.code})`, valueAt(json, error.path), error.message);
-}
-
-function errorsOf(state: State, json: Json, final: boolean): ComponentError[] {
+function errorsOf(state: State, json: Json, final: boolean): ComponentProblem[] {
   const { body, prefix, kind } = state.probe(json);
-  const result = kind === 'message' ? checkMessage(body) : checkModal(body);
-  return result.errors
-    .filter((error) => prefix === '' || error.path === prefix || error.path.startsWith(`${prefix}.`) || error.path.startsWith(`${prefix}[`))
-    .map((error) => (prefix === '' ? error : { ...error, path: error.path.slice(prefix.length).replace(/^\./, '') }))
-    .filter((error) => final || !state.pending.some(([path, code]) => error.path === path && error.code === code));
+  return problemsUnder(kind === 'message' ? messageProblems(body) : modalProblems(body), prefix)
+    .filter((problem) => final || !state.pending.some(([key, code]) => problem.path.length === 1 && problem.path[0] === key && problem.code === code));
 }
 
 // Applies `change` to a copy and keeps it only when the result breaks no rule.
@@ -247,14 +228,14 @@ abstract class BuilderBase<Output> {
 }
 
 const V2 = MessageFlags.IsComponentsV2;
-const inLegacyMessage = (json: Json) => ({ body: { components: [json] }, prefix: 'components[0]', kind: 'message' as const });
-const inV2Message = (json: Json) => ({ body: { flags: V2, components: [json] }, prefix: 'components[0]', kind: 'message' as const });
+const inLegacyMessage = (json: Json) => ({ body: { components: [json] }, prefix: ['components', 0], kind: 'message' as const });
+const inV2Message = (json: Json) => ({ body: { flags: V2, components: [json] }, prefix: ['components', 0], kind: 'message' as const });
 
 /** An Action Row of a message: up to 5 Buttons, or exactly one select. */
 export class ActionRowBuilder extends BuilderBase<ActionRowComponent<ButtonComponent | SelectComponent>> {
   constructor() {
     super();
-    states.set(this, { label: 'ActionRowBuilder', json: { type: ComponentType.ActionRow, components: [] }, probe: inLegacyMessage, pending: [['components', ComponentErrorCode.MinLength]] });
+    states.set(this, { label: 'ActionRowBuilder', json: { type: ComponentType.ActionRow, components: [] }, probe: inLegacyMessage, pending: [['components', FieldErrorCode.MinLength]] });
   }
 
   /** Adds a Button (at most 5 in a row, none beside a select). */
@@ -304,7 +285,7 @@ export class SectionBuilder extends BuilderBase<SectionComponent> {
       label: 'SectionBuilder',
       json: { type: ComponentType.Section, components: [] },
       probe: inV2Message,
-      pending: [['components', ComponentErrorCode.MinLength], ['accessory', ComponentErrorCode.Required]],
+      pending: [['components', FieldErrorCode.MinLength], ['accessory', FieldErrorCode.Required]],
     });
   }
 
@@ -387,7 +368,7 @@ abstract class ContentBuilder<Output> extends BuilderBase<Output> {
 export class ContainerBuilder extends ContentBuilder<ContainerComponent> {
   constructor() {
     super();
-    states.set(this, { label: 'ContainerBuilder', json: { type: ComponentType.Container, components: [] }, probe: inV2Message, pending: [['components', ComponentErrorCode.MinLength]] });
+    states.set(this, { label: 'ContainerBuilder', json: { type: ComponentType.Container, components: [] }, probe: inV2Message, pending: [['components', FieldErrorCode.MinLength]] });
   }
 
   /** RGB 0x000000–0xFFFFFF; null removes it. */
@@ -423,7 +404,7 @@ export class MessageBuilder extends ContentBuilder<MessageBody> {
       if (settings[key] !== undefined && typeof settings[key] !== 'boolean') throw argumentError('type', where, `options.${key === 'v2' ? 'componentsV2' : key}`, 'a boolean', settings[key]);
     }
     const flags = (settings.v2 === true ? V2 : 0) | (settings.ephemeral === true ? MessageFlags.Ephemeral : 0);
-    states.set(this, { label: 'MessageBuilder', json: { ...(flags === 0 ? {} : { flags }), components: [] }, probe: (json) => ({ body: json, prefix: '', kind: 'message' }), pending: [] });
+    states.set(this, { label: 'MessageBuilder', json: { ...(flags === 0 ? {} : { flags }), components: [] }, probe: (json) => ({ body: json, prefix: [], kind: 'message' }), pending: [] });
   }
 
   /** V2 messages: adds a Container, a ContainerBuilder or a function that fills a new one. */
@@ -445,8 +426,8 @@ export class ModalBuilder extends BuilderBase<ModalBody> {
     states.set(this, {
       label: 'ModalBuilder',
       json: { components: [] },
-      probe: (json) => ({ body: json, prefix: '', kind: 'modal' }),
-      pending: [['custom_id', ComponentErrorCode.Required], ['title', ComponentErrorCode.Required], ['components', ComponentErrorCode.MinLength]],
+      probe: (json) => ({ body: json, prefix: [], kind: 'modal' }),
+      pending: [['custom_id', FieldErrorCode.Required], ['title', FieldErrorCode.Required], ['components', FieldErrorCode.MinLength]],
     });
     if (customId !== undefined) this.setCustomId(customId);
     if (title !== undefined) this.setTitle(title);

@@ -24,7 +24,8 @@ export {
   type ComponentError,
   type ComponentValidationResult,
 } from '../rules/components.js';
-export { ChannelType } from '../rules/commands.js';
+export { ChannelType } from '../rules/channels.js';
+export { FieldErrorCode } from '../rules/fields.js';
 export type * from './types.js';
 export {
   ActionRowBuilder,

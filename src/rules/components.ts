@@ -1,8 +1,9 @@
 // The spec's rules for message and modal components, as pure functions: no I/O, so the client
 // (before it sends) and the emulator (when it receives) give the same nested errors for a body.
-import { ChannelType } from './commands.js';
-import { FieldErrorCode, isSnowflake, textLength } from './fields.js';
-import { describeType, integerProblem, isRecord, joinPath, own, present, stringProblem } from './read.js';
+import { ChannelType } from './channels.js';
+import { FieldErrorCode, isSnowflake, SharedFieldErrorCode, textLength } from './fields.js';
+import type { FieldProblem } from './errors.js';
+import { describeType, integerProblem, isRecord, own, present, Reader, stringProblem, textPathResult, type Path, type ValueProblem } from './read.js';
 
 /** Component types (components.md, "Component types"). */
 export const ComponentType = {
@@ -94,42 +95,36 @@ export const ComponentLimits = {
   attachments: 10,
 } as const;
 
-/** The nested error codes the component validator gives; each has one meaning (see docs/components.md). */
+/**
+ * The nested error codes the component validator gives, by their former names.
+ * @deprecated Use {@link FieldErrorCode}, the one list of nested error codes: the same values,
+ * with `FieldNotAllowed`, `TypeInvalid` and `RangeInverted` named `ComponentFieldNotAllowed`,
+ * `ComponentTypeInvalid` and `ComponentRangeInverted` there.
+ */
 export const ComponentErrorCode = {
-  ...FieldErrorCode,
-  /** A URL that does not parse, or whose scheme the field does not accept. */
-  InvalidUrl: 'URL_TYPE_INVALID_URL',
-  /** A field present where the component's type, style or place, or the message's kind, does not accept it. */
-  FieldNotAllowed: 'COMPONENT_FIELD_NOT_ALLOWED',
-  /** A component type where it may not stand: outside its usage column (message or modal) or under a parent that does not take it. */
-  TypeInvalid: 'COMPONENT_TYPE_INVALID',
-  /** An Action Row holding a select beside anything else. */
-  LayoutWidthExceeded: 'COMPONENT_LAYOUT_WIDTH_EXCEEDED',
-  /** A Button of style 1–5 with neither a label nor an emoji. */
-  ButtonLabelOrEmoji: 'BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED',
-  /** Two interactive components of one message or modal share a custom_id. */
-  CustomIdDuplicated: 'COMPONENT_CUSTOM_ID_DUPLICATED',
-  /** Two components of one message or modal share a non-zero id. */
-  IdDuplicated: 'COMPONENT_ID_DUPLICATED',
-  /** min_values above max_values, or min_length above max_length. */
-  RangeInverted: 'COMPONENT_RANGE_INVALID',
-  /** min_values or max_values above the number of options there are to choose. */
-  ValuesExceedOptions: 'COMPONENT_VALUES_EXCEED_OPTIONS',
-  /** min_values 0 on a modal component that is required (required omitted or true). */
-  RequiredMinValues: 'COMPONENT_REQUIRED_MIN_VALUES_INVALID',
-  /** More (or, when any are given, fewer) default values or default options than min_values..max_values allow. */
-  DefaultValuesCount: 'COMPONENT_DEFAULT_VALUES_COUNT_INVALID',
-  /** A V2 message with more than 40 components in total. */
-  TooManyComponents: 'COMPONENT_MAX_TOTAL_EXCEEDED',
+  ...SharedFieldErrorCode,
+  InvalidUrl: FieldErrorCode.InvalidUrl,
+  FieldNotAllowed: FieldErrorCode.ComponentFieldNotAllowed,
+  TypeInvalid: FieldErrorCode.ComponentTypeInvalid,
+  LayoutWidthExceeded: FieldErrorCode.LayoutWidthExceeded,
+  ButtonLabelOrEmoji: FieldErrorCode.ButtonLabelOrEmoji,
+  CustomIdDuplicated: FieldErrorCode.CustomIdDuplicated,
+  IdDuplicated: FieldErrorCode.IdDuplicated,
+  RangeInverted: FieldErrorCode.ComponentRangeInverted,
+  ValuesExceedOptions: FieldErrorCode.ValuesExceedOptions,
+  RequiredMinValues: FieldErrorCode.RequiredMinValues,
+  DefaultValuesCount: FieldErrorCode.DefaultValuesCount,
+  TooManyComponents: FieldErrorCode.TooManyComponents,
 } as const;
 export type ComponentErrorCode = (typeof ComponentErrorCode)[keyof typeof ComponentErrorCode];
 
-/** Nested error codes only a server that holds the message and its files can give (the emulator's message routes). */
+/**
+ * Nested error codes only a server that holds the message and its files can give (the emulator's message routes).
+ * @deprecated Use {@link FieldErrorCode} (`AttachmentNotFound`, `V2FlagRemoved`: the same values).
+ */
 export const MessageErrorCode = {
-  /** An `attachment://<filename>` reference that names no file uploaded with the message. */
-  AttachmentNotFound: 'COMPONENT_ATTACHMENT_NOT_FOUND',
-  /** An edit that would remove IS_COMPONENTS_V2 from a message sent with it. */
-  V2FlagRemoved: 'MESSAGE_COMPONENTS_V2_FLAG_REMOVED',
+  AttachmentNotFound: FieldErrorCode.AttachmentNotFound,
+  V2FlagRemoved: FieldErrorCode.V2FlagRemoved,
 } as const;
 export type MessageErrorCode = (typeof MessageErrorCode)[keyof typeof MessageErrorCode];
 
@@ -231,107 +226,100 @@ const DEFAULT_VALUE_TYPES: Readonly<Record<number, readonly string[]>> = {
 };
 const CHANNEL_TYPES: ReadonlySet<number> = new Set(Object.values(ChannelType));
 
-interface Context {
-  errors: ComponentError[];
-  kind: 'message' | 'modal';
-  customIds: Set<string>;
-  ids: Set<number>;
-  total: number;
+/** Reads one message or modal: the shared reader with what the whole body must keep unique and count. */
+class Context extends Reader<ComponentErrorCode> {
+  readonly customIds = new Set<string>();
+  readonly ids = new Set<number>();
+  total = 0;
+
+  constructor(readonly kind: 'message' | 'modal') {
+    super(MAX_COMPONENT_ERRORS);
+  }
 }
 
-function add(ctx: Context, path: string, code: ComponentErrorCode, message: string): void {
-  if (ctx.errors.length < MAX_COMPONENT_ERRORS) ctx.errors.push({ path, code, message });
+function required(ctx: Context, path: Path, why = ''): void {
+  ctx.add(path, FieldErrorCode.Required, `This field is required${why}.`);
 }
 
-function required(ctx: Context, path: string, why = ''): void {
-  add(ctx, path, ComponentErrorCode.Required, `This field is required${why}.`);
-}
-
-function notAllowed(ctx: Context, path: string, why: string): void {
-  add(ctx, path, ComponentErrorCode.FieldNotAllowed, `Not accepted ${why}; remove the field.`);
+function notAllowed(ctx: Context, path: Path, why: string): void {
+  ctx.add(path, FieldErrorCode.ComponentFieldNotAllowed, `Not accepted ${why}; remove the field.`);
 }
 
 // A field of `record` when present (with its path); absent or null is an error only when `need`.
-function field(ctx: Context, record: object, path: string, key: string, need: boolean): { value: unknown; at: string } | undefined {
+function field(ctx: Context, record: object, path: Path, key: string, need: boolean): { value: unknown; at: Path } | undefined {
   const value = own(record, key);
-  const at = joinPath(path, key);
+  const at = [...path, key];
   if (present(value)) return { value, at };
   if (need) required(ctx, at);
   return undefined;
 }
 
 // A string of `min`..`max` code points when present; `need` makes absence an error.
-function str(ctx: Context, record: object, path: string, key: string, min: number, max: number, need = false): string | undefined {
-  const got = field(ctx, record, path, key, need);
-  if (got === undefined) return undefined;
-  const { value, at } = got;
-  const problem = stringProblem(value, min, max);
-  if (problem === undefined) return value as string;
-  add(ctx, at, problem.code, problem.message);
-  return undefined;
+function str(ctx: Context, record: object, path: Path, key: string, min: number, max: number, need = false): string | undefined {
+  return checked<string>(ctx, field(ctx, record, path, key, need), (value) => stringProblem(value, min, max));
 }
 
-function bool(ctx: Context, record: object, path: string, key: string): boolean | undefined {
+// The value of a present field when `problemOf` finds nothing wrong with it; else its problem is reported.
+function checked<T>(ctx: Context, got: { value: unknown; at: Path } | undefined, problemOf: (value: unknown) => ValueProblem | undefined): T | undefined {
+  if (got === undefined) return undefined;
+  return ctx.report(got.at, problemOf(got.value)) ? (got.value as T) : undefined;
+}
+
+function bool(ctx: Context, record: object, path: Path, key: string): boolean | undefined {
   const value = own(record, key);
   if (!present(value)) return undefined;
   if (typeof value !== 'boolean') {
-    add(ctx, joinPath(path, key), ComponentErrorCode.BooleanType, `Must be a boolean; received ${describeType(value)}.`);
+    ctx.add([...path, key], FieldErrorCode.BooleanType, `Must be a boolean; received ${describeType(value)}.`);
     return undefined;
   }
   return value;
 }
 
-function int(ctx: Context, record: object, path: string, key: string, min: number, max: number, need = false): number | undefined {
-  const got = field(ctx, record, path, key, need);
-  if (got === undefined) return undefined;
-  const { value, at } = got;
-  const problem = integerProblem(value, min, max);
-  if (problem === undefined) return value as number;
-  add(ctx, at, problem.code, problem.message);
-  return undefined;
+function int(ctx: Context, record: object, path: Path, key: string, min: number, max: number, need = false): number | undefined {
+  return checked<number>(ctx, field(ctx, record, path, key, need), (value) => integerProblem(value, min, max));
 }
 
-function oneOf(ctx: Context, record: object, path: string, key: string, allowed: readonly number[], need: boolean): number | undefined {
+function oneOf(ctx: Context, record: object, path: Path, key: string, allowed: readonly number[], need: boolean): number | undefined {
   const got = field(ctx, record, path, key, need);
   if (got === undefined) return undefined;
   const { value, at } = got;
   if (typeof value !== 'number' || !Number.isInteger(value)) {
-    add(ctx, at, ComponentErrorCode.NumberType, `Must be an integer; received ${describeType(value)}.`);
+    ctx.add(at, FieldErrorCode.NumberType, `Must be an integer; received ${describeType(value)}.`);
     return undefined;
   }
   if (!allowed.includes(value)) {
-    add(ctx, at, ComponentErrorCode.Choices, `Value must be one of ${allowed.join(', ')}; received ${value}.`);
+    ctx.add(at, FieldErrorCode.Choices, `Value must be one of ${allowed.join(', ')}; received ${value}.`);
     return undefined;
   }
   return value;
 }
 
 // An array when present, with its length checked; returns the items to inspect.
-function list(ctx: Context, record: object, path: string, key: string, min: number, max: number, need: boolean): unknown[] | undefined {
+function list(ctx: Context, record: object, path: Path, key: string, min: number, max: number, need: boolean): unknown[] | undefined {
   const got = field(ctx, record, path, key, need);
   if (got === undefined) return undefined;
   const { value, at } = got;
   if (!Array.isArray(value)) {
-    add(ctx, at, ComponentErrorCode.ListType, `Must be an array; received ${describeType(value)}.`);
+    ctx.add(at, FieldErrorCode.ListType, `Must be an array; received ${describeType(value)}.`);
     return undefined;
   }
-  if (value.length < min) add(ctx, at, ComponentErrorCode.MinLength, `Must hold at least ${min} item${min === 1 ? '' : 's'}; received ${value.length}.`);
-  if (value.length > max) add(ctx, at, ComponentErrorCode.MaxLength, `Must be ${max} or fewer in length; received ${value.length}.`);
+  if (value.length < min) ctx.add(at, FieldErrorCode.MinLength, `Must hold at least ${min} item${min === 1 ? '' : 's'}; received ${value.length}.`);
+  if (value.length > max) ctx.add(at, FieldErrorCode.MaxLength, `Must be ${max} or fewer in length; received ${value.length}.`);
   const items: unknown[] = [];
   for (let i = 0; i < Math.min(value.length, MAX_ITEMS_INSPECTED); i++) items.push(own(value, i));
   return items;
 }
 
-function snowflake(ctx: Context, record: object, path: string, key: string, need: boolean): void {
+function snowflake(ctx: Context, record: object, path: Path, key: string, need: boolean): void {
   const got = field(ctx, record, path, key, need);
   if (got === undefined) return;
   const { value, at } = got;
   if (!isSnowflake(value)) {
-    add(ctx, at, ComponentErrorCode.Snowflake, 'Must be a snowflake: a decimal string of a 64-bit id.');
+    ctx.add(at, FieldErrorCode.Snowflake, 'Must be a snowflake: a decimal string of a 64-bit id.');
   }
 }
 
-function url(ctx: Context, record: object, path: string, key: string, max: number, schemes: readonly string[], need: boolean): void {
+function url(ctx: Context, record: object, path: Path, key: string, max: number, schemes: readonly string[], need: boolean): void {
   const value = str(ctx, record, path, key, 1, max, need);
   if (value === undefined) return;
   let scheme: string | undefined;
@@ -341,59 +329,59 @@ function url(ctx: Context, record: object, path: string, key: string, max: numbe
     scheme = undefined;
   }
   if (scheme === undefined || !schemes.includes(scheme)) {
-    add(ctx, joinPath(path, key), ComponentErrorCode.InvalidUrl, `Must be a URL with the scheme ${schemes.join(', ')}.`);
+    ctx.add([...path, key], FieldErrorCode.InvalidUrl, `Must be a URL with the scheme ${schemes.join(', ')}.`);
   } else if (scheme === 'attachment' && !/^attachment:\/\/[^/\\]+$/.test(value)) {
-    add(ctx, joinPath(path, key), ComponentErrorCode.InvalidUrl, 'An attachment reference must be attachment://<filename>.');
+    ctx.add([...path, key], FieldErrorCode.InvalidUrl, 'An attachment reference must be attachment://<filename>.');
   }
 }
 
-function onlyFields(ctx: Context, record: object, path: string, allowed: readonly string[], what: string): void {
+function onlyFields(ctx: Context, record: object, path: Path, allowed: readonly string[], what: string): void {
   for (const key of Object.keys(record).slice(0, MAX_KEYS_INSPECTED)) {
-    if (!allowed.includes(key)) notAllowed(ctx, joinPath(path, key), `on ${what}`);
+    if (!allowed.includes(key)) notAllowed(ctx, [...path, key], `on ${what}`);
   }
 }
 
-function emoji(ctx: Context, record: object, path: string): void {
+function emoji(ctx: Context, record: object, path: Path): void {
   const value = own(record, 'emoji');
   if (!present(value)) return;
-  const at = joinPath(path, 'emoji');
+  const at = [...path, 'emoji'];
   if (!isRecord(value)) {
-    add(ctx, at, ComponentErrorCode.DictType, `Must be a partial emoji object ({ id?, name?, animated? }); received ${describeType(value)}.`);
+    ctx.add(at, FieldErrorCode.DictType, `Must be a partial emoji object ({ id?, name?, animated? }); received ${describeType(value)}.`);
     return;
   }
   onlyFields(ctx, value, at, ['id', 'name', 'animated'], 'a partial emoji');
   snowflake(ctx, value, at, 'id', false);
   str(ctx, value, at, 'name', 1, ComponentLimits.emojiNameLength);
   bool(ctx, value, at, 'animated');
-  if (!present(own(value, 'id')) && !present(own(value, 'name'))) required(ctx, joinPath(at, 'name'), ': an emoji needs an id (custom) or a name (unicode)');
+  if (!present(own(value, 'id')) && !present(own(value, 'name'))) required(ctx, [...at, 'name'], ': an emoji needs an id (custom) or a name (unicode)');
 }
 
-function media(ctx: Context, record: object, path: string, key: string, attachmentOnly: boolean): void {
+function media(ctx: Context, record: object, path: Path, key: string, attachmentOnly: boolean): void {
   const value = own(record, key);
-  const at = joinPath(path, key);
+  const at = [...path, key];
   if (!present(value)) {
     required(ctx, at);
     return;
   }
   if (!isRecord(value)) {
-    add(ctx, at, ComponentErrorCode.DictType, `Must be an unfurled media item ({ url }); received ${describeType(value)}.`);
+    ctx.add(at, FieldErrorCode.DictType, `Must be an unfurled media item ({ url }); received ${describeType(value)}.`);
     return;
   }
   // Only url is read: every other field of a media item is set by the service and ignored on input.
   url(ctx, value, at, 'url', ComponentLimits.mediaUrlLength, attachmentOnly ? ['attachment'] : ['http', 'https', 'attachment'], true);
 }
 
-function customId(ctx: Context, record: object, path: string, need: boolean): void {
+function customId(ctx: Context, record: object, path: Path, need: boolean): void {
   const value = str(ctx, record, path, 'custom_id', 1, ComponentLimits.customIdLength, need);
   if (value === undefined) return;
   if (ctx.customIds.has(value)) {
-    add(ctx, joinPath(path, 'custom_id'), ComponentErrorCode.CustomIdDuplicated, `Another component of this ${ctx.kind} already has custom_id '${value.slice(0, 100)}'; each must be unique.`);
+    ctx.add([...path, 'custom_id'], FieldErrorCode.CustomIdDuplicated, `Another component of this ${ctx.kind} already has custom_id '${value.slice(0, 100)}'; each must be unique.`);
   }
   ctx.customIds.add(value);
 }
 
 // min_values / max_values of selects, File Upload and Checkbox Group, with the options they choose from.
-function values(ctx: Context, record: object, path: string, limit: number, options: number | undefined, defaults: { count: number; at: string } | undefined, defaultMax?: number): void {
+function values(ctx: Context, record: object, path: Path, limit: number, options: number | undefined, defaults: { count: number; at: Path } | undefined, defaultMax?: number): void {
   const min = int(ctx, record, path, 'min_values', 0, limit);
   const max = int(ctx, record, path, 'max_values', 1, limit);
   const minSet = present(own(record, 'min_values'));
@@ -403,32 +391,32 @@ function values(ctx: Context, record: object, path: string, limit: number, optio
   const minOk = min !== undefined || !minSet;
   const maxOk = max !== undefined || !maxSet;
   if (minOk && maxOk && effectiveMin > effectiveMax) {
-    add(ctx, joinPath(path, minSet ? 'min_values' : 'max_values'), ComponentErrorCode.RangeInverted, `min_values (${effectiveMin}) must not exceed max_values (${effectiveMax}).`);
+    ctx.add([...path, minSet ? 'min_values' : 'max_values'], FieldErrorCode.ComponentRangeInverted, `min_values (${effectiveMin}) must not exceed max_values (${effectiveMax}).`);
   }
   if (options !== undefined) {
-    if (min !== undefined && min > options) add(ctx, joinPath(path, 'min_values'), ComponentErrorCode.ValuesExceedOptions, `Must not exceed the number of options (${options}); received ${min}.`);
-    if (max !== undefined && max > options) add(ctx, joinPath(path, 'max_values'), ComponentErrorCode.ValuesExceedOptions, `Must not exceed the number of options (${options}); received ${max}.`);
+    if (min !== undefined && min > options) ctx.add([...path, 'min_values'], FieldErrorCode.ValuesExceedOptions, `Must not exceed the number of options (${options}); received ${min}.`);
+    if (max !== undefined && max > options) ctx.add([...path, 'max_values'], FieldErrorCode.ValuesExceedOptions, `Must not exceed the number of options (${options}); received ${max}.`);
   }
   const isRequired = own(record, 'required');
   if (ctx.kind === 'modal' && min === 0 && isRequired !== false) {
-    add(ctx, joinPath(path, 'min_values'), ComponentErrorCode.RequiredMinValues, 'Must be at least 1 while the component is required; set required: false to allow choosing nothing.');
+    ctx.add([...path, 'min_values'], FieldErrorCode.RequiredMinValues, 'Must be at least 1 while the component is required; set required: false to allow choosing nothing.');
   }
   if (defaults !== undefined && defaults.count > 0 && minOk && maxOk && (defaults.count > effectiveMax || defaults.count < effectiveMin)) {
-    add(ctx, defaults.at, ComponentErrorCode.DefaultValuesCount, `Holds ${defaults.count} default value${defaults.count === 1 ? '' : 's'}; must lie within min_values (${effectiveMin}) and max_values (${effectiveMax}).`);
+    ctx.add(defaults.at, FieldErrorCode.DefaultValuesCount, `Holds ${defaults.count} default value${defaults.count === 1 ? '' : 's'}; must lie within min_values (${effectiveMin}) and max_values (${effectiveMax}).`);
   }
 }
 
 // Options of String Select, Radio Group and Checkbox Group; returns how many and how many are default.
-function choices(ctx: Context, record: object, path: string, min: number, max: number, withEmoji: boolean): { count: number; defaults: number } | undefined {
+function choices(ctx: Context, record: object, path: Path, min: number, max: number, withEmoji: boolean): { count: number; defaults: number } | undefined {
   const items = list(ctx, record, path, 'options', min, max, true);
   if (items === undefined) return undefined;
-  const at = joinPath(path, 'options');
+  const at = [...path, 'options'];
   const seen = new Set<string>();
   let defaults = 0;
   items.forEach((option, i) => {
-    const optionAt = joinPath(at, i);
+    const optionAt = [...at, i];
     if (!isRecord(option)) {
-      add(ctx, optionAt, ComponentErrorCode.ModelType, `Must be an option object; received ${describeType(option)}.`);
+      ctx.add(optionAt, FieldErrorCode.ModelType, `Must be an option object; received ${describeType(option)}.`);
       return;
     }
     onlyFields(ctx, option, optionAt, withEmoji ? ['label', 'value', 'description', 'emoji', 'default'] : ['label', 'value', 'description', 'default'], 'an option');
@@ -438,19 +426,19 @@ function choices(ctx: Context, record: object, path: string, min: number, max: n
     if (withEmoji) emoji(ctx, option, optionAt);
     if (bool(ctx, option, optionAt, 'default') === true) defaults++;
     if (value === undefined) return;
-    if (seen.has(value)) add(ctx, joinPath(optionAt, 'value'), ComponentErrorCode.Duplicate, `Another option already has the value '${value}'; values must be unique.`);
+    if (seen.has(value)) ctx.add([...optionAt, 'value'], FieldErrorCode.Duplicate, `Another option already has the value '${value}'; values must be unique.`);
     seen.add(value);
   });
   return { count: Array.isArray(own(record, 'options')) ? (own(record, 'options') as unknown[]).length : 0, defaults };
 }
 
-function button(ctx: Context, record: object, path: string): void {
+function button(ctx: Context, record: object, path: Path): void {
   const style = oneOf(ctx, record, path, 'style', Object.values(ButtonStyle), true);
   str(ctx, record, path, 'label', 0, ComponentLimits.buttonLabelLength);
   emoji(ctx, record, path);
   bool(ctx, record, path, 'disabled');
   const has = (key: string) => present(own(record, key));
-  const forbid = (keys: string[], why: string) => keys.filter(has).forEach((key) => notAllowed(ctx, joinPath(path, key), why));
+  const forbid = (keys: string[], why: string) => keys.filter(has).forEach((key) => notAllowed(ctx, [...path, key], why));
   if (style === undefined) {
     str(ctx, record, path, 'custom_id', 1, ComponentLimits.customIdLength);
   } else if (style <= ButtonStyle.Danger) {
@@ -464,75 +452,75 @@ function button(ctx: Context, record: object, path: string): void {
     forbid(['custom_id', 'label', 'url', 'emoji'], 'on a Premium button (it shows the SKU itself)');
   }
   if (style !== undefined && style !== ButtonStyle.Premium && !has('label') && !has('emoji')) {
-    add(ctx, path, ComponentErrorCode.ButtonLabelOrEmoji, 'A Button needs a label or an emoji; add one.');
+    ctx.add(path, FieldErrorCode.ButtonLabelOrEmoji, 'A Button needs a label or an emoji; add one.');
   }
 }
 
-function select(ctx: Context, type: number, record: object, path: string): void {
+function select(ctx: Context, type: number, record: object, path: Path): void {
   customId(ctx, record, path, true);
   str(ctx, record, path, 'placeholder', 0, ComponentLimits.selectPlaceholderLength);
   bool(ctx, record, path, 'required');
   bool(ctx, record, path, 'disabled');
-  if (ctx.kind === 'modal' && present(own(record, 'disabled'))) notAllowed(ctx, joinPath(path, 'disabled'), 'on a select in a modal');
+  if (ctx.kind === 'modal' && present(own(record, 'disabled'))) notAllowed(ctx, [...path, 'disabled'], 'on a select in a modal');
   if (type === C.StringSelect) {
     const options = choices(ctx, record, path, 1, ComponentLimits.selectOptions, true);
-    values(ctx, record, path, ComponentLimits.selectValues, options?.count, options && { count: options.defaults, at: joinPath(path, 'options') });
+    values(ctx, record, path, ComponentLimits.selectValues, options?.count, options && { count: options.defaults, at: [...path, 'options'] });
     return;
   }
   const defaults = list(ctx, record, path, 'default_values', 0, ComponentLimits.selectValues, false);
   const allowed = DEFAULT_VALUE_TYPES[type]!;
   defaults?.forEach((item, i) => {
-    const at = joinPath(joinPath(path, 'default_values'), i);
+    const at = [...path, 'default_values', i];
     if (!isRecord(item)) {
-      add(ctx, at, ComponentErrorCode.ModelType, `Must be a default value object ({ id, type }); received ${describeType(item)}.`);
+      ctx.add(at, FieldErrorCode.ModelType, `Must be a default value object ({ id, type }); received ${describeType(item)}.`);
       return;
     }
     onlyFields(ctx, item, at, ['id', 'type'], 'a default value');
     snowflake(ctx, item, at, 'id', true);
     const kind = own(item, 'type');
-    if (!present(kind)) required(ctx, joinPath(at, 'type'));
-    else if (typeof kind !== 'string') add(ctx, joinPath(at, 'type'), ComponentErrorCode.StringType, `Must be a string; received ${describeType(kind)}.`);
-    else if (!allowed.includes(kind)) add(ctx, joinPath(at, 'type'), ComponentErrorCode.Choices, `Value must be one of ${allowed.map((a) => `'${a}'`).join(', ')} for a ${COMPONENT_NAMES[type as ComponentType]}; received '${kind.slice(0, 20)}'.`);
+    if (!present(kind)) required(ctx, [...at, 'type']);
+    else if (typeof kind !== 'string') ctx.add([...at, 'type'], FieldErrorCode.StringType, `Must be a string; received ${describeType(kind)}.`);
+    else if (!allowed.includes(kind)) ctx.add([...at, 'type'], FieldErrorCode.Choices, `Value must be one of ${allowed.map((a) => `'${a}'`).join(', ')} for a ${COMPONENT_NAMES[type as ComponentType]}; received '${kind.slice(0, 20)}'.`);
   });
-  values(ctx, record, path, ComponentLimits.selectValues, undefined, defaults && { count: defaults.length, at: joinPath(path, 'default_values') });
+  values(ctx, record, path, ComponentLimits.selectValues, undefined, defaults && { count: defaults.length, at: [...path, 'default_values'] });
   if (type === C.ChannelSelect) {
     const types = list(ctx, record, path, 'channel_types', 0, CHANNEL_TYPES.size, false);
     const seen = new Set<unknown>();
     types?.forEach((value, i) => {
-      const at = joinPath(joinPath(path, 'channel_types'), i);
-      if (typeof value !== 'number' || !Number.isInteger(value)) add(ctx, at, ComponentErrorCode.NumberType, `Must be an integer; received ${describeType(value)}.`);
-      else if (!CHANNEL_TYPES.has(value)) add(ctx, at, ComponentErrorCode.Choices, `Value must be one of ${[...CHANNEL_TYPES].join(', ')}; received ${value}.`);
-      else if (seen.has(value)) add(ctx, at, ComponentErrorCode.Duplicate, `Holds ${value} twice; each channel type may appear once.`);
+      const at = [...path, 'channel_types', i];
+      if (typeof value !== 'number' || !Number.isInteger(value)) ctx.add(at, FieldErrorCode.NumberType, `Must be an integer; received ${describeType(value)}.`);
+      else if (!CHANNEL_TYPES.has(value)) ctx.add(at, FieldErrorCode.Choices, `Value must be one of ${[...CHANNEL_TYPES].join(', ')}; received ${value}.`);
+      else if (seen.has(value)) ctx.add(at, FieldErrorCode.Duplicate, `Holds ${value} twice; each channel type may appear once.`);
       seen.add(value);
     });
   }
 }
 
-function textInput(ctx: Context, record: object, path: string, place: Place): void {
+function textInput(ctx: Context, record: object, path: Path, place: Place): void {
   customId(ctx, record, path, true);
   oneOf(ctx, record, path, 'style', Object.values(TextInputStyle), true);
   if (place === 'label') {
-    if (present(own(record, 'label'))) notAllowed(ctx, joinPath(path, 'label'), 'on a Text Input inside a Label (the Label carries the text)');
+    if (present(own(record, 'label'))) notAllowed(ctx, [...path, 'label'], 'on a Text Input inside a Label (the Label carries the text)');
   } else {
     str(ctx, record, path, 'label', 1, ComponentLimits.labelLength, true);
   }
   const min = int(ctx, record, path, 'min_length', 0, ComponentLimits.textInputLength);
   const max = int(ctx, record, path, 'max_length', 1, ComponentLimits.textInputLength);
   if (min !== undefined && max !== undefined && min > max) {
-    add(ctx, joinPath(path, 'min_length'), ComponentErrorCode.RangeInverted, `min_length (${min}) must not exceed max_length (${max}).`);
+    ctx.add([...path, 'min_length'], FieldErrorCode.ComponentRangeInverted, `min_length (${min}) must not exceed max_length (${max}).`);
   }
   bool(ctx, record, path, 'required');
   str(ctx, record, path, 'value', 0, ComponentLimits.textInputLength);
   str(ctx, record, path, 'placeholder', 0, ComponentLimits.textInputPlaceholderLength);
 }
 
-function children(ctx: Context, record: object, path: string, key: string, min: number, max: number, place: Place): unknown[] | undefined {
+function children(ctx: Context, record: object, path: Path, key: string, min: number, max: number, place: Place): unknown[] | undefined {
   const items = list(ctx, record, path, key, min, max, true);
-  items?.forEach((item, i) => component(ctx, item, joinPath(joinPath(path, key), i), place));
+  items?.forEach((item, i) => component(ctx, item, [...path, key, i], place));
   return items;
 }
 
-function actionRow(ctx: Context, record: object, path: string, place: Place): void {
+function actionRow(ctx: Context, record: object, path: Path, place: Place): void {
   if (place === 'modal') {
     children(ctx, record, path, 'components', 1, ComponentLimits.rowItems, 'modalRow');
     return;
@@ -541,43 +529,43 @@ function actionRow(ctx: Context, record: object, path: string, place: Place): vo
   if (items === undefined || items.length < 2) return;
   const selectAt = items.findIndex((item) => isRecord(item) && SELECTS.includes(own(item, 'type') as number));
   if (selectAt >= 0) {
-    add(ctx, joinPath(path, 'components'), ComponentErrorCode.LayoutWidthExceeded, `An Action Row holding a select (at [${selectAt}]) holds nothing else; move the other components to another row.`);
+    ctx.add([...path, 'components'], FieldErrorCode.LayoutWidthExceeded, `An Action Row holding a select (at [${selectAt}]) holds nothing else; move the other components to another row.`);
   }
 }
 
-function component(ctx: Context, value: unknown, path: string, place: Place): void {
+function component(ctx: Context, value: unknown, path: Path, place: Place): void {
   if (!isRecord(value)) {
-    add(ctx, path, ComponentErrorCode.ModelType, `Must be a component object; received ${describeType(value)}.`);
+    ctx.add(path, FieldErrorCode.ModelType, `Must be a component object; received ${describeType(value)}.`);
     return;
   }
   ctx.total++;
   const type = own(value, 'type');
   if (!present(type)) {
-    required(ctx, joinPath(path, 'type'));
+    required(ctx, [...path, 'type']);
     return;
   }
   if (typeof type !== 'number' || !Number.isInteger(type)) {
-    add(ctx, joinPath(path, 'type'), ComponentErrorCode.NumberType, `Must be an integer; received ${describeType(type)}.`);
+    ctx.add([...path, 'type'], FieldErrorCode.NumberType, `Must be an integer; received ${describeType(type)}.`);
     return;
   }
   if (!COMPONENT_TYPES.has(type)) {
-    add(ctx, joinPath(path, 'type'), ComponentErrorCode.Choices, `Value must be one of ${[...COMPONENT_TYPES].join(', ')}; received ${type}.`);
+    ctx.add([...path, 'type'], FieldErrorCode.Choices, `Value must be one of ${[...COMPONENT_TYPES].join(', ')}; received ${type}.`);
     return;
   }
   const name = `${COMPONENT_NAMES[type as ComponentType]} (${type})`;
   const usage = ctx.kind === 'message' ? MESSAGE_COMPONENT_TYPES : MODAL_COMPONENT_TYPES;
   // Children of a misplaced component are not walked: placement bounds the depth, so cycles end.
   if (!usage.has(type)) {
-    add(ctx, joinPath(path, 'type'), ComponentErrorCode.TypeInvalid, `A ${name} cannot be used in a ${ctx.kind}.`);
+    ctx.add([...path, 'type'], FieldErrorCode.ComponentTypeInvalid, `A ${name} cannot be used in a ${ctx.kind}.`);
     return;
   }
   if (!PLACES[place].types.has(type)) {
-    add(ctx, joinPath(path, 'type'), ComponentErrorCode.TypeInvalid, `A ${name} cannot stand ${PLACES[place].where}.`);
+    ctx.add([...path, 'type'], FieldErrorCode.ComponentTypeInvalid, `A ${name} cannot stand ${PLACES[place].where}.`);
     return;
   }
   const id = int(ctx, value, path, 'id', 0, ComponentLimits.maxId);
   if (id !== undefined && id !== 0) {
-    if (ctx.ids.has(id)) add(ctx, joinPath(path, 'id'), ComponentErrorCode.IdDuplicated, `Another component of this ${ctx.kind} already has id ${id}; ids must be unique (0 or none: assigned by the service).`);
+    if (ctx.ids.has(id)) ctx.add([...path, 'id'], FieldErrorCode.IdDuplicated, `Another component of this ${ctx.kind} already has id ${id}; ids must be unique (0 or none: assigned by the service).`);
     ctx.ids.add(id);
   }
   onlyFields(ctx, value, path, ['type', 'id', ...FIELDS[type]!], `a ${name}`);
@@ -602,8 +590,8 @@ function component(ctx: Context, value: unknown, path: string, place: Place): vo
     case C.Section: {
       children(ctx, value, path, 'components', 1, ComponentLimits.sectionTexts, 'section');
       const accessory = own(value, 'accessory');
-      if (!present(accessory)) required(ctx, joinPath(path, 'accessory'), ': a Section needs a Button or a Thumbnail beside its text');
-      else component(ctx, accessory, joinPath(path, 'accessory'), 'accessory');
+      if (!present(accessory)) required(ctx, [...path, 'accessory'], ': a Section needs a Button or a Thumbnail beside its text');
+      else component(ctx, accessory, [...path, 'accessory'], 'accessory');
       return;
     }
     case C.TextDisplay:
@@ -617,9 +605,9 @@ function component(ctx: Context, value: unknown, path: string, place: Place): vo
     case C.MediaGallery: {
       const items = list(ctx, value, path, 'items', 1, ComponentLimits.mediaGalleryItems, true);
       items?.forEach((item, i) => {
-        const at = joinPath(joinPath(path, 'items'), i);
+        const at = [...path, 'items', i];
         if (!isRecord(item)) {
-          add(ctx, at, ComponentErrorCode.ModelType, `Must be a media gallery item ({ media, description?, spoiler? }); received ${describeType(item)}.`);
+          ctx.add(at, FieldErrorCode.ModelType, `Must be a media gallery item ({ media, description?, spoiler? }); received ${describeType(item)}.`);
           return;
         }
         onlyFields(ctx, item, at, ['media', 'description', 'spoiler'], 'a media gallery item');
@@ -646,8 +634,8 @@ function component(ctx: Context, value: unknown, path: string, place: Place): vo
       str(ctx, value, path, 'label', 1, ComponentLimits.labelLength, true);
       str(ctx, value, path, 'description', 0, ComponentLimits.labelDescriptionLength);
       const child = own(value, 'component');
-      if (!present(child)) required(ctx, joinPath(path, 'component'), ': a Label holds one interactive component');
-      else component(ctx, child, joinPath(path, 'component'), 'label');
+      if (!present(child)) required(ctx, [...path, 'component'], ': a Label holds one interactive component');
+      else component(ctx, child, [...path, 'component'], 'label');
       return;
     }
     case C.FileUpload:
@@ -660,7 +648,7 @@ function component(ctx: Context, value: unknown, path: string, place: Place): vo
       bool(ctx, value, path, 'required');
       const options = choices(ctx, value, path, ComponentLimits.radioOptions.min, ComponentLimits.radioOptions.max, false);
       if (options !== undefined && options.defaults > 1) {
-        add(ctx, joinPath(path, 'options'), ComponentErrorCode.DefaultValuesCount, `Holds ${options.defaults} default options; a Radio Group chooses exactly one, so at most one may be default.`);
+        ctx.add([...path, 'options'], FieldErrorCode.DefaultValuesCount, `Holds ${options.defaults} default options; a Radio Group chooses exactly one, so at most one may be default.`);
       }
       return;
     }
@@ -668,7 +656,7 @@ function component(ctx: Context, value: unknown, path: string, place: Place): vo
       customId(ctx, value, path, true);
       bool(ctx, value, path, 'required');
       const options = choices(ctx, value, path, ComponentLimits.checkboxOptions.min, ComponentLimits.checkboxOptions.max, false);
-      values(ctx, value, path, ComponentLimits.checkboxOptions.max, options?.count, options && { count: options.defaults, at: joinPath(path, 'options') }, options?.count || undefined);
+      values(ctx, value, path, ComponentLimits.checkboxOptions.max, options?.count, options && { count: options.defaults, at: [...path, 'options'] }, options?.count || undefined);
       return;
     }
     case C.Checkbox:
@@ -678,15 +666,12 @@ function component(ctx: Context, value: unknown, path: string, place: Place): vo
   }
 }
 
-function run(kind: 'message' | 'modal', work: (ctx: Context) => void): ComponentValidationResult {
-  const ctx: Context = { errors: [], kind, customIds: new Set(), ids: new Set(), total: 0 };
-  try {
-    work(ctx);
-  } catch {
-    // Only exotic objects (a Proxy whose traps throw) get here: plain JSON never does.
-    add(ctx, '', ComponentErrorCode.ModelType, 'Could not be read as JSON data; pass plain objects and arrays.');
-  }
-  return { ok: ctx.errors.length === 0, errors: ctx.errors };
+/** One violation at its array path (`['components', 0, 'components', 2, 'custom_id']`): what the emulator and the client nest into a 50035 answer. */
+export type ComponentProblem = FieldProblem & { code: ComponentErrorCode };
+
+function run(kind: 'message' | 'modal', work: (ctx: Context) => void): ComponentProblem[] {
+  const ctx = new Context(kind);
+  return ctx.read(() => work(ctx));
 }
 
 /** True when `flags` (a number) carries IS_COMPONENTS_V2. */
@@ -706,54 +691,64 @@ function carries(value: unknown): boolean {
  * `flags`, `embeds`, `poll`, `sticker_ids`/`stickers`, `attachments`; other message fields are
  * not this validator's). Never throws, whatever the body holds.
  */
-export function checkMessage(body: unknown): ComponentValidationResult {
+export function messageProblems(body: unknown): ComponentProblem[] {
   return run('message', (ctx) => {
     if (!isRecord(body)) {
-      add(ctx, '', ComponentErrorCode.ModelType, `Must be a message object; received ${describeType(body)}.`);
+      ctx.add([], FieldErrorCode.ModelType, `Must be a message object; received ${describeType(body)}.`);
       return;
     }
-    const flags = int(ctx, body, '', 'flags', 0, Number.MAX_SAFE_INTEGER);
+    const flags = int(ctx, body, [], 'flags', 0, Number.MAX_SAFE_INTEGER);
     const v2 = hasComponentsV2(flags);
     for (const key of ['content', 'embeds', 'poll', 'sticker_ids', 'stickers']) {
-      if (v2 && carries(own(body, key))) notAllowed(ctx, key, 'in a message with the IS_COMPONENTS_V2 flag (use Text Display and Container components instead)');
+      if (v2 && carries(own(body, key))) notAllowed(ctx, [key], 'in a message with the IS_COMPONENTS_V2 flag (use Text Display and Container components instead)');
     }
-    if (!v2) str(ctx, body, '', 'content', 0, ComponentLimits.contentLength);
-    if (!v2) list(ctx, body, '', 'embeds', 0, ComponentLimits.embeds, false);
-    if (!v2 && present(own(body, 'poll')) && !isRecord(own(body, 'poll'))) add(ctx, 'poll', ComponentErrorCode.DictType, `Must be a poll object; received ${describeType(own(body, 'poll'))}.`);
-    if (!v2) for (const key of ['sticker_ids', 'stickers']) list(ctx, body, '', key, 0, ComponentLimits.stickers, false);
-    list(ctx, body, '', 'attachments', 0, ComponentLimits.attachments, false)?.forEach((item, i) => {
-      if (!isRecord(item)) add(ctx, `attachments[${i}]`, ComponentErrorCode.ModelType, `Must be an attachment object; received ${describeType(item)}.`);
+    if (!v2) str(ctx, body, [], 'content', 0, ComponentLimits.contentLength);
+    if (!v2) list(ctx, body, [], 'embeds', 0, ComponentLimits.embeds, false);
+    if (!v2 && present(own(body, 'poll')) && !isRecord(own(body, 'poll'))) ctx.add(['poll'], FieldErrorCode.DictType, `Must be a poll object; received ${describeType(own(body, 'poll'))}.`);
+    if (!v2) for (const key of ['sticker_ids', 'stickers']) list(ctx, body, [], key, 0, ComponentLimits.stickers, false);
+    list(ctx, body, [], 'attachments', 0, ComponentLimits.attachments, false)?.forEach((item, i) => {
+      if (!isRecord(item)) ctx.add(['attachments', i], FieldErrorCode.ModelType, `Must be an attachment object; received ${describeType(item)}.`);
     });
     const raw = own(body, 'components');
     if (!present(raw)) return;
     if (!Array.isArray(raw)) {
-      add(ctx, 'components', ComponentErrorCode.ListType, `Must be an array; received ${describeType(raw)}.`);
+      ctx.add(['components'], FieldErrorCode.ListType, `Must be an array; received ${describeType(raw)}.`);
       return;
     }
     if (!v2 && raw.length > ComponentLimits.legacyRows) {
-      add(ctx, 'components', ComponentErrorCode.MaxLength, `Must be ${ComponentLimits.legacyRows} or fewer in length; received ${raw.length}. A message without IS_COMPONENTS_V2 holds at most 5 Action Rows.`);
+      ctx.add(['components'], FieldErrorCode.MaxLength, `Must be ${ComponentLimits.legacyRows} or fewer in length; received ${raw.length}. A message without IS_COMPONENTS_V2 holds at most 5 Action Rows.`);
     }
-    for (let i = 0; i < Math.min(raw.length, MAX_ITEMS_INSPECTED); i++) component(ctx, own(raw, i), `components[${i}]`, v2 ? 'v2' : 'legacy');
+    for (let i = 0; i < Math.min(raw.length, MAX_ITEMS_INSPECTED); i++) component(ctx, own(raw, i), ['components', i], v2 ? 'v2' : 'legacy');
     const total = Math.max(ctx.total, raw.length);
     if (v2 && total > ComponentLimits.v2Components) {
-      add(ctx, 'components', ComponentErrorCode.TooManyComponents, `Holds ${total} components in total; a V2 message holds at most ${ComponentLimits.v2Components}, counting nested ones.`);
+      ctx.add(['components'], FieldErrorCode.TooManyComponents, `Holds ${total} components in total; a V2 message holds at most ${ComponentLimits.v2Components}, counting nested ones.`);
     }
   });
 }
 
 /** Every violation of the spec's component rules in a modal (`{ custom_id, title, components }`). Never throws. */
-export function checkModal(body: unknown): ComponentValidationResult {
+export function modalProblems(body: unknown): ComponentProblem[] {
   return run('modal', (ctx) => {
     if (!isRecord(body)) {
-      add(ctx, '', ComponentErrorCode.ModelType, `Must be a modal object; received ${describeType(body)}.`);
+      ctx.add([], FieldErrorCode.ModelType, `Must be a modal object; received ${describeType(body)}.`);
       return;
     }
-    onlyFields(ctx, body, '', ['custom_id', 'title', 'components'], 'a modal');
+    onlyFields(ctx, body, [], ['custom_id', 'title', 'components'], 'a modal');
     // The modal's own custom_id names the modal; it does not compete with its components'.
-    str(ctx, body, '', 'custom_id', 1, ComponentLimits.customIdLength, true);
-    str(ctx, body, '', 'title', 1, ComponentLimits.modalTitleLength, true);
-    children(ctx, body, '', 'components', 1, ComponentLimits.modalComponents, 'modal');
+    str(ctx, body, [], 'custom_id', 1, ComponentLimits.customIdLength, true);
+    str(ctx, body, [], 'title', 1, ComponentLimits.modalTitleLength, true);
+    children(ctx, body, [], 'components', 1, ComponentLimits.modalComponents, 'modal');
   });
+}
+
+/** {@link messageProblems} with text paths (`components[0].components[2].custom_id`): the answer of `validateMessage`. */
+export function checkMessage(body: unknown): ComponentValidationResult {
+  return textPathResult(messageProblems(body));
+}
+
+/** {@link modalProblems} with text paths: the answer of `validateModal`. */
+export function checkModal(body: unknown): ComponentValidationResult {
+  return textPathResult(modalProblems(body));
 }
 
 const MAX_TREE_DEPTH = 32;

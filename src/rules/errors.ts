@@ -90,10 +90,25 @@ export function errorBody(code: JsonErrorCode, message?: string): ServiceErrorBo
   return { code, message: message ?? JSON_ERROR_MESSAGES[code] };
 }
 
-/** Nests `problems` the way the service does: by field name and array index, `_errors` at the leaves. */
+/**
+ * Nests `problems` the way the service does: by field name and array index, `_errors` at the
+ * leaves. The service's schema lets a node hold either `_errors` or field keys, never both; where
+ * a node has problems of its own (a list too long, a command too large) those are its answer and
+ * the problems below it are left out (docs/decisions.md, "One 50035 node: its own errors or its
+ * fields'"). The order of `problems` does not change the tree.
+ */
 export function nestErrors(problems: ReadonlyArray<FieldProblem>): ErrorTree {
   const root: ErrorTree = {};
-  for (const problem of problems) {
+  // A field named `_errors` cannot be a key of the tree: its problem is told at its parent, naming it.
+  const placed = problems.map((problem) => {
+    const cut = problem.path.findIndex((key) => key === '_errors');
+    return cut < 0 ? problem : { path: problem.path.slice(0, cut), code: problem.code, message: `_errors: ${problem.message}` };
+  });
+  // A problem below a node that has problems of its own is left out.
+  const covered = (path: ReadonlyArray<string | number>): boolean =>
+    placed.some((other) => other.path.length < path.length && other.path.every((key, i) => String(key) === String(path[i])));
+  for (const problem of placed) {
+    if (covered(problem.path)) continue;
     let node = root;
     for (const key of problem.path) {
       const name = String(key);
@@ -107,13 +122,6 @@ export function nestErrors(problems: ReadonlyArray<FieldProblem>): ErrorTree {
     (node._errors ??= []).push({ code: problem.code, message: problem.message });
   }
   return root;
-}
-
-/** A validator's path, `options[2].choices[0].name`, as the keys of the service's nested errors: `['options', 2, 'choices', 0, 'name']`. */
-export function pathKeys(path: string): Array<string | number> {
-  const keys: Array<string | number> = [];
-  for (const match of path.matchAll(/\[(\d+)\]|([^.[\]]+)/g)) keys.push(match[1] !== undefined ? Number(match[1]) : match[2]!);
-  return keys;
 }
 
 /** The 400 body for a bad request body: code 50035 "Invalid Form Body" with the nested problems. */

@@ -5,10 +5,10 @@
  * Every `check…` function takes a parsed body and returns either the normalised body or the
  * service's 400 body (code 50035 "Invalid Form Body", problems nested by field).
  */
-import { errorBody, invalidFormBody, JsonErrorCode, type FieldProblem, type ServiceErrorBody } from './errors.js';
+import { errorBody, invalidFormBody, JsonErrorCode, type ServiceErrorBody } from './errors.js';
 
-import { isSnowflake, textLength, type Snowflake } from './fields.js';
-import { isRecord } from './read.js';
+import { FieldErrorCode, isSnowflake, textLength, type Snowflake } from './fields.js';
+import { isRecord, Reader, type Path } from './read.js';
 
 export { isSnowflake, textLength, type Snowflake };
 
@@ -149,8 +149,6 @@ export interface VoiceChannelStatusBody {
 /** The normalised body, or the service's error body. */
 export type RuleResult<T> = { ok: true; value: T } | { ok: false; error: ServiceErrorBody };
 
-type Path = ReadonlyArray<string | number>;
-
 /** The total length of a metadata dictionary: every key and every value. */
 export function metadataLength(metadata: Metadata): number {
   let total = 0;
@@ -166,12 +164,10 @@ function show(value: unknown): string {
   return `"${String(value)}"`;
 }
 
-/** Collects problems while a body is read. */
-class Reader {
-  readonly problems: FieldProblem[] = [];
-
-  add(path: Path, code: string, message: string): void {
-    if (this.problems.length < 100) this.problems.push({ path, code, message });
+/** Reads a lobby body: the shared reader (array paths, at most 100 problems) with the lobby fields' wording. */
+class LobbyReader extends Reader<FieldErrorCode> {
+  constructor() {
+    super(100);
   }
 
   isDict(value: unknown): value is Record<string, unknown> {
@@ -180,24 +176,24 @@ class Reader {
 
   dict(path: Path, value: unknown): Record<string, unknown> | undefined {
     if (this.isDict(value)) return value;
-    this.add(path, 'DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType');
+    this.add(path, FieldErrorCode.DictType, 'Only dictionaries may be used in a DictType');
     return undefined;
   }
 
   required(path: Path): void {
-    this.add(path, 'BASE_TYPE_REQUIRED', 'This field is required');
+    this.add(path, FieldErrorCode.Required, 'This field is required');
   }
 
   string(path: Path, value: unknown, max: number, opts: { min?: number; secret?: boolean } = {}): string | undefined {
     if (typeof value !== 'string') {
-      this.add(path, 'STRING_TYPE_CONVERT', opts.secret === true ? 'Could not interpret the value as string.' : `Could not interpret ${show(value)} as string.`);
+      this.add(path, FieldErrorCode.StringType, opts.secret === true ? 'Could not interpret the value as string.' : `Could not interpret ${show(value)} as string.`);
       return undefined;
     }
     const length = textLength(value);
     const min = opts.min ?? 0;
     if (length > max || length < min) {
-      if (min > 0) this.add(path, 'BASE_TYPE_BAD_LENGTH', `Must be between ${min} and ${max} in length.`);
-      else this.add(path, 'BASE_TYPE_MAX_LENGTH', `Must be ${max} or fewer in length.`);
+      if (min > 0) this.add(path, FieldErrorCode.BadLength, `Must be between ${min} and ${max} in length.`);
+      else this.add(path, FieldErrorCode.MaxLength, `Must be ${max} or fewer in length.`);
       return undefined;
     }
     return value;
@@ -205,24 +201,24 @@ class Reader {
 
   integer(path: Path, value: unknown, min: number, max: number): number | undefined {
     if (typeof value !== 'number' || !Number.isInteger(value)) {
-      this.add(path, 'NUMBER_TYPE_COERCE', `Value ${show(value)} is not int.`);
+      this.add(path, FieldErrorCode.NumberType, `Value ${show(value)} is not int.`);
       return undefined;
     }
-    if (value < min) this.add(path, 'NUMBER_TYPE_MIN', `int value should be greater than or equal to ${min}.`);
-    else if (value > max) this.add(path, 'NUMBER_TYPE_MAX', `int value should be less than or equal to ${max}.`);
+    if (value < min) this.add(path, FieldErrorCode.NumberMin, `int value should be greater than or equal to ${min}.`);
+    else if (value > max) this.add(path, FieldErrorCode.NumberMax, `int value should be less than or equal to ${max}.`);
     else return value;
     return undefined;
   }
 
   snowflake(path: Path, value: unknown): Snowflake | undefined {
     if (isSnowflake(value)) return value;
-    this.add(path, 'NUMBER_TYPE_COERCE', `Value ${show(value)} is not snowflake.`);
+    this.add(path, FieldErrorCode.NumberType, `Value ${show(value)} is not snowflake.`);
     return undefined;
   }
 
   boolean(path: Path, value: unknown): boolean | undefined {
     if (typeof value === 'boolean') return value;
-    this.add(path, 'BOOLEAN_TYPE_COERCE', `Value ${show(value)} is not boolean.`);
+    this.add(path, FieldErrorCode.BooleanType, `Value ${show(value)} is not boolean.`);
     return undefined;
   }
 
@@ -232,7 +228,7 @@ class Reader {
     if (dict === undefined) return undefined;
     const entries = Object.entries(dict);
     if (entries.length > limits.entries) {
-      this.add(path, 'BASE_TYPE_MAX_LENGTH', `Must be ${limits.entries} or fewer in length.`);
+      this.add(path, FieldErrorCode.MaxLength, `Must be ${limits.entries} or fewer in length.`);
       return undefined;
     }
     const before = this.problems.length;
@@ -241,7 +237,7 @@ class Reader {
     if (this.problems.length > before) return undefined;
     const out = Object.fromEntries(entries) as Metadata; // own properties only, so "__proto__" stays a plain key
     if (limits.total !== undefined && metadataLength(out) > limits.total) {
-      this.add(path, 'BASE_TYPE_MAX_LENGTH', `Must be ${limits.total} or fewer in length.`);
+      this.add(path, FieldErrorCode.MaxLength, `Must be ${limits.total} or fewer in length.`);
       return undefined;
     }
     return out;
@@ -255,8 +251,8 @@ class Reader {
   memberFlags(path: Path, value: unknown): number | null | undefined {
     if (value === null) return null;
     if (value === 0 || value === LobbyMemberFlags.CanLinkLobby) return value;
-    if (typeof value !== 'number' || !Number.isInteger(value)) this.add(path, 'NUMBER_TYPE_COERCE', `Value ${show(value)} is not int.`);
-    else this.add(path, 'BASE_TYPE_CHOICES', 'Value must be one of {0, 1}: the only supported flag is CanLinkLobby (1).');
+    if (typeof value !== 'number' || !Number.isInteger(value)) this.add(path, FieldErrorCode.NumberType, `Value ${show(value)} is not int.`);
+    else this.add(path, FieldErrorCode.Choices, 'Value must be one of {0, 1}: the only supported flag is CanLinkLobby (1).');
     return undefined;
   }
 
@@ -279,11 +275,11 @@ class Reader {
 
   members(path: Path, value: unknown, min: number, max: number, bulk: boolean): BulkLobbyMemberInput[] | undefined {
     if (!Array.isArray(value)) {
-      this.add(path, 'LIST_TYPE_CONVERT', 'Only iterables may be used in a ListType');
+      this.add(path, FieldErrorCode.ListType, 'Only iterables may be used in a ListType');
       return undefined;
     }
     if (value.length < min || value.length > max) {
-      this.add(path, min > 0 ? 'BASE_TYPE_BAD_LENGTH' : 'BASE_TYPE_MAX_LENGTH', min > 0 ? `Must be between ${min} and ${max} in length.` : `Must be ${max} or fewer in length.`);
+      this.add(path, min > 0 ? FieldErrorCode.BadLength : FieldErrorCode.MaxLength, min > 0 ? `Must be between ${min} and ${max} in length.` : `Must be ${max} or fewer in length.`);
       return undefined;
     }
     const seen = new Set<string>();
@@ -291,7 +287,7 @@ class Reader {
     value.forEach((item, i) => {
       const member = this.member([...path, i], item, bulk);
       if (member === undefined) return;
-      if (member.id !== '' && seen.has(member.id)) this.add([...path, i, 'id'], 'BASE_TYPE_DUPLICATE', 'This user is listed more than once; list each member once.');
+      if (member.id !== '' && seen.has(member.id)) this.add([...path, i, 'id'], FieldErrorCode.MemberDuplicate, 'This user is listed more than once; list each member once.');
       seen.add(member.id);
       out.push(member);
     });
@@ -309,7 +305,7 @@ function stripUndefined<T extends object>(value: T): T {
 }
 
 function lobbyBody(body: unknown): RuleResult<CreateLobbyBody> {
-  const r = new Reader();
+  const r = new LobbyReader();
   const dict = r.dict([], body);
   if (dict === undefined) return r.result({});
   const out: CreateLobbyBody = {};
@@ -334,7 +330,7 @@ export function checkEditLobby(body: unknown): RuleResult<EditLobbyBody> {
 
 /** Checks an add member body: metadata (total length 1000) and flags (0 or CanLinkLobby). */
 export function checkAddLobbyMember(body: unknown): RuleResult<AddLobbyMemberBody> {
-  const r = new Reader();
+  const r = new LobbyReader();
   // An absent body means "no fields", as an empty object does.
   const dict = body === undefined ? {} : r.dict([], body);
   if (dict === undefined) return r.result({});
@@ -346,14 +342,14 @@ export function checkAddLobbyMember(body: unknown): RuleResult<AddLobbyMemberBod
 
 /** Checks a bulk members body: a bare array of 1 to 25 members, each with `remove_member` optional. */
 export function checkBulkLobbyMembers(body: unknown): RuleResult<BulkLobbyMemberInput[]> {
-  const r = new Reader();
+  const r = new LobbyReader();
   const members = r.members([], body, 1, LOBBY_LIMITS.bulkMembersMax, true) ?? [];
   return r.result(members.map((m) => stripUndefined(m)));
 }
 
 /** Checks a create-or-join body: `secret` (required, up to 250 characters) and the optional fields. */
 export function checkCreateOrJoinLobby(body: unknown): RuleResult<CreateOrJoinLobbyBody> {
-  const r = new Reader();
+  const r = new LobbyReader();
   const dict = r.dict([], body);
   if (dict === undefined) return r.result({ secret: '' });
   const out: CreateOrJoinLobbyBody = { secret: '' };
@@ -368,7 +364,7 @@ export function checkCreateOrJoinLobby(body: unknown): RuleResult<CreateOrJoinLo
 
 /** Checks a send lobby message body: `content` of 1 to 4000 characters, optional metadata. */
 export function checkSendLobbyMessage(body: unknown): RuleResult<SendLobbyMessageBody> {
-  const r = new Reader();
+  const r = new LobbyReader();
   const dict = r.dict([], body);
   if (dict === undefined) return r.result({ content: '' });
   const out: SendLobbyMessageBody = { content: '' };
@@ -382,7 +378,7 @@ export function checkSendLobbyMessage(body: unknown): RuleResult<SendLobbyMessag
 
 /** Checks the `limit` query parameter of get lobby messages (1 to 200; absent means 50). */
 export function checkLobbyMessagesLimit(limit: string | number | null | undefined): RuleResult<number> {
-  const r = new Reader();
+  const r = new LobbyReader();
   if (limit === undefined || limit === null) return r.result(50);
   const n = typeof limit === 'number' ? limit : /^[0-9]{1,6}$/.test(limit) ? Number(limit) : Number.NaN;
   return r.result(r.integer(['limit'], Number.isNaN(n) ? limit : n, 1, LOBBY_LIMITS.messagesReturnedMax) ?? 0);
@@ -390,7 +386,7 @@ export function checkLobbyMessagesLimit(limit: string | number | null | undefine
 
 /** Checks a channel linking body: `channel_id` a snowflake, or null to unlink. */
 export function checkLinkChannel(body: unknown): RuleResult<LinkChannelBody> {
-  const r = new Reader();
+  const r = new LobbyReader();
   const dict = r.dict([], body);
   if (dict === undefined) return r.result({ channel_id: null });
   if (dict.channel_id === undefined || dict.channel_id === null) return r.result({ channel_id: null });
@@ -399,14 +395,14 @@ export function checkLinkChannel(body: unknown): RuleResult<LinkChannelBody> {
 
 /** Checks moderation metadata: the body is the dictionary, up to 5 entries of up to 2000 characters. */
 export function checkModerationMetadata(body: unknown): RuleResult<Metadata> {
-  const r = new Reader();
+  const r = new LobbyReader();
   const metadata = r.metadata([], body, { entries: LOBBY_LIMITS.moderationMetadataEntries, valueMax: LOBBY_LIMITS.moderationMetadataValueMaxLength });
   return r.result(metadata ?? {});
 }
 
 /** Checks a voice channel status body: `status` up to 500 characters, or null to clear. */
 export function checkVoiceChannelStatus(body: unknown): RuleResult<VoiceChannelStatusBody> {
-  const r = new Reader();
+  const r = new LobbyReader();
   const dict = r.dict([], body);
   if (dict === undefined) return r.result({ status: null });
   if (dict.status === undefined || dict.status === null) return r.result({ status: null });

@@ -39,17 +39,37 @@ describe('error bodies', () => {
     const body = invalidFormBody([
       { path: ['members', 3, 'id'], code: 'NUMBER_TYPE_COERCE', message: 'Value "x" is not snowflake.' },
       { path: ['members', 3, 'id'], code: 'BASE_TYPE_REQUIRED', message: 'This field is required' },
-      { path: [], code: 'CONTENT_TYPE_INVALID', message: 'bad type' },
+      { path: ['secret'], code: 'BASE_TYPE_REQUIRED', message: 'This field is required' },
     ]);
     expect(body).toEqual({
       code: 50035,
       message: 'Invalid Form Body',
       errors: {
         members: { '3': { id: { _errors: [{ code: 'NUMBER_TYPE_COERCE', message: 'Value "x" is not snowflake.' }, { code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }] } } },
-        _errors: [{ code: 'CONTENT_TYPE_INVALID', message: 'bad type' }],
+        secret: { _errors: [{ code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }] },
       },
     });
-    expect(flattenErrors(body.errors).map((e) => e.path)).toEqual(['members.3.id', 'members.3.id', '']);
+    expect(flattenErrors(body.errors).map((e) => e.path)).toEqual(['members.3.id', 'members.3.id', 'secret']);
+  });
+
+  // The service's schema (ErrorDetails): a node holds `_errors` or field keys, never both.
+  it('gives a node with problems of its own only those, whatever the order', () => {
+    const below = { path: ['members', 3, 'id'], code: 'NUMBER_TYPE_COERCE', message: 'Value "x" is not snowflake.' };
+    const atMembers = { path: ['members'], code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 25 or fewer in length.' };
+    const atRoot = { path: [], code: 'CONTENT_TYPE_INVALID', message: 'bad type' };
+    const beside = { path: ['secret'], code: 'BASE_TYPE_REQUIRED', message: 'This field is required' };
+    for (const order of [[below, atMembers, beside], [atMembers, beside, below]]) {
+      expect(nestErrors(order)).toEqual({ members: { _errors: [{ code: atMembers.code, message: atMembers.message }] }, secret: { _errors: [{ code: beside.code, message: beside.message }] } });
+    }
+    expect(nestErrors([below, atRoot, beside])).toEqual({ _errors: [{ code: 'CONTENT_TYPE_INVALID', message: 'bad type' }] });
+  });
+
+  it('tells the problem of a field named "_errors" at its parent, naming it', () => {
+    const tree = nestErrors([
+      { path: ['components', 0, '_errors'], code: 'COMPONENT_FIELD_NOT_ALLOWED', message: 'Not accepted on a Button; remove the field.' },
+      { path: ['components', 0, 'custom_id'], code: 'BASE_TYPE_REQUIRED', message: 'This field is required.' },
+    ]);
+    expect(tree).toEqual({ components: { '0': { _errors: [{ code: 'COMPONENT_FIELD_NOT_ALLOWED', message: '_errors: Not accepted on a Button; remove the field.' }] } } });
   });
 
   it('names the service codes with their messages', () => {

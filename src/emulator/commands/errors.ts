@@ -1,6 +1,5 @@
 /** The JSON error codes of the command and world routes (beyond the shared ones in rules/errors.ts); each has one meaning. */
-import { invalidFormBody, JsonErrorCode, pathKeys, type FieldProblem } from '../../rules/errors.js';
-import type { CommandError } from '../../rules/commands.js';
+import { invalidFormBody, JsonErrorCode, type FieldProblem } from '../../rules/errors.js';
 import { json, type Reply } from '../http.js';
 
 export const CommandJsonErrorCode = {
@@ -35,8 +34,7 @@ export function fail(status: number, code: number, message?: string, headers: Re
 
 export const missingAccess = (): Reply => fail(403, JsonErrorCode.MissingAccess, 'Missing Access');
 
-/** The 400 (code 50035) for the validator's errors, nested the way the service nests them. */
-export function invalidBody(errors: readonly CommandError[]): Reply {
-  const problems: FieldProblem[] = errors.map((e) => ({ path: pathKeys(e.path), code: e.code, message: e.message }));
+/** The 400 (code 50035) for the validator's problems, nested by their array paths the way the service nests them. */
+export function invalidBody(problems: readonly FieldProblem[]): Reply {
   return json(400, invalidFormBody(problems));
 }

@@ -5,7 +5,9 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { JsonErrorCode } from '../../rules/errors.js';
-import { checkCommand, checkCommandPermissions, checkCommands, CommandErrorCode, CommandLimits, type ApplicationCommandType } from '../../rules/commands.js';
+import { commandListProblems, commandPermissionProblems, commandProblems, CommandLimits, type ApplicationCommandType } from '../../rules/commands.js';
+import { FieldErrorCode } from '../../rules/fields.js';
+import type { FieldProblem } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
 import type { Caller } from '../credentials.js';
 import { json, type Reply } from '../http.js';
@@ -113,8 +115,8 @@ function roomFor(r: CommandRequest, newByType: Map<number, number>, existing: Co
 
 /** `POST …/commands`: 201 for a new name, 200 when it replaced the command of that name and type. */
 export const createCommand: CommandOperation = (r) => {
-  const result = checkCommand(r.body, { scope: scopeName(r), operation: 'create' });
-  if (!result.ok) return invalidBody(result.errors);
+  const problems = commandProblems(r.body, { scope: scopeName(r), operation: 'create' });
+  if (problems.length > 0) return invalidBody(problems);
   const body = record(r.body);
   const type = (body.type ?? 1) as number;
   const key = keyOf(r);
@@ -145,8 +147,8 @@ export const editCommand: CommandOperation = (r) => {
   if (index < 0) return unknownCommand();
   const old = commands[index]!;
   const body = r.body === undefined ? {} : r.body;
-  const result = checkCommand(body, { scope: scopeName(r), operation: 'edit', commandType: old.type });
-  if (!result.ok) return invalidBody(result.errors);
+  const problems = commandProblems(body, { scope: scopeName(r), operation: 'edit', commandType: old.type });
+  if (problems.length > 0) return invalidBody(problems);
   const merged: Json = { ...old };
   for (const [field, value] of Object.entries(record(body))) {
     if (field === '__proto__') continue; // parsed JSON may carry it as data; it names no field
@@ -156,7 +158,7 @@ export const editCommand: CommandOperation = (r) => {
   // Localizations equal to a new default are dropped against that default, not the old one.
   const def = definition(merged, old.type, r.guild?.id);
   if (def.name !== old.name && commands.some((c) => c.id !== old.id && c.type === old.type && c.name === def.name)) {
-    return invalidBody([{ path: 'name', code: CommandErrorCode.CommandNameExists, message: `A command of this type is already named '${String(def.name)}'.` }]);
+    return invalidBody([{ path: ['name'], code: FieldErrorCode.CommandNameExists, message: `A command of this type is already named '${String(def.name)}'.` }]);
   }
   if (definitionKey(old) === JSON.stringify(def)) return json(200, old);
   commands[index] = stored(r, old.id, r.ctx.ids.next(r.now), def);
@@ -180,8 +182,8 @@ export const deleteCommand: CommandOperation = (r) => {
  * command with its `id`, else the one of its name and type, and keeps that command's id; the rest are new.
  */
 export const bulkOverwrite: CommandOperation = (r) => {
-  const result = checkCommands(r.body, { scope: scopeName(r) });
-  if (!result.ok) return invalidBody(result.errors);
+  const problems = commandListProblems(r.body, { scope: scopeName(r) });
+  if (problems.length > 0) return invalidBody(problems);
   const items = (r.body as unknown[]).map(record);
   const key = keyOf(r);
   const old = r.ctx.commands.commands(key);
@@ -265,20 +267,20 @@ export const editPermissions: CommandOperation = (r) => {
   if (!guild.members.has(r.caller.userId)) return missingAccess();
   if (!canManageGuildAndRoles(guild, r.caller.userId)) return fail(403, JsonErrorCode.MissingPermissions, 'Missing Permissions');
   if (!knownCommand(r)) return unknownCommand();
-  const result = checkCommandPermissions(r.body);
-  if (!result.ok) return invalidBody(result.errors);
+  const refused = commandPermissionProblems(r.body);
+  if (refused.length > 0) return invalidBody(refused);
   const overwrites = (record(r.body).permissions as Json[]).map((o) => ({ id: o.id as string, type: o.type as number, permission: o.permission as boolean }));
-  const problems = [];
+  const problems: FieldProblem[] = [];
   const seen = new Set<string>();
   for (const [i, overwrite] of overwrites.entries()) {
     const problem = targetProblem(guild, overwrite);
-    if (problem !== undefined) problems.push({ path: `permissions[${i}].id`, code: problem.code, message: problem.message });
+    if (problem !== undefined) problems.push({ path: ['permissions', i, 'id'], code: problem.code, message: problem.message });
     else if (seen.has(`${overwrite.type}:${overwrite.id}`)) {
-      problems.push({ path: `permissions[${i}].id`, code: CommandErrorCode.Duplicate, message: 'Holds an overwrite for this target already; give each target once.' });
+      problems.push({ path: ['permissions', i, 'id'], code: FieldErrorCode.Duplicate, message: 'Holds an overwrite for this target already; give each target once.' });
     }
     seen.add(`${overwrite.type}:${overwrite.id}`);
   }
-  if (problems.length > 0) return invalidBody(problems as never);
+  if (problems.length > 0) return invalidBody(problems);
   r.ctx.commands.setPermissions(keyOf(r), r.commandId!, overwrites);
   const answer = permissionsJson(r, r.commandId!, overwrites);
   commandPermissionsUpdated(r.ctx, r.applicationId, guild.id, answer); // the gateway's event: the PUT's answer

@@ -3,8 +3,8 @@
  * answer or through the callback route: which response types each interaction allows, the shape
  * of their data, and their effects (a message created or updated, a modal opened).
  */
-import { checkMessage, checkModal, fillIds, type ComponentValidationResult } from '../../rules/components.js';
-import { pathKeys, type FieldProblem } from '../../rules/errors.js';
+import { fillIds, messageProblems as componentProblemsOfMessage, modalProblems, type ComponentProblem } from '../../rules/components.js';
+import type { FieldProblem } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
 import type { EmulatorMessage } from './types.js';
 import type { Ack, InteractionRecord, InteractionWorld } from './world.js';
@@ -23,11 +23,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** `components[0].custom_id` as path segments under `data`: `['data', 'components', 0, 'custom_id']`. */
-function underData(result: ComponentValidationResult, problems: FieldProblem[]): void {
-  for (const error of result.errors) {
-    problems.push({ path: ['data', ...pathKeys(error.path)], code: error.code, message: error.message });
-  }
+/** The validator's problems under `data`: `['components', 0, 'custom_id']` → `['data', 'components', 0, 'custom_id']`. */
+function underData(found: readonly ComponentProblem[], problems: FieldProblem[]): void {
+  for (const problem of found) problems.push({ ...problem, path: ['data', ...problem.path] });
 }
 
 /** A message's problems by the components rules (the validator of `social-sdk-auth/components`). */
@@ -36,7 +34,7 @@ function messageProblems(data: unknown, problems: FieldProblem[]): void {
     problems.push({ path: ['data'], code: 'MODEL_TYPE_CONVERT', message: 'A message response needs data: { content?, components?, embeds?, flags? }.' });
     return;
   }
-  underData(checkMessage(data), problems);
+  underData(componentProblemsOfMessage(data), problems);
 }
 
 /** The problems of `response` for `record`, empty when it is acceptable. */
@@ -74,7 +72,7 @@ export function responseProblems(record: InteractionRecord, response: unknown): 
     case 9:
       // Missing data is a missing field; data of the wrong type is refused by the rules as validateModal refuses it.
       if (data === undefined || data === null) problems.push({ path: ['data'], code: 'BASE_TYPE_REQUIRED', message: 'A modal needs data: { custom_id, title, components }.' });
-      else underData(checkModal(data), problems);
+      else underData(modalProblems(data), problems);
       break;
     default:
       break;

@@ -5,8 +5,11 @@
  * `validateMessage`, so a refused body gets 400, code 50035, with the validator's nested errors.
  */
 import { getChannel } from '../world/channels.js';
-import { checkMessage, ComponentErrorCode, fillIds, hasComponentsV2, MessageErrorCode } from '../../rules/components.js';
-import { errorBody, invalidFormBody, JsonErrorCode, pathKeys, type FieldProblem } from '../../rules/errors.js';
+import type { IncomingMessage } from 'node:http';
+import { fillIds, hasComponentsV2, messageProblems } from '../../rules/components.js';
+import { errorBody, invalidFormBody, JsonErrorCode, type FieldProblem } from '../../rules/errors.js';
+import { FieldErrorCode } from '../../rules/fields.js';
+import type { Path } from '../../rules/read.js';
 import type { EmulatorContext } from '../context.js';
 import { identify } from '../credentials.js';
 import { isPathId, json, type Outcome, type Reply } from '../http.js';
@@ -122,7 +125,7 @@ async function sendOrEdit(call: Call, stored: StoredMessage | undefined): Promis
   if (merged.flags === null) merged.flags = 0;
   const problems: FieldProblem[] = [];
   if (hasComponentsV2(previous.flags) && Object.hasOwn(body, 'flags') && !hasComponentsV2(merged.flags)) {
-    problems.push({ path: ['flags'], code: MessageErrorCode.V2FlagRemoved, message: 'IS_COMPONENTS_V2 (1<<15) cannot be removed from a message sent with it; keep the flag.' });
+    problems.push({ path: ['flags'], code: FieldErrorCode.V2FlagRemoved, message: 'IS_COMPONENTS_V2 (1<<15) cannot be removed from a message sent with it; keep the flag.' });
     // The rest is checked as the V2 message it stays, so the flag is the one error reported for it.
     merged.flags = (typeof merged.flags === 'number' && merged.flags >= 0 ? merged.flags : 0) + (1 << 15);
   }
@@ -145,7 +148,7 @@ function formProblem(message: string): Reply {
 async function messageBody(read: unknown): Promise<{ body: Json; uploads: Upload[] } | Reply> {
   if (!(read instanceof FormData)) {
     if (typeof read !== 'object' || read === null || Array.isArray(read)) {
-      return json(400, invalidFormBody([{ path: [], code: ComponentErrorCode.ModelType, message: 'Must be a message object.' }]));
+      return json(400, invalidFormBody([{ path: [], code: FieldErrorCode.ModelType, message: 'Must be a message object.' }]));
     }
     return { body: read as Json, uploads: [] };
   }
@@ -166,13 +169,13 @@ async function messageBody(read: unknown): Promise<{ body: Json; uploads: Upload
     uploads.push({ index, filename: value.name, size: value.size, contentType: value.type || 'application/octet-stream' });
   }
   if (uploads.length > MAX_FILES) {
-    return json(400, invalidFormBody([{ path: ['attachments'], code: ComponentErrorCode.MaxLength, message: `Must be ${MAX_FILES} or fewer in length; received ${uploads.length}.` }]));
+    return json(400, invalidFormBody([{ path: ['attachments'], code: FieldErrorCode.MaxLength, message: `Must be ${MAX_FILES} or fewer in length; received ${uploads.length}.` }]));
   }
   const misnamed = uploads.flatMap((upload): FieldProblem[] => {
     const { length } = filenameOf(upload, body);
     if (length >= 1 && length <= MAX_FILENAME_LENGTH) return [];
     const message = `Must be between 1 and ${MAX_FILENAME_LENGTH} in length; received ${length}. Name the file of files[${upload.index}] (or its attachments entry) with at most ${MAX_FILENAME_LENGTH} characters.`;
-    return [{ path: [`files[${upload.index}]`, 'filename'], code: ComponentErrorCode.BadLength, message }];
+    return [{ path: [`files[${upload.index}]`, 'filename'], code: FieldErrorCode.BadLength, message }];
   });
   if (misnamed.length > 0) return json(400, invalidFormBody(misnamed));
   return { body, uploads };
@@ -180,13 +183,13 @@ async function messageBody(read: unknown): Promise<{ body: Json; uploads: Upload
 
 // The validator's errors, plus `attachment://` references that name no file of the message.
 function check(body: Json, uploads: Upload[], filenames: string[], extra: FieldProblem[] = []): Reply | undefined {
-  const problems: FieldProblem[] = [...extra, ...checkMessage(body).errors.map((e) => ({ path: pathKeys(e.path), code: e.code, message: e.message }))];
+  const problems: FieldProblem[] = [...extra, ...messageProblems(body)];
   if (problems.length === 0) {
     const names = new Set([...filenames, ...uploads.map((u) => filenameOf(u, body))]);
-    for (const ref of references(body.components, 'components')) {
+    for (const ref of references(body.components, ['components'])) {
       const name = ref.url.slice('attachment://'.length);
       if (!names.has(name)) {
-        problems.push({ path: pathKeys(ref.path), code: MessageErrorCode.AttachmentNotFound, message: `No file named '${name.slice(0, 100)}' is uploaded with this message; add it as files[n] or fix the name.` });
+        problems.push({ path: ref.path, code: FieldErrorCode.AttachmentNotFound, message: `No file named '${name.slice(0, 100)}' is uploaded with this message; add it as files[n] or fix the name.` });
       }
     }
   }
@@ -194,19 +197,19 @@ function check(body: Json, uploads: Upload[], filenames: string[], extra: FieldP
 }
 
 // Every `attachment://` URL in a checked component tree, with its path.
-function references(value: unknown, path: string): { path: string; url: string }[] {
-  const out: { path: string; url: string }[] = [];
+function references(value: unknown, path: Path): { path: Path; url: string }[] {
+  const out: { path: Path; url: string }[] = [];
   if (Array.isArray(value)) {
-    value.forEach((item, i) => out.push(...references(item, `${path}[${i}]`)));
+    value.forEach((item, i) => out.push(...references(item, [...path, i])));
     return out;
   }
   if (typeof value !== 'object' || value === null) return out;
   const record = value as Json;
   for (const key of ['media', 'file']) {
     const media = record[key] as Json | undefined;
-    if (typeof media?.url === 'string' && media.url.startsWith('attachment://')) out.push({ path: `${path}.${key}.url`, url: media.url });
+    if (typeof media?.url === 'string' && media.url.startsWith('attachment://')) out.push({ path: [...path, key, 'url'], url: media.url });
   }
-  for (const key of ['components', 'accessory', 'items']) if (record[key] !== undefined) out.push(...references(record[key], `${path}.${key}`));
+  for (const key of ['components', 'accessory', 'items']) if (record[key] !== undefined) out.push(...references(record[key], [...path, key]));
   return out;
 }
 
