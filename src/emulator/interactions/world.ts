@@ -42,11 +42,23 @@ export interface InteractionRecord {
   readonly tokenExpiresAt: number;
   /** The message a component was on (component interactions, and modals opened from one). */
   readonly sourceMessageId: string | undefined;
+  /** Application command interactions: the command's type (1 slash, 2 user, 3 message). */
+  readonly commandType?: number | undefined;
+  /** Modal submits: the interaction that opened the modal. */
+  readonly trigger?: InteractionTrigger | undefined;
   ack: Ack | undefined;
   /** The message `@original` refers to once acknowledged. */
   originalMessageId: string | undefined;
   /** Called once when the callback route acknowledges it. */
   onAck: ((ack: Ack) => void) | undefined;
+}
+
+/** The interaction that opened a modal, as a modal submit's message names it. */
+export interface InteractionTrigger {
+  readonly id: string;
+  readonly type: number;
+  readonly userId: string;
+  readonly sourceMessageId: string | undefined;
 }
 
 /** A modal an application opened for a player, waiting to be submitted. */
@@ -60,6 +72,8 @@ export interface OpenModal {
   readonly guildId: string | undefined;
   readonly channelId: string;
   readonly sourceMessageId: string | undefined;
+  /** The interaction that opened it. */
+  readonly trigger: InteractionTrigger;
 }
 
 function boundedSet<K, V>(map: Map<K, V>, key: K, value: V): void {

@@ -5,7 +5,7 @@
  * `validateMessage`, so a refused body gets 400, code 50035, with the validator's nested errors.
  */
 import type { IncomingMessage } from 'node:http';
-import { checkMessage, ComponentErrorCode, fillIds, hasComponentsV2, MessageErrorCode } from '../../rules/components.js';
+import { checkMessage, ComponentErrorCode, hasComponentsV2, MessageErrorCode } from '../../rules/components.js';
 import { errorBody, invalidFormBody, JsonErrorCode, pathKeys, type FieldProblem } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
 import { identify } from '../credentials.js';
@@ -15,7 +15,8 @@ import { route, runRoutes, type Authorize, type Call, type Route } from '../kern
 import { channelChanged } from '../kernel/changes.js';
 import { channelMessagesOf, type StoredAttachment, type StoredMessage } from './store.js';
 import { messageCreated } from '../gateway/events.js';
-import { memberJson } from '../world/render.js';
+import { botUserJson, userJson } from '../world/render.js';
+import { messageJson } from '../world/message.js';
 
 /** Files of one message, as attachments are. */
 const MAX_FILES = 10;
@@ -101,7 +102,7 @@ async function sendOrEdit(call: Call, stored: StoredMessage | undefined): Promis
     if (isEmpty(body, uploads)) return json(400, errorBody(JsonErrorCode.CannotSendEmptyMessage));
     const id = ctx.ids.next(now);
     const attachments = uploads.map((upload) => attachmentOf(ctx.ids.next(now), upload, body));
-    const message = render(id, channelId, caller.applicationId, body, attachments, new Date(now).toISOString());
+    const message = render(ctx, id, channelId, botAuthor(ctx, caller.applicationId), body, attachments, new Date(now).toISOString(), now);
     // Answered before it is kept: a message is stored only with the 200 that reports it.
     const reply = answer(ctx, message);
     store.save(channelId, id, { applicationId: caller.applicationId, message });
@@ -133,7 +134,8 @@ async function sendOrEdit(call: Call, stored: StoredMessage | undefined): Promis
   const listed = body.attachments === undefined || Array.isArray(body.attachments) ? attachments.map((a) => ({ id: a.id, filename: a.filename })) : body.attachments;
   const refused = check({ ...merged, attachments: listed }, [], attachments.map((a) => String(a.filename)), problems);
   if (refused !== undefined) return refused;
-  const message = render(String(previous.id), channelId, stored.applicationId, merged, attachments, String(previous.timestamp));
+  const message = render(ctx, String(previous.id), channelId, previous.author as Json, merged, attachments, String(previous.timestamp), now);
+  message.tts = previous.tts;
   message.edited_timestamp = new Date(now).toISOString();
   const reply = answer(ctx, message);
   store.save(channelId, String(previous.id), { applicationId: stored.applicationId, message });
@@ -225,10 +227,15 @@ function attachmentOf(id: string, upload: Upload, body: Json): StoredAttachment 
   return { id, filename: filenameOf(upload, body), size: upload.size, content_type: upload.contentType };
 }
 
+/** Where the web client serves an upload's name (the emulator keeps no bytes). */
+function attachmentUrl(ctx: EmulatorContext, channelId: string, attachment: StoredAttachment): string {
+  return `${ctx.webBase}/attachments/${channelId}/${attachment.id}/${encodeURIComponent(attachment.filename)}`;
+}
+
 // The 200 answer of a kept message: its attachments get their URLs, which are not kept.
 function answer(ctx: EmulatorContext, message: StoredMessage['message']): Reply {
   const attachments = message.attachments.map((a) => {
-    const url = `${ctx.webBase}/attachments/${String(message.channel_id)}/${a.id}/${encodeURIComponent(a.filename)}`;
+    const url = attachmentUrl(ctx, String(message.channel_id), a);
     return { ...a, url, proxy_url: url };
   });
   return json(200, { ...message, attachments });
@@ -242,10 +249,11 @@ function isEmpty(body: Json, uploads: Upload[]): boolean {
   return uploads.length === 0 && !['content', 'components', 'embeds', 'sticker_ids', 'poll'].some(has);
 }
 
-// The message object the service returns, with component ids filled and File components sized.
-function render(id: string, channelId: string, applicationId: string, body: Json, attachments: StoredAttachment[], timestamp: string): StoredMessage['message'] {
+// The message object the service returns (the one renderer), with File components sized by their uploads.
+function render(ctx: EmulatorContext, id: string, channelId: string, author: Json, body: Json, attachments: StoredAttachment[], timestamp: string, now: number): StoredMessage['message'] {
   const byName = new Map(attachments.map((a) => [a.filename, a]));
-  const components = fillIds(Array.isArray(body.components) ? body.components : []) as Json[];
+  const message = messageJson({ id, channelId, author, body, timestamp, nextId: () => ctx.ids.next(now) }) as StoredMessage['message'];
+  message.attachments = attachments;
   const decorate = (value: unknown): void => {
     if (Array.isArray(value)) return value.forEach(decorate);
     if (typeof value !== 'object' || value === null) return;
@@ -256,6 +264,7 @@ function render(id: string, channelId: string, applicationId: string, body: Json
       if (media === undefined || attachment === undefined) continue;
       media.attachment_id = attachment.id;
       media.content_type = attachment.content_type;
+      media.proxy_url = attachmentUrl(ctx, channelId, attachment);
       if (key === 'file') {
         record.name = attachment.filename;
         record.size = attachment.size;
@@ -263,25 +272,13 @@ function render(id: string, channelId: string, applicationId: string, body: Json
     }
     for (const key of ['components', 'accessory', 'items']) decorate(record[key]);
   };
-  decorate(components);
-  return {
-    id,
-    type: 0,
-    channel_id: channelId,
-    author: { id: applicationId, username: 'emulator-bot', discriminator: '0', bot: true },
-    content: typeof body.content === 'string' ? body.content : '',
-    components,
-    embeds: Array.isArray(body.embeds) ? body.embeds : [],
-    attachments,
-    flags: typeof body.flags === 'number' ? body.flags : 0,
-    timestamp,
-    edited_timestamp: null,
-    tts: body.tts === true,
-    mention_everyone: false,
-    mentions: [],
-    mention_roles: [],
-    pinned: false,
-  };
+  decorate(message.components);
+  return message;
+}
+
+/** The bot of the application that sends a message: its user, named as the application. */
+function botAuthor(ctx: EmulatorContext, applicationId: string): Json {
+  return botUserJson(ctx.options.applications.get(applicationId) ?? { id: applicationId, name: 'unknown' });
 }
 
 /**
@@ -291,9 +288,7 @@ function render(id: string, channelId: string, applicationId: string, body: Json
 export function postUserMessage(ctx: EmulatorContext, channelId: string, userId: string, content: string): Json {
   const now = ctx.options.clock();
   const id = ctx.ids.next(now);
-  const user = ctx.options.users.get(userId);
-  const message = render(id, channelId, '', { content }, [], new Date(now).toISOString());
-  message.author = (memberJson({ userId, roles: [], joinedAt: now }, user).user as Json);
+  const message = render(ctx, id, channelId, userJson(ctx.options.users.get(userId), userId), { content }, [], new Date(now).toISOString(), now);
   channelMessagesOf(ctx).save(channelId, id, { applicationId: '', message });
   const answered = JSON.parse(answer(ctx, message).body) as Json;
   messageCreated(ctx, answered);
