@@ -1,5 +1,5 @@
 /**
- * Messages that carry components: `POST /channels/{id}/messages` (JSON, or multipart/form-data
+ * Messages that carry components: `GET /channels/{id}/messages` (the list), `POST /channels/{id}/messages` (JSON, or multipart/form-data
  * with `payload_json` and `files[n]` for File components and `attachment://` references), `GET`
  * `PATCH` and `DELETE /channels/{id}/messages/{id}`, one row each, run by the kernel's pipeline. Bodies are checked by the same rules as
  * `validateMessage`, so a refused body gets 400, code 50035, with the validator's nested errors.
@@ -15,7 +15,12 @@ import { route, runRoutes, type Authorize, type Call, type Route } from '../kern
 import { channelChanged } from '../kernel/changes.js';
 import { channelMessagesOf, type StoredAttachment, type StoredMessage } from './store.js';
 import { messageCreated } from '../gateway/events.js';
+import { checkModerationMetadata } from '../../rules/lobbies.js';
+import { directMessagesBetween, setDirectMessageModeration } from './direct.js';
 import { botUserJson, userJson } from '../world/render.js';
+import { botChannelPermissions } from '../world/permissions.js';
+import { FieldErrorCode, isSnowflake } from '../../rules/fields.js';
+import { PermissionFlags } from '../../rules/permissions.js';
 import { messageJson } from '../world/message.js';
 
 /** Files of one message, as attachments are. */
@@ -62,7 +67,63 @@ function ownMessage(call: Omit<Call, 'body'>): Reply | undefined {
   return stored.applicationId === call.caller.applicationId ? undefined : json(403, errorBody(JsonErrorCode.CannotEditOthersMessage));
 }
 
+/** Messages a list answers at most, and when `limit` is not given. */
+const LIST_LIMIT_MAX = 100;
+const LIST_LIMIT_DEFAULT = 50;
+
+/**
+ * `GET /channels/{id}/messages`: the kept messages, newest first; `around`, `before` or `after`
+ * (the first given, in that order) picks where; `limit` 1 to 100, default 50. The bot must see the
+ * channel (VIEW_CHANNEL, else 403 50001); without READ_MESSAGE_HISTORY the list is empty, as on the service.
+ */
+function listMessages({ ctx, params, url, caller }: Call): Reply {
+  const channelId = params[0]!;
+  const problems: FieldProblem[] = [];
+  const limitText = url.searchParams.get('limit');
+  let limit = LIST_LIMIT_DEFAULT;
+  if (limitText !== null) {
+    const n = /^-?[0-9]{1,6}$/.test(limitText.trim()) ? Number(limitText.trim()) : Number.NaN;
+    if (Number.isNaN(n)) problems.push({ path: ['limit'], code: FieldErrorCode.NumberType, message: `Value "${limitText.slice(0, 20)}" is not int.` });
+    else if (n < 1) problems.push({ path: ['limit'], code: FieldErrorCode.NumberMin, message: 'int value should be greater than or equal to 1.' });
+    else if (n > LIST_LIMIT_MAX) problems.push({ path: ['limit'], code: FieldErrorCode.NumberMax, message: `int value should be less than or equal to ${LIST_LIMIT_MAX}.` });
+    else limit = n;
+  }
+  const anchors: { key: 'around' | 'before' | 'after'; id: bigint }[] = [];
+  for (const key of ['around', 'before', 'after'] as const) {
+    const value = url.searchParams.get(key);
+    if (value === null) continue;
+    if (!isSnowflake(value)) problems.push({ path: [key], code: FieldErrorCode.NumberType, message: `Value "${String(value).slice(0, 25)}" is not snowflake.` });
+    else anchors.push({ key, id: BigInt(value) });
+  }
+  if (problems.length > 0) return json(400, invalidFormBody(problems));
+
+  const found = ctx.world.channel(channelId)!;
+  const bits = botChannelPermissions(found.guild, found.channel, caller.applicationId);
+  if ((bits & PermissionFlags.ViewChannel) === 0n) return json(403, errorBody(JsonErrorCode.MissingAccess));
+  if ((bits & PermissionFlags.ReadMessageHistory) === 0n) return json(200, []);
+
+  const oldestFirst = channelMessagesOf(ctx)
+    .list(channelId)
+    .map((stored) => stored.message)
+    .sort((a, b) => (BigInt(String(a.id)) < BigInt(String(b.id)) ? -1 : 1));
+  const id = (m: StoredMessage['message']): bigint => BigInt(String(m.id));
+  const anchor = anchors[0];
+  let picked: StoredMessage['message'][];
+  if (anchor === undefined) picked = oldestFirst.slice(-limit);
+  else if (anchor.key === 'before') picked = oldestFirst.filter((m) => id(m) < anchor.id).slice(-limit);
+  else if (anchor.key === 'after') picked = oldestFirst.filter((m) => id(m) > anchor.id).slice(0, limit);
+  else {
+    // Around: up to half the limit older than the id, the rest from it on.
+    const at = oldestFirst.findIndex((m) => id(m) >= anchor.id);
+    const start = at < 0 ? oldestFirst.length : at;
+    const older = Math.min(start, Math.floor(limit / 2));
+    picked = oldestFirst.slice(start - older, start - older + limit);
+  }
+  return json(200, picked.reverse().map((m) => answered(ctx, m)));
+}
+
 const ROUTES: Route[] = [
+  route('GET', 'channels/:channel/messages', { auth: botOnly, body: 'none', check: ({ ctx, params }) => channelOf(ctx, params[0]!), run: listMessages }),
   route('POST', 'channels/:channel/messages', { auth: botOnly, body: 'json-or-multipart', check: ({ ctx, params }) => channelOf(ctx, params[0]!), run: (call) => sendOrEdit(call, undefined) }),
   route('GET', 'channels/:channel/messages/:message', {
     auth: botOnly,
@@ -74,7 +135,27 @@ const ROUTES: Route[] = [
   }),
   route('PATCH', 'channels/:channel/messages/:message', { auth: botOnly, body: 'json-or-multipart', check: ownMessage, run: (call) => sendOrEdit(call, messageOf(call.ctx, call.params) as StoredMessage) }),
   route('DELETE', 'channels/:channel/messages/:message', { auth: botOnly, body: 'none', check: ownMessage, run: deleteMessage }),
+  route('PUT', 'partner-sdk/dms/:user1/:user2/messages/:message/moderation-metadata', { auth: botOnly, body: 'json', check: directMessageOf, run: setDirectModeration }),
 ];
+
+/** A game direct message of the path (`[user1, user2, message]`) of the caller's game, or its 404. */
+function directMessageOf({ ctx, params, caller }: Omit<Call, 'body'>): Reply | undefined {
+  const [user1, user2, messageId] = params as [string, string, string];
+  if (!isPathId(user1) || !isPathId(user2)) return json(404, errorBody(JsonErrorCode.UnknownUser));
+  const known = isPathId(messageId) && directMessagesBetween(ctx, caller.applicationId, user1, user2).some((m) => m.id === messageId);
+  return known ? undefined : json(404, errorBody(JsonErrorCode.UnknownMessage));
+}
+
+/** `PUT /partner-sdk/dms/{user_id_1}/{user_id_2}/messages/{id}/moderation-metadata`: the lobby variant's rule; 204. */
+function setDirectModeration(call: Call): Reply {
+  const refused = directMessageOf(call);
+  if (refused !== undefined) return refused; // checked again: the message may have been forgotten meanwhile
+  const checked = checkModerationMetadata(call.body);
+  if (!checked.ok) return json(400, checked.error);
+  const [user1, user2, messageId] = call.params as [string, string, string];
+  setDirectMessageModeration(call.ctx, call.caller.applicationId, user1, user2, messageId, checked.value);
+  return { status: 204, headers: {}, body: '' };
+}
 
 /** Answers a request for messages, or undefined for a path it does not own. */
 export function routeMessagesApi(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl): Outcome | Promise<Outcome> | undefined {
@@ -232,13 +313,18 @@ function attachmentUrl(ctx: EmulatorContext, channelId: string, attachment: Stor
   return `${ctx.webBase}/attachments/${channelId}/${attachment.id}/${encodeURIComponent(attachment.filename)}`;
 }
 
-// The 200 answer of a kept message: its attachments get their URLs, which are not kept.
-function answer(ctx: EmulatorContext, message: StoredMessage['message']): Reply {
+// A kept message as answered: its attachments get their URLs, which are not kept.
+function answered(ctx: EmulatorContext, message: StoredMessage['message']): Json {
   const attachments = message.attachments.map((a) => {
     const url = attachmentUrl(ctx, String(message.channel_id), a);
     return { ...a, url, proxy_url: url };
   });
-  return json(200, { ...message, attachments });
+  return { ...message, attachments };
+}
+
+// The 200 answer of a kept message.
+function answer(ctx: EmulatorContext, message: StoredMessage['message']): Reply {
+  return json(200, answered(ctx, message));
 }
 
 function isEmpty(body: Json, uploads: Upload[]): boolean {

@@ -52,3 +52,14 @@ export function canManageGuildAndRoles(guild: GuildRecord, userId: string): bool
   const needed = PermissionFlags.ManageGuild | PermissionFlags.ManageRoles;
   return (bits & needed) === needed;
 }
+
+/**
+ * The permissions of the application's bot in `channel`: as a member when the guild lists it, else
+ * as a member without roles (the bot is in every guild of the emulator), so @everyone and the
+ * channel's overwrites for @everyone and for the bot's id apply.
+ */
+export function botChannelPermissions(guild: GuildRecord, channel: ChannelRecord, botId: string): bigint {
+  if (guild.members.has(botId)) return channelPermissions(guild, channel, botId)!;
+  const withBot: GuildRecord = { ...guild, members: new Map([...guild.members, [botId, { userId: botId, roles: [], joinedAt: 0 }]]) };
+  return channelPermissions(withBot, channel, botId)!;
+}
