@@ -79,6 +79,11 @@ export function directMessagesBetween(ctx: EmulatorContext, applicationId: strin
   return pair === undefined ? [] : [...pair.messages.values()].map((kept) => shown(kept, applicationId));
 }
 
+/** Whether the two users' messages hold `messageId`, written in `applicationId`'s game. */
+export function isDirectMessageOf(ctx: EmulatorContext, applicationId: string, a: string, b: string, messageId: string): boolean {
+  return pairsOf(ctx).get(pairKey(a, b))?.messages.get(messageId)?.applicationId === applicationId;
+}
+
 /**
  * Replaces the moderation metadata `applicationId` keeps on a message between two users; false when
  * the pair holds no such message of that application's game.

@@ -16,7 +16,7 @@ import { channelChanged } from '../kernel/changes.js';
 import { channelMessagesOf, type StoredAttachment, type StoredMessage } from './store.js';
 import { messageCreated } from '../gateway/events.js';
 import { checkModerationMetadata } from '../../rules/lobbies.js';
-import { directMessagesBetween, setDirectMessageModeration } from './direct.js';
+import { isDirectMessageOf, setDirectMessageModeration } from './direct.js';
 import { botUserJson, userJson } from '../world/render.js';
 import { botChannelPermissions } from '../world/permissions.js';
 import { FieldErrorCode, isSnowflake } from '../../rules/fields.js';
@@ -142,7 +142,7 @@ const ROUTES: Route[] = [
 function directMessageOf({ ctx, params, caller }: Omit<Call, 'body'>): Reply | undefined {
   const [user1, user2, messageId] = params as [string, string, string];
   if (!isPathId(user1) || !isPathId(user2)) return json(404, errorBody(JsonErrorCode.UnknownUser));
-  const known = isPathId(messageId) && directMessagesBetween(ctx, caller.applicationId, user1, user2).some((m) => m.id === messageId);
+  const known = isPathId(messageId) && isDirectMessageOf(ctx, caller.applicationId, user1, user2, messageId);
   return known ? undefined : json(404, errorBody(JsonErrorCode.UnknownMessage));
 }
 
