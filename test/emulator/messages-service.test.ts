@@ -119,6 +119,18 @@ describe('a channel message as the service sends it', () => {
   });
 });
 
+describe('a lobby message', () => {
+  it('shares the fields of every message (LobbyMessageResponse), the bot named as its application', async () => {
+    const lobby = (await checked('POST', '/lobbies', { members: [{ id: PLAYER }] })).body as { id: string };
+    const { status, body } = await checked('POST', `/lobbies/${lobby.id}/messages`, { content: 'gl hf' });
+    expect(status).toBe(201);
+    expect(body).toMatchObject({ type: 0, content: 'gl hf', lobby_id: lobby.id, channel_id: lobby.id, flags: 0, application_id: APP, author: { id: APP, username: 'Dice Bot', bot: true } });
+    const player = bearer((await emulator.createAccessToken({ userId: PLAYER })).accessToken);
+    expect((await checked('POST', `/lobbies/${lobby.id}/messages`, { content: 'ty' }, player)).body.author).toMatchObject({ id: PLAYER, username: 'player', global_name: 'Player One' });
+    expect((await checked('GET', `/lobbies/${lobby.id}/messages`)).body).toHaveLength(2);
+  });
+});
+
 describe('GET /channels/{id}/messages', () => {
   const ids: string[] = [];
   const list = (query = '') => checked('GET', `/channels/${paging}/messages${query}`);
