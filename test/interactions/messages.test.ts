@@ -140,6 +140,12 @@ describe('follow-up messages', () => {
     expect((followUp.components[0] as { components: unknown[] }).components[0]).toMatchObject({ type: 5, min_values: 1, max_values: 1 });
 
     expect((await hook('GET', `/messages/${followUp.id}`)).body).toEqual(followUp);
+    // The channel's message list shows the reply and its follow-up, newest first.
+    const listPath = `/channels/${original.channel_id}/messages?limit=2`;
+    const listed = await fetch(`${emulator.apiBase}${listPath}`, { headers: { authorization: `Bot ${emulator.botToken}` } });
+    const list = await listed.json();
+    expect(schemaErrors('GET', listPath, listed.status, list)).toEqual([]);
+    expect(list).toEqual([followUp, emulator.message(original.id)]);
     // The original is reachable by its id too.
     expect((await hook('GET', `/messages/${original.id}`)).body).toMatchObject({ id: original.id, content: 'first' });
     const edited = await hook('PATCH', `/messages/${followUp.id}`, { content: 'edited' });

@@ -6,6 +6,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import type { EmulatorContext } from '../context.js';
 import { channelChanged } from '../kernel/changes.js';
+import { addChannelMessageSource } from '../world/message.js';
 import type { EmulatorMessage, EmulatorWebhookDelivery } from './types.js';
 
 /** The service waits this long for the first acknowledgement of an interaction. */
@@ -208,6 +209,7 @@ const worlds = new WeakMap<EmulatorContext, InteractionWorld>();
 export function attachInteractionWorld(ctx: EmulatorContext, world: InteractionWorld): void {
   worlds.set(ctx, world);
   world.reportChangesTo((channelId) => channelChanged(ctx, channelId));
+  addChannelMessageSource(ctx, (channelId) => world.messagesIn(channelId)); // listed by GET /channels/{id}/messages
 }
 
 export function interactionWorldOf(ctx: EmulatorContext): InteractionWorld | undefined {

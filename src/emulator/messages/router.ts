@@ -21,7 +21,7 @@ import { botUserJson, userJson } from '../world/render.js';
 import { botChannelPermissions } from '../world/permissions.js';
 import { FieldErrorCode, isSnowflake } from '../../rules/fields.js';
 import { PermissionFlags } from '../../rules/permissions.js';
-import { messageJson } from '../world/message.js';
+import { messageJson, registeredChannelMessages } from '../world/message.js';
 
 /** Files of one message, as attachments are. */
 const MAX_FILES = 10;
@@ -102,13 +102,13 @@ function listMessages({ ctx, params, url, caller }: Call): Reply {
   if ((bits & PermissionFlags.ViewChannel) === 0n) return json(403, errorBody(JsonErrorCode.MissingAccess));
   if ((bits & PermissionFlags.ReadMessageHistory) === 0n) return json(200, []);
 
-  const oldestFirst = channelMessagesOf(ctx)
-    .list(channelId)
-    .map((stored) => stored.message)
-    .sort((a, b) => (BigInt(String(a.id)) < BigInt(String(b.id)) ? -1 : 1));
-  const id = (m: StoredMessage['message']): bigint => BigInt(String(m.id));
+  // The channel's messages: the ones this area keeps, and those other areas keep (interaction replies, follow-ups).
+  const oldestFirst = [...channelMessagesOf(ctx).list(channelId).map((stored) => answered(ctx, stored.message)), ...registeredChannelMessages(ctx, channelId)].sort((a, b) =>
+    BigInt(String(a.id)) < BigInt(String(b.id)) ? -1 : 1,
+  );
+  const id = (m: Json): bigint => BigInt(String(m.id));
   const anchor = anchors[0];
-  let picked: StoredMessage['message'][];
+  let picked: Json[];
   if (anchor === undefined) picked = oldestFirst.slice(-limit);
   else if (anchor.key === 'before') picked = oldestFirst.filter((m) => id(m) < anchor.id).slice(-limit);
   else if (anchor.key === 'after') picked = oldestFirst.filter((m) => id(m) > anchor.id).slice(0, limit);
@@ -119,7 +119,7 @@ function listMessages({ ctx, params, url, caller }: Call): Reply {
     const older = Math.min(start, Math.floor(limit / 2));
     picked = oldestFirst.slice(start - older, start - older + limit);
   }
-  return json(200, picked.reverse().map((m) => answered(ctx, m)));
+  return json(200, picked.reverse());
 }
 
 const ROUTES: Route[] = [

@@ -133,3 +133,24 @@ export function embedsJson(embeds: unknown[]): unknown[] {
     return record;
   });
 }
+
+/** Kept messages of one channel, as another area keeps and answers them. */
+export type ChannelMessageSource = (channelId: string) => readonly object[];
+
+const sources = new WeakMap<object, ChannelMessageSource[]>();
+
+/**
+ * Registers where an area keeps messages of channels (the interactions area: replies and
+ * follow-ups), so the message list shows every message of a channel without one area reading
+ * another's store.
+ */
+export function addChannelMessageSource(ctx: object, source: ChannelMessageSource): void {
+  const list = sources.get(ctx);
+  if (list === undefined) sources.set(ctx, [source]);
+  else list.push(source);
+}
+
+/** The messages of `channelId` every registered source keeps (copies), in no particular order. */
+export function registeredChannelMessages(ctx: object, channelId: string): Json[] {
+  return (sources.get(ctx) ?? []).flatMap((source) => source(channelId).map((m) => structuredClone(m) as Json));
+}
