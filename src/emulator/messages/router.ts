@@ -1,8 +1,11 @@
 /**
- * Messages that carry components: `GET /channels/{id}/messages` (the list), `POST /channels/{id}/messages` (JSON, or multipart/form-data
- * with `payload_json` and `files[n]` for File components and `attachment://` references), `GET`
- * `PATCH` and `DELETE /channels/{id}/messages/{id}`, one row each, run by the kernel's pipeline. Bodies are checked by the same rules as
- * `validateMessage`, so a refused body gets 400, code 50035, with the validator's nested errors.
+ * Messages that carry components: `GET /channels/{id}/messages` (the list), `POST
+ * /channels/{id}/messages` (JSON, or multipart/form-data with `payload_json` and `files[n]` for
+ * File components and `attachment://` references), `GET`, `PATCH` and `DELETE
+ * /channels/{id}/messages/{id}`, and the moderation metadata of game direct messages (`PUT
+ * /partner-sdk/dms/{user_id_1}/{user_id_2}/messages/{id}/moderation-metadata`), one row each, run
+ * by the kernel's pipeline. Bodies are checked by the same rules as `validateMessage`, so a
+ * refused body gets 400, code 50035, with the validator's nested errors.
  */
 import type { IncomingMessage } from 'node:http';
 import { checkMessage, ComponentErrorCode, hasComponentsV2, MessageErrorCode } from '../../rules/components.js';
