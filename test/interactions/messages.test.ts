@@ -129,6 +129,27 @@ describe('the reply to a command', () => {
   });
 });
 
+describe('the callback with ?with_response=true', () => {
+  it('answers the interaction callback resource, its message rendered as every message', async () => {
+    let acknowledged: Promise<{ status: number; body: any }> | undefined;
+    answer = (interaction) => {
+      const path = `/interactions/${interaction.id}/${interaction.token}/callback?with_response=true`;
+      acknowledged = (async () => {
+        const res = await fetch(`${emulator.apiBase}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 4, data: ROLL }) });
+        const body = await res.json();
+        expect(schemaErrors('POST', path, res.status, body)).toEqual([]);
+        return { status: res.status, body };
+      })();
+      return undefined as unknown as InteractionResponse;
+    };
+    const result = await emulator.invokeCommand({ guildId: GUILD, name: 'roll' });
+    const { status, body } = await acknowledged!;
+    expect(status).toBe(200);
+    expect(body.resource.message).toEqual(valid(result.message));
+    expect(body.resource.message).toMatchObject({ type: 20, author: { username: 'Dice Bot' } });
+  });
+});
+
 describe('follow-up messages', () => {
   it('are created, read, edited and deleted by id with the interaction token', async () => {
     answer = () => reply('first');
