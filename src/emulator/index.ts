@@ -37,6 +37,7 @@ import { isThread } from './world/permissions.js';
 import { channelJson, guildJson, memberJson, roleJson } from './world/render.js';
 import * as gatewayEvents from './gateway/events.js';
 import { postUserMessage } from './messages/router.js';
+import { directMessagesBetween, postDirectMessage } from './messages/direct.js';
 import type { GuildRecord } from './world/types.js';
 import { World } from './world/world.js';
 import * as interactions from './interactions/index.js';
@@ -370,6 +371,41 @@ class RunningEmulator implements Emulator {
     if (content.length > 2000) throw argumentError('value', where, 'options.content', 'at most 2000 characters', content);
     if (this.#server.isClosed) throw new EmulatorClosedError('send a message');
     return postUserMessage(this.#ctx, channelId, userId, content);
+  }
+
+  async sendDirectMessage(options: { from: string; to: string; content: string; applicationId?: string }): Promise<Record<string, unknown>> {
+    const where = 'emulator.sendDirectMessage';
+    const o = checkOptions(where, options);
+    const from = this.#knownUser(where, 'options.from', o.from);
+    const to = this.#knownUser(where, 'options.to', o.to);
+    if (from === to) throw argumentError('value', where, 'options.to', 'another user than options.from', to);
+    const content = checkString(where, 'options.content', o.content, true);
+    if (content.length > 2000) throw argumentError('value', where, 'options.content', 'at most 2000 characters', content);
+    const applicationId = this.#knownApplication(where, o.applicationId);
+    if (this.#server.isClosed) throw new EmulatorClosedError('send a direct message');
+    return postDirectMessage(this.#ctx, applicationId, from, to, content);
+  }
+
+  directMessages(userId1: string, userId2: string, applicationId?: string): Record<string, unknown>[] {
+    const where = 'emulator.directMessages';
+    const a = checkString(where, 'userId1', userId1);
+    const b = checkString(where, 'userId2', userId2);
+    return directMessagesBetween(this.#ctx, this.#knownApplication(where, applicationId), a, b);
+  }
+
+  /** A user id of `options.users`, or the argument error naming `at`. */
+  #knownUser(where: string, at: string, value: unknown): string {
+    const id = checkString(where, at, value);
+    if (!this.#ctx.options.users.has(id)) throw argumentError('value', where, at, 'the id of one of options.users', id);
+    return id;
+  }
+
+  /** An application id of `options.applications` (default: the first), or the argument error. */
+  #knownApplication(where: string, value: unknown): string {
+    if (value === undefined) return this.#ctx.options.defaultApplicationId;
+    const id = checkString(where, 'applicationId', value);
+    if (!this.#ctx.options.applications.has(id)) throw argumentError('value', where, 'applicationId', 'the id of one of options.applications', id);
+    return id;
   }
 
   async removeGuildMember(guildId: string, userId: string): Promise<void> {

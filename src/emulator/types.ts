@@ -287,6 +287,16 @@ export interface Emulator {
   setGuildMember(guildId: string, userId: string, options?: { roles?: string[] }): Promise<void>;
   /** A member's message in a guild channel, as a player would write it: kept in the channel and, with the gateway, dispatched as MESSAGE_CREATE (GUILD_MESSAGES intent; without MESSAGE_CONTENT the content is empty unless it mentions the bot). Resolves with the message object. */
   sendUserMessage(options: { channelId: string; userId: string; content: string }): Promise<Record<string, unknown>>;
+  /**
+   * A game direct message from one player to another (both of `options.users`), as the game's
+   * social layer sends it: kept per pair of users (the newest 200), for the moderation metadata
+   * route `PUT /partner-sdk/dms/{user_id_1}/{user_id_2}/messages/{id}/moderation-metadata`.
+   * `content`: 1 to 2000 characters; `applicationId`: the game's application (default: the first).
+   * Resolves with the message object.
+   */
+  sendDirectMessage(options: { from: string; to: string; content: string; applicationId?: string }): Promise<Record<string, unknown>>;
+  /** The kept direct messages between two users (either order), oldest first, each with the `moderation_metadata` the application (default: the first) set on it. */
+  directMessages(userId1: string, userId2: string, applicationId?: string): Record<string, unknown>[];
   /** Removes a member other than the owner from a guild; with the gateway, sessions with the GUILD_MEMBERS intent get GUILD_MEMBER_REMOVE. */
   removeGuildMember(guildId: string, userId: string): Promise<void>;
   /** Adds a channel or a thread to a guild (area: guilds and commands). */

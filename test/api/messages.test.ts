@@ -43,7 +43,14 @@ describe('createMessage and getMessage', () => {
     const sent = await api.createMessage(channel, { ...body, attachments: [{ id: 0, filename: 'match-7.bin', description: 'The replay' }], files: [{ name: 'local-name.bin', data: REPLAY }] });
     expect(sent.flags).toBe(V2);
     expect(sent.attachments).toEqual([expect.objectContaining({ filename: 'match-7.bin', size: REPLAY.length })]);
-    expect(sent.components[1]).toEqual({ type: 13, id: 2, file: { url: 'attachment://match-7.bin', attachment_id: sent.attachments[0]!.id, content_type: 'application/octet-stream' }, name: 'match-7.bin', size: REPLAY.length });
+    expect(sent.components[1]).toEqual({
+      type: 13,
+      id: 2,
+      file: { id: expect.stringMatching(/^[1-9]\d+$/), url: 'attachment://match-7.bin', proxy_url: sent.attachments[0]!.url, attachment_id: sent.attachments[0]!.id, content_type: 'application/octet-stream' },
+      name: 'match-7.bin',
+      size: REPLAY.length,
+      spoiler: false,
+    });
     // An edit's components may point at the attachments the message already has.
     const edited = await api.editMessage(channel, sent.id, { components: [{ type: 10, content: 'Final replay' }, { type: 13, file: { url: 'attachment://match-7.bin' } }] });
     expect(edited.components[1]).toMatchObject({ file: { attachment_id: sent.attachments[0]!.id } });

@@ -64,6 +64,8 @@ describe('nothing secret reachable', () => {
         'createGuild', 'createRole', 'setGuildMember', 'createChannel', 'canUseCommand',
         // The gateway and the events it carries.
         'gateway', 'gatewayUrl', 'removeGuildMember', 'sendUserMessage',
+        // Game direct messages (the moderation metadata route).
+        'sendDirectMessage', 'directMessages',
         // The device flow and provisional accounts.
         'approveDevice', 'denyDevice', 'slowDownDevice', 'devicePolls', 'banUser', 'unbanUser', 'provisionalAccount',
         // Desktop client IPC.

@@ -1,11 +1,12 @@
 // The component table (test/components/table.ts), its message cases run against the emulator over
 // real HTTP: for every case the emulator answers as validateMessage says — 200 for an accepted
-// body, else 400 with code 50035 and exactly the validator's paths and codes. Bodies that point at
+// body (its answer holding to the service's OpenAPI description), else 400 with code 50035 and exactly the validator's paths and codes. Bodies that point at
 // attachment://<filename> go as multipart/form-data with a file of each name, as a backend sends them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateMessage } from '../../src/components/index.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { componentCases, type ComponentCase } from '../components/table.js';
+import { schemaErrors } from '../schema/openapi.js';
 import { call, flatErrors } from './commands-helpers.js';
 
 let emulator: Emulator;
@@ -49,6 +50,8 @@ describe('the component table against the emulator', () => {
       if (validator.ok) {
         expect(testCase.expect).toBe('ok');
         expect(status).toBe(200);
+        // The echo is a message as the service sends it, components with their response defaults.
+        expect(schemaErrors('POST', path, status, body)).toEqual([]);
         return;
       }
       expect(status).toBe(400);

@@ -71,7 +71,14 @@ describe('POST /channels/{id}/messages', () => {
       expect.objectContaining({ filename: 'mvp.png', size: 3, content_type: 'image/png' }),
     ]);
     const [replay, mvp] = message.attachments as { id: string }[];
-    expect(message.components[1]).toEqual({ type: 13, id: 2, file: { url: 'attachment://replay.bin', attachment_id: replay!.id, content_type: 'application/octet-stream' }, name: 'replay.bin', size: 1234 });
+    expect(message.components[1]).toEqual({
+      type: 13,
+      id: 2,
+      file: { id: expect.stringMatching(/^[1-9]\d+$/), url: 'attachment://replay.bin', proxy_url: (message.attachments as { url: string }[])[0]!.url, attachment_id: replay!.id, content_type: 'application/octet-stream' },
+      name: 'replay.bin',
+      size: 1234,
+      spoiler: false,
+    });
     expect(message.components[2].accessory.media).toMatchObject({ url: 'attachment://mvp.png', attachment_id: mvp!.id });
   });
 

@@ -6,7 +6,9 @@
 import { fillIds, messageProblems as componentProblemsOfMessage, modalProblems, type ComponentProblem } from '../../rules/components.js';
 import type { FieldProblem } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
-import type { EmulatorMessage } from './types.js';
+import { componentsJson, embedsJson, messageJson } from '../world/message.js';
+import { botUserJson, userJson } from '../world/render.js';
+import type { EmulatorInteractionMetadata, EmulatorMessage, EmulatorMessageUser } from './types.js';
 import type { Ack, InteractionRecord, InteractionWorld } from './world.js';
 
 /** Response types allowed for each interaction type (PING 1, command 2, component 3, autocomplete 4, modal submit 5). */
@@ -80,7 +82,7 @@ export function responseProblems(record: InteractionRecord, response: unknown): 
   return problems;
 }
 
-/** Fills missing (or 0) component ids sequentially without reusing a defined one, as the service does. */
+/** Fills missing (or 0) component ids sequentially without reusing a defined one, as the service does (a modal's components). */
 export function fillComponentIds(components: unknown[]): unknown[] {
   try {
     return fillIds(components);
@@ -89,40 +91,68 @@ export function fillComponentIds(components: unknown[]): unknown[] {
   }
 }
 
-/** Records `ack` and applies its effects. Call only once `responseProblems` found none. */
-/** A message's `interaction_metadata`: the interaction that made it, with who installed the app (0 guild, 1 user). */
-export function interactionMetadata(record: InteractionRecord, user: { username?: string; globalName?: string } | undefined): NonNullable<EmulatorMessage['interaction_metadata']> {
-  return {
+/**
+ * A message's `interaction_metadata`: the interaction that made it, who used it, who installed the
+ * app (0 guild, 1 user); a component's message, or the interaction that opened a modal.
+ */
+export function interactionMetadata(ctx: EmulatorContext, record: InteractionRecord): EmulatorInteractionMetadata {
+  const owners: Record<string, string> = record.guildId !== undefined ? { '0': record.guildId } : { '1': record.userId };
+  const metadata: EmulatorInteractionMetadata = {
     id: record.id,
     type: record.type,
-    user: { id: record.userId, username: user?.username ?? '', global_name: user?.globalName ?? null },
-    authorizing_integration_owners: record.guildId !== undefined ? { '0': record.guildId } : { '1': record.userId },
+    user: userJson(ctx.options.users.get(record.userId), record.userId) as unknown as EmulatorMessageUser,
+    authorizing_integration_owners: owners,
   };
+  if (record.type === 3 && record.sourceMessageId !== undefined) metadata.interacted_message_id = record.sourceMessageId;
+  const trigger = record.trigger;
+  if (record.type === 5 && trigger !== undefined) {
+    metadata.triggering_interaction_metadata = {
+      id: trigger.id,
+      type: trigger.type,
+      user: userJson(ctx.options.users.get(trigger.userId), trigger.userId) as unknown as EmulatorMessageUser,
+      authorizing_integration_owners: owners,
+      ...(trigger.type === 3 && trigger.sourceMessageId !== undefined ? { interacted_message_id: trigger.sourceMessageId } : {}),
+    };
+  }
+  return metadata;
 }
 
+/**
+ * A message an interaction makes (the reply, a follow-up), by the emulator's one message renderer:
+ * sent by the application's bot through its webhook.
+ */
+export function interactionMessage(ctx: EmulatorContext, record: InteractionRecord, data: Record<string, unknown>, now: number, original: boolean): EmulatorMessage {
+  const app = ctx.options.applications.get(record.applicationId);
+  // A command's reply is a message of the command's kind; follow-ups and other replies are default messages.
+  const type = original && record.type === 2 ? (record.commandType === 1 || record.commandType === undefined ? 20 : 23) : 0;
+  return messageJson({
+    id: ctx.ids.next(now),
+    type,
+    channelId: record.channelId,
+    author: botUserJson(app ?? { id: record.applicationId, name: 'unknown' }),
+    timestamp: new Date(now).toISOString(),
+    body: data,
+    nextId: () => ctx.ids.next(now),
+    extra: {
+      ...(record.guildId !== undefined ? { guild_id: record.guildId } : {}),
+      application_id: record.applicationId,
+      webhook_id: record.applicationId,
+      interaction_metadata: interactionMetadata(ctx, record),
+    },
+  }) as unknown as EmulatorMessage;
+}
+
+/** Records `ack` and applies its effects. Call only once `responseProblems` found none. */
 export function applyAck(ctx: EmulatorContext, world: InteractionWorld, record: InteractionRecord, ack: Ack): EmulatorMessage | undefined {
   record.ack = ack;
   const data = (ack.response.data ?? {}) as Record<string, unknown>;
   const now = ctx.options.clock();
-  const app = ctx.options.applications.get(record.applicationId);
-  const user = ctx.options.users.get(record.userId);
   switch (ack.response.type) {
     case 4:
     case 5: {
       const loading = ack.response.type === 5;
-      const message: EmulatorMessage = {
-        id: ctx.ids.next(now),
-        channel_id: record.channelId,
-        ...(record.guildId !== undefined ? { guild_id: record.guildId } : {}),
-        content: loading ? '' : typeof data.content === 'string' ? data.content : '',
-        components: loading ? [] : fillComponentIds(Array.isArray(data.components) ? data.components : []),
-        embeds: loading ? [] : Array.isArray(data.embeds) ? structuredClone(data.embeds) : [],
-        flags: (typeof data.flags === 'number' ? data.flags : 0) | (loading ? MESSAGE_FLAG_LOADING : 0),
-        author: { id: record.applicationId, username: app?.name ?? 'Emulated Application', global_name: null, bot: true },
-        timestamp: new Date(now).toISOString(),
-        edited_timestamp: null,
-        interaction_metadata: interactionMetadata(record, user),
-      };
+      const sent = loading ? { flags: (typeof data.flags === 'number' ? data.flags : 0) | MESSAGE_FLAG_LOADING } : data;
+      const message = interactionMessage(ctx, record, sent, now, true);
       world.saveMessage(message);
       record.originalMessageId = message.id;
       return structuredClone(message);
@@ -134,7 +164,7 @@ export function applyAck(ctx: EmulatorContext, world: InteractionWorld, record: 
       record.originalMessageId = record.sourceMessageId;
       const message = record.sourceMessageId === undefined ? undefined : world.message(record.sourceMessageId);
       if (message === undefined) return undefined;
-      editMessage(message, data, now);
+      editMessage(ctx, message, data, now);
       world.changed(message.channel_id);
       return structuredClone(message);
     }
@@ -148,6 +178,7 @@ export function applyAck(ctx: EmulatorContext, world: InteractionWorld, record: 
         guildId: record.guildId,
         channelId: record.channelId,
         sourceMessageId: record.sourceMessageId,
+        trigger: { id: record.id, type: record.type, userId: record.userId, sourceMessageId: record.sourceMessageId },
       });
       return undefined;
     default:
@@ -155,11 +186,12 @@ export function applyAck(ctx: EmulatorContext, world: InteractionWorld, record: 
   }
 }
 
-/** Replaces the fields `data` gives; an edit ends the "thinking" state of a deferred reply. */
-export function editMessage(message: EmulatorMessage, data: Record<string, unknown>, now: number): void {
+/** Replaces the fields `data` gives (rendered as a new message's are); an edit ends the "thinking" state of a deferred reply. */
+export function editMessage(ctx: EmulatorContext, message: EmulatorMessage, data: Record<string, unknown>, now: number): void {
+  const nextId = (): string => ctx.ids.next(now);
   if (typeof data.content === 'string') message.content = data.content;
-  if (Array.isArray(data.components)) message.components = fillComponentIds(data.components);
-  if (Array.isArray(data.embeds)) message.embeds = structuredClone(data.embeds);
+  if (Array.isArray(data.components)) message.components = componentsJson(data.components, nextId);
+  if (Array.isArray(data.embeds)) message.embeds = embedsJson(data.embeds);
   // Components V2 cannot be removed once set (components.md, "States and transitions").
   const v2 = message.flags & (1 << 15);
   if (typeof data.flags === 'number') message.flags = data.flags | v2;

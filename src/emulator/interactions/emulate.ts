@@ -30,7 +30,7 @@ import type {
   InvokeCommandOptions,
   SubmitModalOptions,
 } from './types.js';
-import { ACK_WINDOW_MS, TOKEN_LIFETIME_MS, type Ack, type InteractionRecord, type InteractionWorld } from './world.js';
+import { ACK_WINDOW_MS, TOKEN_LIFETIME_MS, type Ack, type InteractionRecord, type InteractionTrigger, type InteractionWorld } from './world.js';
 
 const JOINED_AT = '2025-01-01T00:00:00.000Z';
 const MAX_OPTION_DEPTH = 3;
@@ -141,6 +141,8 @@ interface Where {
   locale: string;
   permissions: string;
   sourceMessageId?: string;
+  commandType?: number;
+  trigger?: InteractionTrigger;
 }
 
 /** A new interaction record and the payload's common fields (spec: "Common interaction fields"). */
@@ -160,6 +162,8 @@ function begin(ctx: EmulatorContext, world: InteractionWorld, type: number, at: 
     sentAt: Date.now(),
     tokenExpiresAt: now + TOKEN_LIFETIME_MS,
     sourceMessageId: at.sourceMessageId,
+    commandType: at.commandType,
+    trigger: at.trigger,
     ack: undefined,
     originalMessageId: undefined,
     onAck: undefined,
@@ -407,7 +411,7 @@ export async function invokeCommand(ctx: EmulatorContext, maybeWorld: Interactio
       data.resolved = { messages: { [targetId]: structuredClone(message) } };
     }
   }
-  const { record, common } = begin(ctx, world, 2, at);
+  const { record, common } = begin(ctx, world, 2, { ...at, commandType: type });
   return dispatch(ctx, world, record, { ...common, data });
 }
 
@@ -512,6 +516,7 @@ export async function submitModal(ctx: EmulatorContext, maybeWorld: InteractionW
     applicationId,
     locale: checkLocale(where, o.locale),
     ...(modal.sourceMessageId !== undefined ? { sourceMessageId: modal.sourceMessageId } : {}),
+    trigger: modal.trigger,
   };
   const { record, common } = begin(ctx, world, 5, at);
   const data: Record<string, unknown> = { custom_id: customId, components };

@@ -1,15 +1,16 @@
 /**
  * The interaction routes: `POST /interactions/{id}/{token}/callback` (the first acknowledgement,
  * within 3 seconds, once), and the interaction webhook, usable with the token for 15 minutes:
- * `GET`/`PATCH`/`DELETE /webhooks/{application}/{token}/messages/@original` and
- * `POST /webhooks/{application}/{token}` (a follow-up message). One row each, run by the kernel's pipeline.
+ * `GET`/`PATCH`/`DELETE /webhooks/{application}/{token}/messages/@original`,
+ * `POST /webhooks/{application}/{token}` (a follow-up message) and `GET`/`PATCH`/`DELETE
+ * /webhooks/{application}/{token}/messages/{id}` (the original or a follow-up by id). One row each, run by the kernel's pipeline.
  */
 import { timingSafeEqual } from 'node:crypto';
 import { invalidFormBody } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
 import { isPathId, json, serviceError, type Outcome, type Reply } from '../http.js';
 import { onlyWhen, route, type Authorize, type Call, type Route } from '../kernel/pipeline.js';
-import { editMessage, fillComponentIds, interactionMetadata, responseProblems } from './acknowledge.js';
+import { editMessage, interactionMessage, responseProblems } from './acknowledge.js';
 import { acknowledgeByCallback } from './emulate.js';
 import { interactionErrorBody, InteractionErrorCode } from './errors.js';
 import type { EmulatorMessage } from './types.js';
@@ -83,6 +84,21 @@ function originalOf(ctx: EmulatorContext, params: string[]): EmulatorMessage | R
   return message ?? json(404, interactionErrorBody(InteractionErrorCode.UnknownMessage));
 }
 
+/**
+ * A message of a webhook path's interaction by id (`[application, token, message]`): its original
+ * response or one of its follow-ups; any other message is unknown to the token.
+ */
+function messageByIdOf(ctx: EmulatorContext, params: string[]): EmulatorMessage | Reply {
+  const record = webhookRecord(ctx, params);
+  if ('status' in record) return record;
+  const messageId = params[2]!;
+  const message = isPathId(messageId) ? interactionWorldOf(ctx)!.message(messageId) : undefined;
+  if (message === undefined || (message.id !== record.originalMessageId && message.interaction_metadata?.id !== record.id)) {
+    return json(404, interactionErrorBody(InteractionErrorCode.UnknownMessage));
+  }
+  return message;
+}
+
 const refusal = (found: object): Reply | undefined => ('status' in found ? (found as Reply) : undefined);
 
 function messageBody(read: unknown): { body: Record<string, unknown> } | { refused: Outcome } {
@@ -96,14 +112,35 @@ function messageBody(read: unknown): { body: Record<string, unknown> } | { refus
   return { body: body as Record<string, unknown> };
 }
 
-function editOriginal({ ctx, params, body }: Call): Outcome {
-  const message = originalOf(ctx, params);
-  if ('status' in message) return message;
-  const read = messageBody(body);
-  if ('refused' in read) return read.refused;
-  editMessage(message, read.body, ctx.options.clock());
-  interactionWorldOf(ctx)!.changed(message.channel_id); // the web client's live view
-  return json(200, message);
+/** `PATCH` of a webhook message (`@original` or by id): the fields it carries replace the message's. */
+function editWebhookMessage(find: (ctx: EmulatorContext, params: string[]) => EmulatorMessage | Reply) {
+  return ({ ctx, params, body }: Call): Outcome => {
+    const message = find(ctx, params);
+    if ('status' in message) return message;
+    const read = messageBody(body);
+    if ('refused' in read) return read.refused;
+    editMessage(ctx, message, read.body, ctx.options.clock());
+    interactionWorldOf(ctx)!.changed(message.channel_id); // the web client's live view
+    return json(200, message);
+  };
+}
+
+/** `GET` of a webhook message (`@original` or by id). */
+function getWebhookMessage(find: (ctx: EmulatorContext, params: string[]) => EmulatorMessage | Reply) {
+  return ({ ctx, params }: Call): Outcome => {
+    const message = find(ctx, params);
+    return 'status' in message ? message : json(200, message);
+  };
+}
+
+/** `DELETE` of a webhook message (`@original` or by id): 204, and it is gone. */
+function deleteWebhookMessage(find: (ctx: EmulatorContext, params: string[]) => EmulatorMessage | Reply) {
+  return ({ ctx, params }: Call): Outcome => {
+    const message = find(ctx, params);
+    if ('status' in message) return message;
+    interactionWorldOf(ctx)!.deleteMessage(message.id);
+    return noContent();
+  };
 }
 
 function followUp({ ctx, params, body: sent, now }: Call): Outcome {
@@ -111,46 +148,21 @@ function followUp({ ctx, params, body: sent, now }: Call): Outcome {
   if ('status' in record) return record;
   const read = messageBody(sent);
   if ('refused' in read) return read.refused;
-  const body = read.body;
-  const user = ctx.options.users.get(record.userId);
-  const message: EmulatorMessage = {
-    id: ctx.ids.next(now),
-    channel_id: record.channelId,
-    ...(record.guildId !== undefined ? { guild_id: record.guildId } : {}),
-    content: typeof body.content === 'string' ? body.content : '',
-    components: fillComponentIds(Array.isArray(body.components) ? body.components : []),
-    embeds: Array.isArray(body.embeds) ? structuredClone(body.embeds) : [],
-    flags: typeof body.flags === 'number' ? body.flags : 0,
-    author: { id: record.applicationId, username: ctx.options.applications.get(record.applicationId)?.name ?? 'Emulated Application', global_name: null, bot: true },
-    timestamp: new Date(now).toISOString(),
-    edited_timestamp: null,
-    interaction_metadata: interactionMetadata(record, user),
-  };
+  const message = interactionMessage(ctx, record, read.body, now, false);
+  if (record.originalMessageId !== undefined) message.interaction_metadata!.original_response_message_id = record.originalMessageId;
   interactionWorldOf(ctx)!.saveMessage(message);
   return json(200, message);
 }
 
 export const ROUTES: Route[] = [
   route('POST', 'interactions/:id/:token/callback', { auth: tokenInPath, body: 'json', check: ({ ctx, params }) => refusal(callbackRecord(ctx, params)), run: callback }),
-  route('GET', 'webhooks/:application/:token/messages/@original', {
-    auth: tokenInPath,
-    body: 'none',
-    run: ({ ctx, params }) => {
-      const message = originalOf(ctx, params);
-      return 'status' in message ? message : json(200, message);
-    },
-  }),
-  route('PATCH', 'webhooks/:application/:token/messages/@original', { auth: tokenInPath, body: 'json', check: ({ ctx, params }) => refusal(originalOf(ctx, params)), run: editOriginal }),
-  route('DELETE', 'webhooks/:application/:token/messages/@original', {
-    auth: tokenInPath,
-    body: 'none',
-    run: ({ ctx, params }) => {
-      const message = originalOf(ctx, params);
-      if ('status' in message) return message;
-      interactionWorldOf(ctx)!.deleteMessage(message.id);
-      return noContent();
-    },
-  }),
+  route('GET', 'webhooks/:application/:token/messages/@original', { auth: tokenInPath, body: 'none', run: getWebhookMessage(originalOf) }),
+  route('PATCH', 'webhooks/:application/:token/messages/@original', { auth: tokenInPath, body: 'json', check: ({ ctx, params }) => refusal(originalOf(ctx, params)), run: editWebhookMessage(originalOf) }),
+  route('DELETE', 'webhooks/:application/:token/messages/@original', { auth: tokenInPath, body: 'none', run: deleteWebhookMessage(originalOf) }),
+  // After the @original rows: a follow-up (or the original) by its id.
+  route('GET', 'webhooks/:application/:token/messages/:message', { auth: tokenInPath, body: 'none', run: getWebhookMessage(messageByIdOf) }),
+  route('PATCH', 'webhooks/:application/:token/messages/:message', { auth: tokenInPath, body: 'json', check: ({ ctx, params }) => refusal(messageByIdOf(ctx, params)), run: editWebhookMessage(messageByIdOf) }),
+  route('DELETE', 'webhooks/:application/:token/messages/:message', { auth: tokenInPath, body: 'none', run: deleteWebhookMessage(messageByIdOf) }),
   route('POST', 'webhooks/:application/:token', { auth: tokenInPath, body: 'json', check: ({ ctx, params }) => refusal(webhookRecord(ctx, params)), run: followUp }),
 ];
 

@@ -87,19 +87,61 @@ export interface SubmitModalOptions {
   locale?: string;
 }
 
-/** A message an interaction response created, as the emulator keeps it. */
+/** A user as a message carries it (the service's user object). */
+export interface EmulatorMessageUser {
+  id: string;
+  username: string;
+  global_name: string | null;
+  discriminator: string;
+  avatar: string | null;
+  public_flags: number;
+  flags: number;
+  primary_guild: null;
+  bot?: true;
+}
+
+/** The interaction that made a message, as `interaction_metadata` names it. */
+export interface EmulatorInteractionMetadata {
+  id: string;
+  /** 2 application command, 3 component, 5 modal submit. */
+  type: number;
+  user: EmulatorMessageUser;
+  /** Who installed the application: `'0'` the guild's id, `'1'` the user's id. */
+  authorizing_integration_owners: Record<string, string>;
+  /** Component interactions: the message the component is on. */
+  interacted_message_id?: string;
+  /** Modal submits: the interaction that opened the modal. */
+  triggering_interaction_metadata?: Omit<EmulatorInteractionMetadata, 'triggering_interaction_metadata'>;
+  /** Follow-up messages: the interaction's original response. */
+  original_response_message_id?: string;
+}
+
+/** A message an interaction response or follow-up created, as the service answers it (the emulator's one message renderer). */
 export interface EmulatorMessage {
   id: string;
+  /** 20 the reply to a slash command, 23 to a user or message command, 0 otherwise. */
+  type: number;
   channel_id: string;
   guild_id?: string;
   content: string;
   components: unknown[];
   embeds: unknown[];
+  attachments: unknown[];
   flags: number;
-  author: { id: string; username: string; global_name: null; bot: true };
+  /** The application's bot, named as the application. */
+  author: EmulatorMessageUser;
   timestamp: string;
   edited_timestamp: string | null;
-  interaction_metadata?: { id: string; type: number; user: { id: string; username: string; global_name: string | null }; authorizing_integration_owners: Record<string, string> };
+  tts: boolean;
+  mention_everyone: boolean;
+  mentions: unknown[];
+  mention_roles: string[];
+  pinned: boolean;
+  /** The application whose interaction made it. */
+  application_id: string;
+  /** Interaction messages are sent through the application's webhook: its id is the application's. */
+  webhook_id: string;
+  interaction_metadata?: EmulatorInteractionMetadata;
 }
 
 /** What the application answered to an interaction. */

@@ -6,6 +6,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import type { EmulatorContext } from '../context.js';
 import { channelChanged } from '../kernel/changes.js';
+import { addChannelMessageSource } from '../world/message.js';
 import type { EmulatorMessage, EmulatorWebhookDelivery } from './types.js';
 
 /** The service waits this long for the first acknowledgement of an interaction. */
@@ -42,11 +43,23 @@ export interface InteractionRecord {
   readonly tokenExpiresAt: number;
   /** The message a component was on (component interactions, and modals opened from one). */
   readonly sourceMessageId: string | undefined;
+  /** Application command interactions: the command's type (1 slash, 2 user, 3 message). */
+  readonly commandType?: number | undefined;
+  /** Modal submits: the interaction that opened the modal. */
+  readonly trigger?: InteractionTrigger | undefined;
   ack: Ack | undefined;
   /** The message `@original` refers to once acknowledged. */
   originalMessageId: string | undefined;
   /** Called once when the callback route acknowledges it. */
   onAck: ((ack: Ack) => void) | undefined;
+}
+
+/** The interaction that opened a modal, as a modal submit's message names it. */
+export interface InteractionTrigger {
+  readonly id: string;
+  readonly type: number;
+  readonly userId: string;
+  readonly sourceMessageId: string | undefined;
 }
 
 /** A modal an application opened for a player, waiting to be submitted. */
@@ -60,6 +73,8 @@ export interface OpenModal {
   readonly guildId: string | undefined;
   readonly channelId: string;
   readonly sourceMessageId: string | undefined;
+  /** The interaction that opened it. */
+  readonly trigger: InteractionTrigger;
 }
 
 function boundedSet<K, V>(map: Map<K, V>, key: K, value: V): void {
@@ -194,6 +209,7 @@ const worlds = new WeakMap<EmulatorContext, InteractionWorld>();
 export function attachInteractionWorld(ctx: EmulatorContext, world: InteractionWorld): void {
   worlds.set(ctx, world);
   world.reportChangesTo((channelId) => channelChanged(ctx, channelId));
+  addChannelMessageSource(ctx, (channelId) => world.messagesIn(channelId)); // listed by GET /channels/{id}/messages
 }
 
 export function interactionWorldOf(ctx: EmulatorContext): InteractionWorld | undefined {

@@ -29,6 +29,7 @@ import type { LobbyRecord } from '../state/index.js';
 import { lobbyJson, memberJson } from './wire-json.js';
 import type { LobbyWorld } from './world.js';
 import { botUserJson, channelJson, inviteJson, userJson } from '../world/render.js';
+import { messageJson } from '../world/message.js';
 
 /** Idle timeout of a lobby created without `idle_timeout_seconds` (the service's default, 5 minutes). */
 export const DEFAULT_IDLE_TIMEOUT_SECONDS = 300;
@@ -299,22 +300,19 @@ export const sendLobbyMessage: Operation = (r) =>
     const lobby = lobbyOf(r);
     if (r.caller.kind === 'bearer' && isMember(lobby, r.caller.userId) === undefined) return missingAccess();
     const body = checked(checkSendLobbyMessage(r.body));
-    let author: LobbyMessage['author'];
-    if (r.caller.kind === 'bearer') {
-      const user = r.ctx.options.users.get(r.caller.userId)!;
-      author = userJson(user) as LobbyMessage['author'];
-    } else {
-      const app = r.ctx.options.applications.get(r.caller.applicationId)!;
-      author = botUserJson(app) as LobbyMessage['author'];
-    }
+    let author: Record<string, unknown>;
+    if (r.caller.kind === 'bearer') author = userJson(r.ctx.options.users.get(r.caller.userId)!);
+    else author = botUserJson(r.ctx.options.applications.get(r.caller.applicationId)!);
+    // The fields a lobby message shares with every message, from the one message renderer.
+    const shared = messageJson({ id: r.ctx.ids.next(r.now), channelId: lobby.id, author, timestamp: new Date(r.now).toISOString(), body: { content: body.content }, nextId: () => r.ctx.ids.next(r.now) });
     const message: LobbyMessage = {
-      id: r.ctx.ids.next(r.now),
-      type: 0,
-      content: body.content,
+      id: shared.id as string,
+      type: shared.type as number,
+      content: shared.content as string,
       lobby_id: lobby.id,
-      channel_id: lobby.id,
-      author,
-      flags: 0,
+      channel_id: shared.channel_id as string,
+      author: shared.author as LobbyMessage['author'],
+      flags: shared.flags as number,
       application_id: lobby.applicationId,
     };
     if (body.metadata) message.metadata = body.metadata;

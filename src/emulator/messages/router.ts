@@ -1,14 +1,15 @@
 /**
- * Messages that carry components: `POST /channels/{id}/messages` (JSON, or multipart/form-data
- * with `payload_json` and `files[n]` for File components and `attachment://` references), `GET`
- * `PATCH` and `DELETE /channels/{id}/messages/{id}`, one row each, run by the kernel's pipeline. Bodies are checked by the same rules as
- * `validateMessage`, so a refused body gets 400, code 50035, with the validator's nested errors.
+ * Messages that carry components: `GET /channels/{id}/messages` (the list), `POST
+ * /channels/{id}/messages` (JSON, or multipart/form-data with `payload_json` and `files[n]` for
+ * File components and `attachment://` references), `GET`, `PATCH` and `DELETE
+ * /channels/{id}/messages/{id}`, and the moderation metadata of game direct messages (`PUT
+ * /partner-sdk/dms/{user_id_1}/{user_id_2}/messages/{id}/moderation-metadata`), one row each, run
+ * by the kernel's pipeline. Bodies are checked by the same rules as `validateMessage`, so a
+ * refused body gets 400, code 50035, with the validator's nested errors.
  */
-import { getChannel } from '../world/channels.js';
-import type { IncomingMessage } from 'node:http';
+
 import { fillIds, hasComponentsV2, messageProblems } from '../../rules/components.js';
 import { errorBody, invalidFormBody, JsonErrorCode, type FieldProblem } from '../../rules/errors.js';
-import { FieldErrorCode } from '../../rules/fields.js';
 import type { Path } from '../../rules/read.js';
 import type { EmulatorContext } from '../context.js';
 import { identify } from '../credentials.js';
@@ -18,7 +19,14 @@ import { route, type Authorize, type Call, type Route } from '../kernel/pipeline
 import { channelChanged } from '../kernel/changes.js';
 import { channelMessagesOf, type StoredAttachment, type StoredMessage } from './store.js';
 import { messageCreated } from '../gateway/events.js';
-import { memberJson } from '../world/render.js';
+import { checkModerationMetadata } from '../../rules/lobbies.js';
+import { isDirectMessageOf, setDirectMessageModeration } from './direct.js';
+import { botUserJson, userJson } from '../world/render.js';
+import { botChannelPermissions } from '../world/permissions.js';
+import { FieldErrorCode, isSnowflake } from '../../rules/fields.js';
+import { PermissionFlags } from '../../rules/permissions.js';
+import { messageJson, registeredChannelMessages } from '../world/message.js';
+import { getChannel } from '../world/channels.js';
 
 /** Files of one message, as attachments are. */
 const MAX_FILES = 10;
@@ -64,8 +72,64 @@ function ownMessage(call: Omit<Call, 'body'>): Reply | undefined {
   return stored.applicationId === call.caller.applicationId ? undefined : json(403, errorBody(JsonErrorCode.CannotEditOthersMessage));
 }
 
+/** Messages a list answers at most, and when `limit` is not given. */
+const LIST_LIMIT_MAX = 100;
+const LIST_LIMIT_DEFAULT = 50;
+
+/**
+ * `GET /channels/{id}/messages`: the kept messages, newest first; `around`, `before` or `after`
+ * (the first given, in that order) picks where; `limit` 1 to 100, default 50. The bot must see the
+ * channel (VIEW_CHANNEL, else 403 50001); without READ_MESSAGE_HISTORY the list is empty, as on the service.
+ */
+function listMessages({ ctx, params, url, caller }: Call): Reply {
+  const channelId = params[0]!;
+  const problems: FieldProblem[] = [];
+  const limitText = url.searchParams.get('limit');
+  let limit = LIST_LIMIT_DEFAULT;
+  if (limitText !== null) {
+    const n = /^-?[0-9]{1,6}$/.test(limitText.trim()) ? Number(limitText.trim()) : Number.NaN;
+    if (Number.isNaN(n)) problems.push({ path: ['limit'], code: FieldErrorCode.NumberType, message: `Value "${limitText.slice(0, 20)}" is not int.` });
+    else if (n < 1) problems.push({ path: ['limit'], code: FieldErrorCode.NumberMin, message: 'int value should be greater than or equal to 1.' });
+    else if (n > LIST_LIMIT_MAX) problems.push({ path: ['limit'], code: FieldErrorCode.NumberMax, message: `int value should be less than or equal to ${LIST_LIMIT_MAX}.` });
+    else limit = n;
+  }
+  const anchors: { key: 'around' | 'before' | 'after'; id: bigint }[] = [];
+  for (const key of ['around', 'before', 'after'] as const) {
+    const value = url.searchParams.get(key);
+    if (value === null) continue;
+    if (!isSnowflake(value)) problems.push({ path: [key], code: FieldErrorCode.NumberType, message: `Value "${String(value).slice(0, 25)}" is not snowflake.` });
+    else anchors.push({ key, id: BigInt(value) });
+  }
+  if (problems.length > 0) return json(400, invalidFormBody(problems));
+
+  const found = ctx.world.channel(channelId)!;
+  const bits = botChannelPermissions(found.guild, found.channel, caller.applicationId);
+  if ((bits & PermissionFlags.ViewChannel) === 0n) return json(403, errorBody(JsonErrorCode.MissingAccess));
+  if ((bits & PermissionFlags.ReadMessageHistory) === 0n) return json(200, []);
+
+  // The channel's messages: the ones this area keeps, and those other areas keep (interaction replies, follow-ups).
+  const oldestFirst = [...channelMessagesOf(ctx).list(channelId).map((stored) => answered(ctx, stored.message)), ...registeredChannelMessages(ctx, channelId)].sort((a, b) =>
+    BigInt(String(a.id)) < BigInt(String(b.id)) ? -1 : 1,
+  );
+  const id = (m: Json): bigint => BigInt(String(m.id));
+  const anchor = anchors[0];
+  let picked: Json[];
+  if (anchor === undefined) picked = oldestFirst.slice(-limit);
+  else if (anchor.key === 'before') picked = oldestFirst.filter((m) => id(m) < anchor.id).slice(-limit);
+  else if (anchor.key === 'after') picked = oldestFirst.filter((m) => id(m) > anchor.id).slice(0, limit);
+  else {
+    // Around: up to half the limit older than the id, the rest from it on.
+    const at = oldestFirst.findIndex((m) => id(m) >= anchor.id);
+    const start = at < 0 ? oldestFirst.length : at;
+    const older = Math.min(start, Math.floor(limit / 2));
+    picked = oldestFirst.slice(start - older, start - older + limit);
+  }
+  return json(200, picked.reverse());
+}
+
 export const MESSAGE_ROUTES: Route[] = [
   route('GET', 'channels/:channel', { auth: botOnly, body: 'none', run: ({ ctx, caller, params }) => getChannel(ctx, caller.applicationId, params[0]!) }),
+  route('GET', 'channels/:channel/messages', { auth: botOnly, body: 'none', check: ({ ctx, params }) => channelOf(ctx, params[0]!), run: listMessages }),
   route('POST', 'channels/:channel/messages', { auth: botOnly, body: 'json-or-multipart', check: ({ ctx, params }) => channelOf(ctx, params[0]!), run: (call) => sendOrEdit(call, undefined) }),
   route('GET', 'channels/:channel/messages/:message', {
     auth: botOnly,
@@ -77,7 +141,27 @@ export const MESSAGE_ROUTES: Route[] = [
   }),
   route('PATCH', 'channels/:channel/messages/:message', { auth: botOnly, body: 'json-or-multipart', check: ownMessage, run: (call) => sendOrEdit(call, messageOf(call.ctx, call.params) as StoredMessage) }),
   route('DELETE', 'channels/:channel/messages/:message', { auth: botOnly, body: 'none', check: ownMessage, run: deleteMessage }),
+  route('PUT', 'partner-sdk/dms/:user1/:user2/messages/:message/moderation-metadata', { auth: botOnly, body: 'json', check: directMessageOf, run: setDirectModeration }),
 ];
+
+/** A game direct message of the path (`[user1, user2, message]`) of the caller's game, or its 404. */
+function directMessageOf({ ctx, params, caller }: Omit<Call, 'body'>): Reply | undefined {
+  const [user1, user2, messageId] = params as [string, string, string];
+  if (!isPathId(user1) || !isPathId(user2)) return json(404, errorBody(JsonErrorCode.UnknownUser));
+  const known = isPathId(messageId) && isDirectMessageOf(ctx, caller.applicationId, user1, user2, messageId);
+  return known ? undefined : json(404, errorBody(JsonErrorCode.UnknownMessage));
+}
+
+/** `PUT /partner-sdk/dms/{user_id_1}/{user_id_2}/messages/{id}/moderation-metadata`: the lobby variant's rule; 204. */
+function setDirectModeration(call: Call): Reply {
+  const refused = directMessageOf(call);
+  if (refused !== undefined) return refused; // checked again: the message may have been forgotten meanwhile
+  const checked = checkModerationMetadata(call.body);
+  if (!checked.ok) return json(400, checked.error);
+  const [user1, user2, messageId] = call.params as [string, string, string];
+  setDirectMessageModeration(call.ctx, call.caller.applicationId, user1, user2, messageId, checked.value);
+  return { status: 204, headers: {}, body: '' };
+}
 
 /** `DELETE /channels/{id}/messages/{id}`: 204, and the message is gone. */
 function deleteMessage({ ctx, params }: Call): Reply {
@@ -100,7 +184,7 @@ async function sendOrEdit(call: Call, stored: StoredMessage | undefined): Promis
     if (isEmpty(body, uploads)) return json(400, errorBody(JsonErrorCode.CannotSendEmptyMessage));
     const id = ctx.ids.next(now);
     const attachments = uploads.map((upload) => attachmentOf(ctx.ids.next(now), upload, body));
-    const message = render(id, channelId, caller.applicationId, body, attachments, new Date(now).toISOString());
+    const message = render(ctx, id, channelId, botAuthor(ctx, caller.applicationId), body, attachments, new Date(now).toISOString(), now);
     // Answered before it is kept: a message is stored only with the 200 that reports it.
     const reply = answer(ctx, message);
     store.save(channelId, id, { applicationId: caller.applicationId, message });
@@ -132,7 +216,8 @@ async function sendOrEdit(call: Call, stored: StoredMessage | undefined): Promis
   const listed = body.attachments === undefined || Array.isArray(body.attachments) ? attachments.map((a) => ({ id: a.id, filename: a.filename })) : body.attachments;
   const refused = check({ ...merged, attachments: listed }, [], attachments.map((a) => String(a.filename)), problems);
   if (refused !== undefined) return refused;
-  const message = render(String(previous.id), channelId, stored.applicationId, merged, attachments, String(previous.timestamp));
+  const message = render(ctx, String(previous.id), channelId, previous.author as Json, merged, attachments, String(previous.timestamp), now);
+  message.tts = previous.tts;
   message.edited_timestamp = new Date(now).toISOString();
   const reply = answer(ctx, message);
   store.save(channelId, String(previous.id), { applicationId: stored.applicationId, message });
@@ -224,13 +309,23 @@ function attachmentOf(id: string, upload: Upload, body: Json): StoredAttachment 
   return { id, filename: filenameOf(upload, body), size: upload.size, content_type: upload.contentType };
 }
 
-// The 200 answer of a kept message: its attachments get their URLs, which are not kept.
-function answer(ctx: EmulatorContext, message: StoredMessage['message']): Reply {
+/** Where the web client serves an upload's name (the emulator keeps no bytes). */
+function attachmentUrl(ctx: EmulatorContext, channelId: string, attachment: StoredAttachment): string {
+  return `${ctx.webBase}/attachments/${channelId}/${attachment.id}/${encodeURIComponent(attachment.filename)}`;
+}
+
+// A kept message as answered: its attachments get their URLs, which are not kept.
+function answered(ctx: EmulatorContext, message: StoredMessage['message']): Json {
   const attachments = message.attachments.map((a) => {
-    const url = `${ctx.webBase}/attachments/${String(message.channel_id)}/${a.id}/${encodeURIComponent(a.filename)}`;
+    const url = attachmentUrl(ctx, String(message.channel_id), a);
     return { ...a, url, proxy_url: url };
   });
-  return json(200, { ...message, attachments });
+  return { ...message, attachments };
+}
+
+// The 200 answer of a kept message.
+function answer(ctx: EmulatorContext, message: StoredMessage['message']): Reply {
+  return json(200, answered(ctx, message));
 }
 
 function isEmpty(body: Json, uploads: Upload[]): boolean {
@@ -241,10 +336,11 @@ function isEmpty(body: Json, uploads: Upload[]): boolean {
   return uploads.length === 0 && !['content', 'components', 'embeds', 'sticker_ids', 'poll'].some(has);
 }
 
-// The message object the service returns, with component ids filled and File components sized.
-function render(id: string, channelId: string, applicationId: string, body: Json, attachments: StoredAttachment[], timestamp: string): StoredMessage['message'] {
+// The message object the service returns (the one renderer), with File components sized by their uploads.
+function render(ctx: EmulatorContext, id: string, channelId: string, author: Json, body: Json, attachments: StoredAttachment[], timestamp: string, now: number): StoredMessage['message'] {
   const byName = new Map(attachments.map((a) => [a.filename, a]));
-  const components = fillIds(Array.isArray(body.components) ? body.components : []) as Json[];
+  const message = messageJson({ id, channelId, author, body, timestamp, nextId: () => ctx.ids.next(now) }) as StoredMessage['message'];
+  message.attachments = attachments;
   const decorate = (value: unknown): void => {
     if (Array.isArray(value)) return value.forEach(decorate);
     if (typeof value !== 'object' || value === null) return;
@@ -255,6 +351,7 @@ function render(id: string, channelId: string, applicationId: string, body: Json
       if (media === undefined || attachment === undefined) continue;
       media.attachment_id = attachment.id;
       media.content_type = attachment.content_type;
+      media.proxy_url = attachmentUrl(ctx, channelId, attachment);
       if (key === 'file') {
         record.name = attachment.filename;
         record.size = attachment.size;
@@ -262,25 +359,13 @@ function render(id: string, channelId: string, applicationId: string, body: Json
     }
     for (const key of ['components', 'accessory', 'items']) decorate(record[key]);
   };
-  decorate(components);
-  return {
-    id,
-    type: 0,
-    channel_id: channelId,
-    author: { id: applicationId, username: 'emulator-bot', discriminator: '0', bot: true },
-    content: typeof body.content === 'string' ? body.content : '',
-    components,
-    embeds: Array.isArray(body.embeds) ? body.embeds : [],
-    attachments,
-    flags: typeof body.flags === 'number' ? body.flags : 0,
-    timestamp,
-    edited_timestamp: null,
-    tts: body.tts === true,
-    mention_everyone: false,
-    mentions: [],
-    mention_roles: [],
-    pinned: false,
-  };
+  decorate(message.components);
+  return message;
+}
+
+/** The bot of the application that sends a message: its user, named as the application. */
+function botAuthor(ctx: EmulatorContext, applicationId: string): Json {
+  return botUserJson(ctx.options.applications.get(applicationId) ?? { id: applicationId, name: 'unknown' });
 }
 
 /**
@@ -290,9 +375,7 @@ function render(id: string, channelId: string, applicationId: string, body: Json
 export function postUserMessage(ctx: EmulatorContext, channelId: string, userId: string, content: string): Json {
   const now = ctx.options.clock();
   const id = ctx.ids.next(now);
-  const user = ctx.options.users.get(userId);
-  const message = render(id, channelId, '', { content }, [], new Date(now).toISOString());
-  message.author = (memberJson({ userId, roles: [], joinedAt: now }, user).user as Json);
+  const message = render(ctx, id, channelId, userJson(ctx.options.users.get(userId), userId), { content }, [], new Date(now).toISOString(), now);
   channelMessagesOf(ctx).save(channelId, id, { applicationId: '', message });
   const answered = JSON.parse(answer(ctx, message).body) as Json;
   messageCreated(ctx, answered);

@@ -27,11 +27,12 @@ export function channelPermissions(guild: GuildRecord, channel: ChannelRecord, u
 }
 
 /**
- * The permissions of an application's bot in `channel`: the bot is in every guild of the world,
- * with no role of its own, so @everyone and the channel's overwrites decide.
+ * The permissions of an application's bot in `channel`: the bot is in every guild of the world, as
+ * the member the guild lists for it, else with no role of its own (@everyone and the channel's
+ * overwrites decide).
  */
 export function botChannelPermissions(guild: GuildRecord, channel: ChannelRecord, applicationId: string): bigint {
-  return memberChannelPermissions(guild, channel, { userId: applicationId, roles: [], joinedAt: 0 });
+  return memberChannelPermissions(guild, channel, guild.members.get(applicationId) ?? { userId: applicationId, roles: [], joinedAt: 0 });
 }
 
 function memberChannelPermissions(guild: GuildRecord, channel: ChannelRecord, member: MemberRecord): bigint {

@@ -1,0 +1,156 @@
+/**
+ * The emulator's one message renderer. Every route that answers a message builds it here: channel
+ * messages, interaction messages (`@original`, follow-ups), game direct messages, and the fields a
+ * lobby message shares with them. A message carries every field the service's MessageResponse
+ * requires; echoed components and embeds get the defaults the service fills in (the component
+ * and embed response schemas of its OpenAPI description say which fields a response always has).
+ */
+import { fillIds } from '../../rules/components.js';
+
+type Json = Record<string, unknown>;
+
+/** What a message is made of; the renderer adds what the service always sends. */
+export interface MessageParts {
+  id: string;
+  channelId: string;
+  /** The author, as `userJson`/`botUserJson` render users. */
+  author: Json;
+  /** ISO 8601. */
+  timestamp: string;
+  /** Message type: 0 default, 20 slash command reply, 23 context menu command reply. Default 0. */
+  type?: number;
+  /** The sent body's fields: `content`, `components`, `embeds`, `flags`, `tts`. */
+  body?: Json;
+  /** Attachments as answered (with `url` and `proxy_url`), or as kept. */
+  attachments?: Json[];
+  /** Issues a snowflake: the `id` of each unfurled media item. */
+  nextId: () => string;
+  /** Any further fields of this kind of message (`guild_id`, `application_id`, `webhook_id`, `interaction_metadata`…). */
+  extra?: Json;
+}
+
+/** A message as the service answers it. */
+export function messageJson(parts: MessageParts): Json {
+  const body = parts.body ?? {};
+  return {
+    id: parts.id,
+    type: parts.type ?? 0,
+    channel_id: parts.channelId,
+    author: parts.author,
+    content: typeof body.content === 'string' ? body.content : '',
+    components: componentsJson(Array.isArray(body.components) ? body.components : [], parts.nextId),
+    embeds: embedsJson(Array.isArray(body.embeds) ? body.embeds : []),
+    attachments: parts.attachments ?? [],
+    flags: typeof body.flags === 'number' ? body.flags : 0,
+    timestamp: parts.timestamp,
+    edited_timestamp: null,
+    tts: body.tts === true,
+    mention_everyone: false,
+    mentions: [],
+    mention_roles: [],
+    pinned: false,
+    ...parts.extra,
+  };
+}
+
+/**
+ * Sent components as the service echoes them: every component numbered (missing ids filled as
+ * `fillIds` does), with its response defaults. Idempotent: an echoed tree renders to itself, so an
+ * edit that keeps a message's components keeps their media ids.
+ */
+export function componentsJson(components: unknown[], nextId: () => string): unknown[] {
+  let filled: unknown[];
+  try {
+    filled = fillIds(components);
+  } catch {
+    return structuredClone(components); // a tree too deep to number; validation has refused it already
+  }
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (typeof value !== 'object' || value === null) return;
+    withDefaults(value as Json, nextId);
+    const record = value as Json;
+    for (const key of ['components', 'accessory']) visit(record[key]);
+  };
+  visit(filled);
+  return filled;
+}
+
+const SELECTS = new Set([3, 5, 6, 7, 8]);
+
+/** One component's response defaults, by type. */
+function withDefaults(component: Json, nextId: () => string): void {
+  const type = component.type;
+  // The service leaves out an optional field sent as null, then fills in its own defaults.
+  for (const key of Object.keys(component)) if (component[key] === null) delete component[key];
+  if (typeof type === 'number' && SELECTS.has(type)) {
+    component.min_values ??= 1;
+    component.max_values ??= 1;
+  } else if (type === 11) {
+    media(component, 'media', nextId);
+    component.description ??= null;
+    component.spoiler ??= false;
+  } else if (type === 12 && Array.isArray(component.items)) {
+    for (const item of component.items as unknown[]) {
+      if (typeof item !== 'object' || item === null) continue;
+      const entry = item as Json;
+      media(entry, 'media', nextId);
+      entry.description ??= null;
+      entry.spoiler ??= false;
+    }
+  } else if (type === 13) {
+    media(component, 'file', nextId);
+    component.name ??= null;
+    component.size ??= null;
+    component.spoiler ??= false;
+  } else if (type === 14) {
+    component.spacing ??= 1;
+    component.divider ??= true;
+  } else if (type === 17) {
+    component.accent_color ??= null;
+    component.spoiler ??= false;
+  }
+}
+
+/** An unfurled media item as answered: its own `id` and a `proxy_url` (the URL itself for a reference the emulator does not proxy). */
+function media(owner: Json, key: string, nextId: () => string): void {
+  const item = owner[key];
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return;
+  const record = item as Json;
+  record.id ??= nextId();
+  if (typeof record.url === 'string') record.proxy_url ??= record.url;
+}
+
+/** Sent embeds as the service echoes them: `type: 'rich'`, fields with `inline`. */
+export function embedsJson(embeds: unknown[]): unknown[] {
+  return structuredClone(embeds).map((embed) => {
+    if (typeof embed !== 'object' || embed === null || Array.isArray(embed)) return embed;
+    const record = embed as Json;
+    record.type ??= 'rich';
+    if (Array.isArray(record.fields)) {
+      for (const field of record.fields as unknown[]) if (typeof field === 'object' && field !== null) (field as Json).inline ??= false;
+    }
+    return record;
+  });
+}
+
+/** Kept messages of one channel, as another area keeps and answers them. */
+export type ChannelMessageSource = (channelId: string) => readonly object[];
+
+const sources = new WeakMap<object, ChannelMessageSource[]>();
+
+/**
+ * Registers where an area keeps messages of channels (the interactions area: replies and
+ * follow-ups), so the message list shows every message of a channel without one area reading
+ * another's store.
+ */
+export function addChannelMessageSource(ctx: object, source: ChannelMessageSource): void {
+  const list = sources.get(ctx);
+  if (list === undefined) sources.set(ctx, [source]);
+  else list.push(source);
+}
+
+/** The messages of `channelId` every registered source keeps (copies), in no particular order. */
+export function registeredChannelMessages(ctx: object, channelId: string): Json[] {
+  return (sources.get(ctx) ?? []).flatMap((source) => source(channelId).map((m) => structuredClone(m) as Json));
+}
