@@ -16,7 +16,7 @@ import {
 } from './bearer-token.js';
 import type { DeviceUserCode } from './device.js';
 import { loadDevice, loadProvisionalRequest } from './lazy-flows.js';
-import { loadNative, type NativeClient, type NativeResult, type NativeTokens } from './native.js';
+import { loadNative, type NativeClient, type NativeGrant, type NativeResult } from './native.js';
 import { openSystemBrowser } from './opener.js';
 import {
   AUTHORIZE_VIA,
@@ -46,8 +46,8 @@ import {
   type TokenResult,
 } from './options.js';
 import type { ExternalAuthType } from './provisional.js';
-import { failure, idTokenNonce, isDefiniteRefusal, refusedError, toTokenResult } from './results.js';
-import { B64TOKEN, loadOidc, TokenTransport, warmUp, type RequestContext } from './token-endpoint.js';
+import { failure, isDefiniteRefusal, refusedError } from './results.js';
+import { B64TOKEN, loadOidc, TokenTransport, warmUp, type RequestContext, type TokenResponse } from './token-endpoint.js';
 
 export type {
   AuthorizeOptions,
@@ -69,6 +69,8 @@ export type {
 } from './options.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+/** What a token request under way rejects with when the client is closed. */
+const CLOSED = () => ClientResultError.of('ClientDestroyed', 'The client was closed before the operation ended.');
 
 export class Client extends EventEmitter<ClientEvents> {
   /** `openid sdk.social_layer`: everything the social layer needs. */
@@ -107,6 +109,8 @@ export class Client extends EventEmitter<ClientEvents> {
   // Device flow and provisional accounts: where they send requests, and what ends them on close().
   readonly #endpoints: { issuer: string; apiBase: string };
   readonly #flows = new AbortController();
+  // Token requests under way: each ends its call with ClientDestroyed when close() runs.
+  readonly #inFlight = new Set<() => void>();
 
   constructor(options: ClientOptions = {}) {
     super();
@@ -146,7 +150,6 @@ export class Client extends EventEmitter<ClientEvents> {
       redirect,
       loopbackPort: port,
       ...desktopClient,
-      transport: this.#transport.send,
       openUrl: (url) => this.#open(url),
     });
     if (applicationId !== undefined) this.#native.setApplicationId(applicationId);
@@ -257,15 +260,16 @@ export class Client extends EventEmitter<ClientEvents> {
   /** Exchanges an authorization code for tokens (authorization_code grant with PKCE). */
   getToken(options: GetTokenOptions): Promise<TokenResult> {
     const where = 'client.getToken';
-    return this.#tokenCall(where, options, (o, app, done) => {
+    return this.#tokenCall(where, options, (o, app) => {
       const code = checkString(where, 'code', o.code);
       const verifier = checkString(where, 'codeVerifier', o.codeVerifier);
       const redirectUri = checkString(where, 'redirectUri', o.redirectUri);
       if (o.nonce !== undefined) checkString(where, 'nonce', o.nonce);
-      return () => this.#native.getToken(app, code, verifier, redirectUri, done);
-    }).then((tokens) => {
+      return () => this.#native.getToken(app, code, verifier, redirectUri);
+    }).then((response) => {
+      const tokens = response!.tokens;
       if (options.nonce !== undefined) {
-        if (!tokens.idToken || idTokenNonce(tokens.idToken) !== options.nonce) {
+        if (!tokens.idToken || response!.nonce !== options.nonce) {
           throw ClientResultError.of(
             'AuthorizationFailed',
             'The ID token does not carry the nonce of this sign-in: the response may be replayed. Sign in again.',
@@ -279,18 +283,18 @@ export class Client extends EventEmitter<ClientEvents> {
   /** Trades a refresh token for a new token set. The old refresh token dies: store the new one. */
   refreshToken(options: RefreshTokenOptions): Promise<TokenResult> {
     const where = 'client.refreshToken';
-    return this.#tokenCall(where, options, (o, app, done) => {
+    return this.#tokenCall(where, options, (o, app) => {
       const token = checkString(where, 'refreshToken', o.refreshToken);
-      return () => this.#native.refreshToken(app, token, done);
-    });
+      return () => this.#native.refreshToken(app, token);
+    }).then((response) => response!.tokens);
   }
 
   /** Revokes an access or refresh token, which ends the whole grant (RFC 7009). */
   revokeToken(options: RevokeTokenOptions): Promise<void> {
     const where = 'client.revokeToken';
-    return this.#tokenCall(where, options, (o, app, done) => {
+    return this.#tokenCall(where, options, (o, app) => {
       const token = checkString(where, 'token', o.token);
-      return () => this.#native.revokeToken(app, token, (result) => done(result));
+      return () => this.#native.revokeToken(app, token);
     }).then(() => undefined);
   }
 
@@ -341,6 +345,9 @@ export class Client extends EventEmitter<ClientEvents> {
     this.#bearer.close();
     this.#transport.close();
     this.#native.close();
+    const ending = [...this.#inFlight];
+    this.#inFlight.clear();
+    for (const end of ending) end();
   }
 
   // ---- Token lifecycle: the social SDK's UpdateToken, IsAuthenticated and SetTokenExpirationCallback ----
@@ -476,32 +483,25 @@ export class Client extends EventEmitter<ClientEvents> {
     }
   }
 
+  /**
+   * The one path of getToken, refreshToken and revokeToken: the addon checks the arguments and
+   * builds the grant (one synchronous call), the transport sends it and reads a usable response
+   * into the result; only a failed response goes back to the addon, to become the error.
+   */
   #tokenCall<O extends RequestOptions>(
     where: string,
     options: O,
-    prepare: (
-      options: Partial<O>,
-      applicationId: bigint,
-      done: (result: NativeResult, tokens?: NativeTokens) => void,
-    ) => () => void,
+    prepare: (options: Partial<O>, applicationId: bigint) => () => NativeGrant | NativeResult,
     extraParameters?: () => Record<string, string>,
-  ): Promise<TokenResult> {
-    return new Promise<TokenResult>((resolve, reject) => {
+  ): Promise<TokenResponse | undefined> {
+    return new Promise<TokenResponse | undefined>((resolve, reject) => {
       if (options === undefined) throw argumentError('type', where, 'options', 'an object', options);
       const o = checkOptions<O>(where, options);
       this.#ensureOpen(where);
       const app = o.applicationId === undefined ? 0n : toSnowflake(o.applicationId, where);
       const signal = checkSignal(where, o.signal);
       const timeoutMs = checkMs(where, 'timeoutMs', o.timeoutMs, this.#requestTimeoutMs);
-      const send = prepare(o, app, (result, tokens) => {
-        if (result.successful) {
-          resolve(toTokenResult(tokens));
-        } else if (signal?.aborted && result.type === 'NetworkError') {
-          reject(ClientResultError.of('Aborted', `${where} was aborted by the AbortSignal.`));
-        } else {
-          reject(failure(result, result.type === 'NetworkError' && context.timedOut ? 'ERR_REQUEST_TIMEOUT' : undefined));
-        }
-      });
+      const grantOf = prepare(o, app);
       if (signal?.aborted) {
         reject(ClientResultError.of('Aborted', `${where} was aborted before it started.`));
         return;
@@ -511,11 +511,33 @@ export class Client extends EventEmitter<ClientEvents> {
       // A broken install is not the token endpoint's fault: say which dependency is missing.
       loadOidc().then(
         () => {
+          let grant: NativeGrant | NativeResult;
           try {
-            this.#transport.withContext(context, send);
+            grant = grantOf();
           } catch (error) {
             reject(error); // the addon's own checks throw: the call rejects with them, as before
+            return;
           }
+          if (!('kind' in grant)) {
+            reject(failure(grant));
+            return;
+          }
+          // close() ends the call at once; the answer that comes later is dropped.
+          const end = () => reject(CLOSED());
+          this.#inFlight.add(end);
+          this.#transport.exchange(grant, context).then((exchanged) => {
+            if (!this.#inFlight.delete(end)) return;
+            if (exchanged.ok) {
+              resolve(exchanged.response);
+              return;
+            }
+            const result = loadNative().transportResult(grant.kind, exchanged.failure);
+            if (signal?.aborted && result.type === 'NetworkError') {
+              reject(ClientResultError.of('Aborted', `${where} was aborted by the AbortSignal.`));
+            } else {
+              reject(failure(result, result.type === 'NetworkError' && context.timedOut ? 'ERR_REQUEST_TIMEOUT' : undefined));
+            }
+          });
         },
         (cause: unknown) =>
           reject(
@@ -592,14 +614,14 @@ export class Client extends EventEmitter<ClientEvents> {
     return this.#tokenCall(
       where,
       options,
-      (o, app, done) => {
+      (o, app) => {
         const code = checkString(where, 'code', o.code);
         const verifier = checkString(where, 'codeVerifier', o.codeVerifier);
         const redirectUri = checkString(where, 'redirectUri', o.redirectUri);
-        return () => this.#native.getToken(app, code, verifier, redirectUri, done);
+        return () => this.#native.getToken(app, code, verifier, redirectUri);
       },
       () => checkExternalIdentity(where, options),
-    );
+    ).then((response) => response!.tokens);
   }
 
   #deviceFlow(where: string, options: GetTokenFromDeviceOptions & Partial<ExternalIdentityOptions>, merge: boolean): Promise<TokenResult> {

@@ -9,7 +9,7 @@ import type * as OidcModule from 'openid-client' with { 'resolution-mode': 'impo
 
 import { ClientResultError, type ErrorType } from '../shared/errors.js';
 import { redact } from '../shared/redact.js';
-import type { NativeTokens } from './native.js';
+import type { TokenResult } from './options.js';
 import { wait } from '../shared/schedule.js';
 import {
   boundedFetch,
@@ -42,9 +42,6 @@ export interface DeviceUserCode {
   /** Seconds the device waits between polls (it grows by 5 on every `slow_down`). */
   readonly interval: number;
 }
-
-/** Tokens the flow brought: the shape the core reports for every grant, handed out as a `TokenResult`. */
-export type DeviceFlowTokens = NativeTokens;
 
 /** One run of the flow, as the client sets it up. */
 export interface DeviceFlowRequest {
@@ -129,7 +126,7 @@ function flowError(type: ErrorType, message: string, code?: string, captured?: P
 type Ending = { kind: 'aborted' } | { kind: 'closed' } | { kind: 'timeout' } | { kind: 'callback'; error: unknown };
 
 /** Runs the whole device flow; resolves with the tokens or rejects with a `ClientResultError`. */
-export async function runDeviceFlow(request: DeviceFlowRequest): Promise<DeviceFlowTokens> {
+export async function runDeviceFlow(request: DeviceFlowRequest): Promise<TokenResult> {
   const { where, timeoutMs } = request;
   const controller = new AbortController();
   let ending: Ending | undefined;
@@ -177,7 +174,7 @@ function endingError(ending: Ending | undefined, where: string, timeoutMs: numbe
   }
 }
 
-async function poll(request: DeviceFlowRequest, signal: AbortSignal, secrets: string[], end: (why: Ending) => void): Promise<DeviceFlowTokens> {
+async function poll(request: DeviceFlowRequest, signal: AbortSignal, secrets: string[], end: (why: Ending) => void): Promise<TokenResult> {
   const { where } = request;
   const oidc = await loadOidc();
   signal.throwIfAborted();
@@ -258,7 +255,7 @@ async function poll(request: DeviceFlowRequest, signal: AbortSignal, secrets: st
     if (Date.now() >= expiresAt) throw expired();
     try {
       const result = await oidc.genericGrantRequest(config, DEVICE_CODE_GRANT_TYPE, parameters);
-      const tokens: DeviceFlowTokens = {
+      const tokens: TokenResult = {
         accessToken: result.access_token,
         refreshToken: result.refresh_token ?? '',
         tokenType: 'Bearer',

@@ -18,7 +18,7 @@ import {
   type CapturedError,
   type Exchange,
 } from './token-endpoint.js';
-import type { DeviceFlowTokens } from './device.js';
+import type { TokenResult } from './options.js';
 
 const ADVICE: Record<number, string> = {
   [ProvisionalErrorCode.ProviderNotConfigured]: 'Configure an identity provider of this type for the application, or use another externalAuthType.',
@@ -70,7 +70,7 @@ function unusable(where: string, status: number, why: string): ClientResultError
 }
 
 /** Exchanges an external token for a provisional account's tokens. */
-export async function requestProvisionalToken(request: ProvisionalTokenRequest): Promise<DeviceFlowTokens> {
+export async function requestProvisionalToken(request: ProvisionalTokenRequest): Promise<TokenResult> {
   const { where, externalAuthToken: secret } = request;
   const exchange: Exchange = { status: 0, timedOut: false };
   const signals = request.signal ? [request.closing, request.signal] : [request.closing];
@@ -111,7 +111,7 @@ export async function requestProvisionalToken(request: ProvisionalTokenRequest):
   if (body?.refresh_token === null) delete body.refresh_token;
   const problem = body === undefined ? tokenResponseProblem(text) : tokenResponseProblem(JSON.stringify(body));
   if (problem !== undefined || body === undefined) throw unusable(where, 200, problem ?? 'its body is not a JSON object');
-  const tokens: DeviceFlowTokens = {
+  const tokens: TokenResult = {
     accessToken: body.access_token as string,
     refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : '',
     tokenType: 'Bearer',
