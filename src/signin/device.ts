@@ -9,13 +9,12 @@ import type * as OidcModule from 'openid-client' with { 'resolution-mode': 'impo
 
 import { ClientResultError, type ErrorType } from '../shared/errors.js';
 import { redact } from '../shared/redact.js';
-import type { TokenResult } from './options.js';
+import { isLoopbackHttp, type DeviceUserCode, type TokenResult } from './options.js';
 import { wait } from '../shared/schedule.js';
 import {
   boundedFetch,
   causeChain,
   describeNetworkError,
-  isLoopbackHttp,
   isNetworkFailure,
   isRetryable,
   jsonObjectOf,
@@ -28,20 +27,6 @@ import {
 
 /** The grant type of RFC 8628 §3.4. */
 export const DEVICE_CODE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
-
-/** What `onUserCode` shows the player. The device code itself is never handed out: it is a secret. */
-export interface DeviceUserCode {
-  /** The code the player types, e.g. `BCDF-GHJK`. */
-  readonly userCode: string;
-  /** Where the player enters it, e.g. `https://discord.com/activate`. */
-  readonly verificationUri: string;
-  /** The same page with the code filled in (for a QR code), when the service sent one. */
-  readonly verificationUriComplete: string | undefined;
-  /** Seconds until the code expires. */
-  readonly expiresIn: number;
-  /** Seconds the device waits between polls (it grows by 5 on every `slow_down`). */
-  readonly interval: number;
-}
 
 /** One run of the flow, as the client sets it up. */
 export interface DeviceFlowRequest {

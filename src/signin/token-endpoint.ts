@@ -8,7 +8,7 @@ import type * as OidcModule from 'openid-client' with { 'resolution-mode': 'impo
 
 import type { ErrorType } from '../shared/errors.js';
 import type { NativeGrant, NativeTransportResponse } from './native.js';
-import type { TokenResult } from './options.js';
+import { isLoopbackHttp, type TokenResult } from './options.js';
 import { redact } from '../shared/redact.js';
 
 export interface TransportOptions {
@@ -284,14 +284,6 @@ export function boundedFetch(options: {
     const nullBody = response.status === 204 || response.status === 205 || response.status === 304;
     return new Response(nullBody ? null : bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
-}
-
-/** True for http URLs on the loopback interface, the only place plain http is allowed. */
-export function isLoopbackHttp(url: URL): boolean {
-  return (
-    url.protocol === 'http:' &&
-    (url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]')
-  );
 }
 
 // The body's retry_after is exact (fractions of a second); the header is rounded up.
