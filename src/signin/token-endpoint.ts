@@ -351,9 +351,19 @@ export class TokenTransport {
   // Aborted by close(): requests in flight must not outlive the client (or keep the process up).
   readonly #closing = new AbortController();
   readonly #options: TransportOptions;
+  // What every request's openid-client Configuration is built from, worked out once.
+  readonly #server: OidcModule.ServerMetadata;
+  readonly #insecure: boolean;
 
   constructor(options: TransportOptions) {
     this.#options = options;
+    this.#server = {
+      issuer: options.issuer,
+      authorization_endpoint: `${options.webBase}/oauth2/authorize`,
+      token_endpoint: `${options.apiBase}/oauth2/token`,
+      revocation_endpoint: `${options.apiBase}/oauth2/token/revoke`,
+    };
+    this.#insecure = isLoopbackHttp(new URL(options.apiBase));
   }
 
   /** Aborts every request in flight; later ones fail at once. */
@@ -380,14 +390,8 @@ export class TokenTransport {
   }
 
   #config(oidc: Oidc, kind: NativeGrant['kind'], clientId: string, exchange: Exchange, context: RequestContext, timeoutMs: number, secrets: string[], read: (response: TokenResponse) => void) {
-    const server: OidcModule.ServerMetadata = {
-      issuer: this.#options.issuer,
-      authorization_endpoint: `${this.#options.webBase}/oauth2/authorize`,
-      token_endpoint: `${this.#options.apiBase}/oauth2/token`,
-      revocation_endpoint: `${this.#options.apiBase}/oauth2/token/revoke`,
-    };
-    const config = new oidc.Configuration(server, clientId, undefined, oidc.None());
-    if (isLoopbackHttp(new URL(this.#options.apiBase))) oidc.allowInsecureRequests(config);
+    const config = new oidc.Configuration(this.#server, clientId, undefined, oidc.None());
+    if (this.#insecure) oidc.allowInsecureRequests(config);
     // The time limit is boundedFetch's; openid-client's own timeout would only duplicate it.
     config[oidc.customFetch] = boundedFetch({
       exchange,
