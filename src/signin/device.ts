@@ -20,7 +20,7 @@ import {
   jsonObjectOf,
   loadOidc,
   RefusedResponse,
-  tokenResponseProblem,
+  readTokenResponse,
   type CapturedError,
   type Exchange,
 } from './token-endpoint.js';
@@ -173,12 +173,21 @@ async function poll(request: DeviceFlowRequest, signal: AbortSignal, secrets: st
   const config = new oidc.Configuration(server, request.clientId, undefined, oidc.None());
   if (isLoopbackHttp(new URL(request.apiBase))) oidc.allowInsecureRequests(config);
   const exchange: Exchange = { status: 0, timedOut: false };
+  // The token set of the last token response read, set by the check below.
+  let approved: TokenResult | undefined;
   config[oidc.customFetch] = boundedFetch({
     exchange,
     timeoutMs: request.requestTimeoutMs,
     signals: () => [signal],
     secrets,
-    check: (url, text) => (url === deviceEndpoint ? deviceResponseProblem(text) : tokenResponseProblem(text)),
+    check: (url, text) => {
+      if (url === deviceEndpoint) return deviceResponseProblem(text);
+      // The one read of the token response: what the flow hands out is converted here, once.
+      const read = readTokenResponse(text);
+      if (typeof read === 'string') return read;
+      approved = read.tokens;
+      return undefined;
+    },
   }) as OidcModule.CustomFetch;
 
   const failed = (error: unknown, step: string): ClientResultError => {
@@ -239,16 +248,11 @@ async function poll(request: DeviceFlowRequest, signal: AbortSignal, secrets: st
     await wait(pause, signal, true).done;
     if (Date.now() >= expiresAt) throw expired();
     try {
-      const result = await oidc.genericGrantRequest(config, DEVICE_CODE_GRANT_TYPE, parameters);
-      const tokens: TokenResult = {
-        accessToken: result.access_token,
-        refreshToken: result.refresh_token ?? '',
-        tokenType: 'Bearer',
-        expiresIn: typeof result.expires_in === 'number' ? result.expires_in : 0,
-        scopes: result.scope ?? '',
-      };
-      if (result.id_token) tokens.idToken = result.id_token;
-      return tokens;
+      approved = undefined;
+      // openid-client's own checks of the response run too; what it returns is what we read.
+      await oidc.genericGrantRequest(config, DEVICE_CODE_GRANT_TYPE, parameters);
+      if (approved) return approved;
+      throw new RefusedResponse(exchange.status, 'its answer was not a token response');
     } catch (error) {
       const answer = failed(error, 'token');
       switch (answer.oauthError) {

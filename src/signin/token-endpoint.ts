@@ -132,7 +132,11 @@ const MAX_EXPIRES_IN = 2 ** 31 - 1;
  */
 export function readTokenResponse(text: string): TokenResponse | string {
   const body = jsonObjectOf(text);
-  if (typeof body === 'string') return body;
+  return typeof body === 'string' ? body : readTokenBody(body);
+}
+
+/** `readTokenResponse` for a body already parsed. */
+export function readTokenBody(body: Record<string, unknown>): TokenResponse | string {
   const accessToken = body.access_token;
   if (typeof accessToken !== 'string' || accessToken.length === 0) return 'it has no access_token';
   if (!B64TOKEN.test(accessToken)) return 'its access_token has characters a Bearer token cannot have';
@@ -165,12 +169,6 @@ export function readTokenResponse(text: string): TokenResponse | string {
   if (typeof payload === 'string') return payload;
   tokens.idToken = idToken;
   return { tokens, nonce: payload.nonce };
-}
-
-/** What is wrong with a successful token response, in a phrase, or undefined when it is usable. */
-export function tokenResponseProblem(text: string): string | undefined {
-  const read = readTokenResponse(text);
-  return typeof read === 'string' ? read : undefined;
 }
 
 const JWS_PART = /^[A-Za-z0-9_-]+$/;
