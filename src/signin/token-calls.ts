@@ -152,7 +152,7 @@ export class TokenCalls {
             } else {
               reject(failure(result, result.type === 'NetworkError' && context.timedOut ? 'ERR_REQUEST_TIMEOUT' : undefined));
             }
-          });
+          }).catch(reject); // exchange never rejects; the addon's reading of a failure could throw
         },
         (cause: unknown) =>
           reject(
