@@ -17,7 +17,7 @@ export default {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.mutation.config.mts', related: true },
   coverageAnalysis: 'perTest',
-  mutate: ['src/shared/redact.ts', 'src/signin/token-endpoint.ts', 'src/signin/client.ts', 'src/signin/args.ts', 'src/signin/bearer-token.ts', 'src/shared/schedule.ts', 'src/tokens/manager.ts', 'src/tokens/envelope.ts'],
+  mutate: ['src/shared/redact.ts', 'src/signin/token-endpoint.ts', 'src/signin/client.ts', 'src/signin/authorize-flow.ts', 'src/signin/token-calls.ts', 'src/signin/account-flows.ts', 'src/signin/args.ts', 'src/signin/bearer-token.ts', 'src/shared/schedule.ts', 'src/tokens/manager.ts', 'src/tokens/envelope.ts'],
   ignorePatterns: ['build', 'prebuilds', 'coverage', 'native', 'bench', 'examples'],
   // Each mutant run is a whole vitest run with live loopback servers; one at a time on two cores.
   concurrency: 1,

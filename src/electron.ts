@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import { inspect } from 'node:util';
 
 import { checkBoolean, checkFunction, checkOptions } from './shared/check.js';
-import { Client, type ClientOptions } from './signin/client.js';
+import { Client } from './signin/client.js';
+import type { ClientOptions } from './signin/options.js';
 import { argumentError, SocialSdkAuthError } from './shared/errors.js';
 import { redact } from './shared/redact.js';
 import { findRedirectUrl } from './desktop/forward.js';

@@ -2,25 +2,25 @@
  * social-sdk-auth: sign a player in through the platform's social SDK authorization flow
  * (OAuth 2.0 authorization code + PKCE, RFC 8252) and keep the tokens fresh.
  */
-export {
-  Client,
-  type AuthorizeOptions,
-  type AuthorizeResult,
-  type ClientEvents,
-  type ClientOptions,
-  type ExternalIdentityOptions,
-  type GetProvisionalTokenOptions,
-  type GetTokenFromDeviceOptions,
-  type GetTokenFromDeviceProvisionalMergeOptions,
-  type GetTokenFromProvisionalMergeOptions,
-  type GetTokenOptions,
-  type RefreshTokenOptions,
-  type RevokeTokenOptions,
-  type SignInOptions,
-  type SignInResult,
-  type TokenResult,
-  type AuthorizeVia,
-} from './signin/client.js';
+export { Client } from './signin/client.js';
+export type {
+  AuthorizeOptions,
+  AuthorizeResult,
+  ClientEvents,
+  ClientOptions,
+  ExternalIdentityOptions,
+  GetProvisionalTokenOptions,
+  GetTokenFromDeviceOptions,
+  GetTokenFromDeviceProvisionalMergeOptions,
+  GetTokenFromProvisionalMergeOptions,
+  GetTokenOptions,
+  RefreshTokenOptions,
+  RevokeTokenOptions,
+  SignInOptions,
+  SignInResult,
+  TokenResult,
+  AuthorizeVia,
+} from './signin/options.js';
 export {
   AuthorizationArgs,
   IntegrationType,
@@ -37,5 +37,5 @@ export type {
   TokenExpirationCallbackOptions,
   TokenExpirationInfo,
 } from './signin/bearer-token.js';
-export { type DeviceUserCode } from './signin/device.js';
+export { type DeviceUserCode } from './signin/options.js';
 export { ExternalAuthType, ProvisionalErrorCode } from './signin/provisional.js';

@@ -1,7 +1,8 @@
 // client.updateToken / isAuthenticated / setTokenExpirationCallback: the social SDK's token calls,
 // exercised with a real sign-in against the emulator over loopback HTTP.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Client, type SignInResult } from '../src/signin/client.js';
+import { Client } from '../src/signin/client.js';
+import type { SignInResult } from '../src/signin/options.js';
 import { ClientResultError } from '../src/shared/errors.js';
 import { startEmulator, type Emulator } from '../src/emulator/index.js';
 import { clientFor } from './support/emulator.js';

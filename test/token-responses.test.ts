@@ -158,6 +158,19 @@ describe('a 200 that is not a usable token response', () => {
     });
   });
 
+  it('hands out a usable response exactly as it was read: tokens larger than 64 KiB come back whole', async () => {
+    // The response is read and converted once, in TypeScript, and is not copied through the addon
+    // (whose string fields stop at 64 KiB): every byte the service sent reaches the caller.
+    const access = 'a'.repeat(70_000);
+    const refresh = `r${'0'.repeat(69_999)}`;
+    endpoint = await hostile(json(200, { ...good, access_token: access, refresh_token: refresh, expires_in: 1e12 }));
+    const tokens = await endpoint.client.refreshToken({ refreshToken: REFRESH_TOKEN });
+    expect(tokens.accessToken).toBe(access);
+    expect(tokens.refreshToken).toBe(refresh);
+    // The social SDK's expiresIn is an int32: a longer lifetime is capped, as before.
+    expect(tokens.expiresIn).toBe(2 ** 31 - 1);
+  });
+
   it('accepts a lower-case bearer token_type and hands it out as Bearer', async () => {
     endpoint = await hostile(json(200, { ...good, token_type: 'bearer' }));
     await expect(endpoint.client.refreshToken({ refreshToken: REFRESH_TOKEN })).resolves.toMatchObject({ tokenType: 'Bearer', expiresIn: 604800 });

@@ -5,6 +5,8 @@
 #include "sdkauth/base64url.hpp"
 #include "sdkauth/client.hpp"
 #include "sdkauth/sha256.hpp"
+#include "sdkauth/token_exchange.hpp"
+#include "transport.hpp"
 #include "util.hpp"
 
 namespace sdkauth_addon {
@@ -21,7 +23,8 @@ Addon::Addon(Napi::Env env, Napi::Object exports) {
                                                                 napi_enumerable),
                InstanceMethod<&Addon::Sha256>("sha256", napi_enumerable),
                InstanceMethod<&Addon::Base64UrlEncode>("base64UrlEncode", napi_enumerable),
-               InstanceMethod<&Addon::LiveClientCount>("liveClientCount", napi_enumerable)});
+               InstanceMethod<&Addon::LiveClientCount>("liveClientCount", napi_enumerable),
+               InstanceMethod<&Addon::TransportResult>("transportResult", napi_enumerable)});
   // Runs when this environment ends (process exit, Worker terminate, Electron reload), before
   // finalizers: stop listener threads and release thread-safe functions while it is safe.
   env_ = env;
@@ -74,6 +77,20 @@ Napi::Value Addon::Base64UrlEncode(const Napi::CallbackInfo& info) {
 
 Napi::Value Addon::LiveClientCount(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), static_cast<double>(live_clients.size()));
+}
+
+Napi::Value Addon::TransportResult(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const char* where = "transportResult";
+  const std::string kind = RequireString(info, 0, where, "kind", 64);
+  sdkauth::GrantKind grant = sdkauth::GrantKind::AuthorizationCode;
+  if (kind == "refresh_token") grant = sdkauth::GrantKind::RefreshToken;
+  else if (kind == "revoke") grant = sdkauth::GrantKind::Revoke;
+  else if (kind != "authorization_code") {
+    ThrowArgumentError(env, ArgumentProblem::Value, where, "kind",
+                       "'authorization_code', 'refresh_token' or 'revoke'", info[0]);
+  }
+  return ResultToJs(env, sdkauth::TransportResult(ParseTransportResponse(info[1]), grant));
 }
 
 }  // namespace sdkauth_addon

@@ -22,6 +22,9 @@ class Addon : public Napi::Addon<Addon> {
   Napi::Value Sha256(const Napi::CallbackInfo& info);
   Napi::Value Base64UrlEncode(const Napi::CallbackInfo& info);
   Napi::Value LiveClientCount(const Napi::CallbackInfo& info);
+  // transportResult(kind, response): what a token or revocation response TypeScript received
+  // means, by the core's rule (a failed one becomes the ClientResult the caller rejects with).
+  Napi::Value TransportResult(const Napi::CallbackInfo& info);
   // Closes every live client: their listeners stop and their callbacks are dropped.
   void CloseAll();
   static void OnCleanup(void* self);

@@ -93,10 +93,6 @@ ClientWrap::ClientWrap(const Napi::CallbackInfo& info)
     create.Limits.connection_timeout_ms = static_cast<int>(t);
   }
   ReadDesktopClientOptions(options, &create.DesktopClient);
-  Napi::Value transport = options.Get("transport");
-  if (!transport.IsFunction()) {
-    ThrowArgumentError(env, ArgumentProblem::Type, "new Client", "transport", "a function", transport);
-  }
   Napi::Value opener = options.Get("openUrl");
   if (!opener.IsFunction()) {
     ThrowArgumentError(env, ArgumentProblem::Type, "new Client", "openUrl", "a function", opener);
@@ -104,10 +100,8 @@ ClientWrap::ClientWrap(const Napi::CallbackInfo& info)
 
   client_ = std::make_unique<sdkauth::Client>(create);
   dispatcher_ = std::make_shared<TsfnDispatcher>(env);
-  transport_ = std::make_shared<JsTokenTransport>(env, transport.As<Napi::Function>());
   opener_ = std::make_shared<JsUrlOpener>(env, opener.As<Napi::Function>());
   client_->SetDispatcher(dispatcher_);
-  client_->SetTokenTransport(transport_);
   client_->SetUrlOpener(opener_);
   addon_ = env.GetInstanceData<Addon>();
   if (addon_) addon_->live_clients.insert(this);
@@ -124,7 +118,6 @@ void ClientWrap::Close() {
   // Ends a pending flow; its ClientDestroyed completion still reaches JS if the loop runs.
   client_.reset();
   if (dispatcher_) dispatcher_->Close();
-  if (transport_) transport_->Reset();
   if (opener_) opener_->Reset();
 }
 
@@ -262,25 +255,36 @@ Napi::Value ClientWrap::HandleRedirect(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(env, client_->HandleRedirect(url));
 }
 
-sdkauth::TokenExchangeCallback ClientWrap::TokensTo(Completion done) {
-  return [done](sdkauth::ClientResult result, std::string access, std::string refresh,
-                sdkauth::AuthorizationTokenType, std::int32_t expires, std::string scopes,
-                std::string id_token) {
-    done(result, [&](Napi::Env env, std::vector<napi_value>& values) {
-      if (!result.Successful()) {
-        values.push_back(env.Undefined());
-        return;
-      }
-      Napi::Object tokens = Napi::Object::New(env);
-      tokens.Set("accessToken", access);
-      tokens.Set("refreshToken", refresh);
-      tokens.Set("tokenType", "Bearer");
-      tokens.Set("expiresIn", expires);
-      tokens.Set("scopes", scopes);
-      if (!id_token.empty()) tokens.Set("idToken", id_token);
-      values.push_back(tokens);
-    });
-  };
+namespace {
+
+const char* GrantKindName(sdkauth::GrantKind kind) {
+  switch (kind) {
+    case sdkauth::GrantKind::AuthorizationCode: return "authorization_code";
+    case sdkauth::GrantKind::RefreshToken: return "refresh_token";
+    case sdkauth::GrantKind::Revoke: return "revoke";
+  }
+  return "unknown";
+}
+
+// The grant to send, or the ValidationError that stops it: TypeScript sends the grant itself.
+Napi::Value PreparedToJs(Napi::Env env, const sdkauth::PreparedGrant& prepared) {
+  if (!prepared.grant) return ResultToJs(env, prepared.result);
+  const sdkauth::TokenGrant& grant = *prepared.grant;
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("kind", GrantKindName(grant.kind));
+  out.Set("endpoint", grant.endpoint);
+  out.Set("clientId", grant.client_id);
+  out.Set("grantType", grant.grant_type);
+  Napi::Object params = Napi::Object::New(env);
+  for (const auto& [name, value] : grant.parameters) params.Set(name, value);
+  out.Set("parameters", params);
+  return out;
+}
+
+}  // namespace
+
+std::uint64_t ClientWrap::ApplicationIdOr(std::uint64_t app) const {
+  return app != 0 ? app : client_->GetApplicationId();
 }
 
 Napi::Value ClientWrap::GetToken(const Napi::CallbackInfo& info) {
@@ -291,9 +295,9 @@ Napi::Value ClientWrap::GetToken(const Napi::CallbackInfo& info) {
   const std::string code = RequireString(info, 1, where, "code", kMaxToken);
   const std::string verifier = RequireString(info, 2, where, "codeVerifier", kMaxToken);
   const std::string redirect = RequireString(info, 3, where, "redirectUri", kMaxUrl);
-  Napi::Function callback = RequireFunction(info, 4, where, "callback");
-  client_->GetToken(app, code, verifier, redirect, TokensTo(CompletionFor(Track(env, callback))));
-  return env.Undefined();
+  return PreparedToJs(env, sdkauth::PrepareAuthorizationCodeGrant(client_->Options().ApiBase,
+                                                                  ApplicationIdOr(app), code,
+                                                                  verifier, redirect));
 }
 
 Napi::Value ClientWrap::RefreshToken(const Napi::CallbackInfo& info) {
@@ -302,9 +306,8 @@ Napi::Value ClientWrap::RefreshToken(const Napi::CallbackInfo& info) {
   EnsureOpen(env, where);
   const std::uint64_t app = RequireUint64(info[0], where, "applicationId");
   const std::string token = RequireString(info, 1, where, "refreshToken", kMaxToken);
-  Napi::Function callback = RequireFunction(info, 2, where, "callback");
-  client_->RefreshToken(app, token, TokensTo(CompletionFor(Track(env, callback))));
-  return env.Undefined();
+  return PreparedToJs(env, sdkauth::PrepareRefreshTokenGrant(client_->Options().ApiBase,
+                                                             ApplicationIdOr(app), token));
 }
 
 Napi::Value ClientWrap::RevokeToken(const Napi::CallbackInfo& info) {
@@ -313,10 +316,8 @@ Napi::Value ClientWrap::RevokeToken(const Napi::CallbackInfo& info) {
   EnsureOpen(env, where);
   const std::uint64_t app = RequireUint64(info[0], where, "applicationId");
   const std::string token = RequireString(info, 1, where, "token", kMaxToken);
-  Napi::Function callback = RequireFunction(info, 2, where, "callback");
-  client_->RevokeToken(app, token, [done = CompletionFor(Track(env, callback))](
-                                       sdkauth::ClientResult result) { done(result); });
-  return env.Undefined();
+  return PreparedToJs(env, sdkauth::PrepareRevokeGrant(client_->Options().ApiBase,
+                                                       ApplicationIdOr(app), token));
 }
 
 Napi::Value ClientWrap::CloseMethod(const Napi::CallbackInfo& info) {

@@ -1,4 +1,4 @@
-// The Client exposed to JavaScript. Callbacks are kept here, on the JS thread, and the core's
+// The Client exposed to JavaScript. Callbacks (of authorize) are kept here, on the JS thread, and the core's
 // completions only carry ids, so nothing JavaScript is touched or freed on another thread.
 #pragma once
 #include <napi.h>
@@ -37,6 +37,8 @@ class ClientWrap : public Napi::ObjectWrap<ClientWrap> {
   Napi::Value AbortAuthorize(const Napi::CallbackInfo& info);
   Napi::Value IsAuthorizing(const Napi::CallbackInfo& info);
   Napi::Value HandleRedirect(const Napi::CallbackInfo& info);
+  // getToken, refreshToken, revokeToken: synchronous; the grant the arguments make (TypeScript
+  // sends it and reads the response), or the ValidationError that stops it.
   Napi::Value GetToken(const Napi::CallbackInfo& info);
   Napi::Value RefreshToken(const Napi::CallbackInfo& info);
   Napi::Value RevokeToken(const Napi::CallbackInfo& info);
@@ -68,13 +70,12 @@ class ClientWrap : public Napi::ObjectWrap<ClientWrap> {
     void operator()(const sdkauth::ClientResult& result, const ExtraValues& extra = nullptr) const;
   };
   Completion CompletionFor(std::uint64_t id) { return Completion{this, pending_, id}; }
-  // The core's token callback, ending in `done`: the tokens follow the result when it succeeded.
-  static sdkauth::TokenExchangeCallback TokensTo(Completion done);
+  // The application id a token request goes out with: the argument's, else the client's.
+  std::uint64_t ApplicationIdOr(std::uint64_t app) const;
 
   Addon* addon_ = nullptr;
   std::unique_ptr<sdkauth::Client> client_;
   std::shared_ptr<TsfnDispatcher> dispatcher_;
-  std::shared_ptr<JsTokenTransport> transport_;
   std::shared_ptr<JsUrlOpener> opener_;
   std::shared_ptr<Pending> pending_;  // completions hold a weak_ptr to it
   std::uint64_t next_id_ = 1;

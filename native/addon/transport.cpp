@@ -10,15 +10,6 @@
 namespace sdkauth_addon {
 namespace {
 
-const char* GrantKindName(sdkauth::GrantKind kind) {
-  switch (kind) {
-    case sdkauth::GrantKind::AuthorizationCode: return "authorization_code";
-    case sdkauth::GrantKind::RefreshToken: return "refresh_token";
-    case sdkauth::GrantKind::Revoke: return "revoke";
-  }
-  return "unknown";
-}
-
 std::string StringField(const Napi::Object& object, const char* name) {
   Napi::Value value = object.Get(name);
   if (!value.IsString()) return std::string();
@@ -72,44 +63,6 @@ sdkauth::TransportResponse ParseTransportResponse(const Napi::Value& value) {
   r.id_token = StringField(o, "idToken");
   if (outcome.empty() && r.message.empty()) r.message = "the token transport's response had no outcome";
   return r;
-}
-
-JsTokenTransport::JsTokenTransport(Napi::Env env, Napi::Function transport)
-    : env_(env), transport_(Napi::Persistent(transport)) {}
-
-void JsTokenTransport::Send(const sdkauth::TokenGrant& grant,
-                            std::function<void(sdkauth::TransportResponse)> done) {
-  Napi::Env env = env_;
-  Napi::HandleScope scope(env);
-  auto once = std::make_shared<std::function<void(sdkauth::TransportResponse)>>(std::move(done));
-  auto finish = [once](sdkauth::TransportResponse r) {
-    if (!*once) return;
-    auto fn = std::move(*once);
-    *once = nullptr;
-    fn(std::move(r));
-  };
-  if (transport_.IsEmpty()) {
-    sdkauth::TransportResponse r;
-    r.message = "the client is closed";
-    finish(std::move(r));
-    return;
-  }
-  Napi::Object request = Napi::Object::New(env);
-  request.Set("kind", GrantKindName(grant.kind));
-  request.Set("endpoint", grant.endpoint);
-  request.Set("clientId", grant.client_id);
-  request.Set("grantType", grant.grant_type);
-  Napi::Object params = Napi::Object::New(env);
-  for (const auto& [name, value] : grant.parameters) params.Set(name, value);
-  request.Set("parameters", params);
-  Napi::Function callback = Napi::Function::New(
-      env, [finish](const Napi::CallbackInfo& info) { finish(ParseTransportResponse(info[0])); },
-      "done");
-  if (!CallJs(env, transport_, {request, callback}, true)) {
-    sdkauth::TransportResponse r;
-    r.message = "the token transport threw before sending the request";
-    finish(std::move(r));
-  }
 }
 
 JsUrlOpener::JsUrlOpener(Napi::Env env, Napi::Function opener)

@@ -1,5 +1,6 @@
-// The seams the addon fills with JavaScript: the TokenTransport (openid-client in TypeScript)
-// and the UrlOpener (the system browser, Electron's shell, or a test driver).
+// The addon's side of the token exchange and the UrlOpener seam. TypeScript sends every grant
+// itself (openid-client); only a failed response comes here, to be read into a ClientResult by
+// the core's rule. The UrlOpener is the system browser, Electron's shell, or a test driver.
 #pragma once
 #include <napi.h>
 
@@ -7,20 +8,6 @@
 #include "sdkauth/token_transport.hpp"
 
 namespace sdkauth_addon {
-
-// Calls `transport(grant, done)` on the JS thread. TypeScript sends the grant and calls
-// `done(response)` exactly once.
-class JsTokenTransport final : public sdkauth::TokenTransport {
- public:
-  JsTokenTransport(Napi::Env env, Napi::Function transport);
-  void Send(const sdkauth::TokenGrant& grant,
-            std::function<void(sdkauth::TransportResponse)> done) override;
-  void Reset() { transport_.Reset(); }
-
- private:
-  Napi::Env env_;
-  Napi::FunctionReference transport_;
-};
 
 class JsUrlOpener final : public sdkauth::UrlOpener {
  public:
@@ -33,6 +20,7 @@ class JsUrlOpener final : public sdkauth::UrlOpener {
   Napi::FunctionReference opener_;
 };
 
+// A transport response as TypeScript reports it ({ outcome, status, oauthError, … }), bounded.
 sdkauth::TransportResponse ParseTransportResponse(const Napi::Value& value);
 
 }  // namespace sdkauth_addon

@@ -9,42 +9,24 @@ import type * as OidcModule from 'openid-client' with { 'resolution-mode': 'impo
 
 import { ClientResultError, type ErrorType } from '../shared/errors.js';
 import { redact } from '../shared/redact.js';
-import type { NativeTokens } from './native.js';
+import { isLoopbackHttp, type DeviceUserCode, type TokenResult } from './options.js';
 import { wait } from '../shared/schedule.js';
 import {
   boundedFetch,
   causeChain,
   describeNetworkError,
-  isLoopbackHttp,
   isNetworkFailure,
   isRetryable,
   jsonObjectOf,
   loadOidc,
   RefusedResponse,
-  tokenResponseProblem,
+  readTokenResponse,
   type CapturedError,
   type Exchange,
 } from './token-endpoint.js';
 
 /** The grant type of RFC 8628 §3.4. */
 export const DEVICE_CODE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
-
-/** What `onUserCode` shows the player. The device code itself is never handed out: it is a secret. */
-export interface DeviceUserCode {
-  /** The code the player types, e.g. `BCDF-GHJK`. */
-  readonly userCode: string;
-  /** Where the player enters it, e.g. `https://discord.com/activate`. */
-  readonly verificationUri: string;
-  /** The same page with the code filled in (for a QR code), when the service sent one. */
-  readonly verificationUriComplete: string | undefined;
-  /** Seconds until the code expires. */
-  readonly expiresIn: number;
-  /** Seconds the device waits between polls (it grows by 5 on every `slow_down`). */
-  readonly interval: number;
-}
-
-/** Tokens the flow brought: the shape the core reports for every grant, handed out as a `TokenResult`. */
-export type DeviceFlowTokens = NativeTokens;
 
 /** One run of the flow, as the client sets it up. */
 export interface DeviceFlowRequest {
@@ -129,7 +111,7 @@ function flowError(type: ErrorType, message: string, code?: string, captured?: P
 type Ending = { kind: 'aborted' } | { kind: 'closed' } | { kind: 'timeout' } | { kind: 'callback'; error: unknown };
 
 /** Runs the whole device flow; resolves with the tokens or rejects with a `ClientResultError`. */
-export async function runDeviceFlow(request: DeviceFlowRequest): Promise<DeviceFlowTokens> {
+export async function runDeviceFlow(request: DeviceFlowRequest): Promise<TokenResult> {
   const { where, timeoutMs } = request;
   const controller = new AbortController();
   let ending: Ending | undefined;
@@ -177,7 +159,7 @@ function endingError(ending: Ending | undefined, where: string, timeoutMs: numbe
   }
 }
 
-async function poll(request: DeviceFlowRequest, signal: AbortSignal, secrets: string[], end: (why: Ending) => void): Promise<DeviceFlowTokens> {
+async function poll(request: DeviceFlowRequest, signal: AbortSignal, secrets: string[], end: (why: Ending) => void): Promise<TokenResult> {
   const { where } = request;
   const oidc = await loadOidc();
   signal.throwIfAborted();
@@ -191,12 +173,21 @@ async function poll(request: DeviceFlowRequest, signal: AbortSignal, secrets: st
   const config = new oidc.Configuration(server, request.clientId, undefined, oidc.None());
   if (isLoopbackHttp(new URL(request.apiBase))) oidc.allowInsecureRequests(config);
   const exchange: Exchange = { status: 0, timedOut: false };
+  // The token set of the last token response read, set by the check below.
+  let approved: TokenResult | undefined;
   config[oidc.customFetch] = boundedFetch({
     exchange,
     timeoutMs: request.requestTimeoutMs,
     signals: () => [signal],
     secrets,
-    check: (url, text) => (url === deviceEndpoint ? deviceResponseProblem(text) : tokenResponseProblem(text)),
+    check: (url, text) => {
+      if (url === deviceEndpoint) return deviceResponseProblem(text);
+      // The one read of the token response: what the flow hands out is converted here, once.
+      const read = readTokenResponse(text);
+      if (typeof read === 'string') return read;
+      approved = read.tokens;
+      return undefined;
+    },
   }) as OidcModule.CustomFetch;
 
   const failed = (error: unknown, step: string): ClientResultError => {
@@ -257,16 +248,11 @@ async function poll(request: DeviceFlowRequest, signal: AbortSignal, secrets: st
     await wait(pause, signal, true).done;
     if (Date.now() >= expiresAt) throw expired();
     try {
-      const result = await oidc.genericGrantRequest(config, DEVICE_CODE_GRANT_TYPE, parameters);
-      const tokens: DeviceFlowTokens = {
-        accessToken: result.access_token,
-        refreshToken: result.refresh_token ?? '',
-        tokenType: 'Bearer',
-        expiresIn: typeof result.expires_in === 'number' ? result.expires_in : 0,
-        scopes: result.scope ?? '',
-      };
-      if (result.id_token) tokens.idToken = result.id_token;
-      return tokens;
+      approved = undefined;
+      // openid-client's own checks of the response run too; what it returns is what we read.
+      await oidc.genericGrantRequest(config, DEVICE_CODE_GRANT_TYPE, parameters);
+      if (approved) return approved;
+      throw new RefusedResponse(exchange.status, 'its answer was not a token response');
     } catch (error) {
       const answer = failed(error, 'token');
       switch (answer.oauthError) {

@@ -14,16 +14,7 @@ export interface NativeResult extends Omit<ClientResult, 'type'> {
   text: string;
 }
 
-/** A token set as the core reports it; the Client hands it out as a `TokenResult`. */
-export interface NativeTokens {
-  accessToken: string;
-  refreshToken: string;
-  tokenType: 'Bearer';
-  expiresIn: number;
-  scopes: string;
-  idToken?: string;
-}
-
+/** A grant the core built from checked arguments; TypeScript sends it (token-endpoint.ts). */
 export interface NativeGrant {
   kind: 'authorization_code' | 'refresh_token' | 'revoke';
   endpoint: string;
@@ -32,8 +23,9 @@ export interface NativeGrant {
   parameters: Record<string, string>;
 }
 
+/** A token or revocation response that failed, as the core reads it (`transportResult`). */
 export interface NativeTransportResponse {
-  outcome: 'ok' | 'http' | 'network' | 'invalid';
+  outcome: 'http' | 'network' | 'invalid';
   status?: number;
   oauthError?: string;
   errorDescription?: string;
@@ -41,12 +33,6 @@ export interface NativeTransportResponse {
   body?: string;
   retryAfter?: number;
   message?: string;
-  accessToken?: string;
-  refreshToken?: string;
-  tokenType?: string;
-  expiresIn?: number;
-  scope?: string;
-  idToken?: string;
 }
 
 export interface NativeArgs {
@@ -77,7 +63,6 @@ export interface NativeClientOptions {
   desktopClientSocketDir?: string;
   desktopClientConnectTimeoutMs?: number;
   desktopClientApproveTimeoutMs?: number;
-  transport: (grant: NativeGrant, done: (response: NativeTransportResponse) => void) => void;
   openUrl: (url: string) => void;
 }
 
@@ -89,15 +74,10 @@ export interface NativeClient {
   abortAuthorize(reason?: string): void;
   isAuthorizing(): boolean;
   handleRedirect(url: string): boolean;
-  getToken(
-    applicationId: bigint,
-    code: string,
-    codeVerifier: string,
-    redirectUri: string,
-    callback: (result: NativeResult, tokens?: NativeTokens) => void,
-  ): void;
-  refreshToken(applicationId: bigint, refreshToken: string, callback: (result: NativeResult, tokens?: NativeTokens) => void): void;
-  revokeToken(applicationId: bigint, token: string, callback: (result: NativeResult) => void): void;
+  /** The grant these arguments make (applicationId 0n: the client's), or the ValidationError that stops it. */
+  getToken(applicationId: bigint, code: string, codeVerifier: string, redirectUri: string): NativeGrant | NativeResult;
+  refreshToken(applicationId: bigint, refreshToken: string): NativeGrant | NativeResult;
+  revokeToken(applicationId: bigint, token: string): NativeGrant | NativeResult;
   close(): void;
   isClosed(): boolean;
   /** Desktop client IPC: the paths the next `authorize` may take. */
@@ -112,6 +92,8 @@ export interface NativeBinding {
   sha256(data: Uint8Array): Buffer;
   base64UrlEncode(data: Uint8Array): string;
   liveClientCount(): number;
+  /** The failure a token or revocation response means, by the core's rule. */
+  transportResult(kind: NativeGrant['kind'], response: NativeTransportResponse): NativeResult;
 }
 
 let binding: NativeBinding | undefined;

@@ -5,9 +5,7 @@
 import { checkOneOf, checkString } from '../shared/check.js';
 import { argumentError } from '../shared/errors.js';
 import type { IntegrationType } from './args.js';
-import type { DeviceUserCode } from './device.js';
 import { EXTERNAL_AUTH_TYPES, MAX_EXTERNAL_AUTH_TOKEN_LENGTH, type ExternalAuthType } from './provisional.js';
-import { isLoopbackHttp } from './token-endpoint.js';
 
 export interface ClientOptions {
   /** The application id (a snowflake, as a string or bigint). Can also be set later with `setApplicationId`. */
@@ -97,6 +95,20 @@ export interface AuthorizeResult {
    * desktop client comes with `http://127.0.0.1/callback` (no port: no listener served it).
    */
   redirectUri: string;
+}
+
+/** What `onUserCode` shows the player. The device code itself is never handed out: it is a secret. */
+export interface DeviceUserCode {
+  /** The code the player types, e.g. `BCDF-GHJK`. */
+  readonly userCode: string;
+  /** Where the player enters it, e.g. `https://discord.com/activate`. */
+  readonly verificationUri: string;
+  /** The same page with the code filled in (for a QR code), when the service sent one. */
+  readonly verificationUriComplete: string | undefined;
+  /** Seconds until the code expires. */
+  readonly expiresIn: number;
+  /** Seconds the device waits between polls (it grows by 5 on every `slow_down`). */
+  readonly interval: number;
 }
 
 export interface TokenResult {
@@ -197,6 +209,14 @@ export const DESKTOP_CLIENT_REDIRECT_URI = 'http://127.0.0.1/callback';
 export const DEFAULT_WEB_BASE = 'https://discord.com';
 export const AUTHORIZE_VIA = ['auto', 'desktopClient', 'browser'] as const;
 export const DEFAULT_API_BASE = 'https://discord.com/api/v10';
+
+/** True for http URLs on the loopback interface, the only place plain http is allowed. */
+export function isLoopbackHttp(url: URL): boolean {
+  return (
+    url.protocol === 'http:' &&
+    (url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]')
+  );
+}
 
 export function checkBase(where: string, name: string, value: unknown, fallback: string): string {
   if (value === undefined) return fallback;

@@ -13,12 +13,13 @@ import {
   describeNetworkError,
   isNetworkFailure,
   isRetryable,
+  jsonObjectOf,
+  readTokenBody,
   RefusedResponse,
-  tokenResponseProblem,
   type CapturedError,
   type Exchange,
 } from './token-endpoint.js';
-import type { DeviceFlowTokens } from './device.js';
+import type { TokenResult } from './options.js';
 
 const ADVICE: Record<number, string> = {
   [ProvisionalErrorCode.ProviderNotConfigured]: 'Configure an identity provider of this type for the application, or use another externalAuthType.',
@@ -70,7 +71,7 @@ function unusable(where: string, status: number, why: string): ClientResultError
 }
 
 /** Exchanges an external token for a provisional account's tokens. */
-export async function requestProvisionalToken(request: ProvisionalTokenRequest): Promise<DeviceFlowTokens> {
+export async function requestProvisionalToken(request: ProvisionalTokenRequest): Promise<TokenResult> {
   const { where, externalAuthToken: secret } = request;
   const exchange: Exchange = { status: 0, timedOut: false };
   const signals = request.signal ? [request.closing, request.signal] : [request.closing];
@@ -100,24 +101,10 @@ export async function requestProvisionalToken(request: ProvisionalTokenRequest):
     throw ClientResultError.of('NetworkError', `${where}: the request failed: ${why}.`);
   }
   if (response.status !== 200) throw httpError(where, exchange.error ?? captureError(response.status, response.headers.get('retry-after'), text, [secret]));
-  let body: Record<string, unknown> | undefined;
-  try {
-    const json = JSON.parse(text) as unknown;
-    if (json !== null && typeof json === 'object' && !Array.isArray(json)) body = json as Record<string, unknown>;
-  } catch {
-    // refused below with the reason
-  }
+  const body = jsonObjectOf(text);
   // The service sends `refresh_token: null` to identities that have none; that is absence.
-  if (body?.refresh_token === null) delete body.refresh_token;
-  const problem = body === undefined ? tokenResponseProblem(text) : tokenResponseProblem(JSON.stringify(body));
-  if (problem !== undefined || body === undefined) throw unusable(where, 200, problem ?? 'its body is not a JSON object');
-  const tokens: DeviceFlowTokens = {
-    accessToken: body.access_token as string,
-    refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : '',
-    tokenType: 'Bearer',
-    expiresIn: typeof body.expires_in === 'number' ? body.expires_in : 0,
-    scopes: typeof body.scope === 'string' ? body.scope : '',
-  };
-  if (typeof body.id_token === 'string' && body.id_token !== '') tokens.idToken = body.id_token;
-  return tokens;
+  if (typeof body !== 'string' && body.refresh_token === null) delete body.refresh_token;
+  const read = typeof body === 'string' ? body : readTokenBody(body);
+  if (typeof read === 'string') throw unusable(where, 200, read);
+  return read.tokens;
 }

@@ -1,12 +1,14 @@
 /**
- * The TokenTransport the native core calls: sends the grant the core built to the token or
- * revocation endpoint through openid-client (public client, no client authentication), and
- * reports the outcome back in the shape the core maps onto a ClientResult.
+ * The TokenTransport: sends the grant the native core built to the token or revocation endpoint
+ * through openid-client (public client, no client authentication). A usable token response is
+ * read once, here, into the `TokenResult` the caller gets, and never crosses into the addon; a
+ * failed one is reported in the shape the core maps onto a ClientResult (`transportResult`).
  */
 import type * as OidcModule from 'openid-client' with { 'resolution-mode': 'import' };
 
 import type { ErrorType } from '../shared/errors.js';
 import type { NativeGrant, NativeTransportResponse } from './native.js';
+import { isLoopbackHttp, type TokenResult } from './options.js';
 import { redact } from '../shared/redact.js';
 
 export interface TransportOptions {
@@ -17,7 +19,7 @@ export interface TransportOptions {
   timeoutMs: number;
 }
 
-/** Per-call settings the client passes down with the next grant, and what the call found. */
+/** Per-call settings of one exchange, and what it found. */
 export interface RequestContext {
   signal?: AbortSignal;
   timeoutMs?: number;
@@ -112,14 +114,29 @@ export function jsonObjectOf(text: string): Record<string, unknown> | string {
   return json as Record<string, unknown>;
 }
 
+/** A usable token response, read once: the token set, and the ID token's `nonce` claim. */
+export interface TokenResponse {
+  tokens: TokenResult;
+  /** The ID token payload's `nonce`; undefined when there is no ID token or no nonce. */
+  nonce?: unknown;
+}
+
+// expiresIn is a whole number of seconds that fits the social SDK's int32.
+const MAX_EXPIRES_IN = 2 ** 31 - 1;
+
 /**
- * What is wrong with a successful token response, in a phrase, or undefined when it is usable.
- * Checked before the tokens are used: a refresh token is spent once the service answers, so a
- * response we would refuse later must be refused now, while the error can still say why.
+ * A successful token response checked and converted in one pass, or what is wrong with it, in
+ * a phrase. Checked before the tokens are used: a refresh token is spent once the service
+ * answers, so a response we would refuse later must be refused now, while the error can still
+ * say why.
  */
-export function tokenResponseProblem(text: string): string | undefined {
+export function readTokenResponse(text: string): TokenResponse | string {
   const body = jsonObjectOf(text);
-  if (typeof body === 'string') return body;
+  return typeof body === 'string' ? body : readTokenBody(body);
+}
+
+/** `readTokenResponse` for a body already parsed. */
+export function readTokenBody(body: Record<string, unknown>): TokenResponse | string {
   const accessToken = body.access_token;
   if (typeof accessToken !== 'string' || accessToken.length === 0) return 'it has no access_token';
   if (!B64TOKEN.test(accessToken)) return 'its access_token has characters a Bearer token cannot have';
@@ -139,16 +156,28 @@ export function tokenResponseProblem(text: string): string | undefined {
   if (body.scope !== undefined && (typeof body.scope !== 'string' || !SCOPE_LIST.test(body.scope))) {
     return 'its scope is not a list of scope names separated by single spaces';
   }
-  if (typeof body.id_token === 'string') return idTokenProblem(body.id_token);
-  return undefined;
+  const tokens: TokenResult = {
+    accessToken,
+    refreshToken: (body.refresh_token as string | undefined) ?? '',
+    tokenType: 'Bearer',
+    expiresIn: expiresIn === undefined ? 0 : Math.min(Math.trunc(expiresIn as number), MAX_EXPIRES_IN),
+    scopes: (body.scope as string | undefined) ?? '',
+  };
+  const idToken = body.id_token as string | undefined;
+  if (idToken === undefined) return { tokens };
+  const payload = idTokenPayload(idToken);
+  if (typeof payload === 'string') return payload;
+  tokens.idToken = idToken;
+  return { tokens, nonce: payload.nonce };
 }
 
 const JWS_PART = /^[A-Za-z0-9_-]+$/;
 
-/** Why an ID token is not a signed JWT (header.payload.signature, the first two JSON objects), or undefined. */
-function idTokenProblem(token: string): string | undefined {
+/** An ID token's payload, or why the token is not a signed JWT (header.payload.signature, the first two JSON objects). */
+function idTokenPayload(token: string): Record<string, unknown> | string {
   const parts = token.split('.');
   if (parts.length !== 3 || !parts.every((part) => JWS_PART.test(part))) return 'its id_token is not a JWT (three base64url parts separated by dots)';
+  let payload: Record<string, unknown> = {};
   for (const [index, name] of [[0, 'header'], [1, 'payload']] as const) {
     let value: unknown;
     try {
@@ -157,8 +186,9 @@ function idTokenProblem(token: string): string | undefined {
       value = undefined;
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return `its id_token's ${name} is not a JSON object`;
+    payload = value as Record<string, unknown>;
   }
-  return undefined;
+  return payload;
 }
 
 /** What an error response (status 300 or more) said, read once, before redaction hides anything. */
@@ -254,14 +284,6 @@ export function boundedFetch(options: {
   };
 }
 
-/** True for http URLs on the loopback interface, the only place plain http is allowed. */
-export function isLoopbackHttp(url: URL): boolean {
-  return (
-    url.protocol === 'http:' &&
-    (url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]')
-  );
-}
-
 // The body's retry_after is exact (fractions of a second); the header is rounded up.
 export function parseRetryAfter(header: string | null, body: string): number | undefined {
   try {
@@ -320,25 +342,26 @@ export function describeNetworkError(error: unknown, timeoutMs: number): string 
   return redact(last?.message ?? 'unknown network error');
 }
 
+/** What one exchange came to: the token response (none for a revocation), or the failure for the core to read. */
+export type Exchanged = { ok: true; response?: TokenResponse } | { ok: false; failure: NativeTransportResponse };
+
 export class TokenTransport {
-  #context: RequestContext = {};
   // Aborted by close(): requests in flight must not outlive the client (or keep the process up).
   readonly #closing = new AbortController();
   readonly #options: TransportOptions;
+  // What every request's openid-client Configuration is built from, worked out once.
+  readonly #server: OidcModule.ServerMetadata;
+  readonly #insecure: boolean;
 
   constructor(options: TransportOptions) {
     this.#options = options;
-  }
-
-  /** Sets the signal and timeout of the grant about to be sent (the core sends synchronously). */
-  withContext<T>(context: RequestContext, run: () => T): T {
-    const previous = this.#context;
-    this.#context = context;
-    try {
-      return run();
-    } finally {
-      this.#context = previous;
-    }
+    this.#server = {
+      issuer: options.issuer,
+      authorization_endpoint: `${options.webBase}/oauth2/authorize`,
+      token_endpoint: `${options.apiBase}/oauth2/token`,
+      revocation_endpoint: `${options.apiBase}/oauth2/token/revoke`,
+    };
+    this.#insecure = isLoopbackHttp(new URL(options.apiBase));
   }
 
   /** Aborts every request in flight; later ones fail at once. */
@@ -346,15 +369,8 @@ export class TokenTransport {
     this.#closing.abort();
   }
 
-  /** The function handed to the native client. Always calls `done` exactly once. */
-  readonly send = (grant: NativeGrant, done: (response: NativeTransportResponse) => void): void => {
-    const context = this.#context;
-    let settled = false;
-    const finish = (response: NativeTransportResponse) => {
-      if (settled) return;
-      settled = true;
-      done(response);
-    };
+  /** Sends the grant the core built; never rejects. `context.timedOut` is set when it ran out of time. */
+  exchange(grant: NativeGrant, context: RequestContext): Promise<Exchanged> {
     // The request's own secrets are scrubbed from anything the server might echo back.
     // The values that must never be echoed; redirect_uri is not one (developers need to see it).
     const secrets = ['code', 'code_verifier', 'refresh_token', 'token']
@@ -365,61 +381,55 @@ export class TokenTransport {
       grant = { ...grant, parameters: { ...grant.parameters, ...extra } };
       secrets.push(...Object.values(extra));
     }
-    this.#sendAsync(grant, context, secrets).then(finish, (error: unknown) =>
-      finish({ outcome: 'invalid', message: redact(String((error as Error)?.message ?? error), secrets) }),
-    );
-  };
+    return this.#exchange(grant, context, secrets).catch((error: unknown) => ({
+      ok: false,
+      failure: { outcome: 'invalid', message: redact(String((error as Error)?.message ?? error), secrets) },
+    }));
+  }
 
-  #config(oidc: Oidc, kind: NativeGrant['kind'], clientId: string, exchange: Exchange, context: RequestContext, timeoutMs: number, secrets: string[]) {
-    const server: OidcModule.ServerMetadata = {
-      issuer: this.#options.issuer,
-      authorization_endpoint: `${this.#options.webBase}/oauth2/authorize`,
-      token_endpoint: `${this.#options.apiBase}/oauth2/token`,
-      revocation_endpoint: `${this.#options.apiBase}/oauth2/token/revoke`,
-    };
-    const config = new oidc.Configuration(server, clientId, undefined, oidc.None());
-    if (isLoopbackHttp(new URL(this.#options.apiBase))) oidc.allowInsecureRequests(config);
+  #config(oidc: Oidc, kind: NativeGrant['kind'], clientId: string, exchange: Exchange, context: RequestContext, timeoutMs: number, secrets: string[], read: (response: TokenResponse) => void) {
+    const config = new oidc.Configuration(this.#server, clientId, undefined, oidc.None());
+    if (this.#insecure) oidc.allowInsecureRequests(config);
     // The time limit is boundedFetch's; openid-client's own timeout would only duplicate it.
     config[oidc.customFetch] = boundedFetch({
       exchange,
       timeoutMs,
       signals: () => (context.signal ? [this.#closing.signal, context.signal] : [this.#closing.signal]),
       secrets,
-      check: kind === 'revoke' ? undefined : (_url, text) => tokenResponseProblem(text),
+      // The one read of a token response: what the caller gets is converted here, once.
+      check:
+        kind === 'revoke'
+          ? undefined
+          : (_url, text) => {
+              const response = readTokenResponse(text);
+              if (typeof response === 'string') return response;
+              read(response);
+              return undefined;
+            },
     }) as OidcModule.CustomFetch;
     return config;
   }
 
-  async #sendAsync(grant: NativeGrant, context: RequestContext, secrets: string[]): Promise<NativeTransportResponse> {
+  async #exchange(grant: NativeGrant, context: RequestContext, secrets: string[]): Promise<Exchanged> {
     const timeoutMs = context.timeoutMs ?? this.#options.timeoutMs;
-    if (context.signal?.aborted || this.#closing.signal.aborted) {
-      return { outcome: 'network', message: 'the request was aborted' };
-    }
+    const aborted: Exchanged = { ok: false, failure: { outcome: 'network', message: 'the request was aborted' } };
+    if (context.signal?.aborted || this.#closing.signal.aborted) return aborted;
     const exchange: Exchange = { status: 0, timedOut: false };
+    let response: TokenResponse | undefined;
     try {
       const oidc = await loadOidc();
-      const config = this.#config(oidc, grant.kind, grant.clientId, exchange, context, timeoutMs, secrets);
+      const config = this.#config(oidc, grant.kind, grant.clientId, exchange, context, timeoutMs, secrets, (read) => (response = read));
       if (grant.kind === 'revoke') {
         await oidc.tokenRevocation(config, grant.parameters.token ?? '');
-        return { outcome: 'ok', status: 200 };
+        return { ok: true };
       }
-      const result = await oidc.genericGrantRequest(config, grant.grantType, grant.parameters);
-      return {
-        outcome: 'ok',
-        status: 200,
-        accessToken: result.access_token,
-        refreshToken: result.refresh_token ?? '',
-        tokenType: result.token_type,
-        expiresIn: typeof result.expires_in === 'number' ? result.expires_in : 0,
-        scope: result.scope ?? '',
-        idToken: result.id_token ?? '',
-      };
+      // openid-client's own checks of the response run too; what it returns is what we read.
+      await oidc.genericGrantRequest(config, grant.grantType, grant.parameters);
+      return response ? { ok: true, response } : { ok: false, failure: { outcome: 'invalid', status: exchange.status, message: 'its answer was not a token response' } };
     } catch (error) {
       // An abort with a reason of the caller's own arrives in no recognisable shape: ask the signals.
-      if (context.signal?.aborted || this.#closing.signal.aborted) {
-        return { outcome: 'network', message: 'the request was aborted' };
-      }
-      return this.#mapError(error, exchange, context, timeoutMs, secrets);
+      if (context.signal?.aborted || this.#closing.signal.aborted) return aborted;
+      return { ok: false, failure: this.#mapError(error, exchange, context, timeoutMs, secrets) };
     }
   }
 

@@ -6,7 +6,8 @@
  */
 import { EventEmitter } from 'node:events';
 
-import type { Client, TokenResult } from '../signin/client.js';
+import type { Client } from '../signin/client.js';
+import type { TokenResult } from '../signin/options.js';
 import { checkFunction, checkInteger, checkMs, checkOptions, checkSignal, checkSnowflake } from '../shared/check.js';
 import { ClientResultError, SocialSdkAuthError, argumentError } from '../shared/errors.js';
 import { DEFAULT_REFRESH_MARGIN_MS, refreshDueAt, scheduleAt, wait, type Wait } from '../shared/schedule.js';

@@ -223,7 +223,6 @@ describe('the whole-connection time budget', () => {
       redirect: 'loopback',
       loopbackPort: 0,
       connectionTimeoutMs: 300,
-      transport: () => undefined,
       openUrl: (url) => void urls.push(url),
     });
     try {

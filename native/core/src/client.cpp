@@ -9,6 +9,7 @@
 #include "pages.hpp"
 #include "sdkauth/base64url.hpp"
 #include "sdkauth/random.hpp"
+#include "sdkauth/token_exchange.hpp"
 #include "sdkauth/url.hpp"
 #include "text.hpp"
 
@@ -35,14 +36,9 @@ void Fail(const TokenExchangeCallback& callback, const ClientResult& result) {
 // Turns what the transport reported into the callback's arguments, on the dispatcher.
 void DeliverResponse(TransportResponse r, GrantKind kind, const std::shared_ptr<Dispatcher>& dispatcher,
                      const TokenExchangeCallback& callback) {
-  if (r.outcome == TransportResponse::Outcome::Ok && kind != GrantKind::Revoke) {
-    if (r.access_token.empty() || Lower(r.token_type) != "bearer") {
-      r.outcome = TransportResponse::Outcome::InvalidResponse;
-      r.message = "expected a Bearer access_token";
-    }
-  }
-  if (r.outcome != TransportResponse::Outcome::Ok) {
-    dispatcher->Post([callback, result = failures::FromTransport(r, kind)] { Fail(callback, result); });
+  ClientResult result = TransportResult(r, kind);
+  if (!result.Successful()) {
+    dispatcher->Post([callback, result = std::move(result)] { Fail(callback, result); });
     return;
   }
   const auto max = static_cast<std::int64_t>(std::numeric_limits<std::int32_t>::max());
@@ -51,6 +47,40 @@ void DeliverResponse(TransportResponse r, GrantKind kind, const std::shared_ptr<
     callback(ClientResult::Success(), r.access_token, r.refresh_token,
              AuthorizationTokenType::Bearer, expires, r.scope, r.id_token);
   });
+}
+
+// One argument of a grant: its form parameter, its value, and the sentence when it is invalid.
+struct GrantArgument {
+  const char* form_name;
+  std::string value;
+  bool valid;
+  const char* problem;
+};
+
+// The one builder of every grant: checks the application id and the arguments, in that order.
+PreparedGrant Prepare(GrantKind kind, const std::string& api_base, std::uint64_t app,
+                      std::vector<GrantArgument> arguments) {
+  PreparedGrant prepared;
+  if (app == 0) {
+    prepared.result = failures::Invalid(
+        "applicationId is not set: pass it, or set the client's applicationId first.");
+    return prepared;
+  }
+  for (const auto& argument : arguments) {
+    if (!argument.valid) {
+      prepared.result = failures::Invalid(argument.problem);
+      return prepared;
+    }
+  }
+  TokenGrant grant;
+  grant.kind = kind;
+  grant.endpoint = api_base + (kind == GrantKind::Revoke ? "/oauth2/token/revoke" : "/oauth2/token");
+  grant.client_id = std::to_string(app);
+  if (kind == GrantKind::AuthorizationCode) grant.grant_type = "authorization_code";
+  if (kind == GrantKind::RefreshToken) grant.grant_type = "refresh_token";
+  for (auto& argument : arguments) grant.parameters.emplace_back(argument.form_name, std::move(argument.value));
+  prepared.grant = std::move(grant);
+  return prepared;
 }
 
 }  // namespace
@@ -391,53 +421,76 @@ bool Client::HandleRedirect(const std::string& url) {
   return Settle(id, EvaluateCustomSchemeRedirect(url, scheme, state));
 }
 
+PreparedGrant PrepareAuthorizationCodeGrant(const std::string& api_base, std::uint64_t application_id,
+                                            const std::string& code, const std::string& code_verifier,
+                                            const std::string& redirect_uri) {
+  return Prepare(
+      GrantKind::AuthorizationCode, api_base, application_id,
+      {{"code", code, IsVisibleAscii(code) && code.size() <= kMaxCodeLength,
+        "code must be the authorization code the sign-in returned."},
+       {"code_verifier", code_verifier, IsCodeVerifier(code_verifier),
+        "codeVerifier must be the 43 to 128 character code verifier created for this sign-in "
+        "(RFC 7636 section 4.1)."},
+       {"redirect_uri", redirect_uri,
+        redirect_uri.size() <= kMaxUriLength && SplitUrl(redirect_uri).has_value(),
+        "redirectUri must be the exact redirect URI the sign-in returned."}});
+}
+
+PreparedGrant PrepareRefreshTokenGrant(const std::string& api_base, std::uint64_t application_id,
+                                       const std::string& refresh_token) {
+  return Prepare(GrantKind::RefreshToken, api_base, application_id,
+                 {{"refresh_token", refresh_token,
+                   IsVisibleAscii(refresh_token) && refresh_token.size() <= kMaxTokenLength,
+                   "refreshToken must be the refresh token of the last token response."}});
+}
+
+PreparedGrant PrepareRevokeGrant(const std::string& api_base, std::uint64_t application_id,
+                                 const std::string& token) {
+  return Prepare(GrantKind::Revoke, api_base, application_id,
+                 {{"token", token, IsVisibleAscii(token) && token.size() <= kMaxTokenLength,
+                   "token must be an access or refresh token this client received."}});
+}
+
+ClientResult TransportResult(const TransportResponse& r, GrantKind kind) {
+  if (r.outcome == TransportResponse::Outcome::Ok) {
+    if (kind == GrantKind::Revoke || (!r.access_token.empty() && Lower(r.token_type) == "bearer")) {
+      return ClientResult::Success();
+    }
+    TransportResponse refused = r;
+    refused.outcome = TransportResponse::Outcome::InvalidResponse;
+    refused.message = "expected a Bearer access_token";
+    return failures::FromTransport(refused, kind);
+  }
+  return failures::FromTransport(r, kind);
+}
+
 void Client::GetToken(std::uint64_t applicationId, const std::string& code,
                       const std::string& codeVerifier, const std::string& redirectUri,
                       TokenExchangeCallback callback) {
-  RequestGrant(
-      GrantKind::AuthorizationCode, applicationId,
-      {{"code", code, IsVisibleAscii(code) && code.size() <= kMaxCodeLength,
-        "code must be the authorization code the sign-in returned."},
-       {"code_verifier", codeVerifier, IsCodeVerifier(codeVerifier),
-        "codeVerifier must be the 43 to 128 character code verifier created for this sign-in "
-        "(RFC 7636 section 4.1)."},
-       {"redirect_uri", redirectUri,
-        redirectUri.size() <= kMaxUriLength && SplitUrl(redirectUri).has_value(),
-        "redirectUri must be the exact redirect URI the sign-in returned."}},
-      std::move(callback));
+  RequestGrant(PrepareAuthorizationCodeGrant(options_.ApiBase, ApplicationIdOr(applicationId), code,
+                                             codeVerifier, redirectUri),
+               std::move(callback));
 }
 
 void Client::RefreshToken(std::uint64_t applicationId, const std::string& refreshToken,
                           TokenExchangeCallback callback) {
-  RequestGrant(GrantKind::RefreshToken, applicationId,
-               {{"refresh_token", refreshToken,
-                 IsVisibleAscii(refreshToken) && refreshToken.size() <= kMaxTokenLength,
-                 "refreshToken must be the refresh token of the last token response."}},
+  RequestGrant(PrepareRefreshTokenGrant(options_.ApiBase, ApplicationIdOr(applicationId), refreshToken),
                std::move(callback));
 }
 
 void Client::RevokeToken(std::uint64_t applicationId, const std::string& token,
                          RevokeTokenCallback callback) {
-  RequestGrant(GrantKind::Revoke, applicationId,
-               {{"token", token, IsVisibleAscii(token) && token.size() <= kMaxTokenLength,
-                 "token must be an access or refresh token this client received."}},
+  RequestGrant(PrepareRevokeGrant(options_.ApiBase, ApplicationIdOr(applicationId), token),
                [callback = std::move(callback)](ClientResult result, std::string, std::string,
                                                 AuthorizationTokenType, std::int32_t, std::string,
                                                 std::string) { callback(std::move(result)); });
 }
 
-void Client::RequestGrant(GrantKind kind, std::uint64_t applicationId,
-                          std::vector<GrantArgument> arguments, TokenExchangeCallback callback) {
-  const std::uint64_t app = applicationId != 0 ? applicationId : GetApplicationId();
-  std::optional<ClientResult> invalid;
-  if (app == 0) {
-    invalid = failures::Invalid(
-        "applicationId is not set: pass it, or set the client's applicationId first.");
-  }
-  for (const auto& argument : arguments) {
-    if (invalid) break;
-    if (!argument.valid) invalid = failures::Invalid(argument.problem);
-  }
+std::uint64_t Client::ApplicationIdOr(std::uint64_t applicationId) const {
+  return applicationId != 0 ? applicationId : GetApplicationId();
+}
+
+void Client::RequestGrant(PreparedGrant prepared, TokenExchangeCallback callback) {
   std::shared_ptr<TokenTransport> transport;
   std::shared_ptr<Dispatcher> dispatcher;
   {
@@ -445,21 +498,16 @@ void Client::RequestGrant(GrantKind kind, std::uint64_t applicationId,
     transport = transport_;
     dispatcher = dispatcher_;
   }
-  if (!invalid && !transport) invalid = failures::NoTransport();
+  std::optional<ClientResult> invalid;
+  if (!prepared.grant) invalid = prepared.result;
+  else if (!transport) invalid = failures::NoTransport();
   if (invalid) {
     dispatcher->Post([callback, result = *invalid] { Fail(callback, result); });
     return;
   }
-
-  TokenGrant grant;
-  grant.kind = kind;
-  grant.endpoint = options_.ApiBase + (kind == GrantKind::Revoke ? "/oauth2/token/revoke" : "/oauth2/token");
-  grant.client_id = std::to_string(app);
-  if (kind == GrantKind::AuthorizationCode) grant.grant_type = "authorization_code";
-  if (kind == GrantKind::RefreshToken) grant.grant_type = "refresh_token";
-  for (auto& argument : arguments) grant.parameters.emplace_back(argument.form_name, std::move(argument.value));
+  const GrantKind kind = prepared.grant->kind;
   // Captures no `this`: the response may arrive after the client is gone.
-  transport->Send(grant, [dispatcher, callback = std::move(callback), kind](TransportResponse r) {
+  transport->Send(*prepared.grant, [dispatcher, callback = std::move(callback), kind](TransportResponse r) {
     DeliverResponse(std::move(r), kind, dispatcher, callback);
   });
 }

@@ -14,6 +14,7 @@
 
 #include "harness.hpp"
 #include "sdkauth/client.hpp"
+#include "sdkauth/token_exchange.hpp"
 #include "sdkauth/url.hpp"
 
 namespace {
@@ -493,6 +494,44 @@ TEST(EveryGrantIsValidatedBeforeItIsSent) {
   CHECK_EQ(failed.Error(), std::string("The revocation endpoint answered HTTP 503. The service had a problem: try again later."));
   CHECK(failed.Retryable());
   CHECK_EQ(failed.Status(), 503);
+}
+
+TEST(TokenExchangeHalvesWithoutAClient) {
+  // What the Node addon calls: the grant comes back at once, and only a response is mapped.
+  const std::string api = "https://discord.com/api/v10";
+  const auto no_app = sdkauth::PrepareRefreshTokenGrant(api, 0, "r");
+  CHECK(!no_app.grant);
+  CHECK(no_app.result.Type() == sdkauth::ErrorType::ValidationError);
+  CHECK(no_app.result.Error().rfind("applicationId is not set", 0) == 0);
+  const auto bad_verifier = sdkauth::PrepareAuthorizationCodeGrant(api, 5, "c", "short", "x");
+  CHECK(!bad_verifier.grant);
+  CHECK(bad_verifier.result.Error().rfind("codeVerifier must be", 0) == 0);
+
+  const std::string verifier(43, 'v');
+  const auto code = sdkauth::PrepareAuthorizationCodeGrant(api, 5, "the-code", verifier, "http://127.0.0.1:1/callback");
+  CHECK(code.result.Successful());
+  CHECK(code.grant.has_value());
+  CHECK_EQ(code.grant->endpoint, api + "/oauth2/token");
+  CHECK_EQ(code.grant->client_id, std::string("5"));
+  CHECK_EQ(code.grant->grant_type, std::string("authorization_code"));
+  CHECK_EQ(*sdkauth::FindParam(code.grant->parameters, "code"), std::string("the-code"));
+  CHECK_EQ(*sdkauth::FindParam(code.grant->parameters, "code_verifier"), verifier);
+  const auto revoke = sdkauth::PrepareRevokeGrant(api, 5, "t");
+  CHECK(revoke.grant && revoke.grant->endpoint == api + "/oauth2/token/revoke" && revoke.grant->grant_type.empty());
+
+  sdkauth::TransportResponse ok;
+  ok.outcome = sdkauth::TransportResponse::Outcome::Ok;
+  ok.access_token = "a";
+  ok.token_type = "bearer";
+  CHECK(sdkauth::TransportResult(ok, sdkauth::GrantKind::RefreshToken).Successful());
+  ok.token_type = "mac";
+  const auto refused = sdkauth::TransportResult(ok, sdkauth::GrantKind::RefreshToken);
+  CHECK(refused.Type() == sdkauth::ErrorType::HTTPError);
+  CHECK_EQ(refused.Error(), std::string("The token endpoint sent a response this client cannot use: expected a Bearer access_token."));
+  sdkauth::TransportResponse empty_ok;
+  empty_ok.outcome = sdkauth::TransportResponse::Outcome::Ok;
+  CHECK(sdkauth::TransportResult(empty_ok, sdkauth::GrantKind::Revoke).Successful());
+  CHECK(!sdkauth::TransportResult(empty_ok, sdkauth::GrantKind::AuthorizationCode).Successful());
 }
 
 TEST(NoTransportIsClientNotReady) {

@@ -15,6 +15,7 @@
 #include "sdkauth/dispatcher.hpp"
 #include "sdkauth/loopback_listener.hpp"
 #include "sdkauth/redirect.hpp"
+#include "sdkauth/token_exchange.hpp"
 #include "sdkauth/token_transport.hpp"
 
 namespace sdkauth {
@@ -125,17 +126,11 @@ class Client {
   void StartBrowser(std::uint64_t flow_id, bool from_host);
   void OnDesktopOutcome(std::uint64_t flow_id, DesktopAuthorizeOutcome outcome);
 
-  // One argument of a grant: its form parameter, its value, and the sentence when it is invalid.
-  struct GrantArgument {
-    const char* form_name;
-    std::string value;
-    bool valid;
-    const char* problem;
-  };
-  // The one path of GetToken, RefreshToken and RevokeToken: checks the application id and the
-  // arguments, then sends the grant through the TokenTransport.
-  void RequestGrant(GrantKind kind, std::uint64_t applicationId,
-                    std::vector<GrantArgument> arguments, TokenExchangeCallback callback);
+  // The application id a token request goes out with: the argument's, else the client's.
+  std::uint64_t ApplicationIdOr(std::uint64_t applicationId) const;
+  // The one path of GetToken, RefreshToken and RevokeToken: reports a grant that could not be
+  // prepared, else sends it through the TokenTransport.
+  void RequestGrant(PreparedGrant prepared, TokenExchangeCallback callback);
 
   ClientCreateOptions options_;
   mutable std::mutex mutex_;

@@ -1,0 +1,177 @@
+/**
+ * The token endpoint's calls of the sign-in client: the code exchange (also with a provisional
+ * merge), refresh and revocation. The addon checks the arguments and builds the grant, the
+ * TokenTransport sends it and reads a usable response; only a failure goes back to the addon.
+ */
+import { toSnowflake } from './args.js';
+import { checkMs, checkOptions, checkSignal, checkString } from '../shared/check.js';
+import { argumentError, ClientResultError, SocialSdkAuthError } from '../shared/errors.js';
+import { loadNative, type NativeClient, type NativeGrant, type NativeResult } from './native.js';
+import {
+  checkExternalIdentity,
+  type GetTokenFromProvisionalMergeOptions,
+  type GetTokenOptions,
+  type RefreshTokenOptions,
+  type RequestOptions,
+  type RevokeTokenOptions,
+  type TokenResult,
+} from './options.js';
+import { failure } from './results.js';
+import { loadOidc, TokenTransport, type RequestContext, type TokenResponse, type TransportOptions } from './token-endpoint.js';
+
+/** What a token request under way rejects with when the client is closed. */
+const CLOSED = () => ClientResultError.of('ClientDestroyed', 'The client was closed before the operation ended.');
+
+export class TokenCalls {
+  readonly #native: NativeClient;
+  readonly #transport: TokenTransport;
+  readonly #requestTimeoutMs: number;
+  readonly #ensureOpen: (where: string) => void;
+  // Token requests under way: each ends its call with ClientDestroyed when close() runs.
+  readonly #inFlight = new Set<() => void>();
+
+  constructor(native: NativeClient, transport: TransportOptions, ensureOpen: (where: string) => void) {
+    this.#native = native;
+    this.#transport = new TokenTransport(transport);
+    this.#requestTimeoutMs = transport.timeoutMs;
+    this.#ensureOpen = ensureOpen;
+  }
+
+  /** Exchanges an authorization code for tokens (authorization_code grant with PKCE). */
+  getToken(options: GetTokenOptions): Promise<TokenResult> {
+    const where = 'client.getToken';
+    return this.#tokenCall(where, options, (o, app) => {
+      const code = checkString(where, 'code', o.code);
+      const verifier = checkString(where, 'codeVerifier', o.codeVerifier);
+      const redirectUri = checkString(where, 'redirectUri', o.redirectUri);
+      if (o.nonce !== undefined) checkString(where, 'nonce', o.nonce);
+      return () => this.#native.getToken(app, code, verifier, redirectUri);
+    }).then((response) => {
+      const tokens = response!.tokens;
+      if (options.nonce !== undefined) {
+        if (!tokens.idToken || response!.nonce !== options.nonce) {
+          throw ClientResultError.of(
+            'AuthorizationFailed',
+            'The ID token does not carry the nonce of this sign-in: the response may be replayed. Sign in again.',
+          );
+        }
+      }
+      return tokens;
+    });
+  }
+
+  /** Trades a refresh token for a new token set. The old refresh token dies: store the new one. */
+  refreshToken(options: RefreshTokenOptions): Promise<TokenResult> {
+    const where = 'client.refreshToken';
+    return this.#tokenCall(where, options, (o, app) => {
+      const token = checkString(where, 'refreshToken', o.refreshToken);
+      return () => this.#native.refreshToken(app, token);
+    }).then((response) => response!.tokens);
+  }
+
+  /** Revokes an access or refresh token, which ends the whole grant (RFC 7009). */
+  revokeToken(options: RevokeTokenOptions): Promise<void> {
+    const where = 'client.revokeToken';
+    return this.#tokenCall(where, options, (o, app) => {
+      const token = checkString(where, 'token', o.token);
+      return () => this.#native.revokeToken(app, token);
+    }).then(() => undefined);
+  }
+
+  /**
+   * Exchanges an authorization code like `getToken` and merges the player's provisional account
+   * (named by its external identity) into the account that signed in (the SDK's
+   * GetTokenFromProvisionalMerge). A banned player gets `errorCode` 530017.
+   */
+  getTokenFromProvisionalMerge(options: GetTokenFromProvisionalMergeOptions): Promise<TokenResult> {
+    const where = 'client.getTokenFromProvisionalMerge';
+    return this.#tokenCall(
+      where,
+      options,
+      (o, app) => {
+        const code = checkString(where, 'code', o.code);
+        const verifier = checkString(where, 'codeVerifier', o.codeVerifier);
+        const redirectUri = checkString(where, 'redirectUri', o.redirectUri);
+        return () => this.#native.getToken(app, code, verifier, redirectUri);
+      },
+      () => checkExternalIdentity(where, options),
+    ).then((response) => response!.tokens);
+  }
+
+  /**
+   * The one path of getToken, refreshToken and revokeToken: the addon checks the arguments and
+   * builds the grant (one synchronous call), the transport sends it and reads a usable response
+   * into the result; only a failed response goes back to the addon, to become the error.
+   */
+  #tokenCall<O extends RequestOptions>(
+    where: string,
+    options: O,
+    prepare: (options: Partial<O>, applicationId: bigint) => () => NativeGrant | NativeResult,
+    extraParameters?: () => Record<string, string>,
+  ): Promise<TokenResponse | undefined> {
+    return new Promise<TokenResponse | undefined>((resolve, reject) => {
+      if (options === undefined) throw argumentError('type', where, 'options', 'an object', options);
+      const o = checkOptions<O>(where, options);
+      this.#ensureOpen(where);
+      const app = o.applicationId === undefined ? 0n : toSnowflake(o.applicationId, where);
+      const signal = checkSignal(where, o.signal);
+      const timeoutMs = checkMs(where, 'timeoutMs', o.timeoutMs, this.#requestTimeoutMs);
+      const grantOf = prepare(o, app);
+      if (signal?.aborted) {
+        reject(ClientResultError.of('Aborted', `${where} was aborted before it started.`));
+        return;
+      }
+      const context: RequestContext = { signal, timeoutMs };
+      if (extraParameters !== undefined) context.extraParameters = extraParameters();
+      // A broken install is not the token endpoint's fault: say which dependency is missing.
+      loadOidc().then(
+        () => {
+          let grant: NativeGrant | NativeResult;
+          try {
+            grant = grantOf();
+          } catch (error) {
+            reject(error); // the addon's own checks throw: the call rejects with them, as before
+            return;
+          }
+          if (!('kind' in grant)) {
+            reject(failure(grant));
+            return;
+          }
+          // close() ends the call at once; the answer that comes later is dropped.
+          const end = () => reject(CLOSED());
+          this.#inFlight.add(end);
+          this.#transport.exchange(grant, context).then((exchanged) => {
+            if (!this.#inFlight.delete(end)) return;
+            if (exchanged.ok) {
+              resolve(exchanged.response);
+              return;
+            }
+            const result = loadNative().transportResult(grant.kind, exchanged.failure);
+            if (signal?.aborted && result.type === 'NetworkError') {
+              reject(ClientResultError.of('Aborted', `${where} was aborted by the AbortSignal.`));
+            } else {
+              reject(failure(result, result.type === 'NetworkError' && context.timedOut ? 'ERR_REQUEST_TIMEOUT' : undefined));
+            }
+          }).catch(reject); // exchange never rejects; the addon's reading of a failure could throw
+        },
+        (cause: unknown) =>
+          reject(
+            new SocialSdkAuthError(
+              'ERR_DEPENDENCY_MISSING',
+              `${where}: social-sdk-auth could not load its dependency openid-client (${cause instanceof Error ? cause.message : String(cause)}). ` +
+                'Reinstall the package (`npm install social-sdk-auth`) so its dependencies are present.',
+              { cause },
+            ),
+          ),
+      );
+    });
+  }
+
+  /** Aborts the requests in flight and ends their calls with ClientDestroyed. */
+  close(): void {
+    this.#transport.close();
+    const ending = [...this.#inFlight];
+    this.#inFlight.clear();
+    for (const end of ending) end();
+  }
+}
