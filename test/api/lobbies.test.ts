@@ -127,8 +127,12 @@ describe('lobby operations', () => {
   it('links a channel, makes single-use invites for a player and for self, and unlinks', async () => {
     const lobby = await backend.createLobby({ members: [{ id: ids[0]!, flags: 1 }, { id: ids[1]! }] });
     await expect(backend.createLobbyChannelInvite(lobby.id, ids[1]!)).rejects.toMatchObject({ status: expect.any(Number) });
-    const linked = await backend.linkChannelToLobby(lobby.id, '5550001');
-    expect(linked.linked_channel).toMatchObject({ id: '5550001' });
+    // A lobby links to a text channel of a guild of the world.
+    const guild = await emulator.createGuild({ name: 'Lobby Guild' });
+    const channel = await emulator.createChannel(guild.id, { name: 'lobby', type: 0 });
+    await expect(backend.linkChannelToLobby(lobby.id, '5550001')).rejects.toMatchObject({ status: 404, code: 10003 });
+    const linked = await backend.linkChannelToLobby(lobby.id, channel.id);
+    expect(linked.linked_channel).toMatchObject({ id: channel.id, guild_id: guild.id, name: 'lobby' });
     const forUser = await backend.createLobbyChannelInvite(lobby.id, ids[1]!);
     const forSelf = await player(ids[0]!).createLobbyChannelInvite(lobby.id, '@me');
     expect(forUser.code).toMatch(/\S/);
