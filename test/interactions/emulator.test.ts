@@ -93,6 +93,9 @@ describe('interaction payloads', () => {
       channel_id: CHANNEL,
       locale: 'fr',
       guild_locale: 'en-US',
+      // Installed to the guild: the service names the guild as the authorizing owner (key '0').
+      authorizing_integration_owners: { '0': GUILD },
+      context: 0,
       member: { user: { id: PLAYER, username: 'player', global_name: 'Player One' }, roles: [] },
       data: {
         name: 'duel',

@@ -95,8 +95,13 @@ export function fillComponentIds(components: unknown[]): unknown[] {
  * A message's `interaction_metadata`: the interaction that made it, who used it, who installed the
  * app (0 guild, 1 user); a component's message, or the interaction that opened a modal.
  */
+/** Who installed the app for an interaction: the guild (`'0'`) in a guild, the user (`'1'`) elsewhere, as the service says in `authorizing_integration_owners`. */
+export function authorizingOwners(guildId: string | undefined, userId: string): Record<string, string> {
+  return guildId !== undefined ? { '0': guildId } : { '1': userId };
+}
+
 export function interactionMetadata(ctx: EmulatorContext, record: InteractionRecord): EmulatorInteractionMetadata {
-  const owners: Record<string, string> = record.guildId !== undefined ? { '0': record.guildId } : { '1': record.userId };
+  const owners = authorizingOwners(record.guildId, record.userId);
   const metadata: EmulatorInteractionMetadata = {
     id: record.id,
     type: record.type,

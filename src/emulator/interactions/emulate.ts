@@ -16,7 +16,7 @@ import { channelPermissions } from '../world/permissions.js';
 import type { ChannelRecord, GuildRecord } from '../world/types.js';
 import { channelJson, partialMemberJson, roleJson, userJson } from '../world/render.js';
 import { DEFAULT_PREFERRED_LOCALE } from '../world/world.js';
-import { applyAck, responseProblems } from './acknowledge.js';
+import { applyAck, authorizingOwners, responseProblems } from './acknowledge.js';
 import { deliveryFailure, postJson, signatureHeaders } from './deliver.js';
 import { EmulatorInteractionError } from './errors.js';
 import { submittedComponents } from './modal.js';
@@ -183,12 +183,12 @@ function begin(ctx: EmulatorContext, world: InteractionWorld, type: number, at: 
     locale: at.locale,
     entitlements: [],
     attachment_size_limit: 10 * 1024 * 1024,
+    authorizing_integration_owners: authorizingOwners(at.guildId, at.user.id),
   };
   if (at.guildId !== undefined) {
     common.guild_id = at.guildId;
     common.guild_locale = at.guild?.preferredLocale ?? DEFAULT_PREFERRED_LOCALE;
     common.member = { ...memberObject(at.user, at.permissions, at.guild), user: userObject(at.user) };
-    common.authorizing_integration_owners = { '0': at.guildId };
     common.context = 0;
   } else {
     common.user = userObject(at.user);
