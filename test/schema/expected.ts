@@ -48,4 +48,13 @@ export const DIFFERENCES: Record<string, { decision: string; errors: string[] }>
       '/resource/type must be equal to one of the allowed values',
     ],
   },
+  'POST /api/v10/applications/:app/commands 201 GUILD_MEDIA channel option': {
+    decision: 'A CHANNEL option and a Channel Select may name GUILD_MEDIA (16)',
+    errors: [
+      '/options/0 must match exactly one schema in oneOf',
+      '/options/0/channel_types/1 must be equal to constant',
+      '/options/0/channel_types/1 must match exactly one schema in oneOf',
+      '/options/0/type must be equal to one of the allowed values',
+    ],
+  },
 };

@@ -139,6 +139,9 @@ const slash = (name: string): Record<string, unknown> => ({ name, description: `
 add('GET /api/v10/applications/:app/commands 200', 200, () => call('GET', api(commands())));
 add('GET /api/v10/applications/:app/commands 403 another application', 403, () => call('GET', api(`/applications/${UNKNOWN}/commands`)));
 add('POST /api/v10/applications/:app/commands 201', 201, () => call('POST', api(commands()), { body: slash('fresh') }));
+add('POST /api/v10/applications/:app/commands 201 GUILD_MEDIA channel option', 201, () =>
+  call('POST', api(commands()), { body: { name: 'media', description: 'd', options: [{ type: 7, name: 'where', description: 'Where', channel_types: [15, 16] }] } }),
+);
 add('POST /api/v10/applications/:app/commands 200 same name', 200, () => call('POST', api(commands()), { body: slash('fresh') }));
 add('POST /api/v10/applications/:app/commands 400 50035', 400, () => call('POST', api(commands()), { body: { name: 'Bad Name', description: '' } }));
 add('POST /api/v10/applications/:app/commands 400 50035 on a list and its items', 400, () =>
