@@ -29,24 +29,23 @@ export const SERVICE_ERRORS_UNDESCRIBED = new Set<RouteName>(['POST /api/v10/inv
  * Deliberate differences from the description (the spec wins, or the description is known to be
  * wrong): the case's errors, each with its docs/decisions.md entry.
  */
+/** A callback resource that carries only its `type` (a deferred reply, a modal): the description's three shapes all miss it. */
+const TYPE_ONLY_RESOURCE = {
+  decision: 'A callback answered `?with_response=true` has a resource for every callback type',
+  errors: [
+    "/resource must have required property 'activity_instance'",
+    "/resource must have required property 'message'",
+    '/resource must match exactly one schema in oneOf',
+    '/resource/type must be equal to one of the allowed values',
+  ],
+};
+
 export const DIFFERENCES: Record<string, { decision: string; errors: string[] }> = {
   'POST /api/v10/interactions/:id/:token/callback 200 with_response modal': {
-    decision: 'A callback answered `?with_response=true` has a resource for every callback type',
-    errors: [
-      "/resource must have required property 'activity_instance'",
-      "/resource must have required property 'message'",
-      '/resource must match exactly one schema in oneOf',
-      '/resource/type must be equal to one of the allowed values',
-    ],
+    ...TYPE_ONLY_RESOURCE,
   },
   'POST /api/v10/interactions/:id/:token/callback 200 with_response deferred': {
-    decision: 'A callback answered `?with_response=true` has a resource for every callback type',
-    errors: [
-      "/resource must have required property 'activity_instance'",
-      "/resource must have required property 'message'",
-      '/resource must match exactly one schema in oneOf',
-      '/resource/type must be equal to one of the allowed values',
-    ],
+    ...TYPE_ONLY_RESOURCE,
   },
   'POST /api/v10/applications/:app/commands 201 GUILD_MEDIA channel option': {
     decision: 'A CHANNEL option and a Channel Select may name GUILD_MEDIA (16)',
