@@ -78,6 +78,47 @@ export interface Lobby {
   linked_channel?: LinkedChannel;
 }
 
+/** The TypeScript type of each kind of value a lobby keeps (`LOBBY_KEPT_FIELDS`). */
+export interface LobbyValueKinds {
+  /** An id the emulator issued. */
+  id: Snowflake;
+  text: string;
+  /** A string, or null; saved state from before the field existed loads it as null. */
+  'text?': string | null;
+  integer: number;
+  /** A string dictionary, or null. */
+  metadata: Metadata | null;
+  /** The members, in the order they joined. */
+  members: LobbyMember[];
+}
+export type LobbyValueKind = keyof LobbyValueKinds;
+
+/** A row of `LOBBY_KEPT_FIELDS`: the record key, and the kind whose type is exactly the field's type `T`. */
+interface LobbyKeptField<T> {
+  readonly key: string;
+  readonly kind: { [K in LobbyValueKind]: [LobbyValueKinds[K]] extends [T] ? ([T] extends [LobbyValueKinds[K]] ? K : never) : never }[LobbyValueKind];
+}
+
+/**
+ * The fields a lobby keeps and answers: every field of `Lobby` but `linked_channel` (which the
+ * emulator resolves from its world), each with the key the emulator's record keeps it under and
+ * the kind of its value. This is the one declaration the emulator's `LobbyRecord`, its JSON answer
+ * (the fields in this order) and its saved-state check follow: a new kept field is a property of
+ * `Lobby` and a row here (the type check demands both), then the operations that set it.
+ */
+export const LOBBY_KEPT_FIELDS = {
+  id: { key: 'id', kind: 'id' },
+  application_id: { key: 'applicationId', kind: 'text' },
+  metadata: { key: 'metadata', kind: 'metadata' },
+  members: { key: 'members', kind: 'members' },
+  flags: { key: 'flags', kind: 'integer' },
+} as const satisfies { readonly [W in Exclude<keyof Lobby, 'linked_channel'>]-?: LobbyKeptField<Lobby[W]> };
+
+/** The kept fields of a lobby under their record keys (the part of the emulator's `LobbyRecord` that `LOBBY_KEPT_FIELDS` declares). */
+export type KeptLobbyFields = {
+  -readonly [W in keyof typeof LOBBY_KEPT_FIELDS as (typeof LOBBY_KEPT_FIELDS)[W]['key']]: LobbyValueKinds[(typeof LOBBY_KEPT_FIELDS)[W]['kind']];
+};
+
 /** Body of create lobby (`POST /lobbies`). */
 export interface CreateLobbyBody {
   metadata?: Metadata | null;

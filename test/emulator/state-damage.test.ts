@@ -9,6 +9,7 @@ import path from 'node:path';
 import Database from 'libsql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EmulatorStateError, startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { LOBBY_KEPT_FIELDS, type LobbyValueKind } from '../../src/rules/lobbies.js';
 
 const dirs: string[] = [];
 let emulator: Emulator | undefined;
@@ -68,6 +69,10 @@ const CASES: Array<[string, (db: InstanceType<typeof Database>) => void, RegExp]
   ['an OAuth record of an unknown kind', (db) => db.prepare('INSERT INTO oauth (kind, id, json) VALUES (?, ?, ?)').run('cookie', 'x', '{}'), /OAuth/i],
   ['an interaction signing key', setting('interaction-key:1234567890123456789', 'not a key'), /interaction/i],
   ['a bot token', setting('bot-token:1234567890123456789', 'has spaces in it'), /bot token/i],
+  // The check of a saved lobby follows LOBBY_KEPT_FIELDS: each kept field is required (but a nullable one, which loads as null).
+  ...Object.values(LOBBY_KEPT_FIELDS)
+    .filter(({ kind }) => (kind as LobbyValueKind) !== 'text?')
+    .map(({ key }): (typeof CASES)[number] => [`a lobby without its ${key}`, (db) => db.prepare('INSERT INTO lobbies (id, json) VALUES (?, ?)').run(LOBBY.id, JSON.stringify({ ...LOBBY, [key]: undefined })), /lobby/i]),
 ];
 
 describe('damaged saved state', () => {
@@ -86,6 +91,12 @@ describe('damaged saved state', () => {
     expect(err.message).toMatch(names);
     expect(err.message).toContain(path.join(dataDir, 'emulator.sqlite'));
     expect(err.message).toMatch(/damaged/);
+  });
+
+  it('loads a lobby as the current version saves it (the shape the damaged cases start from)', async () => {
+    const dataDir = await damagedDir((db) => db.prepare('INSERT INTO lobbies (id, json) VALUES (?, ?)').run(LOBBY.id, JSON.stringify(LOBBY)));
+    emulator = await startEmulator({ dataDir });
+    expect(emulator.port).toBeGreaterThan(0);
   });
 
   it('closes the database after refusing it, so the directory can be fixed and reused at once', async () => {

@@ -3,8 +3,9 @@
  * `JSON.stringify` walks a lobby's members generically and was a third of the emulator's own
  * time per answer; these shapes are fixed, so the text is built field by field. The output is
  * byte for byte what `JSON.stringify` gives for the same object (a test checks it over HTTP).
+ * A lobby's fields come from `LOBBY_KEPT_FIELDS`: the writer of each is chosen once, at load.
  */
-import type { LobbyMember, Metadata } from '../../rules/lobbies.js';
+import { LOBBY_KEPT_FIELDS, type LobbyMember, type LobbyValueKind, type LobbyValueKinds, type Metadata } from '../../rules/lobbies.js';
 import type { LobbyRecord } from '../state/index.js';
 
 /** Characters a JSON string must escape, and surrogates (lone ones are escaped; pairs are left to JSON.stringify too). */
@@ -31,15 +32,47 @@ export function memberJson(member: LobbyMember): string {
   return `{"id":${text(member.id)},"metadata":${metadataJson(member.metadata)},"flags":${member.flags}}`;
 }
 
-/** The wire Lobby of a record (`id`, `application_id`, `metadata`, `members`, `flags`, then `linked_channel` when linked), as JSON text. */
+function membersJson(list: readonly LobbyMember[]): string {
+  let out = '[';
+  for (let i = 0; i < list.length; i++) out += (i === 0 ? '' : ',') + memberJson(list[i]!);
+  return `${out}]`;
+}
+
+/** The JSON text of each kind of kept value. */
+const WRITERS: { readonly [K in LobbyValueKind]: (value: LobbyValueKinds[K]) => string } = {
+  id: text,
+  text,
+  'text?': (value) => (value === null ? 'null' : text(value)),
+  integer: (value) => `${value}`,
+  metadata: metadataJson,
+  members: membersJson,
+};
+
+type Writer = (value: never) => string;
+
+/**
+ * The kept fields' JSON text without the closing brace, generated once from `LOBBY_KEPT_FIELDS`:
+ * one string expression with each field's prefix (`{"id":`, `,"flags":`) as a literal and its
+ * kind's writer called on `lobby.<key>`. A loop over the table on every answer costs a tenth more,
+ * so the expression is built at load. The table is this package's own constant; each record key
+ * is checked to be a plain identifier before it is written into the expression.
+ */
+function compileKeptFields(): (lobby: LobbyRecord) => string {
+  const writers: Writer[] = [];
+  const parts = Object.entries(LOBBY_KEPT_FIELDS).map(([wire, field], i) => {
+    if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(field.key)) throw new Error(`LOBBY_KEPT_FIELDS: the record key ${JSON.stringify(field.key)} is not an identifier.`);
+    writers.push(WRITERS[field.kind]);
+    return `${JSON.stringify(`${i === 0 ? '{' : ','}${JSON.stringify(wire)}:`)} + w${i}(lobby.${field.key})`;
+  });
+  const names = writers.map((_, i) => `w${i}`);
+  const make = new Function(...names, `return function keptFieldsJson(lobby) { return ${parts.join(' + ')}; };`) as (...w: Writer[]) => (lobby: LobbyRecord) => string;
+  return make(...writers);
+}
+
+const keptFieldsJson = compileKeptFields();
+
+/** The wire Lobby of a record (the fields of `LOBBY_KEPT_FIELDS` in order, then `linked_channel` when linked), as JSON text. */
 export function lobbyJson(lobby: LobbyRecord, linkedChannel: object | undefined): string {
-  let members = '[';
-  const list = lobby.members;
-  for (let i = 0; i < list.length; i++) members += (i === 0 ? '' : ',') + memberJson(list[i]!);
-  members += ']';
-  const linked = linkedChannel === undefined ? '' : `,"linked_channel":${JSON.stringify(linkedChannel)}`;
-  return (
-    `{"id":${text(lobby.id)},"application_id":${text(lobby.applicationId)},"metadata":${metadataJson(lobby.metadata)},` +
-    `"members":${members},"flags":${lobby.flags}${linked}}`
-  );
+  const out = keptFieldsJson(lobby);
+  return linkedChannel === undefined ? `${out}}` : `${out},"linked_channel":${JSON.stringify(linkedChannel)}}`;
 }

@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { isSnowflake, type LobbyMember, type LobbyMessage } from '../../rules/lobbies.js';
+import { isSnowflake, LOBBY_KEPT_FIELDS, type LobbyMember, type LobbyMessage, type LobbyValueKind, type LobbyValueKinds, type Metadata } from '../../rules/lobbies.js';
 import { EmulatorStateError } from '../errors.js';
 import { MemoryStateStore } from './memory.js';
 import type { OAuthKind, OAuthRecordSink } from './oauth.js';
@@ -40,12 +40,31 @@ CREATE TABLE IF NOT EXISTS oauth (kind TEXT NOT NULL, id TEXT NOT NULL, json TEX
 
 const isMember = (v: unknown): v is LobbyMember => isRecord(v) && isSnowflake(v.id) && isNumber(v.flags) && (v.metadata === null || isRecord(v.metadata));
 
-/** Lobby and message ids were issued by the emulator (`isId`); others came in bodies, checked by the lobby rules (`isSnowflake`). */
+/** The saved-state check of each kind of kept lobby value (`LOBBY_KEPT_FIELDS`). */
+const SAVED_KINDS: { readonly [K in LobbyValueKind]: (v: unknown) => v is LobbyValueKinds[K] } = {
+  id: isId,
+  text: isText,
+  'text?': (v): v is string | null => v === null || isText(v),
+  integer: isNumber,
+  metadata: (v): v is Metadata | null => v === null || isRecord(v),
+  members: (v): v is LobbyMember[] => isListOf(v, isMember),
+};
+const KEPT_FIELDS: ReadonlyArray<{ readonly key: string; readonly kind: LobbyValueKind }> = Object.values(LOBBY_KEPT_FIELDS);
+
+/**
+ * A saved lobby: its kept fields as `LOBBY_KEPT_FIELDS` declares them, then the record's own.
+ * A field of a kind that may be null (`text?`) that the saved lobby lacks was added after it was
+ * saved: it is set to null here. Lobby and message ids were issued by the emulator (`isId`);
+ * others came in bodies, checked by the lobby rules (`isSnowflake`).
+ */
 function isLobby(v: unknown): v is LobbyRecord {
+  if (!isRecord(v)) return false;
+  for (const { key, kind } of KEPT_FIELDS) {
+    if (kind === 'text?' && v[key] === undefined) v[key] = null;
+    if (!SAVED_KINDS[kind](v[key])) return false;
+  }
   return (
-    isRecord(v) && isId(v.id) && isText(v.applicationId) && (v.metadata === null || isRecord(v.metadata)) && isListOf(v.members, isMember) &&
-    isNumber(v.flags) && (v.linkedChannelId === null || isSnowflake(v.linkedChannelId)) && (v.secret === null || isText(v.secret)) &&
-    isNumber(v.idleTimeoutSeconds) && isNumber(v.lastActivity)
+    (v.linkedChannelId === null || isSnowflake(v.linkedChannelId)) && (v.secret === null || isText(v.secret)) && isNumber(v.idleTimeoutSeconds) && isNumber(v.lastActivity)
   );
 }
 

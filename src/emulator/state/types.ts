@@ -1,14 +1,8 @@
 /** The emulator's lobby state: records, and the store interface the memory and SQLite stores share. */
-import type { LobbyMember, LobbyMessage, Metadata } from '../../rules/lobbies.js';
+import type { KeptLobbyFields, LobbyMessage } from '../../rules/lobbies.js';
 
-/** A lobby as the emulator keeps it. */
-export interface LobbyRecord {
-  id: string;
-  applicationId: string;
-  metadata: Metadata | null;
-  /** In the order they joined. */
-  members: LobbyMember[];
-  flags: number;
+/** A lobby as the emulator keeps it: the fields it answers (declared once, in `LOBBY_KEPT_FIELDS`), then its own. */
+export interface LobbyRecord extends KeptLobbyFields {
   linkedChannelId: string | null;
   /** The create-or-join secret, for lobbies created by a player; null for backend-created ones. */
   secret: string | null;
