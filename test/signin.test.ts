@@ -289,6 +289,21 @@ describe('sign-in over a loopback redirect', () => {
     expect(getEventListeners(quit.signal, 'abort')).toHaveLength(0);
   });
 
+  it('leaves no listener on a signal it was given once a token request ends, answered or failed', async () => {
+    harness = await startHarness();
+    const { client } = harness;
+    const quit = new AbortController();
+    const tokens = await client.signIn({ scopes: 'identify', signal: quit.signal });
+    await client.refreshToken({ refreshToken: tokens.refreshToken, signal: quit.signal });
+    await rejection(client.refreshToken({ refreshToken: 'not-a-token', signal: quit.signal }));
+    await client.revokeToken({ token: tokens.accessToken, signal: quit.signal });
+    expect(getEventListeners(quit.signal, 'abort')).toHaveLength(0);
+    // The signal still ends a request that is under way.
+    const pending = client.refreshToken({ refreshToken: 'not-a-token', signal: quit.signal });
+    quit.abort();
+    expect((await rejection(pending)).type).toBe('Aborted');
+  });
+
   it('a superseded flow whose signal fires late leaves the flow that replaced it alone', async () => {
     const opener = captureOpener();
     harness = await startHarness({ client: { openUrl: opener.openUrl } });

@@ -260,16 +260,18 @@ export function boundedFetch(options: {
     exchange.status = 0;
     exchange.error = undefined;
     exchange.timedOut = false;
-    const timeout = AbortSignal.timeout(options.timeoutMs);
+    const limit = requestSignal(options.timeoutMs, options.signals());
     let response: Response;
     let bytes: Uint8Array;
     try {
-      response = await fetch(url, { ...init, signal: AbortSignal.any([timeout, ...options.signals()]) } as RequestInit);
+      response = await fetch(url, { ...init, signal: limit.signal } as RequestInit);
       exchange.status = response.status;
       bytes = await readBounded(response, MAX_RESPONSE_BYTES);
     } catch (error) {
-      if (timeout.aborted) exchange.timedOut = true;
+      if (limit.timedOut()) exchange.timedOut = true;
       throw error;
+    } finally {
+      limit.done();
     }
     const text = Buffer.from(bytes).toString('utf8');
     if (response.status >= 300) {
@@ -281,6 +283,38 @@ export function boundedFetch(options: {
     // openid-client reads the bytes already read, from a response of the same status and headers.
     const nullBody = response.status === 204 || response.status === 205 || response.status === 304;
     return new Response(nullBody ? null : bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
+/**
+ * One request's signal: aborted after `timeoutMs` (with a TimeoutError, as AbortSignal.timeout
+ * does) or when one of `signals` aborts (with its reason). One controller and one timer, released
+ * by `done()` once the body is read: AbortSignal.timeout and AbortSignal.any would make two more
+ * signals on every token request, each costlier than the timer.
+ */
+function requestSignal(timeoutMs: number, signals: AbortSignal[]): { signal: AbortSignal; timedOut(): boolean; done(): void } {
+  const controller = new AbortController();
+  let timedOut = false;
+  const onAbort = (event: Event) => controller.abort((event.target as AbortSignal).reason);
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+  }, timeoutMs);
+  timer.unref();
+  for (const signal of signals) {
+    if (signal.aborted) {
+      controller.abort(signal.reason);
+      break;
+    }
+    signal.addEventListener('abort', onAbort, { once: true });
+  }
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    done: () => {
+      clearTimeout(timer);
+      for (const signal of signals) signal.removeEventListener('abort', onAbort);
+    },
   };
 }
 
@@ -390,7 +424,8 @@ export class TokenTransport {
   #config(oidc: Oidc, kind: NativeGrant['kind'], clientId: string, exchange: Exchange, context: RequestContext, timeoutMs: number, secrets: string[], read: (response: TokenResponse) => void) {
     const config = new oidc.Configuration(this.#server, clientId, undefined, oidc.None());
     if (this.#insecure) oidc.allowInsecureRequests(config);
-    // The time limit is boundedFetch's; openid-client's own timeout would only duplicate it.
+    // No time limit of openid-client's own (0: none): the request's fetch has its own.
+    config.timeout = 0;
     config[oidc.customFetch] = boundedFetch({
       exchange,
       timeoutMs,
