@@ -135,12 +135,13 @@ describe('prototypes', () => {
 describe('published type declarations', () => {
   it('leave out everything marked @internal', () => {
     const dir = path.dirname(builtModule('index.js'));
-    const declarations = [...readdirSync(dir), ...readdirSync(path.join(dir, 'signin')).map((name) => `signin/${name}`)].filter((name) => name.endsWith('.d.ts'));
-    expect(declarations).toEqual(expect.arrayContaining(['index.d.ts', 'args.d.ts', 'signin/client.d.ts', 'errors.d.ts']));
+    const folder = (name: string): string[] => readdirSync(path.join(dir, name)).map((file) => `${name}/${file}`);
+    const declarations = [...readdirSync(dir), ...folder('signin'), ...folder('shared')].filter((name) => name.endsWith('.d.ts'));
+    expect(declarations).toEqual(expect.arrayContaining(['index.d.ts', 'signin/args.d.ts', 'signin/client.d.ts', 'shared/errors.d.ts']));
     for (const name of declarations) {
       expect(readFileSync(path.join(dir, name), 'utf8'), name).not.toContain('@internal');
     }
-    const args = readFileSync(path.join(dir, 'args.d.ts'), 'utf8');
+    const args = readFileSync(path.join(dir, 'signin', 'args.d.ts'), 'utf8');
     expect(args).not.toMatch(/\bnative\s*:/);
     expect(args).not.toContain('nativeArgs');
     expect(args).not.toContain('NativeArgs');
