@@ -154,7 +154,7 @@ function followUp({ ctx, params, body: sent, now }: Call): Outcome {
   return json(200, message);
 }
 
-export const ROUTES: Route[] = [
+const ROUTES: Route[] = [
   route('POST', 'interactions/:id/:token/callback', { auth: tokenInPath, body: 'json', check: ({ ctx, params }) => refusal(callbackRecord(ctx, params)), run: callback }),
   route('GET', 'webhooks/:application/:token/messages/@original', { auth: tokenInPath, body: 'none', run: getWebhookMessage(originalOf) }),
   route('PATCH', 'webhooks/:application/:token/messages/@original', { auth: tokenInPath, body: 'json', check: ({ ctx, params }) => refusal(originalOf(ctx, params)), run: editWebhookMessage(originalOf) }),
