@@ -123,17 +123,18 @@ describe('the addon in Workers', () => {
 });
 
 describe('a broken install', () => {
-  it('names the missing openid-client instead of blaming the token endpoint', () => {
+  it('signs in without openid-client, and the device flow, which needs it, names it instead of blaming the token endpoint', () => {
     const child = spawnSync(
       process.execPath,
       ['--import', pathToFileURL(path.resolve(__dirname, 'fixtures', 'no-openid-client.mjs')).href, path.resolve(__dirname, 'fixtures', 'signin-without-openid-client.cjs'), dist],
       { encoding: 'utf8', timeout: 30_000 },
     );
     expect(child.status).toBe(0);
-    const result = JSON.parse(child.stdout.trim().split('\n').pop()!) as { name: string; code: string; message: string };
-    expect(result).toMatchObject({ name: 'SocialSdkAuthError', code: 'ERR_DEPENDENCY_MISSING' });
-    expect(result.message).toMatch(/^client\.getToken: social-sdk-auth could not load its dependency openid-client \(.*openid-client.*\)\. Reinstall the package/);
-    expect(result.message).not.toContain('token endpoint');
+    const { signIn, device } = JSON.parse(child.stdout.trim().split('\n').pop()!) as Record<string, { signedIn?: boolean; name?: string; code?: string; message?: string }>;
+    expect(signIn).toEqual({ signedIn: true });
+    expect(device).toMatchObject({ name: 'SocialSdkAuthError', code: 'ERR_DEPENDENCY_MISSING' });
+    expect(device!.message).toMatch(/^client\.getTokenFromDevice: social-sdk-auth could not load its dependency openid-client \(.*openid-client.*\)\. Reinstall the package/);
+    expect(device!.message).not.toContain('token endpoint');
   });
 });
 

@@ -161,7 +161,7 @@ function endingError(ending: Ending | undefined, where: string, timeoutMs: numbe
 
 async function poll(request: DeviceFlowRequest, signal: AbortSignal, secrets: string[], end: (why: Ending) => void): Promise<TokenResult> {
   const { where } = request;
-  const oidc = await loadOidc();
+  const oidc = await loadOidc(where);
   signal.throwIfAborted();
   const tokenEndpoint = `${request.apiBase}/oauth2/token`;
   const deviceEndpoint = `${request.apiBase}/oauth2/device/authorize`;

@@ -8,7 +8,7 @@ import { ClientResultError } from '../shared/errors.js';
 import { ProvisionalErrorCode, type ExternalAuthType } from './provisional.js';
 import { redact } from '../shared/redact.js';
 import {
-  boundedFetch,
+  boundedRequest,
   captureError,
   describeNetworkError,
   isNetworkFailure,
@@ -18,6 +18,7 @@ import {
   RefusedResponse,
   type CapturedError,
   type Exchange,
+  type ReadResponse,
 } from './token-endpoint.js';
 import type { TokenResult } from './options.js';
 
@@ -75,21 +76,22 @@ export async function requestProvisionalToken(request: ProvisionalTokenRequest):
   const { where, externalAuthToken: secret } = request;
   const exchange: Exchange = { status: 0, timedOut: false };
   const signals = request.signal ? [request.closing, request.signal] : [request.closing];
-  const send = boundedFetch({ exchange, timeoutMs: request.timeoutMs, signals: () => signals, secrets: [secret] });
-  let text: string;
-  let response: Response;
+  let response: ReadResponse;
   try {
-    response = await send(`${request.apiBase}/partner-sdk/token`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({
-        client_id: request.clientId,
-        external_auth_type: request.externalAuthType,
-        external_auth_token: secret,
-      }),
-      redirect: 'error',
-    });
-    text = await response.text();
+    response = await boundedRequest(
+      `${request.apiBase}/partner-sdk/token`,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({
+          client_id: request.clientId,
+          external_auth_type: request.externalAuthType,
+          external_auth_token: secret,
+        }),
+        redirect: 'error',
+      },
+      { exchange, timeoutMs: request.timeoutMs, signals: () => signals, secrets: [secret] },
+    );
   } catch (error) {
     if (request.signal?.aborted) throw ClientResultError.of('Aborted', `${where} was aborted by the AbortSignal.`);
     if (request.closing.aborted) throw ClientResultError.of('ClientDestroyed', `${where}: the client was closed; create a new Client.`);
@@ -100,6 +102,7 @@ export async function requestProvisionalToken(request: ProvisionalTokenRequest):
     const why = isNetworkFailure(error) ? describeNetworkError(error, request.timeoutMs) : redact(String((error as Error)?.message ?? error), [secret]);
     throw ClientResultError.of('NetworkError', `${where}: the request failed: ${why}.`);
   }
+  const { text } = response;
   if (response.status !== 200) throw httpError(where, exchange.error ?? captureError(response.status, response.headers.get('retry-after'), text, [secret]));
   const body = jsonObjectOf(text);
   // The service sends `refresh_token: null` to identities that have none; that is absence.

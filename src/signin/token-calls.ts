@@ -5,7 +5,7 @@
  */
 import { toSnowflake } from './args.js';
 import { checkMs, checkOptions, checkSignal, checkString } from '../shared/check.js';
-import { argumentError, ClientResultError, SocialSdkAuthError } from '../shared/errors.js';
+import { argumentError, ClientResultError } from '../shared/errors.js';
 import { loadNative, type NativeClient, type NativeGrant, type NativeResult } from './native.js';
 import {
   checkExternalIdentity,
@@ -17,7 +17,7 @@ import {
   type TokenResult,
 } from './options.js';
 import { failure } from './results.js';
-import { loadOidc, TokenTransport, type RequestContext, type TokenResponse, type TransportOptions } from './token-endpoint.js';
+import { TokenTransport, type RequestContext, type TokenResponse, type TransportOptions } from './token-endpoint.js';
 
 /** What a token request under way rejects with when the client is closed. */
 const CLOSED = () => ClientResultError.of('ClientDestroyed', 'The client was closed before the operation ended.');
@@ -123,47 +123,36 @@ export class TokenCalls {
       }
       const context: RequestContext = { signal, timeoutMs };
       if (extraParameters !== undefined) context.extraParameters = extraParameters();
-      // A broken install is not the token endpoint's fault: say which dependency is missing.
-      loadOidc().then(
-        () => {
-          let grant: NativeGrant | NativeResult;
-          try {
-            grant = grantOf();
-          } catch (error) {
-            reject(error); // the addon's own checks throw: the call rejects with them, as before
+      let grant: NativeGrant | NativeResult;
+      try {
+        grant = grantOf();
+      } catch (error) {
+        reject(error); // the addon's own checks throw: the call rejects with them
+        return;
+      }
+      if (!('kind' in grant)) {
+        reject(failure(grant));
+        return;
+      }
+      // close() ends the call at once; the answer that comes later is dropped.
+      const end = () => reject(CLOSED());
+      this.#inFlight.add(end);
+      this.#transport
+        .exchange(grant, context)
+        .then((exchanged) => {
+          if (!this.#inFlight.delete(end)) return;
+          if (exchanged.ok) {
+            resolve(exchanged.response);
             return;
           }
-          if (!('kind' in grant)) {
-            reject(failure(grant));
-            return;
+          const result = loadNative().transportResult(grant.kind, exchanged.failure);
+          if (signal?.aborted && result.type === 'NetworkError') {
+            reject(ClientResultError.of('Aborted', `${where} was aborted by the AbortSignal.`));
+          } else {
+            reject(failure(result, result.type === 'NetworkError' && context.timedOut ? 'ERR_REQUEST_TIMEOUT' : undefined));
           }
-          // close() ends the call at once; the answer that comes later is dropped.
-          const end = () => reject(CLOSED());
-          this.#inFlight.add(end);
-          this.#transport.exchange(grant, context).then((exchanged) => {
-            if (!this.#inFlight.delete(end)) return;
-            if (exchanged.ok) {
-              resolve(exchanged.response);
-              return;
-            }
-            const result = loadNative().transportResult(grant.kind, exchanged.failure);
-            if (signal?.aborted && result.type === 'NetworkError') {
-              reject(ClientResultError.of('Aborted', `${where} was aborted by the AbortSignal.`));
-            } else {
-              reject(failure(result, result.type === 'NetworkError' && context.timedOut ? 'ERR_REQUEST_TIMEOUT' : undefined));
-            }
-          }).catch(reject); // exchange never rejects; the addon's reading of a failure could throw
-        },
-        (cause: unknown) =>
-          reject(
-            new SocialSdkAuthError(
-              'ERR_DEPENDENCY_MISSING',
-              `${where}: social-sdk-auth could not load its dependency openid-client (${cause instanceof Error ? cause.message : String(cause)}). ` +
-                'Reinstall the package (`npm install social-sdk-auth`) so its dependencies are present.',
-              { cause },
-            ),
-          ),
-      );
+        })
+        .catch(reject); // exchange never rejects; the addon's reading of a failure could throw
     });
   }
 

@@ -1,14 +1,16 @@
 /**
  * The TokenTransport: sends the grant the native core built to the token or revocation endpoint
- * through openid-client (public client, no client authentication). A usable token response is
- * read once, here, into the `TokenResult` the caller gets, and never crosses into the addon; a
- * failed one is reported in the shape the core maps onto a ClientResult (`transportResult`).
+ * (public client, no client authentication) and reads the answer once. A usable token response
+ * is checked and converted here, in one pass, into the `TokenResult` the caller gets, and never
+ * crosses into the addon; a failed one is reported in the shape the core maps onto a
+ * ClientResult (`transportResult`). openid-client is loaded only by the device flow, whose
+ * polling it runs (through `boundedFetch`, so its answers are read and bounded the same way).
  */
 import type * as OidcModule from 'openid-client' with { 'resolution-mode': 'import' };
 
-import type { ErrorType } from '../shared/errors.js';
+import { SocialSdkAuthError, type ErrorType } from '../shared/errors.js';
 import type { NativeGrant, NativeTransportResponse } from './native.js';
-import { isLoopbackHttp, type TokenResult } from './options.js';
+import type { TokenResult } from './options.js';
 import { redact } from '../shared/redact.js';
 
 export interface TransportOptions {
@@ -36,10 +38,21 @@ export const MAX_RESPONSE_BYTES = 1024 * 1024;
 
 type Oidc = typeof OidcModule;
 let oidcModule: Promise<Oidc> | undefined;
-// openid-client is ESM-only; a dynamic import works from both our CJS and ESM entry points.
-export function loadOidc(): Promise<Oidc> {
+/**
+ * openid-client, for the device flow. It is ESM-only: a dynamic import works from both our CJS
+ * and ESM entry points. A broken install rejects with ERR_DEPENDENCY_MISSING naming `where`.
+ */
+export function loadOidc(where: string): Promise<Oidc> {
   oidcModule ??= import('openid-client');
-  return oidcModule;
+  return oidcModule.catch((cause: unknown) => {
+    oidcModule = undefined; // a later call tries again
+    throw new SocialSdkAuthError(
+      'ERR_DEPENDENCY_MISSING',
+      `${where}: social-sdk-auth could not load its dependency openid-client (${cause instanceof Error ? cause.message : String(cause)}). ` +
+        'Reinstall the package (`npm install social-sdk-auth`) so its dependencies are present.',
+      { cause },
+    );
+  });
 }
 
 /** Why a response was refused before openid-client saw it; the sentence is ours. */
@@ -53,16 +66,13 @@ export class RefusedResponse extends Error {
 }
 
 /**
- * Starts loading openid-client and initialising `fetch` while the player is still in the
- * browser, so the token request that follows does not pay for them. Never fails, never waits,
- * never keeps the process alive (neither opens a socket).
+ * Starts initialising `fetch` while the player is still in the browser, so the token request
+ * that follows does not pay for it. Never fails, never waits, never keeps the process alive (it
+ * opens no socket).
  */
 export function warmUp(): void {
   if (warmed) return;
   warmed = true;
-  loadOidc().catch(() => {
-    oidcModule = undefined; // the real request will load it again and report the failure
-  });
   fetch('data:,')
     .then((response) => response.arrayBuffer())
     .catch(() => undefined);
@@ -130,13 +140,24 @@ const MAX_EXPIRES_IN = 2 ** 31 - 1;
  * answers, so a response we would refuse later must be refused now, while the error can still
  * say why.
  */
-export function readTokenResponse(text: string): TokenResponse | string {
+export function readTokenResponse(text: string, expected?: IdTokenExpectation): TokenResponse | string {
   const body = jsonObjectOf(text);
-  return typeof body === 'string' ? body : readTokenBody(body);
+  return typeof body === 'string' ? body : readTokenBody(body, expected);
 }
 
+/** Who an ID token must come from and be for. Without one, only the token's shape is checked. */
+export interface IdTokenExpectation {
+  /** The client's issuer: the token's `iss` must be exactly this. */
+  issuer: string;
+  /** The application id the request was made for: the token's `aud` must name it. */
+  clientId: string;
+}
+
+/** How far an ID token's `exp` and `nbf` may be off this machine's clock, in seconds. */
+export const ID_TOKEN_CLOCK_TOLERANCE_S = 30;
+
 /** `readTokenResponse` for a body already parsed. */
-export function readTokenBody(body: Record<string, unknown>): TokenResponse | string {
+export function readTokenBody(body: Record<string, unknown>, expected?: IdTokenExpectation): TokenResponse | string {
   const accessToken = body.access_token;
   if (typeof accessToken !== 'string' || accessToken.length === 0) return 'it has no access_token';
   if (!B64TOKEN.test(accessToken)) return 'its access_token has characters a Bearer token cannot have';
@@ -165,19 +186,23 @@ export function readTokenBody(body: Record<string, unknown>): TokenResponse | st
   };
   const idToken = body.id_token as string | undefined;
   if (idToken === undefined) return { tokens };
-  const payload = idTokenPayload(idToken);
-  if (typeof payload === 'string') return payload;
+  const jwt = idTokenParts(idToken);
+  if (typeof jwt === 'string') return jwt;
+  if (expected !== undefined) {
+    const problem = idTokenClaimsProblem(jwt.header, jwt.payload, expected);
+    if (problem !== undefined) return problem;
+  }
   tokens.idToken = idToken;
-  return { tokens, nonce: payload.nonce };
+  return { tokens, nonce: jwt.payload.nonce };
 }
 
 const JWS_PART = /^[A-Za-z0-9_-]+$/;
 
-/** An ID token's payload, or why the token is not a signed JWT (header.payload.signature, the first two JSON objects). */
-function idTokenPayload(token: string): Record<string, unknown> | string {
+/** An ID token's header and payload, or why the token is not a signed JWT (header.payload.signature, the first two JSON objects). */
+function idTokenParts(token: string): { header: Record<string, unknown>; payload: Record<string, unknown> } | string {
   const parts = token.split('.');
   if (parts.length !== 3 || !parts.every((part) => JWS_PART.test(part))) return 'its id_token is not a JWT (three base64url parts separated by dots)';
-  let payload: Record<string, unknown> = {};
+  const objects: Record<string, unknown>[] = [];
   for (const [index, name] of [[0, 'header'], [1, 'payload']] as const) {
     let value: unknown;
     try {
@@ -186,9 +211,37 @@ function idTokenPayload(token: string): Record<string, unknown> | string {
       value = undefined;
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return `its id_token's ${name} is not a JSON object`;
-    payload = value as Record<string, unknown>;
+    objects.push(value as Record<string, unknown>);
   }
-  return payload;
+  return { header: objects[0]!, payload: objects[1]! };
+}
+
+/**
+ * What is wrong with an ID token's header and claims for this client (OpenID Connect Core
+ * 3.1.3.7: issuer, audience, authorized party, expiry), or undefined. The signature is not
+ * checked: the token came straight from the token endpoint over TLS (3.1.3.7, item 6).
+ */
+function idTokenClaimsProblem(header: Record<string, unknown>, claims: Record<string, unknown>, expected: IdTokenExpectation): string | undefined {
+  if (header.alg !== 'RS256') return "its id_token is not signed with RS256, the service's algorithm";
+  if (header.crit !== undefined) return 'its id_token names critical header extensions this client does not support';
+  for (const name of ['iss', 'sub', 'aud', 'exp', 'iat'] as const) {
+    if (claims[name] === undefined) return `its id_token has no ${name} claim`;
+  }
+  if (claims.iss !== expected.issuer) return `its id_token was not issued by ${expected.issuer}, the client's issuer`;
+  const { aud, azp } = claims;
+  const audiences = typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud : [];
+  if (!audiences.includes(expected.clientId)) return `its id_token is not meant for application ${expected.clientId} (its aud claim)`;
+  // A token for several audiences must name this application as the party it was issued to.
+  if (audiences.length !== 1 && azp !== expected.clientId) return `its id_token has other audiences and does not name application ${expected.clientId} as its azp`;
+  if (typeof claims.sub !== 'string' || claims.sub.length === 0) return "its id_token's sub is not a non-empty string";
+  const now = Math.floor(Date.now() / 1000);
+  for (const name of ['exp', 'iat', 'nbf', 'auth_time'] as const) {
+    const value = claims[name];
+    if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value))) return `its id_token's ${name} is not a number of seconds`;
+  }
+  if ((claims.exp as number) <= now - ID_TOKEN_CLOCK_TOLERANCE_S) return 'its id_token has expired (check that this machine\'s clock is right)';
+  if (claims.nbf !== undefined && (claims.nbf as number) > now + ID_TOKEN_CLOCK_TOLERANCE_S) return 'its id_token is not valid yet (check that this machine\'s clock is right)';
+  return undefined;
 }
 
 /** What an error response (status 300 or more) said, read once, before redaction hides anything. */
@@ -199,7 +252,7 @@ export interface CapturedError {
   errorCode: number;
   /** The body's OAuth `error` (RFC 6749 §5.2); '' when there is none or it is not one. */
   oauthError: string;
-  /** The body's `error_description`, redacted, at most 2048 characters; '' when none. */
+  /** The body's `error_description` when its `error` is a string, redacted, at most 2048 characters; '' otherwise. */
   errorDescription: string;
   /** The body's `message` (the service's own sentence), redacted, at most 300 characters; '' when none. */
   message: string;
@@ -219,8 +272,10 @@ export function captureError(status: number, retryAfterHeader: string | null, te
     status,
     retryAfter: parseRetryAfter(retryAfterHeader, text),
     errorCode: typeof code === 'number' && Number.isSafeInteger(code) ? code : 0,
-    oauthError: typeof error === 'string' && OAUTH_ERROR.test(error) ? error : '',
-    errorDescription: typeof description === 'string' ? redact(description.slice(0, 2048), secrets) : '',
+    // A server may echo a secret as the code itself: it is scrubbed like everything else.
+    oauthError: typeof error === 'string' && OAUTH_ERROR.test(error) ? redact(error, secrets) : '',
+    // An OAuth error body (RFC 6749 §5.2) is one whose `error` is a string; only it has a description.
+    errorDescription: typeof error === 'string' && typeof description === 'string' ? redact(description.slice(0, 2048), secrets) : '',
     message: typeof message === 'string' ? redact(message.slice(0, 300), secrets) : '',
     // Redact the whole text first: a cut could split a secret and leave its start behind.
     body: redact(text, secrets).slice(0, MAX_ERROR_BODY_CHARS),
@@ -242,47 +297,68 @@ export interface Exchange {
   timedOut: boolean;
 }
 
-/**
- * The fetch every token-endpoint request goes through (given to openid-client as its
- * customFetch, or called directly): each request bounded by its own timeout and the given
- * signals, its body read up to MAX_RESPONSE_BYTES, an error response captured into `exchange`,
- * and a 200 response refused (RefusedResponse) when `check` names a problem with it.
- */
-export function boundedFetch(options: {
+/** What one request needs besides its URL and init: where to report, its limits, its check. */
+export interface BoundedRequestOptions {
   exchange: Exchange;
   timeoutMs: number;
   signals: () => AbortSignal[];
   secrets: string[];
+  /** Names what is wrong with a 200 response's text; the request then throws RefusedResponse. */
   check?: (url: string, text: string) => string | undefined;
-}): (url: string | URL, init?: RequestInit) => Promise<Response> {
+}
+
+/** A response read whole by `boundedRequest`. */
+export interface ReadResponse {
+  status: number;
+  statusText: string;
+  headers: Headers;
+  bytes: Uint8Array;
+  text: string;
+}
+
+/**
+ * The one way a request reaches the token, revocation, device and provisional endpoints: bounded
+ * by its own timeout and the given signals, its body read once up to MAX_RESPONSE_BYTES, an error
+ * response captured into `exchange`, and a 200 response refused (RefusedResponse) when `check`
+ * names a problem with it.
+ */
+export async function boundedRequest(url: string | URL, init: RequestInit, options: BoundedRequestOptions): Promise<ReadResponse> {
   const { exchange } = options;
+  exchange.status = 0;
+  exchange.error = undefined;
+  exchange.timedOut = false;
+  const limit = requestSignal(options.timeoutMs, options.signals());
+  let response: Response;
+  let bytes: Uint8Array;
+  try {
+    response = await fetch(url, { ...init, signal: limit.signal });
+    exchange.status = response.status;
+    bytes = await readBounded(response, MAX_RESPONSE_BYTES);
+  } catch (error) {
+    if (limit.timedOut()) exchange.timedOut = true;
+    throw error;
+  } finally {
+    limit.done();
+  }
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  if (response.status >= 300) {
+    exchange.error = captureError(response.status, response.headers.get('retry-after'), text, options.secrets);
+  } else if (response.status === 200 && options.check) {
+    const problem = options.check(String(url), text);
+    if (problem) throw new RefusedResponse(response.status, problem);
+  }
+  return { status: response.status, statusText: response.statusText, headers: response.headers, bytes, text };
+}
+
+/**
+ * `boundedRequest` as a fetch, for openid-client's customFetch (the device flow): it gets a
+ * response of the same status and headers holding the bytes already read.
+ */
+export function boundedFetch(options: BoundedRequestOptions): (url: string | URL, init?: RequestInit) => Promise<Response> {
   return async (url, init) => {
-    exchange.status = 0;
-    exchange.error = undefined;
-    exchange.timedOut = false;
-    const limit = requestSignal(options.timeoutMs, options.signals());
-    let response: Response;
-    let bytes: Uint8Array;
-    try {
-      response = await fetch(url, { ...init, signal: limit.signal } as RequestInit);
-      exchange.status = response.status;
-      bytes = await readBounded(response, MAX_RESPONSE_BYTES);
-    } catch (error) {
-      if (limit.timedOut()) exchange.timedOut = true;
-      throw error;
-    } finally {
-      limit.done();
-    }
-    const text = Buffer.from(bytes).toString('utf8');
-    if (response.status >= 300) {
-      exchange.error = captureError(response.status, response.headers.get('retry-after'), text, options.secrets);
-    } else if (response.status === 200 && options.check) {
-      const problem = options.check(String(url), text);
-      if (problem) throw new RefusedResponse(response.status, problem);
-    }
-    // openid-client reads the bytes already read, from a response of the same status and headers.
-    const nullBody = response.status === 204 || response.status === 205 || response.status === 304;
-    return new Response(nullBody ? null : bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
+    const read = await boundedRequest(url, init ?? {}, options);
+    const nullBody = read.status === 204 || read.status === 205 || read.status === 304;
+    return new Response(nullBody ? null : read.bytes, { status: read.status, statusText: read.statusText, headers: read.headers });
   };
 }
 
@@ -379,23 +455,30 @@ export function describeNetworkError(error: unknown, timeoutMs: number): string 
 /** What one exchange came to: the token response (none for a revocation), or the failure for the core to read. */
 export type Exchanged = { ok: true; response?: TokenResponse } | { ok: false; failure: NativeTransportResponse };
 
+/** What any status but 200 (and those of 300 or more, which are errors) means from these endpoints. */
+const UNEXPECTED_STATUS = 'unexpected HTTP response status code';
+const FORM_HEADERS = { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' };
+
+/** An error response (300 or more) in the shape the core reads, from what was captured of it. */
+function httpFailure(captured: CapturedError): NativeTransportResponse {
+  return {
+    outcome: 'http',
+    status: captured.status,
+    oauthError: captured.oauthError,
+    errorDescription: captured.errorDescription,
+    errorCode: captured.errorCode,
+    body: captured.body,
+    retryAfter: captured.retryAfter,
+  };
+}
+
 export class TokenTransport {
   // Aborted by close(): requests in flight must not outlive the client (or keep the process up).
   readonly #closing = new AbortController();
   readonly #options: TransportOptions;
-  // What every request's openid-client Configuration is built from, worked out once.
-  readonly #server: OidcModule.ServerMetadata;
-  readonly #insecure: boolean;
 
   constructor(options: TransportOptions) {
     this.#options = options;
-    this.#server = {
-      issuer: options.issuer,
-      authorization_endpoint: `${options.webBase}/oauth2/authorize`,
-      token_endpoint: `${options.apiBase}/oauth2/token`,
-      revocation_endpoint: `${options.apiBase}/oauth2/token/revoke`,
-    };
-    this.#insecure = isLoopbackHttp(new URL(options.apiBase));
   }
 
   /** Aborts every request in flight; later ones fail at once. */
@@ -421,92 +504,56 @@ export class TokenTransport {
     }));
   }
 
-  #config(oidc: Oidc, kind: NativeGrant['kind'], clientId: string, exchange: Exchange, context: RequestContext, timeoutMs: number, secrets: string[], read: (response: TokenResponse) => void) {
-    const config = new oidc.Configuration(this.#server, clientId, undefined, oidc.None());
-    if (this.#insecure) oidc.allowInsecureRequests(config);
-    // No time limit of openid-client's own (0: none): the request's fetch has its own.
-    config.timeout = 0;
-    config[oidc.customFetch] = boundedFetch({
-      exchange,
-      timeoutMs,
-      signals: () => (context.signal ? [this.#closing.signal, context.signal] : [this.#closing.signal]),
-      secrets,
-      // The one read of a token response: what the caller gets is converted here, once.
-      check:
-        kind === 'revoke'
-          ? undefined
-          : (_url, text) => {
-              const response = readTokenResponse(text);
-              if (typeof response === 'string') return response;
-              read(response);
-              return undefined;
-            },
-    }) as OidcModule.CustomFetch;
-    return config;
-  }
-
+  /**
+   * One POST of the grant as a form (RFC 6749 §4.1.3, §6; RFC 7009 §2.1), a public client naming
+   * itself by client_id, redirects not followed. A 200 token response is read once, here, with the
+   * ID token's issuer, audience and times checked; a revocation's 200 may carry any body.
+   */
   async #exchange(grant: NativeGrant, context: RequestContext, secrets: string[]): Promise<Exchanged> {
     const timeoutMs = context.timeoutMs ?? this.#options.timeoutMs;
     const aborted: Exchanged = { ok: false, failure: { outcome: 'network', message: 'the request was aborted' } };
     if (context.signal?.aborted || this.#closing.signal.aborted) return aborted;
     const exchange: Exchange = { status: 0, timedOut: false };
+    const revoke = grant.kind === 'revoke';
+    const expected: IdTokenExpectation = { issuer: this.#options.issuer, clientId: grant.clientId };
     let response: TokenResponse | undefined;
+    const form = new URLSearchParams(grant.parameters);
+    if (!revoke) form.set('grant_type', grant.grantType);
+    form.set('client_id', grant.clientId);
     try {
-      const oidc = await loadOidc();
-      const config = this.#config(oidc, grant.kind, grant.clientId, exchange, context, timeoutMs, secrets, (read) => (response = read));
-      if (grant.kind === 'revoke') {
-        await oidc.tokenRevocation(config, grant.parameters.token ?? '');
-        return { ok: true };
-      }
-      // openid-client's own checks of the response run too; what it returns is what we read.
-      await oidc.genericGrantRequest(config, grant.grantType, grant.parameters);
-      return response ? { ok: true, response } : { ok: false, failure: { outcome: 'invalid', status: exchange.status, message: 'its answer was not a token response' } };
+      const answer = await boundedRequest(
+        grant.endpoint,
+        // The form as text with its type named: a fetch that does not know URLSearchParams bodies sends it the same.
+        { method: 'POST', headers: FORM_HEADERS, body: form.toString(), redirect: 'manual' },
+        {
+          exchange,
+          timeoutMs,
+          signals: () => (context.signal ? [this.#closing.signal, context.signal] : [this.#closing.signal]),
+          secrets,
+          // The one read of a token response: what the caller gets is converted here, once.
+          check: revoke
+            ? undefined
+            : (_url, text) => {
+                const read = readTokenResponse(text, expected);
+                if (typeof read === 'string') return read;
+                response = read;
+                return undefined;
+              },
+        },
+      );
+      if (answer.status === 200) return { ok: true, response };
+      if (exchange.error !== undefined) return { ok: false, failure: httpFailure(exchange.error) };
+      return { ok: false, failure: { outcome: 'invalid', status: answer.status, message: UNEXPECTED_STATUS } };
     } catch (error) {
       // An abort with a reason of the caller's own arrives in no recognisable shape: ask the signals.
       if (context.signal?.aborted || this.#closing.signal.aborted) return aborted;
-      return { ok: false, failure: this.#mapError(error, exchange, context, timeoutMs, secrets) };
+      const refused = causeChain(error).find((e): e is RefusedResponse => e instanceof RefusedResponse);
+      if (refused) return { ok: false, failure: { outcome: 'invalid', status: refused.status, message: refused.message } };
+      if (isNetworkFailure(error)) {
+        if (causeChain(error).some((e) => e.name === 'TimeoutError')) context.timedOut = true;
+        return { ok: false, failure: { outcome: 'network', message: redact(describeNetworkError(error, timeoutMs), secrets) } };
+      }
+      return { ok: false, failure: { outcome: 'invalid', status: exchange.status, message: redact((error as Error)?.message ?? String(error), secrets) } };
     }
-  }
-
-  #mapError(
-    error: unknown,
-    exchange: Exchange,
-    context: RequestContext,
-    timeoutMs: number,
-    secrets: string[],
-  ): NativeTransportResponse {
-    const last = exchange.error;
-    const refused = causeChain(error).find((e): e is RefusedResponse => e instanceof RefusedResponse);
-    if (refused) return { outcome: 'invalid', status: refused.status, message: refused.message };
-    const e = error as {
-      code?: string;
-      error?: string;
-      error_description?: string;
-      status?: number;
-      cause?: unknown;
-      message?: string;
-      name?: string;
-    };
-    if (e?.code === 'OAUTH_RESPONSE_BODY_ERROR' || e?.code === 'OAUTH_WWW_AUTHENTICATE_CHALLENGE') {
-      return {
-        outcome: 'http',
-        status: e.status ?? last?.status ?? 0,
-        // A challenge (WWW-Authenticate) may carry no error of its own: the body's then tells.
-        oauthError: redact(typeof e.error === 'string' && OAUTH_ERROR.test(e.error) ? e.error : (last?.oauthError ?? ''), secrets),
-        errorDescription: redact((e.error_description ?? '').slice(0, 2048), secrets),
-        // From our own read of the body: openid-client's copy would pass on a fraction or an unsafe integer.
-        errorCode: last?.errorCode ?? 0,
-        body: last?.body ?? '',
-        retryAfter: last?.retryAfter,
-      };
-    }
-    if (last) {
-      return { outcome: 'http', status: last.status, body: last.body, retryAfter: last.retryAfter, errorCode: last.errorCode };
-    }
-    if (isNetworkFailure(error)) {
-      if (causeChain(error).some((e) => e.name === 'TimeoutError')) context.timedOut = true;
-      return { outcome: 'network', message: redact(describeNetworkError(error, timeoutMs), secrets) };
-    }
-    return { outcome: 'invalid', status: exchange.status, message: redact(e?.message ?? String(error), secrets) };
   }
 }

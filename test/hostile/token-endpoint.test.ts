@@ -125,6 +125,63 @@ describe('plain http on the loopback interface', () => {
   );
 });
 
+/** An ID token (its signature is not checked: it comes straight from the token endpoint) with these header fields and claims. */
+function idToken(claims: Record<string, unknown>, header: Record<string, unknown> = { alg: 'RS256', kid: 'k1' }): string {
+  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  return `${part(header)}.${part(claims)}.c2lnbmF0dXJl`;
+}
+
+describe('the ID token of a token response', () => {
+  const now = () => Math.floor(Date.now() / 1000);
+  /** Claims a client with applicationId 1234 and the endpoint's base as its issuer accepts. */
+  const claims = (base: string, more: Record<string, unknown> = {}) => ({ iss: base, sub: '42', aud: '1234', exp: now() + 600, iat: now(), nonce: 'n', ...more });
+
+  it('is accepted from the client\'s issuer, for its application, within its lifetime; a clock 29 s behind still takes it', async () => {
+    const ep = await serve(json(200, GOOD));
+    for (const token of [
+      idToken(claims(ep.base)),
+      idToken(claims(ep.base, { aud: ['1234'] })),
+      idToken(claims(ep.base, { aud: ['1234', '999'], azp: '1234' })),
+      idToken(claims(ep.base, { exp: now() - 29, nbf: now() + 29, auth_time: now() - 5 })),
+    ]) {
+      ep.answer(json(200, { ...GOOD, id_token: token }));
+      await expect(ep.client().refreshToken({ refreshToken: REFRESH_TOKEN })).resolves.toMatchObject({ idToken: token });
+    }
+  });
+
+  it.each([
+    ['another issuer', (base: string) => idToken(claims(base, { iss: `${base}/other` })), (base: string) => `its id_token was not issued by ${base}, the client's issuer`],
+    ['no issuer', (base: string) => idToken(claims(base, { iss: undefined })), () => 'its id_token has no iss claim'],
+    ['another application', (base: string) => idToken(claims(base, { aud: '999' })), () => 'its id_token is not meant for application 1234 (its aud claim)'],
+    ['an audience list without this application', (base: string) => idToken(claims(base, { aud: ['999', '998'] })), () => 'its id_token is not meant for application 1234 (its aud claim)'],
+    ['other audiences and no azp', (base: string) => idToken(claims(base, { aud: ['1234', '999'] })), () => 'its id_token has other audiences and does not name application 1234 as its azp'],
+    ['other audiences and another azp', (base: string) => idToken(claims(base, { aud: ['1234', '999'], azp: '999' })), () => 'its id_token has other audiences and does not name application 1234 as its azp'],
+    ['an empty subject', (base: string) => idToken(claims(base, { sub: '' })), () => "its id_token's sub is not a non-empty string"],
+    ['no expiry', (base: string) => idToken(claims(base, { exp: undefined })), () => 'its id_token has no exp claim'],
+    ['an expiry as a string', (base: string) => idToken(claims(base, { exp: String(now() + 600) })), () => "its id_token's exp is not a number of seconds"],
+    ['an expiry 31 s ago', (base: string) => idToken(claims(base, { exp: now() - 31 })), () => "its id_token has expired (check that this machine's clock is right)"],
+    ['a start 31 s ahead', (base: string) => idToken(claims(base, { nbf: now() + 31 })), () => "its id_token is not valid yet (check that this machine's clock is right)"],
+    ['the alg none', (base: string) => idToken(claims(base), { alg: 'none' }), () => "its id_token is not signed with RS256, the service's algorithm"],
+    ['the alg HS256', (base: string) => idToken(claims(base), { alg: 'HS256' }), () => "its id_token is not signed with RS256, the service's algorithm"],
+    ['a critical header extension', (base: string) => idToken(claims(base), { alg: 'RS256', crit: ['exp'] }), () => 'its id_token names critical header extensions this client does not support'],
+  ])('is refused with %s, as a 200 this client cannot use, and no token is handed out', async (_name, token, phrase) => {
+    const ep = await serve(json(400, {}));
+    ep.answer(json(200, { ...GOOD, id_token: token(ep.base) }));
+    const error = await rejected<ClientResultError>(ep.client().refreshToken({ refreshToken: REFRESH_TOKEN }));
+    expect(error).toMatchObject({ type: 'HTTPError', code: 'ERR_HTTP', status: 200, retryable: false, responseBody: '' });
+    expect(error.message).toBe(`The token endpoint sent a response this client cannot use: ${phrase(ep.base)}.`);
+    expect(error.message).not.toContain(GOOD.access_token);
+  });
+
+  it("is held to the client's issuer option when it has one", async () => {
+    const ep = await serve(json(400, {}));
+    ep.answer(json(200, { ...GOOD, id_token: idToken(claims('https://issuer.example')) }));
+    await expect(ep.client({ issuer: 'https://issuer.example' }).refreshToken({ refreshToken: REFRESH_TOKEN })).resolves.toMatchObject({ accessToken: GOOD.access_token });
+    const error = await rejected<ClientResultError>(ep.client().refreshToken({ refreshToken: REFRESH_TOKEN }));
+    expect(error.message).toBe(`The token endpoint sent a response this client cannot use: its id_token was not issued by ${ep.base}, the client's issuer.`);
+  });
+});
+
 describe('answers that are not a token response', () => {
   it('does not follow a redirect: a 302 is an HTTPError with that status', async () => {
     const ep = await serve(json(400, {}));
