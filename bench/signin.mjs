@@ -24,7 +24,8 @@ import {
 import { createReferenceSignIn } from './lib/reference.mjs';
 
 const WARMUP = 20;
-const ROUNDS = 10;
+// Forty rounds: with ten, one busy moment of the machine moved the ratio by several hundredths.
+const ROUNDS = 40;
 const PER_ROUND = 20;
 const TIME_BUDGET_MS = 180_000;
 const SCOPE = 'openid sdk.social_layer';
@@ -139,7 +140,7 @@ run(async () => {
     const instant = await firstSignIn(emulator, 0);
     const player = await firstSignIn(emulator, THINK_MS);
     table('Sign-in targets', ['measure', 'ours / reference (95% interval)', 'target', 'result'], [
-      ['warm sign-in, per-round ratio of medians', ratioSpread(overall), '≤ 1.10×', intervalVerdict(overall, 1.1, false)],
+      ['warm sign-in, per-round ratio of medians', ratioSpread(overall), '≤ 1.02×', intervalVerdict(overall, 1.02, false)],
       ['first sign-in, instant browser (the floor)', ratioSpread(instant), '—', '—'],
       [`first sign-in, the player ${THINK_MS} ms in the browser`, ratioSpread(player), '≤ 1.00×', intervalVerdict(player, 1.0, false)],
     ]);
