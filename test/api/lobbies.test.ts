@@ -141,6 +141,8 @@ describe('lobby operations', () => {
   });
 
   it('sets a voice channel status of up to 500 characters and clears it', async () => {
+    const guild = await emulator.createGuild({ name: 'Voice' });
+    await emulator.createChannel(guild.id, { id: '777', name: 'Squad', type: 2 });
     await backend.setVoiceChannelStatus('777', 'x'.repeat(500));
     expect(emulator.voiceChannelStatus('777')).toBe('x'.repeat(500));
     await expect(backend.setVoiceChannelStatus('777', 'x'.repeat(501))).rejects.toMatchObject({ local: true, fieldErrors: [{ path: 'status', code: 'BASE_TYPE_MAX_LENGTH' }] });
@@ -148,6 +150,8 @@ describe('lobby operations', () => {
     expect(emulator.voiceChannelStatus('777')).toBeNull();
     emulator.setChannelPermissions('777', { SetVoiceChannelStatus: false });
     await expect(backend.setVoiceChannelStatus('777', 'live')).rejects.toMatchObject({ status: 403, code: 50013 });
+    // A channel with no voice is not one the service knows for this: 404 Unknown Channel.
+    await expect(backend.setVoiceChannelStatus(guild.id, 'live')).rejects.toMatchObject({ status: 404, code: 10003 });
   });
 });
 

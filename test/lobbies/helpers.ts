@@ -48,6 +48,11 @@ export function bearer(emulator: Emulator, userId: string, scopes?: string[]): s
 
 /** A text channel of a new guild of the emulator's world (lobbies link only to channels of the world); resolves with its id. */
 export async function worldTextChannel(emulator: Emulator, id?: string): Promise<string> {
+  return worldChannel(emulator, 0, id);
+}
+
+/** A channel of `type` (0 text, 2 voice, 13 stage) in a new guild of the emulator's world; its id. */
+export async function worldChannel(emulator: Emulator, type: 0 | 2 | 13, id?: string): Promise<string> {
   const guild = await emulator.createGuild({ name: 'Lobby Guild' });
-  return (await emulator.createChannel(guild.id, { name: 'lobby', type: 0, ...(id === undefined ? {} : { id }) })).id;
+  return (await emulator.createChannel(guild.id, { name: 'lobby', type, ...(id === undefined ? {} : { id }) })).id;
 }

@@ -1,7 +1,7 @@
 // Every lobby operation of the emulator over real HTTP, each rule at its edge (at, one over).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
-import { bearer, call, ids, startLobbyEmulator, USERS, worldTextChannel } from './helpers.js';
+import { bearer, call, ids, startLobbyEmulator, USERS, worldChannel, worldTextChannel } from './helpers.js';
 
 let emulator: Emulator;
 beforeEach(async () => {
@@ -317,6 +317,7 @@ describe('channel linking, invites and voice status', () => {
   });
 
   it('sets a voice channel status of up to 500 characters, needing the permissions', async () => {
+    await worldChannel(emulator, 2, '777');
     expect((await call(emulator, 'PUT', '/channels/777/voice-status', { body: { status: 'x'.repeat(500) } })).status).toBe(204);
     expect(emulator.voiceChannelStatus('777')).toBe('x'.repeat(500));
     expect((await call(emulator, 'PUT', '/channels/777/voice-status', { body: { status: 'x'.repeat(501) } })).status).toBe(400);
@@ -337,6 +338,18 @@ describe('channel linking, invites and voice status', () => {
     expect(() => emulator.setChannelPermissions('777', { ManageChannels: true, MANAGE_CHANNELS: false })).toThrow(
       /^emulator\.setChannelPermissions: permissions\.MANAGE_CHANNELS must be absent when permissions\.ManageChannels is given/,
     );
+  });
+
+  it('sets a voice status only on a voice or stage channel of the world: 404 Unknown Channel for anything else', async () => {
+    const stage = await worldChannel(emulator, 13);
+    expect((await call(emulator, 'PUT', `/channels/${stage}/voice-status`, { body: { status: 'on stage' } })).status).toBe(204);
+    expect(emulator.voiceChannelStatus(stage)).toBe('on stage');
+    for (const channel of [await worldTextChannel(emulator), '5550999']) {
+      const refused = await call(emulator, 'PUT', `/channels/${channel}/voice-status`, { body: { status: 'live' } });
+      expect(refused.status).toBe(404);
+      expect(refused.body).toMatchObject({ code: 10003, message: `Unknown Channel: ${channel} is not a voice or stage channel of a guild of the emulator.` });
+      expect(emulator.voiceChannelStatus(channel)).toBeNull();
+    }
   });
 });
 

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EmulatorStateError, type Emulator } from '../../src/emulator/index.js';
 import { postForm, signIn } from '../emulator/helpers.js';
 import { builtModule } from '../support/built.js';
-import { bearer, call, ids, startLobbyEmulator, worldTextChannel } from './helpers.js';
+import { bearer, call, ids, startLobbyEmulator, worldChannel, worldTextChannel } from './helpers.js';
 
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
@@ -37,7 +37,7 @@ describe('dataDir in process', () => {
     await call(emulator, 'PUT', `/lobbies/${lobby.body.id}/messages/${message.body.id}/moderation-metadata`, { body: { verdict: 'ok' } });
     await call(emulator, 'PATCH', `/lobbies/${lobby.body.id}/channel-linking`, { body: { channel_id: await worldTextChannel(emulator, '9002') } });
     const invite = await call(emulator, 'POST', `/lobbies/${lobby.body.id}/members/${ids[1]}/invites`);
-    await call(emulator, 'PUT', '/channels/9001/voice-status', { body: { status: 'in a match' } });
+    expect((await call(emulator, 'PUT', `/channels/${await worldChannel(emulator, 2, '9001')}/voice-status`, { body: { status: 'in a match' } })).status).toBe(204);
     const before = (await call(emulator, 'GET', `/lobbies/${lobby.body.id}`)).body;
     await emulator.close();
 

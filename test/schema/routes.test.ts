@@ -298,8 +298,10 @@ add('POST /api/v10/invites/:code 404', 404, () => call('POST', api('/invites/nos
 add('PUT /api/v10/channels/:id/voice-status 204', 204, () => call('PUT', api(`/channels/${W.voice}/voice-status`), { body: { status: 'Raiding' } }));
 add('PUT /api/v10/channels/:id/voice-status 400 50035', 400, () => call('PUT', api(`/channels/${W.voice}/voice-status`), { body: { status: 5 } }));
 add('PUT /api/v10/channels/:id/voice-status 403 missing permissions', 403, async () => {
-  emulator.setChannelPermissions(W.general, { SetVoiceChannelStatus: false });
-  return call('PUT', api(`/channels/${W.general}/voice-status`), { body: { status: 'x' } });
+  emulator.setChannelPermissions(W.voice, { SetVoiceChannelStatus: false });
+  const denied = await call('PUT', api(`/channels/${W.voice}/voice-status`), { body: { status: 'x' } });
+  emulator.setChannelPermissions(W.voice, { SetVoiceChannelStatus: true });
+  return denied;
 });
 add('PUT /api/v10/channels/:id/voice-status 404', 404, () => call('PUT', api('/channels/0/voice-status'), { body: { status: 'x' } }));
 

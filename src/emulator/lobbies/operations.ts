@@ -3,6 +3,7 @@
  * does; every write goes through the state store before the answer is built.
  */
 import { randomBytes } from 'node:crypto';
+import { ChannelType } from '../../rules/channels.js';
 import { errorBody, JsonErrorCode, type ServiceErrorBody } from '../../rules/errors.js';
 import {
   checkAddLobbyMember,
@@ -127,12 +128,14 @@ function upsertMember(lobby: LobbyRecord, input: LobbyMemberInput): LobbyMember 
 }
 
 /** Channel types a lobby may link to: a guild's text channel. */
-const LINKABLE_CHANNEL_TYPES: readonly number[] = [0];
+const LINKABLE_CHANNEL_TYPES: readonly number[] = [ChannelType.GuildText];
+/** Channel types with a voice channel status: a guild's voice and stage channels. */
+const VOICE_CHANNEL_TYPES: readonly number[] = [ChannelType.GuildVoice, ChannelType.GuildStageVoice];
 
-/** The world's channel with this id when a lobby may link to it (a text channel of a guild of the world). */
-function linkableChannel(ctx: EmulatorContext, channelId: string): ReturnType<EmulatorContext['world']['channel']> {
+/** The world's channel with this id when it is of one of `types`, else undefined. */
+function channelOfType(ctx: EmulatorContext, channelId: string, types: readonly number[]): ReturnType<EmulatorContext['world']['channel']> {
   const found = ctx.world.channel(channelId);
-  return found !== undefined && LINKABLE_CHANNEL_TYPES.includes(found.channel.type) ? found : undefined;
+  return found !== undefined && types.includes(found.channel.type) ? found : undefined;
 }
 
 /** A lobby answer: the wire Lobby of the record (members are shared with it, never changed in place: see `draft`), its linked channel the world's. */
@@ -353,7 +356,7 @@ export const linkChannelToLobby: Operation = (r) =>
       if ((member.flags & LobbyMemberFlags.CanLinkLobby) === 0) return fail(403, errorBody(JsonErrorCode.MissingPermissions));
     }
     const body = checked(checkLinkChannel(r.body ?? {}));
-    if (body.channel_id !== null && linkableChannel(r.ctx, body.channel_id) === undefined) {
+    if (body.channel_id !== null && channelOfType(r.ctx, body.channel_id, LINKABLE_CHANNEL_TYPES) === undefined) {
       return fail(404, errorBody(JsonErrorCode.UnknownChannel, `Unknown Channel: ${body.channel_id} is not a text channel of a guild of the emulator.`));
     }
     const next = draft(lobby, r.now);
@@ -425,11 +428,14 @@ export const acceptInvite: Operation = (r) =>
     return json(200, body);
   });
 
-/** `PUT /channels/{id}/voice-status` (bot with SET_VOICE_CHANNEL_STATUS and MANAGE_CHANNELS). */
+/** `PUT /channels/{id}/voice-status` (bot with SET_VOICE_CHANNEL_STATUS and MANAGE_CHANNELS), on a voice or stage channel of the world. */
 export const setVoiceChannelStatus: Operation = (r) =>
   answer(() => {
     const channelId = pathId(r.params[0]!, JsonErrorCode.UnknownChannel);
     const body = checked(checkVoiceChannelStatus(r.body ?? {}));
+    if (channelOfType(r.ctx, channelId, VOICE_CHANNEL_TYPES) === undefined) {
+      return fail(404, errorBody(JsonErrorCode.UnknownChannel, `Unknown Channel: ${channelId} is not a voice or stage channel of a guild of the emulator.`));
+    }
     // The emulated bot is never connected to voice, so MANAGE_CHANNELS is needed as well.
     if (r.world.denied(channelId, 'SET_VOICE_CHANNEL_STATUS') || r.world.denied(channelId, 'MANAGE_CHANNELS')) {
       return fail(403, errorBody(JsonErrorCode.MissingPermissions));
