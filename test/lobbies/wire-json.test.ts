@@ -2,6 +2,8 @@
 // JSON.stringify. These tests read the raw text of every answer that carries a lobby or a member
 // and check it is exactly what JSON.stringify writes for the same value (the canonical form:
 // escapes, key order, no spaces), with metadata chosen to stress escaping and key order.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
 import { bearer, ids, startLobbyEmulator, worldTextChannel } from './helpers.js';
@@ -114,5 +116,28 @@ describe('lobby answers are canonical JSON', () => {
         flags: 0,
       });
     }
+  });
+});
+
+describe('a process that forbids code generation from strings', () => {
+  it('still answers lobbies, with the same canonical JSON (the built emulator, --disallow-code-generation-from-strings)', () => {
+    const dist = path.resolve(__dirname, '..', '..', 'dist', 'cjs');
+    const child = spawnSync(
+      process.execPath,
+      ['--disallow-code-generation-from-strings', path.resolve(__dirname, '..', 'fixtures', 'lobby-without-code-generation.cjs'), dist],
+      { encoding: 'utf8', timeout: 30_000 },
+    );
+    expect(child.status, child.stderr).toBe(0);
+    const { text, user, channel } = JSON.parse(child.stdout.trim().split('\n').pop()!) as { text: string; user: string; channel: string };
+    const value = JSON.parse(text) as { id: string; application_id: string; linked_channel: { id: string } };
+    expectCanonical(text, {
+      id: value.id,
+      application_id: value.application_id,
+      metadata: { zeta: 'a"b\\c', 10: '\u2028é' },
+      members: [{ id: user, metadata: { note: '🎮' }, flags: 1 }],
+      flags: 0,
+      linked_channel: value.linked_channel,
+    });
+    expect(value.linked_channel.id).toBe(channel);
   });
 });

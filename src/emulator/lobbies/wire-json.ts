@@ -55,18 +55,29 @@ type Writer = (value: never) => string;
  * one string expression with each field's prefix (`{"id":`, `,"flags":`) as a literal and its
  * kind's writer called on `lobby.<key>`. A loop over the table on every answer costs a tenth more,
  * so the expression is built at load. The table is this package's own constant; each record key
- * is checked to be a plain identifier before it is written into the expression.
+ * is checked to be a plain identifier before it is written into the expression. In a process that
+ * forbids code generation (`--disallow-code-generation-from-strings`, or an embedder's policy),
+ * the loop does the same work.
  */
 function compileKeptFields(): (lobby: LobbyRecord) => string {
-  const writers: Writer[] = [];
-  const parts = Object.entries(LOBBY_KEPT_FIELDS).map(([wire, field], i) => {
+  const fields = Object.entries(LOBBY_KEPT_FIELDS).map(([wire, field], i) => {
     if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(field.key)) throw new Error(`LOBBY_KEPT_FIELDS: the record key ${JSON.stringify(field.key)} is not an identifier.`);
-    writers.push(WRITERS[field.kind]);
-    return `${JSON.stringify(`${i === 0 ? '{' : ','}${JSON.stringify(wire)}:`)} + w${i}(lobby.${field.key})`;
+    return { prefix: `${i === 0 ? '{' : ','}${JSON.stringify(wire)}:`, key: field.key as keyof LobbyRecord, write: WRITERS[field.kind] as Writer };
   });
-  const names = writers.map((_, i) => `w${i}`);
-  const make = new Function(...names, `return function keptFieldsJson(lobby) { return ${parts.join(' + ')}; };`) as (...w: Writer[]) => (lobby: LobbyRecord) => string;
-  return make(...writers);
+  const parts = fields.map((field, i) => `${JSON.stringify(field.prefix)} + w${i}(lobby.${field.key})`);
+  try {
+    const make = new Function(...fields.map((_, i) => `w${i}`), `return function keptFieldsJson(lobby) { return ${parts.join(' + ')}; };`) as (
+      ...w: Writer[]
+    ) => (lobby: LobbyRecord) => string;
+    return make(...fields.map((field) => field.write));
+  } catch (error) {
+    if (!(error instanceof EvalError)) throw error;
+    return (lobby) => {
+      let out = '';
+      for (const field of fields) out += field.prefix + field.write(lobby[field.key] as never);
+      return out;
+    };
+  }
 }
 
 const keptFieldsJson = compileKeptFields();
