@@ -235,3 +235,13 @@ describe('what a channel keeps', () => {
     expect((await call(emulator, 'GET', `${messages()}/${sent.body.id}`)).body).toEqual(sent.body);
   });
 });
+
+describe("the web client's message list", () => {
+  it('is the API list of the channel, oldest first, attachments with their URLs', async () => {
+    await upload(messages(), 'POST', { content: 'with a file', attachments: [{ id: 0, filename: 'notes.txt' }] }, [{ name: 'notes.txt', data: 'gg', type: 'text/plain' }]);
+    const api = (await call(emulator, 'GET', `${messages()}?limit=100`)).body as { id: string; attachments: { url: string }[] }[];
+    const web = (await (await fetch(`${emulator.webBase}/web/channels/${channel}/messages`)).json()) as unknown[];
+    expect(web).toEqual([...api].reverse());
+    expect(api[0]!.attachments[0]!.url).toMatch(/\/notes\.txt$/);
+  });
+});

@@ -107,10 +107,7 @@ function listMessages({ ctx, params, url, caller }: Call): Reply {
   if ((bits & PermissionFlags.ViewChannel) === 0n) return json(403, errorBody(JsonErrorCode.MissingAccess));
   if ((bits & PermissionFlags.ReadMessageHistory) === 0n) return json(200, []);
 
-  // The channel's messages: the ones this area keeps, and those other areas keep (interaction replies, follow-ups).
-  const oldestFirst = [...channelMessagesOf(ctx).list(channelId).map((stored) => answered(ctx, stored.message)), ...registeredChannelMessages(ctx, channelId)].sort((a, b) =>
-    BigInt(String(a.id)) < BigInt(String(b.id)) ? -1 : 1,
-  );
+  const oldestFirst = channelMessagesOldestFirst(ctx, channelId);
   const id = (m: Json): bigint => BigInt(String(m.id));
   const anchor = anchors[0];
   let picked: Json[];
@@ -315,6 +312,17 @@ function attachmentUrl(ctx: EmulatorContext, channelId: string, attachment: Stor
 }
 
 // A kept message as answered: its attachments get their URLs, which are not kept.
+/**
+ * Every message of a channel, oldest first, as the service answers them: the ones this area keeps
+ * and those other areas register (interaction replies, follow-ups). The message list route and
+ * the web client both show this list.
+ */
+export function channelMessagesOldestFirst(ctx: EmulatorContext, channelId: string): Json[] {
+  return [...channelMessagesOf(ctx).list(channelId).map((stored) => answered(ctx, stored.message)), ...registeredChannelMessages(ctx, channelId)].sort((a, b) =>
+    BigInt(String(a.id)) < BigInt(String(b.id)) ? -1 : 1,
+  );
+}
+
 function answered(ctx: EmulatorContext, message: StoredMessage['message']): Json {
   const attachments = message.attachments.map((a) => {
     const url = attachmentUrl(ctx, String(message.channel_id), a);

@@ -13,7 +13,7 @@ import { readBody } from '../http.js';
 import { scopeKey } from '../commands/store.js';
 import { autocomplete, clickComponent, invokeCommand, submitModal } from '../interactions/emulate.js';
 import { interactionWorldOf } from '../interactions/world.js';
-import { channelMessagesOf } from '../messages/store.js';
+import { channelMessagesOldestFirst } from '../messages/router.js';
 import { watchChannels } from '../kernel/changes.js';
 import { channelJson, guildJson } from '../world/render.js';
 
@@ -114,7 +114,7 @@ export async function serveWeb(ctx: EmulatorContext, req: IncomingMessage, res: 
   const world = interactionWorldOf(ctx);
   if (method === 'GET' && rest === 'state') return sendJson(res, 200, state(ctx, log));
   const channel = /^channels\/(\d+)\/messages$/.exec(rest);
-  if (method === 'GET' && channel !== null) return sendJson(res, 200, messagesIn(ctx, channel[1]!));
+  if (method === 'GET' && channel !== null) return sendJson(res, 200, channelMessagesOldestFirst(ctx, channel[1]!));
   if (method === 'GET' && rest === 'events') return stream(ctx, res, world, closing);
   const action = /^actions\/(invoke|click|autocomplete|submit)$/.exec(rest);
   if (method === 'POST' && action !== null) {
@@ -134,11 +134,6 @@ export async function serveWeb(ctx: EmulatorContext, req: IncomingMessage, res: 
   return send(res, 404, 'text/plain', 'Not Found');
 }
 
-/** A channel's messages, oldest first: those of interaction responses and those bots posted. */
-function messagesIn(ctx: EmulatorContext, channelId: string): unknown[] {
-  const all: { id: string }[] = [...(interactionWorldOf(ctx)?.messagesIn(channelId) ?? []), ...channelMessagesOf(ctx).list(channelId).map((m) => ({ ...m.message, id: String(m.message.id) }))];
-  return all.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : BigInt(a.id) > BigInt(b.id) ? 1 : 0));
-}
 
 /** Open event streams, per emulator. */
 const streamCounts = new WeakMap<EmulatorContext, number>();
