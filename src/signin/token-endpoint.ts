@@ -274,10 +274,10 @@ export function captureError(status: number, retryAfterHeader: string | null, te
     errorCode: typeof code === 'number' && Number.isSafeInteger(code) ? code : 0,
     // A server may echo a secret as the code itself: it is scrubbed like everything else.
     oauthError: typeof error === 'string' && OAUTH_ERROR.test(error) ? redact(error, secrets) : '',
+    // Each text is redacted whole, then cut: a cut first could split a secret and leave its start behind.
     // An OAuth error body (RFC 6749 §5.2) is one whose `error` is a string; only it has a description.
-    errorDescription: typeof error === 'string' && typeof description === 'string' ? redact(description.slice(0, 2048), secrets) : '',
-    message: typeof message === 'string' ? redact(message.slice(0, 300), secrets) : '',
-    // Redact the whole text first: a cut could split a secret and leave its start behind.
+    errorDescription: typeof error === 'string' && typeof description === 'string' ? redact(description, secrets).slice(0, 2048) : '',
+    message: typeof message === 'string' ? redact(message, secrets).slice(0, 300) : '',
     body: redact(text, secrets).slice(0, MAX_ERROR_BODY_CHARS),
   };
 }
