@@ -382,6 +382,23 @@ describe('OAuth error bodies', () => {
     expect(plain).toMatchObject({ oauthError: '', errorCode: 0 });
   });
 
+  it.each([
+    [503, 'The token endpoint answered HTTP 503. The service had a problem: try again later.', true],
+    [500, 'The token endpoint answered HTTP 500. The service had a problem: try again later.', true],
+    [302, 'The token endpoint answered HTTP 302.', false],
+  ])('are read only from a 4xx answer (RFC 6749 §5.2): a %s naming invalid_grant is the status alone, with its body', async (status, message, retryable) => {
+    const body = { error: 'invalid_grant', error_description: 'The grant was revoked', code: 50025 };
+    const error = await refreshFails(json(status, body));
+    expect(error).toMatchObject({ type: 'HTTPError', status, oauthError: '', errorCode: 50025, retryable, responseBody: JSON.stringify(body) });
+    expect(error.message).toBe(message);
+  });
+
+  it('are read from a 4xx answer whatever its content type', async () => {
+    const error = await refreshFails(raw(400, '{"error":"invalid_grant","error_description":"The grant was revoked"}', { 'content-type': 'text/plain' }));
+    expect(error).toMatchObject({ status: 400, oauthError: 'invalid_grant' });
+    expect(error.message).toMatch(/^The token endpoint answered HTTP 400 invalid_grant: The grant was revoked\./);
+  });
+
   it('report a 401 with a WWW-Authenticate challenge by its status, body and numeric code', async () => {
     const error = await refreshFails(
       json(401, { error: 'invalid_client', code: 40001 }, { 'www-authenticate': 'Basic realm="token", error="invalid_client"' }),
