@@ -250,9 +250,9 @@ export interface CapturedError {
   retryAfter?: number;
   /** The service's numeric JSON `code`; 0 when absent or not a safe integer. */
   errorCode: number;
-  /** The body's OAuth `error` (RFC 6749 §5.2); '' when there is none or it is not one. */
+  /** The body's OAuth `error` (RFC 6749 §5.2) when the status is 4xx; '' when there is none or it is not one. */
   oauthError: string;
-  /** The body's `error_description` when its `error` is a string, redacted, at most 2048 characters; '' otherwise. */
+  /** The body's `error_description` when the status is 4xx and its `error` a string, redacted, at most 2048 characters; '' otherwise. */
   errorDescription: string;
   /** The body's `message` (the service's own sentence), redacted, at most 300 characters; '' when none. */
   message: string;
@@ -267,17 +267,21 @@ export const OAUTH_ERROR = /^[\x20-\x21\x23-\x5B\x5D-\x7E]{1,64}$/;
 export function captureError(status: number, retryAfterHeader: string | null, text: string, secrets: string[]): CapturedError {
   const body = jsonObjectOf(text);
   const fields = typeof body === 'string' ? {} : body;
-  const { code, error, error_description: description, message } = fields;
+  const { code, error: field, error_description: description, message } = fields;
+  // An OAuth error answer (RFC 6749 §5.2, RFC 7009 §2.2.1, RFC 8628 §3.5) is a 4xx whose `error` is
+  // a string. A redirect's or a server error's body is the status alone: a 503 naming invalid_grant
+  // must stay a retryable service error, not a spent refresh token.
+  const error = status >= 400 && status < 500 ? field : undefined;
   return {
     status,
     retryAfter: parseRetryAfter(retryAfterHeader, text),
     errorCode: typeof code === 'number' && Number.isSafeInteger(code) ? code : 0,
     // A server may echo a secret as the code itself: it is scrubbed like everything else.
     oauthError: typeof error === 'string' && OAUTH_ERROR.test(error) ? redact(error, secrets) : '',
+    // Each text is redacted whole, then cut: a cut first could split a secret and leave its start behind.
     // An OAuth error body (RFC 6749 §5.2) is one whose `error` is a string; only it has a description.
-    errorDescription: typeof error === 'string' && typeof description === 'string' ? redact(description.slice(0, 2048), secrets) : '',
-    message: typeof message === 'string' ? redact(message.slice(0, 300), secrets) : '',
-    // Redact the whole text first: a cut could split a secret and leave its start behind.
+    errorDescription: typeof error === 'string' && typeof description === 'string' ? redact(description, secrets).slice(0, 2048) : '',
+    message: typeof message === 'string' ? redact(message, secrets).slice(0, 300) : '',
     body: redact(text, secrets).slice(0, MAX_ERROR_BODY_CHARS),
   };
 }

@@ -83,6 +83,17 @@ describe('device flow against a hostile service', () => {
     expect(echoed.oauthError).toBe('invalid_grant');
     for (const text of [echoed.message, echoed.responseBody, inspect(echoed), JSON.stringify(echoed)]) expect(text).not.toContain(GOOD_DEVICE.device_code);
   });
+
+  it('keeps even the start of the device code out of an error whose description cuts it at 2048 characters', async () => {
+    handler = (req, _body, res) => {
+      if (req.url?.endsWith('/device/authorize')) return sendJson(res, 200, GOOD_DEVICE);
+      sendJson(res, 400, { error: 'invalid_grant', error_description: `${'d'.repeat(2036)}${GOOD_DEVICE.device_code}` });
+    };
+    const error = await rejected<ClientResultError>(client.getTokenFromDevice({ onUserCode: () => undefined }));
+    expect(error.oauthError).toBe('invalid_grant');
+    expect(error.message).toContain('d'.repeat(2036));
+    for (const text of [error.message, error.responseBody, inspect(error), JSON.stringify(error)]) expect(text).not.toContain(GOOD_DEVICE.device_code.slice(0, 12));
+  });
 });
 
 describe('provisional tokens against a hostile service', () => {
@@ -111,6 +122,13 @@ describe('provisional tokens against a hostile service', () => {
     expect(error.errorCode).toBe(530001);
     expect(error.status).toBe(401);
     for (const text of [error.message, error.responseBody, inspect(error), JSON.stringify(error), String(error.stack)]) expect(text).not.toContain(secret);
+  });
+
+  it("keeps even the start of the external token out of an error whose message cuts it at 300 characters", async () => {
+    handler = (_req, _body, res) => sendJson(res, 401, { code: 530001, message: `${'m'.repeat(285)}${secret}` });
+    const error = await rejected<ClientResultError>(client.getProvisionalToken({ externalAuthType: 'STEAM_SESSION_TICKET', externalAuthToken: secret }));
+    expect(error.message).toContain('m'.repeat(285));
+    for (const text of [error.message, error.responseBody, inspect(error), JSON.stringify(error)]) expect(text).not.toContain(secret.slice(0, 12));
   });
 
   it('reports a 429 as retryable with the service retry_after', async () => {

@@ -80,6 +80,18 @@ describe('transient failures are retried', () => {
     for (const r of retries) expect(r.delayMs).toBeLessThanOrEqual(20);
   });
 
+  it('HTTP 503 whose body names invalid_grant: a service error, not an OAuth error answer (RFC 6749 §5.2 is 4xx), so retried, and the store kept when retries run out', async () => {
+    const { tokens, store, manager, retries } = await dueManager({ retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 } });
+    const since = emulator.requests.length;
+    emulator.failNextToken({ status: 503, error: 'invalid_grant' });
+    manager.on('refreshRetry', () => emulator.failNextToken({ status: 503, error: 'invalid_grant' }));
+    const error = await rejected<ClientResultError>(manager.refresh());
+    expect(error).toMatchObject({ type: 'HTTPError', status: 503, oauthError: '', retryable: true });
+    expect(refreshStatuses(since)).toEqual([503, 503]);
+    expect(retries).toHaveLength(1);
+    expect((await store.load())?.refreshToken).toBe(tokens.refreshToken);
+  });
+
   it('doubles the backoff bound per attempt up to maxDelayMs (the jitter held at its top)', async () => {
     const { manager, retries } = await dueManager({ retry: { attempts: 4, baseDelayMs: 5, maxDelayMs: 12 } });
     // Full jitter draws the wait from [0, bound): at the top of the range the bound itself shows.
