@@ -174,6 +174,15 @@ describe('the ID token of a token response', () => {
     expect(error.message).not.toContain(GOOD.access_token);
   });
 
+  it("is held to the application the call names, not the client's default one", async () => {
+    const ep = await serve(json(400, {}));
+    ep.answer(json(200, { ...GOOD, id_token: idToken(claims(ep.base, { aud: '5678' })) }));
+    await expect(ep.client().refreshToken({ refreshToken: REFRESH_TOKEN, applicationId: '5678' })).resolves.toMatchObject({ accessToken: GOOD.access_token });
+    ep.answer(json(200, { ...GOOD, id_token: idToken(claims(ep.base)) }));
+    const error = await rejected<ClientResultError>(ep.client().refreshToken({ refreshToken: REFRESH_TOKEN, applicationId: '5678' }));
+    expect(error.message).toBe('The token endpoint sent a response this client cannot use: its id_token is not meant for application 5678 (its aud claim).');
+  });
+
   it("is held to the client's issuer option when it has one", async () => {
     const ep = await serve(json(400, {}));
     ep.answer(json(200, { ...GOOD, id_token: idToken(claims('https://issuer.example')) }));
