@@ -3,16 +3,14 @@
 // answers it by POSTing a type 9 (MODAL) response with the case's body as `data` to
 // /interactions/{id}/{token}/callback. The callback route answers as validateModal says: 204 for an
 // accepted modal, else 400 with code 50035 and exactly the validator's paths and codes, under `data`.
-import { createServer, type Server } from 'node:http';
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { validateModal } from '../../src/components/index.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { createInteractionHandler, reply, type Interaction } from '../../src/interactions/index.js';
+import { reply, type Interaction } from '../../src/interactions/index.js';
 import { componentCases } from '../components/table.js';
 import { flatErrors } from './commands-helpers.js';
-import { createGuild, registerCommands } from '../interactions/setup.js';
+import { createGuild, registerCommands, serveInteractions, type InteractionsEndpoint } from '../interactions/setup.js';
 
 interface CallbackAnswer {
   status: number;
@@ -20,7 +18,7 @@ interface CallbackAnswer {
 }
 
 let emulator: Emulator;
-let server: Server;
+let endpoint: InteractionsEndpoint;
 let guildId = '';
 // The response the backend sends for the interaction being delivered, and what the callback answered.
 let pending: { response: unknown; answered?: CallbackAnswer } | undefined;
@@ -37,26 +35,18 @@ async function postCallback(interaction: Interaction, response: unknown): Promis
 
 beforeAll(async () => {
   emulator = await startEmulator({ rateLimits: 'off' });
-  server = createServer(
-    createInteractionHandler({
-      publicKey: emulator.publicKey,
-      onInteraction: async (interaction) => {
-        const current = pending!;
-        current.answered = await postCallback(interaction, current.response);
-        // A refused modal acknowledges nothing, so the HTTP answer may still acknowledge: a reply
-        // ends the interaction now instead of after the 3-second window.
-        return current.answered.status === 204 ? undefined : reply('refused');
-      },
-    }),
-  );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  await emulator.setInteractionsEndpoint(`http://127.0.0.1:${(server.address() as { port: number }).port}/`);
+  endpoint = await serveInteractions(emulator, async (interaction) => {
+    const current = pending!;
+    current.answered = await postCallback(interaction, current.response);
+    // A refused modal acknowledges nothing, so the HTTP answer may still acknowledge: a reply
+    // ends the interaction now instead of after the 3-second window.
+    return current.answered.status === 204 ? undefined : reply('refused');
+  });
   ({ guildId } = await createGuild(emulator));
   await registerCommands(emulator, [{ name: 'form' }]);
 });
 afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => (server === undefined ? resolve(undefined) : server.close(resolve)));
+  await endpoint?.close();
   await emulator?.close();
 });
 

@@ -2,15 +2,13 @@
 // the payloads (common fields, options, resolved data, component and modal-submit shapes), the
 // callback route (once, within 3 seconds: 40060 and 10062), the 15-minute interaction token,
 // refusals (Permission Denied, no endpoint, a refused signature, an invalid response).
-import { createServer, type Server } from 'node:http';
 import { inspect } from 'node:util';
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { EmulatorClosedError, EmulatorInteractionError, startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { createGuild, registerCommands } from './setup.js';
+import { createGuild, registerCommands, serveInteractions, type InteractionsEndpoint } from './setup.js';
 import {
-  createInteractionHandler,
   openModal,
   reply,
   type Interaction,
@@ -32,7 +30,7 @@ const FRIEND = '80351110224678913';
 type Answer = (interaction: Interaction) => InteractionResponse | undefined | Promise<InteractionResponse | undefined>;
 
 let emulator: Emulator;
-let server: Server;
+let endpoint: InteractionsEndpoint;
 let base: string;
 let answer: Answer = () => reply('ok');
 const received: Interaction[] = [];
@@ -46,18 +44,11 @@ beforeAll(async () => {
     ],
     clock: () => now,
   });
-  server = createServer(
-    createInteractionHandler({
-      publicKey: emulator.publicKey,
-      onInteraction: (interaction) => {
-        received.push(interaction);
-        return answer(interaction);
-      },
-    }),
-  );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  await emulator.setInteractionsEndpoint(`${base}/`);
+  endpoint = await serveInteractions(emulator, (interaction) => {
+    received.push(interaction);
+    return answer(interaction);
+  });
+  base = endpoint.base;
   ({ guildId: GUILD } = await createGuild(emulator, [FRIEND]));
   CHANNEL = (await emulator.createChannel(GUILD, { name: 'duels', type: 0 })).id;
   await registerCommands(emulator, COMMANDS);
@@ -69,8 +60,7 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await endpoint.close();
   await emulator.close();
 });
 

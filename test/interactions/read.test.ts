@@ -1,8 +1,6 @@
 // Reading what the user chose: the subcommand (and group), an option by name, a modal's answers
 // by custom_id, on interactions the emulator delivers to a backend built on the package's
 // handler; commands registered from SlashCommandBuilder with addSubcommand.
-import { createServer, type Server } from 'node:http';
-
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { SlashCommandBuilder } from '../../src/commands/index.js';
@@ -11,7 +9,6 @@ import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import {
   ApplicationCommandOptionType,
   ComponentType,
-  createInteractionHandler,
   focusedOption,
   getModalComponent,
   getModalValue,
@@ -29,7 +26,7 @@ import {
   type InteractionResponse,
   type ModalSubmitInteraction,
 } from '../../src/interactions/index.js';
-import { createGuild } from './setup.js';
+import { createGuild, serveInteractions, type InteractionsEndpoint } from './setup.js';
 
 const PLAYER = '80351110224678912';
 const FRIEND = '80351110224678913';
@@ -37,7 +34,7 @@ const ROLE = '80351110224678999';
 const CHANNEL = '80351110224678998';
 
 let emulator: Emulator;
-let server: Server;
+let endpoint: InteractionsEndpoint;
 let GUILD = '';
 let answer: (interaction: Interaction) => InteractionResponse | undefined = () => reply('ok');
 const received: Interaction[] = [];
@@ -49,17 +46,10 @@ const hello = new SlashCommandBuilder('hello', 'Says hello').addStringOption('na
 
 beforeAll(async () => {
   emulator = await startEmulator({ users: [{ id: PLAYER, username: 'player' }, { id: FRIEND, username: 'friend' }] });
-  server = createServer(
-    createInteractionHandler({
-      publicKey: emulator.publicKey,
-      onInteraction: (interaction) => {
-        received.push(interaction);
-        return answer(interaction);
-      },
-    }),
-  );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  await emulator.setInteractionsEndpoint(`http://127.0.0.1:${(server.address() as { port: number }).port}/`);
+  endpoint = await serveInteractions(emulator, (interaction) => {
+    received.push(interaction);
+    return answer(interaction);
+  });
   ({ guildId: GUILD } = await createGuild(emulator, [FRIEND]));
   const res = await fetch(`${emulator.apiBase}/applications/${emulator.applicationId}/commands`, {
     method: 'PUT',
@@ -75,8 +65,7 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await endpoint.close();
   await emulator.close();
 });
 

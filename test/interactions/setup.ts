@@ -1,6 +1,9 @@
 // Set-up shared by the interaction tests: a guild in the emulator's world and commands registered
-// through the emulator's own command routes with the bot token, as a backend would register them.
+// through the emulator's own command routes with the bot token, as a backend would register them,
+// and the backend's interactions endpoint the emulator delivers to.
+import { createServer } from 'node:http';
 import type { Emulator } from '../../src/emulator/index.js';
+import { createInteractionHandler, type InteractionHandlerOptions } from '../../src/interactions/index.js';
 
 export interface CommandSpec {
   name: string;
@@ -23,4 +26,32 @@ export async function registerCommands(emulator: Emulator, commands: readonly Co
 export async function createGuild(emulator: Emulator, memberIds: readonly string[] = []): Promise<{ guildId: string }> {
   const guild = await emulator.createGuild({ name: 'Dice Club', members: memberIds.map((userId) => ({ userId })) });
   return { guildId: guild.id };
+}
+
+export interface InteractionsEndpoint {
+  /** `http://127.0.0.1:<port>`; the emulator delivers to `${base}/`. */
+  base: string;
+  /** Stops listening, ending the connections the emulator keeps open. */
+  close(): Promise<void>;
+}
+
+/**
+ * createInteractionHandler over node:http on a free loopback port, with the emulator's public key
+ * and `onInteraction`, set as the emulator's interactions endpoint (which PINGs it first).
+ */
+export async function serveInteractions(emulator: Emulator, onInteraction: InteractionHandlerOptions['onInteraction']): Promise<InteractionsEndpoint> {
+  const server = createServer(createInteractionHandler({ publicKey: emulator.publicKey, onInteraction }));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const close = async (): Promise<void> => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  };
+  try {
+    await emulator.setInteractionsEndpoint(`${base}/`);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { base, close };
 }
