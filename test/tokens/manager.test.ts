@@ -9,6 +9,7 @@ import { clientFor } from '../support/emulator.js';
 import { MemoryTokenStore, TokenManager, TokenStoreError, TokenStoreErrorCode, type TokenSet, type TokenStore } from '../../src/tokens/index.js';
 import { cleanupAfterEach } from '../support/cleanup.js';
 import { rejected } from '../support/promises.js';
+import { warningsDuring } from '../support/warnings.js';
 const DAY = 24 * 60 * 60 * 1000;
 let emulator: Emulator;
 const { defer } = cleanupAfterEach();
@@ -587,12 +588,7 @@ describe('events', () => {
       refreshed.push(set);
       throw new Error('the game was not ready');
     });
-    const warnings: Array<Error & { code?: string }> = [];
-    const onWarning = (warning: Error): void => {
-      warnings.push(warning);
-    };
-    process.on('warning', onWarning);
-    try {
+    const warnings = await warningsDuring(async () => {
       now += 6.5 * DAY;
       const token = await manager.refresh();
       // process.emitWarning emits on the next tick.
@@ -600,9 +596,7 @@ describe('events', () => {
       expect(refreshed).toEqual([token]);
       expect(await store.load()).toEqual(token);
       expect(await manager.getAccessToken()).toBe(token.accessToken);
-    } finally {
-      process.off('warning', onWarning);
-    }
+    });
     expect(warnings.map((w) => [w.code, w.message])).toEqual([
       ['SOCIAL_SDK_AUTH_LISTENER', "social-sdk-auth: a TokenManager 'refreshed' listener threw: the game was not ready"],
     ]);
