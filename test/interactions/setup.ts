@@ -2,8 +2,9 @@
 // through the emulator's own command routes with the bot token, as a backend would register them,
 // and the backend's interactions endpoint the emulator delivers to.
 import { createServer } from 'node:http';
+import { afterEach } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
-import { createInteractionHandler, type InteractionHandlerOptions } from '../../src/interactions/index.js';
+import { createInteractionHandler, reply, type Interaction, type InteractionHandlerOptions, type InteractionResponse } from '../../src/interactions/index.js';
 
 export interface CommandSpec {
   name: string;
@@ -54,4 +55,31 @@ export async function serveInteractions(emulator: Emulator, onInteraction: Inter
     throw error;
   }
   return { base, close };
+}
+
+/** A backend that keeps every interaction it is given and answers as the test says. */
+export interface InteractionRecorder {
+  /** The interactions received during the current test, oldest first. */
+  readonly received: Interaction[];
+  /** How the backend answers; back to reply('ok') after each test. */
+  answer: (interaction: Interaction) => InteractionResponse | undefined | Promise<InteractionResponse | undefined>;
+  /** The onInteraction to serve (serveInteractions): records, then answers. */
+  readonly onInteraction: (interaction: Interaction) => InteractionResponse | undefined | Promise<InteractionResponse | undefined>;
+}
+
+/** A recorder whose record is cleared and answer reset by an afterEach it registers. */
+export function interactionRecorder(): InteractionRecorder {
+  const recorder: InteractionRecorder = {
+    received: [],
+    answer: () => reply('ok'),
+    onInteraction: (interaction) => {
+      recorder.received.push(interaction);
+      return recorder.answer(interaction);
+    },
+  };
+  afterEach(() => {
+    recorder.answer = () => reply('ok');
+    recorder.received.length = 0;
+  });
+  return recorder;
 }
