@@ -9,6 +9,7 @@ import { validateModal } from '../../src/components/index.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { reply, type Interaction } from '../../src/interactions/index.js';
 import { componentCases } from '../components/table.js';
+import { sortErrors } from '../support/validation.js';
 import { flatErrors } from './commands-helpers.js';
 import { createGuild, registerCommands, serveInteractions, type InteractionsEndpoint } from '../interactions/setup.js';
 
@@ -52,7 +53,6 @@ afterAll(async () => {
 
 /** A validator path in the service's nesting under the response's `data`: `components[0].label` -> `data.components.0.label`. */
 const underData = (p: string): string => ['data', ...p.replace(/\[(\d+)\]/g, '.$1').split('.').filter((s) => s !== '')].join('.');
-const sorted = (errors: { path: string; code: string }[]) => [...errors].sort((a, b) => (a.path + a.code < b.path + b.code ? -1 : 1));
 
 /** Delivers one slash command whose backend answers with `response` on the callback; resolves with the callback's answer and the interaction's result. */
 async function answerThroughCallback(response: unknown) {
@@ -85,9 +85,9 @@ describe('the component table against the emulator, modals through the interacti
       }
       expect(answered.status).toBe(400);
       expect(answered.body).toMatchObject({ code: 50035, message: 'Invalid Form Body' });
-      const fromValidator = sorted(validator.errors.map((e) => ({ path: underData(e.path), code: e.code })));
+      const fromValidator = sortErrors(validator.errors.map((e) => ({ path: underData(e.path), code: e.code })));
       expect(flatErrors(answered.body.errors)).toEqual(fromValidator);
-      expect(fromValidator).toEqual(sorted((testCase.expect as { path: string; code: string }[]).map((e) => ({ path: underData(e.path), code: e.code }))));
+      expect(fromValidator).toEqual(sortErrors((testCase.expect as { path: string; code: string }[]).map((e) => ({ path: underData(e.path), code: e.code }))));
       // The refused modal acknowledged nothing: the backend's HTTP answer did.
       expect(result).toMatchObject({ via: 'http', response: { type: 4, data: { content: 'refused' } } });
     });
