@@ -7,6 +7,7 @@ import { ClientResultError } from '../src/shared/errors.js';
 import { startEmulator, type Emulator } from '../src/emulator/index.js';
 import { clientFor } from './support/emulator.js';
 import { rejected } from './support/promises.js';
+import { warningsDuring } from './support/warnings.js';
 const DAY = 24 * 60 * 60 * 1000;
 let emulator: Emulator;
 let signedIn: SignInResult;
@@ -267,23 +268,14 @@ describe('isAuthenticated and the expiration callback (fake timers)', () => {
   it('turns a callback that throws into a process warning; the client keeps working', async () => {
     const client = newClient();
     fake();
-    const warnings: Error[] = [];
-    const onWarning = (warning: Error): void => {
-      warnings.push(warning);
-    };
-    process.on('warning', onWarning);
-    try {
+    const warnings = await warningsDuring(async () => {
       client.setTokenExpirationCallback(() => {
         throw new Error('the game was not ready');
       });
       await client.updateToken('Bearer', signedIn.accessToken, { expiresIn: 10 });
       vi.advanceTimersByTime(10_000);
       vi.useRealTimers();
-      // process.emitWarning emits on the next tick.
-      await new Promise((resolve) => setImmediate(resolve));
-    } finally {
-      process.off('warning', onWarning);
-    }
+    });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({ code: 'SOCIAL_SDK_AUTH_EXPIRATION_CALLBACK' });
     expect(warnings[0]!.message).toContain('the token expiration callback threw: the game was not ready');

@@ -2,39 +2,22 @@
 // Bearer tokens of one application draw from one count when they share a store. A bot token names
 // its application; a Bearer token's is given (applicationId) or asked of the service once
 // (GET /oauth2/@me).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PlatformApi, RedisRateLimitStore, type RateLimitStore } from '../../src/api/index.js';
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { startRedis, type RedisServer } from './redis.js';
+import { startEmulator } from '../../src/emulator/index.js';
+import { cleanupAfterEach } from '../support/cleanup.js';
+import { useRedis } from './redis.js';
 
 const USERS = [
   { id: '300000000000000001', username: 'player1' },
   { id: '300000000000000002', username: 'player2' },
 ];
-let redis: RedisServer;
-let emulator: Emulator | undefined;
-const closers: Array<() => Promise<void>> = [];
-
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-  await emulator?.close();
-  emulator = undefined;
-});
-
-function track<T extends { close(): Promise<void> }>(thing: T): T {
-  closers.push(() => thing.close());
-  return thing;
-}
+const redis = useRedis();
+const { track } = cleanupAfterEach();
 
 describe('the global limit, per application', () => {
   it('keeps a bot token and two players sharing one Redis store under it: no 429 from the emulator', async () => {
-    emulator = await startEmulator({ users: USERS });
+    const emulator = track(await startEmulator({ users: USERS }));
     const apiBase = emulator.apiBase;
     const store = track(new RedisRateLimitStore({ url: redis.url, keyPrefix: `app${Date.now()}:` }));
     const backend = track(new PlatformApi({ botToken: emulator.botToken, apiBase, store, retries: 0 }));
@@ -76,7 +59,7 @@ describe('options.applicationId', () => {
   });
 
   it('a Bearer client whose application cannot be learned rejects with the answer of GET /oauth2/@me, and asks again on the next call', async () => {
-    emulator = await startEmulator({ users: USERS });
+    const emulator = track(await startEmulator({ users: USERS }));
     const store: RateLimitStore = track(new RedisRateLimitStore({ url: redis.url, keyPrefix: `bad${Date.now()}:` }));
     const api = track(new PlatformApi({ accessToken: 'not-a-live-token', apiBase: emulator.apiBase, store }));
     for (let i = 0; i < 2; i++) await expect(api.getLobbyMessages('1')).rejects.toMatchObject({ status: 401, method: 'GET', route: '/oauth2/@me' });

@@ -4,37 +4,20 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createClient } from 'redis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MemoryRateLimitStore, PlatformApi, RedisRateLimitStore, type RateLimitStore } from '../../src/api/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { builtModule } from '../support/built.js';
-import { startRedis, type RedisServer } from './redis.js';
-import { startService, type Service } from './service.js';
+import { cleanupAfterEach } from '../support/cleanup.js';
+import { useRedis } from './redis.js';
+import { startService } from './service.js';
 
 const run = promisify(execFile);
 const BOT_TOKEN = 'MTIzNDU2Nzg5MDEyMzQ1Njc4.fleet-bot-token';
 const LOBBY_IDS = ['1111111111111111111', '2222222222222222222', '3333333333333333333'];
 
-let redis: RedisServer;
-let service: Service | undefined;
-const closers: Array<() => Promise<void>> = [];
-
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-  await service?.close();
-  service = undefined;
-});
-
-function track<T extends { close(): Promise<void> }>(thing: T): T {
-  closers.push(() => thing.close());
-  return thing;
-}
+const redis = useRedis();
+const { track, defer } = cleanupAfterEach();
 
 // The service's lobby read bucket, scaled down: 10 per second per application.
 const readBucket = { limit: 10, windowMs: 1000, hash: 'lobby-read' };
@@ -47,12 +30,12 @@ describe('RedisRateLimitStore', () => {
   });
 
   it('lets two clients with their own connections share one bucket, where two memory stores overrun it', async () => {
-    service = await startService({ bucketFor: (m) => (m === 'GET' ? readBucket : undefined) });
+    const service = track(await startService({ bucketFor: (m) => (m === 'GET' ? readBucket : undefined) }));
     const burst = async (stores: [RateLimitStore, RateLimitStore]): Promise<number> => {
-      const before = service!.limited();
-      const [a, b] = stores.map((store) => track(new PlatformApi({ botToken: BOT_TOKEN, apiBase: service!.url, store, retries: 0 })));
+      const before = service.limited();
+      const [a, b] = stores.map((store) => track(new PlatformApi({ botToken: BOT_TOKEN, apiBase: service.url, store, retries: 0 })));
       await Promise.allSettled(Array.from({ length: 24 }, (_, i) => (i % 2 ? a! : b!).getLobby(LOBBY_IDS[i % 3]!)));
-      return service!.limited() - before;
+      return service.limited() - before;
     };
     const prefix = `t${Date.now()}:`;
     expect(await burst([track(new RedisRateLimitStore({ url: redis.url, keyPrefix: prefix })), track(new RedisRateLimitStore({ url: redis.url, keyPrefix: prefix }))])).toBe(0);
@@ -84,10 +67,10 @@ describe('RedisRateLimitStore', () => {
   });
 
   it('uses a node-redis client the caller already has, and leaves it open', async () => {
-    service = await startService({ globalLimit: 5 });
+    const service = track(await startService({ globalLimit: 5 }));
     const client = createClient({ url: redis.url });
     await client.connect();
-    closers.push(async () => void (await client.close()));
+    defer(async () => void (await client.close()));
     const store = track(new RedisRateLimitStore({ client, keyPrefix: `own${Date.now()}:` }));
     const api = track(new PlatformApi({ botToken: BOT_TOKEN, apiBase: service.url, store, globalLimit: 5, retries: 0 }));
     await Promise.all(Array.from({ length: 8 }, (_, i) => api.getLobby(LOBBY_IDS[i % 3]!)));
@@ -99,7 +82,7 @@ describe('RedisRateLimitStore', () => {
   });
 
   it('fails with ERR_API_STORE when Redis is unreachable, naming the store', async () => {
-    service = await startService();
+    const service = track(await startService());
     const store = track(new RedisRateLimitStore({ url: 'redis://127.0.0.1:1' }));
     const api = track(new PlatformApi({ botToken: BOT_TOKEN, apiBase: service.url, store }));
     await expect(api.getLobby(LOBBY_IDS[0]!)).rejects.toMatchObject({ code: 'ERR_API_STORE', message: expect.stringContaining('Redis rate-limit store failed') });
@@ -127,8 +110,7 @@ describe('four worker processes under one bot token', () => {
   }
 
   it('against the emulator with its limits on: no 429 through one Redis store, where one process alone stays under and four apart draw many', async () => {
-    const emulator = await startEmulator();
-    closers.push(() => emulator.close());
+    const emulator = track(await startEmulator());
     const lobby = await track(new PlatformApi({ botToken: emulator.botToken, apiBase: emulator.apiBase })).createLobby();
     const target = { apiBase: emulator.apiBase, botToken: emulator.botToken, lobbyIds: [lobby.id], count: 40 };
     const limited = () => emulator.requests.filter((r) => r.status === 429).length;
@@ -154,7 +136,7 @@ describe('four worker processes under one bot token', () => {
   }, 120_000);
 
   it('against a bucket of 10 per second: no 429 through one Redis store, where one process alone stays under and four apart draw many', async () => {
-    service = await startService({ bucketFor: (m) => (m === 'GET' ? readBucket : undefined), globalLimit: 50 });
+    const service = track(await startService({ bucketFor: (m) => (m === 'GET' ? readBucket : undefined), globalLimit: 50 }));
     const target = { apiBase: service.url, botToken: BOT_TOKEN, lobbyIds: LOBBY_IDS, count: 20 };
 
     const alone = await fleet(target, 1, 'memory', 'alone');

@@ -1,7 +1,8 @@
 // Starts a real redis-server (Debian's) on a free loopback port, with persistence off, for the
-// tests of the shared rate-limit store; `stop()` ends it.
+// tests of the shared rate-limit store; `stop()` ends it. `useRedis()` gives a file one server.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Socket } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface RedisServer {
   url: string;
@@ -96,6 +97,26 @@ export async function startRedis(port?: number): Promise<RedisServer> {
         child.kill('SIGTERM');
       }
       await exited;
+    },
+  };
+}
+
+/**
+ * One redis-server for the tests of a file: started before the first test, stopped after the last.
+ * Its `url` is read inside tests (the server is not there yet when the file loads).
+ */
+export function useRedis(): { readonly url: string } {
+  let server: RedisServer | undefined;
+  beforeAll(async () => {
+    server = await startRedis();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  return {
+    get url() {
+      if (server === undefined) throw new Error('useRedis(): the server is read before beforeAll started it');
+      return server.url;
     },
   };
 }

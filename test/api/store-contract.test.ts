@@ -3,22 +3,13 @@
 // windows. Store-specific behaviour (Redis connection faults, a killed holder process, logs)
 // stays in stores.test.ts, redis-store.test.ts and store-stall.test.ts.
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitPolicy, type RateLimitStore } from '../../src/api/index.js';
-import { startRedis, type RedisServer } from './redis.js';
+import { cleanupAfterEach } from '../support/cleanup.js';
+import { useRedis } from './redis.js';
 
-let redis: RedisServer;
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
-
-const opened: RateLimitStore[] = [];
-afterEach(async () => {
-  for (const store of opened.splice(0)) await store.close();
-});
+const redis = useRedis();
+const { track } = cleanupAfterEach();
 
 interface Kind {
   name: string;
@@ -30,8 +21,7 @@ const kinds: Kind[] = [
   {
     name: 'MemoryRateLimitStore',
     pair: () => {
-      const store = new MemoryRateLimitStore();
-      opened.push(store);
+      const store = track(new MemoryRateLimitStore());
       return [store, store];
     },
   },
@@ -39,10 +29,7 @@ const kinds: Kind[] = [
     name: 'RedisRateLimitStore',
     pair: () => {
       const keyPrefix = `contract:${randomUUID()}:`;
-      const a = new RedisRateLimitStore({ url: redis.url, keyPrefix });
-      const b = new RedisRateLimitStore({ url: redis.url, keyPrefix });
-      opened.push(a, b);
-      return [a, b];
+      return [track(new RedisRateLimitStore({ url: redis.url, keyPrefix })), track(new RedisRateLimitStore({ url: redis.url, keyPrefix }))];
     },
   },
 ];

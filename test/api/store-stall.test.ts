@@ -5,9 +5,10 @@
 import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MemoryRateLimitStore, PlatformApi, RedisRateLimitStore, type RateLimitOutcome, type RateLimitPolicy, type RateLimitReservation, type RateLimitScope } from '../../src/api/index.js';
 import { builtModule } from '../support/built.js';
+import { cleanupAfterEach } from '../support/cleanup.js';
 import { rejected } from '../support/promises.js';
 import { startRedis, startSilentServer } from './redis.js';
 import { startService, type Service } from './service.js';
@@ -15,17 +16,8 @@ import { startService, type Service } from './service.js';
 const run = promisify(execFile);
 const BOT_TOKEN = 'MTIzNDU2Nzg5MDEyMzQ1Njc4.stall-bot-token';
 const LOBBY = '1111111111111111111';
-const closers: Array<() => Promise<void>> = [];
+const { track, defer } = cleanupAfterEach();
 let service: Service;
-
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
-
-function track<T extends { close(): Promise<void> }>(thing: T): T {
-  closers.push(() => thing.close());
-  return thing;
-}
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -93,7 +85,7 @@ describe('a real Redis frozen with SIGSTOP, then resumed', () => {
   it('ends every call at its deadline while frozen, and gives back the slots those calls took once it answers again', async () => {
     service = track(await startService());
     const redis = await startRedis();
-    closers.push(() => redis.stop());
+    defer(() => redis.stop());
     const store = track(new RedisRateLimitStore({ url: redis.url, keyPrefix: `stall${Date.now()}:` }));
     // Eight slots per second: the eight calls made while frozen take them all if they are not given back.
     const api = track(new PlatformApi({ botToken: BOT_TOKEN, apiBase: service.url, store, globalLimit: 8, retries: 0 }));
@@ -122,7 +114,7 @@ describe('a real Redis frozen with SIGSTOP, then resumed', () => {
 describe('a Redis that goes away', () => {
   it('does not keep an idle process alive by reconnecting in the background', async () => {
     const redis = await startRedis();
-    closers.push(() => redis.stop());
+    defer(() => redis.stop());
     const child = spawn(process.execPath, [path.join(__dirname, 'fixtures', 'redis-gone.cjs'), JSON.stringify({ redisUrl: redis.url, keyPrefix: `gone${Date.now()}:` })], {
       env: { ...process.env, API_MODULE: builtModule('api/index.js') },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -141,14 +133,14 @@ describe('a Redis that goes away', () => {
   it('connects again on the next call once Redis is back', async () => {
     service = track(await startService());
     const redis = await startRedis();
-    closers.push(() => redis.stop());
+    defer(() => redis.stop());
     const store = track(new RedisRateLimitStore({ url: redis.url, keyPrefix: `back${Date.now()}:` }));
     const api = track(new PlatformApi({ botToken: BOT_TOKEN, apiBase: service.url, store }));
     await api.getLobby(LOBBY);
     // Redis restarts on the same port: the dropped connection is not reused.
     await redis.stop();
     const restarted = await startRedis(Number(new URL(redis.url).port));
-    closers.push(() => restarted.stop());
+    defer(() => restarted.stop());
     await expect(api.getLobby(LOBBY)).resolves.toMatchObject({ ok: true });
   }, 30_000);
 });

@@ -3,10 +3,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { MAX_ERRORS, validateCommand, validateCommands, type CommandValidationResult } from '../../src/commands/index.js';
+import { expectOutcome, sortErrors } from '../support/validation.js';
 import { commandCases, commandOfSize } from './table.js';
-
-const sortErrors = (errors: { path: string; code: string }[]) =>
-  errors.map(({ path, code }) => ({ path, code })).sort((a, b) => (a.path + a.code < b.path + b.code ? -1 : 1));
 
 function run(body: unknown, many: boolean | undefined, options: Parameters<typeof validateCommand>[1]): CommandValidationResult {
   return many ? validateCommands(body, { scope: options.scope }) : validateCommand(body, options);
@@ -35,15 +33,7 @@ describe('the command table', () => {
 
   for (const testCase of commandCases) {
     it(`${testCase.expect === 'ok' ? 'accepts' : 'refuses'} ${testCase.name}`, () => {
-      const result = run(testCase.body, testCase.many, testCase.options);
-      if (testCase.expect === 'ok') {
-        expect(result.errors).toEqual([]);
-        expect(result.ok).toBe(true);
-      } else {
-        expect(sortErrors(result.errors)).toEqual(sortErrors(testCase.expect));
-        expect(result.ok).toBe(false);
-        for (const error of result.errors) expect(error.message).toMatch(/\S.*\./);
-      }
+      expectOutcome(run(testCase.body, testCase.many, testCase.options), testCase.expect, /\S.*\./);
     });
   }
 });

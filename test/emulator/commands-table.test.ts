@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateCommand, validateCommands } from '../../src/commands/index.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { commandCases, type CommandCase } from '../commands/table.js';
+import { sortErrors } from '../support/validation.js';
 import { call, flatErrors } from './commands-helpers.js';
 
 let emulator: Emulator;
@@ -26,7 +27,6 @@ function nested(path: string, prefix = ''): string {
   return dotted === '' ? prefix : `${prefix}.${dotted}`;
 }
 
-const sorted = (errors: { path: string; code: string }[]) => [...errors].sort((a, b) => (a.path + a.code < b.path + b.code ? -1 : 1));
 
 /** Sends the case the way its operation reaches the service; an edit first creates a command of the type it edits. */
 async function send(testCase: CommandCase): Promise<{ status: number; body: any; prefix: string }> {
@@ -58,9 +58,9 @@ describe('the command table against the emulator', () => {
       }
       expect(status).toBe(400);
       expect(body).toMatchObject({ code: 50035, message: 'Invalid Form Body' });
-      const fromValidator = sorted(validator.errors.map((e) => ({ path: nested(e.path, prefix), code: e.code })));
+      const fromValidator = sortErrors(validator.errors.map((e) => ({ path: nested(e.path, prefix), code: e.code })));
       expect(flatErrors(body.errors)).toEqual(fromValidator);
-      expect(fromValidator).toEqual(sorted((testCase.expect as { path: string; code: string }[]).map((e) => ({ path: nested(e.path, prefix), code: e.code }))));
+      expect(fromValidator).toEqual(sortErrors((testCase.expect as { path: string; code: string }[]).map((e) => ({ path: nested(e.path, prefix), code: e.code }))));
     });
   }
 });

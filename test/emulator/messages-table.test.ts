@@ -7,6 +7,7 @@ import { validateMessage } from '../../src/components/index.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { componentCases, type ComponentCase } from '../components/table.js';
 import { schemaErrors } from '../schema/openapi.js';
+import { sortErrors } from '../support/validation.js';
 import { call, flatErrors } from './commands-helpers.js';
 
 let emulator: Emulator;
@@ -24,7 +25,6 @@ afterAll(async () => {
 
 /** A validator path in the service's nesting: `components[0].custom_id` -> `components.0.custom_id`. */
 const nested = (p: string): string => p.replace(/\[(\d+)\]/g, '.$1').replace(/^\./, '');
-const sorted = (errors: { path: string; code: string }[]) => [...errors].sort((a, b) => (a.path + a.code < b.path + b.code ? -1 : 1));
 
 async function send(testCase: ComponentCase): Promise<{ status: number; body: any }> {
   const names = [...new Set([...JSON.stringify(testCase.body).matchAll(/attachment:\/\/([^"\\/]+)/g)].map((m) => m[1]!))];
@@ -56,9 +56,9 @@ describe('the component table against the emulator', () => {
       }
       expect(status).toBe(400);
       expect(body).toMatchObject({ code: 50035, message: 'Invalid Form Body' });
-      const fromValidator = sorted(validator.errors.map((e) => ({ path: nested(e.path), code: e.code })));
+      const fromValidator = sortErrors(validator.errors.map((e) => ({ path: nested(e.path), code: e.code })));
       expect(flatErrors(body.errors)).toEqual(fromValidator);
-      expect(fromValidator).toEqual(sorted((testCase.expect as { path: string; code: string }[]).map((e) => ({ path: nested(e.path), code: e.code }))));
+      expect(fromValidator).toEqual(sortErrors((testCase.expect as { path: string; code: string }[]).map((e) => ({ path: nested(e.path), code: e.code }))));
     });
   }
 });

@@ -3,16 +3,15 @@
 // answers it by POSTing a type 9 (MODAL) response with the case's body as `data` to
 // /interactions/{id}/{token}/callback. The callback route answers as validateModal says: 204 for an
 // accepted modal, else 400 with code 50035 and exactly the validator's paths and codes, under `data`.
-import { createServer, type Server } from 'node:http';
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { validateModal } from '../../src/components/index.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { createInteractionHandler, reply, type Interaction } from '../../src/interactions/index.js';
+import { reply, type Interaction } from '../../src/interactions/index.js';
 import { componentCases } from '../components/table.js';
+import { sortErrors } from '../support/validation.js';
 import { flatErrors } from './commands-helpers.js';
-import { createGuild, registerCommands } from '../interactions/setup.js';
+import { createGuild, registerCommands, serveInteractions, type InteractionsEndpoint } from '../interactions/setup.js';
 
 interface CallbackAnswer {
   status: number;
@@ -20,7 +19,7 @@ interface CallbackAnswer {
 }
 
 let emulator: Emulator;
-let server: Server;
+let endpoint: InteractionsEndpoint;
 let guildId = '';
 // The response the backend sends for the interaction being delivered, and what the callback answered.
 let pending: { response: unknown; answered?: CallbackAnswer } | undefined;
@@ -37,32 +36,23 @@ async function postCallback(interaction: Interaction, response: unknown): Promis
 
 beforeAll(async () => {
   emulator = await startEmulator({ rateLimits: 'off' });
-  server = createServer(
-    createInteractionHandler({
-      publicKey: emulator.publicKey,
-      onInteraction: async (interaction) => {
-        const current = pending!;
-        current.answered = await postCallback(interaction, current.response);
-        // A refused modal acknowledges nothing, so the HTTP answer may still acknowledge: a reply
-        // ends the interaction now instead of after the 3-second window.
-        return current.answered.status === 204 ? undefined : reply('refused');
-      },
-    }),
-  );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  await emulator.setInteractionsEndpoint(`http://127.0.0.1:${(server.address() as { port: number }).port}/`);
+  endpoint = await serveInteractions(emulator, async (interaction) => {
+    const current = pending!;
+    current.answered = await postCallback(interaction, current.response);
+    // A refused modal acknowledges nothing, so the HTTP answer may still acknowledge: a reply
+    // ends the interaction now instead of after the 3-second window.
+    return current.answered.status === 204 ? undefined : reply('refused');
+  });
   ({ guildId } = await createGuild(emulator));
   await registerCommands(emulator, [{ name: 'form' }]);
 });
 afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => (server === undefined ? resolve(undefined) : server.close(resolve)));
+  await endpoint?.close();
   await emulator?.close();
 });
 
 /** A validator path in the service's nesting under the response's `data`: `components[0].label` -> `data.components.0.label`. */
 const underData = (p: string): string => ['data', ...p.replace(/\[(\d+)\]/g, '.$1').split('.').filter((s) => s !== '')].join('.');
-const sorted = (errors: { path: string; code: string }[]) => [...errors].sort((a, b) => (a.path + a.code < b.path + b.code ? -1 : 1));
 
 /** Delivers one slash command whose backend answers with `response` on the callback; resolves with the callback's answer and the interaction's result. */
 async function answerThroughCallback(response: unknown) {
@@ -95,9 +85,9 @@ describe('the component table against the emulator, modals through the interacti
       }
       expect(answered.status).toBe(400);
       expect(answered.body).toMatchObject({ code: 50035, message: 'Invalid Form Body' });
-      const fromValidator = sorted(validator.errors.map((e) => ({ path: underData(e.path), code: e.code })));
+      const fromValidator = sortErrors(validator.errors.map((e) => ({ path: underData(e.path), code: e.code })));
       expect(flatErrors(answered.body.errors)).toEqual(fromValidator);
-      expect(fromValidator).toEqual(sorted((testCase.expect as { path: string; code: string }[]).map((e) => ({ path: underData(e.path), code: e.code }))));
+      expect(fromValidator).toEqual(sortErrors((testCase.expect as { path: string; code: string }[]).map((e) => ({ path: underData(e.path), code: e.code }))));
       // The refused modal acknowledged nothing: the backend's HTTP answer did.
       expect(result).toMatchObject({ via: 'http', response: { type: 4, data: { content: 'refused' } } });
     });

@@ -3,27 +3,22 @@
 // TypeError. And a clean close() leaves everything in the database file itself, so the file
 // alone can be copied. Rows are damaged with libsql directly, as a crash, a manual edit or an
 // older version could leave them.
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EmulatorStateError, startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { LOBBY_KEPT_FIELDS, type LobbyValueKind } from '../../src/rules/lobbies.js';
+import { cleanupAfterEach } from '../support/cleanup.js';
 
-const dirs: string[] = [];
+const cleanup = cleanupAfterEach();
+const tempDir = (): string => cleanup.tempDir('emulator-damage-');
 let emulator: Emulator | undefined;
+// Registered after cleanupAfterEach, so it runs first: the emulator closes before its data dir goes.
 afterEach(async () => {
   await emulator?.close();
   emulator = undefined;
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'emulator-damage-'));
-  dirs.push(dir);
-  return dir;
-}
 
 const LOBBY = { id: '1300000000000000001', applicationId: '1234567890123456789', metadata: null, members: [], flags: 0, linkedChannelId: null, secret: null, idleTimeoutSeconds: 300, lastActivity: 0 };
 

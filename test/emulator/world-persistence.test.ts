@@ -1,27 +1,25 @@
 // Guilds, commands and command permissions in dataDir: they survive a restart, and ids issued
 // after it stay above the ones saved before.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'libsql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EmulatorStateError, PermissionFlags, startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { cleanupAfterEach } from '../support/cleanup.js';
 import { bearer, call } from './commands-helpers.js';
 
 const OWNER = '80351110224678912';
 const users = [{ id: OWNER, username: 'owner' }];
-const dirs: string[] = [];
+const { tempDir } = cleanupAfterEach();
 let emulator: Emulator | undefined;
+// Registered after cleanupAfterEach, so it runs first: the emulator closes before its data dir goes.
 afterEach(async () => {
   await emulator?.close();
   emulator = undefined;
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('dataDir', () => {
   it('keeps guilds, their roles and channels, commands, versions and permissions across a restart', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'emulator-world-'));
-    dirs.push(dataDir);
+    const dataDir = tempDir('emulator-world-');
     const options = { users, dataDir, rateLimits: 'off' as const, guilds: [{ id: '900000000000000001', name: 'Configured' }] };
     emulator = await startEmulator(options);
     const guild = await emulator.createGuild({ name: 'Made later', preferredLocale: 'pt-BR' });
@@ -49,8 +47,7 @@ describe('dataDir', () => {
   });
 
   it('loads guilds saved before they had a preferred locale with the default, and refuses a saved locale the service lacks', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'emulator-world-'));
-    dirs.push(dataDir);
+    const dataDir = tempDir('emulator-world-');
     await (await startEmulator({ users, dataDir })).close();
     const saved = (locale: string | undefined): void => {
       const guild = { id: '900000000000000001', name: 'Old', ownerId: OWNER, roles: [{ id: '900000000000000001', name: '@everyone', permissions: '0', position: 0 }], channels: [], members: [] };

@@ -2,13 +2,12 @@
 // lobbies, invites and interactions carry validates against the service's OpenAPI description
 // (test/schema/openapi.ts), success and error answers alike, and one renderer gives each object
 // the same shape wherever it appears.
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PermissionFlags, startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { createInteractionHandler, openModal, reply, type Interaction, type InteractionResponse } from '../../src/interactions/index.js';
+import { openModal, reply, type Interaction, type InteractionResponse } from '../../src/interactions/index.js';
 import { componentSchemaErrors, schemaErrors } from '../schema/openapi.js';
 import { identify, type RawClient } from '../gateway/client.js';
-import { registerCommands } from '../interactions/setup.js';
+import { registerCommands, serveInteractions, type InteractionsEndpoint } from '../interactions/setup.js';
 
 const APP = '700000000000000001';
 const OWNER = '80351110224678912';
@@ -17,7 +16,7 @@ const GUILD = '900000000000000001';
 const HIDDEN = '900000000000000050';
 
 let emulator: Emulator;
-let server: Server;
+let endpoint: InteractionsEndpoint;
 const received: Interaction[] = [];
 let answer: () => InteractionResponse = () => reply('ok');
 let gateway: RawClient | undefined;
@@ -53,23 +52,15 @@ beforeAll(async () => {
       },
     ],
   });
-  server = createServer(
-    createInteractionHandler({
-      publicKey: emulator.publicKey,
-      onInteraction: (interaction) => {
-        received.push(interaction);
-        return answer();
-      },
-    }),
-  );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  await emulator.setInteractionsEndpoint(`http://127.0.0.1:${(server.address() as { port: number }).port}/`);
+  endpoint = await serveInteractions(emulator, (interaction) => {
+    received.push(interaction);
+    return answer();
+  });
 });
 
 afterAll(async () => {
   gateway?.ws.terminate();
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await endpoint.close();
   await emulator.close();
 });
 

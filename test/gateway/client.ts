@@ -1,6 +1,9 @@
 // A raw gateway client for the tests: a `ws` socket whose messages are read in order with
 // `next()`, and whose close code is awaited with `closed`. Every wait has a timeout.
+// `gatewayTestState()` ends what a test opened.
+import { afterEach } from 'vitest';
 import WebSocket from 'ws';
+import type { Emulator } from '../../src/emulator/index.js';
 
 export interface GatewayPayload {
   op: number;
@@ -82,4 +85,23 @@ export async function identify(url: string, token: string, intents = 1, extra: R
   client.send({ op: 2, d: { token, intents, properties: { os: 'linux', browser: 'test', device: 'test' }, ...extra } });
   const ready = await client.next();
   return { client, ready };
+}
+
+/** What a gateway test opens: its emulator and the raw clients connected to it. */
+export interface GatewayTestState {
+  /** Closed after the test; a test that closes it itself sets it back to undefined. */
+  emulator: Emulator | undefined;
+  /** Terminated after the test, before the emulator closes. */
+  readonly clients: RawClient[];
+}
+
+/** Registers an afterEach that ends what each test of the file put in the returned state. */
+export function gatewayTestState(): GatewayTestState {
+  const state: GatewayTestState = { emulator: undefined, clients: [] };
+  afterEach(async () => {
+    for (const c of state.clients.splice(0)) c.ws.terminate();
+    await state.emulator?.close();
+    state.emulator = undefined;
+  });
+  return state;
 }

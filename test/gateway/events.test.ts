@@ -1,10 +1,10 @@
 // The gateway's events with a raw `ws` client: APPLICATION_COMMAND_PERMISSIONS_UPDATE (the PUT's
 // answer, to that application only), member events and their intent, and op 8 REQUEST GUILD
 // MEMBERS: chunks, not_found, nonce, the caps and RATE_LIMITED on the emulator's clock.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { bearer, call } from '../emulator/commands-helpers.js';
-import { identify, type RawClient } from './client.js';
+import { identify, gatewayTestState, type RawClient } from './client.js';
 
 const APP = '1234567890123456789';
 const OTHER_APP = '2234567890123456789';
@@ -13,19 +13,12 @@ const GUILD = '900000000000000001';
 const MEMBERS = Array.from({ length: 150 }, (_, i) => ({ id: String(80351110224679000n + BigInt(i)), username: `racer${String(i).padStart(3, '0')}` }));
 const PRIVILEGED_FLAGS = ((1n << 14n) | (1n << 18n)).toString();
 
-let emulator: Emulator | undefined;
-const clients: RawClient[] = [];
+const opened = gatewayTestState();
 let now = Date.now();
-
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.ws.terminate();
-  await emulator?.close();
-  emulator = undefined;
-});
 
 async function start(): Promise<Emulator> {
   now = Date.now();
-  emulator = await startEmulator({
+  const e = await startEmulator({
     rateLimits: 'off',
     clock: () => now,
     applications: [
@@ -36,12 +29,13 @@ async function start(): Promise<Emulator> {
     guilds: [{ id: GUILD, name: 'Guild One', members: MEMBERS.map((m) => ({ userId: m.id })) }],
     gateway: { heartbeatIntervalMs: 5000 },
   });
-  return emulator;
+  opened.emulator = e;
+  return e;
 }
 
 async function session(e: Emulator, intents: number, token = e.botToken): Promise<RawClient> {
   const { client } = await identify(e.gatewayUrl, token, intents);
-  clients.push(client);
+  opened.clients.push(client);
   if (intents & 1) await client.nextDispatch('GUILD_CREATE');
   return client;
 }

@@ -1,9 +1,9 @@
 // The gateway's raw protocol with `ws` as the client: discovery, HELLO, heartbeats, IDENTIFY and
 // its close codes, READY and GUILD_CREATE, sequence numbers, RESUME and the test hooks.
 // Real timers, short heartbeat intervals through the option.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EmulatorGatewayError, startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
-import { connect, identify, type RawClient } from './client.js';
+import { connect, identify, gatewayTestState, type RawClient } from './client.js';
 
 const APP = '1234567890123456789';
 const OTHER_APP = '2234567890123456789';
@@ -13,17 +13,10 @@ const GUILD = '900000000000000001';
 /** GATEWAY_GUILD_MEMBERS and GATEWAY_MESSAGE_CONTENT. */
 const PRIVILEGED_FLAGS = ((1n << 14n) | (1n << 18n)).toString();
 
-let emulator: Emulator | undefined;
-const clients: RawClient[] = [];
-
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.ws.terminate();
-  await emulator?.close();
-  emulator = undefined;
-});
+const opened = gatewayTestState();
 
 async function start(options: EmulatorOptions = {}): Promise<Emulator> {
-  emulator = await startEmulator({
+  const e = await startEmulator({
     rateLimits: 'off',
     applications: [{ id: APP, name: 'Test Bot', flags: PRIVILEGED_FLAGS }, { id: OTHER_APP }],
     users: [
@@ -34,18 +27,19 @@ async function start(options: EmulatorOptions = {}): Promise<Emulator> {
     gateway: { heartbeatIntervalMs: 300, reconnectGraceMs: 200 },
     ...options,
   });
-  return emulator;
+  opened.emulator = e;
+  return e;
 }
 
 async function open(e: Emulator, query?: string): Promise<RawClient> {
   const c = await connect(e.gatewayUrl, query);
-  clients.push(c);
+  opened.clients.push(c);
   return c;
 }
 
 async function ready(e: Emulator, intents = 1, token = e.botToken, extra: Record<string, unknown> = {}) {
   const r = await identify(e.gatewayUrl, token, intents, extra);
-  clients.push(r.client);
+  opened.clients.push(r.client);
   return r;
 }
 
@@ -336,7 +330,7 @@ describe('sessions', () => {
     const e = await start();
     const gateway = e.gateway;
     await e.close();
-    emulator = undefined;
+    opened.emulator = undefined;
     expect(() => gateway.reconnect()).toThrow(EmulatorGatewayError);
   });
 });

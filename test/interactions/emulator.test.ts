@@ -2,19 +2,16 @@
 // the payloads (common fields, options, resolved data, component and modal-submit shapes), the
 // callback route (once, within 3 seconds: 40060 and 10062), the 15-minute interaction token,
 // refusals (Permission Denied, no endpoint, a refused signature, an invalid response).
-import { createServer, type Server } from 'node:http';
 import { inspect } from 'node:util';
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { EmulatorClosedError, EmulatorInteractionError, startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { createGuild, registerCommands } from './setup.js';
+import { createGuild, registerCommands, interactionRecorder, serveInteractions, type InteractionsEndpoint } from './setup.js';
 import {
-  createInteractionHandler,
   openModal,
   reply,
   type Interaction,
-  type InteractionResponse,
   type ModalSubmitInteraction,
 } from '../../src/interactions/index.js';
 
@@ -29,13 +26,11 @@ const COMMANDS = [
 const PLAYER = '80351110224678912';
 const FRIEND = '80351110224678913';
 
-type Answer = (interaction: Interaction) => InteractionResponse | undefined | Promise<InteractionResponse | undefined>;
-
 let emulator: Emulator;
-let server: Server;
+let endpoint: InteractionsEndpoint;
 let base: string;
-let answer: Answer = () => reply('ok');
-const received: Interaction[] = [];
+const recorder = interactionRecorder();
+const received = recorder.received;
 let now = 1_800_000_000_000;
 
 beforeAll(async () => {
@@ -46,31 +41,15 @@ beforeAll(async () => {
     ],
     clock: () => now,
   });
-  server = createServer(
-    createInteractionHandler({
-      publicKey: emulator.publicKey,
-      onInteraction: (interaction) => {
-        received.push(interaction);
-        return answer(interaction);
-      },
-    }),
-  );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  await emulator.setInteractionsEndpoint(`${base}/`);
+  endpoint = await serveInteractions(emulator, recorder.onInteraction);
+  base = endpoint.base;
   ({ guildId: GUILD } = await createGuild(emulator, [FRIEND]));
   CHANNEL = (await emulator.createChannel(GUILD, { name: 'duels', type: 0 })).id;
   await registerCommands(emulator, COMMANDS);
 });
 
-afterEach(() => {
-  answer = () => reply('ok');
-  received.length = 0;
-});
-
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await endpoint.close();
   await emulator.close();
 });
 
@@ -148,7 +127,7 @@ describe('interaction payloads', () => {
   });
 
   it('mark the focused option in an autocomplete and may lack required options', async () => {
-    answer = () => ({ type: 8, data: { choices: [{ name: 'Alpha', value: 'a' }] } });
+    recorder.answer = () => ({ type: 8, data: { choices: [{ name: 'Alpha', value: 'a' }] } });
     const result = await emulator.autocomplete({ guildId: GUILD, name: 'pick', options: [{ name: 'sub', type: 1, options: [{ name: 'q', type: 3, value: 'al', focused: true }] }] });
     expect(last()).toMatchObject({ type: 4, data: { name: 'pick', type: 1, options: [{ name: 'sub', type: 1, options: [{ name: 'q', value: 'al', focused: true }] }] } });
     expect(result.response).toEqual({ type: 8, data: { choices: [{ name: 'Alpha', value: 'a' }] } });
@@ -156,7 +135,7 @@ describe('interaction payloads', () => {
   });
 
   it('carry the component, its values and the message for a select; resolved users for a user select', async () => {
-    answer = () =>
+    recorder.answer = () =>
       reply({
         content: 'Choose',
         components: [
@@ -167,7 +146,7 @@ describe('interaction payloads', () => {
     const sent = await emulator.invokeCommand({ guildId: GUILD, name: 'menu' });
     // Missing component ids are filled in sequentially.
     expect(sent.message!.components).toMatchObject([{ id: 1, components: [{ id: 2 }] }, { id: 3, components: [{ id: 4 }, { id: 5 }] }]);
-    answer = () => ({ type: 6 });
+    recorder.answer = () => ({ type: 6 });
     await emulator.clickComponent({ messageId: sent.message!.id, customId: 'who', values: [PLAYER, FRIEND] });
     expect(last()).toMatchObject({
       type: 3,
@@ -182,7 +161,7 @@ describe('interaction payloads', () => {
   });
 
   it('give a submitted modal the response shape of each component type, with ids and resolved entities', async () => {
-    answer = () =>
+    recorder.answer = () =>
       openModal({
         custom_id: 'form',
         title: 'Form',
@@ -195,7 +174,7 @@ describe('interaction payloads', () => {
         ],
       });
     await emulator.invokeCommand({ guildId: GUILD, name: 'form' });
-    answer = () => reply('thanks');
+    recorder.answer = () => reply('thanks');
     await emulator.submitModal({ customId: 'form', values: { friend: [FRIEND], file: ['a.txt'] } });
     const submitted = last() as ModalSubmitInteraction;
     expect(submitted.type).toBe(5);
@@ -214,7 +193,7 @@ describe('interaction payloads', () => {
 describe('acknowledgements', () => {
   it('answer a second acknowledgement with 40060, an unknown interaction or wrong token with 10062', async () => {
     let seen: Interaction | undefined;
-    answer = (interaction) => {
+    recorder.answer = (interaction) => {
       seen = interaction;
       return reply('first');
     };
@@ -225,14 +204,14 @@ describe('acknowledgements', () => {
   });
 
   it('refuse a response type the interaction does not allow, on the HTTP answer and on the callback', async () => {
-    answer = () => ({ type: 8, data: { choices: [] } });
+    recorder.answer = () => ({ type: 8, data: { choices: [] } });
     const rejected = emulator.invokeCommand({ guildId: GUILD, name: 'wrong' });
     await expect(rejected).rejects.toBeInstanceOf(EmulatorInteractionError);
     await expect(rejected).rejects.toMatchObject({ code: 'ERR_EMULATOR_INTERACTION', reason: 'invalid-response' });
 
     let seen: Interaction | undefined;
     const results: Array<{ status: number; body: unknown }> = [];
-    answer = async (interaction) => {
+    recorder.answer = async (interaction) => {
       seen = interaction;
       results.push(await callback(interaction.id, interaction.token, { type: 7, data: { content: 'no message to update' } }));
       results.push(await callback(interaction.id, interaction.token, { type: 4, data: { content: 'fine' } }));
@@ -248,10 +227,10 @@ describe('acknowledgements', () => {
   it('check the components of a reply and a modal with the components rules', async () => {
     const sixButtons = Array.from({ length: 6 }, (_, i) => ({ type: 2 as const, style: 1 as const, custom_id: `b${i}`, label: `B${i}` }));
     // Sent raw: reply() itself would refuse it.
-    answer = () => ({ type: 4, data: { content: 'too many', components: [{ type: 1, components: sixButtons }] } });
+    recorder.answer = () => ({ type: 4, data: { content: 'too many', components: [{ type: 1, components: sixButtons }] } });
     await expect(emulator.invokeCommand({ guildId: GUILD, name: 'wrong' })).rejects.toMatchObject({ reason: 'invalid-response' });
     const results: Array<{ status: number; body: unknown }> = [];
-    answer = async (interaction) => {
+    recorder.answer = async (interaction) => {
       // A Text Input belongs in a modal, inside a Label, without its own label.
       results.push(await callback(interaction.id, interaction.token, { type: 9, data: { custom_id: 'm', title: 'T', components: [{ type: 18, label: 'L', component: { type: 4, custom_id: 't', style: 1, label: 'no' } }] } }));
       return undefined;
@@ -262,7 +241,7 @@ describe('acknowledgements', () => {
 
   it('give up after 3 seconds without an acknowledgement; a late callback gets 10062', async () => {
     let seen: Interaction | undefined;
-    answer = (interaction) => {
+    recorder.answer = (interaction) => {
       seen = interaction;
       return undefined;
     };
@@ -274,7 +253,7 @@ describe('acknowledgements', () => {
 
   it('let the token edit @original and post follow-ups for 15 minutes, then answer 50027', async () => {
     let seen: Interaction | undefined;
-    answer = (interaction) => {
+    recorder.answer = (interaction) => {
       seen = interaction;
       return { type: 5 };
     };

@@ -22,6 +22,7 @@ import {
   type AutocompleteInteraction,
   type Interaction,
 } from '../../src/interactions/index.js';
+import { warningsDuring } from '../support/warnings.js';
 
 const { privateKey, publicKey: publicKeyObject } = generateKeyPairSync('ed25519');
 const publicKey = publicKeyObject.export({ format: 'der', type: 'spki' }).subarray(-32).toString('hex');
@@ -116,10 +117,7 @@ describe('createInteractionRequestHandler (plain form)', () => {
   });
 
   it('by default warns with the message and stack of what onInteraction threw, the interaction token and the body left out', async () => {
-    const warnings: Error[] = [];
-    const onWarning = (warning: Error): void => void warnings.push(warning);
-    process.on('warning', onWarning);
-    try {
+    const warnings = await warningsDuring(async () => {
       const handle = createInteractionRequestHandler({
         publicKey,
         onInteraction: function rollTheDice(interaction) {
@@ -128,11 +126,8 @@ describe('createInteractionRequestHandler (plain form)', () => {
       });
       const { body, headers } = signedRequest({ ...command, data: { ...command.data, options: [{ name: 'note', type: 3, value: 'body-only-text' }] } });
       expect((await handle({ body, headers })).status).toBe(500);
-      await new Promise((resolve) => setImmediate(resolve));
-    } finally {
-      process.off('warning', onWarning);
-    }
-    const warning = warnings.find((w) => (w as Error & { code?: string }).code === 'SOCIAL_SDK_AUTH_INTERACTION_HANDLER');
+    });
+    const warning = warnings.find((w) => w.code === 'SOCIAL_SDK_AUTH_INTERACTION_HANDLER');
     expect(warning).toBeDefined();
     expect(warning!.message).toContain('Error: could not post to /webhooks/22/[redacted]/messages/@original: dice table missing');
     // The stack says where it was thrown.
@@ -142,10 +137,7 @@ describe('createInteractionRequestHandler (plain form)', () => {
   });
 
   it('still answers 500 when onError itself throws, and reports that error as the default warning would', async () => {
-    const warnings: Error[] = [];
-    const onWarning = (warning: Error): void => void warnings.push(warning);
-    process.on('warning', onWarning);
-    try {
+    const warnings = await warningsDuring(async () => {
       const handle = createInteractionRequestHandler({
         publicKey,
         onError: () => {
@@ -156,11 +148,8 @@ describe('createInteractionRequestHandler (plain form)', () => {
         },
       });
       await expect(handle(signedRequest(command))).resolves.toMatchObject({ status: 500 });
-      await new Promise((resolve) => setImmediate(resolve));
-    } finally {
-      process.off('warning', onWarning);
-    }
-    const warning = warnings.find((w) => (w as Error & { code?: string }).code === 'SOCIAL_SDK_AUTH_INTERACTION_HANDLER');
+    });
+    const warning = warnings.find((w) => w.code === 'SOCIAL_SDK_AUTH_INTERACTION_HANDLER');
     expect(warning?.message).toContain('Error: the error tracker is down');
   });
 

@@ -3,14 +3,12 @@
 // answer held to the service's OpenAPI description, rendered by the same renderer as channel
 // messages (type, mentions, pinned, a complete author named as the application, interaction_metadata
 // with authorizing_integration_owners, the interacted message, the interaction that opened a modal).
-import { createServer, type Server } from 'node:http';
-
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { startEmulator, type Emulator, type EmulatorMessage } from '../../src/emulator/index.js';
-import { createInteractionHandler, defer, openModal, reply, type Interaction, type InteractionResponse } from '../../src/interactions/index.js';
+import { defer, openModal, reply, type Interaction, type InteractionResponse } from '../../src/interactions/index.js';
 import { componentSchemaErrors, schemaErrors } from '../schema/openapi.js';
-import { createGuild, registerCommands } from './setup.js';
+import { createGuild, registerCommands, serveInteractions, type InteractionsEndpoint } from './setup.js';
 
 const APP = '1234567890123456789';
 const PLAYER = '80351110224678912';
@@ -18,7 +16,7 @@ const FRIEND = '80351110224678913';
 const V2 = 1 << 15;
 
 let emulator: Emulator;
-let server: Server;
+let endpoint: InteractionsEndpoint;
 let GUILD = '';
 let answer: (interaction: Interaction) => InteractionResponse = () => reply('ok');
 let last: Interaction | undefined;
@@ -31,17 +29,10 @@ beforeAll(async () => {
     ],
     applications: [{ id: APP, name: 'Dice Bot' }],
   });
-  server = createServer(
-    createInteractionHandler({
-      publicKey: emulator.publicKey,
-      onInteraction: (interaction) => {
-        last = interaction;
-        return answer(interaction);
-      },
-    }),
-  );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  await emulator.setInteractionsEndpoint(`http://127.0.0.1:${(server.address() as { port: number }).port}/`);
+  endpoint = await serveInteractions(emulator, (interaction) => {
+    last = interaction;
+    return answer(interaction);
+  });
   ({ guildId: GUILD } = await createGuild(emulator, [FRIEND]));
   await registerCommands(emulator, [{ name: 'roll' }, { name: 'form' }, { name: 'Wave', type: 2 }]);
 });
@@ -49,8 +40,7 @@ afterEach(() => {
   answer = () => reply('ok');
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await endpoint.close();
   await emulator.close();
 });
 

@@ -1,9 +1,7 @@
 // Reading what the user chose: the subcommand (and group), an option by name, a modal's answers
 // by custom_id, on interactions the emulator delivers to a backend built on the package's
 // handler; commands registered from SlashCommandBuilder with addSubcommand.
-import { createServer, type Server } from 'node:http';
-
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { SlashCommandBuilder } from '../../src/commands/index.js';
 import { ModalBuilder } from '../../src/components/index.js';
@@ -11,7 +9,6 @@ import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import {
   ApplicationCommandOptionType,
   ComponentType,
-  createInteractionHandler,
   focusedOption,
   getModalComponent,
   getModalValue,
@@ -26,10 +23,9 @@ import {
   type AutocompleteInteraction,
   type ChatInputCommandInteraction,
   type Interaction,
-  type InteractionResponse,
   type ModalSubmitInteraction,
 } from '../../src/interactions/index.js';
-import { createGuild } from './setup.js';
+import { createGuild, interactionRecorder, serveInteractions, type InteractionsEndpoint } from './setup.js';
 
 const PLAYER = '80351110224678912';
 const FRIEND = '80351110224678913';
@@ -37,10 +33,10 @@ const ROLE = '80351110224678999';
 const CHANNEL = '80351110224678998';
 
 let emulator: Emulator;
-let server: Server;
+let endpoint: InteractionsEndpoint;
 let GUILD = '';
-let answer: (interaction: Interaction) => InteractionResponse | undefined = () => reply('ok');
-const received: Interaction[] = [];
+const recorder = interactionRecorder();
+const received = recorder.received;
 
 const dice = new SlashCommandBuilder('dice', 'Dice for the table')
   .addSubcommand('roll', 'Roll dice', (sub) => sub.addIntegerOption('sides', 'Sides of each die', { required: true }).addStringOption('label', 'What the roll is for').addBooleanOption('secret', 'Only you see it'))
@@ -49,17 +45,7 @@ const hello = new SlashCommandBuilder('hello', 'Says hello').addStringOption('na
 
 beforeAll(async () => {
   emulator = await startEmulator({ users: [{ id: PLAYER, username: 'player' }, { id: FRIEND, username: 'friend' }] });
-  server = createServer(
-    createInteractionHandler({
-      publicKey: emulator.publicKey,
-      onInteraction: (interaction) => {
-        received.push(interaction);
-        return answer(interaction);
-      },
-    }),
-  );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  await emulator.setInteractionsEndpoint(`http://127.0.0.1:${(server.address() as { port: number }).port}/`);
+  endpoint = await serveInteractions(emulator, recorder.onInteraction);
   ({ guildId: GUILD } = await createGuild(emulator, [FRIEND]));
   const res = await fetch(`${emulator.apiBase}/applications/${emulator.applicationId}/commands`, {
     method: 'PUT',
@@ -69,14 +55,8 @@ beforeAll(async () => {
   expect(res.status).toBe(200);
 });
 
-afterEach(() => {
-  answer = () => reply('ok');
-  received.length = 0;
-});
-
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await endpoint.close();
   await emulator.close();
 });
 
@@ -84,7 +64,7 @@ const last = <T extends Interaction>(): T => received.at(-1) as T;
 
 describe('getSubcommand, getSubcommandGroup, getOption', () => {
   it('read the subcommand used and its options, typed by the option type asked for', async () => {
-    answer = (interaction) => {
+    recorder.answer = (interaction) => {
       if (!isChatInputCommand(interaction) || getSubcommand(interaction) !== 'roll') return reply('?');
       const sides = getOption(interaction, 'sides', ApplicationCommandOptionType.Integer) ?? 6;
       const label = getOption(interaction, 'label', ApplicationCommandOptionType.String);
@@ -119,7 +99,7 @@ describe('getSubcommand, getSubcommandGroup, getOption', () => {
     expect(getOption(i, 'name', ApplicationCommandOptionType.String)).toBe('Ada');
     expect(getOption(i, 'volume', ApplicationCommandOptionType.Number)).toBe(0.5);
 
-    answer = () => ({ type: 8, data: { choices: [] } });
+    recorder.answer = () => ({ type: 8, data: { choices: [] } });
     await emulator.autocomplete({ guildId: GUILD, name: 'hello', options: [{ name: 'volume', type: 10, value: 2 }, { name: 'name', type: 3, value: 'Ad', focused: true }] });
     const typing = last<AutocompleteInteraction>();
     expect(isAutocomplete(typing)).toBe(true);
@@ -163,10 +143,10 @@ describe('getModalValue, getModalComponent', () => {
   const answers = { game: ['go'], invite: [FRIEND], role: [ROLE], mention: [FRIEND], channel: [CHANNEL], shot: ['board.png'], seat: 'window', snacks: [], remember: true };
 
   it('read the answer of every modal component type by custom_id, typed by the component type asked for', async () => {
-    answer = () => openModal(form.toJSON());
+    recorder.answer = () => openModal(form.toJSON());
     await emulator.invokeCommand({ guildId: GUILD, name: 'form' });
     let read: unknown;
-    answer = (interaction) => {
+    recorder.answer = (interaction) => {
       if (!isModalSubmit(interaction)) return reply('?');
       const name = getModalValue(interaction, 'name', ComponentType.TextInput);
       read = {
@@ -203,9 +183,9 @@ describe('getModalValue, getModalComponent', () => {
     const optional = new ModalBuilder('optional', 'Optional')
       .addRadioGroup('Seat', 'seat', [{ label: 'Window', value: 'window' }, { label: 'Aisle', value: 'aisle' }], { required: false })
       .addCheckbox('Remember me', 'remember');
-    answer = () => openModal(optional.toJSON());
+    recorder.answer = () => openModal(optional.toJSON());
     await emulator.invokeCommand({ guildId: GUILD, name: 'form' });
-    answer = () => reply('thanks');
+    recorder.answer = () => reply('thanks');
     await emulator.submitModal({ customId: 'optional' });
     const submitted = last<ModalSubmitInteraction>();
     expect(getModalValue(submitted, 'seat', ComponentType.RadioGroup)).toBeNull();
@@ -213,18 +193,18 @@ describe('getModalValue, getModalComponent', () => {
   });
 
   it('read Text Inputs of the deprecated Action Row form too', async () => {
-    answer = () => openModal({ custom_id: 'legacy', title: 'Legacy', components: [{ type: 1, components: [{ type: 4, custom_id: 'note', style: 2, label: 'Note' }] }] });
+    recorder.answer = () => openModal({ custom_id: 'legacy', title: 'Legacy', components: [{ type: 1, components: [{ type: 4, custom_id: 'note', style: 2, label: 'Note' }] }] });
     await emulator.invokeCommand({ guildId: GUILD, name: 'form' });
-    answer = () => reply('thanks');
+    recorder.answer = () => reply('thanks');
     await emulator.submitModal({ customId: 'legacy', values: { note: 'old style' } });
     expect(getModalValue(last<ModalSubmitInteraction>(), 'note', ComponentType.TextInput)).toBe('old style');
   });
 
   it('refuse a component of another type than asked, a bad custom_id, and what is not a modal submission, with argument errors', async () => {
-    answer = () => openModal(form.toJSON());
+    recorder.answer = () => openModal(form.toJSON());
     await emulator.invokeCommand({ guildId: GUILD, name: 'form' });
     const command = last<ChatInputCommandInteraction>();
-    answer = () => reply('thanks');
+    recorder.answer = () => reply('thanks');
     await emulator.submitModal({ customId: 'survey', values: answers });
     const submitted = last<ModalSubmitInteraction>();
     expect(() => getModalValue(submitted, 'seat', ComponentType.CheckboxGroup)).toThrow(

@@ -1,30 +1,26 @@
 // State in dataDir: an embedded SQLite database that keeps everything the emulator acknowledged,
 // across a clean restart and across SIGKILL in the middle of a write burst.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EmulatorStateError, type Emulator } from '../../src/emulator/index.js';
 import { postForm, signIn } from '../emulator/helpers.js';
 import { builtModule } from '../support/built.js';
+import { cleanupAfterEach } from '../support/cleanup.js';
 import { bearer, call, ids, startLobbyEmulator, worldChannel, worldTextChannel } from './helpers.js';
 
-const dirs: string[] = [];
+const cleanup = cleanupAfterEach();
+const tempDir = (): string => cleanup.tempDir('emulator-state-');
 const children: ChildProcess[] = [];
 let emulator: Emulator | undefined;
+// Registered after cleanupAfterEach, so it runs first: the emulator and the children end before
+// their data dirs go.
 afterEach(async () => {
   await emulator?.close();
   emulator = undefined;
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'emulator-state-'));
-  dirs.push(dir);
-  return dir;
-}
 
 describe('dataDir in process', () => {
   it('keeps lobbies, members, messages, moderation, invites, voice status and the bot token across a restart', async () => {

@@ -209,3 +209,23 @@ async function openUrl(url) {
   }));
 })().catch((e) => { console.error(e && e.stack || e); process.exit(1); });
 `;
+
+/**
+ * What signInScript prints in the Node of `platform` when all went well: that platform's prebuild
+ * loaded (and is the one node-gyp-build picks), PKCE pairs good and distinct, the browser's
+ * redirect answered 200 by the addon's listener on 127.0.0.1, and the tokens refreshed.
+ */
+export function signedInReport(platform: 'win32-x64' | 'linux-arm64') {
+  const prebuild = `prebuilds/${platform}/node.napi.node`;
+  return {
+    platform,
+    addon: prebuild,
+    nodeGypBuild: prebuild,
+    pkce: true,
+    verifierDistinct: true,
+    callback: { host: '127.0.0.1', status: 200 },
+    tokenType: 'Bearer',
+    scopes: 'openid sdk.social_layer',
+    refreshed: true,
+  };
+}

@@ -3,9 +3,10 @@
 // endpoint plays a service that answers that way; the real Client talks to it over loopback.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Client, type TokenResult } from '../../src/index.js';
 import { MemoryTokenStore, TokenManager, type TokenSet, type TokenStore } from '../../src/tokens/index.js';
+import { cleanupAfterEach } from '../support/cleanup.js';
 
 interface TokenEndpoint {
   apiBase: string;
@@ -71,10 +72,7 @@ async function tokenEndpoint(expiresIn: number | undefined, omit: readonly strin
   };
 }
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const { defer } = cleanupAfterEach();
 
 async function setUp(
   expiresIn: number | undefined,
@@ -83,12 +81,12 @@ async function setUp(
   clock?: () => number,
 ): Promise<{ endpoint: TokenEndpoint; client: Client; manager: TokenManager; store: MemoryTokenStore }> {
   const endpoint = await tokenEndpoint(expiresIn, omit);
-  cleanups.push(() => endpoint.close());
+  defer(() => endpoint.close());
   const client = new Client({ applicationId: '1234567890123456789', apiBase: endpoint.apiBase, webBase: endpoint.apiBase.replace('/api/v10', '') });
-  cleanups.push(() => client.close());
+  defer(() => client.close());
   const store = new MemoryTokenStore();
   const manager = new TokenManager({ client, store, retry, clock });
-  cleanups.push(() => manager.close());
+  defer(() => manager.close());
   return { endpoint, client, manager, store };
 }
 
@@ -154,7 +152,7 @@ describe('what a store is given', () => {
       clear: () => inner.clear(),
     };
     const manager = new TokenManager({ client, store });
-    cleanups.push(() => manager.close());
+    defer(() => manager.close());
     await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify' });
     await manager.refresh();
     expect(endpoint.refreshes()).toBe(1);
@@ -258,9 +256,9 @@ describe('lifetimes a sign-in result can carry', () => {
     ['an hour', 3600, 1_700_003_600_000],
   ])('an expiresIn that is %s gives expiresAt %s', async (_name, expiresIn, expiresAt) => {
     const client = new Client({ applicationId: '1234567890123456789' });
-    cleanups.push(() => client.close());
+    defer(() => client.close());
     const manager = new TokenManager({ client, store: new MemoryTokenStore(), clock: () => 1_700_000_000_000 });
-    cleanups.push(() => manager.close());
+    defer(() => manager.close());
     // A result built by hand may spell the token type in another case (RFC 6749 says it is case-insensitive); it is taken as Bearer.
     const result = { accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'bearer', expiresIn, scopes: 'identify' } as unknown as TokenResult;
     const set = await manager.setTokens(result);
@@ -270,9 +268,9 @@ describe('lifetimes a sign-in result can carry', () => {
 
   it('an empty idToken in a sign-in result means none', async () => {
     const client = new Client({ applicationId: '1234567890123456789' });
-    cleanups.push(() => client.close());
+    defer(() => client.close());
     const manager = new TokenManager({ client, store: new MemoryTokenStore(), clock: () => 1_700_000_000_000 });
-    cleanups.push(() => manager.close());
+    defer(() => manager.close());
     const set = await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify', idToken: '' });
     expect(set).toEqual({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', scopes: 'identify', expiresAt: 1_700_003_600_000 });
     expect(manager.getTokenSet()).not.toHaveProperty('idToken');

@@ -6,22 +6,20 @@ import { Client, ClientResultError, type SignInResult } from '../../src/index.js
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { clientFor } from '../support/emulator.js';
 import { MemoryTokenStore, TokenManager, type TokenManagerOptions, type TokenRefreshRetryInfo } from '../../src/tokens/index.js';
+import { cleanupAfterEach } from '../support/cleanup.js';
 import { rejected } from '../support/promises.js';
 const DAY = 24 * 60 * 60 * 1000;
 let emulator: Emulator;
-const closers: Array<() => void> = [];
+const { defer } = cleanupAfterEach();
 
 beforeAll(async () => {
   emulator = await startEmulator();
-});
-afterEach(() => {
-  for (const close of closers.splice(0)) close();
 });
 afterAll(() => emulator.close());
 
 function newClient(target: Emulator = emulator): Client {
   const client = clientFor(target, { requestTimeoutMs: 5000 });
-  closers.push(() => client.close());
+  defer(() => client.close());
   return client;
 }
 
@@ -35,7 +33,7 @@ async function dueManager(options: Partial<TokenManagerOptions> = {}, target: Em
   let now = Date.now();
   const store = new MemoryTokenStore();
   const manager = new TokenManager({ client, store, clock: () => now, retry: { baseDelayMs: 5, maxDelayMs: 20 }, ...options });
-  closers.push(() => manager.close());
+  defer(() => manager.close());
   await manager.setTokens(tokens);
   now += 6.5 * DAY;
   const retries: TokenRefreshRetryInfo[] = [];
@@ -270,7 +268,7 @@ describe('the backoff wait and the process', () => {
     const { client, store } = await dueManager();
     const later = Date.now() + 6.5 * DAY;
     const manager = new TokenManager({ client, store, clock: () => later, retry: { baseDelayMs: 5, maxDelayMs: 20 } });
-    closers.push(() => manager.close());
+    defer(() => manager.close());
     const timers = backoffTimers();
     emulator.failNextToken({ status: 503, retryAfter: 1 });
     const retried = nextRetry(manager);

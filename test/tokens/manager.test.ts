@@ -7,23 +7,25 @@ import { Client, ClientResultError, SocialSdkAuthError, type SignInResult } from
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { clientFor } from '../support/emulator.js';
 import { MemoryTokenStore, TokenManager, TokenStoreError, TokenStoreErrorCode, type TokenSet, type TokenStore } from '../../src/tokens/index.js';
+import { cleanupAfterEach } from '../support/cleanup.js';
 import { rejected } from '../support/promises.js';
+import { warningsDuring } from '../support/warnings.js';
 const DAY = 24 * 60 * 60 * 1000;
 let emulator: Emulator;
-const closers: Array<() => void> = [];
+const { defer } = cleanupAfterEach();
 
 beforeAll(async () => {
   emulator = await startEmulator();
 });
+// Registered after cleanupAfterEach, so it runs first, as it did before the clients close.
 afterEach(() => {
   vi.useRealTimers();
-  for (const close of closers.splice(0)) close();
 });
 afterAll(() => emulator.close());
 
 function newClient(): Client {
   const client = clientFor(emulator);
-  closers.push(() => client.close());
+  defer(() => client.close());
   return client;
 }
 
@@ -35,7 +37,7 @@ async function signIn(): Promise<{ client: Client; tokens: SignInResult }> {
 
 function newManager(options: ConstructorParameters<typeof TokenManager>[0]): TokenManager {
   const manager = new TokenManager(options);
-  closers.push(() => manager.close());
+  defer(() => manager.close());
   return manager;
 }
 
@@ -451,7 +453,7 @@ describe('signOut', () => {
     const { tokens } = await signIn();
     const store = new MemoryTokenStore();
     const offline = clientFor(emulator, { apiBase: 'http://127.0.0.1:9/api', requestTimeoutMs: 2000 });
-    closers.push(() => offline.close());
+    defer(() => offline.close());
     const manager = newManager({ client: offline, store });
     await manager.setTokens(tokens);
     // Signed out here all the same; the result says the revocation did not reach the service, and why.
@@ -586,12 +588,7 @@ describe('events', () => {
       refreshed.push(set);
       throw new Error('the game was not ready');
     });
-    const warnings: Array<Error & { code?: string }> = [];
-    const onWarning = (warning: Error): void => {
-      warnings.push(warning);
-    };
-    process.on('warning', onWarning);
-    try {
+    const warnings = await warningsDuring(async () => {
       now += 6.5 * DAY;
       const token = await manager.refresh();
       // process.emitWarning emits on the next tick.
@@ -599,9 +596,7 @@ describe('events', () => {
       expect(refreshed).toEqual([token]);
       expect(await store.load()).toEqual(token);
       expect(await manager.getAccessToken()).toBe(token.accessToken);
-    } finally {
-      process.off('warning', onWarning);
-    }
+    });
     expect(warnings.map((w) => [w.code, w.message])).toEqual([
       ['SOCIAL_SDK_AUTH_LISTENER', "social-sdk-auth: a TokenManager 'refreshed' listener threw: the game was not ready"],
     ]);
@@ -626,7 +621,7 @@ describe('single flight', () => {
   it('a caller that aborts while the refresh request is in flight leaves; the others still get the refreshed token', async () => {
     // A short request timeout ends the hung request, so the manager retries it for the caller who stayed.
     const client = clientFor(emulator, { requestTimeoutMs: 400 });
-    closers.push(() => client.close());
+    defer(() => client.close());
     const tokens = await client.signIn();
     let now = Date.now();
     const manager = newManager({ client, store: new MemoryTokenStore(), clock: () => now, retry: { baseDelayMs: 10 } });

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { format, inspect } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../src/index.js';
 import {
   ElectronSafeStorageTokenStore,
@@ -17,19 +17,17 @@ import {
   type KeyringModuleLike,
   type TokenStore,
 } from '../../src/tokens/index.js';
+import { cleanupAfterEach } from '../support/cleanup.js';
 import { SafeStorageStandIn } from './helpers/safe-storage-stand-in.js';
 import { rejection, sampleTokens, secretsOf } from './helpers/token-sets.js';
 
 const tokens = sampleTokens();
 const secrets = secretsOf(tokens);
 let dir: string;
-const closers: Array<() => void> = [];
+const { defer } = cleanupAfterEach();
 
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(tmpdir(), 'token-privacy-'));
-});
-afterEach(() => {
-  for (const close of closers.splice(0)) close();
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -154,7 +152,8 @@ describe('TokenManager', () => {
   function manager(store: TokenStore = new MemoryTokenStore()): TokenManager {
     const client = new Client({ applicationId: '1234567890123456789' });
     const created = new TokenManager({ client, store });
-    closers.push(() => created.close(), () => client.close());
+    defer(() => client.close());
+    defer(() => created.close());
     return created;
   }
 
