@@ -55,7 +55,7 @@ export function loadOidc(where: string): Promise<Oidc> {
   });
 }
 
-/** Why a response was refused before openid-client saw it; the sentence is ours. */
+/** Why a 200 response was refused by the caller's check (`BoundedRequestOptions.check`); the sentence is ours. */
 export class RefusedResponse extends Error {
   constructor(
     readonly status: number,
@@ -154,7 +154,7 @@ export interface IdTokenExpectation {
 }
 
 /** How far an ID token's `exp` and `nbf` may be off this machine's clock, in seconds. */
-export const ID_TOKEN_CLOCK_TOLERANCE_S = 30;
+const ID_TOKEN_CLOCK_TOLERANCE_S = 30;
 
 /** `readTokenResponse` for a body already parsed. */
 export function readTokenBody(body: Record<string, unknown>, expected?: IdTokenExpectation): TokenResponse | string {

@@ -311,7 +311,6 @@ function attachmentUrl(ctx: EmulatorContext, channelId: string, attachment: Stor
   return `${ctx.webBase}/attachments/${channelId}/${attachment.id}/${encodeURIComponent(attachment.filename)}`;
 }
 
-// A kept message as answered: its attachments get their URLs, which are not kept.
 /**
  * Every message of a channel, oldest first, as the service answers them: the ones this area keeps
  * and those other areas register (interaction replies, follow-ups). The message list route and
@@ -323,6 +322,7 @@ export function channelMessagesOldestFirst(ctx: EmulatorContext, channelId: stri
   );
 }
 
+// A kept message as answered: its attachments get their URLs, which are not kept.
 function answered(ctx: EmulatorContext, message: StoredMessage['message']): Json {
   const attachments = message.attachments.map((a) => {
     const url = attachmentUrl(ctx, String(message.channel_id), a);

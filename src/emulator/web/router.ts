@@ -134,7 +134,6 @@ export async function serveWeb(ctx: EmulatorContext, req: IncomingMessage, res: 
   return send(res, 404, 'text/plain', 'Not Found');
 }
 
-
 /** Open event streams, per emulator. */
 const streamCounts = new WeakMap<EmulatorContext, number>();
 /** Server-sent events: `message` with the channel's id whenever one of its messages changes. */
