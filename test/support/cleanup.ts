@@ -22,7 +22,16 @@ export interface Cleanup {
 export function cleanupAfterEach(): Cleanup {
   const steps: Array<() => unknown> = [];
   afterEach(async () => {
-    for (const step of steps.splice(0).reverse()) await step();
+    // Every step runs even when one fails (the next test must not inherit what is left); the first failure is then reported.
+    const failures: unknown[] = [];
+    for (const step of steps.splice(0).reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+    if (failures.length > 0) throw failures[0];
   });
   return {
     track(thing) {
