@@ -8,8 +8,9 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkSnowflake } from './shared/check.js';
 import { forwardRedirectCommand, FORWARD_REDIRECT_USAGE } from './desktop/cli-forward.js';
-import { DEFAULT_APPLICATION_ID, startEmulator } from './emulator/index.js';
+import { DEFAULT_APPLICATION_ID, startEmulator, type Emulator } from './emulator/index.js';
 import { openSystemBrowser } from './signin/opener.js';
+import { flagsOfIntents, readWorldFile, type WorldCommand, type WorldFile } from './emulator/world/file.js';
 
 /** Where a command writes, and what tells a long-running command to stop. */
 export interface CliIo {
@@ -67,6 +68,28 @@ function checkPlayers(values: string[] | undefined): string[] {
   return players;
 }
 
+/** Registers a world file's commands as a deploy script would: one bulk overwrite per scope (global, or each guild_id), through the emulator's own route and its field checks. */
+async function registerCommands(emulator: Emulator, commands: readonly WorldCommand[]): Promise<void> {
+  const scopes = new Map<string | undefined, { index: number; body: Record<string, unknown> }[]>();
+  commands.forEach((command, index) => {
+    const { guild_id: guildId, ...body } = command;
+    scopes.set(guildId, [...(scopes.get(guildId) ?? []), { index, body }]);
+  });
+  for (const [guildId, list] of scopes) {
+    const path = guildId === undefined ? 'commands' : `guilds/${guildId}/commands`;
+    const res = await fetch(`${emulator.apiBase}/applications/${emulator.applicationId}/${path}`, {
+      method: 'PUT',
+      headers: { Authorization: `Bot ${emulator.botToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(list.map((c) => c.body)),
+    });
+    if (res.status !== 200) {
+      const answer = (await res.json().catch(() => ({}))) as { message?: unknown; errors?: unknown };
+      const indexes = list.map((c) => c.index).join(', ');
+      throw new Error(`commands ${indexes}${guildId === undefined ? '' : ` (guild ${guildId})`} were refused with ${res.status}: ${String(answer.message ?? '')} ${JSON.stringify(answer.errors ?? {})}`.trimEnd());
+    }
+  }
+}
+
 function waitForAbort(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
 }
@@ -75,31 +98,39 @@ const COMMANDS: Record<string, Command> = {
   emulator: {
     summary: 'run the headless platform emulator until interrupted',
     usage: [
-      'Usage: social-sdk-auth emulator [--port N] [--application-id ID] [--redirect-uri URI ...] [--data-dir DIR]',
-      '                                [--rate-limits service|off] [--guild] [--interactions-url URL]',
-      '                                [--desktop-client DIR] [--player ID ...] [--open]',
+      'Usage: social-sdk-auth emulator [--world FILE] [--port N] [--application-id ID] [--redirect-uri URI ...]',
+      '                                [--flags BITS] [--intents NAMES] [--data-dir DIR] [--rate-limits service|off]',
+      '                                [--guild] [--gateway] [--interactions-url URL] [--desktop-client DIR]',
+      '                                [--player ID ...] [--consent headless|page] [--open]',
       '',
       'Starts the platform emulator on 127.0.0.1: OAuth (authorize, token, revoke, device flow,',
       'discovery, JWKS, userinfo), provisional accounts, lobbies, application commands and their',
       'permissions, guilds, channel messages and interactions. Prints its web base, API base,',
-      'application id, bot token and public key. Consent is approved automatically.',
-      'Stop it with Ctrl+C.',
+      'application id, bot token and public key. Stop it with Ctrl+C.',
       '',
       'Options:',
+      '  --world FILE           start from a JSON file of startEmulator options (applications with',
+      '                         flags and redirect URIs, users, guilds with channels and members,',
+      '                         gateway, ...) plus "players" (user ids to print a token for) and',
+      '                         "commands" (registered for the first application; "guild_id" makes',
+      '                         one a guild command); the options below win over the file',
       '  --port N               port to listen on (default 0: an ephemeral port)',
       '  --application-id ID    the application id your game uses (default 1234567890123456789)',
       '  --redirect-uri URI     a redirect URI to register, e.g. mygame:/authorize/callback;',
       '                         repeatable (default: http://127.0.0.1/callback and',
       '                         discord-{application id}:/authorize/callback)',
+      '  --flags BITS           the first application\'s flags, a decimal bit set',
+      '  --intents NAMES        let the first application\'s bot use these privileged intents: a',
+      '                         comma-separated list of GuildPresences, GuildMembers, MessageContent',
       '  --data-dir DIR         keep lobbies, messages, sign-ins and the bot token in an SQLite',
       '                         database in DIR (needs the optional dependency libsql); a',
       '                         restart with the same DIR resumes (default: state in memory)',
       '  --rate-limits MODE     service: enforce the service\'s rate limits on the lobby',
       '                         interface; off: none (default service)',
       '  --guild                create a guild (the first user owns it, with a #general channel)',
+      '                         and print its id, to register guild commands against',
       '  --gateway              also serve the gateway (WebSocket events for bots; needs the',
       '                         optional dependency ws) and print its URL',
-      '                         and print its id, to register guild commands against',
       '  --interactions-url URL set the application\'s interactions endpoint; the emulator checks',
       '                         it first with signed PINGs, as the service does',
       '  --desktop-client DIR   also play the desktop client on DIR/discord-ipc-0, for sign-ins',
@@ -107,16 +138,23 @@ const COMMANDS: Record<string, Command> = {
       '  --player ID            a player with this user id, and print a Bearer token of theirs',
       '                         (scopes openid sdk.social_layer) for the player routes, e.g.',
       '                         PUT /lobbies; repeatable; the first is the one who signs in',
-      '                         (default: one user, 80351110224678912, and no token printed)',
+      '                         (default: one user, 80351110224678912, and no token printed);',
+      '                         with --world, a user of the file',
+      '  --consent MODE         headless: sign-ins are approved as the signed-in user with no page;',
+      '                         page: the authorize URL shows a consent page to choose the account,',
+      '                         authorize or cancel (default headless, or page with --open)',
       '  --open                 open the web client (the printed web client URL) in the system',
       '                         browser, to play the player: commands, components, modals',
       '  -h, --help             show this help',
     ].join('\n'),
     async run(args, io) {
       const { values } = parseOptions(args, {
+        world: { type: 'string' },
         port: { type: 'string' },
         'application-id': { type: 'string' },
         'redirect-uri': { type: 'string', multiple: true },
+        flags: { type: 'string' },
+        intents: { type: 'string' },
         'data-dir': { type: 'string' },
         'rate-limits': { type: 'string' },
         guild: { type: 'boolean' },
@@ -124,45 +162,92 @@ const COMMANDS: Record<string, Command> = {
         'interactions-url': { type: 'string' },
         'desktop-client': { type: 'string' },
         player: { type: 'string', multiple: true },
+        consent: { type: 'string' },
         open: { type: 'boolean' },
       });
       if (values.help === true) {
         io.out(this.usage);
         return 0;
       }
-      const port = parsePort(values.port as string | undefined);
+      const worldPath = values.world as string | undefined;
+      let world: WorldFile = { options: {}, players: [], commands: [] };
+      if (worldPath !== undefined) {
+        try {
+          world = readWorldFile(worldPath);
+        } catch (err) {
+          throw new UsageError((err as Error).message);
+        }
+      }
+      const port = values.port === undefined ? (world.options.port ?? 0) : parsePort(values.port as string);
       const rateLimits = values['rate-limits'] as string | undefined;
       if (rateLimits !== undefined && rateLimits !== 'service' && rateLimits !== 'off') throw new UsageError(`--rate-limits must be "service" or "off"; received "${rateLimits}".`);
-      const players = checkPlayers(values.player as string[] | undefined);
+      const consent = values.consent as string | undefined;
+      if (consent !== undefined && consent !== 'headless' && consent !== 'page') throw new UsageError(`--consent must be "headless" or "page"; received "${consent}".`);
+      const flagsArg = values.flags as string | undefined;
+      if (flagsArg !== undefined && !/^\d{1,20}$/.test(flagsArg)) throw new UsageError(`--flags must be the application's flags as a decimal bit set, e.g. 278528; received "${flagsArg.slice(0, 40)}".`);
+      let extraFlags = flagsArg === undefined ? 0n : BigInt(flagsArg);
+      if (values.intents !== undefined) {
+        try {
+          extraFlags |= flagsOfIntents('social-sdk-auth emulator', values.intents as string);
+        } catch (err) {
+          throw new UsageError((err as Error).message);
+        }
+      }
+      const cliPlayers = checkPlayers(values.player as string[] | undefined);
+      const worldUsers = world.options.users;
+      const players = [...world.players, ...cliPlayers.filter((id) => !world.players.includes(id))];
+      const known = worldUsers?.map((u) => (u as { id?: unknown } | null)?.id);
+      const stranger = known === undefined ? undefined : players.find((userId) => !known.includes(userId));
+      if (stranger !== undefined) throw new UsageError(`--player ${stranger} is not a user of ${worldPath}; list it in its "users".`);
       let emulator;
       try {
         const id = values['application-id'] as string | undefined;
         const redirectUris = values['redirect-uri'] as string[] | undefined;
+        if (world.options.applications !== undefined && (id !== undefined || redirectUris !== undefined)) {
+          throw new UsageError('--application-id and --redirect-uri cannot change the applications of --world; edit them in the file.');
+        }
         // Only build an application when asked, so the emulator's own defaults stay the defaults.
-        const applications =
-          id !== undefined || redirectUris !== undefined
+        let applications =
+          world.options.applications ??
+          (id !== undefined || redirectUris !== undefined || values.flags !== undefined || values.intents !== undefined
             ? [{ id: id ?? DEFAULT_APPLICATION_ID, ...(redirectUris ? { redirectUris } : {}) }]
-            : undefined;
-        const dataDir = values['data-dir'] as string | undefined;
+            : undefined);
+        if (applications !== undefined && extraFlags !== 0n) {
+          const [first, ...rest] = applications;
+          const own = first?.flags;
+          const base = typeof own === 'bigint' ? own : typeof own === 'string' && /^\d{1,20}$/.test(own) ? BigInt(own) : own === undefined ? 0n : undefined;
+          // A malformed flags value in the file is left for startEmulator to name.
+          applications = [{ ...first!, ...(base === undefined ? {} : { flags: base | extraFlags }) }, ...rest];
+        }
+        const dataDir = (values['data-dir'] as string | undefined) ?? world.options.dataDir;
         emulator = await startEmulator({
+          ...world.options,
           port,
           ...(applications ? { applications } : {}),
           ...(dataDir !== undefined ? { dataDir } : {}),
           ...(rateLimits !== undefined ? { rateLimits } : {}),
           ...(values.gateway === true ? { gateway: true } : {}),
-          ...(players.length > 0 ? { users: players.map((id, i) => ({ id, username: `player${i + 1}` })) } : {}),
+          consent: consent ?? (values.open === true ? 'page' : 'headless'),
+          ...(worldUsers === undefined && players.length > 0 ? { users: players.map((id, i) => ({ id, username: `player${i + 1}` })) } : {}),
         });
       } catch (err) {
+        if (err instanceof UsageError) throw err;
         const code = (err as { code?: unknown }).code;
-        // A bad --application-id or --redirect-uri is the caller's mistake: a usage error.
-        if (code === 'ERR_INVALID_ARG_TYPE' || code === 'ERR_OUT_OF_RANGE') throw new UsageError((err as Error).message);
+        // A bad --application-id, --redirect-uri or world file is the caller's mistake: a usage error.
+        if (code === 'ERR_INVALID_ARG_TYPE' || code === 'ERR_OUT_OF_RANGE') throw new UsageError(worldPath === undefined ? (err as Error).message : `--world ${worldPath}: ${(err as Error).message}`);
         io.err(`social-sdk-auth emulator: could not start: ${(err as Error).message}`);
         return 1;
+      }
+      try {
+        await registerCommands(emulator, world.commands);
+      } catch (err) {
+        await emulator.close();
+        throw new UsageError(`--world ${worldPath}: ${(err as Error).message}`);
       }
       io.out(`Platform emulator listening on ${emulator.webBase}`);
       io.out(`  web base:       ${emulator.webBase}`);
       io.out(`  api base:       ${emulator.apiBase}`);
-      if (values.gateway === true) io.out(`  gateway:        ${emulator.gatewayUrl}`);
+      if (values.gateway === true || (world.options.gateway !== undefined && world.options.gateway !== false)) io.out(`  gateway:        ${emulator.gatewayUrl}`);
       io.out(`  web client:     ${emulator.uiUrl}`);
       io.out(`  application id: ${emulator.applicationId}`);
       // A local test double's credential: printed so a backend under test can be configured with it.

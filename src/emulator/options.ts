@@ -74,6 +74,8 @@ export interface ResolvedOptions {
   externalIdentities: readonly ResolvedExternalIdentity[];
   /** The gateway's options; undefined when the emulator serves no gateway. */
   gateway: ResolvedGatewayOptions | undefined;
+  /** How the authorize endpoint asks for consent: at once (`headless`) or with a page. */
+  consent: 'headless' | 'page';
 }
 
 /** Where option errors say they come from. */
@@ -243,6 +245,7 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
   const deviceIntervalSeconds = checkSeconds('options.deviceIntervalSeconds', o.deviceIntervalSeconds, 5, false);
   const externalIdentities = checkExternalIdentities(WHERE, o.externalIdentities);
   const gateway = checkGatewayOptions(o.gateway);
+  const consent = checkOneOf(WHERE, 'options.consent', o.consent, ['headless', 'page'] as const, 'headless');
 
   return {
     port,
@@ -262,6 +265,7 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
     deviceIntervalSeconds,
     externalIdentities,
     gateway,
+    consent,
   };
 }
 

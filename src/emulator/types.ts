@@ -133,6 +133,13 @@ export interface EmulatorOptions {
    * `true` or options. Needs the optional dependency `ws`, loaded only then. Default: none.
    */
   gateway?: boolean | EmulatorGatewayOptions;
+  /**
+   * The consent screen of `GET {web}/oauth2/authorize`. `'headless'`: approved (or denied, see
+   * `setConsent`) at once as the signed-in user, with no page, for tests. `'page'`: a page in the
+   * web client's style names the application and the scopes, lets the person choose (or add) the
+   * account, and Authorize or Cancel (docs/emulator.md). Default `'headless'`.
+   */
+  consent?: 'headless' | 'page';
 }
 
 /** A 429 storm for `Emulator.injectRateLimits`. */

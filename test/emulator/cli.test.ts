@@ -85,7 +85,7 @@ describe('runCli', () => {
   it('prints the emulator usage for emulator --help', async () => {
     const io = captureIo();
     expect(await runCli(['emulator', '--help'], io)).toBe(0);
-    expect(io.stdout.join('\n')).toContain('Usage: social-sdk-auth emulator [--port N]');
+    expect(io.stdout.join('\n')).toContain('Usage: social-sdk-auth emulator [--world FILE] [--port N]');
   });
 
   it.each([
