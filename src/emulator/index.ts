@@ -36,7 +36,7 @@ import { checkGuild, checkOverwrites, checkPermissionBits, WORLD_CHANNEL_TYPES }
 import { isThread } from './world/permissions.js';
 import { channelJson, guildJson, memberJson, roleJson } from './world/render.js';
 import * as gatewayEvents from './gateway/events.js';
-import { postUserMessage } from './messages/router.js';
+import { postUserMessage, checkUserMessage } from './messages/router.js';
 import { directMessagesBetween, postDirectMessage } from './messages/direct.js';
 import type { GuildRecord } from './world/types.js';
 import { World } from './world/world.js';
@@ -360,15 +360,7 @@ class RunningEmulator implements Emulator {
   }
 
   async sendUserMessage(options: { channelId: string; userId: string; content: string }): Promise<Record<string, unknown>> {
-    const where = 'emulator.sendUserMessage';
-    const o = checkOptions(where, options);
-    const channelId = checkSnowflake(where, 'options.channelId', o.channelId);
-    const found = this.#ctx.world.channel(channelId);
-    if (found === undefined) throw argumentError('value', where, 'options.channelId', 'the id of a channel of a guild of this emulator', channelId);
-    const userId = checkString(where, 'options.userId', o.userId);
-    if (!found.guild.members.has(userId)) throw argumentError('value', where, 'options.userId', 'the user id of a member of the channel\'s guild', userId, 'Add one with emulator.setGuildMember().');
-    const content = checkString(where, 'options.content', o.content, true);
-    if (content.length > 2000) throw argumentError('value', where, 'options.content', 'at most 2000 characters', content);
+    const { channelId, userId, content } = checkUserMessage(this.#ctx, 'emulator.sendUserMessage', options);
     if (this.#server.isClosed) throw new EmulatorClosedError('send a message');
     return postUserMessage(this.#ctx, channelId, userId, content);
   }

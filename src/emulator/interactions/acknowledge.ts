@@ -10,6 +10,7 @@ import { componentsJson, embedsJson, messageJson } from '../world/message.js';
 import { botUserJson, userJson } from '../world/render.js';
 import type { EmulatorInteractionMetadata, EmulatorMessage, EmulatorMessageUser } from './types.js';
 import type { Ack, InteractionRecord, InteractionWorld } from './world.js';
+import { botChannelMessage } from '../messages/store.js';
 
 /** Response types allowed for each interaction type (PING 1, command 2, component 3, autocomplete 4, modal submit 5). */
 const ALLOWED: Record<number, readonly number[]> = {
@@ -143,6 +144,10 @@ export function interactionMessage(ctx: EmulatorContext, record: InteractionReco
       application_id: record.applicationId,
       webhook_id: record.applicationId,
       interaction_metadata: interactionMetadata(ctx, record),
+      // The older field the service still sends on a command's messages: the clients name the command from it.
+      ...(record.type === 2 && record.commandName !== undefined
+        ? { interaction: { id: record.id, type: 2, name: record.commandName, user: userJson(ctx.options.users.get(record.userId), record.userId) } }
+        : {}),
     },
   }) as unknown as EmulatorMessage;
 }
@@ -167,7 +172,8 @@ export function applyAck(ctx: EmulatorContext, world: InteractionWorld, record: 
       return undefined;
     case 7: {
       record.originalMessageId = record.sourceMessageId;
-      const message = record.sourceMessageId === undefined ? undefined : world.message(record.sourceMessageId);
+      // The component's message: an interaction's, or one the application's bot posted to the channel.
+      const message = record.sourceMessageId === undefined ? undefined : (world.message(record.sourceMessageId) ?? (botChannelMessage(ctx, record.sourceMessageId) as EmulatorMessage | undefined));
       if (message === undefined) return undefined;
       editMessage(ctx, message, data, now);
       world.changed(message.channel_id);

@@ -20,6 +20,7 @@ import { applyAck, authorizingOwners, responseProblems } from './acknowledge.js'
 import { deliveryFailure, postJson, signatureHeaders } from './deliver.js';
 import { EmulatorInteractionError } from './errors.js';
 import { submittedComponents } from './modal.js';
+import { botChannelMessage } from '../messages/store.js';
 import type {
   AutocompleteOptions,
   ClickComponentOptions,
@@ -142,7 +143,14 @@ interface Where {
   permissions: string;
   sourceMessageId?: string;
   commandType?: number;
+  commandName?: string;
   trigger?: InteractionTrigger;
+}
+
+/** The subcommand group and subcommand a slash command's options name, outermost first. */
+function subcommandPath(options: unknown): string[] {
+  const first = Array.isArray(options) ? (options[0] as { type?: unknown; name?: unknown; options?: unknown } | undefined) : undefined;
+  return first !== undefined && (first.type === 1 || first.type === 2) ? [String(first.name), ...subcommandPath(first.options)] : [];
 }
 
 /** A new interaction record and the payload's common fields (spec: "Common interaction fields"). */
@@ -163,6 +171,7 @@ function begin(ctx: EmulatorContext, world: InteractionWorld, type: number, at: 
     tokenExpiresAt: now + TOKEN_LIFETIME_MS,
     sourceMessageId: at.sourceMessageId,
     commandType: at.commandType,
+    commandName: at.commandName,
     trigger: at.trigger,
     ack: undefined,
     originalMessageId: undefined,
@@ -411,7 +420,7 @@ export async function invokeCommand(ctx: EmulatorContext, maybeWorld: Interactio
       data.resolved = { messages: { [targetId]: structuredClone(message) } };
     }
   }
-  const { record, common } = begin(ctx, world, 2, { ...at, commandType: type });
+  const { record, common } = begin(ctx, world, 2, { ...at, commandType: type, commandName: [name, ...subcommandPath(data.options)].join(' ') });
   return dispatch(ctx, world, record, { ...common, data });
 }
 
@@ -457,8 +466,8 @@ export async function clickComponent(ctx: EmulatorContext, maybeWorld: Interacti
   if (options === undefined) throw argumentError('type', where, 'options', 'an object { messageId, customId, values? }', options);
   const o = checkOptions(where, options);
   const messageId = checkSnowflake(where, 'options.messageId', o.messageId);
-  const message = world.message(messageId);
-  if (message === undefined) throw argumentError('value', where, 'options.messageId', 'the id of a message an interaction response created', messageId);
+  const message = world.message(messageId) ?? botChannelMessage(ctx, messageId);
+  if (message === undefined) throw argumentError('value', where, 'options.messageId', "the id of a message an interaction response created or an application's bot posted", messageId);
   const customId = checkString(where, 'options.customId', o.customId, true);
   const component = findComponent(message.components, customId);
   if (component === undefined) throw argumentError('value', where, 'options.customId', 'the custom_id of a component on the message', customId);
@@ -487,7 +496,7 @@ export async function clickComponent(ctx: EmulatorContext, maybeWorld: Interacti
     throw argumentError('value', where, 'options.customId', 'the custom_id of a button or select', customId);
   }
   const at: Where = {
-    ...inWorld(ctx, message.guild_id, message.channel_id, knownUser(where, ctx, 'options.userId', o.userId)),
+    ...inWorld(ctx, message.guild_id ?? ctx.world.channel(message.channel_id)?.guild.id, message.channel_id, knownUser(where, ctx, 'options.userId', o.userId)),
     applicationId: message.author.id,
     locale: checkLocale(where, o.locale),
     sourceMessageId: messageId,

@@ -142,6 +142,8 @@ export interface EmulatorMessage {
   /** Interaction messages are sent through the application's webhook: its id is the application's. */
   webhook_id: string;
   interaction_metadata?: EmulatorInteractionMetadata;
+  /** A slash command's messages: the older field naming the command (with its subcommand group and subcommand), as the service's clients show it ("used /team join"). */
+  interaction?: { id: string; type: 2; name: string; user: EmulatorMessageUser };
 }
 
 /** What the application answered to an interaction. */

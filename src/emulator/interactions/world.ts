@@ -45,6 +45,8 @@ export interface InteractionRecord {
   readonly sourceMessageId: string | undefined;
   /** Application command interactions: the command's type (1 slash, 2 user, 3 message). */
   readonly commandType?: number | undefined;
+  /** Slash commands: the name with its subcommand group and subcommand, as `interaction.name` on its messages says it. */
+  readonly commandName?: string | undefined;
   /** Modal submits: the interaction that opened the modal. */
   readonly trigger?: InteractionTrigger | undefined;
   ack: Ack | undefined;

@@ -27,6 +27,8 @@ import { FieldErrorCode, isSnowflake } from '../../rules/fields.js';
 import { PermissionFlags } from '../../rules/permissions.js';
 import { messageJson, registeredChannelMessages } from '../world/message.js';
 import { getChannel } from '../world/channels.js';
+import { checkOptions, checkSnowflake, checkString } from '../../shared/check.js';
+import { argumentError } from '../../shared/errors.js';
 
 /** Files of one message, as attachments are. */
 const MAX_FILES = 10;
@@ -374,6 +376,19 @@ function render(ctx: EmulatorContext, id: string, channelId: string, author: Jso
 /** The bot of the application that sends a message: its user, named as the application. */
 function botAuthor(ctx: EmulatorContext, applicationId: string): Json {
   return botUserJson(ctx.options.applications.get(applicationId) ?? { id: applicationId, name: 'unknown' });
+}
+
+/** Checks a player's message (`emulator.sendUserMessage`, the web client's composer): a guild channel, a member of its guild, 1 to 2000 characters. */
+export function checkUserMessage(ctx: EmulatorContext, where: string, options: unknown): { channelId: string; userId: string; content: string } {
+  const o = checkOptions(where, options as Record<string, unknown> | undefined);
+  const channelId = checkSnowflake(where, 'options.channelId', o.channelId);
+  const found = ctx.world.channel(channelId);
+  if (found === undefined) throw argumentError('value', where, 'options.channelId', 'the id of a channel of a guild of this emulator', channelId);
+  const userId = checkString(where, 'options.userId', o.userId);
+  if (!found.guild.members.has(userId)) throw argumentError('value', where, 'options.userId', "the user id of a member of the channel's guild", userId, 'Add one with emulator.setGuildMember().');
+  const content = checkString(where, 'options.content', o.content, true);
+  if (content.length > 2000) throw argumentError('value', where, 'options.content', 'at most 2000 characters', content);
+  return { channelId, userId, content };
 }
 
 /**

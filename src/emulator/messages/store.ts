@@ -42,6 +42,15 @@ export class ChannelMessages {
     return this.#channels.get(channelId)?.delete(messageId) ?? false;
   }
 
+  /** A kept message by its id alone, in whichever channel it is. */
+  find(messageId: string): StoredMessage | undefined {
+    for (const channel of this.#channels.values()) {
+      const stored = channel.get(messageId);
+      if (stored !== undefined) return stored;
+    }
+    return undefined;
+  }
+
   save(channelId: string, messageId: string, stored: StoredMessage): void {
     let channel = this.#channels.get(channelId);
     if (channel === undefined) this.#channels.set(channelId, (channel = new Map()));
@@ -57,4 +66,26 @@ export function channelMessagesOf(ctx: EmulatorContext): ChannelMessages {
   let store = stores.get(ctx);
   if (store === undefined) stores.set(ctx, (store = new ChannelMessages()));
   return store;
+}
+
+/**
+ * A message an application's bot posted to a channel (not a player's), as kept: the object itself,
+ * so a component interaction's update (response type 7) edits it in place. Undefined for any other id.
+ */
+export function botChannelMessage(ctx: EmulatorContext, messageId: string): BotChannelMessage | undefined {
+  const stored = channelMessagesOf(ctx).find(messageId);
+  return stored === undefined || stored.applicationId === '' ? undefined : (stored.message as unknown as BotChannelMessage);
+}
+
+/** What the interactions area reads of a bot's channel message (a subset of its EmulatorMessage). */
+export interface BotChannelMessage {
+  id: string;
+  channel_id: string;
+  guild_id?: string;
+  author: { id: string };
+  components: unknown[];
+  content: string;
+  embeds: unknown[];
+  flags: number;
+  edited_timestamp: string | null;
 }

@@ -2,7 +2,7 @@
  * The emulator's web client, server side: the pages (`/app`, `/channels/{guild}/{channel}`), their
  * hand-written assets, a server-sent event stream of message changes, and the player's actions,
  * each of which calls the same operation as `emulator.invokeCommand`, `clickComponent`,
- * `autocomplete` or `submitModal`.
+ * `autocomplete`, `submitModal` or `sendUserMessage`.
  */
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -13,7 +13,7 @@ import { readBody } from '../http.js';
 import { scopeKey } from '../commands/store.js';
 import { autocomplete, clickComponent, invokeCommand, submitModal } from '../interactions/emulate.js';
 import { interactionWorldOf } from '../interactions/world.js';
-import { channelMessagesOldestFirst } from '../messages/router.js';
+import { channelMessagesOldestFirst, checkUserMessage, postUserMessage } from '../messages/router.js';
 import { watchChannels } from '../kernel/changes.js';
 import { channelJson, guildJson } from '../world/render.js';
 
@@ -78,7 +78,7 @@ function state(ctx: EmulatorContext, log: readonly { method: string; path: strin
   }));
   return {
     lobbies,
-    users: [...users.values()].map((u) => ({ id: u.id, username: u.username })),
+    users: [...users.values()].map((u) => ({ id: u.id, username: u.username, global_name: u.globalName ?? null })),
     signedInUserId: ctx.signedInUserId,
     guilds,
     commands,
@@ -93,11 +93,18 @@ function failure(res: ServerResponse, err: unknown): void {
   sendJson(res, status, { error: String(e.message ?? 'The action failed.'), code: e.code ?? null, reason: e.reason ?? null, status: typeof e.status === 'number' ? e.status : null });
 }
 
+/** The composer's plain text: a player's channel message, checked and sent as `emulator.sendUserMessage` does it. */
+function sendMessage(ctx: EmulatorContext, _world: unknown, body: unknown): Promise<unknown> {
+  const { channelId, userId, content } = checkUserMessage(ctx, 'the web client', body);
+  return Promise.resolve({ message: postUserMessage(ctx, channelId, userId, content) });
+}
+
 const ACTIONS = {
   invoke: invokeCommand,
   click: clickComponent,
   autocomplete,
   submit: submitModal,
+  message: sendMessage,
 } as const;
 
 /** Answers a request for one of the client's paths (see isWebPath). */
@@ -116,7 +123,7 @@ export async function serveWeb(ctx: EmulatorContext, req: IncomingMessage, res: 
   const channel = /^channels\/(\d+)\/messages$/.exec(rest);
   if (method === 'GET' && channel !== null) return sendJson(res, 200, channelMessagesOldestFirst(ctx, channel[1]!));
   if (method === 'GET' && rest === 'events') return stream(ctx, res, world, closing);
-  const action = /^actions\/(invoke|click|autocomplete|submit)$/.exec(rest);
+  const action = /^actions\/(invoke|click|autocomplete|submit|message)$/.exec(rest);
   if (method === 'POST' && action !== null) {
     let body: unknown;
     try {

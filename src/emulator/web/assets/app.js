@@ -35,6 +35,14 @@
     return data;
   }
   const userId = () => $('user').value || world.users[0]?.id;
+  /** A user as the service's clients name them: the display name (global_name), else the username. */
+  const displayName = (u) => (u && (u.global_name || u.username)) || 'unknown';
+  // "Playing as" is kept across pages and reloads: ?as= in the address wins, then the last choice.
+  const PLAYING_AS = 'emulator.playingAs';
+  function playingAs() {
+    const wanted = new URLSearchParams(location.search).get('as') || localStorage.getItem(PLAYING_AS);
+    return world.users.some((u) => u.id === wanted) ? wanted : world.users[0]?.id;
+  }
 
   // Markdown, the basic part: headings, quotes, bold, italic, underline, strike, code, links.
   function inline(text) {
@@ -86,7 +94,7 @@
   const ENTITY_SELECTS = { 5: 'user', 6: 'role', 7: 'mentionable', 8: 'channel' };
   function entityOptions(type) {
     const guild = world.guilds.find((g) => g.id === guildId) || world.guilds[0];
-    const users = world.users.map((u) => ({ value: u.id, label: '@' + u.username }));
+    const users = world.users.map((u) => ({ value: u.id, label: '@' + displayName(u) }));
     const roles = guild ? (guild.roles || []).map((r) => ({ value: r.id, label: '@' + r.name })) : [];
     const channels = guild ? guild.channels.map((c) => ({ value: c.id, label: '#' + c.name })) : [];
     return type === 5 ? users : type === 6 ? roles : type === 8 ? channels : [...users, ...roles];
@@ -134,13 +142,21 @@
   function size(bytes) {
     return bytes < 1024 ? bytes + ' bytes' : bytes < 1048576 ? (bytes / 1024).toFixed(1) + ' KB' : (bytes / 1048576).toFixed(1) + ' MB';
   }
+  /** What the note above an interaction's message says: the command by name, a component, or a modal. */
+  function usedWhat(m) {
+    const meta = m.interaction_metadata;
+    const who = displayName(meta.user);
+    if (meta.type === 5) return who + ' submitted a modal';
+    if (meta.type === 3) return who + ' used a component';
+    return who + (m.interaction && m.interaction.name ? ' used /' + m.interaction.name : ' used a command');
+  }
   function messageItem(m) {
     const ephemeral = (m.flags & 64) !== 0;
     const loading = (m.flags & 128) !== 0;
     return el('li', { class: 'message' + (ephemeral ? ' ephemeral' : ''), 'data-message-id': m.id },
-      el('div', {}, el('span', { class: 'author', text: m.author ? m.author.username : 'unknown' }), m.author && m.author.bot ? el('span', { class: 'badge', text: 'APP' }) : undefined,
+      el('div', {}, el('span', { class: 'author', text: displayName(m.author) }), m.author && m.author.bot ? el('span', { class: 'badge', text: 'APP' }) : undefined,
         el('time', { class: 'meta', datetime: m.timestamp, text: new Date(m.timestamp).toLocaleTimeString() }), m.edited_timestamp ? el('span', { class: 'meta', text: '(edited)' }) : undefined),
-      m.interaction_metadata ? el('div', { class: 'note', text: m.interaction_metadata.user.username + ' used a command' }) : undefined,
+      m.interaction_metadata ? el('div', { class: 'note', text: usedWhat(m) }) : undefined,
       loading ? el('div', { class: 'note', text: 'The application is thinking…' }) : undefined,
       m.content ? markdown(m.content) : undefined,
       (m.components || []).map((c) => component(c, false)),
@@ -295,6 +311,21 @@
     box.replaceChildren(form);
     form.querySelector('input, select, button').focus();
   }
+  /** Enter in the composer: plain text goes to the channel as the player's message (a command is picked from the list). */
+  async function sendText(event) {
+    event.preventDefault();
+    const input = $('composer');
+    const content = input.value;
+    if (content.trim() === '' || content.startsWith('/')) return;
+    try {
+      await api('actions/message', { channelId, userId: userId(), content });
+      input.value = '';
+      say('Sent.');
+      await refresh();
+    } catch (err) {
+      say(err.message, true);
+    }
+  }
   function showPicker() {
     const box = $('picker');
     const text = $('composer').value;
@@ -325,7 +356,8 @@
       el('ol', { id: 'messages', class: 'messages', 'aria-label': 'Messages', 'aria-live': 'polite' }),
       el('div', { class: 'composer' },
         el('div', { id: 'picker' }),
-        el('input', { id: 'composer', type: 'text', 'aria-label': 'Message', placeholder: 'Type / to use a command', autocomplete: 'off', oninput: showPicker })),
+        el('form', { id: 'compose', onsubmit: sendText },
+          el('input', { id: 'composer', type: 'text', 'aria-label': 'Message', placeholder: 'Message #' + (channel ? channel.name : channelId) + ', or / for a command', autocomplete: 'off', maxLength: 2000, oninput: showPicker }))),
       el('div', { id: 'result', class: 'result', role: 'status' }));
     void refresh();
     const events = new EventSource('/web/events');
@@ -348,7 +380,16 @@
   async function start() {
     world = await api('state');
     const select = $('user');
-    select.replaceChildren(...world.users.map((u) => el('option', { value: u.id, text: u.username })));
+    select.replaceChildren(...world.users.map((u) => el('option', { value: u.id, text: displayName(u) + (u.global_name ? ' (' + u.username + ')' : '') })));
+    select.value = playingAs();
+    select.addEventListener('change', () => {
+      localStorage.setItem(PLAYING_AS, select.value);
+      const url = new URL(location.href);
+      if (url.searchParams.has('as')) {
+        url.searchParams.set('as', select.value);
+        history.replaceState(null, '', url);
+      }
+    });
     nav();
     if (channelId) channelPage(); else startPage();
   }
