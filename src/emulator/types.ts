@@ -295,6 +295,15 @@ export interface Emulator {
   /** A member's message in a guild channel, as a player would write it: kept in the channel and, with the gateway, dispatched as MESSAGE_CREATE (GUILD_MESSAGES intent; without MESSAGE_CONTENT the content is empty unless it mentions the bot). Resolves with the message object. */
   sendUserMessage(options: { channelId: string; userId: string; content: string }): Promise<Record<string, unknown>>;
   /**
+   * A member's reaction to a message of a guild channel, as a player would add it: `emoji` a Unicode
+   * emoji (`'👍'`) or a custom one as `'name:id'`. Shown in the message's `reactions`; with the
+   * gateway, dispatched as MESSAGE_REACTION_ADD (GUILD_MESSAGE_REACTIONS intent). Adding one the
+   * member has already is nothing.
+   */
+  addReaction(options: { channelId: string; messageId: string; emoji: string; userId: string }): Promise<void>;
+  /** Takes a member's reaction away: MESSAGE_REACTION_REMOVE when there was one. */
+  removeReaction(options: { channelId: string; messageId: string; emoji: string; userId: string }): Promise<void>;
+  /**
    * A game direct message from one player to another (both of `options.users`), as the game's
    * social layer sends it: kept per pair of users (the newest 200), for the moderation metadata
    * route `PUT /partner-sdk/dms/{user_id_1}/{user_id_2}/messages/{id}/moderation-metadata`.

@@ -176,7 +176,7 @@ export function applyAck(ctx: EmulatorContext, world: InteractionWorld, record: 
       const message = record.sourceMessageId === undefined ? undefined : (world.message(record.sourceMessageId) ?? (botChannelMessage(ctx, record.sourceMessageId) as EmulatorMessage | undefined));
       if (message === undefined) return undefined;
       editMessage(ctx, message, data, now);
-      world.changed(message.channel_id);
+      world.edited(message);
       return structuredClone(message);
     }
     case 9:

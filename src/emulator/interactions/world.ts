@@ -7,6 +7,7 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject 
 import type { EmulatorContext } from '../context.js';
 import { channelChanged } from '../kernel/changes.js';
 import { addChannelMessageSource } from '../world/message.js';
+import { messageCreated, messageDeleted, messageUpdated } from '../gateway/events.js';
 import type { EmulatorMessage, EmulatorWebhookDelivery } from './types.js';
 
 /** The service waits this long for the first acknowledgement of an interaction. */
@@ -79,6 +80,12 @@ export interface OpenModal {
   readonly trigger: InteractionTrigger;
 }
 
+/** What the world tells of its messages: a save (new or replaced) and a deletion. */
+export interface MessageEvents {
+  saved(message: EmulatorMessage, created: boolean): void;
+  deleted(message: EmulatorMessage): void;
+}
+
 function boundedSet<K, V>(map: Map<K, V>, key: K, value: V): void {
   if (!map.has(key) && map.size >= MAX_KEPT) map.delete(map.keys().next().value as K);
   map.set(key, value);
@@ -112,6 +119,8 @@ export class InteractionWorld {
   readonly #pending = new Set<Promise<void>>();
   /** Tells the emulator's change registry (kernel/changes.ts); set when the world is attached. */
   #onChange: (channelId: string) => void = () => undefined;
+  /** Tells the gateway of created, edited and deleted messages; set when the world is attached. */
+  #events: MessageEvents = { saved: () => undefined, deleted: () => undefined };
   /** Aborted on close: every delivery in flight stops. */
   readonly closing = new AbortController();
   /** Endpoint URLs set after start (`setInteractionsEndpoint`), by application id; they win over the options. */
@@ -142,15 +151,26 @@ export class InteractionWorld {
     return this.#messages.get(id);
   }
 
+  /** Keeps a new message (MESSAGE_CREATE) or replaces one (MESSAGE_UPDATE). */
   saveMessage(message: EmulatorMessage): void {
+    const existed = this.#messages.has(message.id);
     boundedSet(this.#messages, message.id, message);
+    this.#events.saved(message, !existed);
+    this.changed(message.channel_id);
+  }
+
+  /** A kept message was edited in place: MESSAGE_UPDATE, and the live view is told. */
+  edited(message: EmulatorMessage): void {
+    this.#events.saved(message, false);
     this.changed(message.channel_id);
   }
 
   deleteMessage(id: string): void {
     const message = this.#messages.get(id);
     this.#messages.delete(id);
-    if (message !== undefined) this.changed(message.channel_id);
+    if (message === undefined) return;
+    this.#events.deleted(message);
+    this.changed(message.channel_id);
   }
 
   /** The kept messages of one channel, oldest first. */
@@ -163,9 +183,10 @@ export class InteractionWorld {
     this.#onChange(channelId);
   }
 
-  /** Where `changed` reports to: the emulator's one registry of channel changes. */
-  reportChangesTo(onChange: (channelId: string) => void): void {
+  /** Where `changed` reports to: the emulator's one registry of channel changes; `events` are the gateway's message events. */
+  reportChangesTo(onChange: (channelId: string) => void, events?: MessageEvents): void {
     this.#onChange = onChange;
+    if (events !== undefined) this.#events = events;
   }
 
   openModal(modal: OpenModal): void {
@@ -210,9 +231,23 @@ const worlds = new WeakMap<EmulatorContext, InteractionWorld>();
 /** Attaches the interaction state to a context, so the router and the emulator's methods share it. */
 export function attachInteractionWorld(ctx: EmulatorContext, world: InteractionWorld): void {
   worlds.set(ctx, world);
-  world.reportChangesTo((channelId) => channelChanged(ctx, channelId));
+  world.reportChangesTo((channelId) => channelChanged(ctx, channelId), {
+    // An ephemeral message is the invoking user's alone: no bot hears of it, as on the service.
+    saved: (message, created) => {
+      if (isEphemeral(message)) return;
+      const copy = structuredClone(message) as unknown as Record<string, unknown>;
+      if (created) messageCreated(ctx, copy);
+      else messageUpdated(ctx, copy);
+    },
+    deleted: (message) => {
+      if (!isEphemeral(message)) messageDeleted(ctx, message.channel_id, message.id);
+    },
+  });
   addChannelMessageSource(ctx, (channelId) => world.messagesIn(channelId)); // listed by GET /channels/{id}/messages
 }
+
+/** The EPHEMERAL flag (1 << 6) of a message. */
+const isEphemeral = (message: EmulatorMessage): boolean => typeof message.flags === 'number' && (message.flags & 64) !== 0;
 
 export function interactionWorldOf(ctx: EmulatorContext): InteractionWorld | undefined {
   return worlds.get(ctx);
