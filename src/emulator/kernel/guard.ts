@@ -110,9 +110,10 @@ export class Guard {
       case 'socket':
         return origin === undefined || ownOrigin ? undefined : { status: 403, message: 'The emulator refuses a gateway connection opened by a web page of another origin.' };
       case 'json-action':
-        if (mediaType(req) !== 'application/json') return { status: 415, message: 'A web client action must be sent as application/json.' };
-        if (!foreign && (ownOrigin || site === 'same-origin')) return undefined;
-        return { status: 403, message: 'A web client action must come from the emulator\'s own page: send it with the page\'s Origin (browsers add it to a same-origin fetch).' };
+        if (foreign || !(ownOrigin || site === 'same-origin')) {
+          return { status: 403, message: 'A web client action must come from the emulator\'s own page: send it with the page\'s Origin (browsers add it to a same-origin fetch).' };
+        }
+        return mediaType(req) === 'application/json' ? undefined : { status: 415, message: 'A web client action must be sent as application/json.' };
       case 'data':
       case 'stream':
       case 'form':
