@@ -10,6 +10,8 @@ import type { World } from './world/world.js';
 import type { ServerFault } from './http.js';
 import type { GatewayPort } from './gateway/port.js';
 import type { Snowflakes } from './kernel/ids.js';
+import type { Guard } from './kernel/guard.js';
+import type { EmulatorRequestRecord } from './types.js';
 
 export interface EmulatorContext {
   readonly options: ResolvedOptions;
@@ -37,6 +39,10 @@ export interface EmulatorContext {
   readonly commands: CommandStore;
   /** The gateway, when the emulator started with the `gateway` option. */
   gateway: GatewayPort | undefined;
+  /** What a request must show before a route runs: the host names served, the form tokens (kernel/guard.ts). */
+  readonly guard: Guard;
+  /** The request log, oldest first (what the web client's state shows). */
+  readonly requestLog: () => readonly EmulatorRequestRecord[];
 }
 
 /** Paths relative to the web base; the API ones include the version segment. */

@@ -21,6 +21,7 @@ import { EmulatorClosedError, EmulatorGatewayError } from './errors.js';
 import { startGateway } from './gateway/gateway.js';
 import { LobbyWorld } from './lobbies/world.js';
 import { Snowflakes } from './kernel/ids.js';
+import { Guard } from './kernel/guard.js';
 import { RateLimits } from './ratelimit/limiter.js';
 import { openStateStore } from './state/index.js';
 import { damagedState } from './state/saved.js';
@@ -705,6 +706,8 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
     world: guilds,
     commands,
     gateway: undefined,
+    guard: new Guard(port, resolved.allowedHosts),
+    requestLog: () => server.log,
   };
   if (resolved.gateway !== undefined) {
     try {
