@@ -14,7 +14,6 @@
 import { inspect } from 'node:util';
 import { checkBoolean, checkFunction, checkInteger, checkMs, checkOneOf, checkOptions, checkSignal, checkSnowflake, checkString } from '../shared/check.js';
 import { argumentError } from '../shared/errors.js';
-import { JsonErrorCode } from '../rules/errors.js';
 import type { EmulatorContext } from './context.js';
 import { createAccessToken, generateBotToken } from './credentials.js';
 import { EmulatorClosedError, EmulatorGatewayError } from './errors.js';
@@ -39,8 +38,7 @@ import { isThread } from './world/permissions.js';
 import { channelJson, guildJson, memberJson, roleJson } from './world/render.js';
 import * as gatewayEvents from './gateway/events.js';
 import { postUserMessage, checkUserMessage } from './messages/router.js';
-import { findChannelMessage } from './messages/answer.js';
-import { addReaction, parseReactionEmoji, removeReaction } from './messages/reactions.js';
+import { playerReaction } from './messages/player-reaction.js';
 import { directMessagesBetween, postDirectMessage } from './messages/direct.js';
 import type { GuildRecord } from './world/types.js';
 import { World } from './world/world.js';
@@ -379,21 +377,9 @@ class RunningEmulator implements Emulator {
 
   /** A member's reaction added or removed, as the web client's player does it. */
   #react(where: string, options: { channelId: string; messageId: string; emoji: string; userId: string }, add: boolean): void {
-    const o = checkOptions(where, options);
-    const channelId = checkSnowflake(where, 'options.channelId', o.channelId);
-    const found = this.#ctx.world.channel(channelId);
-    if (found === undefined) throw argumentError('value', where, 'options.channelId', 'the id of a channel of a guild of this emulator', channelId);
-    const messageId = checkSnowflake(where, 'options.messageId', o.messageId);
-    if (findChannelMessage(this.#ctx, channelId, messageId) === undefined) throw argumentError('value', where, 'options.messageId', 'the id of a message of the channel', messageId);
-    const emoji = checkString(where, 'options.emoji', o.emoji);
-    if (parseReactionEmoji(emoji) === undefined) throw argumentError('value', where, 'options.emoji', "a Unicode emoji (such as '👍') or a custom emoji as 'name:id'", emoji);
-    const userId = checkString(where, 'options.userId', o.userId);
-    if (!found.guild.members.has(userId)) throw argumentError('value', where, 'options.userId', "the user id of a member of the channel's guild", userId, 'Add one with emulator.setGuildMember().');
-    if (this.#server.isClosed) throw new EmulatorClosedError(add ? 'add a reaction' : 'remove a reaction');
-    const result = add ? addReaction(this.#ctx, channelId, messageId, emoji, userId) : removeReaction(this.#ctx, channelId, messageId, emoji, userId);
-    if (result.ok) return;
-    if (result.code === JsonErrorCode.MaximumReactions) throw argumentError('value', where, 'options.emoji', 'an emoji the message already has: it has 20 different reactions, the most the service allows', emoji);
-    throw argumentError('value', where, 'options.userId', 'a member who may react in the channel (VIEW_CHANNEL, READ_MESSAGE_HISTORY, and ADD_REACTIONS for an emoji not on the message yet)', userId, 'Give the member a role with those permissions.');
+    playerReaction(this.#ctx, where, options, add, () => {
+      if (this.#server.isClosed) throw new EmulatorClosedError(add ? 'add a reaction' : 'remove a reaction');
+    });
   }
 
   async sendDirectMessage(options: { from: string; to: string; content: string; applicationId?: string }): Promise<Record<string, unknown>> {

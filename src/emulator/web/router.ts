@@ -2,7 +2,7 @@
  * The emulator's web client, server side: the pages (`/app`, `/channels/{guild}/{channel}`), their
  * hand-written assets, a server-sent event stream of message changes, and the player's actions,
  * each of which calls the same operation as `emulator.invokeCommand`, `clickComponent`,
- * `autocomplete`, `submitModal` or `sendUserMessage`.
+ * `autocomplete`, `submitModal`, `sendUserMessage`, `addReaction` or `removeReaction`.
  */
 import { readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
@@ -16,6 +16,7 @@ import { autocomplete, clickComponent, invokeCommand, submitModal } from '../int
 import { interactionWorldOf } from '../interactions/world.js';
 import { channelMessagesOldestFirst, checkUserMessage, postUserMessage } from '../messages/router.js';
 import { watchChannels } from '../kernel/changes.js';
+import { playerReaction } from '../messages/player-reaction.js';
 import { channelJson, guildJson } from '../world/render.js';
 
 /** SSE connections kept open at once; one more is refused with 503. */
@@ -95,12 +96,21 @@ function sendMessage(ctx: EmulatorContext, _world: unknown, body: unknown): Prom
   return Promise.resolve({ message: postUserMessage(ctx, channelId, userId, content) });
 }
 
+/** A reaction button: the player's reaction added or taken back, checked as `emulator.addReaction` checks it. */
+function react(ctx: EmulatorContext, _world: unknown, body: unknown): Promise<unknown> {
+  const add = (body as { add?: unknown } | null)?.add !== false;
+  const { add: _add, ...options } = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  playerReaction(ctx, 'the web client', options, add);
+  return Promise.resolve({ reacted: add });
+}
+
 const ACTIONS = {
   invoke: invokeCommand,
   click: clickComponent,
   autocomplete,
   submit: submitModal,
   message: sendMessage,
+  react,
 } as const;
 
 const NOT_FOUND = (): Reply => webReply(404, 'text/plain; charset=utf-8', 'Not Found');
@@ -129,7 +139,8 @@ export const WEB_ROUTES: Route[] = [
   web('GET', '/channels/:guild/:channel', 'page', ({ params }) => (params.every(digits) ? asset('index.html') : NOT_FOUND())),
   web('GET', '/web/assets/:name', 'page', ({ params }) => (params[0] !== 'index.html' && ASSETS[params[0]!] !== undefined ? asset(params[0]!) : NOT_FOUND())),
   web('GET', '/web/state', 'data', ({ ctx }) => webJson(200, state(ctx, ctx.requestLog()))),
-  web('GET', '/web/channels/:channel/messages', 'data', ({ ctx, params }) => (digits(params[0]!) ? webJson(200, channelMessagesOldestFirst(ctx, params[0]!)) : NOT_FOUND())),
+  // `?as=` the player: each reaction's `me` is theirs.
+  web('GET', '/web/channels/:channel/messages', 'data', ({ ctx, params, url }) => (digits(params[0]!) ? webJson(200, channelMessagesOldestFirst(ctx, params[0]!, url.searchParams.get('as') ?? undefined)) : NOT_FOUND())),
   web('GET', '/web/events', 'stream', ({ ctx }) => stream(ctx)),
   // The body is read by the pipeline's one JSON reader: a refusal has the service's error body.
   web('POST', '/web/actions/:action', 'json-action', ({ ctx, params, body }) => (params[0]! in ACTIONS ? act(ctx, params[0]!, body) : NOT_FOUND()), 'json'),

@@ -151,6 +151,16 @@
     if (meta.type === 3) return who + ' used a component';
     return who + (m.interaction && m.interaction.name ? ' used /' + m.interaction.name : ' used a command');
   }
+  /** The message's reactions (each a toggle: pressed when the player reacted), then a few emoji to add. */
+  const QUICK_EMOJI = ['👍', '❤️', '😂', '🎉'];
+  function reactions(m) {
+    const have = m.reactions || [];
+    const nameOf = (r) => (r.emoji.id ? r.emoji.name + ':' + r.emoji.id : r.emoji.name);
+    const toggle = (emoji, on) => act('react', { channelId: m.channel_id, messageId: m.id, emoji, add: !on });
+    return el('div', { class: 'reactions', role: 'group', 'aria-label': 'Reactions' },
+      have.map((r) => el('button', { type: 'button', class: 'reaction', 'aria-pressed': r.me ? 'true' : 'false', 'aria-label': nameOf(r) + ' ' + r.count + (r.me ? ', yours' : ''), text: (r.emoji.id ? ':' + r.emoji.name + ':' : r.emoji.name) + ' ' + r.count, onclick: () => toggle(nameOf(r), r.me) })),
+      QUICK_EMOJI.filter((e) => !have.some((r) => !r.emoji.id && r.emoji.name === e)).map((e) => el('button', { type: 'button', class: 'reaction react', 'aria-label': 'React with ' + e, text: '+' + e, onclick: () => toggle(e, false) })));
+  }
   function messageItem(m) {
     const ephemeral = (m.flags & 64) !== 0;
     const loading = (m.flags & 128) !== 0;
@@ -161,7 +171,8 @@
       loading ? el('div', { class: 'note', text: 'The application is thinking…' }) : undefined,
       m.content ? markdown(m.content) : undefined,
       (m.components || []).map((c) => component(c, false)),
-      ephemeral ? el('div', { class: 'note', text: 'Only you can see this' }) : undefined);
+      ephemeral ? el('div', { class: 'note', text: 'Only you can see this' }) : undefined,
+      ephemeral || loading ? undefined : reactions(m));
   }
 
   // The answers.
@@ -176,8 +187,9 @@
     say('Waiting for the application…');
     try {
       const result = await api('actions/' + kind, { ...body, userId: userId() });
-      say(ANSWERS[result.response.type] || 'Answered (type ' + result.response.type + ').');
-      if (result.response.type === 9) openModal(result.response.data);
+      if (result.response) say(ANSWERS[result.response.type] || 'Answered (type ' + result.response.type + ').');
+      else say(result.reacted === false ? 'Reaction removed.' : 'Reaction added.');
+      if (result.response && result.response.type === 9) openModal(result.response.data);
       await refresh();
       return result;
     } catch (err) {
@@ -342,7 +354,7 @@
   }
   async function refresh() {
     if (!channelId) return;
-    const messages = await api('channels/' + channelId + '/messages');
+    const messages = await api('channels/' + channelId + '/messages?as=' + encodeURIComponent(userId()));
     const list = $('messages');
     list.replaceChildren(...messages.map(messageItem));
     list.setAttribute('data-count', String(messages.length));
@@ -385,6 +397,7 @@
     select.value = playingAs();
     select.addEventListener('change', () => {
       localStorage.setItem(PLAYING_AS, select.value);
+      void refresh();
       const url = new URL(location.href);
       if (url.searchParams.has('as')) {
         url.searchParams.set('as', select.value);
