@@ -1,9 +1,11 @@
 /**
- * The authorize endpoint, `GET {web}/oauth2/authorize`, with a headless consent screen. Errors
+ * The authorize endpoint, `GET {web}/oauth2/authorize`, with a headless consent screen or, with
+ * `consent: 'page'`, the page of consent.ts (whose form posts back here). Errors
  * found before the redirect URI is trusted are shown as a page; later ones go back to the client
  * (RFC 6749 §4.1.2.1).
  */
 import type { EmulatorContext } from './context.js';
+import { consentPage, type ConsentAnswer } from './consent.js';
 import { errorPage, repeatedNames, type Reply } from './http.js';
 import { isCustomScheme, matchRedirectUri } from './redirect.js';
 import { KNOWN_SCOPES, SCOPES_NEEDING_INTERACTIVE_CONSENT, parseScope } from './scopes.js';
@@ -22,8 +24,8 @@ function redirectTo(redirectUri: string, params: Record<string, string | undefin
   return { status: 302, headers: { Location: location.href, 'Cache-Control': 'no-store' }, body: '' };
 }
 
-/** Handles one authorize request. */
-export function handleAuthorize(ctx: EmulatorContext, query: URLSearchParams): Reply {
+/** Handles one authorize request; `answer` is what the consent page's form said (consent.ts), undefined for the GET. */
+export function handleAuthorize(ctx: EmulatorContext, query: URLSearchParams, answer?: ConsentAnswer): Reply {
   const repeated = repeatedNames(query);
   if (repeated.includes('client_id') || repeated.includes('redirect_uri')) {
     return errorPage(400, 'invalid_request', `The ${repeated.includes('client_id') ? 'client_id' : 'redirect_uri'} parameter was sent more than once; send it once.`);
@@ -44,7 +46,7 @@ export function handleAuthorize(ctx: EmulatorContext, query: URLSearchParams): R
   const state = query.get('state') ?? undefined;
   const fail = (error: string, description: string): Reply => redirectTo(redirectUri, { error, error_description: description, state });
 
-  const fault = ctx.authorizeFault;
+  const fault = answer === undefined ? ctx.authorizeFault : undefined;
   if (fault !== undefined) {
     ctx.authorizeFault = undefined;
     return fail(fault.error, fault.description ?? DEFAULT_DESCRIPTIONS[fault.error] ?? `Injected authorization error ${fault.error}.`);
@@ -81,11 +83,14 @@ export function handleAuthorize(ctx: EmulatorContext, query: URLSearchParams): R
     return fail('invalid_request', 'integration_type must be 0 (guild install) or 1 (user install).');
   }
 
-  if (ctx.consent === 'deny') return fail('access_denied', DEFAULT_DESCRIPTIONS.access_denied!);
+  if (answer?.decision === 'show' || (answer === undefined && ctx.options.consent === 'page')) {
+    return consentPage(ctx, app, scopes, query, answer?.decision === 'show' ? answer.chosen : undefined, answer?.decision === 'show' ? answer.problem : undefined);
+  }
+  if (answer?.decision === 'deny' || (answer === undefined && ctx.consent === 'deny')) return fail('access_denied', DEFAULT_DESCRIPTIONS.access_denied!);
 
   const code = ctx.store.issueCode({
     clientId: app.id,
-    userId: ctx.signedInUserId,
+    userId: answer?.decision === 'approve' ? answer.userId : ctx.signedInUserId,
     redirectUri,
     scopes,
     codeChallenge: challenge ?? undefined,

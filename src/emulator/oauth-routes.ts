@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { handleAuthorize } from './authorize.js';
+import { consentAnswer } from './consent.js';
 import { PATHS, type EmulatorContext } from './context.js';
 import { credentialApplication } from './credentials.js';
 import { serviceError } from './http.js';
@@ -23,6 +24,11 @@ const formRequest = (req: IncomingMessage, form: unknown) => ({ authorization: r
 export const OAUTH_ROUTES: Route[] = [
   // The browser's page, not the API: it counts toward no application's limits.
   route('GET', PATHS.authorize, { auth: anyone, body: 'none', faults: 'none', browser: 'page', run: ({ ctx, url }) => handleAuthorize(ctx, url.searchParams) }),
+  // The consent page's form (consent.ts): its anti-forgery token is checked before it runs.
+  route('POST', PATHS.authorize, { auth: anyone, body: 'form', faults: 'none', browser: 'form', run: ({ ctx, body }) => {
+    const { query, answer } = consentAnswer(ctx, body as URLSearchParams);
+    return handleAuthorize(ctx, query, answer);
+  } }),
   route('POST', PATHS.token, { auth: anyone, application: byClient, body: 'form', faults: 'token', run: ({ ctx, req, body }) => handleToken(ctx, formRequest(req, body)) }),
   route('POST', PATHS.revoke, { auth: anyone, application: byClient, body: 'form', faults: 'none', run: ({ ctx, req, body }) => handleRevoke(ctx, formRequest(req, body)) }),
   route('GET', PATHS.discovery, { auth: anyone, body: 'none', faults: 'none', run: ({ ctx }) => discoveryDocument(ctx) }),
