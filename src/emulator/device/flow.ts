@@ -210,3 +210,11 @@ export function devicePolls(ctx: EmulatorContext, userCode: string): DevicePollA
   const record = stateOf(ctx).byUserCode.get(normalizeUserCode(userCode));
   return record === undefined ? undefined : [...record.answers];
 }
+
+/** The user codes waiting for the player's answer (not expired, not answered), as the device shows them, with their application, for the web client's accounts panel. */
+export function pendingDevices(ctx: EmulatorContext): { userCode: string; clientId: string; scopes: readonly string[]; expiresAt: number }[] {
+  const now = ctx.options.clock();
+  return [...stateOf(ctx).byUserCode.values()]
+    .filter((r) => !r.finished && r.decision === undefined && now < r.expiresAt)
+    .map((r) => ({ userCode: displayUserCode(r.userCode), clientId: r.clientId, scopes: r.scopes, expiresAt: r.expiresAt }));
+}

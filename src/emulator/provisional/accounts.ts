@@ -146,3 +146,14 @@ export function provisionalAccountOf(
   const account = stateOf(ctx).byExternal.get(`${type}\n${externalUserId}`);
   return account === undefined ? undefined : { userId: account.userId, mergedInto: account.mergedInto };
 }
+
+/** Every provisional account so far (oldest first) and whether each is banned, for the web client's accounts panel. */
+export function provisionalAccounts(ctx: EmulatorContext): { userId: string; type: string; externalUserId: string; globalName: string; mergedInto: string | undefined; banned: boolean }[] {
+  const state = stateOf(ctx);
+  return [...state.byExternal.values()].map((a) => ({ userId: a.userId, type: a.type, externalUserId: a.externalUserId, globalName: a.globalName, mergedInto: a.mergedInto, banned: state.banned.has(a.userId) }));
+}
+
+/** Whether a user id (full or provisional) is banned. */
+export function isBanned(ctx: EmulatorContext, userId: string): boolean {
+  return stateOf(ctx).banned.has(userId);
+}

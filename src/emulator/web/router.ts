@@ -17,6 +17,7 @@ import { interactionWorldOf } from '../interactions/world.js';
 import { channelMessagesOldestFirst, checkUserMessage, postUserMessage } from '../messages/router.js';
 import { watchChannels } from '../kernel/changes.js';
 import { playerReaction } from '../messages/player-reaction.js';
+import { accountsState, answerDevice, banUser, revokeGrant } from './accounts.js';
 import { channelJson, guildJson } from '../world/render.js';
 
 /** SSE connections kept open at once; one more is refused with 503. */
@@ -111,6 +112,9 @@ const ACTIONS = {
   submit: submitModal,
   message: sendMessage,
   react,
+  'revoke-grant': revokeGrant,
+  device: answerDevice,
+  ban: banUser,
 } as const;
 
 const NOT_FOUND = (): Reply => webReply(404, 'text/plain; charset=utf-8', 'Not Found');
@@ -136,6 +140,8 @@ const web = (method: string, path: string, browser: BrowserRule, run: Route['run
  */
 export const WEB_ROUTES: Route[] = [
   web('GET', '/app', 'page', () => asset('index.html')),
+  web('GET', '/accounts', 'page', () => asset('index.html')),
+  web('GET', '/web/accounts', 'data', ({ ctx }) => webJson(200, accountsState(ctx))),
   web('GET', '/channels/:guild/:channel', 'page', ({ params }) => (params.every(digits) ? asset('index.html') : NOT_FOUND())),
   web('GET', '/web/assets/:name', 'page', ({ params }) => (params[0] !== 'index.html' && ASSETS[params[0]!] !== undefined ? asset(params[0]!) : NOT_FOUND())),
   web('GET', '/web/state', 'data', ({ ctx }) => webJson(200, state(ctx, ctx.requestLog()))),

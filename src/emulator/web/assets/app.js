@@ -390,6 +390,35 @@
       el('h2', { text: 'Requests' }),
       el('table', {}, el('thead', {}, el('tr', {}, el('th', { text: 'Method' }), el('th', { text: 'Path' }), el('th', { text: 'Status' }))), el('tbody', {}, world.requests.map((r) => el('tr', {}, el('td', { text: r.method }), el('td', { text: r.path }), el('td', { text: String(r.status) }))))));
   }
+  // The accounts panel: users, live grants, device codes waiting, provisional identities.
+  async function accountsPage() {
+    document.title = 'Accounts — Emulator';
+    const data = await api('accounts');
+    const run = async (kind, body, done) => {
+      try {
+        await api('actions/' + kind, body);
+        await accountsPage();
+        say(done);
+      } catch (err) { say(err.message, true); }
+    };
+    const banButton = (userId, name, banned) => el('button', { type: 'button', class: 'btn' + (banned ? '' : ' s4'), text: banned ? 'Unban' : 'Ban', 'aria-label': (banned ? 'Unban ' : 'Ban ') + name, onclick: () => run('ban', { userId, banned: !banned }, (banned ? 'Unbanned ' : 'Banned ') + name + '.') });
+    const table = (label, heads, rows) => rows.length === 0 ? el('p', { class: 'note', text: 'None.' }) : el('table', { 'aria-label': label }, el('thead', {}, el('tr', {}, heads.map((h) => el('th', { text: h })))), el('tbody', {}, rows));
+    const who = (u) => world.users.find((x) => x.id === u.id);
+    $('main').replaceChildren(
+      el('h1', { text: 'Accounts' }),
+      el('div', { id: 'result', class: 'result', role: 'status' }),
+      el('h2', { text: 'Users' }),
+      table('Users', ['Name', 'Username', 'Id', ''], data.users.map((u) => el('tr', {}, el('td', { text: displayName(u) + (u.signed_in ? ' (signs in by default)' : '') }), el('td', { text: u.username }), el('td', { text: u.id }), el('td', {}, banButton(u.id, u.username, u.banned))))),
+      el('h2', { text: 'Live grants' }),
+      table('Live grants', ['Application', 'User', 'Scopes', ''], data.grants.map((g) => el('tr', {}, el('td', { text: g.application.name }), el('td', { text: displayName(who(g.user) || g.user) }), el('td', { text: g.scopes.join(' ') }),
+        el('td', {}, el('button', { type: 'button', class: 'btn s4', text: 'Revoke', 'aria-label': 'Revoke ' + g.user.username + '’s grant to ' + g.application.name, onclick: () => run('revoke-grant', { grantId: g.id }, 'Revoked: the tokens of that sign-in no longer work.') }))))),
+      el('h2', { text: 'Device codes waiting' }),
+      table('Device codes waiting', ['Code', 'Application', ''], data.devices.map((d) => el('tr', {}, el('td', {}, el('code', { text: d.user_code })), el('td', { text: d.application.name }),
+        el('td', {}, el('button', { type: 'button', class: 'btn s3', text: 'Approve', 'aria-label': 'Approve ' + d.user_code + ' as ' + displayName(world.users.find((u) => u.id === userId())), onclick: () => run('device', { userCode: d.user_code, approve: true, userId: userId() }, 'Approved.') }), ' ',
+          el('button', { type: 'button', class: 'btn s4', text: 'Deny', 'aria-label': 'Deny ' + d.user_code, onclick: () => run('device', { userCode: d.user_code, approve: false }, 'Denied.') }))))),
+      el('h2', { text: 'Provisional identities' }),
+      table('Provisional identities', ['Identity', 'Name', 'Merged into', ''], data.provisional.map((a) => el('tr', {}, el('td', { text: a.type + ' ' + a.external_user_id }), el('td', { text: a.global_name }), el('td', { text: a.merged_into || '—' }), el('td', {}, banButton(a.user_id, a.global_name, a.banned))))));
+  }
   async function start() {
     world = await api('state');
     const select = $('user');
@@ -397,7 +426,7 @@
     select.value = playingAs();
     select.addEventListener('change', () => {
       localStorage.setItem(PLAYING_AS, select.value);
-      void refresh();
+      if (location.pathname === '/accounts') void accountsPage(); else void refresh();
       const url = new URL(location.href);
       if (url.searchParams.has('as')) {
         url.searchParams.set('as', select.value);
@@ -405,7 +434,7 @@
       }
     });
     nav();
-    if (channelId) channelPage(); else startPage();
+    if (channelId) channelPage(); else if (location.pathname === '/accounts') await accountsPage(); else startPage();
   }
   void start();
 })();
