@@ -10,7 +10,7 @@ import { checkSnowflake } from './shared/check.js';
 import { forwardRedirectCommand, FORWARD_REDIRECT_USAGE } from './desktop/cli-forward.js';
 import { DEFAULT_APPLICATION_ID, startEmulator, type Emulator } from './emulator/index.js';
 import { openSystemBrowser } from './signin/opener.js';
-import { flagsOfIntents, readWorldFile, type WorldCommand, type WorldFile } from './emulator/world/file.js';
+import { flagsOfIntents, readWorldFile, type WorldCommand, type WorldFile } from './emulator/world-file.js';
 
 /** Where a command writes, and what tells a long-running command to stop. */
 export interface CliIo {

@@ -6,11 +6,10 @@
 import { fillIds, messageProblems as componentProblemsOfMessage, modalProblems, type ComponentProblem } from '../../rules/components.js';
 import type { FieldProblem } from '../../rules/errors.js';
 import type { EmulatorContext } from '../context.js';
-import { componentsJson, embedsJson, messageJson } from '../world/message.js';
+import { botChannelMessage, componentsJson, embedsJson, messageJson } from '../world/message.js';
 import { botUserJson, userJson } from '../world/render.js';
 import type { EmulatorInteractionMetadata, EmulatorMessage, EmulatorMessageUser } from './types.js';
 import type { Ack, InteractionRecord, InteractionWorld } from './world.js';
-import { botChannelMessage } from '../messages/store.js';
 
 /** Response types allowed for each interaction type (PING 1, command 2, component 3, autocomplete 4, modal submit 5). */
 const ALLOWED: Record<number, readonly number[]> = {

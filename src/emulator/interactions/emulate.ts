@@ -16,11 +16,11 @@ import { channelPermissions } from '../world/permissions.js';
 import type { ChannelRecord, GuildRecord } from '../world/types.js';
 import { channelJson, partialMemberJson, roleJson, userJson } from '../world/render.js';
 import { DEFAULT_PREFERRED_LOCALE } from '../world/world.js';
+import { botChannelMessage } from '../world/message.js';
 import { applyAck, authorizingOwners, responseProblems } from './acknowledge.js';
 import { deliveryFailure, postJson, signatureHeaders } from './deliver.js';
 import { EmulatorInteractionError } from './errors.js';
 import { submittedComponents } from './modal.js';
-import { botChannelMessage } from '../messages/store.js';
 import type {
   AutocompleteOptions,
   ClickComponentOptions,

@@ -3,6 +3,7 @@
  * channel, each holding what its answer needs once (an upload's name, never its bytes).
  */
 import type { EmulatorContext } from '../context.js';
+import { setBotMessageFinder, type BotChannelMessage } from '../world/message.js';
 import { MessageMarks } from './marks.js';
 
 /** Messages kept per channel; sending one more forgets the oldest (then 404, code 10008). */
@@ -72,28 +73,14 @@ const stores = new WeakMap<EmulatorContext, ChannelMessages>();
 
 export function channelMessagesOf(ctx: EmulatorContext): ChannelMessages {
   let store = stores.get(ctx);
-  if (store === undefined) stores.set(ctx, (store = new ChannelMessages()));
+  if (store === undefined) {
+    const created = (store = new ChannelMessages());
+    stores.set(ctx, created);
+    // The interactions area clicks components on a bot's messages through the world's registry, not this store.
+    setBotMessageFinder(ctx, (messageId) => {
+      const stored = created.find(messageId);
+      return stored === undefined || stored.applicationId === '' ? undefined : (stored.message as unknown as BotChannelMessage);
+    });
+  }
   return store;
-}
-
-/**
- * A message an application's bot posted to a channel (not a player's), as kept: the object itself,
- * so a component interaction's update (response type 7) edits it in place. Undefined for any other id.
- */
-export function botChannelMessage(ctx: EmulatorContext, messageId: string): BotChannelMessage | undefined {
-  const stored = channelMessagesOf(ctx).find(messageId);
-  return stored === undefined || stored.applicationId === '' ? undefined : (stored.message as unknown as BotChannelMessage);
-}
-
-/** What the interactions area reads of a bot's channel message (a subset of its EmulatorMessage). */
-export interface BotChannelMessage {
-  id: string;
-  channel_id: string;
-  guild_id?: string;
-  author: { id: string };
-  components: unknown[];
-  content: string;
-  embeds: unknown[];
-  flags: number;
-  edited_timestamp: string | null;
 }

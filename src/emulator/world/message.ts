@@ -154,3 +154,28 @@ export function addChannelMessageSource(ctx: object, source: ChannelMessageSourc
 export function registeredChannelMessages(ctx: object, channelId: string): Json[] {
   return (sources.get(ctx) ?? []).flatMap((source) => source(channelId).map((m) => structuredClone(m) as Json));
 }
+
+/** What the interactions area reads and edits of a message a bot posted to a channel. */
+export interface BotChannelMessage {
+  id: string;
+  channel_id: string;
+  guild_id?: string;
+  author: { id: string };
+  components: unknown[];
+  content: string;
+  embeds: unknown[];
+  flags: number;
+  edited_timestamp: string | null;
+}
+
+const botMessageFinders = new WeakMap<object, (messageId: string) => BotChannelMessage | undefined>();
+
+/** Registers how the messages area finds a bot's channel message by id (the kept object itself, so an update edits it in place). */
+export function setBotMessageFinder(ctx: object, finder: (messageId: string) => BotChannelMessage | undefined): void {
+  botMessageFinders.set(ctx, finder);
+}
+
+/** A message an application's bot posted to a channel (not a player's), the kept object; undefined for any other id. */
+export function botChannelMessage(ctx: object, messageId: string): BotChannelMessage | undefined {
+  return botMessageFinders.get(ctx)?.(messageId);
+}

@@ -6,10 +6,10 @@
  * the shape of `players` and `commands`.
  */
 import { readFileSync } from 'node:fs';
-import { checkSnowflake } from '../../shared/check.js';
-import { argumentError } from '../../shared/errors.js';
-import type { EmulatorOptions } from '../types.js';
-import { PRIVILEGED_INTENTS, Intent } from '../gateway/protocol.js';
+import { checkSnowflake } from '../shared/check.js';
+import { argumentError } from '../shared/errors.js';
+import type { EmulatorOptions } from './types.js';
+import { PRIVILEGED_INTENTS, Intent } from './gateway/protocol.js';
 
 /** The `startEmulator` options a JSON file can hold (functions such as `clock` cannot). */
 const OPTION_KEYS = [
