@@ -85,7 +85,9 @@ async function registerCommands(emulator: Emulator, commands: readonly WorldComm
     if (res.status !== 200) {
       const answer = (await res.json().catch(() => ({}))) as { message?: unknown; errors?: unknown };
       const indexes = list.map((c) => c.index).join(', ');
-      throw new Error(`commands ${indexes}${guildId === undefined ? '' : ` (guild ${guildId})`} were refused with ${res.status}: ${String(answer.message ?? '')} ${JSON.stringify(answer.errors ?? {})}`.trimEnd());
+      throw new Error(
+        `commands ${indexes}${guildId === undefined ? '' : ` (guild ${guildId})`} were refused with ${res.status}: ${String(answer.message ?? '')} ${JSON.stringify(answer.errors ?? {})}`.trimEnd(),
+      );
     }
   }
 }
@@ -119,22 +121,22 @@ const COMMANDS: Record<string, Command> = {
       '  --redirect-uri URI     a redirect URI to register, e.g. mygame:/authorize/callback;',
       '                         repeatable (default: http://127.0.0.1/callback and',
       '                         discord-{application id}:/authorize/callback)',
-      '  --flags BITS           the first application\'s flags, a decimal bit set',
-      '  --intents NAMES        let the first application\'s bot use these privileged intents: a',
+      "  --flags BITS           the first application's flags, a decimal bit set",
+      "  --intents NAMES        let the first application's bot use these privileged intents: a",
       '                         comma-separated list of GuildPresences, GuildMembers, MessageContent',
       '  --data-dir DIR         keep lobbies, messages, sign-ins and the bot token in an SQLite',
       '                         database in DIR (needs the optional dependency libsql); a',
       '                         restart with the same DIR resumes (default: state in memory)',
-      '  --rate-limits MODE     service: enforce the service\'s rate limits on the lobby',
+      "  --rate-limits MODE     service: enforce the service's rate limits on the lobby",
       '                         interface; off: none (default service)',
       '  --guild                create a guild (the first user owns it, with a #general channel)',
       '                         and print its id, to register guild commands against',
       '  --gateway              also serve the gateway (WebSocket events for bots; needs the',
       '                         optional dependency ws) and print its URL',
-      '  --interactions-url URL set the application\'s interactions endpoint; the emulator checks',
+      "  --interactions-url URL set the application's interactions endpoint; the emulator checks",
       '                         it first with signed PINGs, as the service does',
       '  --desktop-client DIR   also play the desktop client on DIR/discord-ipc-0, for sign-ins',
-      '                         through local IPC (point the game\'s desktopClientSocketDir at DIR)',
+      "                         through local IPC (point the game's desktopClientSocketDir at DIR)",
       '  --player ID            a player with this user id, and print a Bearer token of theirs',
       '                         (scopes openid sdk.social_layer) for the player routes, e.g.',
       '                         PUT /lobbies; repeatable; the first is the one who signs in',
@@ -180,11 +182,14 @@ const COMMANDS: Record<string, Command> = {
       }
       const port = values.port === undefined ? (world.options.port ?? 0) : parsePort(values.port as string);
       const rateLimits = values['rate-limits'] as string | undefined;
-      if (rateLimits !== undefined && rateLimits !== 'service' && rateLimits !== 'off') throw new UsageError(`--rate-limits must be "service" or "off"; received "${rateLimits}".`);
+      if (rateLimits !== undefined && rateLimits !== 'service' && rateLimits !== 'off')
+        throw new UsageError(`--rate-limits must be "service" or "off"; received "${rateLimits}".`);
       const consent = values.consent as string | undefined;
-      if (consent !== undefined && consent !== 'headless' && consent !== 'page') throw new UsageError(`--consent must be "headless" or "page"; received "${consent}".`);
+      if (consent !== undefined && consent !== 'headless' && consent !== 'page')
+        throw new UsageError(`--consent must be "headless" or "page"; received "${consent}".`);
       const flagsArg = values.flags as string | undefined;
-      if (flagsArg !== undefined && !/^\d{1,20}$/.test(flagsArg)) throw new UsageError(`--flags must be the application's flags as a decimal bit set, e.g. 278528; received "${flagsArg.slice(0, 40)}".`);
+      if (flagsArg !== undefined && !/^\d{1,20}$/.test(flagsArg))
+        throw new UsageError(`--flags must be the application's flags as a decimal bit set, e.g. 278528; received "${flagsArg.slice(0, 40)}".`);
       let extraFlags = flagsArg === undefined ? 0n : BigInt(flagsArg);
       if (values.intents !== undefined) {
         try {
@@ -234,7 +239,8 @@ const COMMANDS: Record<string, Command> = {
         if (err instanceof UsageError) throw err;
         const code = (err as { code?: unknown }).code;
         // A bad --application-id, --redirect-uri or world file is the caller's mistake: a usage error.
-        if (code === 'ERR_INVALID_ARG_TYPE' || code === 'ERR_OUT_OF_RANGE') throw new UsageError(worldPath === undefined ? (err as Error).message : `--world ${worldPath}: ${(err as Error).message}`);
+        if (code === 'ERR_INVALID_ARG_TYPE' || code === 'ERR_OUT_OF_RANGE')
+          throw new UsageError(worldPath === undefined ? (err as Error).message : `--world ${worldPath}: ${(err as Error).message}`);
         io.err(`social-sdk-auth emulator: could not start: ${(err as Error).message}`);
         return 1;
       }
@@ -247,7 +253,8 @@ const COMMANDS: Record<string, Command> = {
       io.out(`Platform emulator listening on ${emulator.webBase}`);
       io.out(`  web base:       ${emulator.webBase}`);
       io.out(`  api base:       ${emulator.apiBase}`);
-      if (values.gateway === true || (world.options.gateway !== undefined && world.options.gateway !== false)) io.out(`  gateway:        ${emulator.gatewayUrl}`);
+      if (values.gateway === true || (world.options.gateway !== undefined && world.options.gateway !== false))
+        io.out(`  gateway:        ${emulator.gatewayUrl}`);
       io.out(`  web client:     ${emulator.uiUrl}`);
       io.out(`  application id: ${emulator.applicationId}`);
       // A local test double's credential: printed so a backend under test can be configured with it.
@@ -284,7 +291,9 @@ const COMMANDS: Record<string, Command> = {
         // A static import: a dynamic one would make the sign-in chunk carry a module namespace (and the bundler's runtime file).
         const open = io.openUrl ?? openSystemBrowser;
         // The emulator serves on without a browser: the URL is printed above.
-        await open(emulator.uiUrl).catch((err: unknown) => io.err(`social-sdk-auth emulator: could not open the web client (${(err as Error).message}); open ${emulator.uiUrl} yourself.`));
+        await open(emulator.uiUrl).catch((err: unknown) =>
+          io.err(`social-sdk-auth emulator: could not open the web client (${(err as Error).message}); open ${emulator.uiUrl} yourself.`),
+        );
       }
       io.out('Press Ctrl+C to stop.');
       await waitForAbort(io.signal);

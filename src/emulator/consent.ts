@@ -44,11 +44,20 @@ function accountLabel(user: EmulatorUser): string {
 }
 
 /** The consent page for a checked authorize request (`query` is sent back whole in the form). */
-export function consentPage(ctx: EmulatorContext, app: ResolvedApplication, scopes: readonly string[], query: URLSearchParams, chosen?: string, problem?: string): Reply {
+export function consentPage(
+  ctx: EmulatorContext,
+  app: ResolvedApplication,
+  scopes: readonly string[],
+  query: URLSearchParams,
+  chosen?: string,
+  problem?: string,
+): Reply {
   const users = [...ctx.options.users.values()];
   const selected = chosen !== undefined && ctx.options.users.has(chosen) ? chosen : ctx.signedInUserId;
   const accounts = users
-    .map((u) => `<li><label><input type="radio" name="user_id" value="${escapeHtml(u.id)}"${u.id === selected ? ' checked' : ''}> ${accountLabel(u)}</label></li>`)
+    .map(
+      (u) => `<li><label><input type="radio" name="user_id" value="${escapeHtml(u.id)}"${u.id === selected ? ' checked' : ''}> ${accountLabel(u)}</label></li>`,
+    )
     .join('\n');
   const asked = scopes.map((s) => `<li>${escapeHtml(SCOPE_TEXT[s] ?? s)} <code>${escapeHtml(s)}</code></li>`).join('\n');
   const name = escapeHtml(app.name);
@@ -74,7 +83,11 @@ ${asked}
 <p class="note">The emulator's consent screen: choosing Authorize sends ${name} a code for the account chosen; Cancel sends it access_denied.</p>
 </main></body></html>
 `;
-  return { status: 200, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'X-Frame-Options': 'DENY', 'Content-Security-Policy': STYLE_CSP }, body: html };
+  return {
+    status: 200,
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'X-Frame-Options': 'DENY', 'Content-Security-Policy': STYLE_CSP },
+    body: html,
+  };
 }
 
 /** A username the service would take: 2 to 32 of letters, digits, `_` and `.`. */
@@ -89,8 +102,10 @@ export function consentAnswer(ctx: EmulatorContext, form: URLSearchParams): { qu
   if (action === 'cancel') return { query, answer: { decision: 'deny' } };
   if (action === 'add') {
     const username = (form.get('username') ?? '').trim().toLowerCase();
-    if (!USERNAME.test(username)) return { query, answer: { decision: 'show', chosen, problem: 'A username is 2 to 32 letters, digits, "_" or "."; type one and choose Add.' } };
-    if ([...ctx.options.users.values()].some((u) => u.username === username)) return { query, answer: { decision: 'show', chosen, problem: `There is already a user named ${username}; choose that account, or another name.` } };
+    if (!USERNAME.test(username))
+      return { query, answer: { decision: 'show', chosen, problem: 'A username is 2 to 32 letters, digits, "_" or "."; type one and choose Add.' } };
+    if ([...ctx.options.users.values()].some((u) => u.username === username))
+      return { query, answer: { decision: 'show', chosen, problem: `There is already a user named ${username}; choose that account, or another name.` } };
     const id = ctx.ids.next(ctx.options.clock());
     // The world's users are the emulator's own: a user added here signs in like one given in options.users.
     (ctx.options.users as Map<string, EmulatorUser>).set(id, { id, username });

@@ -217,7 +217,14 @@ class RunningEmulator implements Emulator {
     const id = checkString(where, 'applicationId', applicationId);
     const token = this.#botTokenOf.get(id);
     if (token === undefined) {
-      throw argumentError('value', where, 'applicationId', 'the id of an application given in options.applications', id, `Known ids: ${[...this.#botTokenOf.keys()].join(', ')}.`);
+      throw argumentError(
+        'value',
+        where,
+        'applicationId',
+        'the id of an application given in options.applications',
+        id,
+        `Known ids: ${[...this.#botTokenOf.keys()].join(', ')}.`,
+      );
     }
     return token;
   }
@@ -251,7 +258,13 @@ class RunningEmulator implements Emulator {
       ['ManageChannels', 'MANAGE_CHANNELS'],
     ] as const) {
       if (p[name] !== undefined && p[former] !== undefined) {
-        throw argumentError('value', where, `permissions.${former}`, `absent when permissions.${name} is given (it is the deprecated name of the same permission)`, p[former]);
+        throw argumentError(
+          'value',
+          where,
+          `permissions.${former}`,
+          `absent when permissions.${name} is given (it is the deprecated name of the same permission)`,
+          p[former],
+        );
       }
       const key = p[name] !== undefined ? name : former;
       if (p[key] === undefined) continue;
@@ -341,7 +354,8 @@ class RunningEmulator implements Emulator {
     const name = checkString(where, 'role.name', r.name, true);
     const permissions = checkPermissionBits(where, 'role.permissions', r.permissions, 0n);
     const id = r.id === undefined ? undefined : checkSnowflake(where, 'role.id', r.id);
-    if (id !== undefined && (guild.roles.has(id) || guild.channels.has(id))) throw argumentError('value', where, 'role.id', 'an id no other role or channel of the guild has', id);
+    if (id !== undefined && (guild.roles.has(id) || guild.channels.has(id)))
+      throw argumentError('value', where, 'role.id', 'an id no other role or channel of the guild has', id);
     return roleJson(this.#ctx.world.createRole(guild, name, permissions, id)) as EmulatorRoleObject;
   }
 
@@ -354,7 +368,8 @@ class RunningEmulator implements Emulator {
     if (!Array.isArray(roles)) throw argumentError('type', where, 'options.roles', 'an array of role ids', roles);
     roles.forEach((roleId: unknown, i) => {
       const checked = checkString(where, `options.roles[${i}]`, roleId);
-      if (!guild.roles.has(checked) || checked === guild.id) throw argumentError('value', where, `options.roles[${i}]`, 'the id of a role of the guild other than @everyone', checked);
+      if (!guild.roles.has(checked) || checked === guild.id)
+        throw argumentError('value', where, `options.roles[${i}]`, 'the id of a role of the guild other than @everyone', checked);
     });
     const added = !guild.members.has(id);
     this.#ctx.world.setMember(guild, id, roles);
@@ -435,7 +450,8 @@ class RunningEmulator implements Emulator {
     const c = checkFaultObject(where, channel, 'an object such as { name: "lobby", type: 0 }', 'channel');
     const name = checkString(where, 'channel.name', c.name, true);
     const type = checkInteger(where, 'channel.type', c.type, 0, 15, 0);
-    if (!WORLD_CHANNEL_TYPES.includes(type)) throw argumentError('value', where, 'channel.type', `a guild channel type: one of ${WORLD_CHANNEL_TYPES.join(', ')}`, type);
+    if (!WORLD_CHANNEL_TYPES.includes(type))
+      throw argumentError('value', where, 'channel.type', `a guild channel type: one of ${WORLD_CHANNEL_TYPES.join(', ')}`, type);
     const parent = c.parent === undefined ? null : checkSnowflake(where, 'channel.parent', c.parent);
     if (parent !== null && !guild.channels.has(parent)) throw argumentError('value', where, 'channel.parent', 'the id of a channel of the guild', parent);
     if (isThread(type) && parent === null) throw argumentError('value', where, 'channel.parent', 'the id of the channel a thread lives in', parent);
@@ -444,7 +460,13 @@ class RunningEmulator implements Emulator {
     const overwrites = checkOverwrites(where, 'channel.permissionOverwrites', c.permissionOverwrites);
     for (const [i, o] of overwrites.entries()) {
       if (o.type === 0 ? !guild.roles.has(o.id) : !guild.members.has(o.id)) {
-        throw argumentError('value', where, `channel.permissionOverwrites[${i}].id`, o.type === 0 ? 'the id of a role of the guild (its own id for @everyone)' : 'the user id of a member of the guild', o.id);
+        throw argumentError(
+          'value',
+          where,
+          `channel.permissionOverwrites[${i}].id`,
+          o.type === 0 ? 'the id of a role of the guild (its own id for @everyone)' : 'the user id of a member of the guild',
+          o.id,
+        );
       }
     }
     return channelJson(this.#ctx.world.createChannel(guild, name, type, parent, overwrites, id), guild) as EmulatorChannelObject;
@@ -470,7 +492,8 @@ class RunningEmulator implements Emulator {
   #knownGuild(where: string, guildId: unknown): GuildRecord {
     const id = checkSnowflake(where, 'guildId', guildId);
     const guild = this.#ctx.world.guilds.get(id);
-    if (guild === undefined) throw argumentError('value', where, 'guildId', 'the id of a guild of this emulator', id, 'Create one with emulator.createGuild().');
+    if (guild === undefined)
+      throw argumentError('value', where, 'guildId', 'the id of a guild of this emulator', id, 'Create one with emulator.createGuild().');
     return guild;
   }
 
@@ -490,7 +513,14 @@ class RunningEmulator implements Emulator {
     const id = checkString(where, 'applicationId', applicationId);
     const key = interactions.interactionWorldOf(this.#ctx)!.keys.get(id);
     if (key === undefined) {
-      throw argumentError('value', where, 'applicationId', 'the id of an application given in options.applications', id, `Known ids: ${[...this.#botTokenOf.keys()].join(', ')}.`);
+      throw argumentError(
+        'value',
+        where,
+        'applicationId',
+        'the id of an application given in options.applications',
+        id,
+        `Known ids: ${[...this.#botTokenOf.keys()].join(', ')}.`,
+      );
     }
     return key.publicKeyHex;
   }
@@ -606,7 +636,6 @@ class RunningEmulator implements Emulator {
       },
     };
   }
-
 }
 
 /** Throws the argument error for a user code the emulator could not act on. */
@@ -647,7 +676,8 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
   try {
     for (const app of resolved.applications.values()) {
       const saved = app.botToken === undefined ? state.setting(`bot-token:${app.id}`) : undefined;
-      if (saved !== undefined && !BOT_TOKEN_PATTERN.test(saved)) throw damagedState(state, `the bot token of application ${app.id} (not 8 to 200 printable characters)`);
+      if (saved !== undefined && !BOT_TOKEN_PATTERN.test(saved))
+        throw damagedState(state, `the bot token of application ${app.id} (not 8 to 200 printable characters)`);
       let token = app.botToken ?? saved;
       if (token === undefined) {
         token = generateBotToken(app.id);

@@ -167,7 +167,15 @@ export class EmulatorServer {
     return this.finish(req, res, ctx, method, path, note, outcome);
   }
 
-  private finish(req: IncomingMessage, res: ServerResponse, ctx: EmulatorContext | undefined, method: string, path: string, note: RequestNote, outcome: Outcome): Promise<void> | undefined {
+  private finish(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ctx: EmulatorContext | undefined,
+    method: string,
+    path: string,
+    note: RequestNote,
+    outcome: Outcome,
+  ): Promise<void> | undefined {
     const record: EmulatorRequestRecord = { method, path: loggedPath(path), status: 'status' in outcome ? outcome.status : 'stream' in outcome ? 200 : 0 };
     if (note.grantType !== undefined) record.grantType = note.grantType;
     if (!('status' in outcome)) {

@@ -37,7 +37,6 @@ export interface EmulatorAccessToken {
   applicationId: string;
 }
 
-
 /** An application (OAuth client) registered with the emulator. */
 export interface EmulatorApplication {
   /** Application id (snowflake, decimal string), used as the OAuth `client_id`. */

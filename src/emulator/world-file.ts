@@ -74,7 +74,8 @@ export function readWorldFile(file: string, where = `--world ${file}`): WorldFil
   } catch (err) {
     throw argumentError('value', where, 'the file', 'a JSON object', file, `It is not JSON: ${(err as Error).message}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw argumentError('type', where, 'the file', 'a JSON object of startEmulator options', value);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw argumentError('type', where, 'the file', 'a JSON object of startEmulator options', value);
   const record = value as Record<string, unknown>;
   const known: readonly string[] = [...OPTION_KEYS, ...FILE_KEYS];
   for (const key of Object.keys(record)) {
@@ -100,7 +101,8 @@ export function readWorldFile(file: string, where = `--world ${file}`): WorldFil
   const commands = record.commands === undefined ? [] : record.commands;
   if (!Array.isArray(commands)) throw argumentError('type', where, 'commands', 'an array of commands', commands);
   commands.forEach((command: unknown, i) => {
-    if (typeof command !== 'object' || command === null || Array.isArray(command)) throw argumentError('type', where, `commands[${i}]`, 'a command object', command);
+    if (typeof command !== 'object' || command === null || Array.isArray(command))
+      throw argumentError('type', where, `commands[${i}]`, 'a command object', command);
     const guildId = (command as { guild_id?: unknown }).guild_id;
     if (guildId !== undefined) checkSnowflake(where, `commands[${i}].guild_id`, guildId);
   });

@@ -63,7 +63,10 @@ const WORLD = {
   guilds: [{ id: '90000000000000001', name: 'Dice Club', channels: [{ name: 'lobby' }], members: [{ userId: '80351110224678913' }] }],
   gateway: true,
   players: ['80351110224678913'],
-  commands: [{ name: 'roll', description: 'Roll a die' }, { name: 'setup', description: 'Set up the guild', guild_id: '90000000000000001' }],
+  commands: [
+    { name: 'roll', description: 'Roll a die' },
+    { name: 'setup', description: 'Set up the guild', guild_id: '90000000000000001' },
+  ],
 };
 
 describe('emulator --world', () => {
@@ -98,7 +101,10 @@ describe('emulator --world', () => {
     const client = await connect(field(refused.text, 'gateway'));
     undo.push(() => client.close());
     expect((await client.next()).op).toBe(10);
-    client.send({ op: 2, d: { token: field(refused.text, 'bot token'), intents: GUILDS | MESSAGE_CONTENT, properties: { os: 'linux', browser: 'test', device: 'test' } } });
+    client.send({
+      op: 2,
+      d: { token: field(refused.text, 'bot token'), intents: GUILDS | MESSAGE_CONTENT, properties: { os: 'linux', browser: 'test', device: 'test' } },
+    });
     expect((await client.closed).code).toBe(4014);
 
     const allowed = await running(['--gateway', '--intents', 'GuildMembers,MessageContent']);
@@ -149,7 +155,24 @@ describe('emulator --help', () => {
     const [usage, options] = help.split('\nOptions:\n') as [string, string];
     const described = [...options.matchAll(/^ {2}(?:-\w, )?(--[a-z-]+)/gm)].map((m) => m[1]);
     expect(new Set(described).size).toBe(described.length);
-    const offered = ['--world', '--port', '--application-id', '--redirect-uri', '--flags', '--intents', '--data-dir', '--rate-limits', '--guild', '--gateway', '--interactions-url', '--desktop-client', '--player', '--consent', '--open', '--help'];
+    const offered = [
+      '--world',
+      '--port',
+      '--application-id',
+      '--redirect-uri',
+      '--flags',
+      '--intents',
+      '--data-dir',
+      '--rate-limits',
+      '--guild',
+      '--gateway',
+      '--interactions-url',
+      '--desktop-client',
+      '--player',
+      '--consent',
+      '--open',
+      '--help',
+    ];
     expect(described).toEqual(offered);
     for (const option of offered.filter((o) => o !== '--help')) expect(usage, option).toContain(`[${option}`);
     // Each option's description stays under its own name: no line of one option's text under another's.

@@ -41,7 +41,10 @@ async function launcher(bypassCSP = false): Promise<{ page: Page; client: Return
 }
 
 async function whoIs(accessToken: string): Promise<{ id: string; username: string }> {
-  return (await (await fetch(`${emulator.apiBase}/users/@me`, { headers: { Authorization: `Bearer ${accessToken}` } })).json()) as { id: string; username: string };
+  return (await (await fetch(`${emulator.apiBase}/users/@me`, { headers: { Authorization: `Bearer ${accessToken}` } })).json()) as {
+    id: string;
+    username: string;
+  };
 }
 
 describe('the consent page', () => {
@@ -82,14 +85,28 @@ describe('the consent page', () => {
   });
 
   it('refuses the form without the page’s anti-forgery token (403), and from another origin', async () => {
-    const query = new URLSearchParams({ client_id: '1234567890123456789', response_type: 'code', redirect_uri: 'http://127.0.0.1/callback', scope: 'identify', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' });
+    const query = new URLSearchParams({
+      client_id: '1234567890123456789',
+      response_type: 'code',
+      redirect_uri: 'http://127.0.0.1/callback',
+      scope: 'identify',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    });
     const page = await fetch(`${emulator.webBase}/oauth2/authorize?${query}`);
     const html = await page.text();
     const token = /name="form_token" value="([^"]+)"/.exec(html)![1]!;
     const post = (form: Record<string, string>, headers: Record<string, string> = {}) =>
-      fetch(`${emulator.webBase}/oauth2/authorize`, { method: 'POST', redirect: 'manual', headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(form) });
+      fetch(`${emulator.webBase}/oauth2/authorize`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams(form),
+      });
     expect((await post({ query: query.toString(), user_id: BOB.id, action: 'authorize' })).status).toBe(403);
-    expect((await post({ query: query.toString(), user_id: BOB.id, action: 'authorize', form_token: token }, { Origin: 'https://evil.example' })).status).toBe(403);
+    expect((await post({ query: query.toString(), user_id: BOB.id, action: 'authorize', form_token: token }, { Origin: 'https://evil.example' })).status).toBe(
+      403,
+    );
     const granted = await post({ query: query.toString(), user_id: BOB.id, action: 'authorize', form_token: token });
     expect(granted.status).toBe(302);
     expect(granted.headers.get('location')).toMatch(/^http:\/\/127\.0\.0\.1\/callback\?code=/);

@@ -26,7 +26,11 @@ let channelId = '';
 let channelUrl = '';
 
 beforeAll(async () => {
-  emulator = await startEmulator({ users: [ADA, BOB], gateway: true, applications: [{ id: DEFAULT_APPLICATION_ID, name: 'Dice Bot', flags: String(1 << 18) }] });
+  emulator = await startEmulator({
+    users: [ADA, BOB],
+    gateway: true,
+    applications: [{ id: DEFAULT_APPLICATION_ID, name: 'Dice Bot', flags: String(1 << 18) }],
+  });
   backend = await startBackend(emulator);
   await emulator.setInteractionsEndpoint(backend.url);
   const guild = await emulator.createGuild({ name: 'Dice Club', members: [{ userId: BOB.id }] });
@@ -105,7 +109,11 @@ describe('a clickable world', () => {
     const reacted = message.getByRole('button', { name: '🎉 1, yours' });
     await reacted.waitFor();
     expect(await reacted.getAttribute('aria-pressed')).toBe('true');
-    const listed = (await (await fetch(`${emulator.apiBase}/channels/${channelId}/messages/${id}/reactions/${encodeURIComponent('🎉')}`, { headers: { Authorization: `Bot ${emulator.botToken}` } })).json()) as { id: string }[];
+    const listed = (await (
+      await fetch(`${emulator.apiBase}/channels/${channelId}/messages/${id}/reactions/${encodeURIComponent('🎉')}`, {
+        headers: { Authorization: `Bot ${emulator.botToken}` },
+      })
+    ).json()) as { id: string }[];
     expect(listed.map((u) => u.id)).toEqual([ADA.id]);
     await reacted.click();
     await message.getByRole('button', { name: 'React with 🎉' }).waitFor();
@@ -162,7 +170,9 @@ describe('a clickable world', () => {
   it('at 360 px nothing is cut: no sideways scroll, the composer and the messages fit', async () => {
     const page = await open(channelUrl, { width: 360, height: 740 });
     await page.locator('#messages > .message').first().waitFor();
-    expect(await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(
+      await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth),
+    ).toBeLessThanOrEqual(360);
     for (const box of [await page.getByRole('textbox', { name: 'Message' }).boundingBox(), await page.locator('#messages').boundingBox()]) {
       expect(box!.x).toBeGreaterThanOrEqual(0);
       expect(box!.x + box!.width).toBeLessThanOrEqual(360);
@@ -178,7 +188,9 @@ describe('a clickable world', () => {
       await page.locator('#messages > .message').first().waitFor();
       await page.addScriptTag({ content: AXE });
       const violations = await page.evaluate(async () => {
-        const result = await (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe.run();
+        const result = await (
+          globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }
+        ).axe.run();
         return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
       });
       expect(violations).toEqual([]);

@@ -93,7 +93,8 @@ function boundedSet<K, V>(map: Map<K, V>, key: K, value: V): void {
 
 /** A fresh Ed25519 key pair, kept as PKCS#8 PEM (the form saved in dataDir). */
 export function generateInteractionKeyPem(): string {
-  return generateKeyPairSync('ed25519', { privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } }).privateKey;
+  return generateKeyPairSync('ed25519', { privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } })
+    .privateKey;
 }
 
 /** The key of a PKCS#8 PEM; undefined when the PEM is not an Ed25519 private key. */

@@ -78,7 +78,13 @@ export function accountOf(ctx: EmulatorContext, identity: ResolvedExternalIdenti
   const key = `${identity.type}\n${identity.externalUserId}`;
   let account = state.byExternal.get(key);
   if (account === undefined) {
-    account = { userId: newUserId(ctx, state), type: identity.type, externalUserId: identity.externalUserId, globalName: identity.globalName, mergedInto: undefined };
+    account = {
+      userId: newUserId(ctx, state),
+      type: identity.type,
+      externalUserId: identity.externalUserId,
+      globalName: identity.globalName,
+      mergedInto: undefined,
+    };
     state.byExternal.set(key, account);
     state.byUserId.set(account.userId, account);
   }
@@ -148,9 +154,18 @@ export function provisionalAccountOf(
 }
 
 /** Every provisional account so far (oldest first) and whether each is banned, for the web client's accounts panel. */
-export function provisionalAccounts(ctx: EmulatorContext): { userId: string; type: string; externalUserId: string; globalName: string; mergedInto: string | undefined; banned: boolean }[] {
+export function provisionalAccounts(
+  ctx: EmulatorContext,
+): { userId: string; type: string; externalUserId: string; globalName: string; mergedInto: string | undefined; banned: boolean }[] {
   const state = stateOf(ctx);
-  return [...state.byExternal.values()].map((a) => ({ userId: a.userId, type: a.type, externalUserId: a.externalUserId, globalName: a.globalName, mergedInto: a.mergedInto, banned: state.banned.has(a.userId) }));
+  return [...state.byExternal.values()].map((a) => ({
+    userId: a.userId,
+    type: a.type,
+    externalUserId: a.externalUserId,
+    globalName: a.globalName,
+    mergedInto: a.mergedInto,
+    banned: state.banned.has(a.userId),
+  }));
 }
 
 /** Whether a user id (full or provisional) is banned. */

@@ -20,12 +20,30 @@ export function accountsState(ctx: EmulatorContext): unknown {
   const appName = (id: string): string => ctx.options.applications.get(id)?.name ?? id;
   const userName = (id: string): string => ctx.options.users.get(id)?.username ?? id;
   return {
-    users: [...ctx.options.users.values()].map((u) => ({ id: u.id, username: u.username, global_name: u.globalName ?? null, banned: isBanned(ctx, u.id), signed_in: u.id === ctx.signedInUserId })),
+    users: [...ctx.options.users.values()].map((u) => ({
+      id: u.id,
+      username: u.username,
+      global_name: u.globalName ?? null,
+      banned: isBanned(ctx, u.id),
+      signed_in: u.id === ctx.signedInUserId,
+    })),
     grants: [...ctx.store.grants.values()]
       .filter((g) => !g.revoked)
-      .map((g) => ({ id: g.id, application: { id: g.clientId, name: appName(g.clientId) }, user: { id: g.userId, username: userName(g.userId) }, scopes: g.scopes })),
+      .map((g) => ({
+        id: g.id,
+        application: { id: g.clientId, name: appName(g.clientId) },
+        user: { id: g.userId, username: userName(g.userId) },
+        scopes: g.scopes,
+      })),
     devices: pendingDevices(ctx).map((d) => ({ user_code: d.userCode, application: { id: d.clientId, name: appName(d.clientId) }, scopes: d.scopes })),
-    provisional: provisionalAccounts(ctx).map((a) => ({ user_id: a.userId, type: a.type, external_user_id: a.externalUserId, global_name: a.globalName, merged_into: a.mergedInto ?? null, banned: a.banned })),
+    provisional: provisionalAccounts(ctx).map((a) => ({
+      user_id: a.userId,
+      type: a.type,
+      external_user_id: a.externalUserId,
+      global_name: a.globalName,
+      merged_into: a.mergedInto ?? null,
+      banned: a.banned,
+    })),
   };
 }
 
@@ -48,7 +66,8 @@ export function answerDevice(ctx: EmulatorContext, _world: unknown, body: unknow
   const userId = approve ? checkString(WHERE, 'userId', o.userId) : '';
   if (approve && !ctx.options.users.has(userId)) throw argumentError('value', WHERE, 'userId', 'the id of a user of the world', userId);
   const problem = decideDevice(ctx, userCode, approve ? { approved: true, userId } : { approved: false });
-  if (problem !== undefined) throw argumentError('value', WHERE, 'userCode', 'a user code waiting for an answer', userCode, `The code was not accepted: ${problem}.`);
+  if (problem !== undefined)
+    throw argumentError('value', WHERE, 'userCode', 'a user code waiting for an answer', userCode, `The code was not accepted: ${problem}.`);
   return Promise.resolve({ device: approve ? 'approved' : 'denied' });
 }
 
@@ -57,7 +76,8 @@ export function banUser(ctx: EmulatorContext, _world: unknown, body: unknown): P
   const o = checkOptions(WHERE, body as { userId?: unknown; banned?: unknown } | undefined);
   const userId = checkString(WHERE, 'userId', o.userId, true);
   const banned = checkBoolean(WHERE, 'banned', o.banned ?? null, false); // required
-  if (!ctx.options.users.has(userId) && !provisionalAccounts(ctx).some((a) => a.userId === userId)) throw argumentError('value', WHERE, 'userId', 'the id of a user or a provisional account', userId);
+  if (!ctx.options.users.has(userId) && !provisionalAccounts(ctx).some((a) => a.userId === userId))
+    throw argumentError('value', WHERE, 'userId', 'the id of a user or a provisional account', userId);
   setBanned(ctx, userId, banned);
   return Promise.resolve({ banned });
 }
