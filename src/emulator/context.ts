@@ -10,6 +10,7 @@ import type { World } from './world/world.js';
 import type { ServerFault } from './http.js';
 import type { GatewayPort } from './gateway/port.js';
 import type { Snowflakes } from './kernel/ids.js';
+import type { AreaStates } from './kernel/area-state.js';
 
 export interface EmulatorContext {
   readonly options: ResolvedOptions;
@@ -27,16 +28,18 @@ export interface EmulatorContext {
   /** Bot token -> application id, for `Authorization: Bot <token>`. */
   readonly botTokens: ReadonlyMap<string, string>;
   /** Lobby state and the rate limits of the lobby interface. */
-  readonly lobbies: LobbyWorld;
-  readonly rateLimits: RateLimits;
+  lobbies: LobbyWorld;
+  rateLimits: RateLimits;
   /** The one id generator of every area. */
-  readonly ids: Snowflakes;
+  ids: Snowflakes;
   /** Guilds, channels, roles and members (area: guilds and commands). */
-  readonly world: World;
+  world: World;
   /** Registered application commands and their permissions (area: guilds and commands). */
-  readonly commands: CommandStore;
+  commands: CommandStore;
   /** The gateway, when the emulator started with the `gateway` option. */
   gateway: GatewayPort | undefined;
+  /** Every other area's state, one slot an area, made on first use (`kernel/area-state.ts`). */
+  readonly areas: AreaStates;
 }
 
 /** Paths relative to the web base; the API ones include the version segment. */

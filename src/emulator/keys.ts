@@ -1,5 +1,6 @@
 /** The emulator's ID-token signing key (RS256) and the JWTs it signs. */
-import { createHash, createPrivateKey, createPublicKey, generateKeyPair, sign, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPair, KeyObject, sign } from 'node:crypto';
+import { argumentError } from '../shared/errors.js';
 
 /** A public JSON Web Key as published in the JWKS document. */
 export interface PublicJwk {
@@ -37,8 +38,56 @@ function generatePemPair(): Promise<{ publicKey: string; privateKey: string }> {
 /** Generates a fresh 2048-bit RSA key; its `kid` is the RFC 7638 JWK thumbprint. */
 export async function createSigningKey(): Promise<SigningKey> {
   const pems = await generatePemPair();
-  const privateKey: KeyObject = createPrivateKey(pems.privateKey);
-  const jwk = createPublicKey(pems.publicKey).export({ format: 'jwk' });
+  return signingKeyOf(createPrivateKey(pems.privateKey));
+}
+
+/** The smallest RSA modulus accepted for a given key, in bits (RFC 7518 §3.3 asks for 2048). */
+const MIN_MODULUS_BITS = 2048;
+
+/** The key an emulator signs with when none is given: made on first use, then shared by every emulator of the process. */
+let shared: Promise<SigningKey> | undefined;
+
+/**
+ * The process's one signing key, generated on first use (about 100 ms) and shared: every later
+ * emulator starts without generating one. A failed generation is not kept, so the next call tries again.
+ */
+export function sharedSigningKey(): Promise<SigningKey> {
+  if (shared === undefined) {
+    shared = createSigningKey();
+    shared.catch(() => (shared = undefined));
+  }
+  return shared;
+}
+
+/**
+ * The `signingKey` option: an RSA private key of at least 2048 bits, as a KeyObject or a PEM
+ * (PKCS#8 or PKCS#1). `where` and `name` say where a bad one came from.
+ */
+export function checkSigningKey(where: string, name: string, value: unknown): SigningKey {
+  const expected = 'an RSA private key of at least 2048 bits, as a KeyObject or a PEM string';
+  let key: KeyObject;
+  if (value instanceof KeyObject) key = value;
+  else if (typeof value === 'string') {
+    try {
+      key = createPrivateKey(value);
+    } catch {
+      // The PEM itself is a secret: the error names only what was expected.
+      throw argumentError('value', where, name, expected, value, 'It is not a private key PEM; make one with generateKeyPairSync("rsa", { modulusLength: 2048 }).');
+    }
+  } else throw argumentError('type', where, name, expected, value);
+  if (key.type !== 'private' || key.asymmetricKeyType !== 'rsa') {
+    throw argumentError('value', where, name, expected, value, `It is a ${key.type} ${key.asymmetricKeyType ?? 'secret'} key; the emulator signs ID tokens with RS256.`);
+  }
+  const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
+  if (bits < MIN_MODULUS_BITS) throw argumentError('value', where, name, expected, value, `Its modulus has ${bits} bits.`);
+  return signingKeyOf(key);
+}
+
+/** The signing key of an RSA private key; its `kid` is the RFC 7638 JWK thumbprint. */
+function signingKeyOf(privateKey: KeyObject): SigningKey {
+  // PEM round trip: exporting a freshly generated KeyObject as JWK can deadlock Node 20.
+  const publicPem = createPublicKey(privateKey).export({ type: 'spki', format: 'pem' });
+  const jwk = createPublicKey(publicPem).export({ format: 'jwk' });
   if (typeof jwk.n !== 'string' || typeof jwk.e !== 'string') throw new Error('RSA public key export lacked n or e');
   // RFC 7638: required members only, lexicographic order, no whitespace.
   const kid = createHash('sha256').update(JSON.stringify({ e: jwk.e, kty: 'RSA', n: jwk.n })).digest('base64url');

@@ -19,6 +19,7 @@ import { checkGuilds } from './world/options.js';
 import type { GuildSpec } from './world/types.js';
 import { checkExternalIdentities, type ResolvedExternalIdentity } from './provisional/identities.js';
 import type { ResolvedGatewayOptions } from './gateway/port.js';
+import { checkSigningKey, type SigningKey } from './keys.js';
 
 /** How long a connection may take to send a complete request head, by default. */
 const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
@@ -74,6 +75,8 @@ export interface ResolvedOptions {
   externalIdentities: readonly ResolvedExternalIdentity[];
   /** The gateway's options; undefined when the emulator serves no gateway. */
   gateway: ResolvedGatewayOptions | undefined;
+  /** The ID-token signing key given in the options; undefined for the process's shared one. */
+  signingKey: SigningKey | undefined;
 }
 
 /** Where option errors say they come from. */
@@ -243,6 +246,7 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
   const deviceIntervalSeconds = checkSeconds('options.deviceIntervalSeconds', o.deviceIntervalSeconds, 5, false);
   const externalIdentities = checkExternalIdentities(WHERE, o.externalIdentities);
   const gateway = checkGatewayOptions(o.gateway);
+  const signingKey = o.signingKey === undefined ? undefined : checkSigningKey(WHERE, 'options.signingKey', o.signingKey);
 
   return {
     port,
@@ -262,6 +266,7 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
     deviceIntervalSeconds,
     externalIdentities,
     gateway,
+    signingKey,
   };
 }
 

@@ -120,6 +120,11 @@ export class EmulatorServer {
     this.ctx = ctx;
   }
 
+  /** Empties the request log (the emulator's `reset()`). */
+  clearLog(): void {
+    this.#log = [];
+  }
+
   get isClosed(): boolean {
     return this.closed !== undefined;
   }

@@ -76,6 +76,15 @@ export class OAuthStore {
     return { accessToken, refreshToken };
   }
 
+  /** Forgets every code, grant and token, and starts grant ids again at 1 (the emulator's `reset()`). */
+  clear(): void {
+    this.codes.clear();
+    this.grants.clear();
+    this.accessTokens.clear();
+    this.refreshTokens.clear();
+    this.nextGrant = 1;
+  }
+
   revokeGrant(grantId: string): void {
     const grant = this.grants.get(grantId);
     if (grant !== undefined) grant.revoked = true;

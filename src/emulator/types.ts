@@ -1,6 +1,7 @@
 import type { EmulatorGateway, EmulatorGatewayOptions } from './gateway/types.js';
 export type { EmulatorGateway, EmulatorGatewayOptions, EmulatorGatewaySession } from './gateway/types.js';
 /** Public types of the platform emulator (re-exported by `social-sdk-auth/emulator`). */
+import type { KeyObject } from 'node:crypto';
 import type {
   AutocompleteOptions,
   ClickComponentOptions,
@@ -133,6 +134,12 @@ export interface EmulatorOptions {
    * `true` or options. Needs the optional dependency `ws`, loaded only then. Default: none.
    */
   gateway?: boolean | EmulatorGatewayOptions;
+  /**
+   * The RSA private key (at least 2048 bits; a `KeyObject` or a PEM) the emulator signs ID tokens
+   * with and publishes in its JWKS. Default: one key made on the first start in the process (about
+   * 100 ms) and shared by every later emulator, so each later start takes milliseconds.
+   */
+  signingKey?: KeyObject | string;
 }
 
 /** A 429 storm for `Emulator.injectRateLimits`. */
@@ -238,6 +245,21 @@ export interface Emulator {
   readonly applicationId: string;
   /** Every request served so far, oldest first (a copy). */
   readonly requests: ReadonlyArray<EmulatorRequestRecord>;
+  /**
+   * Returns the emulator to its start state, in about a millisecond, so one emulator serves a
+   * whole test file with a fresh world for each test: every guild, lobby, command, message,
+   * interaction, device authorization, provisional account and OAuth code, grant and token is
+   * forgotten (a token issued before is refused after), ids and grant numbers start again, the
+   * guilds of `options.guilds` are made anew, the request log is emptied, rate-limit windows,
+   * injected faults, latency, consent and the signed-in user are back to the options', endpoint
+   * URLs set after start are dropped, and every gateway connection is closed with 4000 (the client
+   * reconnects and identifies anew). Kept: the port, the ID-token signing key, bot tokens and
+   * interaction keys, and open web client pages. With `dataDir`, the saved state is deleted too:
+   * after a reset the directory holds what a start with an empty directory would (with the same
+   * bot tokens and interaction keys), not what it held when this emulator started.
+   * Throws `EmulatorClosedError` after `close()`.
+   */
+  reset(): void;
   /** Closes the server, destroys open connections and ends hanging faults. Idempotent. */
   close(): Promise<void>;
   /** What the headless user answers on the consent screen. Default `'approve'`. */

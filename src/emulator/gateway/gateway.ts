@@ -414,6 +414,22 @@ export class Gateway implements GatewayPort {
     if (this.#closed) throw new EmulatorGatewayError(`Cannot ${action}: the emulator is closed. Start a new one with startEmulator().`);
   }
 
+  /**
+   * The emulator's `reset()`: every connection is closed with 4000 (reconnect), every session and
+   * session start count is forgotten, so a client reconnects and identifies anew.
+   */
+  reset(): void {
+    for (const connection of this.#connections) {
+      clearTimeout(connection.grace);
+      connection.session = undefined; // its close does not leave a resumable session behind
+      this.#close(connection, Close.UnknownError);
+    }
+    for (const session of this.#sessions.values()) clearTimeout(session.expiry);
+    this.#sessions.clear();
+    this.#starts.clear();
+    this.allMembersAt.clear();
+  }
+
   /** Ends every connection and timer; the HTTP server destroys the sockets. */
   close(): void {
     this.#closed = true;

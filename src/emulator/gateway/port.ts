@@ -35,6 +35,8 @@ export interface GatewayPort {
   dispatchToGuild(guildId: string, t: string, d: unknown, filter?: { intent?: number; applicationId?: string }): void;
   /** Whether `applicationId` has a live session that receives the events of `guildId`. */
   hasSessionFor(applicationId: string, guildId: string): boolean;
+  /** Closes every connection with a code that asks the client to reconnect, and forgets every session (the emulator's `reset()`). */
+  reset(): void;
   /** Ends every connection and timer. */
   close(): void;
 }

@@ -35,6 +35,12 @@ export class PersistentOAuthStore extends OAuthStore {
     }
   }
 
+  /** Forgets the records; the state store deletes the saved ones (`StateStore.clear`). */
+  override clear(): void {
+    super.clear();
+    this.#nextGrant = 1;
+  }
+
   override issueCode(record: Omit<CodeRecord, 'used' | 'grantId'>): string {
     const code = super.issueCode(record);
     this.#sink.saveOAuthRecords([{ kind: 'code', id: code, json: JSON.stringify(this.codes.get(code)) }]);

@@ -222,6 +222,17 @@ export class SqliteStateStore extends MemoryStateStore implements OAuthRecordSin
     super.saveSetting(key, value);
   }
 
+  override clear(keepSetting: (key: string) => boolean): void {
+    const db = this.#db;
+    const gone = [...this.settingKeys()].filter((key) => !keepSetting(key));
+    const deleteSetting = db.prepare('DELETE FROM settings WHERE key = ?');
+    db.transaction(() => {
+      for (const table of ['lobbies', 'messages', 'invites', 'voice_status', 'oauth']) db.exec(`DELETE FROM ${table}`);
+      for (const key of gone) deleteSetting.run(key);
+    })();
+    super.clear(keepSetting);
+  }
+
   override close(): void {
     if (this.#closed) return;
     this.#closed = true;

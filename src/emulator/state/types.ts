@@ -45,5 +45,11 @@ export interface StateStore {
   /** A small persistent setting (bot tokens, the id sequence). */
   setting(key: string): string | undefined;
   saveSetting(key: string, value: string): void;
+  /**
+   * Forgets every lobby, message, invite, voice status and OAuth record, and every setting but
+   * those `keepSetting` names (the emulator's `reset()`); the SQLite store deletes them from its
+   * file in one transaction.
+   */
+  clear(keepSetting: (key: string) => boolean): void;
   close(): void;
 }
