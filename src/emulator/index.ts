@@ -14,18 +14,18 @@
 import { inspect } from 'node:util';
 import { checkBoolean, checkFunction, checkInteger, checkMs, checkOneOf, checkOptions, checkSignal, checkSnowflake, checkString } from '../shared/check.js';
 import { argumentError } from '../shared/errors.js';
-import type { EmulatorContext } from './context.js';
-import { createAccessToken, generateBotToken } from './credentials.js';
-import { EmulatorClosedError, EmulatorGatewayError } from './errors.js';
+import type { EmulatorContext } from './kernel/context.js';
+import { createAccessToken, generateBotToken } from './kernel/credentials.js';
+import { EmulatorClosedError, EmulatorGatewayError } from './kernel/errors.js';
 import { startGateway } from './gateway/gateway.js';
 import { LobbyWorld } from './lobbies/world.js';
 import { Snowflakes } from './kernel/ids.js';
 import { resetAreas } from './kernel/area-state.js';
-import { RateLimits } from './ratelimit/limiter.js';
+import { RateLimits } from './kernel/ratelimit.js';
 import { openStateStore, type MemoryStateStore } from './state/index.js';
 import { damagedState } from './state/saved.js';
-import { sharedSigningKey } from './keys.js';
-import { openHeadless } from './opener.js';
+import { sharedSigningKey } from './oauth/keys.js';
+import { openHeadless } from './oauth/opener.js';
 import { BOT_TOKEN_PATTERN, checkLatency, resolveOptions, type ResolvedOptions } from './options.js';
 import { decideDevice, devicePolls, slowDownDevice } from './device/flow.js';
 import { provisionalAccountOf, setBanned } from './provisional/accounts.js';
@@ -73,7 +73,7 @@ import type {
 /** Every type of the emulator's options and objects. */
 export type * from './types.js';
 
-export { EmulatorClosedError, EmulatorGatewayError, EmulatorOpenUrlError, EmulatorStateError } from './errors.js';
+export { EmulatorClosedError, EmulatorGatewayError, EmulatorOpenUrlError, EmulatorStateError } from './kernel/errors.js';
 export { DEFAULT_APPLICATION_ID } from './options.js';
 export { ALL_PERMISSIONS, PermissionFlags, type PermissionFlag } from '../rules/permissions.js';
 export { EmulatorInteractionError, type EmulatorInteractionFailure } from './interactions/errors.js';

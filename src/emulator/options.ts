@@ -12,14 +12,14 @@ import {
   MAX_TIMER_MS,
 } from '../shared/check.js';
 import { argumentError } from '../shared/errors.js';
-import { GLOBAL_LIMIT_DEFAULT, GLOBAL_LIMIT_MAX } from './ratelimit/limiter.js';
+import { GLOBAL_LIMIT_DEFAULT, GLOBAL_LIMIT_MAX } from './kernel/ratelimit.js';
 import type { EmulatorApplication, EmulatorGatewayOptions, EmulatorOptions, EmulatorUser } from './types.js';
 import { isLocale, LOCALES } from '../rules/locales.js';
 import { checkGuilds } from './world/options.js';
 import type { GuildSpec } from './world/types.js';
 import { checkExternalIdentities, type ResolvedExternalIdentity } from './provisional/identities.js';
 import type { ResolvedGatewayOptions } from './gateway/port.js';
-import { checkSigningKey, type SigningKey } from './keys.js';
+import { checkSigningKey, type SigningKey } from './oauth/keys.js';
 
 /** How long a connection may take to send a complete request head, by default. */
 const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;

@@ -8,8 +8,8 @@ import { lstat } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import path from 'node:path';
 
-import { handleAuthorize } from '../authorize.js';
-import type { EmulatorContext } from '../context.js';
+import { handleAuthorize } from '../oauth/authorize.js';
+import type { EmulatorContext } from '../kernel/context.js';
 import type { DesktopClient, DesktopClientOptions } from '../types.js';
 import { encodeFrame, FrameReader, OPCODE } from './frame.js';
 

@@ -4,12 +4,12 @@
  * answer of §3.5, and the player's approval or denial (the activate page, or a test's call).
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import type { EmulatorContext } from '../context.js';
+import type { EmulatorContext } from '../kernel/context.js';
 import { areaState, stateOf } from '../kernel/area-state.js';
-import { oauthError, repeatedNames, tokenJson, type Reply } from '../http.js';
+import { oauthError, repeatedNames, tokenJson, type Reply } from '../kernel/http.js';
 import type { ResolvedApplication } from '../options.js';
-import { KNOWN_SCOPES, SCOPES_NEEDING_INTERACTIVE_CONSENT, parseScope } from '../scopes.js';
-import type { Grant } from '../store.js';
+import { KNOWN_SCOPES, SCOPES_NEEDING_INTERACTIVE_CONSENT, parseScope } from '../oauth/scopes.js';
+import type { Grant } from '../oauth/store.js';
 import type { DevicePollAnswer } from '../types.js';
 
 /** The grant type of RFC 8628 §3.4. */

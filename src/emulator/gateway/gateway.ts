@@ -11,12 +11,12 @@ import { checkBoolean, checkOptions } from '../../shared/check.js';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
-import type { EmulatorContext } from '../context.js';
-import { json, serviceError, type Outcome } from '../http.js';
-import { identify } from '../credentials.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import { json, serviceError, type Outcome } from '../kernel/http.js';
+import { identify } from '../kernel/credentials.js';
 import type { ResolvedApplication } from '../options.js';
 import type { GuildRecord } from '../world/types.js';
-import { EmulatorGatewayError } from '../errors.js';
+import { EmulatorGatewayError } from '../kernel/errors.js';
 import { guildCreate } from './payloads.js';
 import { botUserJson } from '../world/render.js';
 import {

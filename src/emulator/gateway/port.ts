@@ -1,7 +1,7 @@
 /** What the rest of the emulator sees of its gateway (the context holds one when the emulator serves a gateway). */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Outcome } from '../http.js';
+import type { Outcome } from '../kernel/http.js';
 import type { EmulatorGateway } from './types.js';
 
 /** The gateway's options with defaults applied. */

@@ -9,7 +9,7 @@ import { argumentError } from '../../shared/errors.js';
 import { ALL_PERMISSIONS, hasPermission, PermissionFlags } from '../../rules/permissions.js';
 import { canUseCommand } from '../commands/access.js';
 import { scopeKey, type CommandRecord } from '../commands/store.js';
-import type { EmulatorContext } from '../context.js';
+import type { EmulatorContext } from '../kernel/context.js';
 import { checkEndpointHref } from '../options.js';
 import type { EmulatorUser } from '../types.js';
 import { channelPermissions } from '../world/permissions.js';

@@ -4,7 +4,7 @@
  * applications' responses created, and webhook event deliveries.
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import type { EmulatorContext } from '../context.js';
+import type { EmulatorContext } from '../kernel/context.js';
 import { areaState, existingStateOf, stateOf } from '../kernel/area-state.js';
 import type { ResolvedOptions } from '../options.js';
 import { damagedState } from '../state/saved.js';

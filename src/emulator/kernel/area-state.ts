@@ -5,7 +5,7 @@
  * the world state; slots that hold connections rather than state (open event streams, change
  * watchers, the message sources registered at start) are kept.
  */
-import type { EmulatorContext } from '../context.js';
+import type { EmulatorContext } from './context.js';
 
 /** One area's slot on the context. */
 export interface AreaState<T> {

@@ -3,7 +3,7 @@
  * emulator, for every area that keeps messages (channel messages, interaction messages), so an area
  * tells it without knowing who listens.
  */
-import type { EmulatorContext } from '../context.js';
+import type { EmulatorContext } from './context.js';
 import { areaState, existingStateOf, stateOf } from './area-state.js';
 
 /** The listeners of open connections (event streams): kept by `reset()`. */

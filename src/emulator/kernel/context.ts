@@ -1,16 +1,16 @@
 /** State shared by the emulator's endpoint handlers. */
-import type { SigningKey } from './keys.js';
-import type { RateLimits } from './ratelimit/limiter.js';
-import type { LobbyWorld } from './lobbies/world.js';
-import type { ResolvedOptions } from './options.js';
-import type { OAuthStore } from './store.js';
-import type { AuthorizeFault, TokenFault } from './types.js';
-import type { CommandStore } from './commands/store.js';
-import type { World } from './world/world.js';
+import type { SigningKey } from '../oauth/keys.js';
+import type { RateLimits } from './ratelimit.js';
+import type { LobbyWorld } from '../lobbies/world.js';
+import type { ResolvedOptions } from '../options.js';
+import type { OAuthStore } from '../oauth/store.js';
+import type { AuthorizeFault, TokenFault } from '../types.js';
+import type { CommandStore } from '../commands/store.js';
+import type { World } from '../world/world.js';
 import type { ServerFault } from './http.js';
-import type { GatewayPort } from './gateway/port.js';
-import type { Snowflakes } from './kernel/ids.js';
-import type { AreaStates } from './kernel/area-state.js';
+import type { GatewayPort } from '../gateway/port.js';
+import type { Snowflakes } from './ids.js';
+import type { AreaStates } from './area-state.js';
 
 export interface EmulatorContext {
   readonly options: ResolvedOptions;

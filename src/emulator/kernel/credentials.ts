@@ -5,10 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
 import type { EmulatorContext } from './context.js';
-import { checkOptions, checkString } from '../shared/check.js';
-import { argumentError } from '../shared/errors.js';
-import { effectiveScopes } from './scopes.js';
-import type { CreateAccessTokenOptions, EmulatorAccessToken } from './types.js';
+import { checkOptions, checkString } from '../../shared/check.js';
+import { argumentError } from '../../shared/errors.js';
+import { effectiveScopes } from '../oauth/scopes.js';
+import type { CreateAccessTokenOptions, EmulatorAccessToken } from '../types.js';
 
 /** Who made a request. */
 export type Caller =

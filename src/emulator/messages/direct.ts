@@ -5,7 +5,7 @@
  * rule of the lobby variant: string key-value pairs, application-scoped).
  */
 import type { Metadata } from '../../rules/lobbies.js';
-import type { EmulatorContext } from '../context.js';
+import type { EmulatorContext } from '../kernel/context.js';
 import { areaState, stateOf } from '../kernel/area-state.js';
 import { messageJson } from '../world/message.js';
 import { userJson } from '../world/render.js';

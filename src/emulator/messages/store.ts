@@ -2,7 +2,7 @@
  * The channel messages an emulator keeps, in memory: the newest MAX_CHANNEL_MESSAGES of each
  * channel, each holding what its answer needs once (an upload's name, never its bytes).
  */
-import type { EmulatorContext } from '../context.js';
+import type { EmulatorContext } from '../kernel/context.js';
 import { areaState, stateOf } from '../kernel/area-state.js';
 
 /** Messages kept per channel; sending one more forgets the oldest (then 404, code 10008). */

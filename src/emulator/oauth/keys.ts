@@ -1,6 +1,6 @@
 /** The emulator's ID-token signing key (RS256) and the JWTs it signs. */
 import { createHash, createPrivateKey, createPublicKey, generateKeyPair, KeyObject, sign } from 'node:crypto';
-import { argumentError } from '../shared/errors.js';
+import { argumentError } from '../../shared/errors.js';
 
 /** A public JSON Web Key as published in the JWKS document. */
 export interface PublicJwk {

@@ -2,13 +2,13 @@
  * Read-only endpoints: OpenID discovery, the JWKS, OpenID userinfo, the current user (`/users/@me`),
  * application (`/applications/@me`) and authorization (`/oauth2/@me`).
  */
-import { PATHS, type EmulatorContext } from './context.js';
-import { json, serviceError, type Reply } from './http.js';
-import { identify } from './credentials.js';
+import { PATHS, type EmulatorContext } from '../kernel/context.js';
+import { json, serviceError, type Reply } from '../kernel/http.js';
+import { identify } from '../kernel/credentials.js';
 import { KNOWN_SCOPES, effectiveScopes } from './scopes.js';
-import { provisionalUser } from './provisional/accounts.js';
-import { interactionWorldOf } from './interactions/world.js';
-import { applicationJson, privateApplicationJson, userJson } from './world/render.js';
+import { provisionalUser } from '../provisional/accounts.js';
+import { interactionWorldOf } from '../interactions/world.js';
+import { applicationJson, privateApplicationJson, userJson } from '../world/render.js';
 
 /** `GET {web}/.well-known/openid-configuration`. */
 export function discoveryDocument(ctx: EmulatorContext): Reply {

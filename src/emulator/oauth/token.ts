@@ -3,14 +3,14 @@
  * the revocation endpoint (`POST {api}/oauth2/token/revoke`, RFC 7009).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { EmulatorContext } from './context.js';
-import { oauthError, repeatedNames, tokenJson, type Reply } from './http.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import { oauthError, repeatedNames, tokenJson, type Reply } from '../kernel/http.js';
 import { accessTokenHash } from './keys.js';
-import type { ResolvedApplication } from './options.js';
+import type { ResolvedApplication } from '../options.js';
 import { KNOWN_SCOPES, parseScope, SCOPES_NEEDING_INTERACTIVE_CONSENT } from './scopes.js';
 import type { Grant } from './store.js';
-import { DEVICE_CODE_GRANT, deviceCodeGrant } from './device/flow.js';
-import { mergeOnSignIn } from './provisional/accounts.js';
+import { DEVICE_CODE_GRANT, deviceCodeGrant } from '../device/flow.js';
+import { mergeOnSignIn } from '../provisional/accounts.js';
 
 /** What the token and revocation endpoints need from the request. */
 export interface FormRequest {

@@ -3,9 +3,9 @@
  * player's id there), merged into a full account when that player signs in with the external
  * token beside the code (the SDK's GetTokenFromProvisionalMerge), and the bans that stop a merge.
  */
-import type { EmulatorContext } from '../context.js';
+import type { EmulatorContext } from '../kernel/context.js';
 import { areaState, stateOf } from '../kernel/area-state.js';
-import { json, oauthError, type Reply } from '../http.js';
+import { json, oauthError, type Reply } from '../kernel/http.js';
 import type { EmulatorUser } from '../types.js';
 import { EXTERNAL_AUTH_TYPES, type ResolvedExternalIdentity } from './identities.js';
 

@@ -1,5 +1,5 @@
 /** Chooses the lobby state store: memory by default, SQLite in `dataDir` (libsql loaded only then). */
-import { OAuthStore } from '../store.js';
+import { OAuthStore } from '../oauth/store.js';
 import { MemoryStateStore } from './memory.js';
 
 export type { InviteRecord, LobbyRecord, StateStore } from './types.js';

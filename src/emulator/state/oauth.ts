@@ -3,7 +3,7 @@
  * written through at the moments the token endpoint changes them, so a restart keeps every
  * sign-in the emulator answered.
  */
-import { OAuthStore, type AccessTokenRecord, type CodeRecord, type Grant, type RefreshTokenRecord } from '../store.js';
+import { OAuthStore, type AccessTokenRecord, type CodeRecord, type Grant, type RefreshTokenRecord } from '../oauth/store.js';
 import { damagedState, isFlag, isNumber, isRecord, isText, isTextList, readSaved, type SavedState } from './saved.js';
 
 /** Where the records go: one row per record, keyed by kind and id (the token or code itself). */

@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isSnowflake, LOBBY_KEPT_FIELDS, type LobbyMember, type LobbyMessage, type LobbyValueKind, type LobbyValueKinds, type Metadata } from '../../rules/lobbies.js';
-import { EmulatorStateError } from '../errors.js';
+import { EmulatorStateError } from '../kernel/errors.js';
 import { MemoryStateStore } from './memory.js';
 import type { OAuthKind, OAuthRecordSink } from './oauth.js';
 import { isFlag, isId, isListOf, isNumber, isRecord, isText, readSaved, savedName } from './saved.js';

@@ -6,7 +6,7 @@
  * and embed response schemas of its OpenAPI description say which fields a response always has).
  */
 import { fillIds } from '../../rules/components.js';
-import type { EmulatorContext } from '../context.js';
+import type { EmulatorContext } from '../kernel/context.js';
 import { areaState, existingStateOf, stateOf } from '../kernel/area-state.js';
 
 type Json = Record<string, unknown>;
