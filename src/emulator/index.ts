@@ -15,7 +15,8 @@ import { inspect } from 'node:util';
 import { checkBoolean, checkFunction, checkInteger, checkMs, checkOneOf, checkOptions, checkSignal, checkSnowflake, checkString } from '../shared/check.js';
 import { argumentError } from '../shared/errors.js';
 import type { EmulatorContext } from './kernel/context.js';
-import { createAccessToken, generateBotToken } from './kernel/credentials.js';
+import { generateBotToken } from './kernel/credentials.js';
+import { createAccessToken, liveTokensOf } from './oauth/access-tokens.js';
 import { EmulatorClosedError, EmulatorGatewayError } from './kernel/errors.js';
 import { startGateway } from './gateway/gateway.js';
 import { LobbyWorld } from './lobbies/world.js';
@@ -714,6 +715,7 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
       tokenFault: undefined,
       serverFault: undefined,
       botTokens,
+      liveTokens: liveTokensOf(oauth),
       rateLimits: new RateLimits(),
       gateway: undefined,
       areas: new Map(),

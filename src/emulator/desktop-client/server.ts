@@ -10,7 +10,7 @@ import path from 'node:path';
 
 import { handleAuthorize } from '../oauth/authorize.js';
 import type { EmulatorContext } from '../kernel/context.js';
-import type { DesktopClient, DesktopClientOptions } from '../types.js';
+import type { DesktopClient, DesktopClientOptions } from './types.js';
 import { encodeFrame, FrameReader, OPCODE } from './frame.js';
 
 /** The redirect URI desktop-client codes are bound to: the loopback one every app registers. */

@@ -7,10 +7,10 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { EmulatorContext } from '../kernel/context.js';
 import { areaState, stateOf } from '../kernel/area-state.js';
 import { oauthError, repeatedNames, tokenJson, type Reply } from '../kernel/http.js';
-import type { ResolvedApplication } from '../options.js';
+import type { ResolvedApplication } from '../kernel/options.js';
 import { KNOWN_SCOPES, SCOPES_NEEDING_INTERACTIVE_CONSENT, parseScope } from '../oauth/scopes.js';
 import type { Grant } from '../oauth/store.js';
-import type { DevicePollAnswer } from '../types.js';
+import type { DevicePollAnswer } from './types.js';
 
 /** The grant type of RFC 8628 §3.4. */
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';

@@ -14,7 +14,7 @@ import type { WebSocket, WebSocketServer } from 'ws';
 import type { EmulatorContext } from '../kernel/context.js';
 import { json, serviceError, type Outcome } from '../kernel/http.js';
 import { identify } from '../kernel/credentials.js';
-import type { ResolvedApplication } from '../options.js';
+import type { ResolvedApplication } from '../kernel/options.js';
 import type { GuildRecord } from '../world/types.js';
 import { EmulatorGatewayError } from '../kernel/errors.js';
 import { guildCreate } from './payloads.js';

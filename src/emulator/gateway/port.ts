@@ -40,3 +40,17 @@ export interface GatewayPort {
   /** Ends every connection and timer. */
   close(): void;
 }
+
+declare module '../kernel/options.js' {
+  interface ResolvedOptions {
+    /** The gateway's options; undefined when the emulator serves no gateway. */
+    gateway: ResolvedGatewayOptions | undefined;
+  }
+}
+
+declare module '../kernel/context.js' {
+  interface EmulatorContext {
+    /** The gateway, when the emulator started with the `gateway` option. */
+    gateway: GatewayPort | undefined;
+  }
+}

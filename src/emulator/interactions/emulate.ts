@@ -10,8 +10,8 @@ import { ALL_PERMISSIONS, hasPermission, PermissionFlags } from '../../rules/per
 import { canUseCommand } from '../commands/access.js';
 import { scopeKey, type CommandRecord } from '../commands/store.js';
 import type { EmulatorContext } from '../kernel/context.js';
-import { checkEndpointHref } from '../options.js';
-import type { EmulatorUser } from '../types.js';
+import { checkEndpointHref } from '../kernel/options.js';
+import type { EmulatorUser } from '../kernel/options.js';
 import { channelPermissions } from '../world/permissions.js';
 import type { ChannelRecord, GuildRecord } from '../world/types.js';
 import { channelJson, partialMemberJson, roleJson, userJson } from '../world/render.js';

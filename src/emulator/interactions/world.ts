@@ -6,7 +6,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import type { EmulatorContext } from '../kernel/context.js';
 import { areaState, existingStateOf, stateOf } from '../kernel/area-state.js';
-import type { ResolvedOptions } from '../options.js';
+import type { ResolvedOptions } from '../kernel/options.js';
 import { damagedState } from '../state/saved.js';
 import type { StateStore } from '../state/types.js';
 import { channelChanged } from '../kernel/changes.js';

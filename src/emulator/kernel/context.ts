@@ -1,44 +1,33 @@
-/** State shared by the emulator's endpoint handlers. */
-import type { SigningKey } from '../oauth/keys.js';
-import type { RateLimits } from './ratelimit.js';
-import type { LobbyWorld } from '../lobbies/world.js';
-import type { ResolvedOptions } from '../options.js';
-import type { OAuthStore } from '../oauth/store.js';
-import type { AuthorizeFault, TokenFault } from '../types.js';
-import type { CommandStore } from '../commands/store.js';
-import type { World } from '../world/world.js';
-import type { ServerFault } from './http.js';
-import type { GatewayPort } from '../gateway/port.js';
-import type { Snowflakes } from './ids.js';
+/**
+ * The emulator's context: what every endpoint handler of one emulator shares. The kernel declares
+ * its own part here; each area adds the part it owns where it declares it
+ * (`declare module '../kernel/context.js'`: the OAuth area its store, key and faults, lobbies,
+ * guilds, commands and the gateway theirs), so the kernel names no area. Other state of an area
+ * lives in the context's `areas` slots (`area-state.ts`).
+ */
 import type { AreaStates } from './area-state.js';
+import type { LiveTokens } from './credentials.js';
+import type { ServerFault } from './http.js';
+import type { Snowflakes } from './ids.js';
+import type { ResolvedOptions } from './options.js';
+import type { RateLimits } from './ratelimit.js';
 
 export interface EmulatorContext {
   readonly options: ResolvedOptions;
-  readonly store: OAuthStore;
-  readonly key: SigningKey;
   readonly webBase: string;
   readonly apiBase: string;
-  consent: 'approve' | 'deny';
-  signedInUserId: string;
   latencyMs: number;
-  authorizeFault: AuthorizeFault | undefined;
-  tokenFault: TokenFault | undefined;
   /** Server errors left to answer on the HTTP interface (not OAuth). */
   serverFault: ServerFault | undefined;
   /** Bot token -> application id, for `Authorization: Bot <token>`. */
   readonly botTokens: ReadonlyMap<string, string>;
-  /** Lobby state and the rate limits of the lobby interface. */
-  lobbies: LobbyWorld;
+  /** The live Bearer tokens, for `Authorization: Bearer <token>` (the OAuth area issues them). */
+  readonly liveTokens: LiveTokens;
+  /** The rate limits of the HTTP interface. */
   rateLimits: RateLimits;
   /** The one id generator of every area. */
   ids: Snowflakes;
-  /** Guilds, channels, roles and members (area: guilds and commands). */
-  world: World;
-  /** Registered application commands and their permissions (area: guilds and commands). */
-  commands: CommandStore;
-  /** The gateway, when the emulator started with the `gateway` option. */
-  gateway: GatewayPort | undefined;
-  /** Every other area's state, one slot an area, made on first use (`kernel/area-state.ts`). */
+  /** Every other piece of an area's state, one slot each, made on first use (`area-state.ts`). */
   readonly areas: AreaStates;
 }
 

@@ -81,3 +81,10 @@ export class LobbyWorld {
     this.store.close();
   }
 }
+
+declare module '../kernel/context.js' {
+  interface EmulatorContext {
+    /** Lobby state (its store is the emulator's state store). */
+    lobbies: LobbyWorld;
+  }
+}

@@ -111,3 +111,10 @@ function b64json(value: unknown): string {
 export function accessTokenHash(accessToken: string): string {
   return createHash('sha256').update(accessToken, 'ascii').digest().subarray(0, 16).toString('base64url');
 }
+
+declare module '../kernel/options.js' {
+  interface ResolvedOptions {
+    /** The ID-token signing key given in the options; undefined for the process's shared one. */
+    signingKey: SigningKey | undefined;
+  }
+}

@@ -6,7 +6,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { redact } from '../../shared/redact.js';
 import { EmulatorOpenUrlError } from '../kernel/errors.js';
-import type { OpenUrlOptions } from '../types.js';
+import type { OpenUrlOptions } from './types.js';
 
 const MAX_PAGE_BYTES = 64 * 1024;
 const DEFAULT_TIMEOUT_MS = 10_000;

@@ -4,6 +4,8 @@
  * token that descends from it.
  */
 import { randomBytes } from 'node:crypto';
+import type { SigningKey } from './keys.js';
+import type { AuthorizeFault, TokenFault } from './types.js';
 
 export interface CodeRecord {
   clientId: string;
@@ -111,5 +113,19 @@ export class OAuthStore {
       if (id !== undefined) return this.grants.get(id);
     }
     return undefined;
+  }
+}
+
+declare module '../kernel/context.js' {
+  interface EmulatorContext {
+    /** Every code, grant and token the emulator's OAuth issued. */
+    readonly store: OAuthStore;
+    /** The ID-token signing key. */
+    readonly key: SigningKey;
+    /** What the headless user answers the consent screen. */
+    consent: 'approve' | 'deny';
+    signedInUserId: string;
+    authorizeFault: AuthorizeFault | undefined;
+    tokenFault: TokenFault | undefined;
   }
 }

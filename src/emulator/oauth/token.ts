@@ -6,7 +6,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { EmulatorContext } from '../kernel/context.js';
 import { oauthError, repeatedNames, tokenJson, type Reply } from '../kernel/http.js';
 import { accessTokenHash } from './keys.js';
-import type { ResolvedApplication } from '../options.js';
+import type { ResolvedApplication } from '../kernel/options.js';
 import { KNOWN_SCOPES, parseScope, SCOPES_NEEDING_INTERACTIVE_CONSENT } from './scopes.js';
 import type { Grant } from './store.js';
 import { DEVICE_CODE_GRANT, deviceCodeGrant } from '../device/flow.js';

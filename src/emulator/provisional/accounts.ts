@@ -6,7 +6,7 @@
 import type { EmulatorContext } from '../kernel/context.js';
 import { areaState, stateOf } from '../kernel/area-state.js';
 import { json, oauthError, type Reply } from '../kernel/http.js';
-import type { EmulatorUser } from '../types.js';
+import type { EmulatorUser } from '../kernel/options.js';
 import { EXTERNAL_AUTH_TYPES, type ResolvedExternalIdentity } from './identities.js';
 
 /** The service's codes for provisional accounts (chosen where the reference is silent; see docs/decisions.md). */
