@@ -128,6 +128,15 @@ module.exports = {
       to: { path: '^src/emulator/(oauth|commands|device|interactions|lobbies|messages|provisional|gateway|web|desktop-client)/' },
     },
     {
+      name: 'emulator-oauth-imports-no-area',
+      comment:
+        'The OAuth area is the base the device flow and provisional accounts build on: it imports no other area. What ' +
+        "they add to its endpoints (the device grant, merging on sign-in, their users) reaches it through ctx.oauthHooks, wired by the root.",
+      severity: 'error',
+      from: { path: '^src/emulator/oauth/' },
+      to: { path: '^src/emulator/(commands|device|interactions|lobbies|messages|provisional|gateway|web|desktop-client)/' },
+    },
+    {
       name: 'emulator-areas-are-separate',
       comment:
         "No emulator area imports another area's internals: what two areas share lives in the kernel " +

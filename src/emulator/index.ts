@@ -24,12 +24,14 @@ import { Snowflakes } from './kernel/ids.js';
 import { resetAreas } from './kernel/area-state.js';
 import { RateLimits } from './kernel/ratelimit.js';
 import { openStateStore, type MemoryStateStore } from './state/index.js';
+import { OAuthStore } from './oauth/store.js';
 import { damagedState } from './state/saved.js';
 import { sharedSigningKey } from './oauth/keys.js';
 import { openHeadless } from './oauth/opener.js';
 import { BOT_TOKEN_PATTERN, checkLatency, resolveOptions, type ResolvedOptions } from './options.js';
-import { decideDevice, devicePolls, slowDownDevice } from './device/flow.js';
-import { provisionalAccountOf, setBanned } from './provisional/accounts.js';
+import { decideDevice, DEVICE_CODE_GRANT, deviceCodeGrant, devicePolls, slowDownDevice } from './device/flow.js';
+import type { OAuthHooks } from './oauth/hooks.js';
+import { mergeOnSignIn, provisionalAccountOf, provisionalUser, setBanned } from './provisional/accounts.js';
 import { EXTERNAL_AUTH_TYPES } from './provisional/identities.js';
 import { EmulatorServer } from './server.js';
 import { canUseCommand } from './commands/access.js';
@@ -627,6 +629,21 @@ function checkStorm(storm: unknown): { count: number; retryAfter: number; scope:
   return { count, retryAfter, scope };
 }
 
+/** What the device flow, provisional accounts and interactions add to the OAuth endpoints. */
+const OAUTH_HOOKS: OAuthHooks = {
+  grants: new Map([[DEVICE_CODE_GRANT, deviceCodeGrant]]),
+  mergeOnSignIn,
+  userOf: provisionalUser,
+  interactionsOf(ctx, applicationId) {
+    const world = interactions.interactionWorldOf(ctx);
+    return {
+      publicKeyHex: world.keys.get(applicationId)!.publicKeyHex,
+      interactionsEndpointUrl: world.interactionsEndpointUrls.get(applicationId),
+      eventWebhooksUrl: world.eventWebhooksUrls.get(applicationId),
+    };
+  },
+};
+
 /** Settings a reset keeps: what programs outside the emulator were given (bot tokens, interaction keys). */
 const keptSetting = (key: string): boolean => key.startsWith('bot-token:') || key.startsWith('interaction-key:');
 
@@ -679,7 +696,14 @@ function resetContext(ctx: EmulatorContext, server: EmulatorServer): void {
 export async function startEmulator(options?: EmulatorOptions): Promise<Emulator> {
   const resolved = resolveOptions(options);
   const key = resolved.signingKey ?? (await sharedSigningKey());
-  const { state, oauth } = await openStateStore(resolved.dataDir);
+  const { state, oauthRecords } = await openStateStore(resolved.dataDir);
+  let oauth: OAuthStore;
+  try {
+    oauth = oauthRecords === undefined ? new OAuthStore() : new (await import('./oauth/saved-store.js')).PersistentOAuthStore(oauthRecords);
+  } catch (err) {
+    state.close(); // damaged OAuth records: nothing keeps the database open
+    throw err;
+  }
   // Bot tokens: given, else the one kept in dataDir, else a new one (kept for the next start).
   const botTokens = new Map<string, string>();
   const botTokenOf = new Map<string, string>();
@@ -716,6 +740,7 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
       serverFault: undefined,
       botTokens,
       liveTokens: liveTokensOf(oauth),
+      oauthHooks: OAUTH_HOOKS,
       rateLimits: new RateLimits(),
       gateway: undefined,
       areas: new Map(),

@@ -5,21 +5,9 @@
  * the world state; slots that hold connections rather than state (open event streams, change
  * watchers, the message sources registered at start) are kept.
  */
-import type { EmulatorContext } from './context.js';
+import type { AreaState, EmulatorContext } from './context.js';
 
-/** One area's slot on the context. */
-export interface AreaState<T> {
-  /** For the reader of the code: whose state it is. */
-  readonly name: string;
-  readonly create: (ctx: EmulatorContext) => T;
-  /** Kept by `reset()`: connections and wiring, not state of the world. */
-  readonly keepOnReset: boolean;
-  /** Stops what the state runs (timers, requests in flight) when it is dropped. */
-  readonly dispose: ((state: T) => void) | undefined;
-}
-
-/** The slots of one context, made on first use. */
-export type AreaStates = Map<AreaState<unknown>, unknown>;
+export type { AreaState, AreaStates } from './context.js';
 
 /** Declares an area's slot: `create` makes its state for a context on first use. */
 export function areaState<T>(name: string, create: (ctx: EmulatorContext) => T, options: { keepOnReset?: boolean; dispose?: (state: T) => void } = {}): AreaState<T> {

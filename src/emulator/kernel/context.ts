@@ -5,12 +5,37 @@
  * guilds, commands and the gateway theirs), so the kernel names no area. Other state of an area
  * lives in the context's `areas` slots (`area-state.ts`).
  */
-import type { AreaStates } from './area-state.js';
-import type { LiveTokens } from './credentials.js';
 import type { ServerFault } from './http.js';
 import type { Snowflakes } from './ids.js';
 import type { ResolvedOptions } from './options.js';
 import type { RateLimits } from './ratelimit.js';
+
+/** A live Bearer token: whose it is and the scopes it carries, with what the SDK scopes imply. */
+export interface LiveToken {
+  readonly applicationId: string;
+  readonly userId: string;
+  readonly scopes: ReadonlySet<string>;
+}
+
+/** Where the kernel looks a Bearer token up (the OAuth area's store answers). */
+export interface LiveTokens {
+  /** The token when it is known, unexpired and unrevoked at `now`. */
+  live(token: string, now: number): LiveToken | undefined;
+}
+
+/** One area's slot on the context. */
+export interface AreaState<T> {
+  /** For the reader of the code: whose state it is. */
+  readonly name: string;
+  readonly create: (ctx: EmulatorContext) => T;
+  /** Kept by `reset()`: connections and wiring, not state of the world. */
+  readonly keepOnReset: boolean;
+  /** Stops what the state runs (timers, requests in flight) when it is dropped. */
+  readonly dispose: ((state: T) => void) | undefined;
+}
+
+/** The slots of one context, made on first use. */
+export type AreaStates = Map<AreaState<unknown>, unknown>;
 
 export interface EmulatorContext {
   readonly options: ResolvedOptions;

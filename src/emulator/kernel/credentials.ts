@@ -5,23 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import type { EmulatorContext } from './context.js';
 
+
 /** Who made a request. */
 export type Caller =
   | { kind: 'bot'; applicationId: string }
   | { kind: 'bearer'; applicationId: string; userId: string; scopes: ReadonlySet<string> };
-
-/** A live Bearer token: whose it is and the scopes it carries, with what the SDK scopes imply. */
-export interface LiveToken {
-  readonly applicationId: string;
-  readonly userId: string;
-  readonly scopes: ReadonlySet<string>;
-}
-
-/** Where the kernel looks a Bearer token up (the OAuth area's store answers). */
-export interface LiveTokens {
-  /** The token when it is known, unexpired and unrevoked at `now`. */
-  live(token: string, now: number): LiveToken | undefined;
-}
 
 /** Why a request has no usable caller: no or a bad credential (401), or a scope it lacks (403). */
 export type CallerProblem = 'unauthorized' | 'missing-scope';

@@ -3,7 +3,7 @@ import { inspect } from 'node:util';
 import { checkOptions, checkString } from '../../shared/check.js';
 import { argumentError } from '../../shared/errors.js';
 import type { EmulatorContext } from '../kernel/context.js';
-import type { LiveTokens } from '../kernel/credentials.js';
+import type { LiveTokens } from '../kernel/context.js';
 import { effectiveScopes } from './scopes.js';
 import type { OAuthStore } from './store.js';
 import type { CreateAccessTokenOptions, EmulatorAccessToken } from './types.js';

@@ -3,16 +3,11 @@
  * written through at the moments the token endpoint changes them, so a restart keeps every
  * sign-in the emulator answered.
  */
-import { OAuthStore, type AccessTokenRecord, type CodeRecord, type Grant, type RefreshTokenRecord } from '../oauth/store.js';
-import { damagedState, isFlag, isNumber, isRecord, isText, isTextList, readSaved, type SavedState } from './saved.js';
+import { damagedState, isFlag, isNumber, isRecord, isText, isTextList, readSaved } from '../state/saved.js';
+import type { OAuthKind, OAuthRecordSink } from '../state/types.js';
+import { OAuthStore, type AccessTokenRecord, type CodeRecord, type Grant, type RefreshTokenRecord } from './store.js';
 
 /** Where the records go: one row per record, keyed by kind and id (the token or code itself). */
-export interface OAuthRecordSink extends SavedState {
-  saveOAuthRecords(records: ReadonlyArray<{ kind: OAuthKind; id: string; json: string }>): void;
-  oauthRecords(): Array<{ kind: OAuthKind; id: string; json: string }>;
-}
-
-export type OAuthKind = 'code' | 'grant' | 'access' | 'refresh';
 
 export class PersistentOAuthStore extends OAuthStore {
   readonly #sink: OAuthRecordSink;

@@ -8,9 +8,8 @@ import { join } from 'node:path';
 import { isSnowflake, LOBBY_KEPT_FIELDS, type LobbyMember, type LobbyMessage, type LobbyValueKind, type LobbyValueKinds, type Metadata } from '../../rules/lobbies.js';
 import { EmulatorStateError } from '../kernel/errors.js';
 import { MemoryStateStore } from './memory.js';
-import type { OAuthKind, OAuthRecordSink } from './oauth.js';
 import { isFlag, isId, isListOf, isNumber, isRecord, isText, readSaved, savedName } from './saved.js';
-import type { InviteRecord, LobbyRecord } from './types.js';
+import type { InviteRecord, LobbyRecord, OAuthKind, OAuthRecordSink } from './types.js';
 
 /** The part of the libsql (better-sqlite3) API used here. */
 interface Statement {
