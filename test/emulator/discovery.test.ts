@@ -1,5 +1,6 @@
 // Covers the emulator's plumbing: startup options and their validation, the OpenID discovery
 // document, the JWKS, unknown routes and methods, the request-body limit, the request log and close().
+import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 
@@ -86,9 +87,9 @@ describe('discovery and JWKS', () => {
     expect(key.kid).toBe(await calculateJwkThumbprint({ kty: 'RSA', n: key.n!, e: key.e! }));
   });
 
-  it('gives two emulators different keys', async () => {
+  it('gives an emulator started with its own signingKey a key of its own', async () => {
     emulator = await startEmulator();
-    const other = await startEmulator();
+    const other = await startEmulator({ signingKey: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey });
     try {
       const kid = async (e: Emulator): Promise<string> => ((await (await fetch(`${e.webBase}/api/oauth2/keys`)).json()) as { keys: Array<{ kid: string }> }).keys[0]!.kid;
       expect(await kid(emulator)).not.toBe(await kid(other));

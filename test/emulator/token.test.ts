@@ -2,7 +2,7 @@
 // token response and its ID token (verified with jose against the JWKS), nonce and at_hash,
 // form-only bodies, wrong or missing verifiers, single-use codes (a replay revokes the tokens),
 // code expiry, the redirect_uri check, and client authentication for public and confidential apps.
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { LOOPBACK_REDIRECT, me, obtainCode, pkce, postForm, signIn, authorize } from './helpers.js';
@@ -65,7 +65,8 @@ describe('authorization_code grant: success', () => {
 
   it('rejects an ID token checked against another emulator key', async () => {
     const { jwtVerify, createRemoteJWKSet } = await import('jose');
-    const other = await startEmulator();
+    // Emulators of a process share one key unless given their own.
+    const other = await startEmulator({ signingKey: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey });
     try {
       const res = await signIn(emulator, { scope: 'openid' });
       await expect(

@@ -7,19 +7,9 @@ import type { EmulatorContext } from '../kernel/context.js';
 import { areaState, stateOf } from '../kernel/area-state.js';
 import { json, oauthError, type Reply } from '../kernel/http.js';
 import type { EmulatorUser } from '../kernel/options.js';
+import { ProvisionalErrorCode } from '../../shared/provisional.js';
 import { EXTERNAL_AUTH_TYPES, type ResolvedExternalIdentity } from './identities.js';
 
-/** The service's codes for provisional accounts (chosen where the reference is silent; see docs/decisions.md). */
-export const ProvisionalCode = {
-  /** No identity provider of this `external_auth_type` is configured for the application. */
-  ProviderNotConfigured: 530000,
-  /** The external token is not one the provider issued (unknown, expired or for another player). */
-  InvalidExternalToken: 530001,
-  /** The provisional account is already merged into another full account. */
-  AlreadyMerged: 530002,
-  /** The player is banned; no merge until the ban ends (the spec's code). */
-  MergeWhileBanned: 530017,
-} as const;
 
 interface ProvisionalAccount {
   userId: string;
@@ -61,10 +51,10 @@ export function provisionalError(status: number, code: number, message: string):
 export function findIdentity(ctx: EmulatorContext, type: string, token: string): ResolvedExternalIdentity | Reply {
   const ofType = ctx.options.externalIdentities.filter((identity) => identity.type === type);
   if (ofType.length === 0) {
-    return provisionalError(400, ProvisionalCode.ProviderNotConfigured, `No identity provider for ${type} is configured for this application.`);
+    return provisionalError(400, ProvisionalErrorCode.ProviderNotConfigured, `No identity provider for ${type} is configured for this application.`);
   }
   const identity = ofType.find((candidate) => candidate.token === token);
-  return identity ?? provisionalError(400, ProvisionalCode.InvalidExternalToken, 'The external auth token is not valid for this identity provider.');
+  return identity ?? provisionalError(400, ProvisionalErrorCode.InvalidExternalToken, 'The external auth token is not valid for this identity provider.');
 }
 
 /** The provisional account of `identity`, made on first use. */
@@ -112,10 +102,10 @@ export function mergeOnSignIn(ctx: EmulatorContext, userId: string, form: URLSea
   const account = accountOf(ctx, identity);
   const state = provisionalStateOf(ctx);
   if (state.banned.has(userId) || state.banned.has(account.userId)) {
-    return provisionalError(400, ProvisionalCode.MergeWhileBanned, 'The account cannot be merged while the player is banned.');
+    return provisionalError(400, ProvisionalErrorCode.MergeWhileBanned, 'The account cannot be merged while the player is banned.');
   }
   if (account.mergedInto !== undefined && account.mergedInto !== userId) {
-    return provisionalError(400, ProvisionalCode.AlreadyMerged, 'This provisional account is already merged into another account.');
+    return provisionalError(400, ProvisionalErrorCode.AlreadyMerged, 'This provisional account is already merged into another account.');
   }
   if (account.mergedInto === undefined) {
     account.mergedInto = userId;
