@@ -181,6 +181,8 @@ export const MODAL_COMPONENT_TYPES: ReadonlySet<number> = new Set([1, 3, 4, 5, 6
 type Place = 'legacy' | 'v2' | 'row' | 'modalRow' | 'section' | 'accessory' | 'container' | 'modal' | 'label';
 
 const SELECTS: readonly number[] = [C.StringSelect, C.UserSelect, C.RoleSelect, C.MentionableSelect, C.ChannelSelect];
+/** The select menus: the components a player picks values from. */
+export const SELECT_COMPONENT_TYPES: ReadonlySet<number> = new Set(SELECTS);
 const PLACES: Readonly<Record<Place, { types: ReadonlySet<number>; where: string }>> = {
   legacy: { types: new Set([C.ActionRow]), where: 'at the top of a message without the IS_COMPONENTS_V2 flag (1<<15); set the flag for other types' },
   v2: { types: new Set([C.ActionRow, C.Section, C.TextDisplay, C.MediaGallery, C.File, C.Separator, C.Container]), where: 'at the top of a V2 message' },

@@ -5,7 +5,7 @@
  * requires; echoed components and embeds get the defaults the service fills in (the component
  * and embed response schemas of its OpenAPI description say which fields a response always has).
  */
-import { fillIds } from '../../rules/components.js';
+import { ComponentType, fillIds, SELECT_COMPONENT_TYPES } from '../../rules/components.js';
 import type { EmulatorContext } from '../kernel/context.js';
 import { areaState, existingStateOf, stateOf } from '../kernel/area-state.js';
 
@@ -78,21 +78,20 @@ export function componentsJson(components: unknown[], nextId: () => string): unk
   return filled;
 }
 
-const SELECTS = new Set([3, 5, 6, 7, 8]);
 
 /** One component's response defaults, by type. */
 function withDefaults(component: Json, nextId: () => string): void {
   const type = component.type;
   // The service leaves out an optional field sent as null, then fills in its own defaults.
   for (const key of Object.keys(component)) if (component[key] === null) delete component[key];
-  if (typeof type === 'number' && SELECTS.has(type)) {
+  if (typeof type === 'number' && SELECT_COMPONENT_TYPES.has(type)) {
     component.min_values ??= 1;
     component.max_values ??= 1;
-  } else if (type === 11) {
+  } else if (type === ComponentType.Thumbnail) {
     media(component, 'media', nextId);
     component.description ??= null;
     component.spoiler ??= false;
-  } else if (type === 12 && Array.isArray(component.items)) {
+  } else if (type === ComponentType.MediaGallery && Array.isArray(component.items)) {
     for (const item of component.items as unknown[]) {
       if (typeof item !== 'object' || item === null) continue;
       const entry = item as Json;
@@ -100,15 +99,15 @@ function withDefaults(component: Json, nextId: () => string): void {
       entry.description ??= null;
       entry.spoiler ??= false;
     }
-  } else if (type === 13) {
+  } else if (type === ComponentType.File) {
     media(component, 'file', nextId);
     component.name ??= null;
     component.size ??= null;
     component.spoiler ??= false;
-  } else if (type === 14) {
+  } else if (type === ComponentType.Separator) {
     component.spacing ??= 1;
     component.divider ??= true;
-  } else if (type === 17) {
+  } else if (type === ComponentType.Container) {
     component.accent_color ??= null;
     component.spoiler ??= false;
   }
