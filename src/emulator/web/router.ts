@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, sep } from 'node:path';
+import { ComponentType } from '../../rules/components.js';
 import { packageRoot } from '../../shared/package-root.js';
 import type { EmulatorContext } from '../kernel/context.js';
 import { areaState, stateOf } from '../kernel/area-state.js';
@@ -42,8 +43,15 @@ function readAsset(name: string): Buffer | undefined {
   }
 }
 
+/**
+ * What the web client's script is served with ahead of it: the component types by name, from
+ * src/rules/components.ts, so the script names them as the rest of the package does.
+ */
+const SCRIPT_PRELUDE = `'use strict';\nconst ComponentType = Object.freeze(${JSON.stringify(ComponentType)});\n`;
+
 function sendAsset(res: ServerResponse, name: string): void {
-  const body = readAsset(name);
+  const file = readAsset(name);
+  const body = file !== undefined && name === 'app.js' ? Buffer.concat([Buffer.from(SCRIPT_PRELUDE), file]) : file;
   if (body === undefined) return send(res, 500, 'text/plain; charset=utf-8', `The web client's file ${name} is missing from ${assetDir}; rebuild the package (npm run build:ts).`);
   send(res, 200, ASSETS[name]!, body);
 }

@@ -1,5 +1,8 @@
 // The emulator's web client. Every piece of data is put in the page with textContent or as an
 // attribute value, never parsed as markup; the page's Content-Security-Policy allows no inline script.
+// ComponentType (the names of src/rules/components.ts) is put ahead of this file when it is served
+// (web/router.ts), so component types are named here as everywhere else.
+/* global ComponentType */
 'use strict';
 (function () {
   const $ = (id) => document.getElementById(id);
@@ -83,18 +86,18 @@
   }
 
   // Components, messages and modals alike.
-  const ENTITY_SELECTS = { 5: 'user', 6: 'role', 7: 'mentionable', 8: 'channel' };
+  const ENTITY_SELECTS = { [ComponentType.UserSelect]: 'user', [ComponentType.RoleSelect]: 'role', [ComponentType.MentionableSelect]: 'mentionable', [ComponentType.ChannelSelect]: 'channel' };
   function entityOptions(type) {
     const guild = world.guilds.find((g) => g.id === guildId) || world.guilds[0];
     const users = world.users.map((u) => ({ value: u.id, label: '@' + u.username }));
     const roles = guild ? (guild.roles || []).map((r) => ({ value: r.id, label: '@' + r.name })) : [];
     const channels = guild ? guild.channels.map((c) => ({ value: c.id, label: '#' + c.name })) : [];
-    return type === 5 ? users : type === 6 ? roles : type === 8 ? channels : [...users, ...roles];
+    return type === ComponentType.UserSelect ? users : type === ComponentType.RoleSelect ? roles : type === ComponentType.ChannelSelect ? channels : [...users, ...roles];
   }
   function selectOf(c, inModal) {
     const type = c.type;
-    const options = type === 3 ? (c.options || []).map((o) => ({ value: o.value, label: o.label, description: o.description, default: o.default === true })) : entityOptions(type).map((o) => ({ ...o, default: (c.default_values || []).some((d) => d.id === o.value) }));
-    const max = c.max_values ?? (type === 22 ? options.length : 1);
+    const options = type === ComponentType.StringSelect ? (c.options || []).map((o) => ({ value: o.value, label: o.label, description: o.description, default: o.default === true })) : entityOptions(type).map((o) => ({ ...o, default: (c.default_values || []).some((d) => d.id === o.value) }));
+    const max = c.max_values ?? (type === ComponentType.CheckboxGroup ? options.length : 1);
     const select = el('select', { 'data-custom-id': c.custom_id, 'aria-label': c.placeholder || (ENTITY_SELECTS[type] ? 'Choose a ' + ENTITY_SELECTS[type] : 'Choose an option'), disabled: c.disabled === true, multiple: max > 1 });
     if (max <= 1) select.append(el('option', { value: '', text: c.placeholder || 'Make a selection', disabled: true, selected: !options.some((o) => o.default) }));
     for (const o of options) select.append(el('option', { value: o.value, text: o.label + (o.description ? ' — ' + o.description : ''), selected: o.default }));
@@ -114,16 +117,16 @@
   }
   function component(c, inModal) {
     switch (c && c.type) {
-      case 1: return el('div', { class: 'row', role: 'group' }, (c.components || []).map((x) => component(x, inModal)));
-      case 2: return button(c);
-      case 3: case 5: case 6: case 7: case 8: return selectOf(c, inModal);
-      case 9: return el('div', { class: 'section' }, el('div', {}, (c.components || []).map((x) => component(x, inModal))), c.accessory ? component(c.accessory, inModal) : undefined);
-      case 10: return markdown(c.content ?? '');
-      case 11: return spoiler(el('div', { class: 'thumbnail' }, media(c, c.description)), c.spoiler === true);
-      case 12: return el('div', { class: 'gallery' }, (c.items || []).map((item) => spoiler(el('div', {}, media(item, item.description)), item.spoiler === true)));
-      case 13: return spoiler(el('div', { class: 'file' }, el('span', { 'aria-hidden': 'true', text: '📄' }), el('span', { text: c.name ?? String(c.file && c.file.url).replace(/^attachment:\/\//, '') }), el('span', { class: 'note', text: c.size !== undefined ? size(c.size) : '' })), c.spoiler === true);
-      case 14: return el('hr', { class: 'separator' + (c.divider === false ? '' : ' divider') + (c.spacing === 2 ? ' large' : '') });
-      case 17: {
+      case ComponentType.ActionRow: return el('div', { class: 'row', role: 'group' }, (c.components || []).map((x) => component(x, inModal)));
+      case ComponentType.Button: return button(c);
+      case ComponentType.StringSelect: case ComponentType.UserSelect: case ComponentType.RoleSelect: case ComponentType.MentionableSelect: case ComponentType.ChannelSelect: return selectOf(c, inModal);
+      case ComponentType.Section: return el('div', { class: 'section' }, el('div', {}, (c.components || []).map((x) => component(x, inModal))), c.accessory ? component(c.accessory, inModal) : undefined);
+      case ComponentType.TextDisplay: return markdown(c.content ?? '');
+      case ComponentType.Thumbnail: return spoiler(el('div', { class: 'thumbnail' }, media(c, c.description)), c.spoiler === true);
+      case ComponentType.MediaGallery: return el('div', { class: 'gallery' }, (c.items || []).map((item) => spoiler(el('div', {}, media(item, item.description)), item.spoiler === true)));
+      case ComponentType.File: return spoiler(el('div', { class: 'file' }, el('span', { 'aria-hidden': 'true', text: '📄' }), el('span', { text: c.name ?? String(c.file && c.file.url).replace(/^attachment:\/\//, '') }), el('span', { class: 'note', text: c.size !== undefined ? size(c.size) : '' })), c.spoiler === true);
+      case ComponentType.Separator: return el('hr', { class: 'separator' + (c.divider === false ? '' : ' divider') + (c.spacing === 2 ? ' large' : '') });
+      case ComponentType.Container: {
         const box = el('div', { class: 'container' }, (c.components || []).map((x) => component(x, inModal)));
         if (typeof c.accent_color === 'number') box.style.borderLeftColor = '#' + c.accent_color.toString(16).padStart(6, '0');
         return spoiler(box, c.spoiler === true);
@@ -173,20 +176,20 @@
   function modalField(c) {
     const id = 'f-' + c.custom_id;
     switch (c.type) {
-      case 4: return c.style === 2
+      case ComponentType.TextInput: return c.style === 2
         ? el('textarea', { id, 'data-custom-id': c.custom_id, rows: 4, placeholder: c.placeholder, required: c.required !== false, minLength: c.min_length, maxLength: c.max_length, value: c.value ?? '' })
         : el('input', { id, type: 'text', 'data-custom-id': c.custom_id, placeholder: c.placeholder, required: c.required !== false, minLength: c.min_length, maxLength: c.max_length, value: c.value ?? '' });
-      case 3: case 5: case 6: case 7: case 8: { const s = selectOf(c, true); s.id = id; s.removeAttribute('aria-label'); return s; }
-      case 19: return el('input', { id, type: 'file', 'data-custom-id': c.custom_id, 'data-kind': 'file', multiple: (c.max_values ?? 1) > 1 });
-      case 21: return el('div', { role: 'radiogroup', 'data-custom-id': c.custom_id, 'data-kind': 'radio' }, (c.options || []).map((o, i) => el('label', {}, el('input', { type: 'radio', name: id, value: o.value, checked: o.default === true }), ' ' + o.label)));
-      case 22: return el('div', { role: 'group', 'data-custom-id': c.custom_id, 'data-kind': 'checkboxes' }, (c.options || []).map((o) => el('label', {}, el('input', { type: 'checkbox', value: o.value, checked: o.default === true }), ' ' + o.label)));
-      case 23: return el('input', { id, type: 'checkbox', 'data-custom-id': c.custom_id, 'data-kind': 'checkbox', checked: c.default === true });
+      case ComponentType.StringSelect: case ComponentType.UserSelect: case ComponentType.RoleSelect: case ComponentType.MentionableSelect: case ComponentType.ChannelSelect: { const s = selectOf(c, true); s.id = id; s.removeAttribute('aria-label'); return s; }
+      case ComponentType.FileUpload: return el('input', { id, type: 'file', 'data-custom-id': c.custom_id, 'data-kind': 'file', multiple: (c.max_values ?? 1) > 1 });
+      case ComponentType.RadioGroup: return el('div', { role: 'radiogroup', 'data-custom-id': c.custom_id, 'data-kind': 'radio' }, (c.options || []).map((o, i) => el('label', {}, el('input', { type: 'radio', name: id, value: o.value, checked: o.default === true }), ' ' + o.label)));
+      case ComponentType.CheckboxGroup: return el('div', { role: 'group', 'data-custom-id': c.custom_id, 'data-kind': 'checkboxes' }, (c.options || []).map((o) => el('label', {}, el('input', { type: 'checkbox', value: o.value, checked: o.default === true }), ' ' + o.label)));
+      case ComponentType.Checkbox: return el('input', { id, type: 'checkbox', 'data-custom-id': c.custom_id, 'data-kind': 'checkbox', checked: c.default === true });
       default: return el('span', { class: 'note', text: '[component type ' + String(c.type) + ']' });
     }
   }
   function modalPart(c) {
-    if (c.type === 10) return markdown(c.content ?? '');
-    if (c.type === 18) {
+    if (c.type === ComponentType.TextDisplay) return markdown(c.content ?? '');
+    if (c.type === ComponentType.Label) {
       const field = modalField(c.component || {});
       const grouped = field.tagName === 'DIV';
       if (grouped) field.setAttribute('aria-label', c.label);
@@ -194,7 +197,7 @@
         ? el('fieldset', {}, el('legend', { text: c.label }), c.description ? el('div', { class: 'note', text: c.description }) : undefined, field)
         : el('div', {}, el('label', { class: 'label', for: field.id, text: c.label }), c.description ? el('div', { class: 'note', text: c.description }) : undefined, field);
     }
-    if (c.type === 1) return el('div', {}, (c.components || []).map((x) => { const f = modalField(x); return el('div', {}, x.label ? el('label', { class: 'label', for: f.id, text: x.label }) : undefined, f); }));
+    if (c.type === ComponentType.ActionRow) return el('div', {}, (c.components || []).map((x) => { const f = modalField(x); return el('div', {}, x.label ? el('label', { class: 'label', for: f.id, text: x.label }) : undefined, f); }));
     return component(c, true);
   }
   function modalValues(form) {
