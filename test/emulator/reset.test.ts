@@ -3,6 +3,8 @@
 // grant numbers start again, a token issued before is refused, a gateway client is told to
 // reconnect. Also the signing key: made once per process and shared, or given as an option.
 import { generateKeyPairSync } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EmulatorClosedError, startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
 import { connect, identify } from '../gateway/client.js';
@@ -91,6 +93,34 @@ describe('emulator.reset()', () => {
 
     expect(emulator.provisionalAccount('OIDC', 'sub-1')).toBeUndefined();
     expect(() => emulator.devicePolls(userCode)).toThrow(/pending device authorization/);
+  });
+
+  it('forgets webhook deliveries and the webhook events URL set after start', async () => {
+    const received: string[] = [];
+    const backend = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        received.push(req.url ?? '');
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', resolve));
+    cleanup.defer(() => new Promise((resolve) => backend.close(resolve)));
+    const base = `http://127.0.0.1:${(backend.address() as AddressInfo).port}`;
+    const emulator = await start();
+    emulator.setEventWebhooksUrl(`${base}/events`);
+    emulator.createAccessToken({ userId: ids[0] });
+    emulator.revokeGrantsOf(ids[0]!);
+    expect(await emulator.webhookEvents()).toMatchObject([{ event: 'APPLICATION_DEAUTHORIZED', userId: ids[0], status: 204 }]);
+
+    emulator.reset();
+
+    expect(await emulator.webhookEvents()).toEqual([]);
+    // The URL set after start is gone with the rest: a new deauthorization is delivered nowhere.
+    emulator.createAccessToken({ userId: ids[0] });
+    emulator.revokeGrantsOf(ids[0]!);
+    expect(await emulator.webhookEvents()).toEqual([]);
+    expect(received).toEqual(['/events']);
   });
 
   it('restores rate-limit windows, faults, latency, consent and the signed-in user', async () => {
