@@ -56,7 +56,7 @@ describe('nothing secret reachable', () => {
     const names = Object.getOwnPropertyNames(Object.getPrototypeOf(emulator)).sort();
     expect(names).toEqual(
       [
-        'constructor', 'webBase', 'uiUrl', 'apiBase', 'issuer', 'port', 'applicationId', 'requests', 'close', 'setConsent', 'signInAs',
+        'constructor', 'webBase', 'uiUrl', 'apiBase', 'issuer', 'port', 'applicationId', 'requests', 'reset', 'close', 'setConsent', 'signInAs',
         'failNextAuthorize', 'failNextToken', 'setLatency', 'openUrl', 'revokeGrantsOf', 'toJSON',
         // The lobby interface's credentials, fault injection and world.
         'botToken', 'botTokenOf', 'createAccessToken', 'injectRateLimits', 'injectServerErrors', 'setChannelPermissions', 'voiceChannelStatus',
