@@ -10,7 +10,6 @@ import type { EmulatorUser } from '../kernel/options.js';
 import { ProvisionalErrorCode } from '../../shared/provisional.js';
 import { EXTERNAL_AUTH_TYPES, type ResolvedExternalIdentity } from './identities.js';
 
-
 interface ProvisionalAccount {
   userId: string;
   type: string;
@@ -27,7 +26,12 @@ interface ProvisionalState {
   sequence: bigint;
 }
 
-const PROVISIONAL = areaState('provisional accounts', (): ProvisionalState => ({ byExternal: new Map(), byUserId: new Map(), banned: new Set(), sequence: 0n }));
+const PROVISIONAL = areaState('provisional accounts', (): ProvisionalState => ({
+  byExternal: new Map(),
+  byUserId: new Map(),
+  banned: new Set(),
+  sequence: 0n,
+}));
 
 function provisionalStateOf(ctx: EmulatorContext): ProvisionalState {
   return stateOf(ctx, PROVISIONAL);
@@ -63,7 +67,13 @@ export function accountOf(ctx: EmulatorContext, identity: ResolvedExternalIdenti
   const key = `${identity.type}\n${identity.externalUserId}`;
   let account = state.byExternal.get(key);
   if (account === undefined) {
-    account = { userId: newUserId(ctx, state), type: identity.type, externalUserId: identity.externalUserId, globalName: identity.globalName, mergedInto: undefined };
+    account = {
+      userId: newUserId(ctx, state),
+      type: identity.type,
+      externalUserId: identity.externalUserId,
+      globalName: identity.globalName,
+      mergedInto: undefined,
+    };
     state.byExternal.set(key, account);
     state.byUserId.set(account.userId, account);
   }

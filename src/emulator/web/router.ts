@@ -25,9 +25,14 @@ export const WEB_PREFIX = '/web/';
 const MAX_STREAMS = 64;
 
 /** No inline script or style, nothing from elsewhere: a message can never run code in the page. */
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: http: https:; media-src 'self' http: https:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: http: https:; media-src 'self' http: https:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-const ASSETS: Record<string, string> = { 'app.js': 'text/javascript; charset=utf-8', 'app.css': 'text/css; charset=utf-8', 'index.html': 'text/html; charset=utf-8' };
+const ASSETS: Record<string, string> = {
+  'app.js': 'text/javascript; charset=utf-8',
+  'app.css': 'text/css; charset=utf-8',
+  'index.html': 'text/html; charset=utf-8',
+};
 
 let assetDir: string | undefined;
 /** The assets beside the running code: dist/web once built (copied by scripts/bundle.mjs), src/emulator/web/assets in development. */
@@ -52,12 +57,20 @@ const SCRIPT_PRELUDE = `'use strict';\nconst ComponentType = Object.freeze(${JSO
 function sendAsset(res: ServerResponse, name: string): void {
   const file = readAsset(name);
   const body = file !== undefined && name === 'app.js' ? Buffer.concat([Buffer.from(SCRIPT_PRELUDE), file]) : file;
-  if (body === undefined) return send(res, 500, 'text/plain; charset=utf-8', `The web client's file ${name} is missing from ${assetDir}; rebuild the package (npm run build:ts).`);
+  if (body === undefined)
+    return send(res, 500, 'text/plain; charset=utf-8', `The web client's file ${name} is missing from ${assetDir}; rebuild the package (npm run build:ts).`);
   send(res, 200, ASSETS[name]!, body);
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}): void {
-  res.writeHead(status, { 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)), 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': CSP, ...extra });
+  res.writeHead(status, {
+    'Content-Type': type,
+    'Content-Length': String(Buffer.byteLength(body)),
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': CSP,
+    ...extra,
+  });
   res.end(body);
 }
 
@@ -83,7 +96,10 @@ function state(ctx: EmulatorContext, log: readonly { method: string; path: strin
   const lobbies = [...ctx.lobbies.store.allLobbies()].map((l) => ({
     id: l.id,
     members: l.members.map((m) => ({ id: m.id, username: users.get(m.id)?.username ?? null })),
-    messages: ctx.lobbies.store.messages(l.id).slice(-20).map((m) => ({ id: m.id, content: m.content, author: m.author.username })),
+    messages: ctx.lobbies.store
+      .messages(l.id)
+      .slice(-20)
+      .map((m) => ({ id: m.id, content: m.content, author: m.author.username })),
   }));
   return {
     lobbies,
@@ -99,7 +115,12 @@ function state(ctx: EmulatorContext, log: readonly { method: string; path: strin
 function failure(res: ServerResponse, err: unknown): void {
   const e = err as { message?: unknown; code?: unknown; status?: unknown; reason?: unknown };
   const status = e.code === 'ERR_EMULATOR_INTERACTION' ? 502 : 400;
-  sendJson(res, status, { error: String(e.message ?? 'The action failed.'), code: e.code ?? null, reason: e.reason ?? null, status: typeof e.status === 'number' ? e.status : null });
+  sendJson(res, status, {
+    error: String(e.message ?? 'The action failed.'),
+    code: e.code ?? null,
+    reason: e.reason ?? null,
+    status: typeof e.status === 'number' ? e.status : null,
+  });
 }
 
 const ACTIONS = {
@@ -110,7 +131,14 @@ const ACTIONS = {
 } as const;
 
 /** Answers a request for one of the client's paths (see isWebPath). */
-export async function serveWeb(ctx: EmulatorContext, req: IncomingMessage, res: ServerResponse, path: string, log: readonly { method: string; path: string; status: number }[], closing: AbortSignal): Promise<void> {
+export async function serveWeb(
+  ctx: EmulatorContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  log: readonly { method: string; path: string; status: number }[],
+  closing: AbortSignal,
+): Promise<void> {
   const method = req.method ?? 'GET';
   if (path === '/app' || /^\/channels\/\d+\/\d+$/.test(path)) {
     if (method !== 'GET') return send(res, 405, 'text/plain', 'Method Not Allowed', { Allow: 'GET' });

@@ -78,7 +78,6 @@ export function componentsJson(components: unknown[], nextId: () => string): unk
   return filled;
 }
 
-
 /** One component's response defaults, by type. */
 function withDefaults(component: Json, nextId: () => string): void {
   const type = component.type;
