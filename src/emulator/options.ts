@@ -19,6 +19,7 @@ import { checkGuilds } from './world/options.js';
 import type { GuildSpec } from './world/types.js';
 import { checkExternalIdentities, type ResolvedExternalIdentity } from './provisional/identities.js';
 import type { ResolvedGatewayOptions } from './gateway/port.js';
+import { SESSION_START_TOTAL } from './gateway/protocol.js';
 
 /** How long a connection may take to send a complete request head, by default. */
 const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
@@ -274,5 +275,8 @@ function checkGatewayOptions(value: unknown): ResolvedGatewayOptions | undefined
     resumeWindowMs: checkMs(WHERE, 'options.gateway.resumeWindowMs', g.resumeWindowMs, 120_000),
     reconnectGraceMs: checkMs(WHERE, 'options.gateway.reconnectGraceMs', g.reconnectGraceMs, 5000),
     maxGuildsPerShard: checkInteger(WHERE, 'options.gateway.maxGuildsPerShard', g.maxGuildsPerShard, 1, 1_000_000, 2500),
+    maxShards: checkInteger(WHERE, 'options.gateway.maxShards', g.maxShards, 1, 1_000_000, 16),
+    sessionStartLimit: checkInteger(WHERE, 'options.gateway.sessionStartLimit', g.sessionStartLimit, 1, 1_000_000, SESSION_START_TOTAL),
+    maxConnections: checkInteger(WHERE, 'options.gateway.maxConnections', g.maxConnections, 1, 100_000, 1000),
   };
 }

@@ -45,11 +45,16 @@ export function messageCreated(ctx: EmulatorContext, message: Record<string, unk
     full.member = member;
   }
   const content = typeof message.content === 'string' ? message.content : '';
+  // One hidden copy for every session that may not see the content: the gateway serializes each
+  // distinct object once.
+  let hidden: Record<string, unknown> | undefined;
   gateway.dispatchToGuild(found.guild.id, 'MESSAGE_CREATE', (session: SessionView) => {
     if ((session.intents & Intent.MessageContent) !== 0 || authorId === session.applicationId || content.includes(`<@${session.applicationId}>`)) return full;
-    const hidden: Record<string, unknown> = { ...full, content: '', embeds: [], attachments: [], components: [] };
-    delete hidden.poll;
-    for (const field of CONTENT_FIELDS) if (!(field in full)) delete hidden[field];
+    if (hidden === undefined) {
+      hidden = { ...full, content: '', embeds: [], attachments: [], components: [] };
+      delete hidden.poll;
+      for (const field of CONTENT_FIELDS) if (!(field in full)) delete hidden[field];
+    }
     return hidden;
   }, { intent: Intent.GuildMessages });
 }
