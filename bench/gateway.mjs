@@ -1,7 +1,7 @@
 // The emulator's gateway under fan-out: dispatches per second delivered to 100 sessions (member
 // updates from emulator.setGuildMember, each becoming a GUILD_MEMBER_UPDATE to every session)
-// beside a bare `ws` server broadcasting payloads of the same size to 100 sockets (goal: at least
-// 0.5×). Contenders alternate round by round; the ratio is given with a bootstrap interval.
+// beside a bare `ws` server broadcasting payloads of the same size to 100 sockets (goal: a median
+// of at least 0.6×, with the whole interval above 0.5×). Contenders alternate round by round; the ratio is given with a bootstrap interval.
 import { createRequire } from 'node:module';
 import { intervalVerdict, machine, num, pairedRatio, paths, ratioSpread, requireBuild, run, table } from './lib/common.mjs';
 
@@ -95,7 +95,7 @@ async function main() {
     ['emulator gateway', num(med(emulatorRates)), emulatorRates.map((r) => num(r, 2)).join(' ')],
     ['bare ws broadcast', num(med(bareRates)), bareRates.map((r) => num(r, 2)).join(' ')],
   ]);
-  console.log(`\nemulator / bare ws: ${ratioSpread(ci)}; goal at least 0.5×: ${intervalVerdict(ci, 0.5, true)}`);
+  console.log(`\nemulator / bare ws: ${ratioSpread(ci)}; goal a median of at least 0.6×: ${ci.value >= 0.6 ? 'met' : 'MISSED'}; interval above 0.5×: ${intervalVerdict(ci, 0.5, true)}`);
 }
 
 run(main);

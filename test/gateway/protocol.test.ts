@@ -259,7 +259,7 @@ describe('IDENTIFY', () => {
     expect((await c.closed).code).toBe(4002);
     expect(c.pending()).toEqual([]);
     expect(e.gateway.sessions).toEqual([]);
-    const limit = await (await fetch(`${e.apiBase}/gateway/bot`, { headers: { Authorization: `Bot ${e.botToken}` } })).json();
+    const limit: any = await (await fetch(`${e.apiBase}/gateway/bot`, { headers: { Authorization: `Bot ${e.botToken}` } })).json();
     expect(limit.session_start_limit.remaining).toBe(1000);
   });
 
@@ -288,6 +288,29 @@ describe('sessions', () => {
     expect(missed).toMatchObject({ op: 0, s: 3, t: 'GUILD_MEMBER_UPDATE', d: { guild_id: GUILD, user: { id: PLAYER } } });
     expect(await back.next()).toMatchObject({ op: 0, s: 4, t: 'RESUMED' });
     expect(e.gateway.sessions[0]).toMatchObject({ id: sessionId, connected: true, seq: 4 });
+  });
+
+  it.each([
+    // 1,500 dispatches while away (seq 3 to 1502): the newest 1000 are seq 503 to 1502.
+    ['replays the newest 1000 dispatches', 502, 1000],
+    ['answers op 9 for a seq older than the newest 1000', 501, 0],
+  ])('RESUME after 1,500 dispatches %s', async (_name, seq, replayed) => {
+    const e = await start();
+    const { client, ready: r } = await ready(e, 1 | 2);
+    await client.nextDispatch('GUILD_CREATE');
+    e.gateway.dropConnections();
+    await client.closed;
+    for (let i = 0; i < 1500; i++) await e.setGuildMember(GUILD, PLAYER, {});
+    const back = await open(e);
+    await back.next();
+    back.send({ op: 6, d: { token: e.botToken, session_id: r.d.session_id, seq } });
+    if (replayed === 0) {
+      expect(await back.next()).toEqual({ op: 9, d: false });
+      return;
+    }
+    const seqs: number[] = [];
+    for (let p = await back.next(); p.t !== 'RESUMED'; p = await back.next()) seqs.push(p.s!);
+    expect(seqs).toEqual(Array.from({ length: replayed }, (_, i) => seq + 1 + i));
   });
 
   it('RESUME with a seq beyond the last sent closes 4007; an unknown session gets op 9 false', async () => {

@@ -50,7 +50,7 @@ export interface Session {
   readonly intents: number;
   readonly largeThreshold: number;
   seq: number;
-  /** Sent dispatches, oldest first, at most REPLAY_BUFFER. */
+  /** Sent dispatches, oldest first: the newest REPLAY_BUFFER are what RESUME replays (trimmed in batches, at most twice that long). */
   readonly buffer: { s: number; text: string }[];
   connection: Connection | undefined;
   expiry: NodeJS.Timeout | undefined;
@@ -319,7 +319,8 @@ export class Gateway implements GatewayPort {
     if (session === undefined || session.app.id !== app.id) return this.#send(connection, { op: Op.InvalidSession, d: false });
     if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0) return this.#close(connection, Close.DecodeError);
     if (seq > session.seq) return this.#close(connection, Close.InvalidSeq);
-    const missed = session.buffer.filter((entry) => entry.s > seq);
+    const kept = session.buffer.length > REPLAY_BUFFER ? session.buffer.slice(-REPLAY_BUFFER) : session.buffer;
+    const missed = kept.filter((entry) => entry.s > seq);
     if (seq < session.seq && (missed.length === 0 || missed[0]!.s !== seq + 1)) {
       // What was missed is no longer buffered: the client must identify again.
       this.#endSession(session);
@@ -357,7 +358,9 @@ export class Gateway implements GatewayPort {
     session.seq += 1;
     const text = dText === undefined ? `{"op":0,"t":${tText},"s":${session.seq}}` : `{"op":0,"t":${tText},"s":${session.seq},"d":${dText}}`;
     session.buffer.push({ s: session.seq, text });
-    if (session.buffer.length > REPLAY_BUFFER) session.buffer.splice(0, session.buffer.length - REPLAY_BUFFER);
+    // Trimmed once per REPLAY_BUFFER dispatches, not shifted on each: a shift of a full buffer per
+    // dispatch per session was most of a busy gateway's time.
+    if (session.buffer.length >= 2 * REPLAY_BUFFER) session.buffer.splice(0, session.buffer.length - REPLAY_BUFFER);
     if (session.connection !== undefined) this.#send(session.connection, text);
   }
 
@@ -379,7 +382,7 @@ export class Gateway implements GatewayPort {
     for (const session of this.#sessions.values()) {
       if (filter.applicationId !== undefined && session.app.id !== filter.applicationId) continue;
       if (filter.intent !== undefined && (session.intents & filter.intent) === 0) continue;
-      if (guildShard(guildId, session.shard[1]) !== session.shard[0]) continue;
+      if (session.shard[1] !== 1 && guildShard(guildId, session.shard[1]) !== session.shard[0]) continue;
       let dText: string | undefined;
       if (perSession === undefined) dText = (shared ??= { text: JSON.stringify(d) }).text;
       else {
