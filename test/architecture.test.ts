@@ -42,6 +42,10 @@ describe('dependency rules', () => {
       [
         'emulator-areas-are-separate: src/emulator/lobbies/op.ts',
         'emulator-is-independent: src/emulator/e.ts',
+        'emulator-kernel-is-the-bottom: src/emulator/kernel/k.ts',
+        'emulator-oauth-imports-no-area: src/emulator/oauth/o.ts',
+        'emulator-root-is-the-top: src/emulator/messages/up.ts',
+        'emulator-shared-state-is-below-the-areas: src/emulator/world/wd.ts',
         'entry-points-are-roots: src/signin/s.ts',
         'ws-loads-lazily: src/emulator/gateway/g.ts',
         'helpers-live-in-folders: src/a.ts',

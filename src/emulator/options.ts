@@ -12,14 +12,17 @@ import {
   MAX_TIMER_MS,
 } from '../shared/check.js';
 import { argumentError } from '../shared/errors.js';
-import { GLOBAL_LIMIT_DEFAULT, GLOBAL_LIMIT_MAX } from './ratelimit/limiter.js';
+import { GLOBAL_LIMIT_DEFAULT, GLOBAL_LIMIT_MAX } from './kernel/ratelimit.js';
 import type { EmulatorApplication, EmulatorGatewayOptions, EmulatorOptions, EmulatorUser } from './types.js';
+import { checkEndpointHref, type ResolvedApplication, type ResolvedOptions } from './kernel/options.js';
+
+export type { ResolvedApplication, ResolvedOptions } from './kernel/options.js';
 import { isLocale, LOCALES } from '../rules/locales.js';
 import { checkGuilds } from './world/options.js';
-import type { GuildSpec } from './world/types.js';
-import { checkExternalIdentities, type ResolvedExternalIdentity } from './provisional/identities.js';
+import { checkExternalIdentities } from './provisional/identities.js';
 import type { ResolvedGatewayOptions } from './gateway/port.js';
 import { SESSION_START_TOTAL } from './gateway/protocol.js';
+import { checkSigningKey } from './oauth/keys.js';
 
 /** How long a connection may take to send a complete request head, by default. */
 const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
@@ -32,50 +35,7 @@ export const DEFAULT_USER: Readonly<Required<Omit<EmulatorUser, 'locale'>>> = {
   email: 'player@example.com',
 };
 
-/** An application with every default applied. */
-export interface ResolvedApplication {
-  id: string;
-  publicClient: boolean;
-  clientSecret: string | undefined;
-  redirectUris: readonly string[];
-  name: string;
-  /** The bot token given in the options; when undefined one is loaded from dataDir or generated. */
-  botToken: string | undefined;
-  /** Requests per second allowed to the application across the lobby interface. */
-  globalRateLimit: number;
-  /** The user who owns the application: the identity of its client-credentials tokens (area: guilds and commands). */
-  ownerId: string;
-  /** Every flag bit of the application (area: guilds and commands). */
-  flags: bigint;
-  /** Interactions: where signed interactions are POSTed; undefined when the app has none. */
-  interactionsEndpointUrl: string | undefined;
-  /** Interactions: where signed webhook events are POSTed; undefined when the app has none. */
-  eventWebhooksUrl: string | undefined;
-}
 
-/** Options with every default applied. */
-export interface ResolvedOptions {
-  port: number;
-  applications: ReadonlyMap<string, ResolvedApplication>;
-  defaultApplicationId: string;
-  users: ReadonlyMap<string, EmulatorUser>;
-  defaultUserId: string;
-  accessTokenTtlSeconds: number;
-  authorizationCodeTtlSeconds: number;
-  latencyMs: number;
-  headersTimeoutMs: number;
-  clock: () => number;
-  rateLimits: 'service' | 'off';
-  dataDir: string | undefined;
-  /** Guilds to create at start (area: guilds and commands). */
-  guilds: GuildSpec[];
-  // Device flow and provisional accounts:
-  deviceCodeTtlSeconds: number;
-  deviceIntervalSeconds: number;
-  externalIdentities: readonly ResolvedExternalIdentity[];
-  /** The gateway's options; undefined when the emulator serves no gateway. */
-  gateway: ResolvedGatewayOptions | undefined;
-}
 
 /** Where option errors say they come from. */
 const WHERE = 'startEmulator';
@@ -120,20 +80,6 @@ function checkEndpointUrl(name: string, value: unknown): string | undefined {
   return value === undefined ? undefined : checkEndpointHref(WHERE, name, value);
 }
 
-/** An endpoint the emulator POSTs to: an absolute http(s) URL, returned normalised. */
-export function checkEndpointHref(where: string, name: string, value: unknown): string {
-  const url = checkString(where, name, value);
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch {
-    parsed = undefined;
-  }
-  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.hostname === '') {
-    throw argumentError('value', where, name, 'an absolute http(s) URL such as "http://127.0.0.1:8080/interactions"', url);
-  }
-  return parsed.href;
-}
 
 function checkApplication(app: unknown, index: number): ResolvedApplication {
   const at = `options.applications[${index}]`;
@@ -244,6 +190,7 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
   const deviceIntervalSeconds = checkSeconds('options.deviceIntervalSeconds', o.deviceIntervalSeconds, 5, false);
   const externalIdentities = checkExternalIdentities(WHERE, o.externalIdentities);
   const gateway = checkGatewayOptions(o.gateway);
+  const signingKey = o.signingKey === undefined ? undefined : checkSigningKey(WHERE, 'options.signingKey', o.signingKey);
 
   return {
     port,
@@ -263,6 +210,7 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
     deviceIntervalSeconds,
     externalIdentities,
     gateway,
+    signingKey,
   };
 }
 

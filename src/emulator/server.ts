@@ -1,10 +1,10 @@
 /** The emulator's HTTP server: the one route registry, latency and the request log. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { EmulatorContext } from './context.js';
-import { parseRequestUrl, serviceError, type Outcome, type Reply } from './http.js';
+import type { EmulatorContext } from './kernel/context.js';
+import { parseRequestUrl, serviceError, type Outcome, type Reply } from './kernel/http.js';
 import { RouteTable, type RequestNote } from './kernel/pipeline.js';
-import { OAUTH_ROUTES } from './oauth-routes.js';
+import { OAUTH_ROUTES } from './oauth/routes.js';
 import { LOBBY_ROUTES } from './lobbies/router.js';
 import { COMMAND_ROUTES } from './commands/router.js';
 import { MESSAGE_ROUTES } from './messages/router.js';
@@ -118,6 +118,11 @@ export class EmulatorServer {
   /** Starts answering requests with `ctx`. */
   attach(ctx: EmulatorContext): void {
     this.ctx = ctx;
+  }
+
+  /** Empties the request log (the emulator's `reset()`). */
+  clearLog(): void {
+    this.#log = [];
   }
 
   get isClosed(): boolean {

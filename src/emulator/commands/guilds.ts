@@ -1,5 +1,5 @@
 /** The world's read routes: a guild, its channels (threads included), its roles and one member. */
-import { isPathId, json, type Reply } from '../http.js';
+import { isPathId, json, type Reply } from '../kernel/http.js';
 import type { CommandRequest } from './operations.js';
 import { botMemberJson, channelJson, guildWithCountsJson, memberJson, roleJson } from '../world/render.js';
 

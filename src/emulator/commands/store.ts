@@ -123,3 +123,10 @@ export class CommandStore {
     this.#state.saveSetting(`command-permissions:${key}`, JSON.stringify(Object.fromEntries(this.permissionsOf(key))));
   }
 }
+
+declare module '../kernel/context.js' {
+  interface EmulatorContext {
+    /** Registered application commands and their permissions (area: guilds and commands). */
+    commands: CommandStore;
+  }
+}

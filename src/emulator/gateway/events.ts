@@ -2,7 +2,7 @@
  * Dispatches other areas of the emulator emit: one function per event, each a no-op when the
  * emulator serves no gateway.
  */
-import type { EmulatorContext } from '../context.js';
+import type { EmulatorContext } from '../kernel/context.js';
 import type { GuildRecord } from '../world/types.js';
 import { gatewayMember } from './payloads.js';
 import { Intent } from './protocol.js';

@@ -11,12 +11,12 @@ import { checkBoolean, checkOptions } from '../../shared/check.js';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
-import type { EmulatorContext } from '../context.js';
-import { json, serviceError, type Outcome } from '../http.js';
-import { identify } from '../credentials.js';
-import type { ResolvedApplication } from '../options.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import { json, serviceError, type Outcome } from '../kernel/http.js';
+import { identify } from '../kernel/credentials.js';
+import type { ResolvedApplication } from '../kernel/options.js';
 import type { GuildRecord } from '../world/types.js';
-import { EmulatorGatewayError } from '../errors.js';
+import { EmulatorGatewayError } from '../kernel/errors.js';
 import { guildCreate } from './payloads.js';
 import { botUserJson } from '../world/render.js';
 import {
@@ -461,6 +461,22 @@ export class Gateway implements GatewayPort {
 
   #checkOpen(action: string): void {
     if (this.#closed) throw new EmulatorGatewayError(`Cannot ${action}: the emulator is closed. Start a new one with startEmulator().`);
+  }
+
+  /**
+   * The emulator's `reset()`: every connection is closed with 4000 (reconnect), every session and
+   * session start count is forgotten, so a client reconnects and identifies anew.
+   */
+  reset(): void {
+    for (const connection of this.#connections) {
+      clearTimeout(connection.grace);
+      connection.session = undefined; // its close does not leave a resumable session behind
+      this.#close(connection, Close.UnknownError);
+    }
+    for (const session of this.#sessions.values()) clearTimeout(session.expiry);
+    this.#sessions.clear();
+    this.#starts.clear();
+    this.allMembersAt.clear();
   }
 
   /** Ends every connection and timer; the HTTP server destroys the sockets. */

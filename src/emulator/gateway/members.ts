@@ -6,8 +6,8 @@
 import { gatewayMember } from './payloads.js';
 import { botMemberJson } from '../world/render.js';
 import { ALL_MEMBERS_WINDOW_MS, Close, Intent, Op } from './protocol.js';
-import type { EmulatorContext } from '../context.js';
-import type { ResolvedApplication } from '../options.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import type { ResolvedApplication } from '../kernel/options.js';
 
 /** What op 8 needs of a session. */
 export interface MembersSession {

@@ -1,6 +1,6 @@
 /** What the gateway sends: its members and the full guild of GUILD_CREATE, from the world's renderers. */
-import type { ResolvedApplication } from '../options.js';
-import type { EmulatorUser } from '../types.js';
+import type { ResolvedApplication } from '../kernel/options.js';
+import type { EmulatorUser } from '../kernel/options.js';
 import { isThread } from '../world/permissions.js';
 import { botMemberJson, channelJson, guildJson, guildMemberCount, memberJson } from '../world/render.js';
 import type { GuildRecord } from '../world/types.js';

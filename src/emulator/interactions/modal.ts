@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { checkSnowflake } from '../../shared/check.js';
 import { argumentError } from '../../shared/errors.js';
-import type { EmulatorContext } from '../context.js';
+import type { EmulatorContext } from '../kernel/context.js';
 import { channelJson, partialMemberJson, roleJson, userJson } from '../world/render.js';
 import type { GuildRecord } from '../world/types.js';
 

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { errorBody, invalidFormBody, JsonErrorCode, type ServiceErrorBody } from '../../rules/errors.js';
-import { BodyTooLargeError, isFormUrlEncoded, MAX_BODY_BYTES, oauthError, readBody, type Reply } from '../http.js';
+import { BodyTooLargeError, isFormUrlEncoded, MAX_BODY_BYTES, oauthError, readBody, type Reply } from './http.js';
 
 /** A multipart body (files included) above this many bytes is answered with 413. */
 export const MAX_UPLOAD_BYTES = 8 * 1024 * 1024;

@@ -1,6 +1,6 @@
 /** The rate-limit answers every route of the emulator gives: the headers, the 429s and the invalid-request count. */
-import { json, type Reply } from '../http.js';
-import type { BucketState, RateLimits } from '../ratelimit/limiter.js';
+import { json, type Reply } from './http.js';
+import type { BucketState, RateLimits } from './ratelimit.js';
 
 function secondsText(ms: number): string {
   return (Math.max(0, ms) / 1000).toFixed(3);

@@ -6,10 +6,10 @@
  * invalid-request count. An answer whose route reads no body is given without a promise.
  */
 import type { IncomingMessage } from 'node:http';
-import type { EmulatorContext } from '../context.js';
-import type { Caller } from '../credentials.js';
-import { json, routeSegments, serviceError, type Outcome, type Reply, type RequestUrl } from '../http.js';
-import { GLOBAL_LIMIT_DEFAULT, type BucketRule } from '../ratelimit/limiter.js';
+import type { EmulatorContext } from './context.js';
+import type { Caller } from './credentials.js';
+import { json, routeSegments, serviceError, type Outcome, type Reply, type RequestUrl } from './http.js';
+import { GLOBAL_LIMIT_DEFAULT, type BucketRule } from './ratelimit.js';
 import { formRequired, isMultipart, readFormBody, readJsonBody, readMultipartBody, type BodyResult } from './body.js';
 import { takeServiceFault, takeTokenFault } from './faults.js';
 import { blockedAddress, countInvalid, rateLimitHeaders, tooMany } from './limits.js';

@@ -23,9 +23,9 @@ import {
   type LobbyMessage,
   type RuleResult,
 } from '../../rules/lobbies.js';
-import type { EmulatorContext } from '../context.js';
-import type { Caller } from '../credentials.js';
-import { isPathId, json, jsonText, type Reply } from '../http.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import type { Caller } from '../kernel/credentials.js';
+import { isPathId, json, jsonText, type Reply } from '../kernel/http.js';
 import type { LobbyRecord } from '../state/index.js';
 import { lobbyJson, memberJson } from './wire-json.js';
 import type { LobbyWorld } from './world.js';

@@ -1,9 +1,9 @@
 /** The lobby interface's routes: one row each, run by the kernel's pipeline. */
 import { errorBody, JsonErrorCode } from '../../rules/errors.js';
-import { identify } from '../credentials.js';
-import { json } from '../http.js';
+import { identify } from '../kernel/credentials.js';
+import { json } from '../kernel/http.js';
 import { route, type Authorize, type Route } from '../kernel/pipeline.js';
-import type { BucketRule } from '../ratelimit/limiter.js';
+import type { BucketRule } from '../kernel/ratelimit.js';
 import * as op from './operations.js';
 
 /** Who may call a route: the bot token, a player's Bearer token, either, or anyone. */

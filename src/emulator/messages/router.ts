@@ -11,9 +11,9 @@
 import { fillIds, hasComponentsV2, messageProblems } from '../../rules/components.js';
 import { errorBody, invalidFormBody, JsonErrorCode, type FieldProblem } from '../../rules/errors.js';
 import type { Path } from '../../rules/read.js';
-import type { EmulatorContext } from '../context.js';
-import { identify } from '../credentials.js';
-import { isPathId, json, type Outcome, type Reply } from '../http.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import { identify } from '../kernel/credentials.js';
+import { isPathId, json, type Outcome, type Reply } from '../kernel/http.js';
 import { parseJsonBytes, parseJsonText } from '../kernel/body.js';
 import { route, type Authorize, type Call, type Route } from '../kernel/pipeline.js';
 import { channelChanged } from '../kernel/changes.js';

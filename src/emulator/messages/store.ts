@@ -2,7 +2,8 @@
  * The channel messages an emulator keeps, in memory: the newest MAX_CHANNEL_MESSAGES of each
  * channel, each holding what its answer needs once (an upload's name, never its bytes).
  */
-import type { EmulatorContext } from '../context.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import { areaState, stateOf } from '../kernel/area-state.js';
 
 /** Messages kept per channel; sending one more forgets the oldest (then 404, code 10008). */
 export const MAX_CHANNEL_MESSAGES = 200;
@@ -50,11 +51,8 @@ export class ChannelMessages {
   }
 }
 
-// Kept beside the emulator's context rather than in it, so no other area's state changes.
-const stores = new WeakMap<EmulatorContext, ChannelMessages>();
+const CHANNEL_MESSAGES = areaState('channel messages', () => new ChannelMessages());
 
 export function channelMessagesOf(ctx: EmulatorContext): ChannelMessages {
-  let store = stores.get(ctx);
-  if (store === undefined) stores.set(ctx, (store = new ChannelMessages()));
-  return store;
+  return stateOf(ctx, CHANNEL_MESSAGES);
 }

@@ -63,3 +63,10 @@ export function checkExternalIdentities(where: string, value: unknown): Resolved
     return { type, token, externalUserId, globalName };
   });
 }
+
+declare module '../kernel/options.js' {
+  interface ResolvedOptions {
+    /** The external identities provisional accounts accept. */
+    externalIdentities: readonly ResolvedExternalIdentity[];
+  }
+}

@@ -6,11 +6,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isSnowflake, LOBBY_KEPT_FIELDS, type LobbyMember, type LobbyMessage, type LobbyValueKind, type LobbyValueKinds, type Metadata } from '../../rules/lobbies.js';
-import { EmulatorStateError } from '../errors.js';
+import { EmulatorStateError } from '../kernel/errors.js';
 import { MemoryStateStore } from './memory.js';
-import type { OAuthKind, OAuthRecordSink } from './oauth.js';
 import { isFlag, isId, isListOf, isNumber, isRecord, isText, readSaved, savedName } from './saved.js';
-import type { InviteRecord, LobbyRecord } from './types.js';
+import type { InviteRecord, LobbyRecord, OAuthKind, OAuthRecordSink } from './types.js';
 
 /** The part of the libsql (better-sqlite3) API used here. */
 interface Statement {
@@ -220,6 +219,17 @@ export class SqliteStateStore extends MemoryStateStore implements OAuthRecordSin
   override saveSetting(key: string, value: string): void {
     this.#put.setting.run(key, value);
     super.saveSetting(key, value);
+  }
+
+  override clear(keepSetting: (key: string) => boolean): void {
+    const db = this.#db;
+    const gone = [...this.settingKeys()].filter((key) => !keepSetting(key));
+    const deleteSetting = db.prepare('DELETE FROM settings WHERE key = ?');
+    db.transaction(() => {
+      for (const table of ['lobbies', 'messages', 'invites', 'voice_status', 'oauth']) db.exec(`DELETE FROM ${table}`);
+      for (const key of gone) deleteSetting.run(key);
+    })();
+    super.clear(keepSetting);
   }
 
   override close(): void {

@@ -8,8 +8,9 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, sep } from 'node:path';
 import { packageRoot } from '../../shared/package-root.js';
-import type { EmulatorContext } from '../context.js';
-import { readBody } from '../http.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import { areaState, stateOf } from '../kernel/area-state.js';
+import { readBody } from '../kernel/http.js';
 import { scopeKey } from '../commands/store.js';
 import { autocomplete, clickComponent, invokeCommand, submitModal } from '../interactions/emulate.js';
 import { interactionWorldOf } from '../interactions/world.js';
@@ -134,13 +135,13 @@ export async function serveWeb(ctx: EmulatorContext, req: IncomingMessage, res: 
   return send(res, 404, 'text/plain', 'Not Found');
 }
 
-/** Open event streams, per emulator. */
-const streamCounts = new WeakMap<EmulatorContext, number>();
+/** Open event streams of an emulator: connections, kept by `reset()`. */
+const STREAMS = areaState('open event streams', () => ({ open: 0 }), { keepOnReset: true });
 /** Server-sent events: `message` with the channel's id whenever one of its messages changes. */
 function stream(ctx: EmulatorContext, res: ServerResponse, world: ReturnType<typeof interactionWorldOf>, closing: AbortSignal): void {
-  const open = streamCounts.get(ctx) ?? 0;
-  if (world === undefined || open >= MAX_STREAMS) return send(res, 503, 'text/plain', 'No more event streams.');
-  streamCounts.set(ctx, open + 1);
+  const streams = stateOf(ctx, STREAMS);
+  if (world === undefined || streams.open >= MAX_STREAMS) return send(res, 503, 'text/plain', 'No more event streams.');
+  streams.open++;
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff' });
   res.write(': connected\n\n');
   const tell = (channelId: string): void => void res.write(`event: message\ndata: ${JSON.stringify({ channel_id: channelId })}\n\n`);
@@ -154,7 +155,7 @@ function stream(ctx: EmulatorContext, res: ServerResponse, world: ReturnType<typ
   res.on('close', () => {
     if (ended) return;
     ended = true;
-    streamCounts.set(ctx, (streamCounts.get(ctx) ?? 1) - 1);
+    streams.open--;
     end();
   });
   closing.addEventListener('abort', end, { once: true });

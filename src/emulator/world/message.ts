@@ -6,6 +6,8 @@
  * and embed response schemas of its OpenAPI description say which fields a response always has).
  */
 import { fillIds } from '../../rules/components.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import { areaState, existingStateOf, stateOf } from '../kernel/area-state.js';
 
 type Json = Record<string, unknown>;
 
@@ -137,20 +139,19 @@ export function embedsJson(embeds: unknown[]): unknown[] {
 /** Kept messages of one channel, as another area keeps and answers them. */
 export type ChannelMessageSource = (channelId: string) => readonly object[];
 
-const sources = new WeakMap<object, ChannelMessageSource[]>();
+/** Registered once at start, so kept by `reset()` (a source reads its area's current state). */
+const SOURCES = areaState('channel message sources', (): ChannelMessageSource[] => [], { keepOnReset: true });
 
 /**
  * Registers where an area keeps messages of channels (the interactions area: replies and
  * follow-ups), so the message list shows every message of a channel without one area reading
  * another's store.
  */
-export function addChannelMessageSource(ctx: object, source: ChannelMessageSource): void {
-  const list = sources.get(ctx);
-  if (list === undefined) sources.set(ctx, [source]);
-  else list.push(source);
+export function addChannelMessageSource(ctx: EmulatorContext, source: ChannelMessageSource): void {
+  stateOf(ctx, SOURCES).push(source);
 }
 
 /** The messages of `channelId` every registered source keeps (copies), in no particular order. */
-export function registeredChannelMessages(ctx: object, channelId: string): Json[] {
-  return (sources.get(ctx) ?? []).flatMap((source) => source(channelId).map((m) => structuredClone(m) as Json));
+export function registeredChannelMessages(ctx: EmulatorContext, channelId: string): Json[] {
+  return (existingStateOf(ctx, SOURCES) ?? []).flatMap((source) => source(channelId).map((m) => structuredClone(m) as Json));
 }

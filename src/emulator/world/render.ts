@@ -3,8 +3,8 @@
  * and gateway payload that carries it, each with every field the service's schema requires and
  * the service's defaults. Permission bit sets travel as decimal strings.
  */
-import type { ResolvedApplication } from '../options.js';
-import type { EmulatorUser } from '../types.js';
+import type { ResolvedApplication } from '../kernel/options.js';
+import type { EmulatorUser } from '../kernel/options.js';
 import { isThread } from './permissions.js';
 import type { ChannelRecord, GuildRecord, MemberRecord, RoleRecord } from './types.js';
 

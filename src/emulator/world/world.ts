@@ -199,3 +199,10 @@ const isStoredGuild = (v: unknown): v is StoredGuild =>
   isRecord(v) && isId(v.id) && isText(v.name) && isText(v.ownerId) && (v.preferredLocale === undefined || isLocale(v.preferredLocale)) && isListOf(v.roles, isStoredRole) && isListOf(v.channels, isStoredChannel) && isListOf(v.members, isStoredMember);
 /** The guilds setting as `#save` writes it: ids the emulator issued or checked, permissions as digits. */
 const isStoredGuilds = (v: unknown): v is StoredGuild[] => isListOf(v, isStoredGuild);
+
+declare module '../kernel/context.js' {
+  interface EmulatorContext {
+    /** Guilds, channels, roles and members (area: guilds and commands). */
+    world: World;
+  }
+}

@@ -3,14 +3,12 @@
  * the revocation endpoint (`POST {api}/oauth2/token/revoke`, RFC 7009).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { EmulatorContext } from './context.js';
-import { oauthError, repeatedNames, tokenJson, type Reply } from './http.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import { oauthError, repeatedNames, tokenJson, type Reply } from '../kernel/http.js';
 import { accessTokenHash } from './keys.js';
-import type { ResolvedApplication } from './options.js';
+import type { ResolvedApplication } from '../kernel/options.js';
 import { KNOWN_SCOPES, parseScope, SCOPES_NEEDING_INTERACTIVE_CONSENT } from './scopes.js';
 import type { Grant } from './store.js';
-import { DEVICE_CODE_GRANT, deviceCodeGrant } from './device/flow.js';
-import { mergeOnSignIn } from './provisional/accounts.js';
 
 /** What the token and revocation endpoints need from the request. */
 export interface FormRequest {
@@ -145,7 +143,7 @@ function authorizationCodeGrant(ctx: EmulatorContext, app: ResolvedApplication, 
     throw invalidGrant('Invalid "code_verifier" in request.'); // no challenge was sent at authorize
   }
   // A sign-in that carries an external identity merges its provisional account (GetTokenFromProvisionalMerge).
-  const refused = mergeOnSignIn(ctx, record.userId, form);
+  const refused = ctx.oauthHooks.mergeOnSignIn(ctx, record.userId, form);
   if (refused !== undefined) return refused;
   const grant = ctx.store.createGrant(app.id, record.userId, record.scopes);
   record.grantId = grant.id;
@@ -220,10 +218,12 @@ export function handleToken(ctx: EmulatorContext, req: FormRequest): Reply {
     if (grantType === 'authorization_code') return authorizationCodeGrant(ctx, app, req.form);
     if (grantType === 'refresh_token') return refreshTokenGrant(ctx, app, req.form);
     if (grantType === 'client_credentials') return clientCredentialsGrant(ctx, app, req);
-    if (grantType === DEVICE_CODE_GRANT) {
-      return deviceCodeGrant(ctx, app, req.form, (grant, scopes) => issue(ctx, grant, scopes, undefined), (userId) => mergeOnSignIn(ctx, userId, req.form));
+    const extra = ctx.oauthHooks.grants.get(grantType);
+    if (extra !== undefined) {
+      return extra(ctx, app, req.form, (grant, scopes) => issue(ctx, grant, scopes, undefined), (userId) => ctx.oauthHooks.mergeOnSignIn(ctx, userId, req.form));
     }
-    throw new OAuthProblem(400, 'unsupported_grant_type', `Unsupported grant_type: use authorization_code, refresh_token, client_credentials or ${DEVICE_CODE_GRANT}.`);
+    const known = ['authorization_code', 'refresh_token', 'client_credentials', ...ctx.oauthHooks.grants.keys()];
+    throw new OAuthProblem(400, 'unsupported_grant_type', `Unsupported grant_type: use ${known.slice(0, -1).join(', ')} or ${known.at(-1)!}.`);
   });
 }
 

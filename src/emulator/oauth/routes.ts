@@ -6,10 +6,10 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { handleAuthorize } from './authorize.js';
-import { PATHS, type EmulatorContext } from './context.js';
-import { credentialApplication } from './credentials.js';
-import { serviceError } from './http.js';
-import { anyone, route, type Route } from './kernel/pipeline.js';
+import { PATHS, type EmulatorContext } from '../kernel/context.js';
+import { credentialApplication } from '../kernel/credentials.js';
+import { serviceError } from '../kernel/http.js';
+import { anyone, route, type Route } from '../kernel/pipeline.js';
 import { currentApplication, currentAuthorization, currentUser, discoveryDocument, jwksDocument, userInfo } from './resources.js';
 import { handleRevoke, handleToken, namedClient } from './token.js';
 

@@ -4,8 +4,8 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { redact } from '../shared/redact.js';
-import { EmulatorOpenUrlError } from './errors.js';
+import { redact } from '../../shared/redact.js';
+import { EmulatorOpenUrlError } from '../kernel/errors.js';
 import type { OpenUrlOptions } from './types.js';
 
 const MAX_PAGE_BYTES = 64 * 1024;

@@ -3,16 +3,11 @@
  * written through at the moments the token endpoint changes them, so a restart keeps every
  * sign-in the emulator answered.
  */
-import { OAuthStore, type AccessTokenRecord, type CodeRecord, type Grant, type RefreshTokenRecord } from '../store.js';
-import { damagedState, isFlag, isNumber, isRecord, isText, isTextList, readSaved, type SavedState } from './saved.js';
+import { damagedState, isFlag, isNumber, isRecord, isText, isTextList, readSaved } from '../state/saved.js';
+import type { OAuthKind, OAuthRecordSink } from '../state/types.js';
+import { OAuthStore, type AccessTokenRecord, type CodeRecord, type Grant, type RefreshTokenRecord } from './store.js';
 
 /** Where the records go: one row per record, keyed by kind and id (the token or code itself). */
-export interface OAuthRecordSink extends SavedState {
-  saveOAuthRecords(records: ReadonlyArray<{ kind: OAuthKind; id: string; json: string }>): void;
-  oauthRecords(): Array<{ kind: OAuthKind; id: string; json: string }>;
-}
-
-export type OAuthKind = 'code' | 'grant' | 'access' | 'refresh';
 
 export class PersistentOAuthStore extends OAuthStore {
   readonly #sink: OAuthRecordSink;
@@ -33,6 +28,12 @@ export class PersistentOAuthStore extends OAuthStore {
       else if (row.kind === 'refresh') this.refreshTokens.set(row.id, readSaved(sink, what, row.json, isRefresh));
       else throw damagedState(sink, what);
     }
+  }
+
+  /** Forgets the records; the state store deletes the saved ones (`StateStore.clear`). */
+  override clear(): void {
+    super.clear();
+    this.#nextGrant = 1;
   }
 
   override issueCode(record: Omit<CodeRecord, 'used' | 'grantId'>): string {

@@ -1,6 +1,6 @@
 /** Small HTTP helpers for the emulator: bounded body reading and the reply shapes the service uses. */
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
-import { isId } from '../rules/fields.js';
+import { isId } from '../../rules/fields.js';
 
 /** Request bodies above this many bytes are answered with 413. */
 export const MAX_BODY_BYTES = 64 * 1024;

@@ -2,13 +2,11 @@
  * Read-only endpoints: OpenID discovery, the JWKS, OpenID userinfo, the current user (`/users/@me`),
  * application (`/applications/@me`) and authorization (`/oauth2/@me`).
  */
-import { PATHS, type EmulatorContext } from './context.js';
-import { json, serviceError, type Reply } from './http.js';
-import { identify } from './credentials.js';
+import { PATHS, type EmulatorContext } from '../kernel/context.js';
+import { json, serviceError, type Reply } from '../kernel/http.js';
+import { identify } from '../kernel/credentials.js';
 import { KNOWN_SCOPES, effectiveScopes } from './scopes.js';
-import { provisionalUser } from './provisional/accounts.js';
-import { interactionWorldOf } from './interactions/world.js';
-import { applicationJson, privateApplicationJson, userJson } from './world/render.js';
+import { applicationJson, privateApplicationJson, userJson } from '../world/render.js';
 
 /** `GET {web}/.well-known/openid-configuration`. */
 export function discoveryDocument(ctx: EmulatorContext): Reply {
@@ -55,7 +53,7 @@ export function userInfo(ctx: EmulatorContext, authorization: string | undefined
   const realm = 'realm="social-sdk-auth emulator"';
   if (authorization === undefined) return serviceError(401, { 'WWW-Authenticate': `Bearer ${realm}` });
   const live = bearerToken(ctx, authorization);
-  const user = live === undefined ? undefined : (ctx.options.users.get(live.grant.userId) ?? provisionalUser(ctx, live.grant.userId));
+  const user = live === undefined ? undefined : (ctx.options.users.get(live.grant.userId) ?? ctx.oauthHooks.userOf(ctx, live.grant.userId));
   if (live === undefined || user === undefined) {
     return serviceError(401, { 'WWW-Authenticate': `Bearer ${realm}, error="invalid_token", error_description="The access token is unknown, expired or revoked."` });
   }
@@ -73,7 +71,7 @@ export function userInfo(ctx: EmulatorContext, authorization: string | undefined
 
 /** The user object of `/users/@me` for a user id, with the e-mail when `scopes` has `email`; undefined for an unknown id. */
 function userObject(ctx: EmulatorContext, userId: string, scopes: ReadonlySet<string>, own: boolean): Record<string, unknown> | undefined {
-  const user = ctx.options.users.get(userId) ?? provisionalUser(ctx, userId);
+  const user = ctx.options.users.get(userId) ?? ctx.oauthHooks.userOf(ctx, userId);
   if (user === undefined) return undefined;
   // `/users/@me` is the user's own view: the private fields the service adds to the user object.
   const body: Record<string, unknown> = own ? { ...userJson(user), mfa_enabled: false, locale: user.locale ?? 'en-US' } : userJson(user);
@@ -107,7 +105,7 @@ export function currentAuthorization(ctx: EmulatorContext, authorization: string
   if (live === undefined || app === undefined) return serviceError(401);
   const scopes = effectiveScopes(live.record.scopes);
   const body: Record<string, unknown> = {
-    application: applicationJson(app, { verifyKey: verifyKeyOf(ctx, app.id) }),
+    application: applicationJson(app, { verifyKey: ctx.oauthHooks.interactionsOf(ctx, app.id).publicKeyHex }),
     scopes: [...live.record.scopes],
     expires: new Date(live.record.expiresAt).toISOString(),
   };
@@ -127,20 +125,15 @@ export function currentApplication(ctx: EmulatorContext, authorization: string |
   if (caller === 'unauthorized') return json(401, { code: 40001, message: '401: Unauthorized' });
   if (caller === 'missing-scope' || caller.kind !== 'bot') return json(403, { code: 50001, message: 'Missing Access' });
   const app = ctx.options.applications.get(caller.applicationId)!;
-  const world = interactionWorldOf(ctx);
+  const interactions = ctx.oauthHooks.interactionsOf(ctx, app.id);
   return json(
     200,
     privateApplicationJson(app, {
-      verifyKey: verifyKeyOf(ctx, app.id),
+      verifyKey: interactions.publicKeyHex,
       owner: ctx.options.users.get(app.ownerId),
-      interactionsEndpointUrl: world?.interactionsEndpointUrls.get(app.id) ?? app.interactionsEndpointUrl ?? null,
-      eventWebhooksUrl: world?.eventWebhooksUrls.get(app.id) ?? app.eventWebhooksUrl ?? null,
+      interactionsEndpointUrl: interactions.interactionsEndpointUrl ?? app.interactionsEndpointUrl ?? null,
+      eventWebhooksUrl: interactions.eventWebhooksUrl ?? app.eventWebhooksUrl ?? null,
       guildCount: ctx.world.guilds.size,
     }),
   );
-}
-
-/** The application's interaction public key (hex), the `verify_key` of its application object. */
-function verifyKeyOf(ctx: EmulatorContext, applicationId: string): string {
-  return interactionWorldOf(ctx)!.keys.get(applicationId)!.publicKeyHex;
 }

@@ -3,8 +3,8 @@
  * found before the redirect URI is trusted are shown as a page; later ones go back to the client
  * (RFC 6749 §4.1.2.1).
  */
-import type { EmulatorContext } from './context.js';
-import { errorPage, repeatedNames, type Reply } from './http.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import { errorPage, repeatedNames, type Reply } from '../kernel/http.js';
 import { isCustomScheme, matchRedirectUri } from './redirect.js';
 import { KNOWN_SCOPES, SCOPES_NEEDING_INTERACTIVE_CONSENT, parseScope } from './scopes.js';
 

@@ -3,7 +3,7 @@
  * carry a token, an authorization code, a state or a code verifier. Invalid options and
  * arguments are argument errors (`argumentError`), as in every other entry point.
  */
-import { SocialSdkAuthError } from '../shared/errors.js';
+import { SocialSdkAuthError } from '../../shared/errors.js';
 
 /** The emulator was used after `close()`. */
 export class EmulatorClosedError extends SocialSdkAuthError {

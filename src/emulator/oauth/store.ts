@@ -4,6 +4,8 @@
  * token that descends from it.
  */
 import { randomBytes } from 'node:crypto';
+import type { SigningKey } from './keys.js';
+import type { AuthorizeFault, TokenFault } from './types.js';
 
 export interface CodeRecord {
   clientId: string;
@@ -76,6 +78,15 @@ export class OAuthStore {
     return { accessToken, refreshToken };
   }
 
+  /** Forgets every code, grant and token, and starts grant ids again at 1 (the emulator's `reset()`). */
+  clear(): void {
+    this.codes.clear();
+    this.grants.clear();
+    this.accessTokens.clear();
+    this.refreshTokens.clear();
+    this.nextGrant = 1;
+  }
+
   revokeGrant(grantId: string): void {
     const grant = this.grants.get(grantId);
     if (grant !== undefined) grant.revoked = true;
@@ -102,5 +113,19 @@ export class OAuthStore {
       if (id !== undefined) return this.grants.get(id);
     }
     return undefined;
+  }
+}
+
+declare module '../kernel/context.js' {
+  interface EmulatorContext {
+    /** Every code, grant and token the emulator's OAuth issued. */
+    readonly store: OAuthStore;
+    /** The ID-token signing key. */
+    readonly key: SigningKey;
+    /** What the headless user answers the consent screen. */
+    consent: 'approve' | 'deny';
+    signedInUserId: string;
+    authorizeFault: AuthorizeFault | undefined;
+    tokenFault: TokenFault | undefined;
   }
 }
