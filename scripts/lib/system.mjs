@@ -1,8 +1,9 @@
 // The one list of what the project needs from Debian, by the command each package provides, and
 // how to say what is missing. Used by scripts/ensure-system.mjs (before `npm test`, `npm pack`
 // and in CI) and by scripts/prebuilds.mjs (per target, before CMake runs).
-import { accessSync, constants, statSync } from 'node:fs';
-import path from 'node:path';
+import { has } from './commands.cjs';
+
+export { has };
 
 /** Command (or absolute path) → the Debian package that provides it. */
 export const packages = {
@@ -53,21 +54,6 @@ export const prebuildTools = {
 export function prebuildCommands(target) {
   const { compiler, strip, other } = prebuildTools[target];
   return ['cmake', 'ninja', compiler, strip, ...other];
-}
-
-function runnable(file) {
-  try {
-    accessSync(file, constants.X_OK);
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** Whether `command` is a program on PATH (or, for an absolute path, a program there). */
-export function has(command) {
-  if (path.isAbsolute(command)) return runnable(command);
-  return (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir && runnable(path.join(dir, command)));
 }
 
 /** The commands of `commands` that are missing, each with its package, in list order. */
