@@ -81,7 +81,7 @@ export function headerProblems(platform, headers) {
   const want = platforms[platform];
   const problems = [];
   if (headers.format !== want.format || headers.arch !== want.arch) {
-    problems.push(`it is a ${headers.format} ${headers.arch} binary, but ${platform} needs a ${want.format} ${want.arch} one.`);
+    problems.push(`its headers say ${headers.format} ${headers.arch}, but ${platform} needs ${want.format} ${want.arch}; it belongs in another folder or was built for the wrong target.`);
     return problems;
   }
   if (!headers.exports.includes(ENTRY_POINT)) {
