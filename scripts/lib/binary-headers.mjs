@@ -344,7 +344,7 @@ function readMachO(buffer) {
     arch: MACHO_CPUS[cpu] ?? `cputype 0x${cpu.toString(16)}`,
     filetype: { 6: 'dylib', 8: 'bundle' }[filetype] ?? `filetype ${filetype}`,
     // C names carry a leading underscore in Mach-O symbol tables.
-    exports: [...exports].map((n) => (n.startsWith('_') ? n.slice(1) : n)),
+    exports: [...exports].map((n) => (n.startsWith('_') ? n.slice(1) : n)).sort(),
     libraries,
     minimumOs,
   };
