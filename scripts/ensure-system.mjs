@@ -12,7 +12,13 @@ import { aptCommand, defaultPrebuildTargets, describeMissing, has, missing, preb
 // node-gyp's (Xcode's command line tools, or Visual Studio's C++ workload, and Python 3, all on
 // GitHub's runners); the tests that need Linux-only programs (xdg-open, the Secret Service,
 // Wine, qemu, the cross compilers) say so and are skipped there. See docs/platforms.md.
-if (process.platform !== 'linux') process.exit(0);
+if (process.platform !== 'linux') {
+  console.log(
+    `ensure-system: nothing to install on ${process.platform}: its builds are node-gyp's (Xcode's command line tools or Visual Studio's C++ tools, and Python 3), ` +
+      'and the tests that drive Linux-only programs skip here, each saying what is missing.',
+  );
+  process.exit(0);
+}
 
 const args = process.argv.slice(2);
 const forPrebuilds = args[0] === '--for' && args[1] === 'prebuilds';

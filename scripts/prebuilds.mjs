@@ -70,8 +70,7 @@ function parseArgs(argv) {
 }
 
 function run(command, args, cwd = root) {
-  // npm's and npx's Windows launchers are .cmd files, which only a shell runs.
-  const result = spawnSync(command, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'], shell: process.platform === 'win32' });
+  const result = spawnSync(command, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'] });
   if (result.status !== 0) {
     throw new Error(`prebuilds: ${command} ${args.join(' ')} failed (${result.error?.message ?? `status ${result.status}`}).`);
   }
