@@ -40,7 +40,9 @@ if (options.json) {
   for (const entry of report.files) {
     const h = entry.headers;
     const what = h ? `${h.format} ${h.arch}, needs ${h.minimumOs ? `${h.minimumOs.name} ${h.minimumOs.version}` : 'no declared OS'}, links ${h.libraries.join(' ') || 'nothing'}` : 'unreadable';
-    const loaded = entry.load ? (entry.load.loaded ? 'loaded here' : entry.load.reason) : 'not loaded (--load skip)';
+    const loaded = entry.load
+      ? entry.load.loaded ? 'loaded here' : entry.load.reason
+      : options.load === 'skip' ? 'not loaded (--load skip)' : 'not loaded: its headers fail the checks';
     console.log(`${entry.problems.length ? 'FAIL' : 'ok  '} prebuilds/${entry.file}: ${what}; ${loaded}`);
   }
 }

@@ -192,6 +192,24 @@ describe.skipIf(!linuxX64)('planted wrong binaries', () => {
   });
 });
 
+describe('docs/platforms.md', () => {
+  it("states the checker's promises: each platform's oldest OS and the libraries it may link", async () => {
+    const { platforms } = await import('../scripts/lib/prebuild-check.mjs');
+    const doc = readFileSync(path.join(root, 'docs', 'platforms.md'), 'utf8');
+    const row = (platform: string) => doc.split('\n').find((line) => line.startsWith(`| \`${platform}\` |`)) ?? '';
+    const said = { 'linux-x64': 'glibc ≥ 2.35', 'linux-arm64': 'glibc ≥ 2.35', 'win32-x64': 'Windows 10 or later', 'darwin-x64': 'macOS 10.15 or later', 'darwin-arm64': 'macOS 11 or later' };
+    for (const [platform, promise] of Object.entries(platforms)) {
+      expect(row(platform)).toContain(said[platform as keyof typeof said]);
+      expect(said[platform as keyof typeof said]).toContain(promise.minimumOs.version.replace(/\.0$/, ''));
+    }
+    expect(Object.keys(platforms).sort()).toEqual(Object.keys(said).sort());
+    // The table of checks names the same ceilings and the macOS libraries.
+    expect(doc).toContain('newest `GLIBC_x.y` version need ≤ 2.35');
+    expect(doc).toContain('≤ 10.15 (x64), 11.0 (arm64)');
+    for (const lib of platforms['darwin-arm64'].libraries) expect(doc).toContain(`\`${lib}\``);
+  });
+});
+
 // ---------------------------------------------------------------- Mach-O, assembled by hand
 
 const CPU = { arm64: 0x0100000c, x86_64: 0x01000007 };
