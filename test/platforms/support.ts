@@ -1,19 +1,19 @@
 // What the platform tests share: the prebuilds made by `npm run prebuilds`, the package packed
 // with them and installed with --ignore-scripts (so nothing can compile), the real Node of
 // another platform, and how to run it under Wine or qemu.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, cpSync, mkdirSync, openSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 
 export const root = path.resolve(__dirname, '..', '..');
 
-export const WINE = '/usr/lib/wine/wine64';
-export const WINESERVER = '/usr/lib/wine/wineserver';
-export const QEMU = 'qemu-aarch64-static';
-export const ARM64_SYSROOT = '/usr/aarch64-linux-gnu';
+// Where Wine and qemu live and how a Windows or arm64 Node is run here: one place, shared with
+// the prebuild checker (scripts/lib/prebuild-check.mjs).
+import { has } from '../../scripts/lib/commands.cjs';
+import { QEMU, WINE, WINESERVER } from '../../scripts/lib/platform-run.cjs';
+export { ARM64_SYSROOT, QEMU, WINE, WINESERVER, createWinePrefix, stopWine, wineEnv, winePath } from '../../scripts/lib/platform-run.cjs';
 
-const has = (command: string): boolean => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
 
 /** Why the Windows tests cannot run here, or undefined when they can. */
 export function windowsToolsMissing(): string | undefined {
@@ -45,10 +45,8 @@ export function buildPrebuilds(targets: string[]): void {
   run(process.execPath, [path.join(root, 'scripts', 'prebuilds.mjs'), '--target', targets.join(',')], root);
 }
 
-/** The real Node of `platform`, fetched once from the npm registry (scripts/platform-node.mjs). */
-export function platformNode(platform: 'win32-x64' | 'linux-arm64'): string {
-  return run(process.execPath, [path.join(root, 'scripts', 'platform-node.mjs'), platform], root).trim();
-}
+/** The real Node of `platform`, fetched once from the npm registry (scripts/lib/platform-run.cjs). */
+export { platformNode } from '../../scripts/lib/platform-run.cjs';
 
 /**
  * `npm pack` of a copy of the project (prepack runs; the prebuilds already built here are copied
@@ -73,11 +71,6 @@ export function packAndInstall(work: string): { app: string; files: string[] } {
   cpSync(path.join(root, 'test', 'fixtures', 'empty-app'), app, { recursive: true });
   run('npm', ['install', '--ignore-scripts', '--no-package-lock', path.join(work, info[0]!.filename)], app);
   return { app, files: info[0]!.files.map((f) => f.path) };
-}
-
-/** A Linux path as Wine's Windows programs see it (drive Z: is the Linux root). */
-export function winePath(linuxPath: string): string {
-  return `Z:${linuxPath.replace(/\//g, '\\')}`;
 }
 
 export interface Exit {
