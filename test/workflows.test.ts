@@ -12,7 +12,7 @@ const root = path.resolve(__dirname, '..');
 const workflows = path.join(root, '.github', 'workflows');
 const read = (name: string) => readFileSync(path.join(workflows, name), 'utf8');
 
-// js-yaml is eslint's YAML reader; its load is all this needs.
+// js-yaml (a devDependency) reads the workflows; its load is all this needs.
 const yaml = createRequire(__filename)('js-yaml') as { load(text: string): unknown };
 
 type Step = { uses?: string; run?: string; with?: Record<string, unknown>; env?: Record<string, string> };
