@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { EmulatorContext } from './context.js';
-import { parseRequestUrl, serviceError, type Outcome, type Reply } from './http.js';
+import { json, parseRequestUrl, serviceError, type Outcome, type Reply } from './http.js';
 import { RouteTable, type RequestNote } from './kernel/pipeline.js';
 import { OAUTH_ROUTES } from './oauth-routes.js';
 import { LOBBY_ROUTES } from './lobbies/router.js';
@@ -28,6 +28,26 @@ const TOKEN_SEGMENT = /^(\/api\/v10\/(?:interactions|webhooks)\/[^/]*\/)[^/]+/i;
 /** `path` as the request log keeps it: without credentials. */
 function loggedPath(path: string): string {
   return path.replace(TOKEN_SEGMENT, '$1[redacted]');
+}
+
+/** A path as a 404 names it: without credentials, ids as `{id}`, at most 200 characters. */
+function namedPath(path: string): string {
+  const named = loggedPath(path)
+    .split('/')
+    .map((segment) => (/^[0-9]{5,20}$/.test(segment) ? '{id}' : segment))
+    .join('/');
+  return named.length > 200 ? `${named.slice(0, 200)}…` : named;
+}
+
+/**
+ * The answer to a path no route serves: the service's 404 shape (`code: 0`), with a message
+ * that says the emulator does not emulate it, naming the method and route and where the routes
+ * it serves are listed, so a developer knows whether the bot or the emulator is wrong.
+ */
+export function notEmulated(method: string, path: string): Reply {
+  const shown = /^[A-Z]{1,12}$/.test(method) ? method : 'this method of';
+  const message = `404: Not Found. The emulator does not emulate ${shown} ${namedPath(path)}; docs/emulator.md ("Every route") lists the routes it serves, and emulator.addRoute() adds one.`;
+  return json(404, { message, code: 0 });
 }
 
 /**
@@ -155,7 +175,7 @@ export class EmulatorServer {
       path = url.pathname;
       // The web client's pages, assets, event stream and actions answer themselves (a stream has no one reply).
       if (ctx !== undefined && isWebPath(path)) return serveWeb(ctx, req, res, path, this.log, this.closing.signal);
-      outcome = ctx === undefined ? serviceError(503) : (ROUTES.run(ctx, req, url, note) ?? serviceError(404));
+      outcome = ctx === undefined ? serviceError(503) : (ROUTES.run(ctx, req, url, note) ?? notEmulated(method, path));
     } catch {
       outcome = serviceError(500); // the cause may hold request data, so it is not echoed
     }
