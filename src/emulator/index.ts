@@ -39,6 +39,7 @@ import { channelJson, guildJson, memberJson, roleJson } from './world/render.js'
 import * as gatewayEvents from './gateway/events.js';
 import { postUserMessage } from './messages/router.js';
 import { findChannelMessage } from './messages/answer.js';
+import { checkRoute } from './custom-routes.js';
 import { addReaction, parseReactionEmoji, removeReaction } from './messages/reactions.js';
 import { directMessagesBetween, postDirectMessage } from './messages/direct.js';
 import type { GuildRecord } from './world/types.js';
@@ -70,6 +71,7 @@ import type {
   EmulatorGuildObject,
   EmulatorRole,
   EmulatorRoleObject,
+  EmulatorRoute,
 } from './types.js';
 
 /** Every type of the emulator's options and objects. */
@@ -77,6 +79,7 @@ export type * from './types.js';
 
 export { EmulatorClosedError, EmulatorGatewayError, EmulatorOpenUrlError, EmulatorStateError } from './errors.js';
 export { DEFAULT_APPLICATION_ID } from './options.js';
+export { fieldError, EmulatorFieldError } from './custom-routes.js';
 export { ALL_PERMISSIONS, PermissionFlags, type PermissionFlag } from '../rules/permissions.js';
 export { EmulatorInteractionError, type EmulatorInteractionFailure } from './interactions/errors.js';
 export type * from './interactions/types.js';
@@ -376,6 +379,13 @@ class RunningEmulator implements Emulator {
     return postUserMessage(this.#ctx, channelId, userId, content);
   }
 
+  addRoute(route: EmulatorRoute): void {
+    const where = 'emulator.addRoute';
+    const checked = checkRoute(where, 'route', route);
+    if (this.#server.isClosed) throw new EmulatorClosedError('add a route');
+    this.#server.addRoutes(where, [{ route: checked, name: 'route' }]);
+  }
+
   async addReaction(options: { channelId: string; messageId: string; emoji: string; userId: string }): Promise<void> {
     this.#react('emulator.addReaction', options, true);
   }
@@ -653,6 +663,9 @@ function checkStorm(storm: unknown): { count: number; retryAfter: number; scope:
 /** Starts an emulator on 127.0.0.1; resolves once it accepts requests. */
 export async function startEmulator(options?: EmulatorOptions): Promise<Emulator> {
   const resolved = resolveOptions(options);
+  const given: unknown = options?.routes ?? [];
+  if (!Array.isArray(given)) throw argumentError('type', 'startEmulator', 'options.routes', 'an array of routes ({ method, path, handler })', given);
+  const routes = given.map((r, i) => ({ route: checkRoute('startEmulator', `options.routes[${i}]`, r), name: `options.routes[${i}]` }));
   const key = await createSigningKey();
   const { state, oauth } = await openStateStore(resolved.dataDir);
   // Bot tokens: given, else the one kept in dataDir, else a new one (kept for the next start).
@@ -663,6 +676,7 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
   let commands: CommandStore;
   let interactionWorld: interactions.InteractionWorld;
   const server = new EmulatorServer(resolved.headersTimeoutMs);
+  server.addRoutes('startEmulator', routes); // refused before anything is opened
   const ids = new Snowflakes();
   let port: number;
   try {

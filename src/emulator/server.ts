@@ -3,7 +3,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import type { EmulatorContext } from './context.js';
 import { json, parseRequestUrl, serviceError, type Outcome, type Reply } from './http.js';
-import { RouteTable, type RequestNote } from './kernel/pipeline.js';
+import { RouteTable, type RequestNote, type Route } from './kernel/pipeline.js';
+import { collision, type CheckedRoute } from './custom-routes.js';
+import { argumentError } from '../shared/errors.js';
 import { OAUTH_ROUTES } from './oauth-routes.js';
 import { LOBBY_ROUTES } from './lobbies/router.js';
 import { COMMAND_ROUTES } from './commands/router.js';
@@ -63,7 +65,8 @@ export const ROUTE_TABLES = {
   device: DEVICE_ROUTES,
   provisional: PROVISIONAL_ROUTES,
 } as const;
-const ROUTES = new RouteTable(Object.values(ROUTE_TABLES));
+const BUILT_IN: readonly Route[] = Object.values(ROUTE_TABLES).flat();
+const ROUTES = new RouteTable([BUILT_IN]);
 
 /** An http.Server bound to 127.0.0.1 that can be closed completely, hanging requests included. */
 export class EmulatorServer {
@@ -78,6 +81,9 @@ export class EmulatorServer {
   private readonly closing = new AbortController();
   private closed: Promise<void> | undefined;
   private ctx: EmulatorContext | undefined;
+  /** The built-in routes, and those the studio added (a table of this server's own once it adds one). */
+  #routes = ROUTES;
+  readonly #added: CheckedRoute[] = [];
   /** Connections whose first request head has not come yet, with the timer that closes them. */
   readonly #awaitingHead = new Map<Socket, NodeJS.Timeout>();
 
@@ -135,6 +141,25 @@ export class EmulatorServer {
     });
   }
 
+  /**
+   * Adds a studio's routes (checked by `checkRoute`), refusing one a built-in or an added route
+   * already answers: built-in routes come first, then the added ones in order.
+   */
+  addRoutes(where: string, routes: readonly { route: CheckedRoute; name: string }[]): void {
+    const adding: CheckedRoute[] = [];
+    for (const { route, name } of routes) {
+      const builtIn = collision(BUILT_IN, route);
+      if (builtIn !== undefined) {
+        throw argumentError('value', where, `${name}.path`, `a method and path the emulator does not serve (${builtIn.method} /${builtIn.segments.join('/')} is built in; docs/emulator.md lists the routes it serves)`, route.name);
+      }
+      const twin = [...this.#added, ...adding].find((other) => other.shape === route.shape);
+      if (twin !== undefined) throw argumentError('value', where, `${name}.path`, `a method and path no added route has (${twin.name} was added already)`, route.name);
+      adding.push(route);
+    }
+    this.#added.push(...adding);
+    this.#routes = new RouteTable([BUILT_IN, this.#added.map((r) => r.row)]);
+  }
+
   /** Starts answering requests with `ctx`. */
   attach(ctx: EmulatorContext): void {
     this.ctx = ctx;
@@ -175,7 +200,7 @@ export class EmulatorServer {
       path = url.pathname;
       // The web client's pages, assets, event stream and actions answer themselves (a stream has no one reply).
       if (ctx !== undefined && isWebPath(path)) return serveWeb(ctx, req, res, path, this.log, this.closing.signal);
-      outcome = ctx === undefined ? serviceError(503) : (ROUTES.run(ctx, req, url, note) ?? notEmulated(method, path));
+      outcome = ctx === undefined ? serviceError(503) : (this.#routes.run(ctx, req, url, note) ?? notEmulated(method, path));
     } catch {
       outcome = serviceError(500); // the cause may hold request data, so it is not echoed
     }

@@ -133,6 +133,8 @@ export interface EmulatorOptions {
    * `true` or options. Needs the optional dependency `ws`, loaded only then. Default: none.
    */
   gateway?: boolean | EmulatorGatewayOptions;
+  /** Routes the emulator does not serve, added by the studio (see `EmulatorRoute` and `emulator.addRoute`). Default: none. */
+  routes?: EmulatorRoute[];
 }
 
 /** A 429 storm for `Emulator.injectRateLimits`. */
@@ -296,6 +298,12 @@ export interface Emulator {
   addReaction(options: { channelId: string; messageId: string; emoji: string; userId: string }): Promise<void>;
   /** Takes a member's reaction away: MESSAGE_REACTION_REMOVE when there was one. */
   removeReaction(options: { channelId: string; messageId: string; emoji: string; userId: string }): Promise<void>;
+  /**
+   * Adds a route the emulator does not serve (see `EmulatorRoute`), run through the same pipeline
+   * as the built-in ones. A method and path a built-in route (or an added one) already serves is
+   * refused with a RangeError naming it.
+   */
+  addRoute(route: EmulatorRoute): void;
   /**
    * A game direct message from one player to another (both of `options.users`), as the game's
    * social layer sends it: kept per pair of users (the newest 200), for the moderation metadata
@@ -483,4 +491,59 @@ export interface DesktopClient {
   readonly authorizations: number;
   /** Stops listening, ends every connection and removes the socket. Idempotent. */
   close(): Promise<void>;
+}
+
+/** Who called a route a studio added (`EmulatorRoute.handler`). */
+export type EmulatorRouteCaller =
+  | { kind: 'bot'; applicationId: string }
+  | { kind: 'bearer'; applicationId: string; userId: string; scopes: string[] }
+  | { kind: 'none' };
+
+/** What a studio's route handler is given. */
+export interface EmulatorRouteRequest {
+  method: string;
+  /** The path's parameters by the names of `EmulatorRoute.path` (`{channel}` -> `params.channel`), percent-decoded. */
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** The parsed JSON body (`body: 'json'`; undefined when none was sent), else undefined. */
+  body: unknown;
+  caller: EmulatorRouteCaller;
+  /**
+   * Sends a gateway event to the sessions that hold `options.guildId` (and have `options.intent`,
+   * when given), as the service would dispatch it: `dispatch('THREAD_CREATE', thread, { guildId, intent: 1 << 0 })`.
+   * Nothing happens without the `gateway` option.
+   */
+  dispatch(event: string, data: unknown, options: { guildId: string; intent?: number }): void;
+}
+
+/** What a studio's route handler answers: `status` (default 200) and a JSON `body` (none for 204). */
+export interface EmulatorRouteReply {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/**
+ * A route a studio adds to the emulator (`startEmulator({ routes })`, `emulator.addRoute`), run
+ * through the same pipeline as the built-in routes. It may not take a method and path a built-in
+ * route serves.
+ */
+export interface EmulatorRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Relative to `/api/v10/`, the first segment literal, parameters as `{name}`: `'channels/{channel}/threads'`. */
+  path: string;
+  /**
+   * Who may call: `'bot'` (a bot token; the default), `'bearer'` (a user's access token with one
+   * of `scopes`), `'bot-or-bearer'`, or `'none'` (anyone; counts toward no limit). A missing or
+   * unknown credential gets 401 code 40001, the wrong kind 403 code 50001, as built-in routes answer.
+   */
+  credential?: 'bot' | 'bearer' | 'bot-or-bearer' | 'none';
+  /** The scopes a Bearer token may hold, one of which it must. Default `['identify']`. */
+  scopes?: string[];
+  /** `'json'` (read and parsed, at most 64 KiB: 413, 400 code 50109) or `'none'`. Default: `'json'` for POST, PUT and PATCH. */
+  body?: 'json' | 'none';
+  /** A rate-limit bucket of the route besides the global limit, per application (per user for `'bearer'`). */
+  bucket?: { id: string; limit: number; windowMs: number };
+  /** Answers a request; throw `fieldError([...])` for a 400 with code 50035. Any other throw answers 500. */
+  handler: (request: EmulatorRouteRequest) => EmulatorRouteReply | Promise<EmulatorRouteReply>;
 }
