@@ -14,6 +14,7 @@
 import { inspect } from 'node:util';
 import { checkBoolean, checkFunction, checkInteger, checkMs, checkOneOf, checkOptions, checkSignal, checkSnowflake, checkString } from '../shared/check.js';
 import { argumentError } from '../shared/errors.js';
+import { JsonErrorCode } from '../rules/errors.js';
 import type { EmulatorContext } from './kernel/context.js';
 import { generateBotToken } from './kernel/credentials.js';
 import { createAccessToken, liveTokensOf } from './oauth/access-tokens.js';
@@ -41,6 +42,9 @@ import { isThread } from './world/permissions.js';
 import { channelJson, guildJson, memberJson, roleJson } from './world/render.js';
 import * as gatewayEvents from './gateway/events.js';
 import { postUserMessage } from './messages/router.js';
+import { findChannelMessage } from './messages/answer.js';
+import { checkRoute } from './custom-routes.js';
+import { addReaction, parseReactionEmoji, removeReaction } from './messages/reactions.js';
 import { directMessagesBetween, postDirectMessage } from './messages/direct.js';
 import type { GuildRecord } from './world/types.js';
 import { World } from './world/world.js';
@@ -71,6 +75,7 @@ import type {
   EmulatorGuildObject,
   EmulatorRole,
   EmulatorRoleObject,
+  EmulatorRoute,
 } from './types.js';
 
 /** Every type of the emulator's options and objects. */
@@ -78,6 +83,7 @@ export type * from './types.js';
 
 export { EmulatorClosedError, EmulatorGatewayError, EmulatorOpenUrlError, EmulatorStateError } from './kernel/errors.js';
 export { DEFAULT_APPLICATION_ID } from './options.js';
+export { fieldError, EmulatorFieldError } from './custom-routes.js';
 export { ALL_PERMISSIONS, PermissionFlags, type PermissionFlag } from '../rules/permissions.js';
 export { EmulatorInteractionError, type EmulatorInteractionFailure } from './interactions/errors.js';
 export type * from './interactions/types.js';
@@ -380,6 +386,40 @@ class RunningEmulator implements Emulator {
     if (content.length > 2000) throw argumentError('value', where, 'options.content', 'at most 2000 characters', content);
     if (this.#server.isClosed) throw new EmulatorClosedError('send a message');
     return postUserMessage(this.#ctx, channelId, userId, content);
+  }
+
+  addRoute(route: EmulatorRoute): void {
+    const where = 'emulator.addRoute';
+    const checked = checkRoute(where, 'route', route);
+    if (this.#server.isClosed) throw new EmulatorClosedError('add a route');
+    this.#server.addRoutes(where, [{ route: checked, name: 'route' }]);
+  }
+
+  async addReaction(options: { channelId: string; messageId: string; emoji: string; userId: string }): Promise<void> {
+    this.#react('emulator.addReaction', options, true);
+  }
+
+  async removeReaction(options: { channelId: string; messageId: string; emoji: string; userId: string }): Promise<void> {
+    this.#react('emulator.removeReaction', options, false);
+  }
+
+  /** A member's reaction added or removed, as the web client's player does it. */
+  #react(where: string, options: { channelId: string; messageId: string; emoji: string; userId: string }, add: boolean): void {
+    const o = checkOptions(where, options);
+    const channelId = checkSnowflake(where, 'options.channelId', o.channelId);
+    const found = this.#ctx.world.channel(channelId);
+    if (found === undefined) throw argumentError('value', where, 'options.channelId', 'the id of a channel of a guild of this emulator', channelId);
+    const messageId = checkSnowflake(where, 'options.messageId', o.messageId);
+    if (findChannelMessage(this.#ctx, channelId, messageId) === undefined) throw argumentError('value', where, 'options.messageId', 'the id of a message of the channel', messageId);
+    const emoji = checkString(where, 'options.emoji', o.emoji);
+    if (parseReactionEmoji(emoji) === undefined) throw argumentError('value', where, 'options.emoji', "a Unicode emoji (such as '👍') or a custom emoji as 'name:id'", emoji);
+    const userId = checkString(where, 'options.userId', o.userId);
+    if (!found.guild.members.has(userId)) throw argumentError('value', where, 'options.userId', "the user id of a member of the channel's guild", userId, 'Add one with emulator.setGuildMember().');
+    if (this.#server.isClosed) throw new EmulatorClosedError(add ? 'add a reaction' : 'remove a reaction');
+    const result = add ? addReaction(this.#ctx, channelId, messageId, emoji, userId) : removeReaction(this.#ctx, channelId, messageId, emoji, userId);
+    if (result.ok) return;
+    if (result.code === JsonErrorCode.MaximumReactions) throw argumentError('value', where, 'options.emoji', 'an emoji the message already has: it has 20 different reactions, the most the service allows', emoji);
+    throw argumentError('value', where, 'options.userId', 'a member who may react in the channel (VIEW_CHANNEL, READ_MESSAGE_HISTORY, and ADD_REACTIONS for an emoji not on the message yet)', userId, 'Give the member a role with those permissions.');
   }
 
   async sendDirectMessage(options: { from: string; to: string; content: string; applicationId?: string }): Promise<Record<string, unknown>> {
@@ -695,6 +735,9 @@ function resetContext(ctx: EmulatorContext, server: EmulatorServer): void {
 /** Starts an emulator on 127.0.0.1; resolves once it accepts requests. */
 export async function startEmulator(options?: EmulatorOptions): Promise<Emulator> {
   const resolved = resolveOptions(options);
+  const given: unknown = options?.routes ?? [];
+  if (!Array.isArray(given)) throw argumentError('type', 'startEmulator', 'options.routes', 'an array of routes ({ method, path, handler })', given);
+  const routes = given.map((r, i) => ({ route: checkRoute('startEmulator', `options.routes[${i}]`, r), name: `options.routes[${i}]` }));
   const key = resolved.signingKey ?? (await sharedSigningKey());
   const { state, oauthRecords } = await openStateStore(resolved.dataDir);
   let oauth: OAuthStore;
@@ -709,6 +752,7 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
   const botTokenOf = new Map<string, string>();
   let opened: WorldState | undefined;
   const server = new EmulatorServer(resolved.headersTimeoutMs);
+  server.addRoutes('startEmulator', routes); // refused before anything is opened
   let ctx: EmulatorContext;
   let port: number;
   try {

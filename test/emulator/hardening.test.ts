@@ -63,7 +63,9 @@ describe('nothing secret reachable', () => {
         // Guilds and commands: the world's guilds, roles, members and channels.
         'createGuild', 'createRole', 'setGuildMember', 'createChannel', 'canUseCommand',
         // The gateway and the events it carries.
-        'gateway', 'gatewayUrl', 'removeGuildMember', 'sendUserMessage',
+        'gateway', 'gatewayUrl', 'removeGuildMember', 'sendUserMessage', 'addReaction', 'removeReaction',
+        // Routes a studio adds.
+        'addRoute',
         // Game direct messages (the moderation metadata route).
         'sendDirectMessage', 'directMessages',
         // The device flow and provisional accounts.
@@ -79,7 +81,7 @@ describe('nothing secret reachable', () => {
   });
 
   it('exports exactly the documented names', () => {
-    expect(Object.keys(emulatorModule).sort()).toEqual(['ALL_PERMISSIONS', 'DEFAULT_APPLICATION_ID', 'EmulatorClosedError', 'EmulatorGatewayError', 'EmulatorInteractionError', 'EmulatorOpenUrlError', 'EmulatorStateError', 'PermissionFlags', 'startEmulator']);
+    expect(Object.keys(emulatorModule).sort()).toEqual(['ALL_PERMISSIONS', 'DEFAULT_APPLICATION_ID', 'EmulatorClosedError', 'EmulatorFieldError', 'EmulatorGatewayError', 'EmulatorInteractionError', 'EmulatorOpenUrlError', 'EmulatorStateError', 'PermissionFlags', 'fieldError', 'startEmulator']);
   });
 
   it('keeps the query of a URL it refuses out of the error', async () => {

@@ -41,7 +41,7 @@ let routes: RouteName[] = [];
 let clockOffset = 0;
 let onInteraction: (interaction: Interaction) => InteractionResponse | undefined | Promise<InteractionResponse | undefined> = () => reply('ok');
 
-const W = { guild: '', general: '', voice: '', role: '', command: '', guildCommand: '', lobby: '', lobbyMessage: '', message: '', directMessage: '' };
+const W = { guild: '', general: '', readOnly: '', readOnlyMessage: '', voice: '', role: '', command: '', guildCommand: '', lobby: '', lobbyMessage: '', message: '', directMessage: '' };
 
 interface CallOptions {
   auth?: string | null;
@@ -305,6 +305,85 @@ add('PUT /api/v10/channels/:id/voice-status 403 missing permissions', 403, async
 });
 add('PUT /api/v10/channels/:id/voice-status 404', 404, () => call('PUT', api('/channels/0/voice-status'), { body: { status: 'x' } }));
 
+// ---- reactions, pins and typing ----
+const THUMBS = encodeURIComponent('👍');
+const reactions = (rest = '', message = W.message): string => `${messages()}/${message}/reactions${rest}`;
+/** A fresh message of the bot's, so a case's reactions and pins start from none. */
+const freshMessage = async (): Promise<string> => ((await call('POST', messages(), { body: { content: 'react to me' } })).body as { id: string }).id;
+add('PUT /api/v10/channels/:channel/messages/:message/reactions/:emoji/@me 204', 204, () => call('PUT', reactions(`/${THUMBS}/@me`)));
+add('PUT /api/v10/channels/:channel/messages/:message/reactions/:emoji/@me 204 custom emoji', 204, () => call('PUT', reactions(`/${encodeURIComponent('dice:123456789012345678')}/@me`)));
+add('PUT /api/v10/channels/:channel/messages/:message/reactions/:emoji/@me 400 unknown emoji', 400, () => call('PUT', reactions('/nope/@me')));
+add('PUT /api/v10/channels/:channel/messages/:message/reactions/:emoji/@me 404 unknown message', 404, () => call('PUT', reactions(`/${THUMBS}/@me`, UNKNOWN)));
+add('PUT /api/v10/channels/:channel/messages/:message/reactions/:emoji/@me 400 30010 past 20 emoji', 400, async () => {
+  const id = await freshMessage();
+  const emoji = ['😀', '😁', '😂', '😃', '😄', '😅', '😆', '😇', '😈', '😉', '😊', '😋', '😌', '😍', '😎', '😏', '😐', '😑', '😒', '😓'];
+  for (const e of emoji) expect((await call('PUT', reactions(`/${encodeURIComponent(e)}/@me`, id))).status).toBe(204);
+  return call('PUT', reactions(`/${THUMBS}/@me`, id));
+});
+add('DELETE /api/v10/channels/:channel/messages/:message/reactions/:emoji/@me 204', 204, () => call('DELETE', reactions(`/${THUMBS}/@me`)));
+add('DELETE /api/v10/channels/:channel/messages/:message/reactions/:emoji/@me 404', 404, () => call('DELETE', reactions(`/${THUMBS}/@me`, UNKNOWN)));
+add('DELETE /api/v10/channels/:channel/messages/:message/reactions/:emoji/:user 204', 204, async () => {
+  await emulator.addReaction({ channelId: W.general, messageId: W.message, emoji: '👍', userId: PLAYER });
+  return call('DELETE', reactions(`/${THUMBS}/${PLAYER}`));
+});
+add('DELETE /api/v10/channels/:channel/messages/:message/reactions/:emoji/:user 404', 404, () => call('DELETE', reactions(`/${THUMBS}/${PLAYER}`, UNKNOWN)));
+add('GET /api/v10/channels/:channel/messages/:message/reactions/:emoji 200', 200, async () => {
+  const id = await freshMessage();
+  await call('PUT', reactions(`/${THUMBS}/@me`, id));
+  await emulator.addReaction({ channelId: W.general, messageId: id, emoji: '👍', userId: PLAYER });
+  const listed = await call('GET', reactions(`/${THUMBS}?limit=10`, id));
+  expect((listed.body as Array<{ id: string }>).map((u) => u.id)).toEqual([PLAYER, app()]); // by id, as numbers
+  // The message carries the reaction, `me` for the bot.
+  const message = (await call('GET', `${messages()}/${id}`)).body as { reactions: Array<{ count: number; me: boolean }> };
+  expect(message.reactions.map((r) => [r.count, r.me])).toEqual([[2, true]]);
+  return listed;
+});
+add('GET /api/v10/channels/:channel/messages/:message/reactions/:emoji 400 50035', 400, () => call('GET', reactions(`/${THUMBS}?limit=101`)));
+add('GET /api/v10/channels/:channel/messages/:message/reactions/:emoji 404', 404, () => call('GET', reactions(`/${THUMBS}`, UNKNOWN)));
+add('DELETE /api/v10/channels/:channel/messages/:message/reactions/:emoji 204', 204, () => call('DELETE', reactions(`/${THUMBS}`)));
+add('DELETE /api/v10/channels/:channel/messages/:message/reactions/:emoji 404', 404, () => call('DELETE', reactions(`/${THUMBS}`, UNKNOWN)));
+add('DELETE /api/v10/channels/:channel/messages/:message/reactions 204', 204, () => call('DELETE', reactions()));
+add('DELETE /api/v10/channels/:channel/messages/:message/reactions 404', 404, () => call('DELETE', reactions('', UNKNOWN)));
+add('GET /api/v10/channels/:channel/messages/:message 200 with reactions and pinned', 200, async () => {
+  const id = await freshMessage();
+  await call('PUT', reactions(`/${THUMBS}/@me`, id));
+  await call('PUT', api(`/channels/${W.general}/messages/pins/${id}`));
+  const got = await call('GET', `${messages()}/${id}`);
+  expect((got.body as { pinned: boolean }).pinned).toBe(true);
+  return got;
+});
+const pins = (rest = ''): string => api(`/channels/${W.general}/messages/pins${rest}`);
+add('PUT /api/v10/channels/:channel/messages/pins/:message 204', 204, async () => call('PUT', pins(`/${await freshMessage()}`)));
+add('PUT /api/v10/channels/:channel/messages/pins/:message 404', 404, () => call('PUT', pins(`/${UNKNOWN}`)));
+add('PUT /api/v10/channels/:channel/messages/pins/:message 403 without PIN_MESSAGES', 403, () => call('PUT', api(`/channels/${W.readOnly}/messages/pins/${W.readOnlyMessage}`)));
+add('DELETE /api/v10/channels/:channel/messages/pins/:message 204', 204, async () => {
+  const id = await freshMessage();
+  await call('PUT', pins(`/${id}`));
+  return call('DELETE', pins(`/${id}`));
+});
+add('DELETE /api/v10/channels/:channel/messages/pins/:message 404', 404, () => call('DELETE', pins(`/${UNKNOWN}`)));
+add('GET /api/v10/channels/:channel/messages/pins 200', 200, async () => {
+  await call('PUT', pins(`/${await freshMessage()}`));
+  return call('GET', pins('?limit=5'));
+});
+add('GET /api/v10/channels/:channel/messages/pins 400 50035', 400, () => call('GET', pins('?limit=0')));
+add('GET /api/v10/channels/:channel/messages/pins 404', 404, () => call('GET', api(`/channels/${UNKNOWN}/messages/pins`)));
+add('GET /api/v10/channels/:channel/pins 200', 200, async () => {
+  await call('PUT', api(`/channels/${W.general}/pins/${await freshMessage()}`));
+  return call('GET', api(`/channels/${W.general}/pins`));
+});
+add('GET /api/v10/channels/:channel/pins 404', 404, () => call('GET', api(`/channels/${UNKNOWN}/pins`)));
+add('PUT /api/v10/channels/:channel/pins/:message 204', 204, async () => call('PUT', api(`/channels/${W.general}/pins/${await freshMessage()}`)));
+add('PUT /api/v10/channels/:channel/pins/:message 404', 404, () => call('PUT', api(`/channels/${W.general}/pins/${UNKNOWN}`)));
+add('DELETE /api/v10/channels/:channel/pins/:message 204', 204, async () => {
+  const id = await freshMessage();
+  await call('PUT', api(`/channels/${W.general}/pins/${id}`));
+  return call('DELETE', api(`/channels/${W.general}/pins/${id}`));
+});
+add('DELETE /api/v10/channels/:channel/pins/:message 404', 404, () => call('DELETE', api(`/channels/${W.general}/pins/${UNKNOWN}`)));
+add('POST /api/v10/channels/:channel/typing 204', 204, () => call('POST', api(`/channels/${W.general}/typing`)));
+add('POST /api/v10/channels/:channel/typing 404', 404, () => call('POST', api(`/channels/${UNKNOWN}/typing`)));
+
 // ---- interactions and their webhook ----
 /** A path of `name` naming things that exist, so the answer comes from reading its body. */
 async function livePath(name: RouteName): Promise<string> {
@@ -319,7 +398,7 @@ async function livePath(name: RouteName): Promise<string> {
   const message = pattern.includes('/lobbies/') ? W.lobbyMessage : W.message;
   const channel = pattern.includes('voice-status') ? W.voice : W.general;
   if (pattern.startsWith('/api/v10/partner-sdk/dms/')) return `/api/v10/partner-sdk/dms/${PLAYER}/${FRIEND}/messages/${W.directMessage}/moderation-metadata`;
-  const values: Record<string, string> = { app: app(), guild: W.guild, command, id: W.lobby, user: FRIEND, message, channel };
+  const values: Record<string, string> = { app: app(), guild: W.guild, command, id: W.lobby, user: FRIEND, message, channel, emoji: encodeURIComponent('👍') };
   return pattern.replace(/:([A-Za-z]+)/g, (_, p: string) => values[p] ?? UNKNOWN);
 }
 
@@ -450,11 +529,20 @@ beforeAll(async () => {
   endpoint = createServer(createInteractionHandler({ publicKey: emulator.publicKey, onInteraction: (i) => onInteraction(i) }));
   await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
   await emulator.setInteractionsEndpoint(`http://127.0.0.1:${(endpoint.address() as { port: number }).port}/`);
-  const guild = await emulator.createGuild({ name: 'Dice Club', roles: [{ name: 'Moderators', permissions: 8n }], members: [{ userId: PLAYER, roles: ['Moderators'] }, { userId: FRIEND }] });
+  // The bot pins and manages messages in general (an overwrite for its member), not in read-only.
+  const manage = (1n << 51n) | (1n << 13n);
+  const guild = await emulator.createGuild({
+    name: 'Dice Club',
+    roles: [{ name: 'Moderators', permissions: 8n }],
+    members: [{ userId: PLAYER, roles: ['Moderators'] }, { userId: FRIEND }],
+    channels: [{ name: 'talk', permissionOverwrites: [{ id: '@everyone', type: 'role', allow: manage }] }],
+  });
   W.guild = guild.id;
   W.role = guild.roles.find((r) => r.name === 'Moderators')!.id;
-  const channels = (await call('GET', api(`/guilds/${W.guild}/channels`))).body as Array<{ id: string }>;
-  W.general = channels[0]!.id;
+  const channels = (await call('GET', api(`/guilds/${W.guild}/channels`))).body as Array<{ id: string; name: string }>;
+  W.general = channels.find((c) => c.name === 'talk')!.id;
+  W.readOnly = channels.find((c) => c.name === 'general')!.id;
+  W.readOnlyMessage = ((await call('POST', messages(W.readOnly), { body: { content: 'pin me if you can' } })).body as { id: string }).id;
   W.voice = (await emulator.createChannel(W.guild, { name: 'Voice', type: 2 })).id;
   W.command = ((await call('POST', api(commands()), { body: slash('ping') })).body as { id: string }).id;
   W.guildCommand = ((await call('POST', api(guildCommands()), { body: slash('kick') })).body as { id: string }).id;

@@ -58,6 +58,8 @@ export const Intent = {
   GuildMembers: 1 << 1,
   GuildPresences: 1 << 8,
   GuildMessages: 1 << 9,
+  GuildMessageReactions: 1 << 10,
+  GuildMessageTyping: 1 << 11,
   DirectMessages: 1 << 12,
   MessageContent: 1 << 15,
 } as const;

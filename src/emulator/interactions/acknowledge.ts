@@ -170,7 +170,7 @@ export function applyAck(ctx: EmulatorContext, world: InteractionWorld, record: 
       const message = record.sourceMessageId === undefined ? undefined : world.message(record.sourceMessageId);
       if (message === undefined) return undefined;
       editMessage(ctx, message, data, now);
-      world.changed(message.channel_id);
+      world.edited(message);
       return structuredClone(message);
     }
     case 9:

@@ -120,7 +120,7 @@ function editWebhookMessage(find: (ctx: EmulatorContext, params: string[]) => Em
     const read = messageBody(body);
     if ('refused' in read) return read.refused;
     editMessage(ctx, message, read.body, ctx.options.clock());
-    interactionWorldOf(ctx)!.changed(message.channel_id); // the web client's live view
+    interactionWorldOf(ctx)!.edited(message); // MESSAGE_UPDATE and the web client's live view
     return json(200, message);
   };
 }

@@ -18,14 +18,16 @@ import { parseJsonBytes, parseJsonText } from '../kernel/body.js';
 import { route, type Authorize, type Call, type Route } from '../kernel/pipeline.js';
 import { channelChanged } from '../kernel/changes.js';
 import { channelMessagesOf, type StoredAttachment, type StoredMessage } from './store.js';
-import { messageCreated } from '../gateway/events.js';
+import { messageCreated, messageDeleted, messageUpdated } from '../gateway/events.js';
 import { checkModerationMetadata } from '../../rules/lobbies.js';
 import { isDirectMessageOf, setDirectMessageModeration } from './direct.js';
 import { botUserJson, userJson } from '../world/render.js';
 import { botChannelPermissions } from '../world/permissions.js';
 import { FieldErrorCode, isSnowflake } from '../../rules/fields.js';
 import { PermissionFlags } from '../../rules/permissions.js';
-import { messageJson, registeredChannelMessages } from '../world/message.js';
+import { messageJson } from '../world/message.js';
+import { MARK_ROUTES } from './reactions.js';
+import { answered, attachmentUrl, channelMessagesOldestFirst, findChannelMessage } from './answer.js';
 import { getChannel } from '../world/channels.js';
 
 /** Files of one message, as attachments are. */
@@ -107,7 +109,7 @@ function listMessages({ ctx, params, url, caller }: Call): Reply {
   if ((bits & PermissionFlags.ViewChannel) === 0n) return json(403, errorBody(JsonErrorCode.MissingAccess));
   if ((bits & PermissionFlags.ReadMessageHistory) === 0n) return json(200, []);
 
-  const oldestFirst = channelMessagesOldestFirst(ctx, channelId);
+  const oldestFirst = channelMessagesOldestFirst(ctx, channelId, caller.applicationId);
   const id = (m: Json): bigint => BigInt(String(m.id));
   const anchor = anchors[0];
   let picked: Json[];
@@ -125,15 +127,18 @@ function listMessages({ ctx, params, url, caller }: Call): Reply {
 }
 
 export const MESSAGE_ROUTES: Route[] = [
+  ...MARK_ROUTES,
   route('GET', 'channels/:channel', { auth: botOnly, body: 'none', run: ({ ctx, caller, params }) => getChannel(ctx, caller.applicationId, params[0]!) }),
   route('GET', 'channels/:channel/messages', { auth: botOnly, body: 'none', check: ({ ctx, params }) => channelOf(ctx, params[0]!), run: listMessages }),
   route('POST', 'channels/:channel/messages', { auth: botOnly, body: 'json-or-multipart', check: ({ ctx, params }) => channelOf(ctx, params[0]!), run: (call) => sendOrEdit(call, undefined) }),
   route('GET', 'channels/:channel/messages/:message', {
     auth: botOnly,
     body: 'none',
-    run: ({ ctx, params }) => {
-      const stored = messageOf(ctx, params);
-      return 'status' in stored ? stored : answer(ctx, stored.message);
+    run: ({ ctx, params, caller }) => {
+      const missing = channelOf(ctx, params[0]!);
+      if (missing !== undefined) return missing;
+      const found = isPathId(params[1]!) ? findChannelMessage(ctx, params[0]!, params[1]!, caller.applicationId) : undefined;
+      return found === undefined ? json(404, errorBody(JsonErrorCode.UnknownMessage)) : json(200, found);
     },
   }),
   route('PATCH', 'channels/:channel/messages/:message', { auth: botOnly, body: 'json-or-multipart', check: ownMessage, run: (call) => sendOrEdit(call, messageOf(call.ctx, call.params) as StoredMessage) }),
@@ -160,9 +165,9 @@ function setDirectModeration(call: Call): Reply {
   return { status: 204, headers: {}, body: '' };
 }
 
-/** `DELETE /channels/{id}/messages/{id}`: 204, and the message is gone. */
+/** `DELETE /channels/{id}/messages/{id}`: 204, the message is gone (its reactions and pin too), and MESSAGE_DELETE is dispatched. */
 function deleteMessage({ ctx, params }: Call): Reply {
-  channelMessagesOf(ctx).delete(params[0]!, params[1]!);
+  if (channelMessagesOf(ctx).delete(params[0]!, params[1]!)) messageDeleted(ctx, params[0]!, params[1]!);
   channelChanged(ctx, params[0]!); // the web client's live view
   return { status: 204, headers: {}, body: '' };
 }
@@ -216,10 +221,10 @@ async function sendOrEdit(call: Call, stored: StoredMessage | undefined): Promis
   const message = render(ctx, String(previous.id), channelId, previous.author as Json, merged, attachments, String(previous.timestamp), now);
   message.tts = previous.tts;
   message.edited_timestamp = new Date(now).toISOString();
-  const reply = answer(ctx, message);
   store.save(channelId, String(previous.id), { applicationId: stored.applicationId, message });
+  messageUpdated(ctx, answered(ctx, message)); // the gateway's MESSAGE_UPDATE
   channelChanged(ctx, channelId); // the web client's live view
-  return reply;
+  return answer(ctx, message, caller.applicationId);
 }
 
 function formProblem(message: string): Reply {
@@ -306,35 +311,12 @@ function attachmentOf(id: string, upload: Upload, body: Json): StoredAttachment 
   return { id, filename: filenameOf(upload, body), size: upload.size, content_type: upload.contentType };
 }
 
-/** Where the web client serves an upload's name (the emulator keeps no bytes). */
-function attachmentUrl(ctx: EmulatorContext, channelId: string, attachment: StoredAttachment): string {
-  return `${ctx.webBase}/attachments/${channelId}/${attachment.id}/${encodeURIComponent(attachment.filename)}`;
+// The 200 answer of a kept message, as `viewerId` sees its reactions.
+function answer(ctx: EmulatorContext, message: StoredMessage['message'], viewerId?: string): Reply {
+  return json(200, answered(ctx, message, viewerId));
 }
 
-/**
- * Every message of a channel, oldest first, as the service answers them: the ones this area keeps
- * and those other areas register (interaction replies, follow-ups). The message list route and
- * the web client both show this list.
- */
-export function channelMessagesOldestFirst(ctx: EmulatorContext, channelId: string): Json[] {
-  return [...channelMessagesOf(ctx).list(channelId).map((stored) => answered(ctx, stored.message)), ...registeredChannelMessages(ctx, channelId)].sort((a, b) =>
-    BigInt(String(a.id)) < BigInt(String(b.id)) ? -1 : 1,
-  );
-}
-
-// A kept message as answered: its attachments get their URLs, which are not kept.
-function answered(ctx: EmulatorContext, message: StoredMessage['message']): Json {
-  const attachments = message.attachments.map((a) => {
-    const url = attachmentUrl(ctx, String(message.channel_id), a);
-    return { ...a, url, proxy_url: url };
-  });
-  return { ...message, attachments };
-}
-
-// The 200 answer of a kept message.
-function answer(ctx: EmulatorContext, message: StoredMessage['message']): Reply {
-  return json(200, answered(ctx, message));
-}
+export { channelMessagesOldestFirst };
 
 function isEmpty(body: Json, uploads: Upload[]): boolean {
   const has = (key: string): boolean => {
@@ -385,8 +367,8 @@ export function postUserMessage(ctx: EmulatorContext, channelId: string, userId:
   const id = ctx.ids.next(now);
   const message = render(ctx, id, channelId, userJson(ctx.options.users.get(userId), userId), { content }, [], new Date(now).toISOString(), now);
   channelMessagesOf(ctx).save(channelId, id, { applicationId: '', message });
-  const answered = JSON.parse(answer(ctx, message).body) as Json;
-  messageCreated(ctx, answered);
+  const posted = answered(ctx, message);
+  messageCreated(ctx, posted);
   channelChanged(ctx, channelId); // the web client's live view
-  return answered;
+  return posted;
 }
