@@ -96,7 +96,7 @@ describe('a page of another local origin', () => {
     );
     const page = await browser.newPage();
     await page.goto(`${attackerOrigin}/actions`);
-    await page.waitForFunction(() => document.title === 'sent');
+    await page.waitForFunction(() => (globalThis as unknown as { document: { title: string } }).document.title === 'sent');
     await page.close();
     // Each reached the emulator, and the guard refused it: nothing reached the developer's endpoint.
     for (const name of Object.keys(bodies)) expect(logged(logStart, 'POST', `/web/actions/${name}`), name).toEqual([403]);
