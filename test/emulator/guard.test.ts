@@ -194,6 +194,13 @@ describe('a request from a browser page', () => {
     }
   });
 
+  it('answers 404 to an action the web client does not have, an inherited name included', async () => {
+    for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'delete']) {
+      const answer = await send(port, 'POST', `/web/actions/${name}`, { Host: own, Origin: `http://${own}`, 'Content-Type': 'application/json' }, '{}');
+      expect(answer.status, name).toBe(404);
+    }
+  });
+
   it('reads the web client\'s state and messages and opens its stream only from the emulator\'s page or outside a browser', async () => {
     for (const path of ['/web/state', `/web/channels/${channelId}/messages`, '/web/events']) {
       const foreign: Record<string, string>[] = [{ Origin: 'http://127.0.0.1:1' }, { 'Sec-Fetch-Site': 'cross-site' }, { 'Sec-Fetch-Site': 'same-site' }];

@@ -125,7 +125,7 @@ export const WEB_ROUTES: Route[] = [
   web('GET', '/web/channels/:channel/messages', 'data', ({ ctx, params }) => (digits(params[0]!) ? webJson(200, channelMessagesOldestFirst(ctx, params[0]!)) : NOT_FOUND())),
   web('GET', '/web/events', 'stream', ({ ctx }) => stream(ctx)),
   // The body is read by the pipeline's one JSON reader: a refusal has the service's error body.
-  web('POST', '/web/actions/:action', 'json-action', ({ ctx, params, body }) => (params[0]! in ACTIONS ? act(ctx, params[0]!, body) : NOT_FOUND()), 'json'),
+  web('POST', '/web/actions/:action', 'json-action', ({ ctx, params, body }) => (Object.hasOwn(ACTIONS, params[0]!) ? act(ctx, params[0]!, body) : NOT_FOUND()), 'json'),
 ];
 
 /** Open event streams, per emulator. */
