@@ -77,7 +77,7 @@ const COMMANDS: Record<string, Command> = {
     usage: [
       'Usage: social-sdk-auth emulator [--port N] [--application-id ID] [--redirect-uri URI ...] [--data-dir DIR]',
       '                                [--rate-limits service|off] [--guild] [--interactions-url URL]',
-      '                                [--desktop-client DIR] [--player ID ...] [--open]',
+      '                                [--desktop-client DIR] [--player ID ...] [--allowed-host NAME ...] [--open]',
       '',
       'Starts the platform emulator on 127.0.0.1: OAuth (authorize, token, revoke, device flow,',
       'discovery, JWKS, userinfo), provisional accounts, lobbies, application commands and their',
@@ -108,6 +108,9 @@ const COMMANDS: Record<string, Command> = {
       '                         (scopes openid sdk.social_layer) for the player routes, e.g.',
       '                         PUT /lobbies; repeatable; the first is the one who signs in',
       '                         (default: one user, 80351110224678912, and no token printed)',
+      '  --allowed-host NAME    also answer requests for this host name (or name:port), e.g. a',
+      '                         name in /etc/hosts or a reverse proxy\'s; repeatable (default:',
+      '                         127.0.0.1, localhost and [::1] with the port only)',
       '  --open                 open the web client (the printed web client URL) in the system',
       '                         browser, to play the player: commands, components, modals',
       '  -h, --help             show this help',
@@ -124,6 +127,7 @@ const COMMANDS: Record<string, Command> = {
         'interactions-url': { type: 'string' },
         'desktop-client': { type: 'string' },
         player: { type: 'string', multiple: true },
+        'allowed-host': { type: 'string', multiple: true },
         open: { type: 'boolean' },
       });
       if (values.help === true) {
@@ -144,17 +148,19 @@ const COMMANDS: Record<string, Command> = {
             ? [{ id: id ?? DEFAULT_APPLICATION_ID, ...(redirectUris ? { redirectUris } : {}) }]
             : undefined;
         const dataDir = values['data-dir'] as string | undefined;
+        const allowedHosts = values['allowed-host'] as string[] | undefined;
         emulator = await startEmulator({
           port,
           ...(applications ? { applications } : {}),
           ...(dataDir !== undefined ? { dataDir } : {}),
           ...(rateLimits !== undefined ? { rateLimits } : {}),
           ...(values.gateway === true ? { gateway: true } : {}),
+          ...(allowedHosts !== undefined ? { allowedHosts } : {}),
           ...(players.length > 0 ? { users: players.map((id, i) => ({ id, username: `player${i + 1}` })) } : {}),
         });
       } catch (err) {
         const code = (err as { code?: unknown }).code;
-        // A bad --application-id or --redirect-uri is the caller's mistake: a usage error.
+        // A bad --application-id, --redirect-uri or --allowed-host is the caller's mistake: a usage error.
         if (code === 'ERR_INVALID_ARG_TYPE' || code === 'ERR_OUT_OF_RANGE') throw new UsageError((err as Error).message);
         io.err(`social-sdk-auth emulator: could not start: ${(err as Error).message}`);
         return 1;

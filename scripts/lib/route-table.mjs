@@ -91,7 +91,15 @@ export const STATUSES = {
   'POST {api}/webhooks/{application}/{token}': '200, 400, 401, 404, 405, 413, 429',
   'POST {api}/oauth2/device/authorize': '200, 400, 401, 405, 413',
   'GET {web}/activate': '200 (HTML), 405',
-  'POST {web}/activate': '200, 400 (HTML), 405, 413',
+  'POST {web}/activate': '200, 400 (HTML), 403 (no anti-forgery token, or another origin), 405, 413',
+  'GET {web}/app': '200 (the web client), 405',
+  'GET {web}/channels/{guild}/{channel}': '200 (the web client), 404, 405',
+  'GET {web}/web/assets/{name}': '200, 404, 405',
+  'GET {web}/web/state': '200, 403 (another origin), 405',
+  'GET {web}/web/channels/{channel}/messages': '200, 403 (another origin), 404, 405',
+  'GET {web}/web/events': '200 (an event stream), 403 (another origin), 405, 503 (too many streams)',
+  'POST {web}/web/actions/{action}': '200, 400, 403 (not the page\'s own origin), 404, 405, 413, 415 (not JSON), 502 (the application failed)',
+  'GET {web}/gateway': '101 (WebSocket), 403 (another origin), 404 (no `gateway` option), 503 (`maxConnections` reached)',
   'POST {api}/partner-sdk/token': '200, 400, 401, 404, 405, 413',
 };
 

@@ -23,6 +23,7 @@ import { startGateway } from './gateway/gateway.js';
 import { LobbyWorld } from './lobbies/world.js';
 import { Snowflakes } from './kernel/ids.js';
 import { resetAreas } from './kernel/area-state.js';
+import { Guard } from './kernel/guard.js';
 import { RateLimits } from './kernel/ratelimit.js';
 import { openStateStore, type MemoryStateStore } from './state/index.js';
 import { OAuthStore } from './oauth/store.js';
@@ -788,6 +789,8 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
       rateLimits: new RateLimits(),
       gateway: undefined,
       areas: new Map(),
+      guard: new Guard(port, resolved.allowedHosts),
+      requestLog: () => server.log,
       ...opened,
     };
     interactions.attachInteractionWorld(ctx); // a damaged interaction key in dataDir fails here

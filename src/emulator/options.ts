@@ -147,6 +147,7 @@ function checkSeconds(name: string, value: unknown, fallback: number, wholeOnly:
 export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOptions {
   const o = checkOptions(WHERE, options);
   const port = checkInteger(WHERE, 'options.port', o.port, 0, 65535, 0);
+  const allowedHosts = checkAllowedHosts(o.allowedHosts);
 
   const appList: unknown = o.applications ?? [{ id: DEFAULT_APPLICATION_ID }];
   if (!Array.isArray(appList)) throw argumentError('type', WHERE, 'options.applications', 'an array of applications', appList);
@@ -194,6 +195,7 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
 
   return {
     port,
+    allowedHosts,
     applications,
     defaultApplicationId: applications.keys().next().value as string,
     users,
@@ -212,6 +214,27 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
     gateway,
     signingKey,
   };
+}
+
+/** A DNS name of letters, digits and hyphens, optionally with a port: what a Host header names. */
+const HOST_NAME = /^(?=.{1,253}(?::|$))[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::(\d{1,5}))?$/;
+const MAX_ALLOWED_HOSTS = 100;
+
+/** `options.allowedHosts`: host names, or names with a port, lower-cased; never a URL, a pattern or an address with a path. */
+function checkAllowedHosts(value: unknown): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw argumentError('type', WHERE, 'options.allowedHosts', 'an array of host names', value);
+  if (value.length > MAX_ALLOWED_HOSTS) throw argumentError('value', WHERE, 'options.allowedHosts', `an array of at most ${MAX_ALLOWED_HOSTS} host names`, value);
+  return value.map((host: unknown, i) => {
+    const name = `options.allowedHosts[${i}]`;
+    if (typeof host !== 'string') throw argumentError('type', WHERE, name, 'a host name string', host);
+    const lower = host.toLowerCase();
+    const match = HOST_NAME.exec(lower);
+    if (match === null || (match[1] !== undefined && (Number(match[1]) < 1 || Number(match[1]) > 65535))) {
+      throw argumentError('value', WHERE, name, 'a host name such as "emulator.test", optionally with a port ("emulator.test:8443")', host, 'Give the name alone: no scheme, path or wildcard.');
+    }
+    return lower;
+  });
 }
 
 /** `options.gateway`: `true` or an object serves the gateway; undefined or `false` does not. */

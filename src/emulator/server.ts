@@ -14,7 +14,8 @@ import { INTERACTION_ROUTES } from './interactions/router.js';
 import { DEVICE_ROUTES } from './device/router.js';
 import { PROVISIONAL_ROUTES } from './provisional/endpoint.js';
 import type { EmulatorRequestRecord } from './types.js';
-import { isWebPath, serveWeb } from './web/router.js';
+import { WEB_ROUTES } from './web/router.js';
+import { GATEWAY_ROUTES } from './gateway/router.js';
 
 /** The request log keeps at most this many entries, dropping the oldest. */
 const MAX_LOG_ENTRIES = 10_000;
@@ -64,6 +65,8 @@ export const ROUTE_TABLES = {
   interactions: INTERACTION_ROUTES,
   device: DEVICE_ROUTES,
   provisional: PROVISIONAL_ROUTES,
+  web: WEB_ROUTES,
+  gateway: GATEWAY_ROUTES,
 } as const;
 const BUILT_IN: readonly Route[] = Object.values(ROUTE_TABLES).flat();
 const ROUTES = new RouteTable([BUILT_IN]);
@@ -104,8 +107,9 @@ export class EmulatorServer {
       clearTimeout(this.#awaitingHead.get(socket));
       this.#awaitingHead.delete(socket);
       socket.on('error', () => socket.destroy());
-      if (this.ctx?.gateway !== undefined) this.ctx.gateway.upgrade(req, socket, head);
-      else socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      // The route of the upgrade's path takes it, through the guard (the gateway's, when served).
+      if (this.ctx !== undefined) ROUTES.upgrade(this.ctx, req, socket, head);
+      else socket.end('HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
     });
     this.server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
@@ -203,8 +207,6 @@ export class EmulatorServer {
     try {
       const url = parseRequestUrl(req.url ?? '/');
       path = url.pathname;
-      // The web client's pages, assets, event stream and actions answer themselves (a stream has no one reply).
-      if (ctx !== undefined && isWebPath(path)) return serveWeb(ctx, req, res, path, this.log, this.closing.signal);
       outcome = ctx === undefined ? serviceError(503) : (this.#routes.run(ctx, req, url, note) ?? notEmulated(method, path));
     } catch {
       outcome = serviceError(500); // the cause may hold request data, so it is not echoed
@@ -216,11 +218,12 @@ export class EmulatorServer {
   }
 
   private finish(req: IncomingMessage, res: ServerResponse, ctx: EmulatorContext | undefined, method: string, path: string, note: RequestNote, outcome: Outcome): Promise<void> | undefined {
-    const record: EmulatorRequestRecord = { method, path: loggedPath(path), status: 'status' in outcome ? outcome.status : 0 };
+    const record: EmulatorRequestRecord = { method, path: loggedPath(path), status: 'status' in outcome ? outcome.status : 'stream' in outcome ? 200 : 0 };
     if (note.grantType !== undefined) record.grantType = note.grantType;
     if (!('status' in outcome)) {
       this.record(record);
       if ('destroySocket' in outcome) req.socket.destroy();
+      else if ('stream' in outcome && !res.destroyed) outcome.stream(res, this.closing.signal);
       return undefined; // a hang: the socket is destroyed by close()
     }
     const reply = outcome;

@@ -61,6 +61,16 @@ export interface EmulatorApplication {
 export interface EmulatorOptions {
   /** TCP port to listen on; the server binds 127.0.0.1 only. Default `0` (an ephemeral port). */
   port?: number;
+  /**
+   * Host names the emulator answers to besides its loopback addresses (`127.0.0.1`, `localhost`
+   * and `[::1]` with its port), for when it is reached under another name: an `/etc/hosts` entry
+   * or a reverse proxy. Each is a host name (`'emulator.test'`, any port) or a name and port
+   * (`'emulator.test:8443'`), matched without regard to case. A request whose `Host` header is none
+   * of these is refused with 421 before any route runs, so a web page that rebinds its own name
+   * to 127.0.0.1 reaches nothing. The addresses the emulator hands out (`webBase`, `apiBase`)
+   * stay its loopback ones. Default: none.
+   */
+  allowedHosts?: string[];
   /** Registered applications; the first is `Emulator.applicationId`. Default: one public app, id `'1234567890123456789'`. */
   applications?: EmulatorApplication[];
   /** Known users; the first is the one who signs in and consents (see `signInAs`). Default: one user, id `'80351110224678912'`, username `'player'`. */
@@ -154,17 +164,8 @@ export interface EmulatorChannelPermissions {
   MANAGE_CHANNELS?: boolean;
 }
 
-/** One served request, for assertions. Paths carry no query string, so no secrets. */
-export interface EmulatorRequestRecord {
-  /** HTTP method, e.g. `'POST'`. */
-  method: string;
-  /** Path without query, e.g. `'/api/v10/oauth2/token'`; the interaction token of a callback or webhook path reads `[redacted]`. */
-  path: string;
-  /** `grant_type` of a token-endpoint request, when the body carried one. */
-  grantType?: string;
-  /** HTTP status answered, or `0` when the connection was destroyed or left hanging. */
-  status: number;
-}
+export type { EmulatorRequestRecord } from './kernel/context.js';
+import type { EmulatorRequestRecord } from './kernel/context.js';
 
 /** A running emulator. */
 export interface Emulator {

@@ -261,6 +261,13 @@ describe('client.getTokenFromDevice', () => {
   });
 });
 
+/** The anti-forgery token the activate page's form carries. */
+function formTokenOf(html: string): string {
+  const token = /name="form_token" value="([^"]+)"/.exec(html)?.[1];
+  if (token === undefined) throw new Error('The activate page has no form token.');
+  return token;
+}
+
 describe('the emulator activate page', () => {
   it('lets a person approve the code in a form, which ends the device flow', async () => {
     const tokens = await client.getTokenFromDevice({
@@ -270,10 +277,11 @@ describe('the emulator activate page', () => {
         const html = await page.text();
         expect(html).toContain(`value="${userCode}"`);
         expect(html).toContain('Emulated Application asks to sign in on a device.');
+        // The form posts back with the page's anti-forgery token, as a browser would.
         const answer = await fetch(`${emulator.webBase}/activate`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ user_code: userCode, action: 'approve' }),
+          body: new URLSearchParams({ user_code: userCode, action: 'approve', form_token: formTokenOf(html) }),
         });
         expect(answer.status).toBe(200);
         expect(await answer.text()).toContain('Device approved');
@@ -283,10 +291,11 @@ describe('the emulator activate page', () => {
   });
 
   it('refuses an unknown code with a page that says so', async () => {
+    const html = await (await fetch(`${emulator.webBase}/activate`)).text();
     const answer = await fetch(`${emulator.webBase}/activate`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ user_code: 'ZZZZ-ZZZZ', action: 'approve' }),
+      body: new URLSearchParams({ user_code: 'ZZZZ-ZZZZ', action: 'approve', form_token: formTokenOf(html) }),
     });
     expect(answer.status).toBe(400);
     expect(await answer.text()).toContain('no device authorization has this code');

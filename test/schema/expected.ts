@@ -16,6 +16,14 @@ export const NOT_DESCRIBED: Record<RouteName, string> = {
   'GET /activate': 'the device flow\'s HTML page for a person, emulator-only (test/emulator/device-provisional.test.ts)',
   'POST /activate': 'the device flow\'s HTML form for a person, emulator-only (test/emulator/device-provisional.test.ts)',
   'POST /api/v10/invites/:code': 'accepting a lobby channel invite as the player (the spec\'s lobby interface); the description has GET and DELETE /invites/{code} only (test/lobbies/operations.test.ts)',
+  'GET /app': 'the web client\'s start page, emulator-only (test/web/client.test.ts)',
+  'GET /channels/:guild/:channel': 'the web client\'s channel page, emulator-only (test/web/client.test.ts)',
+  'GET /web/assets/:name': 'the web client\'s script and style sheet, emulator-only (test/web/built.test.ts)',
+  'GET /web/state': 'the world as the web client\'s page reads it, emulator-only (test/web/client.test.ts, test/emulator/guard.test.ts)',
+  'GET /web/channels/:channel/messages': 'a channel\'s messages as the web client\'s page reads them, emulator-only (test/emulator/messages.test.ts)',
+  'GET /web/events': 'the web client\'s event stream, emulator-only (test/web/client.test.ts)',
+  'POST /web/actions/:action': 'the web client\'s player actions, emulator-only (test/web/client.test.ts, test/web/guard.test.ts)',
+  'GET /gateway': 'the gateway\'s WebSocket upgrade, not an HTTP answer (test/gateway/protocol.test.ts, test/emulator/guard.test.ts)',
   'PUT /api/v10/applications/:app/guilds/:guild/commands/permissions': 'the batch edit the service disabled: answered 405 as the service does; the description dropped the operation (test/emulator/commands-permissions.test.ts)',
 };
 

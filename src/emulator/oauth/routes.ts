@@ -22,7 +22,7 @@ const formRequest = (req: IncomingMessage, form: unknown) => ({ authorization: r
 
 export const OAUTH_ROUTES: Route[] = [
   // The browser's page, not the API: it counts toward no application's limits.
-  route('GET', PATHS.authorize, { auth: anyone, body: 'none', faults: 'none', run: ({ ctx, url }) => handleAuthorize(ctx, url.searchParams) }),
+  route('GET', PATHS.authorize, { auth: anyone, body: 'none', faults: 'none', browser: 'page', run: ({ ctx, url }) => handleAuthorize(ctx, url.searchParams) }),
   route('POST', PATHS.token, { auth: anyone, application: byClient, body: 'form', faults: 'token', run: ({ ctx, req, body }) => handleToken(ctx, formRequest(req, body)) }),
   route('POST', PATHS.revoke, { auth: anyone, application: byClient, body: 'form', faults: 'none', run: ({ ctx, req, body }) => handleRevoke(ctx, formRequest(req, body)) }),
   route('GET', PATHS.discovery, { auth: anyone, body: 'none', faults: 'none', run: ({ ctx }) => discoveryDocument(ctx) }),

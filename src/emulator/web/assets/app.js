@@ -31,7 +31,8 @@
   async function api(path, body) {
     const res = await fetch('/web/' + path, body === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
     const data = await res.json();
-    if (!res.ok) throw Object.assign(new Error(data.error), data);
+    // An action's failure has `error`; a refusal before it ran (guard, body) the service's `message`.
+    if (!res.ok) throw Object.assign(new Error(data.error ?? data.message), data);
     return data;
   }
   const userId = () => $('user').value || world.users[0]?.id;
