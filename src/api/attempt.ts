@@ -70,7 +70,7 @@ export function dispatch(agent: UndiciAgent, options: DispatchOptions, cancel: C
     const handler = {
       onConnect(abort: (reason: Error) => void): void {
         abortRequest = abort;
-        if (cancel.reason !== undefined) abort(cancel.reason instanceof Error ? cancel.reason : new Error(String(cancel.reason)));
+        if (cancel.reason !== undefined) abort(cancel.error());
       },
       onHeaders(status: number, raw: Buffer[] | string[] | null): boolean {
         if (status < 200) return true;

@@ -39,8 +39,15 @@ export class Cancellation {
   cancel(reason: unknown): void {
     if (this.reason !== undefined) return;
     this.reason = reason ?? new Error('aborted');
-    this.abort?.(this.reason instanceof Error ? this.reason : new Error(String(this.reason)));
+    this.abort?.(this.error());
     this.#controller?.abort(this.reason);
+  }
+
+  /** The reason as an Error, for what takes only one (undici's abort). */
+  error(): Error {
+    const reason = this.reason;
+    if (reason instanceof Error) return reason;
+    return new Error(typeof reason === 'string' ? reason : 'aborted');
   }
 
   /** A signal for a wait (a rate limit, a store step), aborted with the call. */

@@ -30,7 +30,7 @@ export async function sendWithRetries<T>(call: Call, request: PreparedRequest, s
     let answer: Answer;
     try {
       const agent = s.agentReady ?? (await agentOf(s));
-      if (cancel.reason !== undefined) throw cancel.reason;
+      if (cancel.reason !== undefined) throw failure(call, cancel.reason);
       sent = true;
       const response = await dispatch(agent, { origin: s.origin, path: request.path, method: context.method, headers: request.headers, body: request.body }, cancel, s.maxResponseBytes, context);
       answered = true;

@@ -53,9 +53,9 @@ export async function readBounded(response: Response, limit: number, tooLarge: (
   if (!response.body) return new Uint8Array(0);
   const reader = response.body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = (await reader.read()) as { done: boolean; value?: Uint8Array };
     if (done) return body.bytes();
-    if (!body.add(value)) {
+    if (!body.add(value!)) {
       await reader.cancel().catch(() => undefined);
       throw tooLarge();
     }
