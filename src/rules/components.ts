@@ -1,7 +1,7 @@
 // The spec's rules for message and modal components, as pure functions: no I/O, so the client
 // (before it sends) and the emulator (when it receives) give the same nested errors for a body.
 import { ChannelType } from './channels.js';
-import { FieldErrorCode, isSnowflake, SharedFieldErrorCode, textLength } from './fields.js';
+import { FieldErrorCode, isSnowflake, SharedFieldErrorCode } from './fields.js';
 import type { FieldProblem } from './errors.js';
 import { describeType, integerProblem, isRecord, own, present, Reader, stringProblem, textPathResult, type Path, type ValueProblem } from './read.js';
 

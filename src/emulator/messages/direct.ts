@@ -37,7 +37,7 @@ const stores = new WeakMap<EmulatorContext, Map<string, Pair>>();
 
 function pairsOf(ctx: EmulatorContext): Map<string, Pair> {
   let pairs = stores.get(ctx);
-  if (pairs === undefined) stores.set(ctx, (pairs = new Map()));
+  if (pairs === undefined) stores.set(ctx, (pairs = new Map<string, Pair>()));
   return pairs;
 }
 

@@ -44,7 +44,7 @@ export class ChannelMessages {
 
   save(channelId: string, messageId: string, stored: StoredMessage): void {
     let channel = this.#channels.get(channelId);
-    if (channel === undefined) this.#channels.set(channelId, (channel = new Map()));
+    if (channel === undefined) this.#channels.set(channelId, (channel = new Map<string, StoredMessage>()));
     channel.set(messageId, stored);
     if (channel.size > MAX_CHANNEL_MESSAGES) channel.delete(channel.keys().next().value!);
   }

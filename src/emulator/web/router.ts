@@ -90,7 +90,7 @@ function state(ctx: EmulatorContext, log: readonly { method: string; path: strin
 function failure(res: ServerResponse, err: unknown): void {
   const e = err as { message?: unknown; code?: unknown; status?: unknown; reason?: unknown };
   const status = e.code === 'ERR_EMULATOR_INTERACTION' ? 502 : 400;
-  sendJson(res, status, { error: String(e.message ?? 'The action failed.'), code: e.code ?? null, reason: e.reason ?? null, status: typeof e.status === 'number' ? e.status : null });
+  sendJson(res, status, { error: typeof e.message === 'string' ? e.message : 'The action failed.', code: e.code ?? null, reason: e.reason ?? null, status: typeof e.status === 'number' ? e.status : null });
 }
 
 const ACTIONS = {
