@@ -23,12 +23,10 @@ import {
   num,
   paths,
   quantile,
-  ratio,
   retry,
   ROOT,
   run,
   table,
-  verdict,
 } from './lib/common.mjs';
 
 const ROUND_MS = 250;

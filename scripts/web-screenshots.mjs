@@ -45,7 +45,7 @@ await new Promise((resolve) => backend.listen(0, '127.0.0.1', resolve));
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
 try {
   await emulator.setInteractionsEndpoint(`http://127.0.0.1:${backend.address().port}`);
-  const guild = await emulator.createGuild({ name: 'Dice Club' });
+  await emulator.createGuild({ name: 'Dice Club' });
   await fetch(`${emulator.apiBase}/applications/${emulator.applicationId}/commands`, {
     method: 'PUT',
     headers: { Authorization: `Bot ${emulator.botToken}`, 'Content-Type': 'application/json' },

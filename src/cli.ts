@@ -14,9 +14,9 @@ import { openSystemBrowser } from './signin/opener.js';
 /** Where a command writes, and what tells a long-running command to stop. */
 export interface CliIo {
   /** Writes a line of normal output. */
-  out(line: string): void;
+  out: (line: string) => void;
   /** Writes a line of diagnostics. */
-  err(line: string): void;
+  err: (line: string) => void;
   /** Aborting it stops a long-running command such as `emulator`; `main` wires it to SIGINT and SIGTERM. */
   signal: AbortSignal;
   /** Opens a URL for `emulator --open`. Default: the system browser. */

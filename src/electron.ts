@@ -149,7 +149,7 @@ interface RegistrationParts {
   scheme: string;
   registered: boolean;
   /** Removes the listeners and the OS registration; called at most once. */
-  release(): void;
+  release: () => void;
 }
 
 /**

@@ -39,7 +39,12 @@ if (kind === 'emulator') {
   process.exit(2);
 }
 process.stdin.resume();
-process.stdin.on('end', async () => {
-  await close();
-  process.exit(0);
+process.stdin.on('end', () => {
+  close().then(
+    () => process.exit(0),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
 });

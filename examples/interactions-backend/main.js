@@ -24,7 +24,7 @@ async function demo() {
     if (!registered.ok) throw new Error(`Registering /roll failed with HTTP ${registered.status}.`);
     const guild = await emulator.createGuild({ name: 'Dice Club' });
     const roll = await emulator.invokeCommand({ guildId: guild.id, name: 'roll', options: [{ name: 'sides', type: 4, value: 20 }] });
-    console.log(`/roll answered: ${roll.response.data.content}`);
+    console.log(`/roll answered: ${String(roll.response.data.content)}`);
     const again = await emulator.clickComponent({ messageId: roll.message.id, customId: 'reroll:20' });
     console.log(`"Roll again" updated the message: ${again.message.content}`);
   } finally {

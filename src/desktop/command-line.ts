@@ -70,7 +70,7 @@ export function quoteExecArgument(arg: string): string {
 
 /** The `Exec=` value for `command` with the URL field code `%u` appended as the last argument. */
 export function desktopExecLine(command: unknown, where: string): string {
-  assertCommand(command, path.posix.isAbsolute, where);
+  assertCommand(command, (p) => path.posix.isAbsolute(p), where);
   const valid = command as readonly string[];
   if ((valid[0] as string).includes('=')) {
     throw argumentError(
@@ -119,7 +119,7 @@ export function quoteWindowsArgument(arg: string): string {
  * `%*`, `%L`, `%~…` and others anywhere in that string and has no escape for a literal one.
  */
 export function windowsCommandLine(command: readonly string[], where = 'windowsCommandLine'): string {
-  assertCommand(command, path.win32.isAbsolute, where);
+  assertCommand(command, (p) => path.win32.isAbsolute(p), where);
   command.forEach((arg, index) => {
     if (arg.includes('%')) {
       throw argumentError(

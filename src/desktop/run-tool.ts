@@ -91,6 +91,7 @@ export function runTool(file: string, args: readonly string[], options: RunOptio
               shown,
               exitCode,
               tail,
+              // eslint-disable-next-line @typescript-eslint/restrict-template-expressions -- Node's types give err.code as a string, but a failed command's is its exit status, a number
               `\`${shown.join(' ')}\` failed${exitCode === null ? '' : ` with exit code ${exitCode}`}${tail ? `: ${tail}` : ''}. Run it by hand to see why, then try again.`,
               { cause: error },
             ),

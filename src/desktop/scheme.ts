@@ -138,7 +138,7 @@ export async function registerUriScheme(options: RegisterUriSchemeOptions): Prom
   checkString(where, 'options.name', name);
   if (name.trim() === '') throw argumentError('value', where, 'options.name', "a non-empty name such as the game's title", name);
   if (platform === 'darwin') throw macosError(scheme);
-  const isAbsolute = platform === 'win32' ? path.win32.isAbsolute : path.posix.isAbsolute;
+  const isAbsolute = (p: string): boolean => (platform === 'win32' ? path.win32 : path.posix).isAbsolute(p);
   const command = assertCommand(o.command === undefined ? defaultHandlerCommand() : o.command, isAbsolute, where);
   const base = { scheme, redirectUri: `${scheme}:/authorize/callback`, platform, command: [...command] };
   if (FREEDESKTOP.has(platform)) {

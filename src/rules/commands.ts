@@ -476,7 +476,7 @@ function checkOptionNames(ctx: Context, summaries: OptionSummary[]): void {
         continue;
       }
       let seen = byLocale.get(locale);
-      if (seen === undefined) byLocale.set(locale, (seen = new Map()));
+      if (seen === undefined) byLocale.set(locale, (seen = new Map<string, number>()));
       if (seen.has(localized)) {
         ctx.add(at, FieldErrorCode.LocalizedNameExists, `Another option of this array is already named '${localized}' in ${locale}.`);
       } else {

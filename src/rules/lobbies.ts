@@ -202,6 +202,7 @@ function show(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- arrays and objects returned above: what is left is a primitive
   return `"${String(value)}"`;
 }
 

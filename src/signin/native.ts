@@ -2,7 +2,7 @@
  * Loads the native addon: the prebuild shipped in the package, else a local build. Set
  * SOCIAL_SDK_AUTH_NATIVE to an absolute path to load a specific binary instead.
  */
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 import { SocialSdkAuthError, type ClientResult } from '../shared/errors.js';
@@ -142,6 +142,7 @@ function truncatedElf(file: string): string | undefined {
 function requireBinary(file: string): NativeBinding {
   const truncated = truncatedElf(file);
   if (truncated) throw new Error(truncated);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a .node addon loads only through require, synchronously
   return require(file) as NativeBinding;
 }
 

@@ -12,6 +12,8 @@ import { SocialSdkAuthError, type ErrorType } from '../shared/errors.js';
 import type { NativeGrant, NativeTransportResponse } from './native.js';
 import type { TokenResult } from './options.js';
 import { redact } from '../shared/redact.js';
+import { readBounded } from '../shared/bounded-body.js';
+import { parseRetryAfter } from '../shared/retry-after.js';
 
 export interface TransportOptions {
   issuer: string;
@@ -78,32 +80,6 @@ export function warmUp(): void {
     .catch(() => undefined);
 }
 let warmed = false;
-
-// Reads a body of at most `limit` bytes; past it, stops reading (which closes the connection).
-export async function readBounded(response: Response, limit: number): Promise<Uint8Array> {
-  const declared = Number(response.headers.get('content-length') ?? NaN);
-  const tooLarge = () =>
-    new RefusedResponse(response.status, `its body is larger than ${limit} bytes, the most this client reads from the token endpoints`);
-  if (declared > limit) {
-    await response.body?.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  if (!response.body) return new Uint8Array(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, total);
-}
 
 // RFC 6750 b64token: an access token anything else could not travel in an Authorization header.
 /** RFC 6750 b64token: what a Bearer token may hold to be sent in an Authorization header. */
@@ -274,7 +250,7 @@ export function captureError(status: number, retryAfterHeader: string | null, te
   const error = status >= 400 && status < 500 ? field : undefined;
   return {
     status,
-    retryAfter: parseRetryAfter(retryAfterHeader, text),
+    retryAfter: parseRetryAfter(retryAfterHeader, body),
     errorCode: typeof code === 'number' && Number.isSafeInteger(code) ? code : 0,
     // A server may echo a secret as the code itself: it is scrubbed like everything else.
     oauthError: typeof error === 'string' && OAUTH_ERROR.test(error) ? redact(error, secrets) : '',
@@ -337,7 +313,8 @@ export async function boundedRequest(url: string | URL, init: RequestInit, optio
   try {
     response = await fetch(url, { ...init, signal: limit.signal });
     exchange.status = response.status;
-    bytes = await readBounded(response, MAX_RESPONSE_BYTES);
+    const { status } = response;
+    bytes = await readBounded(response, MAX_RESPONSE_BYTES, () => new RefusedResponse(status, `its body is larger than ${MAX_RESPONSE_BYTES} bytes, the most this client reads from the token endpoints`));
   } catch (error) {
     if (limit.timedOut()) exchange.timedOut = true;
     throw error;
@@ -396,23 +373,6 @@ function requestSignal(timeoutMs: number, signals: AbortSignal[]): { signal: Abo
       for (const signal of signals) signal.removeEventListener('abort', onAbort);
     },
   };
-}
-
-// The body's retry_after is exact (fractions of a second); the header is rounded up.
-export function parseRetryAfter(header: string | null, body: string): number | undefined {
-  try {
-    const json = JSON.parse(body) as { retry_after?: unknown };
-    if (typeof json.retry_after === 'number' && json.retry_after >= 0) return json.retry_after;
-  } catch {
-    // not JSON: the header is all there is
-  }
-  if (header) {
-    const seconds = Number(header);
-    if (Number.isFinite(seconds) && seconds >= 0) return seconds;
-    const date = Date.parse(header);
-    if (!Number.isNaN(date)) return Math.max(0, (date - Date.now()) / 1000);
-  }
-  return undefined;
 }
 
 interface ErrorLike {

@@ -204,6 +204,7 @@ export class KeyringTokenStore implements TokenStore {
 function loadKeyring(): KeyringModuleLike {
   try {
     // Loaded lazily so that the optional peer dependency is only needed by those who use this store.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the store's calls are synchronous; import() would make its first use async
     return require('@napi-rs/keyring') as KeyringModuleLike;
   } catch (error) {
     const missing = (error as { code?: unknown }).code === 'MODULE_NOT_FOUND' && errorMessage(error).includes('@napi-rs/keyring');

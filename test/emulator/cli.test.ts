@@ -171,7 +171,7 @@ describe('runCli', () => {
           state: 's',
           code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
           code_challenge_method: 'S256',
-        })}`,
+        }).toString()}`,
         { redirect: 'manual' },
       );
     const accepted = await authorize('mygame:/authorize/callback');

@@ -125,7 +125,7 @@ describe('a lobby message', () => {
     const { status, body } = await checked('POST', `/lobbies/${lobby.id}/messages`, { content: 'gl hf' });
     expect(status).toBe(201);
     expect(body).toMatchObject({ type: 0, content: 'gl hf', lobby_id: lobby.id, channel_id: lobby.id, flags: 0, application_id: APP, author: { id: APP, username: 'Dice Bot', bot: true } });
-    const player = bearer((await emulator.createAccessToken({ userId: PLAYER })).accessToken);
+    const player = bearer(emulator.createAccessToken({ userId: PLAYER }).accessToken);
     expect((await checked('POST', `/lobbies/${lobby.id}/messages`, { content: 'ty' }, player)).body.author).toMatchObject({ id: PLAYER, username: 'player', global_name: 'Player One' });
     expect((await checked('GET', `/lobbies/${lobby.id}/messages`)).body).toHaveLength(2);
   });
@@ -181,7 +181,7 @@ describe('GET /channels/{id}/messages', () => {
   it('answers 404 for an unknown channel, 401 without a token, 403 for a user token', async () => {
     expect(await checked('GET', '/channels/1234/messages')).toMatchObject({ status: 404, body: { code: 10003 } });
     expect((await checked('GET', `/channels/${paging}/messages`, undefined, { authorization: '' })).status).toBe(401);
-    const token = await emulator.createAccessToken({ scopes: ['identify'] });
+    const token = emulator.createAccessToken({ scopes: ['identify'] });
     expect((await checked('GET', `/channels/${paging}/messages`, undefined, bearer(token.accessToken))).status).toBe(403);
   });
 });
@@ -218,7 +218,7 @@ describe('game direct messages and their moderation metadata', () => {
     expect(await checked('PUT', path(PLAYER, PLAYER, id), { k: 'v' })).toMatchObject({ status: 404, body: { code: 10008 } });
     expect(await checked('PUT', path('me', FRIEND, id), { k: 'v' })).toMatchObject({ status: 404, body: { code: 10013 } });
     expect((await checked('PUT', path(PLAYER, FRIEND, id), { k: 'v' }, { authorization: '' })).status).toBe(401);
-    const token = await emulator.createAccessToken({ scopes: ['identify'] });
+    const token = emulator.createAccessToken({ scopes: ['identify'] });
     expect((await checked('PUT', path(PLAYER, FRIEND, id), { k: 'v' }, bearer(token.accessToken))).status).toBe(403);
     // The message belongs to the first application's game.
     const other = { authorization: `Bot ${emulator.botTokenOf(OTHER_APP)}` };

@@ -407,8 +407,7 @@ describe('the native binding: NativeClient', () => {
   });
 
   it('survives an opener that closes the client while it is being called', () => {
-    let client!: NativeClient;
-    client = nativeClient({ openUrl: () => client.close() });
+    const client: NativeClient = nativeClient({ openUrl: () => client.close() });
     client.setApplicationId(5n);
     const args = new native.NativeAuthorizationArgs();
     args.setScopes('identify');

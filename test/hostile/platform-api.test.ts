@@ -120,6 +120,22 @@ describe('PlatformApi against a hostile service', () => {
     expect(String(error.message)).not.toContain(TOKEN);
   });
 
+  it('reads Retry-After as the sign-in client does: an HTTP date as the seconds until then, and the header when the body\'s retry_after is negative', async () => {
+    const at = new Date(Date.now() + 30_000).toUTCString();
+    const apiBase = await hostile((socket, request) => {
+      const limited = request.startsWith('DELETE');
+      const body = limited ? JSON.stringify({ message: 'You are being rate limited.', retry_after: -5, global: false }) : JSON.stringify({ message: 'Service Unavailable', code: 0 });
+      const headers = limited ? ['Retry-After: 7'] : [`Retry-After: ${at}`];
+      socket.write(head(limited ? '429 Too Many Requests' : '503 Service Unavailable', ['Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`, ...headers]) + body);
+    });
+    const api = client(apiBase, { retries: 0 });
+    const unavailable = (await api.getLobby(LOBBY).catch((e: unknown) => e)) as ApiError;
+    expect(unavailable).toMatchObject({ status: 503 });
+    expect(unavailable.retryAfter).toBeGreaterThan(28);
+    expect(unavailable.retryAfter).toBeLessThanOrEqual(30);
+    await expect(api.deleteLobby(LOBBY)).rejects.toMatchObject({ status: 429, retryAfter: 7 });
+  });
+
   it.each(['301 Moved Permanently', '302 Found', '303 See Other', '307 Temporary Redirect', '308 Permanent Redirect'])('rejects a %s answer as a redirect it does not follow', async (status) => {
     const requests: string[] = [];
     const apiBase = await hostile((socket, request) => {

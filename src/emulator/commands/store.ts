@@ -78,13 +78,13 @@ export class CommandStore {
   }
 
   permissionsOf(key: string): Map<string, PermissionOverwrite[]> {
-    return this.#permissions.get(key) ?? new Map();
+    return this.#permissions.get(key) ?? new Map<string, PermissionOverwrite[]>();
   }
 
   /** Sets (or, with an empty list, removes) the overwrites of one command in one guild. */
   setPermissions(key: string, commandId: string, overwrites: PermissionOverwrite[]): void {
     let map = this.#permissions.get(key);
-    if (map === undefined) this.#permissions.set(key, (map = new Map()));
+    if (map === undefined) this.#permissions.set(key, (map = new Map<string, PermissionOverwrite[]>()));
     if (overwrites.length === 0) map.delete(commandId);
     else map.set(commandId, overwrites);
     this.#persist(key);

@@ -20,7 +20,6 @@ import { EmulatorGatewayError } from '../kernel/errors.js';
 import { guildCreate } from './payloads.js';
 import { botUserJson } from '../world/render.js';
 import {
-  ALL_MEMBERS_WINDOW_MS,
   CLIENT_OPS,
   Close,
   CLOSE_REASONS,
@@ -405,6 +404,7 @@ export class Gateway implements GatewayPort {
 
   /** The hooks alone, for `emulator.gateway`: the gateway's internals stay out of users' reach. */
   readonly hooks: EmulatorGateway = (() => {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the hooks' getters have their own `this`; they read the gateway's
     const gateway = this;
     const hooks: EmulatorGateway = {
       get url() {

@@ -8,7 +8,7 @@
  * refused body gets 400, code 50035, with the validator's nested errors.
  */
 
-import { fillIds, hasComponentsV2, messageProblems } from '../../rules/components.js';
+import { hasComponentsV2, messageProblems } from '../../rules/components.js';
 import { errorBody, invalidFormBody, JsonErrorCode, type FieldProblem } from '../../rules/errors.js';
 import type { Path } from '../../rules/read.js';
 import type { EmulatorContext } from '../kernel/context.js';

@@ -49,7 +49,7 @@ export class ChannelMessages {
   /** Keeps a new message, forgetting the channel's oldest past the cap, or replaces an edited one in its place. */
   save(channelId: string, messageId: string, stored: StoredMessage): void {
     let channel = this.#channels.get(channelId);
-    if (channel === undefined) this.#channels.set(channelId, (channel = new Map()));
+    if (channel === undefined) this.#channels.set(channelId, (channel = new Map<string, StoredMessage>()));
     channel.set(messageId, stored);
     if (channel.size > MAX_CHANNEL_MESSAGES) {
       const oldest = channel.keys().next().value!;

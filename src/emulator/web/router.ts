@@ -87,7 +87,7 @@ function state(ctx: EmulatorContext, log: readonly { method: string; path: strin
 function failure(err: unknown): Reply {
   const e = err as { message?: unknown; code?: unknown; status?: unknown; reason?: unknown };
   const status = e.code === 'ERR_EMULATOR_INTERACTION' ? 502 : 400;
-  return webJson(status, { error: String(e.message ?? 'The action failed.'), code: e.code ?? null, reason: e.reason ?? null, status: typeof e.status === 'number' ? e.status : null });
+  return webJson(status, { error: typeof e.message === 'string' ? e.message : 'The action failed.', code: e.code ?? null, reason: e.reason ?? null, status: typeof e.status === 'number' ? e.status : null });
 }
 
 const ACTIONS = {

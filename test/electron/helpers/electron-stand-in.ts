@@ -35,6 +35,7 @@ export class AppStandIn
   }
 
   setAsDefaultProtocolClient(protocol: string, path?: string, args?: string[]): boolean {
+    // eslint-disable-next-line prefer-rest-params -- records the arguments exactly as the caller passed them, how many included
     this.calls.push({ method: 'setAsDefaultProtocolClient', args: [...arguments] });
     if (this.platform === 'darwin' && this.infoPlistSchemes && !this.infoPlistSchemes.includes(protocol)) return false;
     this.handlers.set(protocol, { path: path ?? process.execPath, args: args ?? [] });
@@ -42,6 +43,7 @@ export class AppStandIn
   }
 
   removeAsDefaultProtocolClient(protocol: string, path?: string, args?: string[]): boolean {
+    // eslint-disable-next-line prefer-rest-params -- records the arguments exactly as the caller passed them, how many included
     this.calls.push({ method: 'removeAsDefaultProtocolClient', args: [...arguments] });
     if (!this.isDefaultProtocolClient(protocol, path, args)) return false;
     this.handlers.delete(protocol);

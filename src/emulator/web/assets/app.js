@@ -179,7 +179,7 @@
         : el('input', { id, type: 'text', 'data-custom-id': c.custom_id, placeholder: c.placeholder, required: c.required !== false, minLength: c.min_length, maxLength: c.max_length, value: c.value ?? '' });
       case 3: case 5: case 6: case 7: case 8: { const s = selectOf(c, true); s.id = id; s.removeAttribute('aria-label'); return s; }
       case 19: return el('input', { id, type: 'file', 'data-custom-id': c.custom_id, 'data-kind': 'file', multiple: (c.max_values ?? 1) > 1 });
-      case 21: return el('div', { role: 'radiogroup', 'data-custom-id': c.custom_id, 'data-kind': 'radio' }, (c.options || []).map((o, i) => el('label', {}, el('input', { type: 'radio', name: id, value: o.value, checked: o.default === true }), ' ' + o.label)));
+      case 21: return el('div', { role: 'radiogroup', 'data-custom-id': c.custom_id, 'data-kind': 'radio' }, (c.options || []).map((o) => el('label', {}, el('input', { type: 'radio', name: id, value: o.value, checked: o.default === true }), ' ' + o.label)));
       case 22: return el('div', { role: 'group', 'data-custom-id': c.custom_id, 'data-kind': 'checkboxes' }, (c.options || []).map((o) => el('label', {}, el('input', { type: 'checkbox', value: o.value, checked: o.default === true }), ' ' + o.label)));
       case 23: return el('input', { id, type: 'checkbox', 'data-custom-id': c.custom_id, 'data-kind': 'checkbox', checked: c.default === true });
       default: return el('span', { class: 'note', text: '[component type ' + String(c.type) + ']' });
@@ -316,7 +316,7 @@
     list.replaceChildren(...messages.map(messageItem));
     list.setAttribute('data-count', String(messages.length));
     performance.mark('channel-rendered', { detail: messages.length }); // read by bench/web.mjs
-    list.lastElementChild && list.lastElementChild.scrollIntoView({ block: 'end' });
+    list.lastElementChild?.scrollIntoView({ block: 'end' });
   }
   function channelPage() {
     const channel = world.guilds.flatMap((g) => g.channels).find((c) => c.id === channelId);
