@@ -8,6 +8,7 @@ import type { Agent as UndiciAgent } from 'undici';
 import { argumentError } from '../shared/errors.js';
 import { checkInteger, checkMs, checkOneOf, checkOptions, checkSignal, checkSnowflake, checkString } from '../shared/check.js';
 import { redact, redactKnown } from '../shared/redact.js';
+import { isId } from '../shared/snowflake.js';
 import { wait } from '../shared/schedule.js';
 import { ApiError, ApiRequestError } from './errors.js';
 import { MemoryRateLimitStore, syncStepsOf, type SyncSteps } from './memory-store.js';
@@ -519,7 +520,7 @@ export class RequestCore {
     if (lookup === undefined) {
       const asked = this.send<{ application?: { id?: unknown } } | undefined>({ method: 'GET', route: AUTHORIZATION_ROUTE }, {}, where).then(({ value }) => {
         const id = value?.application?.id;
-        if (typeof id !== 'string' || !/^[0-9]{1,20}$/.test(id)) {
+        if (!isId(id)) {
           throw new ApiRequestError('ERR_API_BAD_RESPONSE', `GET ${AUTHORIZATION_ROUTE} answered without the id of the access token's application; pass options.applicationId.`, { method: 'GET', route: AUTHORIZATION_ROUTE });
         }
         return (s.application = `app:${id}`);
@@ -719,7 +720,7 @@ function applicationOfBotToken(token: string): string | undefined {
   const first = token.slice(0, dot);
   if (!/^[A-Za-z0-9+/_-]{4,40}={0,2}$/.test(first)) return undefined;
   const id = Buffer.from(first, 'base64').toString('latin1');
-  if (!/^[1-9][0-9]{0,19}$/.test(id) || BigInt(id) > 0xffff_ffff_ffff_ffffn) return undefined;
+  if (!isId(id)) return undefined;
   return id;
 }
 

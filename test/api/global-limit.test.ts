@@ -3,10 +3,11 @@
 // its application; a Bearer token's is given (applicationId) or asked of the service once
 // (GET /oauth2/@me).
 import { describe, expect, it } from 'vitest';
-import { PlatformApi, RedisRateLimitStore, type RateLimitStore } from '../../src/api/index.js';
+import { MemoryRateLimitStore, PlatformApi, RedisRateLimitStore, type RateLimitStore } from '../../src/api/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { cleanupAfterEach } from '../support/cleanup.js';
 import { useRedis } from './redis.js';
+import { startService } from './service.js';
 
 const USERS = [
   { id: '300000000000000001', username: 'player1' },
@@ -67,5 +68,14 @@ describe('options.applicationId', () => {
       ['/api/v10/oauth2/@me', 401],
       ['/api/v10/oauth2/@me', 401],
     ]);
+  });
+
+  it("takes only a snowflake for the id GET /oauth2/@me answers: one with a leading zero or past 2^64 - 1 is a bad response", async () => {
+    for (const id of ['0123456789012345678', '18446744073709551616', '0']) {
+      const service = track(await startService({ handle: (_req, _body, path) => (path === '/api/v10/oauth2/@me' ? { status: 200, body: { application: { id } } } : { status: 404, body: {} }) }));
+      const api = track(new PlatformApi({ accessToken: 'player-token-abcdef', apiBase: service.url, store: track(new MemoryRateLimitStore()) }));
+      await expect(api.getLobbyMessages('1')).rejects.toMatchObject({ code: 'ERR_API_BAD_RESPONSE', route: '/oauth2/@me' });
+      expect(service.seen.map((r) => r.path)).toEqual(['/api/v10/oauth2/@me']);
+    }
   });
 });
