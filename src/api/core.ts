@@ -11,7 +11,7 @@ import { redact, redactKnown } from '../shared/redact.js';
 import { isId } from '../shared/snowflake.js';
 import { wait } from '../shared/schedule.js';
 import { ApiError, ApiRequestError } from './errors.js';
-import { MemoryRateLimitStore, syncStepsOf, type SyncSteps } from './memory-store.js';
+import { sharedDefaultStore, syncStepsOf, type SharedStoreHold, type SyncSteps } from './memory-store.js';
 import type { AcquireResult, RateLimitOutcome, RateLimitPolicy, RateLimitReservation, RateLimitScope, RateLimitStore } from './store.js';
 
 /** The service's API base. */
@@ -25,7 +25,9 @@ export interface PlatformApiOptions {
   /** Base of the HTTP interface. Default `'https://discord.com/api/v10'`. */
   apiBase?: string;
   /**
-   * Where rate-limit state lives. Default: a new {@link MemoryRateLimitStore} for this client.
+   * Where rate-limit state lives. Default: this process's in-memory store for the `apiBase`, shared
+   * by every PlatformApi of the process given no store, so clients of one application share its
+   * limits (a `MemoryRateLimitStore`; a store given here wins).
    * Give every process of a fleet one `RedisRateLimitStore` so they share the limits.
    */
   store?: RateLimitStore;
@@ -197,6 +199,8 @@ interface Internals {
   /** The store's synchronous steps when it is the built-in memory store: no promise per step. */
   sync: SyncSteps | undefined;
   ownsStore: boolean;
+  /** The hold on the process's default store, when the caller gave none; released on close. */
+  sharedHold: SharedStoreHold | undefined;
   policy: RateLimitPolicy;
   identity: string;
   /** The store's key of the application's global limit; undefined until asked of the service. */
@@ -267,7 +271,9 @@ export class RequestCore {
       throw argumentError('type', WHERE, 'options.store', 'a RateLimitStore (MemoryRateLimitStore or RedisRateLimitStore)', store);
     }
     const ownsStore = store === undefined;
-    store ??= new MemoryRateLimitStore();
+    // Without a store of the caller's, the process's one for this service: shared by every client of it.
+    const sharedHold = ownsStore ? sharedDefaultStore(`${url.origin}${url.pathname.replace(/\/+$/, '')}`) : undefined;
+    store ??= sharedHold!.store;
     const authorization = `${scheme} ${token}`;
     const identity = createHash('sha256').update(authorization).digest('base64url').slice(0, 22);
     const givenApplication = opts.applicationId === undefined ? undefined : checkSnowflake(WHERE, 'options.applicationId', opts.applicationId);
@@ -276,8 +282,9 @@ export class RequestCore {
       throw argumentError('value', WHERE, 'options.applicationId', `the id of the application the bot token belongs to (${tokenApplication})`, givenApplication, 'Leave applicationId out for a bot token, or pass the bot token of that application.');
     }
     const applicationId = givenApplication ?? tokenApplication;
-    // A store of the client's own is seen by no other credential: its own key serves. So does it
-    // for a bot token that does not name its application (the count is then per token).
+    // With the default store, a Bearer client that is not told its application counts under its
+    // own key rather than ask the service (pass applicationId to share the application's count);
+    // so does a bot token that does not name its application (the count is then per token).
     const application = applicationId !== undefined ? `app:${applicationId}` : ownsStore || hasBot ? identity : undefined;
     internals.set(this, {
       authorization,
@@ -288,6 +295,7 @@ export class RequestCore {
       store,
       sync: syncStepsOf(store),
       ownsStore,
+      sharedHold,
       policy: {
         globalLimit: checkInteger(WHERE, 'options.globalLimit', opts.globalLimit, 1, 100_000, 50),
         globalWindowMs: GLOBAL_WINDOW_MS,
@@ -636,7 +644,7 @@ export class RequestCore {
     }
     const agent = await s.agent?.catch(() => undefined);
     await agent?.close();
-    if (s.ownsStore) await s.store.close();
+    await s.sharedHold?.release();
   }
 }
 

@@ -79,3 +79,27 @@ describe('options.applicationId', () => {
     }
   });
 });
+
+describe('the default store', () => {
+  it('is one per application in the process: two backends and a player of one application bursting draw no 429 from the emulator', async () => {
+    const emulator = track(await startEmulator({ users: USERS }));
+    const apiBase = emulator.apiBase;
+    // No store anywhere: each leaves it out, as README says one process should.
+    const first = track(new PlatformApi({ botToken: emulator.botToken, apiBase, retries: 0 }));
+    const second = track(new PlatformApi({ botToken: emulator.botToken, apiBase, retries: 0 }));
+    const lobby = await first.createLobby({ members: USERS.map((u) => ({ id: u.id })) });
+    const player = track(new PlatformApi({ accessToken: emulator.createAccessToken({ userId: USERS[0]!.id }).accessToken, apiBase, retries: 0, applicationId: emulator.applicationId }));
+    const before = emulator.requests.length;
+
+    const results = await Promise.allSettled([
+      ...Array.from({ length: 75 }, () => first.getLobby(lobby.id)),
+      ...Array.from({ length: 75 }, () => second.getLobby(lobby.id)),
+      ...Array.from({ length: 60 }, () => player.getLobbyMessages(lobby.id)),
+    ]);
+
+    const seen = emulator.requests.slice(before);
+    expect(seen.filter((r) => r.status === 429)).toEqual([]);
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    expect(seen).toHaveLength(210);
+  }, 60_000);
+});
