@@ -20,6 +20,9 @@ export { validateScheme, defaultScheme, customSchemeRedirectUri } from './valida
 export { windowsCommandLine } from './command-line.js';
 export { desktopEntry, type DesktopEntryInput } from './linux.js';
 export {
+  DesktopError,
+  type DesktopErrorCode,
+  type DesktopErrorDetails,
   InvalidSchemeError,
   InvalidRedirectUrlError,
   UnsupportedPlatformError,

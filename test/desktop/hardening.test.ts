@@ -157,7 +157,7 @@ describe('the documented surface', () => {
   it('exports exactly the documented names', () => {
     expect(Object.keys(desktop).sort()).toEqual(
       [
-        'CommandFailedError', 'DesktopAbortError', 'HandoffError', 'HandoffTimeoutError', 'InstanceRunningError',
+        'CommandFailedError', 'DesktopAbortError', 'DesktopError', 'HandoffError', 'HandoffTimeoutError', 'InstanceRunningError',
         'InvalidRedirectUrlError', 'InvalidSchemeError', 'MissingToolError', 'NoInstanceError', 'RedirectRejectedError',
         'UnsafeEndpointError', 'UnsupportedPlatformError', 'customSchemeRedirectUri', 'defaultHandlerCommand', 'defaultScheme',
         'desktopEntry', 'findRedirectUrl', 'forwardRedirect', 'handOffOrListen', 'listenForRedirects', 'redirectEndpoint',
