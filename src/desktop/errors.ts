@@ -19,6 +19,8 @@ export type DesktopErrorCode =
   | 'ERR_MISSING_TOOL'
   /** A child process failed, timed out or exited non-zero (`command`, `exitCode`, `stderr`). */
   | 'ERR_COMMAND_FAILED'
+  /** No handler is registered for a scheme where one was needed (`openSchemeUrl` without a display). */
+  | 'ERR_NO_HANDLER'
   /** Another instance of the game already listens on the hand-off endpoint (`endpoint`). */
   | 'ERR_INSTANCE_RUNNING'
   /** No running instance listens on the hand-off endpoint (`endpoint`). */

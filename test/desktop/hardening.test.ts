@@ -160,7 +160,7 @@ describe('the documented surface', () => {
         'CommandFailedError', 'DesktopAbortError', 'DesktopError', 'HandoffError', 'HandoffTimeoutError', 'InstanceRunningError',
         'InvalidRedirectUrlError', 'InvalidSchemeError', 'MissingToolError', 'NoInstanceError', 'RedirectRejectedError',
         'UnsafeEndpointError', 'UnsupportedPlatformError', 'customSchemeRedirectUri', 'defaultHandlerCommand', 'defaultScheme',
-        'desktopEntry', 'findRedirectUrl', 'forwardRedirect', 'handOffOrListen', 'listenForRedirects', 'redirectEndpoint',
+        'desktopEntry', 'findRedirectUrl', 'forwardRedirect', 'handOffOrListen', 'listenForRedirects', 'openSchemeUrl', 'redirectEndpoint',
         'registerUriScheme', 'unregisterUriScheme', 'validateScheme', 'windowsCommandLine',
       ].sort(),
     );
