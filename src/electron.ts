@@ -12,7 +12,7 @@ import { checkBoolean, checkFunction, checkOptions } from './shared/check.js';
 import { Client } from './signin/client.js';
 import type { ClientOptions } from './signin/options.js';
 import { argumentError, SocialSdkAuthError } from './shared/errors.js';
-import { redact } from './shared/redact.js';
+import { redact, redactedError } from './shared/redact.js';
 import { findRedirectUrl } from './desktop/forward.js';
 import { redirectUrlProblem, validateScheme } from './desktop/validate.js';
 
@@ -373,7 +373,12 @@ export function electronOpener(shell: ElectronShellLike): (url: string) => Promi
   requireMethods('electronOpener', 'shell', shell, ['openExternal'], "Electron's shell (require('electron').shell)");
   // async, so that a synchronous throw becomes a rejection too
   return async (url: string) => {
-    await shell.openExternal(url);
+    try {
+      await shell.openExternal(url);
+    } catch (error) {
+      // Its message may quote a URL with a code or state: the client and the app see a redacted copy.
+      throw redactedError(error);
+    }
   };
 }
 

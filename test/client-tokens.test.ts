@@ -31,6 +31,38 @@ afterAll(async () => {
   await emulator.close();
 });
 
+describe('the flows that end a sign-in', () => {
+  it('signIn leaves the client authenticated with the token it returns, the expiration callback armed', async () => {
+    // Tokens living 2 s: the callback is due at half their life, so the test sees it fire.
+    const shortLived = await startEmulator({ accessTokenTtlSeconds: 2 });
+    const client = clientFor(shortLived);
+    try {
+      const fired = new Promise<number>((resolve) => client.setTokenExpirationCallback(({ expiresAt }) => resolve(expiresAt)));
+      expect(client.isAuthenticated()).toBe(false);
+      const before = Date.now();
+      const tokens = await client.signIn();
+      expect(tokens.expiresIn).toBe(2);
+      expect(client.isAuthenticated()).toBe(true);
+      expect(client.toJSON()).toMatchObject({ authenticated: true });
+      const expiresAt = await fired;
+      expect(expiresAt).toBeGreaterThanOrEqual(before + 2000);
+      expect(expiresAt).toBeLessThanOrEqual(Date.now() + 2000);
+    } finally {
+      client.close();
+      await shortLived.close();
+    }
+  });
+
+  it('getToken keeps the SDK\'s meaning: it returns tokens and leaves the client\'s token alone', async () => {
+    const client = newClient();
+    const pair = client.createAuthorizationCodeVerifier();
+    const { code, redirectUri } = await client.authorize({ scopes: 'sdk.social_layer', codeChallenge: pair.challenge });
+    const tokens = await client.getToken({ code, codeVerifier: pair.verifier, redirectUri });
+    expect(tokens.accessToken).not.toBe('');
+    expect(client.isAuthenticated()).toBe(false);
+  });
+});
+
 describe('client.updateToken', () => {
   it('accepts the Bearer access token of a sign-in, in any case of "Bearer", and resolves', async () => {
     const client = newClient();

@@ -34,6 +34,20 @@ describe('redact', () => {
     expect(out).toContain('[redacted]');
   });
 
+  it('hides the code, state, verifier and token-like values of a URL at any length, and keeps the rest of it', () => {
+    expect(redact('could not open mygame:/authorize/callback?code=abc&state=x1 (no handler)')).toBe(
+      'could not open mygame:/authorize/callback?code=[redacted]&state=[redacted] (no handler)',
+    );
+    expect(redact('GET http://127.0.0.1:5555/callback?state=s&code_verifier=v#access_token=t&x=1')).toBe(
+      'GET http://127.0.0.1:5555/callback?state=[redacted]&code_verifier=[redacted]#access_token=[redacted]&x=1',
+    );
+    // A value shaped like a token, whatever its name; ids, words and URLs stay.
+    expect(redact('https://x/a?client_id=1234567890123456789&scope=openid+sdk.social_layer&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM')).toBe(
+      'https://x/a?client_id=1234567890123456789&scope=openid+sdk.social_layer&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&challenge=[redacted]',
+    );
+    expect(redact('a code=abc is short prose, not a URL')).toBe('a code=abc is short prose, not a URL');
+  });
+
   it('hides a bare JWT', () => {
     const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
     expect(redact(`id: ${jwt} end`)).toBe('id: [redacted] end');

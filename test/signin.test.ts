@@ -433,7 +433,9 @@ describe('sign-in over a loopback redirect', () => {
     expect(error.message).toBe(
       'The service refused the authorize request. Check the application id, the redirect URI registered for it and the scopes, then sign in again.',
     );
-    expect(error.cause).toBe(refusal);
+    // The cause is a redacted copy: an Error that keeps the mark, not the opener's own value.
+    expect(error.cause).toBeInstanceOf(Error);
+    expect(error.cause).toMatchObject({ authorizeRefused: true });
     expect(harness.client.isAuthorizing()).toBe(false);
   });
 

@@ -3,6 +3,7 @@
  * token itself, or asked of the service once for an access token.
  */
 import { failure, type Call } from './call.js';
+import { isId } from '../shared/snowflake.js';
 import { ApiRequestError } from './errors.js';
 import type { ApiResponse } from './types.js';
 
@@ -19,7 +20,7 @@ export function applicationOfBotToken(token: string): string | undefined {
   const first = token.slice(0, dot);
   if (!/^[A-Za-z0-9+/_-]{4,40}={0,2}$/.test(first)) return undefined;
   const id = Buffer.from(first, 'base64').toString('latin1');
-  if (!/^[1-9][0-9]{0,19}$/.test(id) || BigInt(id) > 0xffff_ffff_ffff_ffffn) return undefined;
+  if (!isId(id)) return undefined;
   return id;
 }
 
@@ -35,7 +36,7 @@ export async function lookupApplication(call: Call, ask: () => Promise<ApiRespon
   if (lookup === undefined) {
     const asked = ask().then(({ value }) => {
       const id = value?.application?.id;
-      if (typeof id !== 'string' || !/^[0-9]{1,20}$/.test(id)) {
+      if (!isId(id)) {
         throw new ApiRequestError('ERR_API_BAD_RESPONSE', `GET ${AUTHORIZATION_ROUTE} answered without the id of the access token's application; pass options.applicationId.`, { method: 'GET', route: AUTHORIZATION_ROUTE });
       }
       return (s.application = `app:${id}`);

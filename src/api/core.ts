@@ -11,7 +11,7 @@ import { checkInteger, checkMs, checkOptions, checkSnowflake, checkString } from
 import { applicationOfBotToken, AUTHORIZATION_ROUTE, lookupApplication } from './application.js';
 import type { Call } from './call.js';
 import { Cancellation } from './cancellation.js';
-import { MemoryRateLimitStore, syncStepsOf } from './memory-store.js';
+import { sharedDefaultStore, syncStepsOf } from './memory-store.js';
 import { prepareRequest } from './prepare.js';
 import { sendWithRetries } from './retry.js';
 import { DEFAULT_API_BASE, type ApiRequest, type ApiResponse, type Internals, type PlatformApiOptions, type RequestOptions } from './types.js';
@@ -61,7 +61,9 @@ export class RequestCore {
       throw argumentError('type', WHERE, 'options.store', 'a RateLimitStore (MemoryRateLimitStore or RedisRateLimitStore)', store);
     }
     const ownsStore = store === undefined;
-    store ??= new MemoryRateLimitStore();
+    // Without a store of the caller's, the process's one for this service: shared by every client of it.
+    const sharedHold = ownsStore ? sharedDefaultStore(`${url.origin}${url.pathname.replace(/\/+$/, '')}`) : undefined;
+    store ??= sharedHold!.store;
     const authorization = `${scheme} ${token}`;
     const identity = createHash('sha256').update(authorization).digest('base64url').slice(0, 22);
     const givenApplication = opts.applicationId === undefined ? undefined : checkSnowflake(WHERE, 'options.applicationId', opts.applicationId);
@@ -70,8 +72,9 @@ export class RequestCore {
       throw argumentError('value', WHERE, 'options.applicationId', `the id of the application the bot token belongs to (${tokenApplication})`, givenApplication, 'Leave applicationId out for a bot token, or pass the bot token of that application.');
     }
     const applicationId = givenApplication ?? tokenApplication;
-    // A store of the client's own is seen by no other credential: its own key serves. So does it
-    // for a bot token that does not name its application (the count is then per token).
+    // With the default store, a Bearer client that is not told its application counts under its
+    // own key rather than ask the service (pass applicationId to share the application's count);
+    // so does a bot token that does not name its application (the count is then per token).
     const application = applicationId !== undefined ? `app:${applicationId}` : ownsStore || hasBot ? identity : undefined;
     internals.set(this, {
       authorization,
@@ -82,6 +85,7 @@ export class RequestCore {
       store,
       sync: syncStepsOf(store),
       ownsStore,
+      sharedHold,
       policy: {
         globalLimit: checkInteger(WHERE, 'options.globalLimit', opts.globalLimit, 1, 100_000, 50),
         globalWindowMs: GLOBAL_WINDOW_MS,
@@ -158,6 +162,6 @@ export class RequestCore {
     }
     const agent = await s.agent?.catch(() => undefined);
     await agent?.close();
-    if (s.ownsStore) await s.store.close();
+    await s.sharedHold?.release();
   }
 }

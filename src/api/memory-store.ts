@@ -249,3 +249,54 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.#guardPending.clear();
   }
 }
+
+/** The default store of one service base, and how many open clients use it. */
+interface SharedEntry {
+  ref: WeakRef<MemoryRateLimitStore>;
+  users: number;
+}
+const sharedStores = new Map<string, SharedEntry>();
+// A store whose clients were dropped without close() is collected; its entry goes with it.
+const forgetShared = new FinalizationRegistry<string>((key) => {
+  if (sharedStores.get(key)?.ref.deref() === undefined) sharedStores.delete(key);
+});
+
+/** A client's hold on the process's default store; `release` on close. */
+export interface SharedStoreHold {
+  readonly store: MemoryRateLimitStore;
+  /** Lets go of the store; the last client of it to let go clears it, so nothing outlives them. */
+  release(): Promise<void>;
+}
+
+/**
+ * The default rate-limit store of every PlatformApi in this process that talks to `base` and was
+ * given no store: one per service, so every client of one application draws from one global
+ * count and one set of buckets (the store keys its state by application and credential). It is
+ * held weakly here and strongly by its clients; it has no timer, so it never keeps the process
+ * alive, and once its last client closes (or all are collected) the next client gets a new one.
+ */
+export function sharedDefaultStore(base: string): SharedStoreHold {
+  let entry = sharedStores.get(base);
+  let store = entry?.ref.deref();
+  if (entry === undefined || store === undefined) {
+    store = new MemoryRateLimitStore();
+    entry = { ref: new WeakRef(store), users: 0 };
+    sharedStores.set(base, entry);
+    forgetShared.register(store, base);
+  }
+  entry.users += 1;
+  const held = entry;
+  const kept = store;
+  let released = false;
+  return {
+    store: kept,
+    async release(): Promise<void> {
+      if (released) return;
+      released = true;
+      held.users -= 1;
+      if (held.users > 0) return;
+      if (sharedStores.get(base) === held) sharedStores.delete(base);
+      await kept.close();
+    },
+  };
+}

@@ -4,7 +4,7 @@
  */
 import type { Agent as UndiciAgent } from 'undici';
 import type { Cancellation } from './cancellation.js';
-import type { SyncSteps } from './memory-store.js';
+import type { SharedStoreHold, SyncSteps } from './memory-store.js';
 import type { RateLimitPolicy, RateLimitStore } from './store.js';
 
 /** The service's API base. */
@@ -18,7 +18,9 @@ export interface PlatformApiOptions {
   /** Base of the HTTP interface. Default `'https://discord.com/api/v10'`. */
   apiBase?: string;
   /**
-   * Where rate-limit state lives. Default: a new {@link MemoryRateLimitStore} for this client.
+   * Where rate-limit state lives. Default: this process's in-memory store for the `apiBase`, shared
+   * by every PlatformApi of the process given no store, so clients of one application share its
+   * limits (a `MemoryRateLimitStore`; a store given here wins).
    * Give every process of a fleet one `RedisRateLimitStore` so they share the limits.
    */
   store?: RateLimitStore;
@@ -119,6 +121,8 @@ export interface Internals {
   /** The store's synchronous steps when it is the built-in memory store: no promise per step. */
   sync: SyncSteps | undefined;
   ownsStore: boolean;
+  /** The hold on the process's default store, when the caller gave none; released on close. */
+  sharedHold: SharedStoreHold | undefined;
   policy: RateLimitPolicy;
   identity: string;
   /** The store's key of the application's global limit; undefined until asked of the service. */

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { desktopExecLine, escapeDesktopString } from './command-line.js';
 import { checkOptions, checkString } from '../shared/check.js';
 import { argumentError } from '../shared/errors.js';
-import { MissingToolError } from './errors.js';
+import { DesktopError } from './errors.js';
 import { validateScheme } from './validate.js';
 import { findInPath, installHint, runTool } from './run-tool.js';
 
@@ -119,9 +119,8 @@ export async function registerLinux(input: LinuxRegisterInput): Promise<LinuxReg
   // Look for xdg-mime before writing anything, so a missing tool leaves no file behind.
   const xdgMime = findInPath('xdg-mime', input.env);
   if (!xdgMime) {
-    throw new MissingToolError(
-      'xdg-mime',
-      `xdg-mime was not found in PATH, so the "${input.scheme}:" scheme cannot be made the default handler; ${installHint('xdg-mime')}.`,
+    throw new DesktopError('ERR_MISSING_TOOL', `xdg-mime was not found in PATH, so the "${input.scheme}:" scheme cannot be made the default handler; ${installHint('xdg-mime')}.`,
+      { tool: 'xdg-mime' },
     );
   }
   const dir = applicationsDir(input.env, 'registerUriScheme');

@@ -7,7 +7,7 @@ import * as sea from 'node:sea';
 import { assertCommand } from './command-line.js';
 import { checkMs, checkOneOf, checkOptions, checkSignal, checkString } from '../shared/check.js';
 import { argumentError } from '../shared/errors.js';
-import { UnsupportedPlatformError } from './errors.js';
+import { DesktopError } from './errors.js';
 import { registerLinux, unregisterLinux } from './linux.js';
 import { validateScheme } from './validate.js';
 import { registerWindows, unregisterWindows } from './windows.js';
@@ -98,17 +98,15 @@ export function defaultHandlerCommand(): string[] {
   return [process.execPath, path.resolve(script)];
 }
 
-function macosError(scheme: string): UnsupportedPlatformError {
-  return new UnsupportedPlatformError(
-    'darwin',
-    `macOS does not let a running program register the "${scheme}:" scheme: declare it in the app bundle's Info.plist under CFBundleURLTypes (CFBundleURLSchemes = ["${scheme}"]); the URL then arrives as an Apple Event, not in argv. Electron apps call app.setAsDefaultProtocolClient("${scheme}") and list it under the packager's "protocols" key (see social-sdk-auth/electron).`,
+function macosError(scheme: string): DesktopError {
+  return new DesktopError('ERR_UNSUPPORTED_PLATFORM', `macOS does not let a running program register the "${scheme}:" scheme: declare it in the app bundle's Info.plist under CFBundleURLTypes (CFBundleURLSchemes = ["${scheme}"]); the URL then arrives as an Apple Event, not in argv. Electron apps call app.setAsDefaultProtocolClient("${scheme}") and list it under the packager's "protocols" key (see social-sdk-auth/electron).`,
+    { platform: 'darwin' },
   );
 }
 
-function unsupportedError(platform: string, scheme: string): UnsupportedPlatformError {
-  return new UnsupportedPlatformError(
-    platform,
-    `Registering the "${scheme}:" scheme is not supported on ${platform}; use the loopback redirect (the default), which needs nothing registered.`,
+function unsupportedError(platform: string, scheme: string): DesktopError {
+  return new DesktopError('ERR_UNSUPPORTED_PLATFORM', `Registering the "${scheme}:" scheme is not supported on ${platform}; use the loopback redirect (the default), which needs nothing registered.`,
+    { platform },
   );
 }
 

@@ -6,6 +6,7 @@
 import { AuthorizationArgs, copyArgs, nativeArgs, type AuthorizationArgsInit } from './args.js';
 import { checkMs, checkOneOf, checkOptions, checkSignal, checkString } from '../shared/check.js';
 import { ClientResultError } from '../shared/errors.js';
+import { redactedError } from '../shared/redact.js';
 import type { NativeClient } from './native.js';
 import { AUTHORIZE_VIA, type AuthorizeOptions, type AuthorizeResult, type AuthorizeVia } from './options.js';
 import { failure, isDefiniteRefusal, refusedError } from './results.js';
@@ -144,7 +145,9 @@ export class AuthorizeFlow {
       }
       return;
     }
-    const error = cause instanceof Error ? cause : new Error(String(cause));
+    // The opener's error may quote a URL it failed on (the redirect, with its code and state):
+    // what the application's handler, the listeners and the warning see is a redacted copy.
+    const error = redactedError(cause);
     let handled = false;
     const { onOpenUrlFailed } = this.#settings;
     if (onOpenUrlFailed) {

@@ -194,7 +194,7 @@ function idTokenParts(token: string): { header: Record<string, unknown>; payload
 
 /**
  * What is wrong with an ID token's header and claims for this client (OpenID Connect Core
- * 3.1.3.7: issuer, audience, authorized party, expiry), or undefined. The signature is not
+ * 3.1.3.7: issuer, audience, authorized party, expiry, issue time), or undefined. The signature is not
  * checked: the token came straight from the token endpoint over TLS (3.1.3.7, item 6).
  */
 function idTokenClaimsProblem(header: Record<string, unknown>, claims: Record<string, unknown>, expected: IdTokenExpectation): string | undefined {
@@ -207,8 +207,10 @@ function idTokenClaimsProblem(header: Record<string, unknown>, claims: Record<st
   const { aud, azp } = claims;
   const audiences = typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud : [];
   if (!audiences.includes(expected.clientId)) return `its id_token is not meant for application ${expected.clientId} (its aud claim)`;
-  // A token for several audiences must name this application as the party it was issued to.
+  // A token for several audiences must name this application as the party it was issued to; an
+  // azp, whatever aud holds, must name it too (OpenID Connect Core 3.1.3.7, items 4 and 5).
   if (audiences.length !== 1 && azp !== expected.clientId) return `its id_token has other audiences and does not name application ${expected.clientId} as its azp`;
+  if (azp !== undefined && azp !== expected.clientId) return `its id_token was issued to another party than application ${expected.clientId} (its azp claim)`;
   if (typeof claims.sub !== 'string' || claims.sub.length === 0) return "its id_token's sub is not a non-empty string";
   const now = Math.floor(Date.now() / 1000);
   for (const name of ['exp', 'iat', 'nbf', 'auth_time'] as const) {
@@ -217,6 +219,8 @@ function idTokenClaimsProblem(header: Record<string, unknown>, claims: Record<st
   }
   if ((claims.exp as number) <= now - ID_TOKEN_CLOCK_TOLERANCE_S) return 'its id_token has expired (check that this machine\'s clock is right)';
   if (claims.nbf !== undefined && (claims.nbf as number) > now + ID_TOKEN_CLOCK_TOLERANCE_S) return 'its id_token is not valid yet (check that this machine\'s clock is right)';
+  // Issued in the future beyond the tolerance: a clock this far off, or a token not made now (3.1.3.7, item 10).
+  if ((claims.iat as number) > now + ID_TOKEN_CLOCK_TOLERANCE_S) return 'its id_token was issued in the future (check that this machine\'s clock is right)';
   return undefined;
 }
 

@@ -157,10 +157,10 @@ describe('the documented surface', () => {
   it('exports exactly the documented names', () => {
     expect(Object.keys(desktop).sort()).toEqual(
       [
-        'CommandFailedError', 'DesktopAbortError', 'HandoffError', 'HandoffTimeoutError', 'InstanceRunningError',
+        'CommandFailedError', 'DesktopAbortError', 'DesktopError', 'HandoffError', 'HandoffTimeoutError', 'InstanceRunningError',
         'InvalidRedirectUrlError', 'InvalidSchemeError', 'MissingToolError', 'NoInstanceError', 'RedirectRejectedError',
         'UnsafeEndpointError', 'UnsupportedPlatformError', 'customSchemeRedirectUri', 'defaultHandlerCommand', 'defaultScheme',
-        'desktopEntry', 'findRedirectUrl', 'forwardRedirect', 'handOffOrListen', 'listenForRedirects', 'redirectEndpoint',
+        'desktopEntry', 'findRedirectUrl', 'forwardRedirect', 'handOffOrListen', 'listenForRedirects', 'openSchemeUrl', 'redirectEndpoint',
         'registerUriScheme', 'unregisterUriScheme', 'validateScheme', 'windowsCommandLine',
       ].sort(),
     );

@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import {
   listenForRedirects,
   MissingToolError,
+  openSchemeUrl,
   registerUriScheme,
   unregisterUriScheme,
   UnsupportedPlatformError,
@@ -285,5 +286,46 @@ describe('other platforms', () => {
     await expect(registerUriScheme({ scheme: 'ssa-test', command: ['/usr/bin/true'], platform: 'aix' })).rejects.toMatchObject({
       code: 'ERR_UNSUPPORTED_PLATFORM',
     });
+  });
+});
+
+describe('openSchemeUrl on a Linux without a display', () => {
+  it('starts the registered handler itself where xdg-open cannot, and the URL reaches the running game', async () => {
+    const xdgOpen = requireTool('xdg-open');
+    requireTool('xdg-mime');
+    const scheme = 'ssa-test-headless';
+    const url = `${scheme}:/authorize/callback?code=abc&state=xyz`;
+    const registered = await registerUriScheme({
+      scheme,
+      name: 'SSA Headless Test',
+      command: [process.execPath, path.join(fixtures, 'game.cjs'), '--module', builtModule('desktop/index.js'), '--scheme', scheme],
+      platform: 'linux',
+      env,
+    });
+    process.env.XDG_RUNTIME_DIR = env.XDG_RUNTIME_DIR;
+    const urls: string[] = [];
+    listeners.push(await listenForRedirects({ scheme, onUrl: (u) => void urls.push(u) }));
+    expect(env.DISPLAY ?? env.WAYLAND_DISPLAY).toBeUndefined();
+
+    // What a game on a headless machine used to get: xdg-open ignores the scheme handler and
+    // falls back to a browser ($BROWSER, here one that fails), so the sign-in waits its timeout.
+    const plain = await run(xdgOpen, [url], { ...env, XDG_CURRENT_DESKTOP: 'X-Generic', BROWSER: 'false' });
+    expect(plain.code).not.toBe(0);
+    expect(urls).toEqual([]);
+
+    await expect(openSchemeUrl(url, { env, platform: 'linux' })).resolves.toEqual({ via: 'desktop-file', desktopFile: registered.desktopFile });
+    await expect.poll(() => urls, { timeout: 15_000 }).toEqual([url]);
+  });
+
+  it('fails at once, naming the cause and the fix, when no handler is registered for the scheme', async () => {
+    requireTool('xdg-mime');
+    const error = await openSchemeUrl('ssa-test-unknown:/authorize/callback?code=abc&state=xyz', { env, platform: 'linux' }).then(
+      () => undefined,
+      (e: unknown) => e as Error & { code?: string },
+    );
+    expect(error).toMatchObject({ name: 'DesktopError', code: 'ERR_NO_HANDLER' });
+    expect(error!.message).toBe(
+      'DISPLAY and WAYLAND_DISPLAY are not set, so xdg-open cannot hand the URL to a scheme handler, and no handler is registered for "ssa-test-unknown:" (xdg-mime query default x-scheme-handler/ssa-test-unknown names none). Register the game with registerUriScheme({ scheme: "ssa-test-unknown" }) first, or run in a desktop session.',
+    );
   });
 });

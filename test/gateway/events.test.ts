@@ -124,5 +124,14 @@ describe('op 8 REQUEST GUILD MEMBERS', () => {
     const d = await session(e, 2);
     d.send({ op: 8, d: { guild_id: 'nope', query: '' } });
     expect((await d.closed).code).toBe(4002);
+    // Ids follow the one snowflake rule: no leading zero, at most 2^64 - 1.
+    for (const guildId of [`0${GUILD}`, '18446744073709551616']) {
+      const bad = await session(e, 2);
+      bad.send({ op: 8, d: { guild_id: guildId, query: '' } });
+      expect((await bad.closed).code).toBe(4002);
+    }
+    const ids = await session(e, 2);
+    ids.send({ op: 8, d: { guild_id: GUILD, user_ids: [`0${MEMBERS[0]!.id}`] } });
+    expect((await ids.closed).code).toBe(4002);
   });
 });

@@ -143,7 +143,8 @@ describe('the ID token of a token response', () => {
       idToken(claims(ep.base)),
       idToken(claims(ep.base, { aud: ['1234'] })),
       idToken(claims(ep.base, { aud: ['1234', '999'], azp: '1234' })),
-      idToken(claims(ep.base, { exp: now() - 20, nbf: now() + 20, auth_time: now() - 5 })),
+      idToken(claims(ep.base, { azp: '1234' })),
+      idToken(claims(ep.base, { exp: now() - 20, nbf: now() + 20, iat: now() + 20, auth_time: now() - 5 })),
     ]) {
       ep.answer(json(200, { ...GOOD, id_token: token }));
       await expect(ep.client().refreshToken({ refreshToken: REFRESH_TOKEN })).resolves.toMatchObject({ idToken: token });
@@ -157,6 +158,10 @@ describe('the ID token of a token response', () => {
     ['an audience list without this application', (base: string) => idToken(claims(base, { aud: ['999', '998'] })), () => 'its id_token is not meant for application 1234 (its aud claim)'],
     ['other audiences and no azp', (base: string) => idToken(claims(base, { aud: ['1234', '999'] })), () => 'its id_token has other audiences and does not name application 1234 as its azp'],
     ['other audiences and another azp', (base: string) => idToken(claims(base, { aud: ['1234', '999'], azp: '999' })), () => 'its id_token has other audiences and does not name application 1234 as its azp'],
+    ['one audience and another azp', (base: string) => idToken(claims(base, { azp: '999' })), () => 'its id_token was issued to another party than application 1234 (its azp claim)'],
+    ['an audience list of this application alone and another azp', (base: string) => idToken(claims(base, { aud: ['1234'], azp: '999' })), () => 'its id_token was issued to another party than application 1234 (its azp claim)'],
+    ['an issue time 40 s ahead', (base: string) => idToken(claims(base, { iat: now() + 40 })), () => "its id_token was issued in the future (check that this machine's clock is right)"],
+    ['an issue time a year ahead', (base: string) => idToken(claims(base, { iat: now() + 365 * 86400 })), () => "its id_token was issued in the future (check that this machine's clock is right)"],
     ['an empty subject', (base: string) => idToken(claims(base, { sub: '' })), () => "its id_token's sub is not a non-empty string"],
     ['no expiry', (base: string) => idToken(claims(base, { exp: undefined })), () => 'its id_token has no exp claim'],
     ['an expiry as a string', (base: string) => idToken(claims(base, { exp: String(now() + 600) })), () => "its id_token's exp is not a number of seconds"],

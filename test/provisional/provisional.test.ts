@@ -53,8 +53,10 @@ async function authorizeCode(): Promise<{ code: string; codeVerifier: string; re
 }
 
 describe('client.getProvisionalToken', () => {
-  it.each(TYPES)('gives a provisional account its tokens for a %s identity', async (type) => {
+  it.each(TYPES)('gives a provisional account its tokens for a %s identity, and the client holds them', async (type) => {
+    client.clearToken();
     const tokens = await client.getProvisionalToken({ externalAuthType: type, externalAuthToken: `${type.toLowerCase()}-token-of-player-1` });
+    expect(client.isAuthenticated()).toBe(true);
     expect(tokens.tokenType).toBe('Bearer');
     expect(tokens.expiresIn).toBe(604800);
     expect(tokens.scopes).toBe('openid sdk.social_layer');

@@ -76,6 +76,8 @@ class FlakyStore implements TokenStore {
 describe('setTokens, getAccessToken and start', () => {
   it('persists a sign-in before handing it to the client, then serves the token without a request', async () => {
     const { client, tokens } = await signIn();
+    // signIn leaves the client holding the token; forget it, to see when the manager hands it back.
+    client.clearToken();
     const store = new FlakyStore();
     const manager = newManager({ client, store });
     let authenticatedWhenSaved: boolean | undefined;
@@ -825,6 +827,8 @@ describe('crash-safe rotation', () => {
 
   it('does not hand out a sign-in whose save failed', async () => {
     const { client, tokens } = await signIn();
+    // signIn leaves the client holding the token; forget it, to see that the manager does not hand it back.
+    client.clearToken();
     const store = new FlakyStore();
     store.failSaves = true;
     const manager = newManager({ client, store });

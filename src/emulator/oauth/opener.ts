@@ -4,7 +4,7 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { redact } from '../../shared/redact.js';
+import { redact, redactedError } from '../../shared/redact.js';
 import { EmulatorOpenUrlError } from '../kernel/errors.js';
 import type { OpenUrlOptions } from './types.js';
 
@@ -130,5 +130,12 @@ export async function openHeadless(webBase: string, url: string, options: OpenUr
       { status: page.status },
     );
   }
-  await withTimeout(Promise.resolve().then(() => onCustomScheme(location.href)), timeoutMs, signal, 'running onCustomScheme');
+  try {
+    await withTimeout(Promise.resolve().then(() => onCustomScheme(location.href)), timeoutMs, signal, 'running onCustomScheme');
+  } catch (err) {
+    if (err instanceof EmulatorOpenUrlError) throw err;
+    // The handler's error may quote the redirect it was given: its code and state stay out.
+    const cause = redactedError(err, [...location.searchParams.values()]);
+    throw new EmulatorOpenUrlError(`onCustomScheme failed on the ${location.protocol} redirect: ${cause.message}`, { cause });
+  }
 }
