@@ -197,3 +197,46 @@ describe('error codes and redirect URIs in token errors', () => {
     }
   });
 });
+
+describe('every secret name the redaction knows', () => {
+  // Each name on its own, so a name dropped from the list shows: no other name matches these texts
+  // (a name only counts after a delimiter, so "token" does not cover "id_token").
+  const NAMES = [
+    'access_token',
+    'refresh_token',
+    'id_token',
+    'id_token_hint',
+    'device_code',
+    'token',
+    'code',
+    'code_verifier',
+    'client_secret',
+    'client_assertion',
+    'state',
+    'nonce',
+    'password',
+    'accessToken',
+    'refreshToken',
+    'idToken',
+    'codeVerifier',
+    'verifier',
+    'clientSecret',
+  ];
+
+  it.each(NAMES)('scrubs %s in a form body, a JSON key and an object key', (name) => {
+    expect(redact(`a=1&${name}=${SECRET}&b=2`)).toBe(`a=1&${name}=[redacted]&b=2`);
+    expect(redact(`{"${name}":"${SECRET}"}`)).toBe(`{"${name}":"[redacted]"}`);
+    expect(redact(`{ ${name}: '${SECRET}' }`)).toBe(`{ ${name}: '[redacted]' }`);
+  });
+
+  it.each([
+    ['Bearer', 'Authorization: Bearer'],
+    ['Bot', 'Authorization: Bot'],
+    ['Basic', 'Authorization: Basic'],
+    ['basic in lower case', 'authorization: basic'],
+  ])('scrubs the credentials of an Authorization header of scheme %s', (_scheme, header) => {
+    // Basic carries client_id:client_secret in base64.
+    const credentials = Buffer.from(`1234567890:${SECRET}`).toString('base64');
+    expect(redact(`${header} ${credentials}`)).toBe(`${header} [redacted]`);
+  });
+});
