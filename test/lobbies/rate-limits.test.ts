@@ -135,10 +135,10 @@ describe('route limits', () => {
     expect((await call(emulator, 'PUT', '/lobbies', { auth: alice, body: { secret: 'again' } })).status).toBe(200);
   });
 
-  it('send lobby message: 3000 per 2 hours per user', async () => {
+  it('send lobby message: 3000 per 2 hours per user, kept over the whole window', async () => {
     let now = T0;
     emulator = await startLobbyEmulator({ clock: () => now, applications: [{ id: '1', globalRateLimit: 1200 }] });
-    const lobby = await call(emulator, 'POST', '/lobbies', { body: { members: [{ id: ids[0] }, { id: ids[1] }] } });
+    const lobby = await call(emulator, 'POST', '/lobbies', { body: { members: [{ id: ids[0] }, { id: ids[1] }], idle_timeout_seconds: 604800 } });
     const alice = bearer(emulator, ids[0]!);
     const sent = await burst(3000, () => call(emulator!, 'POST', `/lobbies/${lobby.body.id}/messages`, { auth: alice, body: { content: 'hi' } }), (i) => {
       if (i > 0 && i % 1000 === 0) now += 1000;
@@ -148,6 +148,35 @@ describe('route limits', () => {
     expect429(over, 'user', false);
     expect(over.body.retry_after).toBeGreaterThan(7100);
     expect((await call(emulator, 'POST', `/lobbies/${lobby.body.id}/messages`, { auth: bearer(emulator, ids[1]!), body: { content: 'me too' } })).status).toBe(201);
+    // An hour on, after many sweeps of ended windows, the 3000 still count; at 2 hours they end.
+    for (let minute = 1; minute <= 60; minute++) {
+      now = T0 + minute * 60_000;
+      expect((await call(emulator, 'POST', `/lobbies/${lobby.body.id}/messages`, { auth: bearer(emulator, ids[1]!), body: { content: 'tick' } })).status).toBe(201);
+    }
+    const later = await call(emulator, 'POST', `/lobbies/${lobby.body.id}/messages`, { auth: alice, body: { content: 'hi' } });
+    expect429(later, 'user', false);
+    expect(later.body.retry_after).toBe(3600);
+    now = T0 + 2 * 3600_000;
+    expect((await call(emulator, 'POST', `/lobbies/${lobby.body.id}/messages`, { auth: alice, body: { content: 'hi' } })).status).toBe(201);
+  }, 120_000);
+});
+
+describe('windows kept over their whole length', () => {
+  it('keeps counting a live window when ended windows are swept (every 10 s of clock)', async () => {
+    let now = T0;
+    emulator = await startLobbyEmulator({ clock: () => now });
+    const alice = bearer(emulator, ids[0]!);
+    const joins = await burst(10, (i) => call(emulator!, 'PUT', '/lobbies', { auth: alice, body: { secret: `s${i}` } }));
+    expect(joins.map((a) => a.status)).toEqual(Array(10).fill(200));
+    // 45 s on the 60 s window is still open; another user's request runs the sweep of ended
+    // windows (the global one-second ones) first.
+    now += 45_000;
+    expect((await call(emulator, 'PUT', '/lobbies', { auth: bearer(emulator, ids[1]!), body: { secret: 'b' } })).status).toBe(200);
+    const over = await call(emulator, 'PUT', '/lobbies', { auth: alice, body: { secret: 'again' } });
+    expect429(over, 'user', false);
+    expect(over.body.retry_after).toBe(15);
+    now += 15_000;
+    expect((await call(emulator, 'PUT', '/lobbies', { auth: alice, body: { secret: 'again' } })).status).toBe(200);
   });
 });
 
