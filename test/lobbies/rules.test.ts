@@ -204,6 +204,18 @@ describe('create or join, messages, moderation, channels', () => {
     expect(wrong.message).not.toContain('12345678');
   });
 
+  it.each([
+    ['idle_timeout_seconds', 604800, 4, 'idle_timeout_seconds', 'NUMBER_TYPE_MIN'],
+    ['idle_timeout_seconds', 5, 604801, 'idle_timeout_seconds', 'NUMBER_TYPE_MAX'],
+    ['flags', 1, 2, 'flags', 'BASE_TYPE_CHOICES'],
+    ['flags', 0, '1', 'flags', 'NUMBER_TYPE_COERCE'],
+    ['lobby_metadata', { mode: 'ranked' }, { mode: 1 }, 'lobby_metadata.mode', 'STRING_TYPE_CONVERT'],
+    ['member_metadata', { role: 'host' }, metadataOf(1001), 'member_metadata', 'BASE_TYPE_MAX_LENGTH'],
+  ])('create or join keeps a valid %s (%j) and refuses %j', (field, good, bad, path, code) => {
+    expect(checkCreateOrJoinLobby({ secret: 'room', [field]: good })).toEqual({ ok: true, value: { secret: 'room', [field]: good } });
+    expect(problems(checkCreateOrJoinLobby({ secret: 'room', [field]: bad }))).toEqual([expect.objectContaining({ path, code })]);
+  });
+
   it('needs message content of 1 to 4000 characters', () => {
     expect(checkSendLobbyMessage({ content: 'x'.repeat(4000) }).ok).toBe(true);
     expect(problems(checkSendLobbyMessage({ content: 'x'.repeat(4001) }))[0]).toMatchObject({ path: 'content', code: 'BASE_TYPE_MAX_LENGTH' });
