@@ -32,7 +32,7 @@ export const MODULES = {
   // (src/api/core-*.ts, src/api/request/**), so the entry keeps working across the split.
   'api/core': { mutate: ['src/api/core*.ts', 'src/api/request/**/*.ts'], tests: ['test/api/client.test.ts', 'test/api/global-limit.test.ts', 'test/api/store-stall.test.ts', 'test/api/composed.test.ts'] },
   'api/stores': { mutate: ['src/api/memory-store.ts', 'src/api/redis-store.ts'], tests: ['test/api/stores.test.ts', 'test/api/store-contract.test.ts', 'test/api/redis-store.test.ts'] },
-  'emulator/kernel': { mutate: ['src/emulator/kernel/**/*.ts'], tests: ['test/emulator/kernel.test.ts', 'test/emulator/body-limits.test.ts', 'test/emulator/faults.test.ts', 'test/emulator/request-target.test.ts', 'test/emulator/path-ids.test.ts'] },
+  'emulator/kernel': { mutate: ['src/emulator/kernel/**/*.ts'], tests: ['test/emulator/kernel.test.ts', 'test/emulator/route-table.test.ts', 'test/emulator/body-limits.test.ts', 'test/emulator/faults.test.ts', 'test/emulator/request-target.test.ts', 'test/emulator/path-ids.test.ts'] },
   'emulator/ratelimit': { mutate: ['src/emulator/ratelimit/**/*.ts'], tests: ['test/lobbies/rate-limits.test.ts', 'test/emulator/oauth-limits.test.ts', 'test/emulator/kernel.test.ts'] },
   'signin/token-endpoint': { mutate: ['src/signin/token-endpoint.ts'], tests: ['test/hostile/token-endpoint.test.ts', 'test/token-responses.test.ts', 'test/transport-errors.test.ts', 'test/client-tokens.test.ts', 'test/emulator/faults.test.ts', 'test/tokens/manager-retry.test.ts'] },
   'interactions/verify': { mutate: ['src/interactions/verify.ts'], tests: ['test/interactions/verify.test.ts', 'test/hostile/validators.test.ts'] },
