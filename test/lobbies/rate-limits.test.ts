@@ -1,6 +1,7 @@
 // The emulator's rate limits, each at its edge (at, one over), with a clock the test moves.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { INVALID_REQUEST_WINDOW_MS } from '../../src/emulator/ratelimit/limiter.js';
 import { bearer, call, ids, startLobbyEmulator, type Answer } from './helpers.js';
 
 let emulator: Emulator | undefined;
@@ -181,7 +182,7 @@ describe('windows kept over their whole length', () => {
 });
 
 describe('the invalid-request limit and injected storms', () => {
-  it('blocks an address after 10,000 401/403/429 answers in 10 minutes; shared-scope 429s do not count', async () => {
+  it('blocks an address after 10,000 401/403/429 answers within 10 minutes; older ones and shared-scope 429s do not count', async () => {
     let now = T0;
     emulator = await startLobbyEmulator({ clock: () => now });
     const lobbyAnswer = await call(emulator, 'POST', '/lobbies', { body: { idle_timeout_seconds: 604800 } });
@@ -194,7 +195,15 @@ describe('the invalid-request limit and injected storms', () => {
     expect(shared.map((a) => a.headers.get('x-ratelimit-scope'))).toEqual(Array(5).fill('shared'));
     now += 1000;
     expect((await call(emulator, 'GET', `/lobbies/${lobbyAnswer.body.id}`)).status).toBe(200);
-    expect((await call(emulator, 'GET', '/lobbies/1', { auth: 'Bot wrong-token' })).status).toBe(401); // the 10,000th
+    // Ten minutes after the first second of them, its 2000 answers leave the window: 7999 are left,
+    // so one more is not a block, and 1999 more bring the count in the window back to 9999.
+    now = T0 + 1000 + INVALID_REQUEST_WINDOW_MS;
+    expect((await call(emulator, 'GET', '/lobbies/1', { auth: 'Bot wrong-token' })).status).toBe(401);
+    expect((await call(emulator, 'GET', `/lobbies/${lobbyAnswer.body.id}`)).status).toBe(200);
+    const more = await burst(1999, () => call(emulator!, 'GET', '/lobbies/1', { auth: 'Bot wrong-token' }), undefined, 100);
+    expect(more.every((a) => a.status === 401)).toBe(true);
+    expect((await call(emulator, 'GET', `/lobbies/${lobbyAnswer.body.id}`)).status).toBe(200);
+    expect((await call(emulator, 'GET', '/lobbies/1', { auth: 'Bot wrong-token' })).status).toBe(401); // the 10,000th in ten minutes
     const blocked = await call(emulator, 'GET', `/lobbies/${lobbyAnswer.body.id}`);
     expect(blocked.status).toBe(429);
     expect(blocked.body).toMatchObject({ global: true, retry_after: 3600 });
