@@ -7,7 +7,8 @@
 //   npm run mutate -- --list                                                (the modules)
 // With no module (or flags only) it runs stryker.config.mjs as it is: the sign-in and token set.
 // The test files reach vitest.mutation.config.mts through MUTATION_TEST_FILES; the mutated files
-// go to Stryker as --mutate. See docs/testing.md "Mutation testing".
+// go to Stryker as --mutate; the JSON report lands in build/mutation/<module>.json. See
+// docs/testing.md "Mutation testing".
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -84,4 +85,5 @@ if (mutate.length === 0) {
 }
 // A --mutate among the flags narrows the run (to a line range, say); otherwise the module's files.
 const flags = rest.includes('--mutate') ? rest : ['--mutate', mutate.join(','), ...rest];
-run(flags, { MUTATION_TEST_FILES: tests.join(',') });
+const slug = first.replace(/^src\//, '').replace(/\.ts$/, '').replace(/\//g, '-');
+run(flags, { MUTATION_TEST_FILES: tests.join(','), MUTATION_REPORT: `build/mutation/${slug}.json`, MUTATION_TEMP_DIR: `build/stryker-tmp-${slug}` });
