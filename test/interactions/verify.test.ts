@@ -156,3 +156,19 @@ describe('verifyInteraction', () => {
     expect(() => verifyInteraction(null as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
   });
 });
+
+describe('what verifyInteraction tells the server', () => {
+  const stale = String(NOW / 1000 - 301);
+  const future = String(NOW / 1000 + 61);
+  // One sentence per reason, the one a server logs: it names the header or the limit at fault.
+  it.each([
+    ['malformed-signature', { signature: 'ab' }, 'The X-Signature-Ed25519 header is missing or is not 128 hex digits.'],
+    ['malformed-timestamp', { timestamp: '12.5' }, 'The X-Signature-Timestamp header is missing or is not whole seconds since the epoch.'],
+    ['malformed-body', { body: { type: 1 } }, 'The body must be the raw request body as a string, Buffer or Uint8Array.'],
+    ['stale-timestamp', { timestamp: stale, signature: signed(stale, body) }, 'The request was signed more than 300 seconds ago; it may be a replay.'],
+    ['future-timestamp', { timestamp: future, signature: signed(future, body) }, "The request is timestamped more than 60 seconds in the future; check this machine's clock."],
+    ['bad-signature', { body: `${body} ` }, 'The signature does not match the body and timestamp under the public key.'],
+  ])('%s', (reason, change, message) => {
+    expect(verifyInteraction({ ...base, ...(change as object) })).toStrictEqual({ ok: false, reason, message });
+  });
+});
