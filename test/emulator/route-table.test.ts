@@ -19,6 +19,11 @@ function setup() {
     ]),
     [route('PUT', 'games/:id', { auth: anyone, body: 'none', run: () => json(200, { kept: true }) })],
     [route('GET', 'scores', { auth: anyone, body: 'none', run: () => json(200, []) })],
+    [
+      route('GET', 'players/@me', { auth: anyone, body: 'none', run: () => json(200, { me: true }) }),
+      route('GET', 'players/:id', { auth: anyone, body: 'none', run: ({ params }) => json(200, { player: params[0] }) }),
+      route('GET', '/status', { auth: anyone, body: 'none', run: () => json(200, { up: true }) }),
+    ],
   ]);
   const ctx = { options: { clock: () => 0, rateLimits: 'off', applications: new Map() }, rateLimits: new RateLimits(), serverFault: undefined } as unknown as EmulatorContext;
   const send = (method: string, path: string) => {
@@ -55,5 +60,30 @@ describe('the route table', () => {
     expect(send('GET', '/api/v10/nothing/1')).toBeUndefined();
     expect(send('GET', '/api/v10/games//42')).toBeUndefined();
     expect(send('GET', '/api/v10/games/42/more')).toBeUndefined();
+  });
+
+  it('matches a literal segment also in its percent-encoded spelling, and decodes parameters only', () => {
+    const { send } = setup();
+    expect(send('GET', '/api/v10/players/@me')).toMatchObject({ body: '{"me":true}' });
+    expect(send('GET', '/api/v10/players/%40me')).toMatchObject({ body: '{"me":true}' });
+    expect(send('GET', '/api/v10/players/a%20b')).toMatchObject({ body: '{"player":"a b"}' });
+    // A malformed escape is passed on as sent, for the parameter's own check to refuse.
+    expect(send('GET', '/api/v10/players/%E0%A4%A')).toMatchObject({ body: '{"player":"%E0%A4%A"}' });
+    expect(send('GET', '/api/v10/%70layers/7')).toMatchObject({ body: '{"player":"7"}' });
+  });
+
+  it('serves a row outside /api/v10/ by its own first segment', () => {
+    const { send } = setup();
+    expect(send('GET', '/status')).toMatchObject({ status: 200, body: '{"up":true}' });
+    expect(send('GET', '/api/v10/status')).toBeUndefined();
+  });
+
+  it('refuses a table whose row starts with a parameter', () => {
+    expect(() => new RouteTable([[route('GET', ':id/things', { auth: anyone, body: 'none', run: () => json(200, null) })]])).toThrow(
+      "A route's first segment must be literal: api/v10/:id/things",
+    );
+    expect(() => new RouteTable([[route('GET', '/:id', { auth: anyone, body: 'none', run: () => json(200, null) })]])).toThrow(
+      "A route's first segment must be literal: :id",
+    );
   });
 });
