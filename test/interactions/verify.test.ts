@@ -172,3 +172,19 @@ describe('what verifyInteraction tells the server', () => {
     expect(verifyInteraction({ ...base, ...(change as object) })).toStrictEqual({ ok: false, reason, message });
   });
 });
+
+describe('what verifyInteraction tells the developer about its configuration', () => {
+  it.each([
+    ['a public key not a string', { publicKey: 5 }, 'verifyInteraction: options.publicKey must be the application public key as 64 hex digits; received the number 5.'],
+    [
+      'a public key not 64 hex digits',
+      { publicKey: 'xyz' },
+      'verifyInteraction: options.publicKey must be the application public key as 64 hex digits (32 bytes); received a string of length 3. Copy it from the application settings, or use emulator.publicKey in tests.',
+    ],
+    ['now not a number', { now: 'soon' }, 'verifyInteraction: options.now must be a finite number of milliseconds since the epoch; received a string of length 4.'],
+    ['now infinite', { now: Number.POSITIVE_INFINITY }, 'verifyInteraction: options.now must be a finite number of milliseconds since the epoch; received the number Infinity.'],
+    ['maxAgeSeconds 0', { maxAgeSeconds: 0 }, 'verifyInteraction: options.maxAgeSeconds must be a whole number from 1 to 86400; received the number 0.'],
+  ])('names %s', (_what, change, message) => {
+    expect(() => verifyInteraction({ ...base, ...(change as object) })).toThrow(message);
+  });
+});
