@@ -13,6 +13,7 @@ describe('validateScheme', () => {
     expect(validateScheme('discord-1234567890')).toBe('discord-1234567890');
     expect(validateScheme('My.Game+Auth-2')).toBe('my.game+auth-2');
     expect(validateScheme('ab')).toBe('ab');
+    expect(validateScheme('a'.repeat(64))).toBe('a'.repeat(64));
   });
 
   it.each([
@@ -61,6 +62,9 @@ describe('redirect URIs', () => {
     expect(defaultScheme('1234567890123456789')).toBe('discord-1234567890123456789');
     expect(customSchemeRedirectUri(defaultScheme(42n))).toBe('discord-42:/authorize/callback');
     expect(defaultScheme(18446744073709551615n)).toBe('discord-18446744073709551615');
+    // Their argument errors name the function and the argument.
+    expect(() => defaultScheme('abc')).toThrow(/^defaultScheme: applicationId must be /);
+    expect(() => customSchemeRedirectUri(5 as unknown as string)).toThrow(/^customSchemeRedirectUri: scheme must be /);
   });
 
   it.each<[unknown, string, string]>([

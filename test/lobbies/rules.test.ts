@@ -279,7 +279,7 @@ describe('what each check tells the caller', () => {
     ['members not a list', () => checkCreateLobby({ members: 'x' }), [{ path: 'members', code: 'LIST_TYPE_CONVERT', message: 'Only iterables may be used in a ListType' }]],
     [
       'member ids of every wrong kind, shown but cut at 40 characters',
-      () => checkEditLobby({ members: [{ id: long }, { id: ['1'] }, { id: { a: 1 } }, { id: null }, { id: 5 }, { id: 'say "hi"' }] }),
+      () => checkEditLobby({ members: [{ id: long }, { id: ['1'] }, { id: { a: 1 } }, { id: null }, { id: 5 }, { id: 'say "hi"' }, { id: 'F'.repeat(40) }] }),
       [
         { path: 'members.0.id', code: 'NUMBER_TYPE_COERCE', message: `Value "${'L'.repeat(40)}…" is not snowflake.` },
         { path: 'members.1.id', code: 'NUMBER_TYPE_COERCE', message: 'Value an array is not snowflake.' },
@@ -287,6 +287,7 @@ describe('what each check tells the caller', () => {
         { path: 'members.3.id', code: 'NUMBER_TYPE_COERCE', message: 'Value null is not snowflake.' },
         { path: 'members.4.id', code: 'NUMBER_TYPE_COERCE', message: 'Value "5" is not snowflake.' },
         { path: 'members.5.id', code: 'NUMBER_TYPE_COERCE', message: 'Value "say \\"hi\\"" is not snowflake.' },
+        { path: 'members.6.id', code: 'NUMBER_TYPE_COERCE', message: `Value "${'F'.repeat(40)}" is not snowflake.` },
       ],
     ],
     [
