@@ -23,8 +23,9 @@ export default {
   concurrency: 1,
   timeoutMS: 60_000,
   reporters: ['clear-text', 'progress', 'json'],
-  jsonReporter: { fileName: 'build/mutation/report.json' },
-  tempDirName: 'build/stryker-tmp',
+  // `npm run mutate -- <module>` names both per module, so runs of two modules can share a machine.
+  jsonReporter: { fileName: process.env.MUTATION_REPORT ?? 'build/mutation/report.json' },
+  tempDirName: process.env.MUTATION_TEMP_DIR ?? 'build/stryker-tmp',
   cleanTempDir: 'always',
   thresholds: { high: 90, low: 75, break: null },
 };

@@ -211,3 +211,89 @@ describe('error codes and redirect URIs in token errors', () => {
     }
   });
 });
+
+describe('every secret name the redaction knows', () => {
+  // Each name on its own, so a name dropped from the list shows: no other name matches these texts
+  // (a name only counts after a delimiter, so "token" does not cover "id_token").
+  const NAMES = [
+    'access_token',
+    'refresh_token',
+    'id_token',
+    'id_token_hint',
+    'device_code',
+    'token',
+    'code',
+    'code_verifier',
+    'client_secret',
+    'client_assertion',
+    'state',
+    'nonce',
+    'password',
+    'accessToken',
+    'refreshToken',
+    'idToken',
+    'codeVerifier',
+    'verifier',
+    'clientSecret',
+  ];
+
+  it.each(NAMES)('scrubs %s in a form body, a JSON key and an object key', (name) => {
+    expect(redact(`a=1&${name}=${SECRET}&b=2`)).toBe(`a=1&${name}=[redacted]&b=2`);
+    expect(redact(`{"${name}":"${SECRET}"}`)).toBe(`{"${name}":"[redacted]"}`);
+    expect(redact(`{ ${name}: '${SECRET}' }`)).toBe(`{ ${name}: '[redacted]' }`);
+  });
+
+  it.each([
+    ['Bearer', 'Authorization: Bearer'],
+    ['Bot', 'Authorization: Bot'],
+    ['Basic', 'Authorization: Basic'],
+    ['basic in lower case', 'authorization: basic'],
+  ])('scrubs the credentials of an Authorization header of scheme %s', (_scheme, header) => {
+    // Basic carries client_id:client_secret in base64.
+    const credentials = Buffer.from(`1234567890:${SECRET}`).toString('base64');
+    expect(redact(`${header} ${credentials}`)).toBe(`${header} [redacted]`);
+  });
+});
+
+describe('an API error body that echoes the credential', () => {
+  it('keeps the body with the credential scrubbed from every string and key, and cut below 32 levels', async () => {
+    const http = await import('node:http');
+    const { ApiError, PlatformApi } = await import('../src/api/index.js');
+    const token = 'MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.echoed.secret-bot-token-value';
+    let deep: Record<string, unknown> = { bottom: token };
+    for (let i = 0; i < 40; i++) deep = { d: deep };
+    const body = {
+      code: 50035,
+      message: `Bad credential ${token}`,
+      errors: { [token]: { _errors: [{ code: 'X', message: 'key' }] }, list: [token, { inner: `a ${encodeURIComponent(token)} b` }, 7, null, true], plain: 'keep me', deep },
+    };
+    const server = http.createServer((_req, res) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const api = new PlatformApi({ botToken: token, apiBase: `http://127.0.0.1:${(server.address() as { port: number }).port}/api/v10`, serverErrorRetries: 0 });
+    try {
+      const error = await api.getLobby('1234567890123456789').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      const errors = (error as InstanceType<typeof ApiError>).errors as Record<string, unknown>;
+      expect(JSON.stringify(errors)).not.toContain(token.slice(0, 20));
+      expect(Object.keys(errors)).toEqual(['[redacted]', 'list', 'plain', 'deep']);
+      expect(Object.getOwnPropertyDescriptor(errors, '[redacted]')).toMatchObject({ enumerable: true, writable: true, configurable: true });
+      expect(errors.list).toEqual(['[redacted]', { inner: 'a [redacted] b' }, 7, null, true]);
+      expect(errors.plain).toBe('keep me');
+      // The body is level 0, errors 1, deep 2: objects down to level 31 are kept, level 32 is dropped.
+      let level: unknown = errors.deep;
+      let kept = 0;
+      while (typeof level === 'object' && level !== null && 'd' in level) {
+        level = (level as { d: unknown }).d;
+        kept++;
+      }
+      expect(kept).toBe(30);
+      expect(level).toBeUndefined();
+    } finally {
+      api.close();
+      server.close();
+    }
+  });
+});

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { startEmulator, type Emulator } from '../src/emulator/index.js';
 import { startHarness } from './support/emulator.js';
+import { connectionRefused } from './support/network.js';
 
 const dist = path.resolve(__dirname, '..', 'dist', 'cjs');
 const workerScript = path.resolve(__dirname, 'fixtures', 'worker-signin.cjs');
@@ -83,7 +84,7 @@ describe('the addon in Workers', () => {
     const exitCode = await worker.terminate();
     expect(exitCode).toBe(1);
     // The environment's cleanup hook stopped the native listener thread.
-    await expect(fetch(redirect)).rejects.toThrow();
+    await expect(fetch(redirect)).rejects.toThrow(connectionRefused);
     // The parent is fine and can still sign in.
     const harness = await startHarness();
     try {

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AuthorizationArgs, Client, ClientResultError } from '../src/index.js';
 import { captureOpener, clientFor, startHarness, type Harness } from './support/emulator.js';
 import { rejected } from './support/promises.js';
+import { connectionRefused } from './support/network.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -263,7 +264,7 @@ describe('sign-in over a loopback redirect', () => {
     await fetch(`${redirect}?code=two&state=${stateOf(secondUrl)}`);
     await expect(second).resolves.toMatchObject({ code: 'two' });
     const firstRedirect = new URL(firstUrl).searchParams.get('redirect_uri')!;
-    await expect(fetch(`${firstRedirect}?code=one&state=${stateOf(firstUrl)}`)).rejects.toThrow();
+    await expect(fetch(`${firstRedirect}?code=one&state=${stateOf(firstUrl)}`)).rejects.toThrow(connectionRefused);
 
     const pre = new AbortController();
     pre.abort();
@@ -330,7 +331,7 @@ describe('sign-in over a loopback redirect', () => {
     expect(error.code).toBe('ERR_AUTHORIZE_TIMEOUT');
     expect(error.message).toBe('Authorization timed out after 200 ms: the player did not finish signing in. Call authorize again, or raise timeoutMs.');
     const redirect = new URL(url).searchParams.get('redirect_uri')!;
-    await expect(fetch(redirect)).rejects.toThrow();
+    await expect(fetch(redirect)).rejects.toThrow(connectionRefused);
   });
 
   it('keeps the flow alive when the browser cannot be opened, and hands over the URL', async () => {

@@ -2,6 +2,7 @@
 // document, the JWKS, unknown routes and methods, the request-body limit, the request log and close().
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { connectionRefused } from '../support/network.js';
 
 let emulator: Emulator | undefined;
 afterEach(async () => {
@@ -39,7 +40,7 @@ describe('startEmulator', () => {
     const { port } = emulator;
     await Promise.all([emulator.close(), emulator.close()]);
     await emulator.close();
-    await expect(fetch(`http://127.0.0.1:${port}/.well-known/openid-configuration`)).rejects.toThrow();
+    await expect(fetch(`http://127.0.0.1:${port}/.well-known/openid-configuration`)).rejects.toThrow(connectionRefused);
     // The same port can be bound again at once.
     const again = await startEmulator({ port });
     expect(again.port).toBe(port);

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError, ApiRequestError, MemoryRateLimitStore, PlatformApi } from '../../src/api/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { call, ids, startLobbyEmulator } from './helpers.js';
+import { connectionDropped } from '../support/network.js';
 
 let emulator: Emulator;
 let api: PlatformApi;
@@ -49,7 +50,7 @@ describe('emulator.injectServerErrors', () => {
 
   it('drops the connection without an answer when asked to reset', async () => {
     emulator.injectServerErrors({ reset: true });
-    await expect(fetch(`${emulator.apiBase}/lobbies/1234567890123456789`, { headers: { authorization: `Bot ${emulator.botToken}` } })).rejects.toThrow();
+    await expect(fetch(`${emulator.apiBase}/lobbies/1234567890123456789`, { headers: { authorization: `Bot ${emulator.botToken}` } })).rejects.toThrow(connectionDropped);
     expect((await call(emulator, 'GET', '/lobbies/1234567890123456789')).status).toBe(404);
   });
 

@@ -4,7 +4,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, cpSync, mkdirSync, openSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { expect } from 'vitest';
+import { expect, it } from 'vitest';
 
 export const root = path.resolve(__dirname, '..', '..');
 
@@ -27,6 +27,22 @@ export function arm64ToolsMissing(): string | undefined {
   return missing.length
     ? `missing ${missing.join(', ')} (Debian qemu-user-static, g++-aarch64-linux-gnu; scripts/ensure-system.mjs installs them)`
     : undefined;
+}
+
+/**
+ * Says why a platform suite skips. Under CI (`CI=true`), where `.ci/run` installs every tool these
+ * suites run (scripts/lib/system.mjs, through scripts/ensure-system.mjs), a missing tool is a
+ * failure instead: a test is added that fails naming it, so a broken install cannot pass as a skip.
+ */
+export function reportMissingTools(suite: string, missing: string | undefined): void {
+  if (missing === undefined) return;
+  if (process.env.CI === 'true') {
+    it(`${suite}: has the tools .ci/run installs`, () => {
+      expect.fail(`${suite} cannot run: ${missing}. .ci/run installs these, so under CI their absence is a failure, not a skip.`);
+    });
+    return;
+  }
+  console.log(`${suite} skipped: ${missing}.`);
 }
 
 function run(command: string, args: string[], cwd: string, timeout = 600_000): string {

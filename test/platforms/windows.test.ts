@@ -15,6 +15,7 @@ import {
   lastJson,
   packAndInstall,
   platformNode,
+  reportMissingTools,
   runToFiles,
   signInScript,
   signedInReport,
@@ -25,7 +26,7 @@ import {
 } from './support.js';
 
 const missing = windowsToolsMissing();
-if (missing) console.log(`Windows prebuild tests skipped: ${missing}.`);
+reportMissingTools('Windows prebuild tests', missing);
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'social-sdk-auth-win-'));
 const prefix = path.join(work, 'wine-prefix');
