@@ -17,10 +17,16 @@ function parseArgs(argv) {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--dir') options.dir = path.resolve(String(argv[++i] ?? ''));
-    else if (arg === '--targets') options.targets = String(argv[++i] ?? '').split(',').filter(Boolean);
+    else if (arg === '--targets')
+      options.targets = String(argv[++i] ?? '')
+        .split(',')
+        .filter(Boolean);
     else if (arg === '--load') options.load = String(argv[++i] ?? '');
     else if (arg === '--json') options.json = true;
-    else throw new Error(`check-prebuilds: unknown argument ${arg}. Use --dir DIR, --targets ${Object.keys(platforms).join(',')}, --load try|require|skip or --json.`);
+    else
+      throw new Error(
+        `check-prebuilds: unknown argument ${arg}. Use --dir DIR, --targets ${Object.keys(platforms).join(',')}, --load try|require|skip or --json.`,
+      );
   }
   if (!['try', 'require', 'skip'].includes(options.load)) throw new Error(`check-prebuilds: --load takes try, require or skip, not ${options.load}.`);
   return options;
@@ -39,10 +45,16 @@ if (options.json) {
 } else {
   for (const entry of report.files) {
     const h = entry.headers;
-    const what = h ? `${h.format} ${h.arch}, needs ${h.minimumOs ? `${h.minimumOs.name} ${h.minimumOs.version}` : 'no declared OS'}, links ${h.libraries.join(' ') || 'nothing'}` : 'unreadable';
+    const what = h
+      ? `${h.format} ${h.arch}, needs ${h.minimumOs ? `${h.minimumOs.name} ${h.minimumOs.version}` : 'no declared OS'}, links ${h.libraries.join(' ') || 'nothing'}`
+      : 'unreadable';
     const loaded = entry.load
-      ? entry.load.loaded ? 'loaded here' : entry.load.reason
-      : options.load === 'skip' ? 'not loaded (--load skip)' : 'not loaded: its headers fail the checks';
+      ? entry.load.loaded
+        ? 'loaded here'
+        : entry.load.reason
+      : options.load === 'skip'
+        ? 'not loaded (--load skip)'
+        : 'not loaded: its headers fail the checks';
     console.log(`${entry.problems.length ? 'FAIL' : 'ok  '} prebuilds/${entry.file}: ${what}; ${loaded}`);
   }
 }

@@ -14,7 +14,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** ROUTE_TABLES of src/emulator/server.ts, its dependencies left to node_modules. */
 async function registry() {
-  const bundle = await rolldown({ input: path.join(root, 'src', 'emulator', 'server.ts'), platform: 'node', logLevel: 'silent', external: (id) => !id.startsWith('.') && !path.isAbsolute(id) });
+  const bundle = await rolldown({
+    input: path.join(root, 'src', 'emulator', 'server.ts'),
+    platform: 'node',
+    logLevel: 'silent',
+    external: (id) => !id.startsWith('.') && !path.isAbsolute(id),
+  });
   const { output } = await bundle.generate({ format: 'esm' });
   await bundle.close();
   const dir = mkdtempSync(path.join(tmpdir(), 'docs-routes-'));

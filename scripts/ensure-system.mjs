@@ -43,6 +43,8 @@ if (process.getuid?.() === 0 && has('apt-get')) {
     process.exit(1);
   }
 } else {
-  console.error(`${purpose} need these Debian packages: ${pkgs.join(', ')} (for ${absent.map(({ command }) => command).join(', ')}).\nInstall them with: ${aptCommand(pkgs, { sudo: true })}`);
+  console.error(
+    `${purpose} need these Debian packages: ${pkgs.join(', ')} (for ${absent.map(({ command }) => command).join(', ')}).\nInstall them with: ${aptCommand(pkgs, { sudo: true })}`,
+  );
   process.exit(1);
 }

@@ -26,17 +26,52 @@ export const MODULES = {
   'shared/snowflake': { mutate: ['src/shared/snowflake.ts'], tests: ['test/args.test.ts', 'test/lobbies/rules.test.ts'] },
   'shared/check': { mutate: ['src/shared/check.ts'], tests: ['test/args.test.ts', 'test/shared/check.test.ts'] },
   'rules/lobbies': { mutate: ['src/rules/lobbies.ts'], tests: ['test/lobbies/rules.test.ts'] },
-  'rules/commands': { mutate: ['src/rules/commands.ts'], tests: ['test/commands/table.test.ts', 'test/commands/codes.test.ts', 'test/commands/builders.test.ts', 'test/api/commands-checks.test.ts'] },
-  'rules/components': { mutate: ['src/rules/components.ts'], tests: ['test/components/table.test.ts', 'test/components/builders.test.ts', 'test/components/ids.test.ts'] },
+  'rules/commands': {
+    mutate: ['src/rules/commands.ts'],
+    tests: ['test/commands/table.test.ts', 'test/commands/codes.test.ts', 'test/commands/builders.test.ts', 'test/api/commands-checks.test.ts'],
+  },
+  'rules/components': {
+    mutate: ['src/rules/components.ts'],
+    tests: ['test/components/table.test.ts', 'test/components/builders.test.ts', 'test/components/ids.test.ts'],
+  },
   'rules/permissions': { mutate: ['src/rules/permissions.ts'], tests: ['test/commands/permissions.test.ts', 'test/emulator/commands-permissions.test.ts'] },
   // The request core of the API client, split by job: the class, preparing a request, one attempt,
   // the classifier, the retry loop, the store steps, cancellation and the application lookup; with
   // the bounded body reader and Retry-After parser it shares with the sign-in.
-  'api/core': { mutate: ['src/api/{core,prepare,attempt,classify,retry,store-steps,cancellation,call,application}.ts', 'src/shared/{bounded-body,retry-after}.ts'], tests: ['test/api/client.test.ts', 'test/api/global-limit.test.ts', 'test/api/store-stall.test.ts', 'test/api/composed.test.ts'] },
-  'api/stores': { mutate: ['src/api/memory-store.ts', 'src/api/redis-store.ts'], tests: ['test/api/stores.test.ts', 'test/api/store-contract.test.ts', 'test/api/redis-store.test.ts'] },
-  'emulator/kernel': { mutate: ['src/emulator/kernel/**/*.ts', '!src/emulator/kernel/ratelimit.ts'], tests: ['test/emulator/kernel.test.ts', 'test/emulator/route-table.test.ts', 'test/emulator/body-limits.test.ts', 'test/emulator/faults.test.ts', 'test/emulator/request-target.test.ts', 'test/emulator/path-ids.test.ts'] },
-  'emulator/ratelimit': { mutate: ['src/emulator/kernel/ratelimit.ts'], tests: ['test/lobbies/rate-limits.test.ts', 'test/emulator/oauth-limits.test.ts', 'test/emulator/kernel.test.ts'] },
-  'signin/token-endpoint': { mutate: ['src/signin/token-endpoint.ts'], tests: ['test/hostile/token-endpoint.test.ts', 'test/token-responses.test.ts', 'test/transport-errors.test.ts', 'test/client-tokens.test.ts', 'test/emulator/faults.test.ts', 'test/tokens/manager-retry.test.ts'] },
+  'api/core': {
+    mutate: ['src/api/{core,prepare,attempt,classify,retry,store-steps,cancellation,call,application}.ts', 'src/shared/{bounded-body,retry-after}.ts'],
+    tests: ['test/api/client.test.ts', 'test/api/global-limit.test.ts', 'test/api/store-stall.test.ts', 'test/api/composed.test.ts'],
+  },
+  'api/stores': {
+    mutate: ['src/api/memory-store.ts', 'src/api/redis-store.ts'],
+    tests: ['test/api/stores.test.ts', 'test/api/store-contract.test.ts', 'test/api/redis-store.test.ts'],
+  },
+  'emulator/kernel': {
+    mutate: ['src/emulator/kernel/**/*.ts', '!src/emulator/kernel/ratelimit.ts'],
+    tests: [
+      'test/emulator/kernel.test.ts',
+      'test/emulator/route-table.test.ts',
+      'test/emulator/body-limits.test.ts',
+      'test/emulator/faults.test.ts',
+      'test/emulator/request-target.test.ts',
+      'test/emulator/path-ids.test.ts',
+    ],
+  },
+  'emulator/ratelimit': {
+    mutate: ['src/emulator/kernel/ratelimit.ts'],
+    tests: ['test/lobbies/rate-limits.test.ts', 'test/emulator/oauth-limits.test.ts', 'test/emulator/kernel.test.ts'],
+  },
+  'signin/token-endpoint': {
+    mutate: ['src/signin/token-endpoint.ts'],
+    tests: [
+      'test/hostile/token-endpoint.test.ts',
+      'test/token-responses.test.ts',
+      'test/transport-errors.test.ts',
+      'test/client-tokens.test.ts',
+      'test/emulator/faults.test.ts',
+      'test/tokens/manager-retry.test.ts',
+    ],
+  },
   'interactions/verify': { mutate: ['src/interactions/verify.ts'], tests: ['test/interactions/verify.test.ts', 'test/hostile/validators.test.ts'] },
   'desktop/validate': { mutate: ['src/desktop/validate.ts'], tests: ['test/args.test.ts', 'test/desktop/validate.test.ts'] },
 };
@@ -86,5 +121,8 @@ if (mutate.length === 0) {
 }
 // A --mutate among the flags narrows the run (to a line range, say); otherwise the module's files.
 const flags = rest.includes('--mutate') ? rest : ['--mutate', mutate.join(','), ...rest];
-const slug = first.replace(/^src\//, '').replace(/\.ts$/, '').replace(/\//g, '-');
+const slug = first
+  .replace(/^src\//, '')
+  .replace(/\.ts$/, '')
+  .replace(/\//g, '-');
 run(flags, { MUTATION_TEST_FILES: tests.join(','), MUTATION_REPORT: `build/mutation/${slug}.json`, MUTATION_TEMP_DIR: `build/stryker-tmp-${slug}` });

@@ -13,18 +13,7 @@
 // whose binary is newer than every input is left alone, and a lock per target lets several
 // processes (test files) ask for the same target at once.
 import { spawnSync } from 'node:child_process';
-import {
-  copyFileSync,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,7 +38,8 @@ const targets = {
 function howToBuild(target) {
   if (target === hostTarget) return `native-${targets[target].native}`;
   if (targets[target].toolchain && hostTarget === 'linux-x64') return 'cross';
-  if (target.startsWith('darwin-')) return `${target} is built on a Mac of that CPU (Apple's SDK may only be used on Apple hardware, and a binary never loaded is not shipped); this machine is ${hostTarget}.`;
+  if (target.startsWith('darwin-'))
+    return `${target} is built on a Mac of that CPU (Apple's SDK may only be used on Apple hardware, and a binary never loaded is not shipped); this machine is ${hostTarget}.`;
   return `${target} is built on a ${target} machine${targets[target].toolchain ? ' or cross-built on Linux x64' : ''}; this machine is ${hostTarget}.`;
 }
 
@@ -57,7 +47,10 @@ function parseArgs(argv) {
   const options = { targets: defaultPrebuildTargets(), out: path.join(root, 'prebuilds'), force: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (arg === '--target') options.targets = String(argv[++i] ?? '').split(',').filter(Boolean);
+    if (arg === '--target')
+      options.targets = String(argv[++i] ?? '')
+        .split(',')
+        .filter(Boolean);
     else if (arg === '--out') options.out = path.resolve(String(argv[++i] ?? ''));
     else if (arg === '--force') options.force = true;
     else throw new Error(`prebuilds: unknown argument ${arg}. Use --target ${Object.keys(targets).join(',')}, --out DIR or --force.`);
@@ -78,9 +71,7 @@ function run(command, args, cwd = root) {
 
 function walk(dir) {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)],
-  );
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
 }
 
 /** Everything a binary is made from: a change to any of these makes it stale. */
@@ -168,7 +159,10 @@ function build(target, out, force) {
     if (absent.length > 0) {
       throw new Error(
         `prebuilds: building ${target} needs ${describeMissing(absent)}, not found on PATH. Install with: ` +
-          `${aptCommand(absent.map(({ pkg }) => pkg), { sudo: true })} (as root, \`node scripts/ensure-system.mjs --for prebuilds\` does it; \`npm pack\` runs that first).`,
+          `${aptCommand(
+            absent.map(({ pkg }) => pkg),
+            { sudo: true },
+          )} (as root, \`node scripts/ensure-system.mjs --for prebuilds\` does it; \`npm pack\` runs that first).`,
       );
     }
     // A cache made from another source folder (a copy of the package) cannot be reused by CMake.
@@ -177,7 +171,12 @@ function build(target, out, force) {
       rmSync(dir, { recursive: true, force: true });
     }
     run('cmake', [
-      '-S', root, '-B', dir, '-G', 'Ninja',
+      '-S',
+      root,
+      '-B',
+      dir,
+      '-G',
+      'Ninja',
       '-DCMAKE_BUILD_TYPE=Release',
       '-DSDKAUTH_PREBUILD=ON',
       `-DSDKAUTH_NODE_API_HEADERS=${path.dirname(require.resolve('node-api-headers/package.json'))}`,

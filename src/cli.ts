@@ -94,22 +94,22 @@ const COMMANDS: Record<string, Command> = {
       '  --data-dir DIR         keep lobbies, messages, sign-ins and the bot token in an SQLite',
       '                         database in DIR (needs the optional dependency libsql); a',
       '                         restart with the same DIR resumes (default: state in memory)',
-      '  --rate-limits MODE     service: enforce the service\'s rate limits on the lobby',
+      "  --rate-limits MODE     service: enforce the service's rate limits on the lobby",
       '                         interface; off: none (default service)',
       '  --guild                create a guild (the first user owns it, with a #general channel)',
       '  --gateway              also serve the gateway (WebSocket events for bots; needs the',
       '                         optional dependency ws) and print its URL',
       '                         and print its id, to register guild commands against',
-      '  --interactions-url URL set the application\'s interactions endpoint; the emulator checks',
+      "  --interactions-url URL set the application's interactions endpoint; the emulator checks",
       '                         it first with signed PINGs, as the service does',
       '  --desktop-client DIR   also play the desktop client on DIR/discord-ipc-0, for sign-ins',
-      '                         through local IPC (point the game\'s desktopClientSocketDir at DIR)',
+      "                         through local IPC (point the game's desktopClientSocketDir at DIR)",
       '  --player ID            a player with this user id, and print a Bearer token of theirs',
       '                         (scopes openid sdk.social_layer) for the player routes, e.g.',
       '                         PUT /lobbies; repeatable; the first is the one who signs in',
       '                         (default: one user, 80351110224678912, and no token printed)',
       '  --allowed-host NAME    also answer requests for this host name (or name:port), e.g. a',
-      '                         name in /etc/hosts or a reverse proxy\'s; repeatable (default:',
+      "                         name in /etc/hosts or a reverse proxy's; repeatable (default:",
       '                         127.0.0.1, localhost and [::1] with the port only)',
       '  --open                 open the web client (the printed web client URL) in the system',
       '                         browser, to play the player: commands, components, modals',
@@ -136,7 +136,8 @@ const COMMANDS: Record<string, Command> = {
       }
       const port = parsePort(values.port as string | undefined);
       const rateLimits = values['rate-limits'] as string | undefined;
-      if (rateLimits !== undefined && rateLimits !== 'service' && rateLimits !== 'off') throw new UsageError(`--rate-limits must be "service" or "off"; received "${rateLimits}".`);
+      if (rateLimits !== undefined && rateLimits !== 'service' && rateLimits !== 'off')
+        throw new UsageError(`--rate-limits must be "service" or "off"; received "${rateLimits}".`);
       const players = checkPlayers(values.player as string[] | undefined);
       let emulator;
       try {
@@ -144,9 +145,7 @@ const COMMANDS: Record<string, Command> = {
         const redirectUris = values['redirect-uri'] as string[] | undefined;
         // Only build an application when asked, so the emulator's own defaults stay the defaults.
         const applications =
-          id !== undefined || redirectUris !== undefined
-            ? [{ id: id ?? DEFAULT_APPLICATION_ID, ...(redirectUris ? { redirectUris } : {}) }]
-            : undefined;
+          id !== undefined || redirectUris !== undefined ? [{ id: id ?? DEFAULT_APPLICATION_ID, ...(redirectUris ? { redirectUris } : {}) }] : undefined;
         const dataDir = values['data-dir'] as string | undefined;
         const allowedHosts = values['allowed-host'] as string[] | undefined;
         emulator = await startEmulator({
@@ -205,7 +204,9 @@ const COMMANDS: Record<string, Command> = {
         // A static import: a dynamic one would make the sign-in chunk carry a module namespace (and the bundler's runtime file).
         const open = io.openUrl ?? openSystemBrowser;
         // The emulator serves on without a browser: the URL is printed above.
-        await open(emulator.uiUrl).catch((err: unknown) => io.err(`social-sdk-auth emulator: could not open the web client (${(err as Error).message}); open ${emulator.uiUrl} yourself.`));
+        await open(emulator.uiUrl).catch((err: unknown) =>
+          io.err(`social-sdk-auth emulator: could not open the web client (${(err as Error).message}); open ${emulator.uiUrl} yourself.`),
+        );
       }
       io.out('Press Ctrl+C to stop.');
       await waitForAbort(io.signal);

@@ -53,7 +53,7 @@ describe('the flows that end a sign-in', () => {
     }
   });
 
-  it('getToken keeps the SDK\'s meaning: it returns tokens and leaves the client\'s token alone', async () => {
+  it("getToken keeps the SDK's meaning: it returns tokens and leaves the client's token alone", async () => {
     const client = newClient();
     const pair = client.createAuthorizationCodeVerifier();
     const { code, redirectUri } = await client.authorize({ scopes: 'sdk.social_layer', codeChallenge: pair.challenge });
@@ -126,8 +126,7 @@ describe('a closed client', () => {
     const client = newClient();
     client.close();
     client.close();
-    const destroyed = (where: string) =>
-      expect.objectContaining({ type: 'ClientDestroyed', message: `${where}: the client is closed; create a new Client.` });
+    const destroyed = (where: string) => expect.objectContaining({ type: 'ClientDestroyed', message: `${where}: the client is closed; create a new Client.` });
     expect(() => client.setApplicationId('1')).toThrow(destroyed('client.setApplicationId'));
     expect(() => client.getApplicationId()).toThrow(destroyed('client.getApplicationId'));
     expect(() => client.createAuthorizationCodeVerifier()).toThrow(destroyed('client.createAuthorizationCodeVerifier'));
@@ -320,7 +319,9 @@ describe('isAuthenticated and the expiration callback (fake timers)', () => {
     expect(() => client.setTokenExpirationCallback('x' as unknown as () => void)).toThrow(TypeError);
     expect(() => client.setTokenExpirationCallback(() => undefined, { marginMs: -5 })).toThrow(RangeError);
     expect(() => client.setTokenExpirationCallback(() => undefined, { marginMs: '5' as never })).toThrow(TypeError);
-    expect(() => client.setTokenExpirationCallback(5 as never)).toThrow(/^client\.setTokenExpirationCallback: callback must be a function or undefined; received /);
+    expect(() => client.setTokenExpirationCallback(5 as never)).toThrow(
+      /^client\.setTokenExpirationCallback: callback must be a function or undefined; received /,
+    );
     expect(() => client.setTokenExpirationCallback(undefined, { marginMs: -5 })).toThrow(
       /^client\.setTokenExpirationCallback: options\.marginMs must be a number of milliseconds ≥ 0; received /,
     );
@@ -344,14 +345,26 @@ describe('isAuthenticated and the expiration callback (fake timers)', () => {
       'RangeError',
       /^client\.updateToken: token must be a non-empty Bearer token \(RFC 6750 b64token characters\); received a string of length 9\. Pass the accessToken of a TokenResult unchanged\.$/,
     );
-    await fails(client.updateToken('Bearer', token, { expiresIn: -1 }), 'RangeError', /^client\.updateToken: options\.expiresIn must be a number of seconds ≥ 0; received /);
-    await fails(client.updateToken('Bearer', token, { expiresIn: Number.NaN }), 'TypeError', /^client\.updateToken: options\.expiresIn must be a number of seconds ≥ 0; received /);
+    await fails(
+      client.updateToken('Bearer', token, { expiresIn: -1 }),
+      'RangeError',
+      /^client\.updateToken: options\.expiresIn must be a number of seconds ≥ 0; received /,
+    );
+    await fails(
+      client.updateToken('Bearer', token, { expiresIn: Number.NaN }),
+      'TypeError',
+      /^client\.updateToken: options\.expiresIn must be a number of seconds ≥ 0; received /,
+    );
     await fails(
       client.updateToken('Bearer', token, { expiresAt: Number.POSITIVE_INFINITY }),
       'RangeError',
       /^client\.updateToken: options\.expiresAt must be milliseconds since the epoch \(a number ≥ 0\); received /,
     );
-    await fails(client.updateToken('Bearer', token, { expiresAt: '1' as never }), 'TypeError', /^client\.updateToken: options\.expiresAt must be milliseconds since the epoch/);
+    await fails(
+      client.updateToken('Bearer', token, { expiresAt: '1' as never }),
+      'TypeError',
+      /^client\.updateToken: options\.expiresAt must be milliseconds since the epoch/,
+    );
     await fails(
       client.updateToken('Bearer', token, { expiresIn: 1, expiresAt: 1 }),
       'RangeError',

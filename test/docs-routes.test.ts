@@ -36,8 +36,12 @@ describe('the route table of docs/emulator.md', () => {
 
   it('cannot be built with a route of the registry left out of the statuses, or statuses of no route', () => {
     const { ['POST {api}/channels/{channel}/typing']: _typing, ...without } = lib.STATUSES;
-    expect(() => lib.renderRouteTable(ROUTE_TABLES, without)).toThrow(/routes without statuses in scripts\/lib\/route-table\.mjs: POST \{api\}\/channels\/\{channel\}\/typing\. /);
-    expect(() => lib.renderRouteTable(ROUTE_TABLES, { ...lib.STATUSES, 'GET {api}/nowhere': '200' })).toThrow(/statuses of routes the registry does not have: GET \{api\}\/nowhere/);
+    expect(() => lib.renderRouteTable(ROUTE_TABLES, without)).toThrow(
+      /routes without statuses in scripts\/lib\/route-table\.mjs: POST \{api\}\/channels\/\{channel\}\/typing\. /,
+    );
+    expect(() => lib.renderRouteTable(ROUTE_TABLES, { ...lib.STATUSES, 'GET {api}/nowhere': '200' })).toThrow(
+      /statuses of routes the registry does not have: GET \{api\}\/nowhere/,
+    );
   });
 
   it('is written between its markers; a document without them is refused', () => {

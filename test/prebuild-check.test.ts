@@ -88,17 +88,32 @@ describe("this machine's prebuilds", () => {
       const byPlatform = Object.fromEntries(report.files.map((f) => [f.platform, f.headers!]));
       expect(byPlatform['linux-x64']).toMatchObject({ format: 'ELF', arch: 'x86-64', minimumOs: { name: 'glibc', version: '2.35' } });
       expect(byPlatform['linux-x64']!.libraries.sort()).toEqual(['ld-linux-x86-64.so.2', 'libc.so.6']);
-      expect(byPlatform['linux-arm64']).toMatchObject({ format: 'ELF', arch: 'aarch64', libraries: ['libc.so.6'], minimumOs: { name: 'glibc', version: '2.35' } });
+      expect(byPlatform['linux-arm64']).toMatchObject({
+        format: 'ELF',
+        arch: 'aarch64',
+        libraries: ['libc.so.6'],
+        minimumOs: { name: 'glibc', version: '2.35' },
+      });
       expect(byPlatform['win32-x64']).toMatchObject({ format: 'PE', arch: 'x64' });
-      expect(byPlatform['win32-x64']!.libraries.map((l) => l.toLowerCase()).sort()).toEqual(['bcrypt.dll', 'kernel32.dll', 'msvcrt.dll', 'shell32.dll', 'ws2_32.dll']);
+      expect(byPlatform['win32-x64']!.libraries.map((l) => l.toLowerCase()).sort()).toEqual([
+        'bcrypt.dll',
+        'kernel32.dll',
+        'msvcrt.dll',
+        'shell32.dll',
+        'ws2_32.dll',
+      ]);
     }
   }, 600_000);
 
   it('the CLI prints one line per binary and exits 1 naming the platform a release lacks', () => {
     const dir = folder('incomplete', { [`${built[0]}/node.napi.node`]: prebuilt(built[0]!) });
-    const result = spawnSync(process.execPath, [path.join(root, 'scripts', 'check-prebuilds.mjs'), '--dir', dir, '--targets', `${built[0]},darwin-arm64`, '--load', 'skip'], {
-      encoding: 'utf8',
-    });
+    const result = spawnSync(
+      process.execPath,
+      [path.join(root, 'scripts', 'check-prebuilds.mjs'), '--dir', dir, '--targets', `${built[0]},darwin-arm64`, '--load', 'skip'],
+      {
+        encoding: 'utf8',
+      },
+    );
     expect(result.status).toBe(1);
     expect(result.stdout).toContain(`ok   prebuilds/${built[0]}/node.napi.node: `);
     expect(result.stderr.trim()).toBe('prebuilds/darwin-arm64 is missing; the release needs a binary for it.');
@@ -109,7 +124,9 @@ describe("this machine's prebuilds", () => {
     const { status, report } = check(dir, '--load', 'skip');
     expect(status).toBe(1);
     expect(report.problems).toEqual([
-      expect.stringMatching(/^prebuilds\/linuxmusl-x64 is not a platform this package ships; known: linux-x64, linux-arm64, win32-x64, darwin-x64, darwin-arm64\.$/),
+      expect.stringMatching(
+        /^prebuilds\/linuxmusl-x64 is not a platform this package ships; known: linux-x64, linux-arm64, win32-x64, darwin-x64, darwin-arm64\.$/,
+      ),
       expect.stringMatching(/node\.napi\.node is a file at the top of prebuilds\/; binaries go in prebuilds\/<platform>-<arch>\/\.$/),
     ]);
     const bad = spawnSync(process.execPath, [path.join(root, 'scripts', 'check-prebuilds.mjs'), '--load', 'maybe'], { encoding: 'utf8' });
@@ -154,16 +171,22 @@ describe.skipIf(!linuxX64)('planted wrong binaries', () => {
     expect(status).toBe(1);
     const [linux, windows] = report.files;
     expect(linux!.headers!.exports).toContain('napi_register_module_v1');
-    expect(linux!.problems).toEqual([expect.stringMatching(/^it links libstdc\+\+\.so\.6(, \S+)*, which linux-x64 does not always have; it may link only libc\.so\.6, /)]);
+    expect(linux!.problems).toEqual([
+      expect.stringMatching(/^it links libstdc\+\+\.so\.6(, \S+)*, which linux-x64 does not always have; it may link only libc\.so\.6, /),
+    ]);
     expect(windows!.headers!.exports).toContain('napi_register_module_v1');
-    expect(windows!.problems).toEqual([expect.stringMatching(/^it links (\S+, )*libstdc\+\+-6\.dll(, \S+)*, which win32-x64 does not always have; it may link only kernel32\.dll, /)]);
+    expect(windows!.problems).toEqual([
+      expect.stringMatching(/^it links (\S+, )*libstdc\+\+-6\.dll(, \S+)*, which win32-x64 does not always have; it may link only kernel32\.dll, /),
+    ]);
   });
 
   it('refuses a binary without the Node-API entry point', () => {
     const dir = folder('no-entry', { 'linux-x64/node.napi.node': patched(prebuilt('linux-x64'), 'napi_register_module_v1\0', 'napi_register_module_vX\0') });
     const { status, report } = check(dir, '--load', 'skip');
     expect(status).toBe(1);
-    expect(report.problems).toEqual(['prebuilds/linux-x64/node.napi.node: it does not export napi_register_module_v1, so Node cannot register it as a Node-API module.']);
+    expect(report.problems).toEqual([
+      'prebuilds/linux-x64/node.napi.node: it does not export napi_register_module_v1, so Node cannot register it as a Node-API module.',
+    ]);
   });
 
   it('refuses binaries that need a newer glibc or Windows than docs/platforms.md promises', () => {
@@ -172,7 +195,10 @@ describe.skipIf(!linuxX64)('planted wrong binaries', () => {
     const optional = pe.readUInt32LE(0x3c) + 24;
     pe.writeUInt16LE(11, optional + 48);
     pe.writeUInt16LE(0, optional + 50);
-    const dir = folder('too-new', { 'linux-arm64/node.napi.node': patched(prebuilt('linux-arm64'), 'GLIBC_2.35\0', 'GLIBC_2.39\0'), 'win32-x64/node.napi.node': pe });
+    const dir = folder('too-new', {
+      'linux-arm64/node.napi.node': patched(prebuilt('linux-arm64'), 'GLIBC_2.35\0', 'GLIBC_2.39\0'),
+      'win32-x64/node.napi.node': pe,
+    });
     const { status, report } = check(dir, '--load', 'skip');
     expect(status).toBe(1);
     expect(report.problems).toEqual([
@@ -182,11 +208,16 @@ describe.skipIf(!linuxX64)('planted wrong binaries', () => {
   });
 
   it('says where a damaged file ends instead of throwing', () => {
-    const dir = folder('truncated', { 'linux-x64/node.napi.node': prebuilt('linux-x64').subarray(0, 4096), 'win32-x64/node.napi.node': Buffer.from('not a binary') });
+    const dir = folder('truncated', {
+      'linux-x64/node.napi.node': prebuilt('linux-x64').subarray(0, 4096),
+      'win32-x64/node.napi.node': Buffer.from('not a binary'),
+    });
     const { status, report } = check(dir, '--load', 'skip');
     expect(status).toBe(1);
     expect(report.problems).toEqual([
-      expect.stringMatching(/^prebuilds\/linux-x64\/node\.napi\.node: the ELF section header at offset \d+ lies outside the 4096-byte file \(truncated or damaged\)\.$/),
+      expect.stringMatching(
+        /^prebuilds\/linux-x64\/node\.napi\.node: the ELF section header at offset \d+ lies outside the 4096-byte file \(truncated or damaged\)\.$/,
+      ),
       'prebuilds/win32-x64/node.napi.node: the file is not an ELF, PE or Mach-O binary (its first bytes match none of them).',
     ]);
   });
@@ -197,7 +228,13 @@ describe('docs/platforms.md', () => {
     const { platforms } = await import('../scripts/lib/prebuild-check.mjs');
     const doc = readFileSync(path.join(root, 'docs', 'platforms.md'), 'utf8');
     const row = (platform: string) => doc.split('\n').find((line) => line.startsWith(`| \`${platform}\` |`)) ?? '';
-    const said = { 'linux-x64': 'glibc ≥ 2.35', 'linux-arm64': 'glibc ≥ 2.35', 'win32-x64': 'Windows 10 or later', 'darwin-x64': 'macOS 10.15 or later', 'darwin-arm64': 'macOS 11 or later' };
+    const said = {
+      'linux-x64': 'glibc ≥ 2.35',
+      'linux-arm64': 'glibc ≥ 2.35',
+      'win32-x64': 'Windows 10 or later',
+      'darwin-x64': 'macOS 10.15 or later',
+      'darwin-arm64': 'macOS 11 or later',
+    };
     for (const [platform, promise] of Object.entries(platforms)) {
       expect(row(platform)).toContain(said[platform as keyof typeof said]);
       expect(said[platform as keyof typeof said]).toContain(promise.minimumOs.version.replace(/\.0$/, ''));
@@ -254,7 +291,14 @@ const packed = (version: string) => {
  * LC_BUILD_VERSION or the older LC_VERSION_MIN_MACOSX) and exports (in the dyld export trie, or
  * in the symbol table as external defined symbols, which carry a leading underscore).
  */
-function machO(options: { cpu: keyof typeof CPU; libraries: string[]; minimum: string; versionCommand: 'build' | 'min'; exports: string[]; exportsIn: 'trie' | 'symtab' }): Buffer {
+function machO(options: {
+  cpu: keyof typeof CPU;
+  libraries: string[];
+  minimum: string;
+  versionCommand: 'build' | 'min';
+  exports: string[];
+  exportsIn: 'trie' | 'symtab';
+}): Buffer {
   const libs = options.libraries.map((name) => command(0xc, Buffer.concat([words(24, 2, 0x10000, 0x10000), Buffer.from(`${name}\0`, 'latin1')])));
   const version =
     options.versionCommand === 'build'
@@ -299,8 +343,22 @@ const entryPoints = ['napi_register_module_v1', 'node_api_module_get_api_version
 
 describe('Mach-O binaries (assembled here)', () => {
   const good = {
-    'darwin-arm64/node.napi.node': machO({ cpu: 'arm64', libraries: macLibraries, minimum: '11.0', versionCommand: 'build', exports: entryPoints, exportsIn: 'trie' }),
-    'darwin-x64/node.napi.node': machO({ cpu: 'x86_64', libraries: macLibraries, minimum: '10.15', versionCommand: 'min', exports: entryPoints, exportsIn: 'symtab' }),
+    'darwin-arm64/node.napi.node': machO({
+      cpu: 'arm64',
+      libraries: macLibraries,
+      minimum: '11.0',
+      versionCommand: 'build',
+      exports: entryPoints,
+      exportsIn: 'trie',
+    }),
+    'darwin-x64/node.napi.node': machO({
+      cpu: 'x86_64',
+      libraries: macLibraries,
+      minimum: '10.15',
+      versionCommand: 'min',
+      exports: entryPoints,
+      exportsIn: 'symtab',
+    }),
   };
 
   it('reads CPU, exports from the export trie and the symbol table, dylibs and minimum macOS; loading them is left to a Mac', () => {
@@ -309,12 +367,21 @@ describe('Mach-O binaries (assembled here)', () => {
     expect(report.problems).toEqual([]);
     expect(status).toBe(0);
     expect(report.files.map((f) => [f.platform, f.headers])).toEqual([
-      ['darwin-arm64', { format: 'Mach-O', arch: 'arm64', filetype: 'bundle', exports: entryPoints, libraries: macLibraries, minimumOs: { name: 'macOS', version: '11.0' } }],
-      ['darwin-x64', { format: 'Mach-O', arch: 'x86_64', filetype: 'bundle', exports: entryPoints, libraries: macLibraries, minimumOs: { name: 'macOS', version: '10.15' } }],
+      [
+        'darwin-arm64',
+        { format: 'Mach-O', arch: 'arm64', filetype: 'bundle', exports: entryPoints, libraries: macLibraries, minimumOs: { name: 'macOS', version: '11.0' } },
+      ],
+      [
+        'darwin-x64',
+        { format: 'Mach-O', arch: 'x86_64', filetype: 'bundle', exports: entryPoints, libraries: macLibraries, minimumOs: { name: 'macOS', version: '10.15' } },
+      ],
     ]);
     if (process.platform !== 'darwin') {
       for (const entry of report.files) {
-        expect(entry.load).toMatchObject({ loaded: false, reason: 'not loaded here: a macOS binary loads only on a Mac (the release workflow loads it on its macOS runner)' });
+        expect(entry.load).toMatchObject({
+          loaded: false,
+          reason: 'not loaded here: a macOS binary loads only on a Mac (the release workflow loads it on its macOS runner)',
+        });
       }
       // Where a binary must be loaded (each platform's own release runner), not loading fails.
       const required = check(dir, '--load', 'require');
@@ -326,9 +393,30 @@ describe('Mach-O binaries (assembled here)', () => {
   it('refuses an arm64 binary in the x64 folder, an extra dylib, a newer macOS and a missing entry point', () => {
     const dir = folder('macho-wrong', {
       'darwin-x64/arm64.node': good['darwin-arm64/node.napi.node'],
-      'darwin-arm64/homebrew.node': machO({ cpu: 'arm64', libraries: [...macLibraries, '/opt/homebrew/opt/openssl@3/lib/libssl.3.dylib'], minimum: '11.0', versionCommand: 'build', exports: entryPoints, exportsIn: 'trie' }),
-      'darwin-arm64/sonoma.node': machO({ cpu: 'arm64', libraries: macLibraries, minimum: '14.0', versionCommand: 'build', exports: entryPoints, exportsIn: 'symtab' }),
-      'darwin-x64/no-entry.node': machO({ cpu: 'x86_64', libraries: macLibraries, minimum: '10.15', versionCommand: 'build', exports: ['node_api_module_get_api_version_v1'], exportsIn: 'trie' }),
+      'darwin-arm64/homebrew.node': machO({
+        cpu: 'arm64',
+        libraries: [...macLibraries, '/opt/homebrew/opt/openssl@3/lib/libssl.3.dylib'],
+        minimum: '11.0',
+        versionCommand: 'build',
+        exports: entryPoints,
+        exportsIn: 'trie',
+      }),
+      'darwin-arm64/sonoma.node': machO({
+        cpu: 'arm64',
+        libraries: macLibraries,
+        minimum: '14.0',
+        versionCommand: 'build',
+        exports: entryPoints,
+        exportsIn: 'symtab',
+      }),
+      'darwin-x64/no-entry.node': machO({
+        cpu: 'x86_64',
+        libraries: macLibraries,
+        minimum: '10.15',
+        versionCommand: 'build',
+        exports: ['node_api_module_get_api_version_v1'],
+        exportsIn: 'trie',
+      }),
     });
     const { status, report } = check(dir, '--load', 'skip');
     expect(status).toBe(1);

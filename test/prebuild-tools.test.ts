@@ -22,7 +22,10 @@ function pathWith(name: string, commands: string[]): string {
   const dir = path.join(work, name);
   mkdirSync(dir);
   for (const command of commands) {
-    const found = (process.env.PATH ?? '').split(path.delimiter).map((d) => path.join(d, command)).find((f) => existsSync(f));
+    const found = (process.env.PATH ?? '')
+      .split(path.delimiter)
+      .map((d) => path.join(d, command))
+      .find((f) => existsSync(f));
     if (!found) throw new Error(`${command} is not installed here; scripts/ensure-system.mjs installs it`);
     symlinkSync(found, path.join(dir, command));
   }
@@ -70,7 +73,7 @@ describe.skipIf(!crossHost)('prebuilds without a cross compiler', () => {
     const result = runScript('prebuilds.mjs', ['--target', 'darwin-arm64', '--out', path.join(work, 'out-mac')], process.env.PATH ?? '');
     expect(result.status).toBe(1);
     expect(result.stderr.trim()).toBe(
-      'prebuilds: darwin-arm64 is built on a Mac of that CPU (Apple\'s SDK may only be used on Apple hardware, and a binary never loaded is not shipped); this machine is linux-x64.',
+      "prebuilds: darwin-arm64 is built on a Mac of that CPU (Apple's SDK may only be used on Apple hardware, and a binary never loaded is not shipped); this machine is linux-x64.",
     );
   });
 
@@ -83,7 +86,10 @@ describe.skipIf(!crossHost)('prebuilds without a cross compiler', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('The prebuilds (npm pack, npm run prebuilds) need these Debian packages: ');
     const line = result.stderr.split('\n').find((l) => l.startsWith('Install them with: sudo apt-get update && sudo apt-get install'))!;
-    const listed = line.slice(line.indexOf('--no-install-recommends ') + '--no-install-recommends '.length).split(' ').sort();
+    const listed = line
+      .slice(line.indexOf('--no-install-recommends ') + '--no-install-recommends '.length)
+      .split(' ')
+      .sort();
     expect(listed).toEqual(['binutils-aarch64-linux-gnu', 'binutils-mingw-w64-x86-64', 'g++-aarch64-linux-gnu', 'g++-mingw-w64-x86-64-posix']);
   });
 });

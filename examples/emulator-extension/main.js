@@ -36,7 +36,12 @@ function threadsRoute(guildId, channelIds, threads) {
         name,
         message_count: 0,
         member_count: 1,
-        thread_metadata: { archived: false, auto_archive_duration: body.auto_archive_duration ?? 4320, archive_timestamp: new Date().toISOString(), locked: false },
+        thread_metadata: {
+          archived: false,
+          auto_archive_duration: body.auto_archive_duration ?? 4320,
+          archive_timestamp: new Date().toISOString(),
+          locked: false,
+        },
       };
       threads.set(thread.id, thread);
       dispatch('THREAD_CREATE', { ...thread, newly_created: true }, { guildId: guild, intent: 1 << 0 });
@@ -71,7 +76,9 @@ async function main(argv) {
     const thread = await channel.threads.create({ name: 'Raid night' });
     const heard = await created;
     console.log(`With the route: the bot started thread "${thread.name}" in #${channel.name} and heard THREAD_CREATE for "${heard.name}".`);
-    await channel.threads.create({ name: '' }).catch((err) => console.log(`A thread without a name: ${err.status} code ${err.code} (${err.rawError.errors.name._errors[0].message})`));
+    await channel.threads
+      .create({ name: '' })
+      .catch((err) => console.log(`A thread without a name: ${err.status} code ${err.code} (${err.rawError.errors.name._errors[0].message})`));
     const logged = emulator.requests.filter((r) => r.path.endsWith('/threads')).map((r) => r.status);
     console.log(`The request log holds the threads requests: ${logged.join(', ')}.`);
   } finally {

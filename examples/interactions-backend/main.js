@@ -19,7 +19,9 @@ async function demo() {
     const registered = await fetch(`${emulator.apiBase}/applications/${emulator.applicationId}/commands`, {
       method: 'PUT',
       headers: { Authorization: `Bot ${emulator.botToken}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify([{ name: 'roll', description: 'Roll a die', options: [{ type: 4, name: 'sides', description: 'Sides of the die', min_value: 2, max_value: 100 }] }]),
+      body: JSON.stringify([
+        { name: 'roll', description: 'Roll a die', options: [{ type: 4, name: 'sides', description: 'Sides of the die', min_value: 2, max_value: 100 }] },
+      ]),
     });
     if (!registered.ok) throw new Error(`Registering /roll failed with HTTP ${registered.status}.`);
     const guild = await emulator.createGuild({ name: 'Dice Club' });

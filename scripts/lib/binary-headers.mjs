@@ -75,7 +75,13 @@ const DT_NEEDED = 1;
 function readElf(buffer) {
   const r = new Reader(buffer, 'ELF');
   if (r.u8(4) !== 2 || r.u8(5) !== 1) {
-    return { format: 'ELF', arch: `${r.u8(4) === 1 ? '32-bit' : 'unknown class'}${r.u8(5) === 2 ? ' big-endian' : ''}`, exports: [], libraries: [], minimumOs: undefined };
+    return {
+      format: 'ELF',
+      arch: `${r.u8(4) === 1 ? '32-bit' : 'unknown class'}${r.u8(5) === 2 ? ' big-endian' : ''}`,
+      exports: [],
+      libraries: [],
+      minimumOs: undefined,
+    };
   }
   const machine = r.u16(18);
   const shoff = r.u64(0x28);
@@ -171,7 +177,13 @@ function readPe(buffer) {
   const opt = coff + 20;
   const magic = r.u16(opt);
   if (magic !== 0x20b) {
-    return { format: 'PE', arch: `${PE_MACHINES[machine] ?? `machine 0x${machine.toString(16)}`} (PE32, not PE32+)`, exports: [], libraries: [], minimumOs: undefined };
+    return {
+      format: 'PE',
+      arch: `${PE_MACHINES[machine] ?? `machine 0x${machine.toString(16)}`} (PE32, not PE32+)`,
+      exports: [],
+      libraries: [],
+      minimumOs: undefined,
+    };
   }
   const osVersion = `${r.u16(opt + 40)}.${r.u16(opt + 42)}`;
   const subsystemVersion = `${r.u16(opt + 48)}.${r.u16(opt + 50)}`;
@@ -180,7 +192,12 @@ function readPe(buffer) {
   const sections = [];
   for (let i = 0; i < sectionCount; i++) {
     const at = opt + optionalSize + i * 40;
-    sections.push({ va: r.u32(at + 12, 'section table'), vsize: r.u32(at + 8, 'section table'), raw: r.u32(at + 20, 'section table'), rawSize: r.u32(at + 16, 'section table') });
+    sections.push({
+      va: r.u32(at + 12, 'section table'),
+      vsize: r.u32(at + 8, 'section table'),
+      raw: r.u32(at + 20, 'section table'),
+      rawSize: r.u32(at + 16, 'section table'),
+    });
   }
   const offsetOf = (rva, what) => {
     const section = sections.find((s) => rva >= s.va && rva < s.va + Math.max(s.vsize, s.rawSize));

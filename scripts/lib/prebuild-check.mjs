@@ -9,16 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { compareVersions, readBinaryHeaders } from './binary-headers.mjs';
-import {
-  createWinePrefix,
-  emulatorMissing,
-  foreignNodeCommand,
-  platformNode,
-  runToFilesSync,
-  stopWine,
-  wineEnv,
-  winePath,
-} from './platform-run.cjs';
+import { createWinePrefix, emulatorMissing, foreignNodeCommand, platformNode, runToFilesSync, stopWine, wineEnv, winePath } from './platform-run.cjs';
 
 const glibcLibraries = ['libc.so.6', 'libm.so.6', 'libdl.so.2', 'libpthread.so.0', 'librt.so.1'];
 
@@ -81,7 +72,9 @@ export function headerProblems(platform, headers) {
   const want = platforms[platform];
   const problems = [];
   if (headers.format !== want.format || headers.arch !== want.arch) {
-    problems.push(`its headers say ${headers.format} ${headers.arch}, but ${platform} needs ${want.format} ${want.arch}; it belongs in another folder or was built for the wrong target.`);
+    problems.push(
+      `its headers say ${headers.format} ${headers.arch}, but ${platform} needs ${want.format} ${want.arch}; it belongs in another folder or was built for the wrong target.`,
+    );
     return problems;
   }
   if (!headers.exports.includes(ENTRY_POINT)) {
@@ -153,13 +146,20 @@ export class Loader {
     }
     const last = result.stdout.trim().split(/\r?\n/).pop() ?? '';
     if (result.code !== 0 || !last.startsWith('{')) {
-      const why = result.error ?? (result.stderr.trim().split(/\r?\n/).find((line) => /Error|error/.test(line)) || `exit ${result.code}`);
+      const why =
+        result.error ??
+        (result.stderr
+          .trim()
+          .split(/\r?\n/)
+          .find((line) => /Error|error/.test(line)) ||
+          `exit ${result.code}`);
       return { loaded: false, reason: `loading it in ${platform} Node failed: ${why}` };
     }
     const report = JSON.parse(last);
     const absent = LOADED_EXPORTS.filter((name) => !report.exports.includes(name));
     if (report.platform !== platform) return { loaded: false, reason: `the Node that loaded it reports ${report.platform}, not ${platform}.` };
-    if (absent.length > 0) return { loaded: false, reason: `it loaded, but its exports lack ${absent.join(', ')} (got ${report.exports.join(', ') || 'nothing'}).` };
+    if (absent.length > 0)
+      return { loaded: false, reason: `it loaded, but its exports lack ${absent.join(', ')} (got ${report.exports.join(', ') || 'nothing'}).` };
     return { loaded: true, exports: report.exports };
   }
 
@@ -193,7 +193,8 @@ export function checkPrebuilds(dir, { targets, load = 'try' } = {}) {
   const present = folders.filter((e) => e.isDirectory() && e.name in platforms).map((e) => e.name);
   for (const target of targets ?? []) {
     if (!(target in platforms)) fail(`${target} is not a platform this package ships; known: ${Object.keys(platforms).join(', ')}.`);
-    else if (!present.includes(target) || readdirSync(path.join(dir, target)).length === 0) fail(`prebuilds/${target} is missing; the release needs a binary for it.`);
+    else if (!present.includes(target) || readdirSync(path.join(dir, target)).length === 0)
+      fail(`prebuilds/${target} is missing; the release needs a binary for it.`);
   }
   const loader = load === 'skip' ? undefined : new Loader();
   try {

@@ -98,7 +98,7 @@ export const STATUSES = {
   'GET {web}/web/state': '200, 403 (another origin), 405',
   'GET {web}/web/channels/{channel}/messages': '200, 403 (another origin), 404, 405',
   'GET {web}/web/events': '200 (an event stream), 403 (another origin), 405, 503 (too many streams)',
-  'POST {web}/web/actions/{action}': '200, 400, 403 (not the page\'s own origin), 404, 405, 413, 415 (not JSON), 502 (the application failed)',
+  'POST {web}/web/actions/{action}': "200, 400, 403 (not the page's own origin), 404, 405, 413, 415 (not JSON), 502 (the application failed)",
   'GET {web}/gateway': '101 (WebSocket), 403 (another origin), 404 (no `gateway` option), 503 (`maxConnections` reached)',
   'POST {api}/partner-sdk/token': '200, 400, 401, 404, 405, 413',
 };

@@ -37,7 +37,11 @@ export async function lookupApplication(call: Call, ask: () => Promise<ApiRespon
     const asked = ask().then(({ value }) => {
       const id = value?.application?.id;
       if (!isId(id)) {
-        throw new ApiRequestError('ERR_API_BAD_RESPONSE', `GET ${AUTHORIZATION_ROUTE} answered without the id of the access token's application; pass options.applicationId.`, { method: 'GET', route: AUTHORIZATION_ROUTE });
+        throw new ApiRequestError(
+          'ERR_API_BAD_RESPONSE',
+          `GET ${AUTHORIZATION_ROUTE} answered without the id of the access token's application; pass options.applicationId.`,
+          { method: 'GET', route: AUTHORIZATION_ROUTE },
+        );
       }
       return (s.application = `app:${id}`);
     });

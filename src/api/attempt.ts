@@ -20,7 +20,9 @@ function loadUndici(): Promise<Undici> {
 
 /** The client's connection pool, made on its first request. */
 export function agentOf(s: Internals): Promise<UndiciAgent> {
-  s.agent ??= loadUndici().then(({ Agent }) => (s.agentReady = new Agent({ connections: s.connections, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 })));
+  s.agent ??= loadUndici().then(
+    ({ Agent }) => (s.agentReady = new Agent({ connections: s.connections, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 })),
+  );
   return s.agent;
 }
 
@@ -41,7 +43,13 @@ export type DispatchOptions = { origin: string; path: string; method: string; he
  * Sends one request through undici's dispatcher and reads the whole body, bounded: the
  * response is small JSON, so a stream object per call would be pure overhead.
  */
-export function dispatch(agent: UndiciAgent, options: DispatchOptions, cancel: Cancellation, max: number, context: { method: string; route: string }): Promise<DispatchedResponse> {
+export function dispatch(
+  agent: UndiciAgent,
+  options: DispatchOptions,
+  cancel: Cancellation,
+  max: number,
+  context: { method: string; route: string },
+): Promise<DispatchedResponse> {
   return new Promise((resolve, reject) => {
     const response: DispatchedResponse = { status: 0, text: '' };
     const body = new BoundedBody(max);
@@ -84,7 +92,8 @@ export function dispatch(agent: UndiciAgent, options: DispatchOptions, cancel: C
             continue;
           }
           const field = WANTED_HEADERS.get(name);
-          if (field !== undefined && (response[field] as string | undefined) === undefined) (response as unknown as Record<string, string>)[field] = raw[i + 1]!.toString();
+          if (field !== undefined && (response[field] as string | undefined) === undefined)
+            (response as unknown as Record<string, string>)[field] = raw[i + 1]!.toString();
         }
         return true;
       },

@@ -22,9 +22,17 @@ export interface Call {
 export function failure(call: Call, cause: unknown): ApiRequestError {
   const { cancel, context, where } = call;
   const what = `${context.method} ${context.route}`;
-  if (cancel.closed) return new ApiRequestError('ERR_API_CLOSED', `${where}: this PlatformApi was closed while the call waited for a rate limit or to retry.`, context, { cause });
+  if (cancel.closed)
+    return new ApiRequestError('ERR_API_CLOSED', `${where}: this PlatformApi was closed while the call waited for a rate limit or to retry.`, context, {
+      cause,
+    });
   if (cancel.timedOut) {
-    return new ApiRequestError('ERR_API_TIMEOUT', `${what} did not finish within ${cancel.timeoutMs} ms (waiting for rate limits included). Raise timeoutMs or retry later.`, context, { cause });
+    return new ApiRequestError(
+      'ERR_API_TIMEOUT',
+      `${what} did not finish within ${cancel.timeoutMs} ms (waiting for rate limits included). Raise timeoutMs or retry later.`,
+      context,
+      { cause },
+    );
   }
   if (cancel.reason !== undefined) return new ApiRequestError('ERR_API_ABORTED', `${what} was aborted by its signal.`, context, { cause });
   return new ApiRequestError('ERR_API_NETWORK', `${what} failed on the network: ${(cause as Error)?.message ?? String(cause)}`, context, { cause });

@@ -42,7 +42,11 @@ export function classify(response: DispatchedResponse, context: { method: string
   if (status < 300) {
     const outcome: RateLimitOutcome = { sent: true, bucket, invalid: false, limited: undefined };
     if (text !== '' && parsed === undefined) {
-      return { kind: 'failed', outcome, error: new ApiRequestError('ERR_API_BAD_RESPONSE', `${context.method} ${context.route} answered ${status} with a body that is not JSON.`, context) };
+      return {
+        kind: 'failed',
+        outcome,
+        error: new ApiRequestError('ERR_API_BAD_RESPONSE', `${context.method} ${context.route} answered ${status} with a body that is not JSON.`, context),
+      };
     }
     return { kind: 'success', status, value: parsed, outcome };
   }
@@ -61,7 +65,12 @@ export function classify(response: DispatchedResponse, context: { method: string
     const global = (parsed as { global?: unknown } | undefined)?.global === true || response.global === 'true';
     const scope = global ? 'global' : response.scope === 'shared' ? 'shared' : 'user';
     // 429s of a shared limit are not the caller's fault, and the service does not count them.
-    const outcome: RateLimitOutcome = { sent: true, bucket, invalid: response.scope !== 'shared', limited: { global, retryAfterMs: Math.ceil(retryAfter * 1000) } };
+    const outcome: RateLimitOutcome = {
+      sent: true,
+      bucket,
+      invalid: response.scope !== 'shared',
+      limited: { global, retryAfterMs: Math.ceil(retryAfter * 1000) },
+    };
     return { kind: 'limited', scope, retryAfter, outcome, error: new ApiError(status, body, { ...context, retryAfter }) };
   }
   const outcome: RateLimitOutcome = { sent: true, bucket, invalid: INVALID_STATUSES.has(status), limited: undefined };

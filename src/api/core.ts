@@ -39,11 +39,25 @@ export class RequestCore {
     const hasBot = opts.botToken !== undefined;
     const hasBearer = opts.accessToken !== undefined;
     if (hasBot === hasBearer) {
-      throw argumentError('type', WHERE, 'options', 'an object with exactly one of botToken and accessToken', options, 'Backends pass the bot token from the application settings; player calls pass the player\'s access token.');
+      throw argumentError(
+        'type',
+        WHERE,
+        'options',
+        'an object with exactly one of botToken and accessToken',
+        options,
+        "Backends pass the bot token from the application settings; player calls pass the player's access token.",
+      );
     }
     const token = hasBot ? checkString(WHERE, 'options.botToken', opts.botToken, true) : checkString(WHERE, 'options.accessToken', opts.accessToken, true);
     if (/[\s\x00-\x1f\x7f]/.test(token) || /^(bot|bearer)\s/i.test(token)) {
-      throw argumentError('value', WHERE, hasBot ? 'options.botToken' : 'options.accessToken', 'the bare token without spaces or a "Bot "/"Bearer " prefix', token, 'The client adds the prefix itself.');
+      throw argumentError(
+        'value',
+        WHERE,
+        hasBot ? 'options.botToken' : 'options.accessToken',
+        'the bare token without spaces or a "Bot "/"Bearer " prefix',
+        token,
+        'The client adds the prefix itself.',
+      );
     }
     const scheme = hasBot ? 'Bot' : 'Bearer';
     const apiBase = opts.apiBase === undefined ? DEFAULT_API_BASE : checkString(WHERE, 'options.apiBase', opts.apiBase, true);
@@ -69,7 +83,14 @@ export class RequestCore {
     const givenApplication = opts.applicationId === undefined ? undefined : checkSnowflake(WHERE, 'options.applicationId', opts.applicationId);
     const tokenApplication = hasBot ? applicationOfBotToken(token) : undefined;
     if (givenApplication !== undefined && tokenApplication !== undefined && givenApplication !== tokenApplication) {
-      throw argumentError('value', WHERE, 'options.applicationId', `the id of the application the bot token belongs to (${tokenApplication})`, givenApplication, 'Leave applicationId out for a bot token, or pass the bot token of that application.');
+      throw argumentError(
+        'value',
+        WHERE,
+        'options.applicationId',
+        `the id of the application the bot token belongs to (${tokenApplication})`,
+        givenApplication,
+        'Leave applicationId out for a bot token, or pass the bot token of that application.',
+      );
     }
     const applicationId = givenApplication ?? tokenApplication;
     // With the default store, a Bearer client that is not told its application counts under its

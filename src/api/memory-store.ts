@@ -138,7 +138,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
     if (blockedUntil > now) return { ok: false, waitMs: blockedUntil - now, reason: 'global' };
 
     const guard = lazily(this.#guardPending, scope.address, () => new Holds());
-    const invalidWait = windowWait(lazily(this.#invalid, scope.address, () => new Log()), guard, policy.invalidWindowMs, policy.invalidLimit, now);
+    const invalidWait = windowWait(
+      lazily(this.#invalid, scope.address, () => new Log()),
+      guard,
+      policy.invalidWindowMs,
+      policy.invalidLimit,
+      now,
+    );
     if (invalidWait > 0) return { ok: false, waitMs: invalidWait, reason: 'invalid' };
 
     const bucketKey = this.#bucketKey(scope, now);
@@ -158,7 +164,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
     // Requests in flight count until answered; answered ones count from their answer, when they
     // had reached the service at the latest, so a slow request never lets the window overfill.
     const flying = lazily(this.#inflight, scope.application, () => new Holds());
-    const globalWait = windowWait(lazily(this.#sent, scope.application, () => new Log()), flying, policy.globalWindowMs, policy.globalLimit, now);
+    const globalWait = windowWait(
+      lazily(this.#sent, scope.application, () => new Log()),
+      flying,
+      policy.globalWindowMs,
+      policy.globalLimit,
+      now,
+    );
     if (globalWait > 0) return { ok: false, waitMs: globalWait, reason: 'global' };
 
     flying.entries.set(id, now + policy.holdMs);
@@ -167,7 +179,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
       if (probe) this.#probes.set(bucketKey, { id, until: now + policy.holdMs });
       else bucket!.remaining -= 1;
       lazily(this.#pending, bucketKey, () => new Holds()).entries.set(id, now + policy.holdMs);
-      if (probe && bucketKey.startsWith(`${scope.identity}|route|`)) lazily(this.#unmapped, scope.identity, () => new Holds()).entries.set(id, now + policy.holdMs);
+      if (probe && bucketKey.startsWith(`${scope.identity}|route|`))
+        lazily(this.#unmapped, scope.identity, () => new Holds()).entries.set(id, now + policy.holdMs);
     }
     return { ok: true, reservation: { id, bucket: bucketKey, probe } };
   }

@@ -46,7 +46,8 @@ export function prepareRequest(s: Internals, call: ApiRequest, options: RequestO
   const context = { method: call.method, route: call.route };
   if (call.credential !== undefined && call.credential !== s.scheme) throw wrongCredential(where, call, s.scheme);
   if (s.closed) throw new ApiRequestError('ERR_API_CLOSED', `${where}: this PlatformApi is closed; create a new one.`, context);
-  if (signal?.aborted) throw new ApiRequestError('ERR_API_ABORTED', `${call.method} ${call.route} was aborted before it was sent.`, context, { cause: signal.reason });
+  if (signal?.aborted)
+    throw new ApiRequestError('ERR_API_ABORTED', `${call.method} ${call.route} was aborted before it was sent.`, context, { cause: signal.reason });
 
   const compiled = compileRoute(call.route);
   const major = compiled.hasMajor ? (MAJOR_PARAMS.map((name) => call.params?.[name]).find((v) => v !== undefined) ?? '') : '';
@@ -116,7 +117,7 @@ function queryOf(query: ApiRequest['query']): string {
 /** What each credential is and how to make a client with it, for ERR_API_CREDENTIAL's sentence. */
 const CREDENTIALS = {
   Bot: { what: "the application's bot token (Bot)", make: '{ botToken } from the application settings' },
-  Bearer: { what: "a user's access token (Bearer)", make: "{ accessToken } of the user the call acts for, granted the scope the operation needs" },
+  Bearer: { what: "a user's access token (Bearer)", make: '{ accessToken } of the user the call acts for, granted the scope the operation needs' },
 } as const;
 
 /** The call declares a credential this client was not made with: refused before any request or rate-limit slot. */
@@ -144,24 +145,35 @@ export function checkFiles(where: string, name: string, files: unknown): Array<{
   return files.map((file: unknown, i) => {
     const item = checkOptions(where, file as ApiFile, `${name}[${i}]`);
     const fileName = checkString(where, `${name}[${i}].name`, item.name, true);
-    if (!FILE_NAME.test(fileName)) throw argumentError('value', where, `${name}[${i}].name`, 'a file name of 1 to 1024 characters without control characters', fileName);
+    if (!FILE_NAME.test(fileName))
+      throw argumentError('value', where, `${name}[${i}].name`, 'a file name of 1 to 1024 characters without control characters', fileName);
     const data = item.data;
-    if (typeof data !== 'string' && !(data instanceof Uint8Array)) throw argumentError('type', where, `${name}[${i}].data`, 'a Uint8Array (such as a Buffer) or a string', data);
+    if (typeof data !== 'string' && !(data instanceof Uint8Array))
+      throw argumentError('type', where, `${name}[${i}].data`, 'a Uint8Array (such as a Buffer) or a string', data);
     const contentType = item.contentType === undefined ? 'application/octet-stream' : checkString(where, `${name}[${i}].contentType`, item.contentType, true);
-    if (contentType.length > 256 || !MEDIA_TYPE.test(contentType)) throw argumentError('value', where, `${name}[${i}].contentType`, "a media type such as 'image/png'", contentType);
+    if (contentType.length > 256 || !MEDIA_TYPE.test(contentType))
+      throw argumentError('value', where, `${name}[${i}].contentType`, "a media type such as 'image/png'", contentType);
     return { name: fileName, data: typeof data === 'string' ? Buffer.from(data, 'utf8') : data, contentType };
   });
 }
 
 /** A multipart/form-data body (RFC 7578): the JSON as `payload_json`, then each file as `files[n]`. */
-function multipart(json: string | undefined, files: ReadonlyArray<{ name: string; data: Uint8Array; contentType: string }>): { body: Buffer; contentType: string } {
+function multipart(
+  json: string | undefined,
+  files: ReadonlyArray<{ name: string; data: Uint8Array; contentType: string }>,
+): { body: Buffer; contentType: string } {
   const boundary = `social-sdk-auth-${randomUUID()}`;
   const parts: Uint8Array[] = [];
-  if (json !== undefined) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="payload_json"\r\nContent-Type: application/json\r\n\r\n${json}\r\n`));
+  if (json !== undefined)
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="payload_json"\r\nContent-Type: application/json\r\n\r\n${json}\r\n`));
   files.forEach((file, i) => {
     // As browsers encode it: the quote that would end the parameter is escaped.
     const filename = file.name.replace(/"/g, '%22');
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files[${i}]"; filename="${filename}"\r\nContent-Type: ${file.contentType}\r\n\r\n`), file.data, Buffer.from('\r\n'));
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files[${i}]"; filename="${filename}"\r\nContent-Type: ${file.contentType}\r\n\r\n`),
+      file.data,
+      Buffer.from('\r\n'),
+    );
   });
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };

@@ -32,7 +32,13 @@ export async function sendWithRetries<T>(call: Call, request: PreparedRequest, s
       const agent = s.agentReady ?? (await agentOf(s));
       if (cancel.reason !== undefined) throw failure(call, cancel.reason);
       sent = true;
-      const response = await dispatch(agent, { origin: s.origin, path: request.path, method: context.method, headers: request.headers, body: request.body }, cancel, s.maxResponseBytes, context);
+      const response = await dispatch(
+        agent,
+        { origin: s.origin, path: request.path, method: context.method, headers: request.headers, body: request.body },
+        cancel,
+        s.maxResponseBytes,
+        context,
+      );
       answered = true;
       answer = classify(response, context, s.secrets);
     } catch (error) {

@@ -37,7 +37,11 @@ async function acquire(call: Call, scope: RateLimitScope, id: string, first: Acq
         result = await storeStep(call, step);
       } catch (error) {
         // The call stopped waiting: a slot the store grants it after all goes straight back.
-        if (cancel.reason !== undefined) step.then((late) => (late.ok ? giveBack(call, scope, late.reservation, { sent: false }) : undefined), () => undefined);
+        if (cancel.reason !== undefined)
+          step.then(
+            (late) => (late.ok ? giveBack(call, scope, late.reservation, { sent: false }) : undefined),
+            () => undefined,
+          );
         throw error;
       }
     }
@@ -114,7 +118,8 @@ async function storeStep<T>(call: Call, step: Promise<T>): Promise<T> {
 
 /** What a store threw, as the error of the call it failed: ERR_API_STORE unless the store gave its own code. */
 function storeFailure(cause: unknown, context: { method: string; route: string }): ApiRequestError {
-  if (cause instanceof ApiRequestError) return new ApiRequestError(cause.code, `${context.method} ${context.route}: ${cause.message}`, { ...context, retryAfter: cause.retryAfter }, { cause });
+  if (cause instanceof ApiRequestError)
+    return new ApiRequestError(cause.code, `${context.method} ${context.route}: ${cause.message}`, { ...context, retryAfter: cause.retryAfter }, { cause });
   const message = redact(String((cause as Error)?.message ?? cause)).slice(0, 1000);
   return new ApiRequestError('ERR_API_STORE', `${context.method} ${context.route} failed in the rate-limit store: ${message}`, context, { cause });
 }

@@ -166,7 +166,15 @@ function optionJson(where: string, type: number, name: string, description: stri
     }
     const field = SETTING_KEYS[key];
     // Settings of another option type (minLength on an INTEGER) are refused by the validator.
-    if (field === undefined) throw argumentError('value', where, `settings.${key}`, 'one of the option settings', value, `Known settings: ${Object.keys(SETTING_KEYS).join(', ')}, choices.`);
+    if (field === undefined)
+      throw argumentError(
+        'value',
+        where,
+        `settings.${key}`,
+        'one of the option settings',
+        value,
+        `Known settings: ${Object.keys(SETTING_KEYS).join(', ')}, choices.`,
+      );
     json[field] = Array.isArray(value) ? [...(value as unknown[])] : typeof value === 'object' && value !== null ? { ...value } : value;
   }
   return json;
@@ -377,8 +385,6 @@ export class SubcommandBuilder {
     update(this, 'constructor', (target) => Object.assign(target, json));
   }
 
-
-
   toJSON(): ApplicationCommandSubcommandOption {
     return structuredClone(stateOf(this).json) as unknown as ApplicationCommandSubcommandOption;
   }
@@ -462,4 +468,3 @@ export class EntryPointCommandBuilder extends CommandBuilderBase {
     return this;
   }
 }
-

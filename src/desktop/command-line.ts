@@ -58,14 +58,8 @@ export function assertCommand(command: unknown, pathIsAbsolute: (p: string) => b
  * `\t`, `\r`) are applied, because readers undo those before they undo the quoting.
  */
 export function quoteExecArgument(arg: string): string {
-  const quoted =
-    arg === '' || DESKTOP_RESERVED.test(arg) ? `"${arg.replace(/["`$\\]/g, (c) => `\\${c}`)}"` : arg;
-  return quoted
-    .replace(/%/g, '%%')
-    .replace(/\\/g, '\\\\')
-    .replace(/\n/g, '\\n')
-    .replace(/\t/g, '\\t')
-    .replace(/\r/g, '\\r');
+  const quoted = arg === '' || DESKTOP_RESERVED.test(arg) ? `"${arg.replace(/["`$\\]/g, (c) => `\\${c}`)}"` : arg;
+  return quoted.replace(/%/g, '%%').replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\t/g, '\\t').replace(/\r/g, '\\r');
 }
 
 /** The `Exec=` value for `command` with the URL field code `%u` appended as the last argument. */

@@ -84,16 +84,24 @@ export function ensurePrivateDirectory(dir: string, create: boolean): void {
   const stat = lstatSync(dir);
   const uid = currentUid();
   if (!stat.isDirectory() || stat.isSymbolicLink()) {
-    throw new DesktopError('ERR_ENDPOINT_UNSAFE', `${dir} is not a directory; remove it so social-sdk-auth can create its private directory there.`, { path: dir });
+    throw new DesktopError('ERR_ENDPOINT_UNSAFE', `${dir} is not a directory; remove it so social-sdk-auth can create its private directory there.`, {
+      path: dir,
+    });
   }
   if (uid !== undefined && stat.uid !== uid) {
-    throw new DesktopError('ERR_ENDPOINT_UNSAFE', `${dir} belongs to another user (uid ${stat.uid}), so it is not used for the sign-in hand-off; remove it, or set XDG_RUNTIME_DIR to a directory of your own.`,
+    throw new DesktopError(
+      'ERR_ENDPOINT_UNSAFE',
+      `${dir} belongs to another user (uid ${stat.uid}), so it is not used for the sign-in hand-off; remove it, or set XDG_RUNTIME_DIR to a directory of your own.`,
       { path: dir },
     );
   }
   if ((stat.mode & 0o077) !== 0) {
     if (!create) {
-      throw new DesktopError('ERR_ENDPOINT_UNSAFE', `${dir} can be entered by other users, so it is not used for the sign-in hand-off; run "chmod 700 ${dir}".`, { path: dir });
+      throw new DesktopError(
+        'ERR_ENDPOINT_UNSAFE',
+        `${dir} can be entered by other users, so it is not used for the sign-in hand-off; run "chmod 700 ${dir}".`,
+        { path: dir },
+      );
     }
     // Ours but too open (e.g. made under an unusual umask): close it before use.
     chmodSync(dir, 0o700);

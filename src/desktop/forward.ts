@@ -66,7 +66,9 @@ export function forwardRedirect(url: string, options: ForwardRedirectOptions): P
     let reply = '';
     const socket = net.connect(endpoint);
     const timer = setTimeout(() => {
-      fail(new DesktopError('ERR_TIMEOUT', `The running instance did not answer within ${timeoutMs} ms; it may be busy or hung. Try again, or restart the game.`));
+      fail(
+        new DesktopError('ERR_TIMEOUT', `The running instance did not answer within ${timeoutMs} ms; it may be busy or hung. Try again, or restart the game.`),
+      );
     }, timeoutMs);
     const onAbort = (): void => fail(new DesktopError('ERR_ABORTED', 'Forwarding the redirect was aborted.', { cause: signal?.reason }));
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -89,7 +91,8 @@ export function forwardRedirect(url: string, options: ForwardRedirectOptions): P
       reply += data;
       const newline = reply.indexOf('\n');
       if (newline === -1) {
-        if (reply.length > 64) fail(new DesktopError('ERR_REJECTED', `${endpoint} answered with something that is not the hand-off protocol; is another program listening there?`));
+        if (reply.length > 64)
+          fail(new DesktopError('ERR_REJECTED', `${endpoint} answered with something that is not the hand-off protocol; is another program listening there?`));
         return;
       }
       const answer = reply.slice(0, newline).trim();
@@ -104,13 +107,22 @@ export function forwardRedirect(url: string, options: ForwardRedirectOptions): P
       }
     });
     socket.on('close', () => {
-      fail(new DesktopError('ERR_REJECTED', `The running instance closed the connection without accepting the redirect (it may be shutting down or overloaded); try again.`));
+      fail(
+        new DesktopError(
+          'ERR_REJECTED',
+          `The running instance closed the connection without accepting the redirect (it may be shutting down or overloaded); try again.`,
+        ),
+      );
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') {
         fail(new DesktopError('ERR_NO_INSTANCE', noInstanceMessage(endpoint), { endpoint, cause: error }));
       } else {
-        fail(new DesktopError('ERR_HANDOFF_FAILED', `Could not hand the redirect to the running instance at ${endpoint} (${error.code ?? error.message}).`, { cause: error }));
+        fail(
+          new DesktopError('ERR_HANDOFF_FAILED', `Could not hand the redirect to the running instance at ${endpoint} (${error.code ?? error.message}).`, {
+            cause: error,
+          }),
+        );
       }
     });
   });

@@ -87,7 +87,8 @@ function probe(endpoint: string): Promise<ProbeResult> {
       const code = errorCodeOf(error);
       if (code === 'ECONNREFUSED' || code === 'ENOTSOCK') finish('stale');
       else if (code === 'ENOENT') finish('gone');
-      else if (code === 'EAGAIN') finish('live'); // backlog full: somebody is listening
+      else if (code === 'EAGAIN')
+        finish('live'); // backlog full: somebody is listening
       else finish('busy');
     });
   });
@@ -223,7 +224,9 @@ async function bindUnixSocket(server: net.Server, endpoint: string): Promise<Fil
 }
 
 function instanceRunning(endpoint: string): DesktopError {
-  return new DesktopError('ERR_INSTANCE_RUNNING', `Another instance of the game is already running and listening on ${endpoint}; bring that instance to the front instead of starting a second one, or quit it first.`,
+  return new DesktopError(
+    'ERR_INSTANCE_RUNNING',
+    `Another instance of the game is already running and listening on ${endpoint}; bring that instance to the front instead of starting a second one, or quit it first.`,
     { endpoint },
   );
 }

@@ -77,7 +77,14 @@ export function execArgv(exec: string, url: string): string[] {
       }
       continue;
     }
-    args.push(quoted ? arg.replace(/%%/g, '%') : arg.replace(/%%/g, '\0').replace(/%[a-zA-Z]/g, '').replace(/\0/g, '%'));
+    args.push(
+      quoted
+        ? arg.replace(/%%/g, '%')
+        : arg
+            .replace(/%%/g, '\0')
+            .replace(/%[a-zA-Z]/g, '')
+            .replace(/\0/g, '%'),
+    );
   }
   if (!sawUrl) args.push(url);
   return args;
@@ -133,7 +140,11 @@ export async function openSchemeUrl(url: string, options: OpenSchemeUrlOptions =
   const colon = url.indexOf(':');
   const scheme = validateScheme(colon > 0 ? url.slice(0, colon) : url, where, 'the scheme of url');
   if (platform === 'win32' || platform === 'darwin') {
-    throw new DesktopError('ERR_UNSUPPORTED_PLATFORM', `openSchemeUrl hands URLs to freedesktop handlers (Linux, BSD); on ${platform} the system opens "${scheme}:" URLs itself.`, { platform });
+    throw new DesktopError(
+      'ERR_UNSUPPORTED_PLATFORM',
+      `openSchemeUrl hands URLs to freedesktop handlers (Linux, BSD); on ${platform} the system opens "${scheme}:" URLs itself.`,
+      { platform },
+    );
   }
   const run = { env, timeoutMs, signal };
   const display = Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
@@ -165,7 +176,13 @@ export async function openSchemeUrl(url: string, options: OpenSchemeUrlOptions =
   await new Promise<void>((resolve, reject) => {
     const child = spawn(file!, args, { env, stdio: 'ignore', detached: true });
     child.once('error', (error: NodeJS.ErrnoException) =>
-      reject(new DesktopError('ERR_COMMAND_FAILED', `The handler of "${scheme}:" (${desktopFile}) could not be started (${error.code ?? error.message}); fix its Exec line or register the game again.`, { command: [file!], exitCode: null, stderr: '', cause: error })),
+      reject(
+        new DesktopError(
+          'ERR_COMMAND_FAILED',
+          `The handler of "${scheme}:" (${desktopFile}) could not be started (${error.code ?? error.message}); fix its Exec line or register the game again.`,
+          { command: [file!], exitCode: null, stderr: '', cause: error },
+        ),
+      ),
     );
     child.once('spawn', () => {
       // The handler runs on its own, as one the desktop started would: nothing here waits for it.

@@ -18,9 +18,7 @@ const FREEDESKTOP = new Set<NodeJS.Platform>(['linux', 'freebsd', 'openbsd', 'ne
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** Every value `process.platform` can take. */
-const PLATFORMS: readonly NodeJS.Platform[] = [
-  'aix', 'android', 'cygwin', 'darwin', 'freebsd', 'haiku', 'linux', 'netbsd', 'openbsd', 'sunos', 'win32',
-];
+const PLATFORMS: readonly NodeJS.Platform[] = ['aix', 'android', 'cygwin', 'darwin', 'freebsd', 'haiku', 'linux', 'netbsd', 'openbsd', 'sunos', 'win32'];
 
 export interface RegisterUriSchemeOptions {
   /**
@@ -99,13 +97,17 @@ export function defaultHandlerCommand(): string[] {
 }
 
 function macosError(scheme: string): DesktopError {
-  return new DesktopError('ERR_UNSUPPORTED_PLATFORM', `macOS does not let a running program register the "${scheme}:" scheme: declare it in the app bundle's Info.plist under CFBundleURLTypes (CFBundleURLSchemes = ["${scheme}"]); the URL then arrives as an Apple Event, not in argv. Electron apps call app.setAsDefaultProtocolClient("${scheme}") and list it under the packager's "protocols" key (see social-sdk-auth/electron).`,
+  return new DesktopError(
+    'ERR_UNSUPPORTED_PLATFORM',
+    `macOS does not let a running program register the "${scheme}:" scheme: declare it in the app bundle's Info.plist under CFBundleURLTypes (CFBundleURLSchemes = ["${scheme}"]); the URL then arrives as an Apple Event, not in argv. Electron apps call app.setAsDefaultProtocolClient("${scheme}") and list it under the packager's "protocols" key (see social-sdk-auth/electron).`,
     { platform: 'darwin' },
   );
 }
 
 function unsupportedError(platform: string, scheme: string): DesktopError {
-  return new DesktopError('ERR_UNSUPPORTED_PLATFORM', `Registering the "${scheme}:" scheme is not supported on ${platform}; use the loopback redirect (the default), which needs nothing registered.`,
+  return new DesktopError(
+    'ERR_UNSUPPORTED_PLATFORM',
+    `Registering the "${scheme}:" scheme is not supported on ${platform}; use the loopback redirect (the default), which needs nothing registered.`,
     { platform },
   );
 }

@@ -38,7 +38,8 @@ export class EmulatorFieldError extends Error {
  */
 export function fieldError(problems: ReadonlyArray<{ path: ReadonlyArray<string | number>; message: string; code?: string }>): EmulatorFieldError {
   const where = 'fieldError';
-  if (!Array.isArray(problems) || problems.length === 0) throw argumentError('value', where, 'problems', 'a non-empty array of { path, message } field problems', problems);
+  if (!Array.isArray(problems) || problems.length === 0)
+    throw argumentError('value', where, 'problems', 'a non-empty array of { path, message } field problems', problems);
   return new EmulatorFieldError(
     problems.map((p, i) => {
       const o = checkOptions(where, p, `problems[${i}]`);
@@ -46,7 +47,8 @@ export function fieldError(problems: ReadonlyArray<{ path: ReadonlyArray<string 
         throw argumentError('type', where, `problems[${i}].path`, 'an array of field names and indexes', o.path);
       }
       if (typeof o.message !== 'string' || o.message === '') throw argumentError('type', where, `problems[${i}].message`, 'a non-empty string', o.message);
-      if (o.code !== undefined && (typeof o.code !== 'string' || !/^[A-Z][A-Z0-9_]{0,63}$/.test(o.code))) throw argumentError('value', where, `problems[${i}].code`, 'an upper-case error code such as BASE_TYPE_REQUIRED', o.code);
+      if (o.code !== undefined && (typeof o.code !== 'string' || !/^[A-Z][A-Z0-9_]{0,63}$/.test(o.code)))
+        throw argumentError('value', where, `problems[${i}].code`, 'an upper-case error code such as BASE_TYPE_REQUIRED', o.code);
       return { path: [...o.path], message: o.message, code: o.code ?? FieldErrorCode.Choices };
     }),
   );
@@ -65,25 +67,37 @@ export function checkRoute(where: string, name: string, value: unknown): Checked
   const o = checkOptions(where, value as EmulatorRoute, name);
   const method = typeof o.method === 'string' ? o.method.toUpperCase() : o.method;
   if (!METHODS.includes(method as (typeof METHODS)[number])) throw argumentError('value', where, `${name}.method`, `one of ${METHODS.join(', ')}`, o.method);
-  if (typeof o.path !== 'string') throw argumentError('type', where, `${name}.path`, "a path relative to /api/v10/, such as 'channels/{channel}/threads'", o.path);
+  if (typeof o.path !== 'string')
+    throw argumentError('type', where, `${name}.path`, "a path relative to /api/v10/, such as 'channels/{channel}/threads'", o.path);
   const segments = routeSegments(o.path.replace(/^\/?(api\/v10\/)?/, ''));
   if (segments.length === 0 || segments.length > 12 || !segments.every((s) => SEGMENT.test(s)) || segments[0]!.startsWith('{')) {
-    throw argumentError('value', where, `${name}.path`, "a path relative to /api/v10/ whose first segment is literal, its parameters written {name} (such as 'channels/{channel}/threads')", o.path);
+    throw argumentError(
+      'value',
+      where,
+      `${name}.path`,
+      "a path relative to /api/v10/ whose first segment is literal, its parameters written {name} (such as 'channels/{channel}/threads')",
+      o.path,
+    );
   }
   const params = segments.filter((s) => s.startsWith('{')).map((s) => s.slice(1, -1));
   if (new Set(params).size !== params.length) throw argumentError('value', where, `${name}.path`, 'a path whose parameters have different names', o.path);
   const credential = o.credential ?? 'bot';
-  if (!CREDENTIALS.includes(credential)) throw argumentError('value', where, `${name}.credential`, `one of ${CREDENTIALS.map((c) => `'${c}'`).join(', ')}`, credential);
+  if (!CREDENTIALS.includes(credential))
+    throw argumentError('value', where, `${name}.credential`, `one of ${CREDENTIALS.map((c) => `'${c}'`).join(', ')}`, credential);
   const scopes = o.scopes ?? ['identify'];
-  if (!Array.isArray(scopes) || scopes.length === 0 || !scopes.every((s) => typeof s === 'string' && s !== '')) throw argumentError('type', where, `${name}.scopes`, 'a non-empty array of scope names', o.scopes);
+  if (!Array.isArray(scopes) || scopes.length === 0 || !scopes.every((s) => typeof s === 'string' && s !== ''))
+    throw argumentError('type', where, `${name}.scopes`, 'a non-empty array of scope names', o.scopes);
   const body = o.body ?? (method === 'GET' || method === 'DELETE' ? 'none' : 'json');
   if (body !== 'json' && body !== 'none') throw argumentError('value', where, `${name}.body`, "'json' or 'none'", o.body);
   let bucket: Route['bucket'];
   if (o.bucket !== undefined) {
     const b = checkOptions(where, o.bucket, `${name}.bucket`);
-    if (typeof b.id !== 'string' || !/^[A-Za-z0-9_.:-]{1,64}$/.test(b.id)) throw argumentError('value', where, `${name}.bucket.id`, 'a name of 1 to 64 letters, digits or _.:-', b.id);
-    if (!Number.isInteger(b.limit) || b.limit! < 1) throw argumentError('value', where, `${name}.bucket.limit`, 'a whole number of requests, at least 1', b.limit);
-    if (!Number.isInteger(b.windowMs) || b.windowMs! < 1) throw argumentError('value', where, `${name}.bucket.windowMs`, 'a whole number of milliseconds, at least 1', b.windowMs);
+    if (typeof b.id !== 'string' || !/^[A-Za-z0-9_.:-]{1,64}$/.test(b.id))
+      throw argumentError('value', where, `${name}.bucket.id`, 'a name of 1 to 64 letters, digits or _.:-', b.id);
+    if (!Number.isInteger(b.limit) || b.limit! < 1)
+      throw argumentError('value', where, `${name}.bucket.limit`, 'a whole number of requests, at least 1', b.limit);
+    if (!Number.isInteger(b.windowMs) || b.windowMs! < 1)
+      throw argumentError('value', where, `${name}.bucket.windowMs`, 'a whole number of milliseconds, at least 1', b.windowMs);
     bucket = { id: `custom:${b.id}`, limit: b.limit!, windowMs: b.windowMs!, per: credential === 'bearer' ? 'user' : 'application' };
   }
   if (typeof o.handler !== 'function') throw argumentError('type', where, `${name}.handler`, 'a function of the request that returns the reply', o.handler);
@@ -95,7 +109,11 @@ export function checkRoute(where: string, name: string, value: unknown): Checked
     ...(bucket === undefined ? {} : { bucket }),
     run: (call) => runHandler(call, handler, credential, params),
   });
-  return { row, shape: `${method as string} ${row.segments.map((s) => (s.startsWith(':') ? ':' : s)).join('/')}`, name: `${method as string} ${segments.join('/')}` };
+  return {
+    row,
+    shape: `${method as string} ${row.segments.map((s) => (s.startsWith(':') ? ':' : s)).join('/')}`,
+    name: `${method as string} ${segments.join('/')}`,
+  };
 }
 
 /** The credential check of a route's kind: the service's 401 and 403 bodies. */
@@ -105,7 +123,8 @@ function authorizeFor(credential: (typeof CREDENTIALS)[number], scopes: readonly
     const caller = identify(ctx, req.headers.authorization, scopes);
     if (caller === 'unauthorized') return json(401, errorBody(JsonErrorCode.Unauthorized, '401: Unauthorized'));
     if (caller === 'missing-scope') return json(403, errorBody(JsonErrorCode.MissingAccess));
-    if ((credential === 'bot' && caller.kind !== 'bot') || (credential === 'bearer' && caller.kind !== 'bearer')) return json(403, errorBody(JsonErrorCode.MissingAccess));
+    if ((credential === 'bot' && caller.kind !== 'bot') || (credential === 'bearer' && caller.kind !== 'bearer'))
+      return json(403, errorBody(JsonErrorCode.MissingAccess));
     return caller;
   };
 }
@@ -114,7 +133,11 @@ function authorizeFor(credential: (typeof CREDENTIALS)[number], scopes: readonly
 async function runHandler(call: Call, handler: EmulatorRoute['handler'], credential: string, names: readonly string[]): Promise<Outcome> {
   const { ctx, caller } = call;
   const who: EmulatorRouteCaller =
-    credential === 'none' ? { kind: 'none' } : caller.kind === 'bot' ? { kind: 'bot', applicationId: caller.applicationId } : { kind: 'bearer', applicationId: caller.applicationId, userId: caller.userId, scopes: [...caller.scopes] };
+    credential === 'none'
+      ? { kind: 'none' }
+      : caller.kind === 'bot'
+        ? { kind: 'bot', applicationId: caller.applicationId }
+        : { kind: 'bearer', applicationId: caller.applicationId, userId: caller.userId, scopes: [...caller.scopes] };
   const request: EmulatorRouteRequest = {
     method: call.req.method ?? 'GET',
     params: Object.fromEntries(names.map((n, i) => [n, call.params[i]!])),
@@ -140,7 +163,8 @@ function replyOf(reply: EmulatorRouteReply): Outcome {
   if (!Number.isInteger(status) || status < 200 || status > 599) return serviceError(500);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(reply.headers ?? {})) {
-    if (/^[A-Za-z0-9-]{1,64}$/.test(name) && typeof value === 'string' && !/[\r\n]/.test(value) && name.toLowerCase() !== 'content-length') headers[name] = value;
+    if (/^[A-Za-z0-9-]{1,64}$/.test(name) && typeof value === 'string' && !/[\r\n]/.test(value) && name.toLowerCase() !== 'content-length')
+      headers[name] = value;
   }
   if (status === 204 || reply.body === undefined) return { status, headers, body: '' };
   let text: string;
@@ -155,10 +179,13 @@ function replyOf(reply: EmulatorRouteReply): Outcome {
 /** `request.dispatch`: a guild event to the sessions that hold the guild (with the intent, when given). */
 function dispatchFrom(ctx: EmulatorContext, event: unknown, data: unknown, options: unknown): void {
   const where = 'request.dispatch';
-  if (typeof event !== 'string' || !/^[A-Z][A-Z0-9_]{0,63}$/.test(event)) throw argumentError('value', where, 'event', 'an event name in capitals, such as THREAD_CREATE', event);
+  if (typeof event !== 'string' || !/^[A-Z][A-Z0-9_]{0,63}$/.test(event))
+    throw argumentError('value', where, 'event', 'an event name in capitals, such as THREAD_CREATE', event);
   const o = checkOptions(where, options as { guildId: string; intent?: number }, 'options');
-  if (typeof o.guildId !== 'string' || !ctx.world.guilds.has(o.guildId)) throw argumentError('value', where, 'options.guildId', 'the id of a guild of this emulator (the event goes to the sessions that hold it)', o.guildId);
-  if (o.intent !== undefined && !(Number.isInteger(o.intent) && o.intent > 0 && o.intent < 2 ** 26)) throw argumentError('value', where, 'options.intent', 'an intent bit such as 1 << 0 (GUILDS)', o.intent);
+  if (typeof o.guildId !== 'string' || !ctx.world.guilds.has(o.guildId))
+    throw argumentError('value', where, 'options.guildId', 'the id of a guild of this emulator (the event goes to the sessions that hold it)', o.guildId);
+  if (o.intent !== undefined && !(Number.isInteger(o.intent) && o.intent > 0 && o.intent < 2 ** 26))
+    throw argumentError('value', where, 'options.intent', 'an intent bit such as 1 << 0 (GUILDS)', o.intent);
   ctx.gateway?.dispatchToGuild(o.guildId, event, structuredClone(data), o.intent === undefined ? {} : { intent: o.intent });
 }
 

@@ -35,8 +35,6 @@ export const DEFAULT_USER: Readonly<Required<Omit<EmulatorUser, 'locale'>>> = {
   email: 'player@example.com',
 };
 
-
-
 /** Where option errors say they come from. */
 const WHERE = 'startEmulator';
 /** Bot tokens are printable ASCII without spaces, so they fit an Authorization header. */
@@ -80,7 +78,6 @@ function checkEndpointUrl(name: string, value: unknown): string | undefined {
   return value === undefined ? undefined : checkEndpointHref(WHERE, name, value);
 }
 
-
 function checkApplication(app: unknown, index: number): ResolvedApplication {
   const at = `options.applications[${index}]`;
   if (typeof app !== 'object' || app === null || Array.isArray(app)) throw argumentError('type', WHERE, at, 'an object', app);
@@ -89,7 +86,14 @@ function checkApplication(app: unknown, index: number): ResolvedApplication {
   const publicClient = checkBoolean(WHERE, `${at}.publicClient`, a.publicClient, true);
   const clientSecret = checkOptionalString(WHERE, `${at}.clientSecret`, a.clientSecret, true);
   if (!publicClient && clientSecret === undefined) {
-    throw argumentError('value', WHERE, `${at}.clientSecret`, 'a secret for a confidential client (publicClient: false)', clientSecret, 'Set one, or make the client public.');
+    throw argumentError(
+      'value',
+      WHERE,
+      `${at}.clientSecret`,
+      'a secret for a confidential client (publicClient: false)',
+      clientSecret,
+      'Set one, or make the client public.',
+    );
   }
   const redirectUris = a.redirectUris ?? ['http://127.0.0.1/callback', `discord-${id}:/authorize/callback`];
   if (!Array.isArray(redirectUris)) throw argumentError('type', WHERE, `${at}.redirectUris`, 'an array of absolute URIs', redirectUris);
@@ -174,7 +178,14 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
   for (const [i, app] of [...applications.values()].entries()) {
     if (app.ownerId === '') app.ownerId = users.keys().next().value as string;
     else if (!users.has(app.ownerId)) {
-      throw argumentError('value', WHERE, `options.applications[${i}].ownerId`, 'the id of a user given in options.users', app.ownerId, `Known ids: ${[...users.keys()].join(', ')}.`);
+      throw argumentError(
+        'value',
+        WHERE,
+        `options.applications[${i}].ownerId`,
+        'the id of a user given in options.users',
+        app.ownerId,
+        `Known ids: ${[...users.keys()].join(', ')}.`,
+      );
     }
   }
   const guilds = checkGuilds(WHERE, o.guilds, users);
@@ -224,14 +235,22 @@ const MAX_ALLOWED_HOSTS = 100;
 function checkAllowedHosts(value: unknown): string[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) throw argumentError('type', WHERE, 'options.allowedHosts', 'an array of host names', value);
-  if (value.length > MAX_ALLOWED_HOSTS) throw argumentError('value', WHERE, 'options.allowedHosts', `an array of at most ${MAX_ALLOWED_HOSTS} host names`, value);
+  if (value.length > MAX_ALLOWED_HOSTS)
+    throw argumentError('value', WHERE, 'options.allowedHosts', `an array of at most ${MAX_ALLOWED_HOSTS} host names`, value);
   return value.map((host: unknown, i) => {
     const name = `options.allowedHosts[${i}]`;
     if (typeof host !== 'string') throw argumentError('type', WHERE, name, 'a host name string', host);
     const lower = host.toLowerCase();
     const match = HOST_NAME.exec(lower);
     if (match === null || (match[1] !== undefined && (Number(match[1]) < 1 || Number(match[1]) > 65535))) {
-      throw argumentError('value', WHERE, name, 'a host name such as "emulator.test", optionally with a port ("emulator.test:8443")', host, 'Give the name alone: no scheme, path or wildcard.');
+      throw argumentError(
+        'value',
+        WHERE,
+        name,
+        'a host name such as "emulator.test", optionally with a port ("emulator.test:8443")',
+        host,
+        'Give the name alone: no scheme, path or wildcard.',
+      );
     }
     return lower;
   });

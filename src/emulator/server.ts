@@ -154,10 +154,17 @@ export class EmulatorServer {
     for (const { route, name } of routes) {
       const builtIn = collision(BUILT_IN, route);
       if (builtIn !== undefined) {
-        throw argumentError('value', where, `${name}.path`, `a method and path the emulator does not serve (${builtIn.method} /${builtIn.segments.join('/')} is built in; docs/emulator.md lists the routes it serves)`, route.name);
+        throw argumentError(
+          'value',
+          where,
+          `${name}.path`,
+          `a method and path the emulator does not serve (${builtIn.method} /${builtIn.segments.join('/')} is built in; docs/emulator.md lists the routes it serves)`,
+          route.name,
+        );
       }
       const twin = [...this.#added, ...adding].find((other) => other.shape === route.shape);
-      if (twin !== undefined) throw argumentError('value', where, `${name}.path`, `a method and path no added route has (${twin.name} was added already)`, route.name);
+      if (twin !== undefined)
+        throw argumentError('value', where, `${name}.path`, `a method and path no added route has (${twin.name} was added already)`, route.name);
       adding.push(route);
     }
     this.#added.push(...adding);
@@ -217,7 +224,15 @@ export class EmulatorServer {
     return this.finish(req, res, ctx, method, path, note, outcome);
   }
 
-  private finish(req: IncomingMessage, res: ServerResponse, ctx: EmulatorContext | undefined, method: string, path: string, note: RequestNote, outcome: Outcome): Promise<void> | undefined {
+  private finish(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ctx: EmulatorContext | undefined,
+    method: string,
+    path: string,
+    note: RequestNote,
+    outcome: Outcome,
+  ): Promise<void> | undefined {
     const record: EmulatorRequestRecord = { method, path: loggedPath(path), status: 'status' in outcome ? outcome.status : 'stream' in outcome ? 200 : 0 };
     if (note.grantType !== undefined) record.grantType = note.grantType;
     if (!('status' in outcome)) {

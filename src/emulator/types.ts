@@ -419,12 +419,9 @@ export interface EmulatorProvisionalAccount {
   mergedInto: string | undefined;
 }
 
-
 /** Who called a route a studio added (`EmulatorRoute.handler`). */
 export type EmulatorRouteCaller =
-  | { kind: 'bot'; applicationId: string }
-  | { kind: 'bearer'; applicationId: string; userId: string; scopes: string[] }
-  | { kind: 'none' };
+  { kind: 'bot'; applicationId: string } | { kind: 'bearer'; applicationId: string; userId: string; scopes: string[] } | { kind: 'none' };
 
 /** What a studio's route handler is given. */
 export interface EmulatorRouteRequest {

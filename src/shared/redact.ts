@@ -130,7 +130,8 @@ export function redactKnown(value: unknown, known: readonly string[]): unknown {
     if (depth >= MAX_REDACTED_DEPTH) return undefined;
     if (Array.isArray(item)) return item.map((entry) => copy(entry, depth + 1));
     const out: Record<string, unknown> = {};
-    for (const [key, entry] of Object.entries(item)) Object.defineProperty(out, clean(key), { value: copy(entry, depth + 1), enumerable: true, writable: true, configurable: true });
+    for (const [key, entry] of Object.entries(item))
+      Object.defineProperty(out, clean(key), { value: copy(entry, depth + 1), enumerable: true, writable: true, configurable: true });
     return out;
   };
   return copy(value, 0);

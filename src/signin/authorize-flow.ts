@@ -84,10 +84,7 @@ export class AuthorizeFlow {
       const onAbort = () => abortThis('Authorization was aborted by the AbortSignal.');
       const timer = setTimeout(() => {
         timedOut = true;
-        abortThis(
-          `Authorization timed out after ${timeoutMs} ms: the player did not finish signing in. ` +
-            'Call authorize again, or raise timeoutMs.',
-        );
+        abortThis(`Authorization timed out after ${timeoutMs} ms: the player did not finish signing in. ` + 'Call authorize again, or raise timeoutMs.');
       }, timeoutMs);
       timer.unref();
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -160,10 +157,9 @@ export class AuthorizeFlow {
     }
     if (this.#client.emitOpenUrlFailed(url, error)) handled = true;
     if (!handled) {
-      process.emitWarning(
-        `social-sdk-auth could not open the browser (${error.message}). Open this URL to sign in: ${url}`,
-        { code: 'SOCIAL_SDK_AUTH_OPEN_URL' },
-      );
+      process.emitWarning(`social-sdk-auth could not open the browser (${error.message}). Open this URL to sign in: ${url}`, {
+        code: 'SOCIAL_SDK_AUTH_OPEN_URL',
+      });
     }
   }
 

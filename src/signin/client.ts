@@ -12,12 +12,7 @@ import { AuthorizeFlow } from './authorize-flow.js';
 import { checkFunction, checkMs, checkOneOf, checkOptions, checkInteger, checkString } from '../shared/check.js';
 import { argumentError, ClientResultError } from '../shared/errors.js';
 import { DEFAULT_REFRESH_MARGIN_MS } from '../shared/schedule.js';
-import {
-  BearerTokenState,
-  type TokenExpirationCallback,
-  type TokenExpirationCallbackOptions,
-  type UpdateTokenOptions,
-} from './bearer-token.js';
+import { BearerTokenState, type TokenExpirationCallback, type TokenExpirationCallbackOptions, type UpdateTokenOptions } from './bearer-token.js';
 import { loadNative, type NativeClient } from './native.js';
 import { openSystemBrowser } from './opener.js';
 import {
@@ -204,8 +199,7 @@ export class Client extends EventEmitter<ClientEvents> {
     // loading fills the waits for the listener, the browser and the service.
     warmUp();
     // A verifier is 32 bytes from the OS CSPRNG, base64url: exactly what a nonce needs.
-    const nonce =
-      o.nonce === undefined ? (wantsOpenId ? this.createAuthorizationCodeVerifier().verifier : undefined) : checkString(where, 'nonce', o.nonce);
+    const nonce = o.nonce === undefined ? (wantsOpenId ? this.createAuthorizationCodeVerifier().verifier : undefined) : checkString(where, 'nonce', o.nonce);
     const pair = this.createAuthorizationCodeVerifier();
     const args = new AuthorizationArgs({
       clientId: applicationId,
@@ -273,12 +267,26 @@ export class Client extends EventEmitter<ClientEvents> {
     return new Promise<void>((resolve) => {
       if (typeof tokenType !== 'string') throw argumentError('type', where, 'tokenType', "the string 'Bearer'", tokenType);
       if (tokenType.toLowerCase() !== 'bearer') {
-        throw argumentError('value', where, 'tokenType', "'Bearer' (in any case)", tokenType, 'Pass the access token from signIn, getToken or refreshToken with its tokenType.');
+        throw argumentError(
+          'value',
+          where,
+          'tokenType',
+          "'Bearer' (in any case)",
+          tokenType,
+          'Pass the access token from signIn, getToken or refreshToken with its tokenType.',
+        );
       }
       if (typeof token !== 'string') throw argumentError('type', where, 'token', 'an access token string', token);
       // RFC 6750 b64token: anything else could not be sent in an Authorization header.
       if (!B64TOKEN.test(token)) {
-        throw argumentError('value', where, 'token', 'a non-empty Bearer token (RFC 6750 b64token characters)', token, 'Pass the accessToken of a TokenResult unchanged.');
+        throw argumentError(
+          'value',
+          where,
+          'token',
+          'a non-empty Bearer token (RFC 6750 b64token characters)',
+          token,
+          'Pass the accessToken of a TokenResult unchanged.',
+        );
       }
       const o = checkOptions<UpdateTokenOptions>(where, options);
       const { expiresIn, expiresAt } = o;

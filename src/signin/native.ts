@@ -113,8 +113,7 @@ function truncatedElf(file: string): string | undefined {
     const wide = head[4] === 2;
     const le = head[5] !== 2;
     const u16 = (b: Buffer, at: number) => (le ? b.readUInt16LE(at) : b.readUInt16BE(at));
-    const word = (b: Buffer, at: number) =>
-      wide ? Number(le ? b.readBigUInt64LE(at) : b.readBigUInt64BE(at)) : le ? b.readUInt32LE(at) : b.readUInt32BE(at);
+    const word = (b: Buffer, at: number) => (wide ? Number(le ? b.readBigUInt64LE(at) : b.readBigUInt64BE(at)) : le ? b.readUInt32LE(at) : b.readUInt32BE(at));
     const phoff = word(head, wide ? 0x20 : 0x1c);
     const shoff = word(head, wide ? 0x28 : 0x20);
     const [phentsize, phnum, shentsize, shnum] = wide

@@ -36,4 +36,3 @@ export type ProvisionalErrorCode = (typeof ProvisionalErrorCode)[keyof typeof Pr
 
 /** Longest external token the service accepts (its `external_auth_token` maxLength). */
 export const MAX_EXTERNAL_AUTH_TOKEN_LENGTH = 10240;
-

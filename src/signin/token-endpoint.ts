@@ -179,7 +179,10 @@ function idTokenParts(token: string): { header: Record<string, unknown>; payload
   const parts = token.split('.');
   if (parts.length !== 3 || !parts.every((part) => JWS_PART.test(part))) return 'its id_token is not a JWT (three base64url parts separated by dots)';
   const objects: Record<string, unknown>[] = [];
-  for (const [index, name] of [[0, 'header'], [1, 'payload']] as const) {
+  for (const [index, name] of [
+    [0, 'header'],
+    [1, 'payload'],
+  ] as const) {
     let value: unknown;
     try {
       value = JSON.parse(Buffer.from(parts[index]!, 'base64url').toString('utf8'));
@@ -209,7 +212,8 @@ function idTokenClaimsProblem(header: Record<string, unknown>, claims: Record<st
   if (!audiences.includes(expected.clientId)) return `its id_token is not meant for application ${expected.clientId} (its aud claim)`;
   // A token for several audiences must name this application as the party it was issued to; an
   // azp, whatever aud holds, must name it too (OpenID Connect Core 3.1.3.7, items 4 and 5).
-  if (audiences.length !== 1 && azp !== expected.clientId) return `its id_token has other audiences and does not name application ${expected.clientId} as its azp`;
+  if (audiences.length !== 1 && azp !== expected.clientId)
+    return `its id_token has other audiences and does not name application ${expected.clientId} as its azp`;
   if (azp !== undefined && azp !== expected.clientId) return `its id_token was issued to another party than application ${expected.clientId} (its azp claim)`;
   if (typeof claims.sub !== 'string' || claims.sub.length === 0) return "its id_token's sub is not a non-empty string";
   const now = Math.floor(Date.now() / 1000);
@@ -217,10 +221,11 @@ function idTokenClaimsProblem(header: Record<string, unknown>, claims: Record<st
     const value = claims[name];
     if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value))) return `its id_token's ${name} is not a number of seconds`;
   }
-  if ((claims.exp as number) <= now - ID_TOKEN_CLOCK_TOLERANCE_S) return 'its id_token has expired (check that this machine\'s clock is right)';
-  if (claims.nbf !== undefined && (claims.nbf as number) > now + ID_TOKEN_CLOCK_TOLERANCE_S) return 'its id_token is not valid yet (check that this machine\'s clock is right)';
+  if ((claims.exp as number) <= now - ID_TOKEN_CLOCK_TOLERANCE_S) return "its id_token has expired (check that this machine's clock is right)";
+  if (claims.nbf !== undefined && (claims.nbf as number) > now + ID_TOKEN_CLOCK_TOLERANCE_S)
+    return "its id_token is not valid yet (check that this machine's clock is right)";
   // Issued in the future beyond the tolerance: a clock this far off, or a token not made now (3.1.3.7, item 10).
-  if ((claims.iat as number) > now + ID_TOKEN_CLOCK_TOLERANCE_S) return 'its id_token was issued in the future (check that this machine\'s clock is right)';
+  if ((claims.iat as number) > now + ID_TOKEN_CLOCK_TOLERANCE_S) return "its id_token was issued in the future (check that this machine's clock is right)";
   return undefined;
 }
 
@@ -318,7 +323,11 @@ export async function boundedRequest(url: string | URL, init: RequestInit, optio
     response = await fetch(url, { ...init, signal: limit.signal });
     exchange.status = response.status;
     const { status } = response;
-    bytes = await readBounded(response, MAX_RESPONSE_BYTES, () => new RefusedResponse(status, `its body is larger than ${MAX_RESPONSE_BYTES} bytes, the most this client reads from the token endpoints`));
+    bytes = await readBounded(
+      response,
+      MAX_RESPONSE_BYTES,
+      () => new RefusedResponse(status, `its body is larger than ${MAX_RESPONSE_BYTES} bytes, the most this client reads from the token endpoints`),
+    );
   } catch (error) {
     if (limit.timedOut()) exchange.timedOut = true;
     throw error;

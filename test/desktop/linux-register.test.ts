@@ -119,9 +119,7 @@ describe('registerUriScheme on Linux', () => {
     expect(readFileSync(path.join(env.XDG_CONFIG_HOME!, 'mimeapps.list'), 'utf8')).toContain(
       'x-scheme-handler/ssa-test-one=social-sdk-auth-ssa-test-one.desktop',
     );
-    expect(readFileSync(path.join(dir, 'mimeinfo.cache'), 'utf8')).toContain(
-      'x-scheme-handler/ssa-test-one=social-sdk-auth-ssa-test-one.desktop;',
-    );
+    expect(readFileSync(path.join(dir, 'mimeinfo.cache'), 'utf8')).toContain('x-scheme-handler/ssa-test-one=social-sdk-auth-ssa-test-one.desktop;');
     const query = await run(requireTool('xdg-mime'), ['query', 'default', 'x-scheme-handler/ssa-test-one'], env);
     expect(query.stdout.trim()).toBe('social-sdk-auth-ssa-test-one.desktop');
     expect((await run(requireTool('desktop-file-validate'), [registered.desktopFile!], env)).stdout).toBe('');
@@ -212,14 +210,12 @@ describe('registerUriScheme on Linux', () => {
     await unregisterUriScheme('ssa-never-registered', { platform: 'linux', env });
   });
 
-  it('leaves another program\'s default for the scheme alone on unregister', async () => {
+  it("leaves another program's default for the scheme alone on unregister", async () => {
     requireTool('xdg-mime');
     await registerUriScheme({ scheme: 'ssa-test-three', command: ['/usr/bin/true'], platform: 'linux', env });
     await run(requireTool('xdg-mime'), ['default', 'someone-else.desktop', 'x-scheme-handler/ssa-test-three'], env);
     await unregisterUriScheme('ssa-test-three', { platform: 'linux', env });
-    expect(readFileSync(path.join(env.XDG_CONFIG_HOME!, 'mimeapps.list'), 'utf8')).toContain(
-      'x-scheme-handler/ssa-test-three=someone-else.desktop',
-    );
+    expect(readFileSync(path.join(env.XDG_CONFIG_HOME!, 'mimeapps.list'), 'utf8')).toContain('x-scheme-handler/ssa-test-three=someone-else.desktop');
   });
 
   it('fails with ERR_MISSING_TOOL naming xdg-utils when xdg-mime is absent, writing nothing', async () => {
@@ -244,7 +240,9 @@ describe('registerUriScheme on Linux', () => {
     ).rejects.toMatchObject({
       code: 'ERR_COMMAND_FAILED',
       exitCode: 4,
-      message: expect.stringMatching(/`xdg-mime default social-sdk-auth-ssa-test-five.desktop x-scheme-handler\/ssa-test-five` failed with exit code 4: xdg-mime: cannot write mimeapps.list/),
+      message: expect.stringMatching(
+        /`xdg-mime default social-sdk-auth-ssa-test-five.desktop x-scheme-handler\/ssa-test-five` failed with exit code 4: xdg-mime: cannot write mimeapps.list/,
+      ),
     });
   });
 

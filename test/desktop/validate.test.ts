@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  customSchemeRedirectUri,
-  defaultScheme,
-  findRedirectUrl,
-  forwardRedirect,
-  InvalidSchemeError,
-  validateScheme,
-} from '../../src/desktop/index.js';
+import { customSchemeRedirectUri, defaultScheme, findRedirectUrl, forwardRedirect, InvalidSchemeError, validateScheme } from '../../src/desktop/index.js';
 
 describe('validateScheme', () => {
   it('accepts RFC 3986 schemes and lower-cases them', () => {
@@ -34,17 +27,51 @@ describe('validateScheme', () => {
 
   // Every scheme a browser, the OS or a well-known program owns, spelled out so none can drop off.
   it.each([
-    'about', 'blob', 'chrome', 'chrome-extension', 'content', 'data', 'discord', 'edge', 'file', 'filesystem', 'ftp', 'ftps', 'git',
-    'http', 'https', 'intent', 'irc', 'ircs', 'javascript', 'jar', 'mailto', 'moz-extension', 'news', 'nntp', 'resource', 'sftp',
-    'sip', 'sips', 'sms', 'smb', 'ssh', 'tel', 'urn', 'vbscript', 'view-source', 'ws', 'wss', 'HTTPS', 'ms-settings', 'web+game',
-  ])(
-    'refuses the well-known scheme %s',
-    (scheme) => {
-      expect(() => validateScheme(scheme)).toThrow(
-        `scheme "${scheme.toLowerCase()}" belongs to browsers, the operating system or another program and cannot be claimed by a game; use a scheme of your own such as "discord-{applicationId}".`,
-      );
-    },
-  );
+    'about',
+    'blob',
+    'chrome',
+    'chrome-extension',
+    'content',
+    'data',
+    'discord',
+    'edge',
+    'file',
+    'filesystem',
+    'ftp',
+    'ftps',
+    'git',
+    'http',
+    'https',
+    'intent',
+    'irc',
+    'ircs',
+    'javascript',
+    'jar',
+    'mailto',
+    'moz-extension',
+    'news',
+    'nntp',
+    'resource',
+    'sftp',
+    'sip',
+    'sips',
+    'sms',
+    'smb',
+    'ssh',
+    'tel',
+    'urn',
+    'vbscript',
+    'view-source',
+    'ws',
+    'wss',
+    'HTTPS',
+    'ms-settings',
+    'web+game',
+  ])('refuses the well-known scheme %s', (scheme) => {
+    expect(() => validateScheme(scheme)).toThrow(
+      `scheme "${scheme.toLowerCase()}" belongs to browsers, the operating system or another program and cannot be claimed by a game; use a scheme of your own such as "discord-{applicationId}".`,
+    );
+  });
 
   it('answers a scheme that is not a string with an argument type error', () => {
     expect(() => validateScheme(42)).toThrow('validateScheme: scheme must be a URI scheme string such as "discord-1234567890"; received the number 42.');

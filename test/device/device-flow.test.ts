@@ -98,9 +98,7 @@ describe('client.getTokenFromDevice', () => {
   }, 20_000);
 
   it('rejects with AuthorizationFailed and oauthError access_denied when the player denies', async () => {
-    const error = await rejected<ClientResultError>(
-      client.getTokenFromDevice({ onUserCode: ({ userCode }) => emulator.denyDevice(userCode) }),
-    );
+    const error = await rejected<ClientResultError>(client.getTokenFromDevice({ onUserCode: ({ userCode }) => emulator.denyDevice(userCode) }));
     expect(error).toBeInstanceOf(ClientResultError);
     expect(error.type).toBe('AuthorizationFailed');
     expect(error.code).toBe('ERR_AUTHORIZATION_FAILED');
@@ -186,7 +184,15 @@ describe('client.getTokenFromDevice', () => {
 
   it('ends with the error onUserCode threw or rejected with', async () => {
     const thrown = new Error('no screen');
-    expect(await rejected(client.getTokenFromDevice({ onUserCode: () => { throw thrown; } }))).toBe(thrown);
+    expect(
+      await rejected(
+        client.getTokenFromDevice({
+          onUserCode: () => {
+            throw thrown;
+          },
+        }),
+      ),
+    ).toBe(thrown);
     const rejectedWith = new Error('display failed');
     expect(await rejected(client.getTokenFromDevice({ onUserCode: () => Promise.reject(rejectedWith) }))).toBe(rejectedWith);
   });
@@ -227,13 +233,24 @@ describe('client.getTokenFromDevice', () => {
     await expect(client.getTokenFromDevice(undefined as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
     await expect(client.getTokenFromDevice({ onUserCode: () => undefined, timeoutMs: 0 })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE' });
     await expect(client.getTokenFromDevice({ onUserCode: () => undefined, scopes: '' })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE' });
-    for (const scopes of ['openid  sdk.social_layer', 'openid\nsdk.social_layer', 'x'.repeat(2049), ' openid', 'openid ', 'openid "sdk"', 'open\\id', 'openid caf\u00e9']) {
+    for (const scopes of [
+      'openid  sdk.social_layer',
+      'openid\nsdk.social_layer',
+      'x'.repeat(2049),
+      ' openid',
+      'openid ',
+      'openid "sdk"',
+      'open\\id',
+      'openid caf\u00e9',
+    ]) {
       await expect(client.getTokenFromDevice({ onUserCode: () => undefined, scopes })).rejects.toThrow(
         /^client\.getTokenFromDevice: scopes must be scope names separated by single spaces, at most 2048 characters; received .+\. For example 'openid sdk\.social_layer'\.$/,
       );
     }
     // One-character scope names are scope names too: the call gets as far as the signal.
-    await expect(client.getTokenFromDevice({ onUserCode: () => undefined, scopes: 'a b', signal: AbortSignal.abort() })).rejects.toMatchObject({ type: 'Aborted' });
+    await expect(client.getTokenFromDevice({ onUserCode: () => undefined, scopes: 'a b', signal: AbortSignal.abort() })).rejects.toMatchObject({
+      type: 'Aborted',
+    });
     await expect(client.getTokenFromDevice({ onUserCode: () => undefined, signal: 'stop' as never })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
     // The longest scope string is accepted: the call gets as far as the signal.
     await expect(client.getTokenFromDevice({ onUserCode: () => undefined, scopes: 'x'.repeat(2048), signal: AbortSignal.abort() })).rejects.toMatchObject({
@@ -247,10 +264,14 @@ describe('client.getTokenFromDevice', () => {
         message: 'client.getTokenFromDevice: no application id is set. Pass applicationId, or call setApplicationId first.',
       });
       // An application id given with the call is enough (it gets as far as the signal).
-      await expect(noApp.getTokenFromDevice({ onUserCode: () => undefined, applicationId: emulator.applicationId, signal: AbortSignal.abort() })).rejects.toMatchObject({
+      await expect(
+        noApp.getTokenFromDevice({ onUserCode: () => undefined, applicationId: emulator.applicationId, signal: AbortSignal.abort() }),
+      ).rejects.toMatchObject({
         type: 'Aborted',
       });
-      await expect(noApp.getTokenFromDevice({ onUserCode: () => undefined, applicationId: 'my-game' })).rejects.toThrow(/^client\.getTokenFromDevice: applicationId must be/);
+      await expect(noApp.getTokenFromDevice({ onUserCode: () => undefined, applicationId: 'my-game' })).rejects.toThrow(
+        /^client\.getTokenFromDevice: applicationId must be/,
+      );
     } finally {
       noApp.close();
     }

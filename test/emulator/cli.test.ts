@@ -255,15 +255,14 @@ describe('runCli', () => {
     expect(await running).toBe(0);
   });
 
-  it.each([
-    [['emulator', '--player', 'player-one']],
-    [['emulator', '--player', '0']],
-    [['emulator', '--player', '111', '--player', '0111']],
-  ])('exits 2 for a --player that is no user id, or one given twice: %j', async (argv) => {
-    const io = captureIo();
-    expect(await runCli(argv, io)).toBe(2);
-    expect(io.stderr.join('\n')).toMatch(/--player .*\n\nUsage: social-sdk-auth emulator/);
-  });
+  it.each([[['emulator', '--player', 'player-one']], [['emulator', '--player', '0']], [['emulator', '--player', '111', '--player', '0111']]])(
+    'exits 2 for a --player that is no user id, or one given twice: %j',
+    async (argv) => {
+      const io = captureIo();
+      expect(await runCli(argv, io)).toBe(2);
+      expect(io.stderr.join('\n')).toMatch(/--player .*\n\nUsage: social-sdk-auth emulator/);
+    },
+  );
 
   it('prints a token per --player that the player routes take, from the built command', async () => {
     const child = spawn(process.execPath, [builtModule('cli.js'), 'emulator', '--player', '111111111111111111', '--player', '222222222222222222'], {
@@ -297,7 +296,7 @@ describe('runCli', () => {
       expect(joined.body.id).toBe(created.body.id);
       expect(joined.body.members.map((m) => m.id).sort()).toEqual(['111111111111111111', '222222222222222222']);
       const me = await fetch(`${apiBase}/users/@me`, { headers: { authorization: `Bearer ${tokens['222222222222222222']}` } });
-      expect(((await me.json()) as { id: string; username: string })).toMatchObject({ id: '222222222222222222', username: 'player2' });
+      expect((await me.json()) as { id: string; username: string }).toMatchObject({ id: '222222222222222222', username: 'player2' });
     } finally {
       child.kill('SIGTERM');
     }

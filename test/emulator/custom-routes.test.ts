@@ -17,7 +17,12 @@ const echo = (extra: Partial<EmulatorRoute> = {}): EmulatorRoute => ({
   ...extra,
 });
 
-async function call(base: string, method: string, path: string, init: { auth?: string; body?: string; type?: string } = {}): Promise<{ status: number; body: any; headers: Headers }> {
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  init: { auth?: string; body?: string; type?: string } = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
   const headers: Record<string, string> = {};
   if (init.auth !== undefined) headers.authorization = init.auth;
   if (init.body !== undefined) headers['content-type'] = init.type ?? 'application/json';
@@ -69,17 +74,29 @@ describe('a route a studio adds', () => {
       method: 'PUT',
       path: 'quests/{quest}',
       handler: () => {
-        throw fieldError([{ path: ['steps', 2, 'name'], message: 'Must be 1 to 32 characters long.', code: 'BASE_TYPE_BAD_LENGTH' }, { path: ['reward'], message: 'This field is required.' }]);
+        throw fieldError([
+          { path: ['steps', 2, 'name'], message: 'Must be 1 to 32 characters long.', code: 'BASE_TYPE_BAD_LENGTH' },
+          { path: ['reward'], message: 'This field is required.' },
+        ]);
       },
     });
-    e.addRoute({ method: 'GET', path: 'quests/{quest}', handler: () => { throw new Error('secret internals'); } });
+    e.addRoute({
+      method: 'GET',
+      path: 'quests/{quest}',
+      handler: () => {
+        throw new Error('secret internals');
+      },
+    });
     const refused = await call(e.webBase, 'PUT', 'quests/1', { auth: `Bot ${e.botToken}`, body: '{}' });
     expect([refused.status, refused.body]).toEqual([
       400,
       {
         code: 50035,
         message: 'Invalid Form Body',
-        errors: { steps: { 2: { name: { _errors: [{ code: 'BASE_TYPE_BAD_LENGTH', message: 'Must be 1 to 32 characters long.' }] } } }, reward: { _errors: [{ code: 'BASE_TYPE_CHOICES', message: 'This field is required.' }] } },
+        errors: {
+          steps: { 2: { name: { _errors: [{ code: 'BASE_TYPE_BAD_LENGTH', message: 'Must be 1 to 32 characters long.' }] } } },
+          reward: { _errors: [{ code: 'BASE_TYPE_CHOICES', message: 'This field is required.' }] },
+        },
       },
     ]);
     const failed = await call(e.webBase, 'GET', 'quests/1', { auth: `Bot ${e.botToken}` });
@@ -87,7 +104,7 @@ describe('a route a studio adds', () => {
     expect(() => fieldError([])).toThrow(/fieldError: problems must be a non-empty array/);
   });
 
-  it('counts toward the global limit and its bucket, with the service\'s 429', async () => {
+  it("counts toward the global limit and its bucket, with the service's 429", async () => {
     const e = (state.emulator = await startEmulator({ rateLimits: 'service', routes: [echo({ bucket: { id: 'quests', limit: 2, windowMs: 60_000 } })] }));
     const send = () => call(e.webBase, 'POST', 'quests/q/progress', { auth: `Bot ${e.botToken}`, body: '{}' });
     const first = await send();
@@ -116,18 +133,28 @@ describe('a route a studio adds', () => {
   });
 
   it('is refused with a sentence when malformed, when it would take a built-in route, or twice', async () => {
-    await expect(startEmulator({ routes: [echo({ method: 'TRACE' as 'GET' })] })).rejects.toThrow('startEmulator: options.routes[0].method must be one of GET, POST, PUT, PATCH, DELETE; received');
-    await expect(startEmulator({ routes: [echo({ path: '{x}/quests' })] })).rejects.toThrow(/options\.routes\[0\]\.path must be a path relative to \/api\/v10\/ whose first segment is literal/);
-    await expect(startEmulator({ routes: [echo({ handler: 'nope' as unknown as EmulatorRoute['handler'] })] })).rejects.toThrow(/options\.routes\[0\]\.handler must be a function/);
+    await expect(startEmulator({ routes: [echo({ method: 'TRACE' as 'GET' })] })).rejects.toThrow(
+      'startEmulator: options.routes[0].method must be one of GET, POST, PUT, PATCH, DELETE; received',
+    );
+    await expect(startEmulator({ routes: [echo({ path: '{x}/quests' })] })).rejects.toThrow(
+      /options\.routes\[0\]\.path must be a path relative to \/api\/v10\/ whose first segment is literal/,
+    );
+    await expect(startEmulator({ routes: [echo({ handler: 'nope' as unknown as EmulatorRoute['handler'] })] })).rejects.toThrow(
+      /options\.routes\[0\]\.handler must be a function/,
+    );
     const e = (state.emulator = await startEmulator());
     expect(() => e.addRoute(echo({ method: 'POST', path: 'channels/{id}/typing' }))).toThrow(
       /emulator\.addRoute: route\.path must be a method and path the emulator does not serve \(POST \/api\/v10\/channels\/:channel\/typing is built in; docs\/emulator\.md lists the routes it serves\)/,
     );
-    expect(() => e.addRoute(echo({ method: 'GET', path: 'channels/{c}/messages/special' }))).toThrow(/GET \/api\/v10\/channels\/:channel\/messages\/:message is built in/);
+    expect(() => e.addRoute(echo({ method: 'GET', path: 'channels/{c}/messages/special' }))).toThrow(
+      /GET \/api\/v10\/channels\/:channel\/messages\/:message is built in/,
+    );
     // A method a built-in path does not have is the studio's to add.
     e.addRoute(echo({ method: 'DELETE', path: 'channels/{channel}' }));
     e.addRoute(echo());
-    expect(() => e.addRoute(echo({ path: 'quests/{other}/progress' }))).toThrow(/a method and path no added route has \(POST quests\/\{quest\}\/progress was added already\)/);
+    expect(() => e.addRoute(echo({ path: 'quests/{other}/progress' }))).toThrow(
+      /a method and path no added route has \(POST quests\/\{quest\}\/progress was added already\)/,
+    );
     expect(e.requests).toEqual([]);
   });
 });

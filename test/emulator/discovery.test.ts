@@ -28,7 +28,9 @@ describe('startEmulator', () => {
     });
     await expect(startEmulator({ applications: [] })).rejects.toBeInstanceOf(RangeError);
     await expect(startEmulator({ applications: [{ id: 'abc' }] })).rejects.toThrow(/applications\[0\]\.id/);
-    await expect(startEmulator({ applications: [{ id: '1', publicClient: false }] })).rejects.toThrow(/clientSecret must be a secret for a confidential client/);
+    await expect(startEmulator({ applications: [{ id: '1', publicClient: false }] })).rejects.toThrow(
+      /clientSecret must be a secret for a confidential client/,
+    );
     await expect(startEmulator({ applications: [{ id: '1', redirectUris: ['not a uri'] }] })).rejects.toThrow(/redirectUris\[0\]/);
     await expect(startEmulator({ users: [{ id: '1', username: '' }] })).rejects.toThrow(/users\[0\]\.username/);
     await expect(startEmulator({ accessTokenTtlSeconds: 1.5 })).rejects.toThrow(/accessTokenTtlSeconds/);
@@ -91,7 +93,8 @@ describe('discovery and JWKS', () => {
     emulator = await startEmulator();
     const other = await startEmulator();
     try {
-      const kid = async (e: Emulator): Promise<string> => ((await (await fetch(`${e.webBase}/api/oauth2/keys`)).json()) as { keys: Array<{ kid: string }> }).keys[0]!.kid;
+      const kid = async (e: Emulator): Promise<string> =>
+        ((await (await fetch(`${e.webBase}/api/oauth2/keys`)).json()) as { keys: Array<{ kid: string }> }).keys[0]!.kid;
       expect(await kid(emulator)).not.toBe(await kid(other));
     } finally {
       await other.close();

@@ -12,7 +12,12 @@ import { createGuild, registerCommands, serveInteractions, type InteractionsEndp
 /** An embed with `value` at `path` (`['author', 'icon_url']`). */
 function embedWith(path: readonly string[], value: unknown): Record<string, unknown> {
   const [first, second] = path as [string, string | undefined];
-  return { title: 'A match', ...(second === undefined ? { [first]: value } : { [first]: { ...(first === 'author' ? { name: 'Referee' } : first === 'footer' ? { text: 'gg' } : {}), [second]: value } }) };
+  return {
+    title: 'A match',
+    ...(second === undefined
+      ? { [first]: value }
+      : { [first]: { ...(first === 'author' ? { name: 'Referee' } : first === 'footer' ? { text: 'gg' } : {}), [second]: value } }),
+  };
 }
 
 const LINK_FIELDS = ['url', 'author.url', 'video.url', 'provider.url'];
@@ -49,26 +54,42 @@ describe('the embed URL rule', () => {
         const result = validateMessage({ embeds: [{ title: 'first' }, embedWith(field.split('.'), value)] });
         const accepted = MEDIA_FIELDS.includes(field) ? media : link;
         if (accepted) expect(result, value).toEqual({ ok: true, errors: [] });
-        else expect(result.errors, value).toEqual([{ path: `embeds[1].${field}`, code: 'URL_TYPE_INVALID_URL', message: expect.stringMatching(/scheme|attachment:\/\/<filename>/) }]);
+        else
+          expect(result.errors, value).toEqual([
+            { path: `embeds[1].${field}`, code: 'URL_TYPE_INVALID_URL', message: expect.stringMatching(/scheme|attachment:\/\/<filename>/) },
+          ]);
       }
     });
   }
 
   it('says which scheme was refused and which are accepted', () => {
-    expect(validateMessage({ embeds: [{ url: 'javascript:alert(1)' }] }).errors[0]!.message).toBe('Scheme "javascript" is not supported; the scheme must be one of http, https.');
-    expect(validateMessage({ embeds: [{ image: { url: 'data:,x' } }] }).errors[0]!.message).toBe('Scheme "data" is not supported; the scheme must be one of http, https, attachment.');
+    expect(validateMessage({ embeds: [{ url: 'javascript:alert(1)' }] }).errors[0]!.message).toBe(
+      'Scheme "javascript" is not supported; the scheme must be one of http, https.',
+    );
+    expect(validateMessage({ embeds: [{ image: { url: 'data:,x' } }] }).errors[0]!.message).toBe(
+      'Scheme "data" is not supported; the scheme must be one of http, https, attachment.',
+    );
   });
 
   it('accepts null and absent URL fields, refuses a URL over 2048 characters, an embed that is not an object and a field object that is not one', () => {
     expect(validateMessage({ embeds: [{ url: null, author: null, image: { url: null }, footer: { text: 'x' } }] }).ok).toBe(true);
     const long = `https://example.com/${'a'.repeat(2048)}`;
     expect(validateMessage({ embeds: [{ url: long }] }).errors.map((e) => e.path)).toEqual(['embeds[0].url']);
-    expect(validateMessage({ embeds: ['https://example.com'] }).errors).toEqual([{ path: 'embeds[0]', code: 'MODEL_TYPE_CONVERT', message: expect.stringContaining('embed object') }]);
-    expect(validateMessage({ embeds: [{ image: 'https://example.com/a.png' }] }).errors).toEqual([{ path: 'embeds[0].image', code: 'DICT_TYPE_CONVERT', message: expect.any(String) }]);
+    expect(validateMessage({ embeds: ['https://example.com'] }).errors).toEqual([
+      { path: 'embeds[0]', code: 'MODEL_TYPE_CONVERT', message: expect.stringContaining('embed object') },
+    ]);
+    expect(validateMessage({ embeds: [{ image: 'https://example.com/a.png' }] }).errors).toEqual([
+      { path: 'embeds[0].image', code: 'DICT_TYPE_CONVERT', message: expect.any(String) },
+    ]);
   });
 });
 
-const BAD = { embeds: [{ title: 'ok' }, { title: 'A match', url: 'https://example.com', thumbnail: { url: 'javascript:alert(1)' }, author: { name: 'x', icon_url: 'data:,x' } }] };
+const BAD = {
+  embeds: [
+    { title: 'ok' },
+    { title: 'A match', url: 'https://example.com', thumbnail: { url: 'javascript:alert(1)' }, author: { name: 'x', icon_url: 'data:,x' } },
+  ],
+};
 const BAD_ERRORS = {
   embeds: {
     '1': {
@@ -99,7 +120,12 @@ describe('every emulator route that takes embeds', () => {
     await emulator?.close();
   });
 
-  async function send(method: string, path: string, body: unknown, headers: Record<string, string> = { 'Content-Type': 'application/json' }): Promise<{ status: number; body: unknown }> {
+  async function send(
+    method: string,
+    path: string,
+    body: unknown,
+    headers: Record<string, string> = { 'Content-Type': 'application/json' },
+  ): Promise<{ status: number; body: unknown }> {
     const res = await fetch(`${emulator.apiBase}${path}`, { method, headers, body: JSON.stringify(body) });
     return { status: res.status, body: res.status === 204 ? undefined : await res.json() };
   }

@@ -92,9 +92,18 @@ describe('the Host a request names (DNS rebinding)', () => {
   it('refuses every path, the web client, discovery, the actions and /activate included, with 421 and a sentence', async () => {
     for (const [method, path] of paths()) {
       // The rebound page is same-origin with itself: its Origin matches its Host, only the Host betrays it.
-      const answer = await send(port, method!, path!, { Host: `evil.example:${port}`, Origin: `http://evil.example:${port}`, 'Content-Type': 'application/json' }, method === 'POST' ? '{}' : undefined);
+      const answer = await send(
+        port,
+        method!,
+        path!,
+        { Host: `evil.example:${port}`, Origin: `http://evil.example:${port}`, 'Content-Type': 'application/json' },
+        method === 'POST' ? '{}' : undefined,
+      );
       expect(answer.status, `${method} ${path}`).toBe(421);
-      expect(JSON.parse(answer.body)).toEqual({ code: 0, message: expect.stringMatching(/^This emulator does not serve the host in the request's Host header; .*allowedHosts/) });
+      expect(JSON.parse(answer.body)).toEqual({
+        code: 0,
+        message: expect.stringMatching(/^This emulator does not serve the host in the request's Host header; .*allowedHosts/),
+      });
     }
   });
 
@@ -116,8 +125,10 @@ describe('the Host a request names (DNS rebinding)', () => {
     const named = await startEmulator({ allowedHosts: ['emulator.test', 'Proxy.Example:8443'] });
     try {
       const p = Number(new URL(named.webBase).port);
-      for (const host of ['emulator.test', `emulator.test:${p}`, 'EMULATOR.test:1', 'proxy.example:8443']) expect((await send(p, 'GET', '/app', { Host: host })).status, host).toBe(200);
-      for (const host of ['proxy.example', 'proxy.example:443', 'sub.emulator.test', 'evil.example']) expect((await send(p, 'GET', '/app', { Host: host })).status, host).toBe(421);
+      for (const host of ['emulator.test', `emulator.test:${p}`, 'EMULATOR.test:1', 'proxy.example:8443'])
+        expect((await send(p, 'GET', '/app', { Host: host })).status, host).toBe(200);
+      for (const host of ['proxy.example', 'proxy.example:443', 'sub.emulator.test', 'evil.example'])
+        expect((await send(p, 'GET', '/app', { Host: host })).status, host).toBe(421);
     } finally {
       await named.close();
     }
@@ -140,7 +151,13 @@ describe('the Host a request names (DNS rebinding)', () => {
     }
     expect(await exit).toBe(0);
     const bad: string[] = [];
-    expect(await runCli(['emulator', '--allowed-host', 'http://emulator.test'], { signal: new AbortController().signal, out: () => {}, err: (line) => bad.push(line) })).toBe(2);
+    expect(
+      await runCli(['emulator', '--allowed-host', 'http://emulator.test'], {
+        signal: new AbortController().signal,
+        out: () => {},
+        err: (line) => bad.push(line),
+      }),
+    ).toBe(2);
     expect(bad.join('\n')).toContain('options.allowedHosts[0] must be a host name');
   });
 
@@ -165,7 +182,7 @@ describe('the Host a request names (DNS rebinding)', () => {
 describe('a request from a browser page', () => {
   const invoke = () => JSON.stringify({ guildId, channelId, name: 'missing' });
 
-  it('may send a web client action only as application/json with the page\'s own Origin or Sec-Fetch-Site: same-origin', async () => {
+  it("may send a web client action only as application/json with the page's own Origin or Sec-Fetch-Site: same-origin", async () => {
     const refused: Record<string, string>[] = [
       // What another page can send without a preflight: text/plain, no-cors.
       { Host: own, Origin: 'http://127.0.0.1:1', 'Content-Type': 'text/plain' },
@@ -186,7 +203,11 @@ describe('a request from a browser page', () => {
     expect(plain.status).toBe(415);
     expect(JSON.parse(plain.body).message).toBe('A web client action must be sent as application/json.');
     // The page's own: the action runs, and fails as the operation says (the application has no interactions endpoint).
-    const pageOwn: Record<string, string>[] = [{ Origin: `http://${own}` }, { 'Sec-Fetch-Site': 'same-origin' }, { Origin: `http://localhost:${port}`, Host: `localhost:${port}` }];
+    const pageOwn: Record<string, string>[] = [
+      { Origin: `http://${own}` },
+      { 'Sec-Fetch-Site': 'same-origin' },
+      { Origin: `http://localhost:${port}`, Host: `localhost:${port}` },
+    ];
     for (const headers of pageOwn) {
       const ran = await send(port, 'POST', '/web/actions/invoke', { Host: own, 'Content-Type': 'application/json; charset=utf-8', ...headers }, invoke());
       expect(ran.status, JSON.stringify(headers)).toBe(502);
@@ -201,7 +222,7 @@ describe('a request from a browser page', () => {
     }
   });
 
-  it('reads the web client\'s state and messages and opens its stream only from the emulator\'s page or outside a browser', async () => {
+  it("reads the web client's state and messages and opens its stream only from the emulator's page or outside a browser", async () => {
     for (const path of ['/web/state', `/web/channels/${channelId}/messages`, '/web/events']) {
       const foreign: Record<string, string>[] = [{ Origin: 'http://127.0.0.1:1' }, { 'Sec-Fetch-Site': 'cross-site' }, { 'Sec-Fetch-Site': 'same-site' }];
       for (const headers of foreign) {
@@ -249,7 +270,16 @@ describe('the /activate form', () => {
     const foreignToken = tokenOf(await (await fetch(`${other.webBase}/activate`)).text());
     await other.close();
     const [nonce, mac] = token.split('.') as [string, string];
-    const forged = [undefined, '', 'x', foreignToken, `${nonce}.${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`, `${nonce}A.${mac}`, `.${mac}`, 'a'.repeat(300)];
+    const forged = [
+      undefined,
+      '',
+      'x',
+      foreignToken,
+      `${nonce}.${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`,
+      `${nonce}A.${mac}`,
+      `.${mac}`,
+      'a'.repeat(300),
+    ];
     const type = { Host: own, 'Content-Type': 'application/x-www-form-urlencoded' };
     for (const formToken of forged) {
       const fields: Record<string, string> = { user_code, action: 'approve' };
@@ -259,17 +289,29 @@ describe('the /activate form', () => {
       expect(JSON.parse(answer.body).message).toMatch(/anti-forgery token/);
     }
     // The right token, posted from another origin, is refused too.
-    const fromElsewhere = await send(port, 'POST', '/activate', { ...type, Origin: 'http://127.0.0.1:1' }, new URLSearchParams({ user_code, action: 'approve', form_token: token }).toString());
+    const fromElsewhere = await send(
+      port,
+      'POST',
+      '/activate',
+      { ...type, Origin: 'http://127.0.0.1:1' },
+      new URLSearchParams({ user_code, action: 'approve', form_token: token }).toString(),
+    );
     expect(fromElsewhere.status).toBe(403);
     expect(await poll(device_code)).toBe('authorization_pending');
 
-    const approved = await send(port, 'POST', '/activate', { ...type, Origin: `http://${own}`, 'Sec-Fetch-Site': 'same-origin' }, new URLSearchParams({ user_code, action: 'approve', form_token: token }).toString());
+    const approved = await send(
+      port,
+      'POST',
+      '/activate',
+      { ...type, Origin: `http://${own}`, 'Sec-Fetch-Site': 'same-origin' },
+      new URLSearchParams({ user_code, action: 'approve', form_token: token }).toString(),
+    );
     expect(approved.status).toBe(200);
     expect(approved.body).toContain('Device approved');
     expect(await poll(device_code)).toBe('tokens');
   });
 
-  it('never shows the token secret: a token is bound to the form\'s path', async () => {
+  it("never shows the token secret: a token is bound to the form's path", async () => {
     const token = tokenOf((await send(port, 'GET', '/activate', { Host: own })).body);
     expect(token).toMatch(/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/);
   });
@@ -294,7 +336,7 @@ describe('the gateway upgrade', () => {
     });
   }
 
-  it('is refused from another origin (403) or under another Host (421); the emulator\'s own page and clients without Origin connect', async () => {
+  it("is refused from another origin (403) or under another Host (421); the emulator's own page and clients without Origin connect", async () => {
     const foreign = await open({}, 'http://127.0.0.1:1');
     expect(foreign).toMatchObject({ status: 403, body: expect.stringContaining('gateway connection opened by a web page of another origin') });
     expect(await open({ Host: `evil.example:${port}` })).toMatchObject({ status: 421 });
@@ -310,11 +352,21 @@ describe('CORS', () => {
     const bot = `Bot ${emulator.botToken}`;
     for (const name of routes) {
       const [method, pattern] = name.split(' ') as [string, string];
-      const path = pattern.replace(/:guild\b/, guildId).replace(/:channel\b/, channelId).replace(/:action\b/, 'invoke').replace(/:name\b/, 'app.js').replace(/:[a-z_]+/gi, '1');
+      const path = pattern
+        .replace(/:guild\b/, guildId)
+        .replace(/:channel\b/, channelId)
+        .replace(/:action\b/, 'invoke')
+        .replace(/:name\b/, 'app.js')
+        .replace(/:[a-z_]+/gi, '1');
       const headers = { Host: own, Origin: 'http://evil.example', Authorization: bot, 'Content-Type': 'application/json' };
       const answers = [
         await send(port, method, path, headers, method === 'GET' ? undefined : '{}'),
-        await send(port, 'OPTIONS', path, { Host: own, Origin: 'http://evil.example', 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'authorization, content-type' }),
+        await send(port, 'OPTIONS', path, {
+          Host: own,
+          Origin: 'http://evil.example',
+          'Access-Control-Request-Method': method,
+          'Access-Control-Request-Headers': 'authorization, content-type',
+        }),
       ];
       for (const answer of answers) {
         const cors = Object.keys(answer.headers).filter((h) => h.startsWith('access-control-'));

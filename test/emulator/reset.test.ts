@@ -22,7 +22,12 @@ const GUILD = '900000000000000001';
 const CHANNEL = '900000000000000002';
 
 async function start(options: EmulatorOptions = {}): Promise<Emulator> {
-  const emulator = await startEmulator({ users: USERS, clock: () => NOW, guilds: [{ id: GUILD, name: 'Start', channels: [{ id: CHANNEL, name: 'play' }] }], ...options });
+  const emulator = await startEmulator({
+    users: USERS,
+    clock: () => NOW,
+    guilds: [{ id: GUILD, name: 'Start', channels: [{ id: CHANNEL, name: 'play' }] }],
+    ...options,
+  });
   started.push(emulator);
   return emulator;
 }
@@ -63,7 +68,11 @@ describe('emulator.reset()', () => {
     emulator.reset();
     expect((await call(emulator, 'GET', '/users/@me', { auth })).status).toBe(401);
     expect((await me(emulator, signedIn.body.access_token as string)).status).toBe(401);
-    const refresh = await postForm(emulator, { grant_type: 'refresh_token', refresh_token: signedIn.body.refresh_token as string, client_id: emulator.applicationId });
+    const refresh = await postForm(emulator, {
+      grant_type: 'refresh_token',
+      refresh_token: signedIn.body.refresh_token as string,
+      client_id: emulator.applicationId,
+    });
     expect(refresh.body.error).toBe('invalid_grant');
     // The bot token is the emulator's configuration: it still works.
     expect((await newLobby(emulator)).status).toBe(201);
@@ -136,7 +145,12 @@ describe('emulator.reset()', () => {
 
   it('keeps the port, the bot token, the interaction key and the signing key', async () => {
     const emulator = await start();
-    const before = { port: emulator.port, botToken: emulator.botToken, publicKey: emulator.publicKey, jwks: await (await fetch(`${emulator.webBase}/api/oauth2/keys`)).json() };
+    const before = {
+      port: emulator.port,
+      botToken: emulator.botToken,
+      publicKey: emulator.publicKey,
+      jwks: await (await fetch(`${emulator.webBase}/api/oauth2/keys`)).json(),
+    };
     emulator.reset();
     const jwks = await (await fetch(`${emulator.webBase}/api/oauth2/keys`)).json();
     expect({ port: emulator.port, botToken: emulator.botToken, publicKey: emulator.publicKey, jwks }).toEqual(before);
@@ -166,7 +180,8 @@ describe('emulator.reset()', () => {
 });
 
 describe('the ID-token signing key', () => {
-  const jwksOf = async (emulator: Emulator) => ((await (await fetch(`${emulator.webBase}/api/oauth2/keys`)).json()) as { keys: Array<{ kid: string; n: string }> }).keys;
+  const jwksOf = async (emulator: Emulator) =>
+    ((await (await fetch(`${emulator.webBase}/api/oauth2/keys`)).json()) as { keys: Array<{ kid: string; n: string }> }).keys;
 
   it('is made once per process and shared by every emulator started without one', async () => {
     const [a, b] = [await start(), await start()];
@@ -187,10 +202,17 @@ describe('the ID-token signing key', () => {
     const small = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey;
     const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
     const rsaPublic = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey;
-    await expect(startEmulator({ signingKey: 42 as never })).rejects.toMatchObject({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^startEmulator: options\.signingKey must be an RSA private key/) });
+    await expect(startEmulator({ signingKey: 42 as never })).rejects.toMatchObject({
+      name: 'TypeError',
+      code: 'ERR_INVALID_ARG_TYPE',
+      message: expect.stringMatching(/^startEmulator: options\.signingKey must be an RSA private key/),
+    });
     await expect(startEmulator({ signingKey: small })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining('1024 bits') });
     await expect(startEmulator({ signingKey: ec })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining('private ec key') });
-    await expect(startEmulator({ signingKey: rsaPublic })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining('public rsa key') });
+    await expect(startEmulator({ signingKey: rsaPublic })).rejects.toMatchObject({
+      code: 'ERR_OUT_OF_RANGE',
+      message: expect.stringContaining('public rsa key'),
+    });
     const secret = 'not-a-pem-but-maybe-a-secret';
     const refused = await startEmulator({ signingKey: secret }).catch((e: Error) => e);
     expect(refused).toMatchObject({ code: 'ERR_OUT_OF_RANGE' });

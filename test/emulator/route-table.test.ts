@@ -12,11 +12,14 @@ import { RateLimits } from '../../src/emulator/kernel/ratelimit.js';
 function setup() {
   const area = { on: true };
   const table = new RouteTable([
-    onlyWhen(() => area.on, [
-      route('GET', 'games/:id', { auth: anyone, body: 'none', run: ({ params }) => json(200, { game: params[0] }) }),
-      route('DELETE', 'games/:id', { auth: anyone, body: 'none', run: () => json(204, null) }),
-      route('GET', 'games/:id/players', { auth: anyone, body: 'none', run: () => json(200, []) }),
-    ]),
+    onlyWhen(
+      () => area.on,
+      [
+        route('GET', 'games/:id', { auth: anyone, body: 'none', run: ({ params }) => json(200, { game: params[0] }) }),
+        route('DELETE', 'games/:id', { auth: anyone, body: 'none', run: () => json(204, null) }),
+        route('GET', 'games/:id/players', { auth: anyone, body: 'none', run: () => json(200, []) }),
+      ],
+    ),
     [route('PUT', 'games/:id', { auth: anyone, body: 'none', run: () => json(200, { kept: true }) })],
     [route('GET', 'scores', { auth: anyone, body: 'none', run: () => json(200, []) })],
     [
@@ -25,7 +28,11 @@ function setup() {
       route('GET', '/status', { auth: anyone, body: 'none', run: () => json(200, { up: true }) }),
     ],
   ]);
-  const ctx = { options: { clock: () => 0, rateLimits: 'off', applications: new Map() }, rateLimits: new RateLimits(), serverFault: undefined } as unknown as EmulatorContext;
+  const ctx = {
+    options: { clock: () => 0, rateLimits: 'off', applications: new Map() },
+    rateLimits: new RateLimits(),
+    serverFault: undefined,
+  } as unknown as EmulatorContext;
   const send = (method: string, path: string) => {
     const req = { method, headers: {}, socket: { remoteAddress: '127.0.0.1' } } as unknown as IncomingMessage;
     return table.run(ctx, req, { pathname: path, searchParams: new URLSearchParams() }, {}) as Reply | undefined;

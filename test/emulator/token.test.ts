@@ -59,7 +59,9 @@ describe('authorization_code grant: success', () => {
     expect(payload.nonce).toBe('n-0S6_WzA2Mj');
     expect(payload.iat).toBe(Math.floor(now / 1000));
     expect(payload.exp).toBe(Math.floor(now / 1000) + 604800);
-    const digest = createHash('sha256').update(res.body.access_token as string).digest();
+    const digest = createHash('sha256')
+      .update(res.body.access_token as string)
+      .digest();
     expect(payload.at_hash).toBe(digest.subarray(0, 16).toString('base64url'));
   });
 
@@ -168,7 +170,13 @@ describe('authorization_code grant: failures', () => {
     try {
       const { code, verifier, redirectUri } = await obtainCode(quick);
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const res = await postForm(quick, { grant_type: 'authorization_code', client_id: quick.applicationId, code, redirect_uri: redirectUri, code_verifier: verifier });
+      const res = await postForm(quick, {
+        grant_type: 'authorization_code',
+        client_id: quick.applicationId,
+        code,
+        redirect_uri: redirectUri,
+        code_verifier: verifier,
+      });
       expect(res.body.error).toBe('invalid_grant');
     } finally {
       await quick.close();
@@ -199,7 +207,9 @@ describe('authorization_code grant: failures', () => {
     expect((await exchange('no-such-code', pkce().verifier)).body.error).toBe('invalid_grant');
     expect((await postForm(emulator, { grant_type: 'password', client_id: APP })).body.error).toBe('unsupported_grant_type');
     // A public client has no secret to prove itself with, so it gets no client-credentials token.
-    expect((await postForm(emulator, { grant_type: 'client_credentials', client_id: APP, scope: 'applications.commands.update' })).body.error).toBe('unauthorized_client');
+    expect((await postForm(emulator, { grant_type: 'client_credentials', client_id: APP, scope: 'applications.commands.update' })).body.error).toBe(
+      'unauthorized_client',
+    );
     expect((await postForm(emulator, { client_id: APP, code: 'x' })).body.error).toBe('invalid_request');
     expect((await postForm(emulator, { grant_type: 'authorization_code', client_id: APP })).body.error).toBe('invalid_request');
     const repeated = await fetch(`${emulator.apiBase}/oauth2/token`, {

@@ -28,18 +28,34 @@ afterEach(async () => {
 async function start(): Promise<Emulator> {
   emulator = await startEmulator({
     rateLimits: 'off',
-    applications: [{ id: APP, name: 'Board Bot', flags: PRIVILEGED_FLAGS }, { id: OTHER_APP, name: 'Watcher' }],
+    applications: [
+      { id: APP, name: 'Board Bot', flags: PRIVILEGED_FLAGS },
+      { id: OTHER_APP, name: 'Watcher' },
+    ],
     users: [
       { id: OWNER, username: 'owner' },
       { id: PLAYER, username: 'player' },
     ],
-    guilds: [{ id: GUILD, name: 'Guild One', members: [{ userId: PLAYER }], channels: [{ name: 'board', type: 0, permissionOverwrites: [{ id: '@everyone', type: 'role', allow: MANAGE }] }] }],
+    guilds: [
+      {
+        id: GUILD,
+        name: 'Guild One',
+        members: [{ userId: PLAYER }],
+        channels: [{ name: 'board', type: 0, permissionOverwrites: [{ id: '@everyone', type: 'role', allow: MANAGE }] }],
+      },
+    ],
     gateway: { heartbeatIntervalMs: 400 },
   });
   return emulator;
 }
 
-const ALL_MESSAGE_INTENTS = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.GuildMessageReactions, GatewayIntentBits.GuildMessageTyping, GatewayIntentBits.MessageContent];
+const ALL_MESSAGE_INTENTS = [
+  GatewayIntentBits.Guilds,
+  GatewayIntentBits.GuildMessages,
+  GatewayIntentBits.GuildMessageReactions,
+  GatewayIntentBits.GuildMessageTyping,
+  GatewayIntentBits.MessageContent,
+];
 
 async function login(e: Emulator, token: string, intents: number[]): Promise<Client<true>> {
   const c = new Client({ intents, partials: [Partials.Message, Partials.Reaction, Partials.User], rest: { api: `${e.webBase}/api`, retries: 0 } });

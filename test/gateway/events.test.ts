@@ -109,7 +109,13 @@ describe('op 8 REQUEST GUILD MEMBERS', () => {
     c.send({ op: 8, d: { guild_id: GUILD, query: 'racer', limit: 1000 } });
     expect((await c.next()).d.members).toHaveLength(100);
     c.send({ op: 8, d: { guild_id: GUILD, query: 'racer01', limit: 5 } });
-    expect((await c.next()).d.members.map((m: { user: { username: string } }) => m.user.username)).toEqual(['racer010', 'racer011', 'racer012', 'racer013', 'racer014']);
+    expect((await c.next()).d.members.map((m: { user: { username: string } }) => m.user.username)).toEqual([
+      'racer010',
+      'racer011',
+      'racer012',
+      'racer013',
+      'racer014',
+    ]);
     c.send({ op: 8, d: { guild_id: GUILD, user_ids: [MEMBERS[1]!.id, '42'], nonce: 'ids' } });
     expect((await c.next()).d).toMatchObject({ members: [{ user: { id: MEMBERS[1]!.id } }], not_found: ['42'], nonce: 'ids' });
     c.send({ op: 8, d: { guild_id: GUILD, user_ids: MEMBERS.map((m) => m.id) } });

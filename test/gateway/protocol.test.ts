@@ -23,7 +23,17 @@ async function start(options: EmulatorOptions = {}): Promise<Emulator> {
       { id: PLAYER, username: 'player' },
       { id: FRIEND, username: 'friend' },
     ],
-    guilds: [{ id: GUILD, name: 'Guild One', members: [{ userId: FRIEND }], channels: [{ name: 'lobby', type: 0 }, { name: 'match', type: 11, parent: 'lobby' }] }],
+    guilds: [
+      {
+        id: GUILD,
+        name: 'Guild One',
+        members: [{ userId: FRIEND }],
+        channels: [
+          { name: 'lobby', type: 0 },
+          { name: 'match', type: 11, parent: 'lobby' },
+        ],
+      },
+    ],
     gateway: { heartbeatIntervalMs: 300, reconnectGraceMs: 200 },
     ...options,
   });
@@ -141,7 +151,10 @@ describe('IDENTIFY', () => {
     expect(r.d).toMatchObject({
       v: 10,
       user: { id: APP, username: 'Test Bot', bot: true },
-      guilds: [{ id: GUILD, unavailable: true }, { id: '900000000000000002', unavailable: true }],
+      guilds: [
+        { id: GUILD, unavailable: true },
+        { id: '900000000000000002', unavailable: true },
+      ],
       resume_gateway_url: e.gatewayUrl,
       shard: [0, 1],
       application: { id: APP, flags: Number(PRIVILEGED_FLAGS) },
@@ -152,7 +165,8 @@ describe('IDENTIFY', () => {
     expect(one.d.channels.map((c: { name: string }) => c.name)).toEqual(['general', 'lobby']);
     expect(one.d.threads.map((c: { name: string }) => c.name)).toEqual(['match']);
     expect(one.d.members.map((m: { user: { id: string } }) => m.user.id).sort()).toEqual([APP, PLAYER, FRIEND].sort());
-    for (const list of ['emojis', 'stickers', 'voice_states', 'presences', 'stage_instances', 'guild_scheduled_events', 'soundboard_sounds']) expect(one.d[list]).toEqual([]);
+    for (const list of ['emojis', 'stickers', 'voice_states', 'presences', 'stage_instances', 'guild_scheduled_events', 'soundboard_sounds'])
+      expect(one.d[list]).toEqual([]);
     expect(await client.next()).toMatchObject({ t: 'GUILD_CREATE', s: 3, d: { id: '900000000000000002' } });
     expect(e.gateway.sessions).toEqual([{ id: r.d.session_id, applicationId: APP, shard: [0, 1], intents: 3, seq: 3, connected: true }]);
   });
@@ -430,7 +444,12 @@ describe('connection cap', () => {
     await open(e);
     const { request } = await import('node:http');
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: e.port, path: '/gateway?v=10&encoding=json', headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' } });
+      const req = request({
+        host: '127.0.0.1',
+        port: e.port,
+        path: '/gateway?v=10&encoding=json',
+        headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' },
+      });
       req.on('response', (res) => {
         let body = '';
         res.setEncoding('utf8');
@@ -444,7 +463,8 @@ describe('connection cap', () => {
     expect(answer.status).toBe(503);
     expect(JSON.parse(answer.body)).toEqual({
       code: 0,
-      message: "The emulator's gateway already has 1 connections open (options.gateway.maxConnections): close some, or start the emulator with a larger maxConnections.",
+      message:
+        "The emulator's gateway already has 1 connections open (options.gateway.maxConnections): close some, or start the emulator with a larger maxConnections.",
     });
   });
 });
@@ -452,7 +472,9 @@ describe('connection cap', () => {
 describe('hooks and options', () => {
   it('invalidateSessions refuses a resumable that is not a boolean', async () => {
     const e = await start();
-    expect(() => e.gateway.invalidateSessions({ resumable: 'yes' as unknown as boolean })).toThrow(/emulator\.gateway\.invalidateSessions: options\.resumable must be a boolean/);
+    expect(() => e.gateway.invalidateSessions({ resumable: 'yes' as unknown as boolean })).toThrow(
+      /emulator\.gateway\.invalidateSessions: options\.resumable must be a boolean/,
+    );
   });
 
   it('startEmulator refuses bad gateway options with the option named', async () => {

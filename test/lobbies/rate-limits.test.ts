@@ -85,7 +85,9 @@ describe('the global limit', () => {
     expect(answers.filter((a) => a.status !== 200)).toEqual([]);
     expect429(await call(emulator, 'PATCH', `/lobbies/${lobby.body.id}`, { body: {} }), 'global', true);
     for (const globalRateLimit of [49, 1201, 60.5]) {
-      await expect(startEmulator({ applications: [{ id: '1', globalRateLimit }] })).rejects.toThrow(expect.objectContaining({ code: expect.stringMatching(/^ERR_(OUT_OF_RANGE|INVALID_ARG_TYPE)$/) }));
+      await expect(startEmulator({ applications: [{ id: '1', globalRateLimit }] })).rejects.toThrow(
+        expect.objectContaining({ code: expect.stringMatching(/^ERR_(OUT_OF_RANGE|INVALID_ARG_TYPE)$/) }),
+      );
     }
   });
 });
@@ -112,9 +114,14 @@ describe('route limits', () => {
     emulator = await startLobbyEmulator({ clock: () => now, applications: [{ id: '1', globalRateLimit: 1200 }] });
     const lobby = await call(emulator, 'POST', '/lobbies');
     // One second per 1000 requests keeps the global limit out of the way, within the 10 s window.
-    const added = await burst(5000, () => call(emulator!, 'PUT', `/lobbies/${lobby.body.id}/members/${ids[0]}`), (i) => {
-      if (i > 0 && i % 1000 === 0) now += 1000;
-    }, 50);
+    const added = await burst(
+      5000,
+      () => call(emulator!, 'PUT', `/lobbies/${lobby.body.id}/members/${ids[0]}`),
+      (i) => {
+        if (i > 0 && i % 1000 === 0) now += 1000;
+      },
+      50,
+    );
     expect(added.filter((a) => a.status !== 200)).toEqual([]);
     const over = await call(emulator, 'PUT', `/lobbies/${lobby.body.id}/members/${ids[0]}`);
     expect429(over, 'user', false);
@@ -141,18 +148,27 @@ describe('route limits', () => {
     emulator = await startLobbyEmulator({ clock: () => now, applications: [{ id: '1', globalRateLimit: 1200 }] });
     const lobby = await call(emulator, 'POST', '/lobbies', { body: { members: [{ id: ids[0] }, { id: ids[1] }], idle_timeout_seconds: 604800 } });
     const alice = bearer(emulator, ids[0]!);
-    const sent = await burst(3000, () => call(emulator!, 'POST', `/lobbies/${lobby.body.id}/messages`, { auth: alice, body: { content: 'hi' } }), (i) => {
-      if (i > 0 && i % 1000 === 0) now += 1000;
-    }, 50);
+    const sent = await burst(
+      3000,
+      () => call(emulator!, 'POST', `/lobbies/${lobby.body.id}/messages`, { auth: alice, body: { content: 'hi' } }),
+      (i) => {
+        if (i > 0 && i % 1000 === 0) now += 1000;
+      },
+      50,
+    );
     expect(sent.filter((a) => a.status !== 201)).toEqual([]);
     const over = await call(emulator, 'POST', `/lobbies/${lobby.body.id}/messages`, { auth: alice, body: { content: 'hi' } });
     expect429(over, 'user', false);
     expect(over.body.retry_after).toBeGreaterThan(7100);
-    expect((await call(emulator, 'POST', `/lobbies/${lobby.body.id}/messages`, { auth: bearer(emulator, ids[1]!), body: { content: 'me too' } })).status).toBe(201);
+    expect((await call(emulator, 'POST', `/lobbies/${lobby.body.id}/messages`, { auth: bearer(emulator, ids[1]!), body: { content: 'me too' } })).status).toBe(
+      201,
+    );
     // An hour on, after many sweeps of ended windows, the 3000 still count; at 2 hours they end.
     for (let minute = 1; minute <= 60; minute++) {
       now = T0 + minute * 60_000;
-      expect((await call(emulator, 'POST', `/lobbies/${lobby.body.id}/messages`, { auth: bearer(emulator, ids[1]!), body: { content: 'tick' } })).status).toBe(201);
+      expect((await call(emulator, 'POST', `/lobbies/${lobby.body.id}/messages`, { auth: bearer(emulator, ids[1]!), body: { content: 'tick' } })).status).toBe(
+        201,
+      );
     }
     const later = await call(emulator, 'POST', `/lobbies/${lobby.body.id}/messages`, { auth: alice, body: { content: 'hi' } });
     expect429(later, 'user', false);
@@ -186,9 +202,14 @@ describe('the invalid-request limit and injected storms', () => {
     let now = T0;
     emulator = await startLobbyEmulator({ clock: () => now });
     const lobbyAnswer = await call(emulator, 'POST', '/lobbies', { body: { idle_timeout_seconds: 604800 } });
-    const invalid = await burst(9999, () => call(emulator!, 'GET', '/lobbies/1', { auth: 'Bot wrong-token' }), (i) => {
-      if (i % 2000 === 0) now += 1000;
-    }, 100);
+    const invalid = await burst(
+      9999,
+      () => call(emulator!, 'GET', '/lobbies/1', { auth: 'Bot wrong-token' }),
+      (i) => {
+        if (i % 2000 === 0) now += 1000;
+      },
+      100,
+    );
     expect(invalid.every((a) => a.status === 401)).toBe(true);
     emulator.injectRateLimits({ count: 5, scope: 'shared' });
     const shared = await burst(5, () => call(emulator!, 'GET', `/lobbies/${lobbyAnswer.body.id}`), undefined, 1);
@@ -222,7 +243,11 @@ describe('the invalid-request limit and injected storms', () => {
       expect(res.headers.get('retry-after')).toBe('3');
     }
     expect((await call(emulator, 'POST', '/lobbies')).status).toBe(201);
-    expect(() => emulator!.injectRateLimits({ count: 0 })).toThrow(expect.objectContaining({ code: expect.stringMatching(/^ERR_(OUT_OF_RANGE|INVALID_ARG_TYPE)$/) }));
-    expect(() => emulator!.injectRateLimits({ scope: 'everyone' as 'user' })).toThrow(expect.objectContaining({ code: expect.stringMatching(/^ERR_(OUT_OF_RANGE|INVALID_ARG_TYPE)$/) }));
+    expect(() => emulator!.injectRateLimits({ count: 0 })).toThrow(
+      expect.objectContaining({ code: expect.stringMatching(/^ERR_(OUT_OF_RANGE|INVALID_ARG_TYPE)$/) }),
+    );
+    expect(() => emulator!.injectRateLimits({ scope: 'everyone' as 'user' })).toThrow(
+      expect.objectContaining({ code: expect.stringMatching(/^ERR_(OUT_OF_RANGE|INVALID_ARG_TYPE)$/) }),
+    );
   });
 });

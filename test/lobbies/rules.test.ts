@@ -45,7 +45,16 @@ describe('error bodies', () => {
       code: 50035,
       message: 'Invalid Form Body',
       errors: {
-        members: { '3': { id: { _errors: [{ code: 'NUMBER_TYPE_COERCE', message: 'Value "x" is not snowflake.' }, { code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }] } } },
+        members: {
+          '3': {
+            id: {
+              _errors: [
+                { code: 'NUMBER_TYPE_COERCE', message: 'Value "x" is not snowflake.' },
+                { code: 'BASE_TYPE_REQUIRED', message: 'This field is required' },
+              ],
+            },
+          },
+        },
         secret: { _errors: [{ code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }] },
       },
     });
@@ -58,8 +67,14 @@ describe('error bodies', () => {
     const atMembers = { path: ['members'], code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 25 or fewer in length.' };
     const atRoot = { path: [], code: 'CONTENT_TYPE_INVALID', message: 'bad type' };
     const beside = { path: ['secret'], code: 'BASE_TYPE_REQUIRED', message: 'This field is required' };
-    for (const order of [[below, atMembers, beside], [atMembers, beside, below]]) {
-      expect(nestErrors(order)).toEqual({ members: { _errors: [{ code: atMembers.code, message: atMembers.message }] }, secret: { _errors: [{ code: beside.code, message: beside.message }] } });
+    for (const order of [
+      [below, atMembers, beside],
+      [atMembers, beside, below],
+    ]) {
+      expect(nestErrors(order)).toEqual({
+        members: { _errors: [{ code: atMembers.code, message: atMembers.message }] },
+        secret: { _errors: [{ code: beside.code, message: beside.message }] },
+      });
     }
     expect(nestErrors([below, atRoot, beside])).toEqual({ _errors: [{ code: 'CONTENT_TYPE_INVALID', message: 'bad type' }] });
   });
@@ -69,7 +84,9 @@ describe('error bodies', () => {
       { path: ['components', 0, '_errors'], code: 'COMPONENT_FIELD_NOT_ALLOWED', message: 'Not accepted on a Button; remove the field.' },
       { path: ['components', 0, 'custom_id'], code: 'BASE_TYPE_REQUIRED', message: 'This field is required.' },
     ]);
-    expect(tree).toEqual({ components: { '0': { _errors: [{ code: 'COMPONENT_FIELD_NOT_ALLOWED', message: '_errors: Not accepted on a Button; remove the field.' }] } } });
+    expect(tree).toEqual({
+      components: { '0': { _errors: [{ code: 'COMPONENT_FIELD_NOT_ALLOWED', message: '_errors: Not accepted on a Button; remove the field.' }] } },
+    });
   });
 
   it('names the service codes with their messages', () => {
@@ -100,14 +117,18 @@ describe('error bodies', () => {
 describe('create and edit lobby', () => {
   it('accepts 25 members and refuses 26', () => {
     expect(checkCreateLobby({ members: members(25) }).ok).toBe(true);
-    expect(problems(checkCreateLobby({ members: members(26) }))).toEqual([{ path: 'members', code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 25 or fewer in length.' }]);
+    expect(problems(checkCreateLobby({ members: members(26) }))).toEqual([
+      { path: 'members', code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 25 or fewer in length.' },
+    ]);
     expect(problems(checkEditLobby({ members: members(26) }))[0]!.path).toBe('members');
   });
 
   it('accepts metadata of total length 1000 and refuses 1001, keys counted', () => {
     expect(metadataLength(metadataOf(1000))).toBe(1000);
     expect(checkCreateLobby({ metadata: metadataOf(1000) }).ok).toBe(true);
-    expect(problems(checkCreateLobby({ metadata: metadataOf(1001) }))).toEqual([{ path: 'metadata', code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 1000 or fewer in length.' }]);
+    expect(problems(checkCreateLobby({ metadata: metadataOf(1001) }))).toEqual([
+      { path: 'metadata', code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 1000 or fewer in length.' },
+    ]);
     // Characters, not UTF-16 units: 999 emoji plus the key is 1000.
     expect(checkCreateLobby({ metadata: { k: '😀'.repeat(999) } }).ok).toBe(true);
     expect(problems(checkCreateLobby({ metadata: { k: '😀'.repeat(1000) } }))[0]).toMatchObject({ path: 'metadata', code: 'BASE_TYPE_MAX_LENGTH' });
@@ -263,20 +284,72 @@ describe('what each check tells the caller', () => {
     ['link channel, a body that is not an object', () => checkLinkChannel('x'), [dictProblem]],
     ['voice status, a body that is not an object', () => checkVoiceChannelStatus(true), [dictProblem]],
     ['moderation metadata, a body that is not an object', () => checkModerationMetadata([]), [dictProblem]],
-    ['bulk members, a body that is not a list', () => checkBulkLobbyMembers({}), [{ path: '', code: 'LIST_TYPE_CONVERT', message: 'Only iterables may be used in a ListType' }]],
-    ['create or join, a null secret', () => checkCreateOrJoinLobby({ secret: null }), [{ path: 'secret', code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }]],
-    ['create or join, an empty secret', () => checkCreateOrJoinLobby({ secret: '' }), [{ path: 'secret', code: 'BASE_TYPE_BAD_LENGTH', message: 'Must be between 1 and 250 in length.' }]],
-    ['create or join, a secret not a string', () => checkCreateOrJoinLobby({ secret: ['hunter2'] }), [{ path: 'secret', code: 'STRING_TYPE_CONVERT', message: 'Could not interpret the value as string.' }]],
-    ['send message, null content', () => checkSendLobbyMessage({ content: null }), [{ path: 'content', code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }]],
-    ['send message, content too long', () => checkSendLobbyMessage({ content: 'x'.repeat(4001) }), [{ path: 'content', code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 4000 or fewer in length.' }]],
-    ['send message, bad metadata', () => checkSendLobbyMessage({ content: 'hi', metadata: { a: 1 } }), [{ path: 'metadata.a', code: 'STRING_TYPE_CONVERT', message: 'Could not interpret "1" as string.' }]],
-    ['idle timeout as a string', () => checkCreateLobby({ idle_timeout_seconds: '60' }), [{ path: 'idle_timeout_seconds', code: 'NUMBER_TYPE_COERCE', message: 'Value "60" is not int.' }]],
-    ['idle timeout too short', () => checkEditLobby({ idle_timeout_seconds: 4 }), [{ path: 'idle_timeout_seconds', code: 'NUMBER_TYPE_MIN', message: 'int value should be greater than or equal to 5.' }]],
-    ['idle timeout too long', () => checkCreateLobby({ idle_timeout_seconds: 604801 }), [{ path: 'idle_timeout_seconds', code: 'NUMBER_TYPE_MAX', message: 'int value should be less than or equal to 604800.' }]],
+    [
+      'bulk members, a body that is not a list',
+      () => checkBulkLobbyMembers({}),
+      [{ path: '', code: 'LIST_TYPE_CONVERT', message: 'Only iterables may be used in a ListType' }],
+    ],
+    [
+      'create or join, a null secret',
+      () => checkCreateOrJoinLobby({ secret: null }),
+      [{ path: 'secret', code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }],
+    ],
+    [
+      'create or join, an empty secret',
+      () => checkCreateOrJoinLobby({ secret: '' }),
+      [{ path: 'secret', code: 'BASE_TYPE_BAD_LENGTH', message: 'Must be between 1 and 250 in length.' }],
+    ],
+    [
+      'create or join, a secret not a string',
+      () => checkCreateOrJoinLobby({ secret: ['hunter2'] }),
+      [{ path: 'secret', code: 'STRING_TYPE_CONVERT', message: 'Could not interpret the value as string.' }],
+    ],
+    [
+      'send message, null content',
+      () => checkSendLobbyMessage({ content: null }),
+      [{ path: 'content', code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }],
+    ],
+    [
+      'send message, content too long',
+      () => checkSendLobbyMessage({ content: 'x'.repeat(4001) }),
+      [{ path: 'content', code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 4000 or fewer in length.' }],
+    ],
+    [
+      'send message, bad metadata',
+      () => checkSendLobbyMessage({ content: 'hi', metadata: { a: 1 } }),
+      [{ path: 'metadata.a', code: 'STRING_TYPE_CONVERT', message: 'Could not interpret "1" as string.' }],
+    ],
+    [
+      'idle timeout as a string',
+      () => checkCreateLobby({ idle_timeout_seconds: '60' }),
+      [{ path: 'idle_timeout_seconds', code: 'NUMBER_TYPE_COERCE', message: 'Value "60" is not int.' }],
+    ],
+    [
+      'idle timeout too short',
+      () => checkEditLobby({ idle_timeout_seconds: 4 }),
+      [{ path: 'idle_timeout_seconds', code: 'NUMBER_TYPE_MIN', message: 'int value should be greater than or equal to 5.' }],
+    ],
+    [
+      'idle timeout too long',
+      () => checkCreateLobby({ idle_timeout_seconds: 604801 }),
+      [{ path: 'idle_timeout_seconds', code: 'NUMBER_TYPE_MAX', message: 'int value should be less than or equal to 604800.' }],
+    ],
     ['a fractional flag', () => checkCreateLobby({ flags: 1.5 }), [{ path: 'flags', code: 'NUMBER_TYPE_COERCE', message: 'Value "1.5" is not int.' }]],
-    ['an unknown flag', () => checkAddLobbyMember({ flags: 4 }), [{ path: 'flags', code: 'BASE_TYPE_CHOICES', message: 'Value must be one of {0, 1}: the only supported flag is CanLinkLobby (1).' }]],
-    ['add member, bad metadata', () => checkAddLobbyMember({ metadata: 'x' }), [{ path: 'metadata', code: 'DICT_TYPE_CONVERT', message: 'Only dictionaries may be used in a DictType' }]],
-    ['members not a list', () => checkCreateLobby({ members: 'x' }), [{ path: 'members', code: 'LIST_TYPE_CONVERT', message: 'Only iterables may be used in a ListType' }]],
+    [
+      'an unknown flag',
+      () => checkAddLobbyMember({ flags: 4 }),
+      [{ path: 'flags', code: 'BASE_TYPE_CHOICES', message: 'Value must be one of {0, 1}: the only supported flag is CanLinkLobby (1).' }],
+    ],
+    [
+      'add member, bad metadata',
+      () => checkAddLobbyMember({ metadata: 'x' }),
+      [{ path: 'metadata', code: 'DICT_TYPE_CONVERT', message: 'Only dictionaries may be used in a DictType' }],
+    ],
+    [
+      'members not a list',
+      () => checkCreateLobby({ members: 'x' }),
+      [{ path: 'members', code: 'LIST_TYPE_CONVERT', message: 'Only iterables may be used in a ListType' }],
+    ],
     [
       'member ids of every wrong kind, shown but cut at 40 characters',
       () => checkEditLobby({ members: [{ id: long }, { id: ['1'] }, { id: { a: 1 } }, { id: null }, { id: 5 }, { id: 'say "hi"' }, { id: 'F'.repeat(40) }] }),
@@ -300,20 +373,52 @@ describe('what each check tells the caller', () => {
         { path: '3.id', code: 'NUMBER_TYPE_COERCE', message: 'Value "b" is not snowflake.' },
       ],
     ],
-    ['a member listed twice', () => checkBulkLobbyMembers([{ id: '7' }, { id: '7' }]), [{ path: '1.id', code: 'BASE_TYPE_DUPLICATE', message: 'This user is listed more than once; list each member once.' }]],
-    ['bulk remove_member not a boolean', () => checkBulkLobbyMembers([{ id: '7', remove_member: 'yes' }]), [{ path: '0.remove_member', code: 'BOOLEAN_TYPE_COERCE', message: 'Value "yes" is not boolean.' }]],
-    ['a member with bad metadata', () => checkCreateLobby({ members: [{ id: '7', metadata: { k: 2 } }] }), [{ path: 'members.0.metadata.k', code: 'STRING_TYPE_CONVERT', message: 'Could not interpret "2" as string.' }]],
-    ['metadata of 26 entries', () => checkCreateLobby({ metadata: Object.fromEntries(Array.from({ length: 26 }, (_, i) => [`k${i}`, 'v'])) }), [{ path: 'metadata', code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 25 or fewer in length.' }]],
-    ['a channel id that is not a snowflake', () => checkLinkChannel({ channel_id: 'general' }), [{ path: 'channel_id', code: 'NUMBER_TYPE_COERCE', message: 'Value "general" is not snowflake.' }]],
-    ['a voice status too long', () => checkVoiceChannelStatus({ status: 'x'.repeat(501) }), [{ path: 'status', code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 500 or fewer in length.' }]],
-    ['a messages limit that is not a number', () => checkLobbyMessagesLimit('ten'), [{ path: 'limit', code: 'NUMBER_TYPE_COERCE', message: 'Value "ten" is not int.' }]],
+    [
+      'a member listed twice',
+      () => checkBulkLobbyMembers([{ id: '7' }, { id: '7' }]),
+      [{ path: '1.id', code: 'BASE_TYPE_DUPLICATE', message: 'This user is listed more than once; list each member once.' }],
+    ],
+    [
+      'bulk remove_member not a boolean',
+      () => checkBulkLobbyMembers([{ id: '7', remove_member: 'yes' }]),
+      [{ path: '0.remove_member', code: 'BOOLEAN_TYPE_COERCE', message: 'Value "yes" is not boolean.' }],
+    ],
+    [
+      'a member with bad metadata',
+      () => checkCreateLobby({ members: [{ id: '7', metadata: { k: 2 } }] }),
+      [{ path: 'members.0.metadata.k', code: 'STRING_TYPE_CONVERT', message: 'Could not interpret "2" as string.' }],
+    ],
+    [
+      'metadata of 26 entries',
+      () => checkCreateLobby({ metadata: Object.fromEntries(Array.from({ length: 26 }, (_, i) => [`k${i}`, 'v'])) }),
+      [{ path: 'metadata', code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 25 or fewer in length.' }],
+    ],
+    [
+      'a channel id that is not a snowflake',
+      () => checkLinkChannel({ channel_id: 'general' }),
+      [{ path: 'channel_id', code: 'NUMBER_TYPE_COERCE', message: 'Value "general" is not snowflake.' }],
+    ],
+    [
+      'a voice status too long',
+      () => checkVoiceChannelStatus({ status: 'x'.repeat(501) }),
+      [{ path: 'status', code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 500 or fewer in length.' }],
+    ],
+    [
+      'a messages limit that is not a number',
+      () => checkLobbyMessagesLimit('ten'),
+      [{ path: 'limit', code: 'NUMBER_TYPE_COERCE', message: 'Value "ten" is not int.' }],
+    ],
   ])('%s', (_name, run, expected) => {
     expect(problems(run())).toEqual(expected);
   });
 
   // Accepted bodies come back as the normalised copy the service stores: exactly these keys.
   it.each<[string, () => RuleResult<unknown>, unknown]>([
-    ['create lobby with flags and a cleared idle timeout', () => checkCreateLobby({ flags: 1, idle_timeout_seconds: null }), { flags: 1, idle_timeout_seconds: null }],
+    [
+      'create lobby with flags and a cleared idle timeout',
+      () => checkCreateLobby({ flags: 1, idle_timeout_seconds: null }),
+      { flags: 1, idle_timeout_seconds: null },
+    ],
     ['edit lobby clearing members and flags', () => checkEditLobby({ members: null, flags: null }), { members: null, flags: null }],
     ['create lobby keeps only a member’s own fields', () => checkCreateLobby({ members: [{ id: '7', remove_member: 'yes' }] }), { members: [{ id: '7' }] }],
     ['add member with metadata', () => checkAddLobbyMember({ metadata: { seat: '2' }, flags: 0 }), { metadata: { seat: '2' }, flags: 0 }],

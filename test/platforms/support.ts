@@ -14,7 +14,6 @@ import { has } from '../../scripts/lib/commands.cjs';
 import { QEMU, WINE, WINESERVER } from '../../scripts/lib/platform-run.cjs';
 export { ARM64_SYSROOT, QEMU, WINE, WINESERVER, createWinePrefix, stopWine, wineEnv, winePath } from '../../scripts/lib/platform-run.cjs';
 
-
 /** Why the Windows tests cannot run here, or undefined when they can. */
 export function windowsToolsMissing(): string | undefined {
   const missing = [WINE, WINESERVER, 'x86_64-w64-mingw32-g++-posix', 'x86_64-w64-mingw32-objdump'].filter((c) => !has(c));
@@ -24,9 +23,7 @@ export function windowsToolsMissing(): string | undefined {
 /** Why the arm64 tests cannot run here, or undefined when they can. */
 export function arm64ToolsMissing(): string | undefined {
   const missing = [QEMU, 'aarch64-linux-gnu-g++', 'aarch64-linux-gnu-objdump'].filter((c) => !has(c));
-  return missing.length
-    ? `missing ${missing.join(', ')} (Debian qemu-user-static, g++-aarch64-linux-gnu; scripts/ensure-system.mjs installs them)`
-    : undefined;
+  return missing.length ? `missing ${missing.join(', ')} (Debian qemu-user-static, g++-aarch64-linux-gnu; scripts/ensure-system.mjs installs them)` : undefined;
 }
 
 /**

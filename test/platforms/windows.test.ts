@@ -211,5 +211,4 @@ describe.skipIf(missing)('win32-x64 prebuild under Wine', () => {
       afterSquatter: { pipe: '\\\\?\\pipe\\discord-ipc-1', redirectUri: 'http://127.0.0.1/callback', code: true, authorizations: [0, 1] },
     });
   }, 180_000);
-
 });

@@ -46,7 +46,9 @@ function nextWarning(code: string): Promise<Error> {
   });
 }
 
-async function emulatorClient(options: { onOpenUrlFailed?: (url: string, error: Error) => void } = {}): Promise<{ emulator: Emulator; client: Client; callbacks: string[] }> {
+async function emulatorClient(
+  options: { onOpenUrlFailed?: (url: string, error: Error) => void } = {},
+): Promise<{ emulator: Emulator; client: Client; callbacks: string[] }> {
   const emulator = await startEmulator();
   cleanups.push(() => emulator.close());
   const callbacks: string[] = [];
@@ -95,7 +97,10 @@ describe('an opener error that quotes the redirect', () => {
           throw new Error(`could not open ${location}`);
         },
       })
-      .then(() => new Error('openUrl resolved'), (e: unknown) => e as Error);
+      .then(
+        () => new Error('openUrl resolved'),
+        (e: unknown) => e as Error,
+      );
     const [code, state] = codeAndState(opened);
     expect(state).toBe('the-state-of-this-test');
     expect(error).toMatchObject({ code: 'ERR_EMULATOR_OPEN_URL' });
@@ -126,7 +131,9 @@ describe('an opener error that quotes the redirect', () => {
     client.abortAuthorize();
     await pending.catch(() => undefined);
     const [code] = codeAndState(callbacks[0]!);
-    expect(warning.message).toMatch(/^social-sdk-auth could not open the browser \(.*code=\[redacted\]&state=\[redacted\].*\)\. Open this URL to sign in: http/);
+    expect(warning.message).toMatch(
+      /^social-sdk-auth could not open the browser \(.*code=\[redacted\]&state=\[redacted\].*\)\. Open this URL to sign in: http/,
+    );
     expect(views(warning)).not.toContain(code);
     // The callback's query is nowhere; the authorize URL the player must open is there whole.
     expect(warning.message).not.toContain(new URL(callbacks[0]!).search);
@@ -138,7 +145,9 @@ describe('an opener error that quotes the redirect', () => {
       openUrl: () => Promise.reject(Object.assign(new Error(`the page refused; it sent ${CALLBACK}`), { authorizeRefused: true, url: CALLBACK })),
     });
     cleanups.push(() => client.close());
-    const error = (await client.authorize({ scopes: 'identify', codeChallenge: client.createAuthorizationCodeVerifier().challenge }).catch((e: unknown) => e)) as ClientResultError;
+    const error = (await client
+      .authorize({ scopes: 'identify', codeChallenge: client.createAuthorizationCodeVerifier().challenge })
+      .catch((e: unknown) => e)) as ClientResultError;
     expect(error).toMatchObject({ type: 'AuthorizationFailed', code: 'ERR_AUTHORIZATION_FAILED' });
     expect(error.message).toContain('mygame:/authorize/callback?code=[redacted]&state=[redacted]');
     expect(error.cause).toMatchObject({ authorizeRefused: true });
@@ -154,7 +163,10 @@ describe('an opener error that quotes the redirect', () => {
         argv: [process.execPath],
         ...(handled ? { onOpenUrlFailed: (_url: string, error: Error) => void failures.push(error) } : {}),
       });
-      cleanups.push(() => registration.unregister(), () => client.close());
+      cleanups.push(
+        () => registration.unregister(),
+        () => client.close(),
+      );
       app.launch();
       const warned = handled ? undefined : nextWarning('SOCIAL_SDK_AUTH_OPEN_URL');
       const pending = client.authorize({ scopes: 'identify' }).catch(() => undefined);
@@ -166,7 +178,7 @@ describe('an opener error that quotes the redirect', () => {
     }
   });
 
-  it("the warning a child process writes on stderr has no code", async () => {
+  it('the warning a child process writes on stderr has no code', async () => {
     // The built package, as a game loads it, with Node's default warning output.
     const script = `
       const { Client } = require(${JSON.stringify(builtModule('index.js'))});
@@ -185,7 +197,9 @@ describe('an opener error that quotes the redirect', () => {
       })();
     `;
     const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) =>
-      execFile(process.execPath, ['-e', script], { timeout: 30_000, encoding: 'utf8' }, (error, out, err) => (error ? reject(Object.assign(error, { stderr: err })) : resolve({ stdout: out, stderr: err }))),
+      execFile(process.execPath, ['-e', script], { timeout: 30_000, encoding: 'utf8' }, (error, out, err) =>
+        error ? reject(Object.assign(error, { stderr: err })) : resolve({ stdout: out, stderr: err }),
+      ),
     );
     const [code] = codeAndState(stdout.trim());
     expect(code.length).toBeGreaterThan(0);

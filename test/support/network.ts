@@ -3,7 +3,11 @@
 import { expect } from 'vitest';
 
 /** Nothing listens on the port any more: the connection is refused. */
-export const connectionRefused = expect.objectContaining({ name: 'TypeError', message: 'fetch failed', cause: expect.objectContaining({ code: 'ECONNREFUSED' }) });
+export const connectionRefused = expect.objectContaining({
+  name: 'TypeError',
+  message: 'fetch failed',
+  cause: expect.objectContaining({ code: 'ECONNREFUSED' }),
+});
 
 /** The server took the request and closed the connection without an answer. */
 export const connectionDropped = expect.objectContaining({

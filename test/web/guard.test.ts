@@ -8,7 +8,17 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { autocompleteResult, createInteractionHandler, isAutocomplete, isChatInputCommand, isMessageComponent, isModalSubmit, openModal, reply, update } from '../../src/interactions/index.js';
+import {
+  autocompleteResult,
+  createInteractionHandler,
+  isAutocomplete,
+  isChatInputCommand,
+  isMessageComponent,
+  isModalSubmit,
+  openModal,
+  reply,
+  update,
+} from '../../src/interactions/index.js';
 import { FORM_MODAL, registerCommands, scoreMessage } from './helpers.js';
 
 let emulator: Emulator;
@@ -30,7 +40,8 @@ beforeAll(async () => {
     publicKey: emulator.publicKey,
     onInteraction(interaction) {
       received.push(interaction.type);
-      if (isChatInputCommand(interaction)) return interaction.data.name === 'form' ? openModal(FORM_MODAL as Parameters<typeof openModal>[0]) : reply(scoreMessage(0));
+      if (isChatInputCommand(interaction))
+        return interaction.data.name === 'form' ? openModal(FORM_MODAL as Parameters<typeof openModal>[0]) : reply(scoreMessage(0));
       if (isAutocomplete(interaction)) return autocompleteResult([{ name: 'Chess', value: 'chess' }]);
       if (isMessageComponent(interaction)) return update(scoreMessage(1));
       if (isModalSubmit(interaction)) return reply('Thanks.');
@@ -106,7 +117,8 @@ describe('a page of another local origin', () => {
     const own = await browser.newPage();
     await own.goto(emulator.uiUrl);
     const status = await own.evaluate(
-      async (body) => (await fetch('/web/actions/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).status,
+      async (body) =>
+        (await fetch('/web/actions/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).status,
       bodies.invoke,
     );
     await own.close();
@@ -166,7 +178,8 @@ describe('a page that rebinds its name to the emulator (DNS rebinding)', () => {
     const statuses = await page.evaluate(
       async ({ channel, guild }) => {
         const get = async (path: string) => (await fetch(path)).status;
-        const post = async (path: string, type: string, body: string) => (await fetch(path, { method: 'POST', headers: { 'Content-Type': type }, body })).status;
+        const post = async (path: string, type: string, body: string) =>
+          (await fetch(path, { method: 'POST', headers: { 'Content-Type': type }, body })).status;
         return {
           state: await get('/web/state'),
           messages: await get(`/web/channels/${channel}/messages`),

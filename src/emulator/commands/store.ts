@@ -28,9 +28,11 @@ export function scopeKey(applicationId: string, guildId: string | undefined): st
 }
 
 /** A saved command: the fields the emulator relies on (ids it issued, its kind and name). */
-const isCommand = (v: unknown): v is CommandRecord => isRecord(v) && isId(v.id) && isId(v.version) && isText(v.application_id) && isNumber(v.type) && isText(v.name);
+const isCommand = (v: unknown): v is CommandRecord =>
+  isRecord(v) && isId(v.id) && isId(v.version) && isText(v.application_id) && isNumber(v.type) && isText(v.name);
 const isOverwrite = (v: unknown): v is PermissionOverwrite => isRecord(v) && isText(v.id) && isNumber(v.type) && isFlag(v.permission);
-const isPermissionMap = (v: unknown): v is Record<string, PermissionOverwrite[]> => isRecord(v) && Object.values(v).every((list) => isListOf(list, isOverwrite));
+const isPermissionMap = (v: unknown): v is Record<string, PermissionOverwrite[]> =>
+  isRecord(v) && Object.values(v).every((list) => isListOf(list, isOverwrite));
 
 export class CommandStore {
   readonly #state: MemoryStateStore;

@@ -57,6 +57,12 @@ export const DEVICE_ROUTES: Route[] = [
   }),
   // The player's page, not the API: it counts toward no application's limits. Its form carries
   // the page's anti-forgery token, which the guard checks before the POST runs.
-  route('GET', ACTIVATE_PATH, { auth: anyone, body: 'none', faults: 'none', browser: 'page', run: ({ ctx, url }) => activateForm(ctx, url.searchParams.get('user_code') ?? '') }),
+  route('GET', ACTIVATE_PATH, {
+    auth: anyone,
+    body: 'none',
+    faults: 'none',
+    browser: 'page',
+    run: ({ ctx, url }) => activateForm(ctx, url.searchParams.get('user_code') ?? ''),
+  }),
   route('POST', ACTIVATE_PATH, { auth: anyone, body: 'form', faults: 'none', browser: 'form', run: ({ ctx, body }) => activate(ctx, body as URLSearchParams) }),
 ];

@@ -50,15 +50,20 @@ function messageDispatch(ctx: EmulatorContext, t: 'MESSAGE_CREATE' | 'MESSAGE_UP
   // One hidden copy for every session that may not see the content: the gateway serializes each
   // distinct object once.
   let hidden: Record<string, unknown> | undefined;
-  gateway.dispatchToGuild(found.guild.id, t, (session: SessionView) => {
-    if ((session.intents & Intent.MessageContent) !== 0 || authorId === session.applicationId || content.includes(`<@${session.applicationId}>`)) return full;
-    if (hidden === undefined) {
-      hidden = { ...full, content: '', embeds: [], attachments: [], components: [] };
-      delete hidden.poll;
-      for (const field of CONTENT_FIELDS) if (!(field in full)) delete hidden[field];
-    }
-    return hidden;
-  }, { intent: Intent.GuildMessages });
+  gateway.dispatchToGuild(
+    found.guild.id,
+    t,
+    (session: SessionView) => {
+      if ((session.intents & Intent.MessageContent) !== 0 || authorId === session.applicationId || content.includes(`<@${session.applicationId}>`)) return full;
+      if (hidden === undefined) {
+        hidden = { ...full, content: '', embeds: [], attachments: [], components: [] };
+        delete hidden.poll;
+        for (const field of CONTENT_FIELDS) if (!(field in full)) delete hidden[field];
+      }
+      return hidden;
+    },
+    { intent: Intent.GuildMessages },
+  );
 }
 
 /** MESSAGE_CREATE for a new message of a guild channel, a player's, a bot's or an interaction's (see `messageDispatch`). */
@@ -75,7 +80,12 @@ export function messageUpdated(ctx: EmulatorContext, message: Record<string, unk
 export function messageDeleted(ctx: EmulatorContext, channelId: string, messageId: string): void {
   const found = ctx.world.channel(channelId);
   if (found === undefined) return;
-  ctx.gateway?.dispatchToGuild(found.guild.id, 'MESSAGE_DELETE', { id: messageId, channel_id: channelId, guild_id: found.guild.id }, { intent: Intent.GuildMessages });
+  ctx.gateway?.dispatchToGuild(
+    found.guild.id,
+    'MESSAGE_DELETE',
+    { id: messageId, channel_id: channelId, guild_id: found.guild.id },
+    { intent: Intent.GuildMessages },
+  );
 }
 
 /** The member object of a user or of an application's bot (a bot is in every guild of the world), as events carry it. */
@@ -101,7 +111,16 @@ export function reactionAdded(ctx: EmulatorContext, target: ReactionTarget, emoj
   const found = ctx.world.channel(target.channelId);
   if (ctx.gateway === undefined || found === undefined) return;
   const guild = found.guild;
-  const d: Record<string, unknown> = { user_id: userId, channel_id: target.channelId, message_id: target.messageId, guild_id: guild.id, emoji: { id: emoji.id, name: emoji.name }, burst: false, burst_colors: [], type: 0 };
+  const d: Record<string, unknown> = {
+    user_id: userId,
+    channel_id: target.channelId,
+    message_id: target.messageId,
+    guild_id: guild.id,
+    emoji: { id: emoji.id, name: emoji.name },
+    burst: false,
+    burst_colors: [],
+    type: 0,
+  };
   const member = memberOf(ctx, guild, userId);
   if (member !== undefined) d.member = member;
   if (target.authorId !== undefined) d.message_author_id = target.authorId;
@@ -112,7 +131,15 @@ export function reactionAdded(ctx: EmulatorContext, target: ReactionTarget, emoj
 export function reactionRemoved(ctx: EmulatorContext, target: ReactionTarget, emoji: EventEmoji, userId: string): void {
   const found = ctx.world.channel(target.channelId);
   if (found === undefined) return;
-  const d = { user_id: userId, channel_id: target.channelId, message_id: target.messageId, guild_id: found.guild.id, emoji: { id: emoji.id, name: emoji.name }, burst: false, type: 0 };
+  const d = {
+    user_id: userId,
+    channel_id: target.channelId,
+    message_id: target.messageId,
+    guild_id: found.guild.id,
+    emoji: { id: emoji.id, name: emoji.name },
+    burst: false,
+    type: 0,
+  };
   ctx.gateway?.dispatchToGuild(found.guild.id, 'MESSAGE_REACTION_REMOVE', d, { intent: Intent.GuildMessageReactions });
 }
 
@@ -122,14 +149,21 @@ export function reactionsCleared(ctx: EmulatorContext, target: ReactionTarget, e
   if (found === undefined) return;
   const d: Record<string, unknown> = { channel_id: target.channelId, message_id: target.messageId, guild_id: found.guild.id };
   if (emoji !== undefined) d.emoji = { id: emoji.id, name: emoji.name };
-  ctx.gateway?.dispatchToGuild(found.guild.id, emoji === undefined ? 'MESSAGE_REACTION_REMOVE_ALL' : 'MESSAGE_REACTION_REMOVE_EMOJI', d, { intent: Intent.GuildMessageReactions });
+  ctx.gateway?.dispatchToGuild(found.guild.id, emoji === undefined ? 'MESSAGE_REACTION_REMOVE_ALL' : 'MESSAGE_REACTION_REMOVE_EMOJI', d, {
+    intent: Intent.GuildMessageReactions,
+  });
 }
 
 /** CHANNEL_PINS_UPDATE (GUILDS intent): the time of the channel's latest pin, null when none is left. */
 export function pinsUpdated(ctx: EmulatorContext, channelId: string, lastPinTimestamp: string | null): void {
   const found = ctx.world.channel(channelId);
   if (found === undefined) return;
-  ctx.gateway?.dispatchToGuild(found.guild.id, 'CHANNEL_PINS_UPDATE', { guild_id: found.guild.id, channel_id: channelId, last_pin_timestamp: lastPinTimestamp }, { intent: Intent.Guilds });
+  ctx.gateway?.dispatchToGuild(
+    found.guild.id,
+    'CHANNEL_PINS_UPDATE',
+    { guild_id: found.guild.id, channel_id: channelId, last_pin_timestamp: lastPinTimestamp },
+    { intent: Intent.Guilds },
+  );
 }
 
 /** TYPING_START (GUILD_MESSAGE_TYPING intent): `timestamp` in Unix seconds, with the typing member. */

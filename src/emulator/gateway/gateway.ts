@@ -39,7 +39,6 @@ import { requestGuildMembers } from './members.js';
 import type { EmulatorGateway, EmulatorGatewaySession } from './types.js';
 import type { GatewayPort, ResolvedGatewayOptions, SessionView } from './port.js';
 
-
 export const GATEWAY_PATH = '/gateway';
 
 export interface Session {
@@ -116,14 +115,20 @@ export class Gateway implements GatewayPort {
     return json(200, {
       url: this.url,
       shards: 1,
-      session_start_limit: { total: this.#options.sessionStartLimit, remaining: limit.remaining, reset_after: Math.max(0, limit.resetAt - this.#ctx.options.clock()), max_concurrency: 1 },
+      session_start_limit: {
+        total: this.#options.sessionStartLimit,
+        remaining: limit.remaining,
+        reset_after: Math.max(0, limit.resetAt - this.#ctx.options.clock()),
+        max_concurrency: 1,
+      },
     });
   }
 
   #startLimit(applicationId: string): { remaining: number; resetAt: number } {
     const now = this.#ctx.options.clock();
     let limit = this.#starts.get(applicationId);
-    if (limit === undefined || limit.resetAt <= now) this.#starts.set(applicationId, (limit = { remaining: this.#options.sessionStartLimit, resetAt: now + SESSION_START_RESET_MS }));
+    if (limit === undefined || limit.resetAt <= now)
+      this.#starts.set(applicationId, (limit = { remaining: this.#options.sessionStartLimit, resetAt: now + SESSION_START_RESET_MS }));
     return limit;
   }
 
@@ -152,7 +157,16 @@ export class Gateway implements GatewayPort {
   }
 
   #open(ws: WebSocket, req: IncomingMessage): void {
-    const connection: Connection = { ws, session: undefined, deadline: undefined, grace: undefined, acknowledge: true, closing: false, windowStart: performance.now(), windowCount: 0 };
+    const connection: Connection = {
+      ws,
+      session: undefined,
+      deadline: undefined,
+      grace: undefined,
+      acknowledge: true,
+      closing: false,
+      windowStart: performance.now(),
+      windowCount: 0,
+    };
     this.#connections.add(connection);
     ws.on('error', () => ws.terminate()); // a protocol error of the peer: ws closes it itself
     ws.on('close', (code: number) => this.#closedBy(connection, code));
@@ -267,12 +281,14 @@ export class Gateway implements GatewayPort {
     let shard: [number, number] = [0, 1];
     if (d.shard !== undefined) {
       const s = d.shard;
-      if (!Array.isArray(s) || s.length !== 2 || !s.every((n) => Number.isInteger(n)) || s[1] < 1 || s[0] < 0 || s[0] >= s[1]) return this.#close(connection, Close.InvalidShard);
+      if (!Array.isArray(s) || s.length !== 2 || !s.every((n) => Number.isInteger(n)) || s[1] < 1 || s[0] < 0 || s[0] >= s[1])
+        return this.#close(connection, Close.InvalidShard);
       if (s[1] > this.#options.maxShards) return this.#close(connection, Close.InvalidShard, `Invalid shard: at most ${this.#options.maxShards} shards.`);
       shard = [s[0] as number, s[1] as number];
     }
     const intents = d.intents;
-    if (typeof intents !== 'number' || !Number.isInteger(intents) || intents < 0 || (intents & ~KNOWN_INTENTS) !== 0 || intents > 0x7fffffff) return this.#close(connection, Close.InvalidIntents);
+    if (typeof intents !== 'number' || !Number.isInteger(intents) || intents < 0 || (intents & ~KNOWN_INTENTS) !== 0 || intents > 0x7fffffff)
+      return this.#close(connection, Close.InvalidIntents);
     for (const privileged of PRIVILEGED_INTENTS) {
       if ((intents & privileged.intent) !== 0 && (app.flags & privileged.flags) === 0n) return this.#close(connection, Close.DisallowedIntents);
     }
@@ -281,7 +297,17 @@ export class Gateway implements GatewayPort {
     // Out of session starts: the service refuses the IDENTIFY until the daily window resets.
     if (limit.remaining === 0) return this.#close(connection, Close.AuthenticationFailed, 'Session start limit reached.');
     limit.remaining -= 1;
-    const session: Session = { id: randomBytes(16).toString('hex'), app, shard, intents, largeThreshold: threshold, seq: 0, buffer: [], connection, expiry: undefined };
+    const session: Session = {
+      id: randomBytes(16).toString('hex'),
+      app,
+      shard,
+      intents,
+      largeThreshold: threshold,
+      seq: 0,
+      buffer: [],
+      connection,
+      expiry: undefined,
+    };
     const guilds = this.#guildsOf(session);
     // The service asks a bot whose shard would hold too many guilds to shard (further).
     if (guilds.length > this.#options.maxGuildsPerShard) return this.#close(connection, Close.ShardingRequired);
@@ -396,7 +422,8 @@ export class Gateway implements GatewayPort {
 
   /** Whether `applicationId` has a live session that would receive events of `guildId`. */
   hasSessionFor(applicationId: string, guildId: string): boolean {
-    for (const session of this.#sessions.values()) if (session.app.id === applicationId && guildShard(guildId, session.shard[1]) === session.shard[0]) return true;
+    for (const session of this.#sessions.values())
+      if (session.app.id === applicationId && guildShard(guildId, session.shard[1]) === session.shard[0]) return true;
     return false;
   }
 
@@ -422,7 +449,14 @@ export class Gateway implements GatewayPort {
   })();
 
   get sessions(): EmulatorGatewaySession[] {
-    return [...this.#sessions.values()].map((s) => ({ id: s.id, applicationId: s.app.id, shard: [...s.shard] as [number, number], intents: s.intents, seq: s.seq, connected: s.connection !== undefined }));
+    return [...this.#sessions.values()].map((s) => ({
+      id: s.id,
+      applicationId: s.app.id,
+      shard: [...s.shard] as [number, number],
+      intents: s.intents,
+      seq: s.seq,
+      connected: s.connection !== undefined,
+    }));
   }
 
   reconnect(): void {
@@ -495,7 +529,9 @@ export class Gateway implements GatewayPort {
 
 /** Answers an upgrade request with an HTTP error instead of a WebSocket. */
 function refuseUpgrade(socket: Duplex, status: number, statusText: string, body: string): void {
-  socket.end(`HTTP/1.1 ${status} ${statusText}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${statusText}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** Loads `ws` and makes the gateway of an emulator. */
@@ -504,7 +540,10 @@ export async function startGateway(ctx: EmulatorContext, options: ResolvedGatewa
   try {
     ws = (await import('ws')) as unknown as typeof ws;
   } catch (cause) {
-    throw new EmulatorGatewayError('The emulator\'s gateway needs the optional dependency "ws": run npm install ws, or start the emulator without the gateway option.', { cause });
+    throw new EmulatorGatewayError(
+      'The emulator\'s gateway needs the optional dependency "ws": run npm install ws, or start the emulator without the gateway option.',
+      { cause },
+    );
   }
   // The ESM entry names it; a CommonJS load has it on the default export.
   const WebSocketServerClass = ws.WebSocketServer ?? ws.default!.WebSocketServer;

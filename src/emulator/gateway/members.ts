@@ -82,7 +82,12 @@ export function requestGuildMembers<S extends MembersSession>(gateway: MembersHo
   }
   const count = Math.max(1, Math.ceil(members.length / CHUNK_SIZE));
   for (let i = 0; i < count; i++) {
-    const chunk: Record<string, unknown> = { guild_id: guildId, members: members.slice(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE), chunk_index: i, chunk_count: count };
+    const chunk: Record<string, unknown> = {
+      guild_id: guildId,
+      members: members.slice(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE),
+      chunk_index: i,
+      chunk_count: count,
+    };
     if (notFound !== undefined && notFound.length > 0 && i === 0) chunk.not_found = notFound;
     if (d.presences === true && (session.intents & Intent.GuildPresences) !== 0) chunk.presences = [];
     if (nonce !== undefined) chunk.nonce = nonce;

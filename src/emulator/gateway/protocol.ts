@@ -16,7 +16,15 @@ export const Op = {
 } as const;
 
 /** Opcodes a client may send. */
-export const CLIENT_OPS: ReadonlySet<number> = new Set([Op.Heartbeat, Op.Identify, Op.PresenceUpdate, Op.VoiceStateUpdate, Op.Resume, Op.RequestGuildMembers, Op.RequestSoundboardSounds]);
+export const CLIENT_OPS: ReadonlySet<number> = new Set([
+  Op.Heartbeat,
+  Op.Identify,
+  Op.PresenceUpdate,
+  Op.VoiceStateUpdate,
+  Op.Resume,
+  Op.RequestGuildMembers,
+  Op.RequestSoundboardSounds,
+]);
 
 /** The service's close codes (4000–4014) and the reason text sent with each. */
 export const Close = {

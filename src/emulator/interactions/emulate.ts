@@ -47,14 +47,22 @@ function worldOrThrow(world: InteractionWorld | undefined): InteractionWorld {
 function knownUser(where: string, ctx: EmulatorContext, name: string, value: unknown): EmulatorUser {
   const id = value === undefined ? ctx.signedInUserId : checkSnowflake(where, name, value);
   const user = ctx.options.users.get(id);
-  if (user === undefined) throw argumentError('value', where, name, 'the id of a user given in options.users', id, `Known ids: ${[...ctx.options.users.keys()].join(', ')}.`);
+  if (user === undefined)
+    throw argumentError('value', where, name, 'the id of a user given in options.users', id, `Known ids: ${[...ctx.options.users.keys()].join(', ')}.`);
   return user;
 }
 
 function knownApplication(where: string, ctx: EmulatorContext, value: unknown): string {
   const id = value === undefined ? ctx.options.defaultApplicationId : checkSnowflake(where, 'options.applicationId', value);
   if (!ctx.options.applications.has(id)) {
-    throw argumentError('value', where, 'options.applicationId', 'the id of an application given in options.applications', id, `Known ids: ${[...ctx.options.applications.keys()].join(', ')}.`);
+    throw argumentError(
+      'value',
+      where,
+      'options.applicationId',
+      'the id of an application given in options.applications',
+      id,
+      `Known ids: ${[...ctx.options.applications.keys()].join(', ')}.`,
+    );
   }
   return id;
 }
@@ -73,15 +81,18 @@ function checkName(where: string, value: unknown): string {
 
 function checkCommandOptions(where: string, name: string, value: unknown, depth = 0): EmulatorCommandOption[] {
   if (!Array.isArray(value)) throw argumentError('type', where, name, 'an array of { name, type, value?, options?, focused? }', value);
-  if (value.length > MAX_OPTIONS || depth > MAX_OPTION_DEPTH) throw argumentError('value', where, name, `at most ${MAX_OPTIONS} options, nested at most ${MAX_OPTION_DEPTH} deep`, value);
+  if (value.length > MAX_OPTIONS || depth > MAX_OPTION_DEPTH)
+    throw argumentError('value', where, name, `at most ${MAX_OPTIONS} options, nested at most ${MAX_OPTION_DEPTH} deep`, value);
   return value.map((option, i) => {
     const at = `${name}[${i}]`;
     const o = checkOptions(where, option as EmulatorCommandOption, at);
     const out: EmulatorCommandOption = { name: checkString(where, `${at}.name`, o.name, true), type: 0 };
-    if (typeof o.type !== 'number' || !Number.isInteger(o.type) || o.type < 1 || o.type > 11) throw argumentError('value', where, `${at}.type`, 'an option type from 1 to 11', o.type);
+    if (typeof o.type !== 'number' || !Number.isInteger(o.type) || o.type < 1 || o.type > 11)
+      throw argumentError('value', where, `${at}.type`, 'an option type from 1 to 11', o.type);
     out.type = o.type;
     if (o.value !== undefined) {
-      if (typeof o.value !== 'string' && typeof o.value !== 'number' && typeof o.value !== 'boolean') throw argumentError('type', where, `${at}.value`, 'a string, number or boolean', o.value);
+      if (typeof o.value !== 'string' && typeof o.value !== 'number' && typeof o.value !== 'boolean')
+        throw argumentError('type', where, `${at}.value`, 'a string, number or boolean', o.value);
       out.value = o.value;
     }
     if (o.options !== undefined) out.options = checkCommandOptions(where, `${at}.options`, o.options, depth + 1);
@@ -107,7 +118,12 @@ function memberObject(user: EmulatorUser, permissions?: string, guild?: GuildRec
 }
 
 /** Entities the options refer to: known users (with members), and minimal channels and roles. */
-function resolvedOf(ctx: EmulatorContext, options: readonly EmulatorCommandOption[], guild: GuildRecord | undefined, out: Record<string, Record<string, unknown>> = {}): Record<string, Record<string, unknown>> {
+function resolvedOf(
+  ctx: EmulatorContext,
+  options: readonly EmulatorCommandOption[],
+  guild: GuildRecord | undefined,
+  out: Record<string, Record<string, unknown>> = {},
+): Record<string, Record<string, unknown>> {
   for (const option of options) {
     const id = typeof option.value === 'string' ? option.value : undefined;
     if (id !== undefined && (option.type === 6 || option.type === 9)) {
@@ -204,7 +220,10 @@ function endpointUrlOf(ctx: EmulatorContext, applicationId: string, world?: Inte
 function endpointOf(ctx: EmulatorContext, applicationId: string, world?: InteractionWorld): string {
   const url = endpointUrlOf(ctx, applicationId, world);
   if (url === undefined) {
-    throw new EmulatorInteractionError('no-endpoint', `Application ${applicationId} has no interactions endpoint: set interactionsEndpointUrl in options.applications.`);
+    throw new EmulatorInteractionError(
+      'no-endpoint',
+      `Application ${applicationId} has no interactions endpoint: set interactionsEndpointUrl in options.applications.`,
+    );
   }
   return url;
 }
@@ -219,7 +238,10 @@ function checkReachable(ctx: EmulatorContext, applicationId: string, guildId: st
   if (viaGateway(ctx, applicationId, guildId, world)) return;
   const url = endpointUrlOf(ctx, applicationId, world);
   if (url === undefined) {
-    throw new EmulatorInteractionError('no-endpoint', `Application ${applicationId} has no interactions endpoint: set interactionsEndpointUrl in options.applications, or connect its bot to the emulator's gateway.`);
+    throw new EmulatorInteractionError(
+      'no-endpoint',
+      `Application ${applicationId} has no interactions endpoint: set interactionsEndpointUrl in options.applications, or connect its bot to the emulator's gateway.`,
+    );
   }
 }
 
@@ -242,7 +264,12 @@ function resultOf(record: InteractionRecord, ack: Ack, message: ReturnType<typeo
  * EmulatorInteractionError when the endpoint refuses it, answers wrongly, or does not acknowledge
  * within 3 seconds.
  */
-async function dispatch(ctx: EmulatorContext, world: InteractionWorld, record: InteractionRecord, payload: Record<string, unknown>): Promise<EmulatorInteractionResult> {
+async function dispatch(
+  ctx: EmulatorContext,
+  world: InteractionWorld,
+  record: InteractionRecord,
+  payload: Record<string, unknown>,
+): Promise<EmulatorInteractionResult> {
   // An application without an interactions endpoint gets INTERACTION_CREATE over the gateway, when
   // it has a session that receives the guild's events, and answers through the callback route.
   const overGateway = viaGateway(ctx, record.applicationId, record.guildId, world);
@@ -272,7 +299,11 @@ async function dispatch(ctx: EmulatorContext, world: InteractionWorld, record: I
     const response = parseAnswer(answer.body);
     const problems = responseProblems(record, response);
     if (problems.length > 0) {
-      throw new EmulatorInteractionError('invalid-response', `The interactions endpoint answered with an invalid interaction response: ${problems.map((p) => p.message).join(' ')}`, answer.status);
+      throw new EmulatorInteractionError(
+        'invalid-response',
+        `The interactions endpoint answered with an invalid interaction response: ${problems.map((p) => p.message).join(' ')}`,
+        answer.status,
+      );
     }
     const ack: Ack = { response: structuredClone(response) as Ack['response'], via: 'http' };
     record.onAck = undefined;
@@ -283,7 +314,12 @@ async function dispatch(ctx: EmulatorContext, world: InteractionWorld, record: I
 }
 
 /** Waits for the acknowledgement through the callback route, within the 3-second window. */
-async function awaitCallback(world: InteractionWorld, record: InteractionRecord, fromCallback: Promise<Ack>, status: number | undefined): Promise<EmulatorInteractionResult> {
+async function awaitCallback(
+  world: InteractionWorld,
+  record: InteractionRecord,
+  fromCallback: Promise<Ack>,
+  status: number | undefined,
+): Promise<EmulatorInteractionResult> {
   const viaCallback = (): EmulatorInteractionResult => resultOf(record, record.ack!, currentMessage(world, record));
   if (record.ack !== undefined) return viaCallback();
   const remaining = record.sentAt + ACK_WINDOW_MS - Date.now();
@@ -297,7 +333,11 @@ async function awaitCallback(world: InteractionWorld, record: InteractionRecord,
   clearTimeout(timer);
   if (ack === undefined) {
     record.onAck = undefined;
-    throw new EmulatorInteractionError('no-response', `The application did not respond: nothing acknowledged the interaction within ${ACK_WINDOW_MS} ms.`, status);
+    throw new EmulatorInteractionError(
+      'no-response',
+      `The application did not respond: nothing acknowledged the interaction within ${ACK_WINDOW_MS} ms.`,
+      status,
+    );
   }
   return viaCallback();
 }
@@ -309,21 +349,29 @@ function currentMessage(world: InteractionWorld, record: InteractionRecord): Ret
 }
 
 /** The guild, channel and member an interaction happens in: a guild of the emulator's world, one of its channels, a member. */
-function place(where: string, ctx: EmulatorContext, o: { guildId?: unknown; channelId?: unknown; userId?: unknown; applicationId?: unknown; locale?: unknown }, permissions?: string): Where {
+function place(
+  where: string,
+  ctx: EmulatorContext,
+  o: { guildId?: unknown; channelId?: unknown; userId?: unknown; applicationId?: unknown; locale?: unknown },
+  permissions?: string,
+): Where {
   const guildId = checkSnowflake(where, 'options.guildId', o.guildId);
   const guild = ctx.world.guilds.get(guildId);
-  if (guild === undefined) throw argumentError('value', where, 'options.guildId', 'the id of a guild of this emulator', guildId, 'Create one with emulator.createGuild().');
+  if (guild === undefined)
+    throw argumentError('value', where, 'options.guildId', 'the id of a guild of this emulator', guildId, 'Create one with emulator.createGuild().');
   let channel: ChannelRecord | undefined;
   if (o.channelId === undefined) {
     channel = [...guild.channels.values()].find((c) => c.type === 0);
-    if (channel === undefined) throw argumentError('value', where, 'options.channelId', 'a channel of the guild (it has no text channel to default to)', o.channelId);
+    if (channel === undefined)
+      throw argumentError('value', where, 'options.channelId', 'a channel of the guild (it has no text channel to default to)', o.channelId);
   } else {
     channel = guild.channels.get(checkSnowflake(where, 'options.channelId', o.channelId));
     if (channel === undefined) throw argumentError('value', where, 'options.channelId', 'the id of a channel of the guild', o.channelId);
   }
   const user = knownUser(where, ctx, 'options.userId', o.userId);
   const inChannel = channelPermissions(guild, channel, user.id);
-  if (inChannel === undefined) throw argumentError('value', where, 'options.userId', 'a member of the guild', user.id, 'Add one with emulator.setGuildMember().');
+  if (inChannel === undefined)
+    throw argumentError('value', where, 'options.userId', 'a member of the guild', user.id, 'Add one with emulator.setGuildMember().');
   return {
     applicationId: knownApplication(where, ctx, o.applicationId),
     guild,
@@ -337,19 +385,39 @@ function place(where: string, ctx: EmulatorContext, o: { guildId?: unknown; chan
 }
 
 /** Where a follow-up interaction (a click, a modal submission) happens: the first one's guild and channel. */
-function inWorld(ctx: EmulatorContext, guildId: string | undefined, channelId: string, user: EmulatorUser): Pick<Where, 'guild' | 'channel' | 'guildId' | 'channelId' | 'user' | 'permissions'> {
+function inWorld(
+  ctx: EmulatorContext,
+  guildId: string | undefined,
+  channelId: string,
+  user: EmulatorUser,
+): Pick<Where, 'guild' | 'channel' | 'guildId' | 'channelId' | 'user' | 'permissions'> {
   const guild = guildId === undefined ? undefined : ctx.world.guilds.get(guildId);
   const channel = guild?.channels.get(channelId);
   const bits = guild !== undefined && channel !== undefined ? channelPermissions(guild, channel, user.id) : undefined;
-  return { guildId, channelId, user, permissions: String(bits ?? 0n), ...(guild !== undefined ? { guild } : {}), ...(channel !== undefined ? { channel } : {}) };
+  return {
+    guildId,
+    channelId,
+    user,
+    permissions: String(bits ?? 0n),
+    ...(guild !== undefined ? { guild } : {}),
+    ...(channel !== undefined ? { channel } : {}),
+  };
 }
 
 /** The registered command of that name and type: the guild's first, then the global one. */
 function registeredCommand(where: string, ctx: EmulatorContext, at: Where, type: number, name: string): CommandRecord {
-  const find = (guildId: string | undefined): CommandRecord | undefined => ctx.commands.commands(scopeKey(at.applicationId, guildId)).find((c) => c.type === type && c.name === name);
+  const find = (guildId: string | undefined): CommandRecord | undefined =>
+    ctx.commands.commands(scopeKey(at.applicationId, guildId)).find((c) => c.type === type && c.name === name);
   const command = find(at.guildId) ?? find(undefined);
   if (command === undefined) {
-    throw argumentError('value', where, 'options.name', `the name of a command of type ${type} the application registered, globally or in the guild`, name, 'Register it with POST /applications/{id}/commands or PUT for a bulk overwrite.');
+    throw argumentError(
+      'value',
+      where,
+      'options.name',
+      `the name of a command of type ${type} the application registered, globally or in the guild`,
+      name,
+      'Register it with POST /applications/{id}/commands or PUT for a bulk overwrite.',
+    );
   }
   return command;
 }
@@ -358,10 +426,21 @@ function registeredCommand(where: string, ctx: EmulatorContext, at: Where, type:
 function mayUse(ctx: EmulatorContext, at: Where, command: CommandRecord): boolean {
   const overwrites = ctx.commands.permissionsOf(scopeKey(at.applicationId, at.guild!.id));
   const dmp = command.default_member_permissions;
-  return canUseCommand(at.guild!, at.channel!, at.user.id, typeof dmp === 'string' ? dmp : null, overwrites.get(command.id) ?? [], overwrites.get(at.applicationId) ?? []);
+  return canUseCommand(
+    at.guild!,
+    at.channel!,
+    at.user.id,
+    typeof dmp === 'string' ? dmp : null,
+    overwrites.get(command.id) ?? [],
+    overwrites.get(at.applicationId) ?? [],
+  );
 }
 
-export async function invokeCommand(ctx: EmulatorContext, maybeWorld: InteractionWorld | undefined, options: InvokeCommandOptions): Promise<EmulatorInteractionResult> {
+export async function invokeCommand(
+  ctx: EmulatorContext,
+  maybeWorld: InteractionWorld | undefined,
+  options: InvokeCommandOptions,
+): Promise<EmulatorInteractionResult> {
   const where = 'emulator.invokeCommand';
   const world = worldOrThrow(maybeWorld);
   const o = checkOptions(where, options);
@@ -378,7 +457,10 @@ export async function invokeCommand(ctx: EmulatorContext, maybeWorld: Interactio
   checkReachable(ctx, at.applicationId, at.guildId, world);
   const command = registeredCommand(where, ctx, at, type, name);
   if (!mayUse(ctx, at, command)) {
-    throw new EmulatorInteractionError('permission-denied', `Permission Denied: the user may not use the command "${name}" in this channel (its permissions and overwrites), so it was not delivered.`);
+    throw new EmulatorInteractionError(
+      'permission-denied',
+      `Permission Denied: the user may not use the command "${name}" in this channel (its permissions and overwrites), so it was not delivered.`,
+    );
   }
   const data: Record<string, unknown> = { id: command.id, name, type, ...(command.guild_id !== undefined ? { guild_id: command.guild_id } : {}) };
   if (type === 1) {
@@ -394,7 +476,10 @@ export async function invokeCommand(ctx: EmulatorContext, maybeWorld: Interactio
     if (type === 2) {
       // The spec: a user without send-message permission gets "Permission Denied" on a user command.
       if (!hasPermission(at.permissions, PermissionFlags.SendMessages) && !hasPermission(at.permissions, PermissionFlags.Administrator)) {
-        throw new EmulatorInteractionError('permission-denied', 'Permission Denied: the user lacks SEND_MESSAGES in the channel, so the user command was not delivered.');
+        throw new EmulatorInteractionError(
+          'permission-denied',
+          'Permission Denied: the user lacks SEND_MESSAGES in the channel, so the user command was not delivered.',
+        );
       }
       if (o.targetId === undefined) throw argumentError('type', where, 'options.targetId', 'the id of the user the command is used on', o.targetId);
       const target = knownUser(where, ctx, 'options.targetId', o.targetId);
@@ -402,7 +487,8 @@ export async function invokeCommand(ctx: EmulatorContext, maybeWorld: Interactio
       const targetPermissions = channelPermissions(at.guild!, at.channel!, target.id);
       data.resolved = { users: { [target.id]: userObject(target) } };
       // A target outside the guild has a user but no member, as on the service.
-      if (targetPermissions !== undefined) (data.resolved as Record<string, unknown>).members = { [target.id]: memberObject(target, String(targetPermissions), at.guild) };
+      if (targetPermissions !== undefined)
+        (data.resolved as Record<string, unknown>).members = { [target.id]: memberObject(target, String(targetPermissions), at.guild) };
     } else {
       const targetId = checkSnowflake(where, 'options.targetId', o.targetId);
       const message = world.message(targetId);
@@ -415,7 +501,11 @@ export async function invokeCommand(ctx: EmulatorContext, maybeWorld: Interactio
   return dispatch(ctx, world, record, { ...common, data });
 }
 
-export async function autocomplete(ctx: EmulatorContext, maybeWorld: InteractionWorld | undefined, options: AutocompleteOptions): Promise<EmulatorInteractionResult> {
+export async function autocomplete(
+  ctx: EmulatorContext,
+  maybeWorld: InteractionWorld | undefined,
+  options: AutocompleteOptions,
+): Promise<EmulatorInteractionResult> {
   const where = 'emulator.autocomplete';
   const world = worldOrThrow(maybeWorld);
   if (options === undefined) throw argumentError('type', where, 'options', 'an object { guildId, name, options }', options);
@@ -423,10 +513,12 @@ export async function autocomplete(ctx: EmulatorContext, maybeWorld: Interaction
   const at = place(where, ctx, o);
   const name = checkName(where, o.name);
   const filled = checkCommandOptions(where, 'options.options', o.options);
-  if (countFocused(filled) !== 1) throw argumentError('value', where, 'options.options', 'options with exactly one marked focused: true (the one being typed)', filled);
+  if (countFocused(filled) !== 1)
+    throw argumentError('value', where, 'options.options', 'options with exactly one marked focused: true (the one being typed)', filled);
   checkReachable(ctx, at.applicationId, at.guildId, world);
   const command = registeredCommand(where, ctx, at, 1, name);
-  if (!mayUse(ctx, at, command)) throw new EmulatorInteractionError('permission-denied', `Permission Denied: the user may not use the command "${name}" in this channel.`);
+  if (!mayUse(ctx, at, command))
+    throw new EmulatorInteractionError('permission-denied', `Permission Denied: the user may not use the command "${name}" in this channel.`);
   const { record, common } = begin(ctx, world, 4, at);
   const data = { id: command.id, name, type: 1, ...(command.guild_id !== undefined ? { guild_id: command.guild_id } : {}), options: filled };
   return dispatch(ctx, world, record, { ...common, data });
@@ -451,7 +543,11 @@ function findComponent(components: unknown[], customId: string): Record<string, 
   return undefined;
 }
 
-export async function clickComponent(ctx: EmulatorContext, maybeWorld: InteractionWorld | undefined, options: ClickComponentOptions): Promise<EmulatorInteractionResult> {
+export async function clickComponent(
+  ctx: EmulatorContext,
+  maybeWorld: InteractionWorld | undefined,
+  options: ClickComponentOptions,
+): Promise<EmulatorInteractionResult> {
   const where = 'emulator.clickComponent';
   const world = worldOrThrow(maybeWorld);
   if (options === undefined) throw argumentError('type', where, 'options', 'an object { messageId, customId, values? }', options);
@@ -469,7 +565,8 @@ export async function clickComponent(ctx: EmulatorContext, maybeWorld: Interacti
     if (o.values !== undefined) throw argumentError('value', where, 'options.values', 'absent for a button', o.values);
   } else if (SELECT_TYPES.has(type)) {
     const values = o.values;
-    if (!Array.isArray(values) || !values.every((v) => typeof v === 'string')) throw argumentError('type', where, 'options.values', 'an array of strings (the chosen values)', values);
+    if (!Array.isArray(values) || !values.every((v) => typeof v === 'string'))
+      throw argumentError('type', where, 'options.values', 'an array of strings (the chosen values)', values);
     const min = typeof component.min_values === 'number' ? component.min_values : 1;
     const max = typeof component.max_values === 'number' ? component.max_values : 1;
     if (values.length < min || values.length > max) throw argumentError('value', where, 'options.values', `from ${min} to ${max} values`, values);
@@ -480,7 +577,11 @@ export async function clickComponent(ctx: EmulatorContext, maybeWorld: Interacti
     } else {
       values.forEach((v, i) => checkSnowflake(where, `options.values[${i}]`, v));
       const kind = type === 5 ? 6 : type === 6 ? 8 : type === 7 ? 9 : 7;
-      data.resolved = resolvedOf(ctx, values.map((value) => ({ name: 'value', type: kind, value })), message.guild_id === undefined ? undefined : ctx.world.guilds.get(message.guild_id));
+      data.resolved = resolvedOf(
+        ctx,
+        values.map((value) => ({ name: 'value', type: kind, value })),
+        message.guild_id === undefined ? undefined : ctx.world.guilds.get(message.guild_id),
+      );
     }
     data.values = [...values];
   } else {
@@ -497,7 +598,11 @@ export async function clickComponent(ctx: EmulatorContext, maybeWorld: Interacti
   return dispatch(ctx, world, record, { ...common, data, message: structuredClone(message) });
 }
 
-export async function submitModal(ctx: EmulatorContext, maybeWorld: InteractionWorld | undefined, options: SubmitModalOptions): Promise<EmulatorInteractionResult> {
+export async function submitModal(
+  ctx: EmulatorContext,
+  maybeWorld: InteractionWorld | undefined,
+  options: SubmitModalOptions,
+): Promise<EmulatorInteractionResult> {
   const where = 'emulator.submitModal';
   const world = worldOrThrow(maybeWorld);
   if (options === undefined) throw argumentError('type', where, 'options', 'an object { customId, values? }', options);
@@ -508,7 +613,13 @@ export async function submitModal(ctx: EmulatorContext, maybeWorld: InteractionW
   const modal = world.peekModal(applicationId, user.id, customId);
   if (modal === undefined) throw argumentError('value', where, 'options.customId', 'the custom_id of a modal the application opened for this user', customId);
   const values = o.values === undefined ? {} : checkOptions(where, o.values, 'options.values');
-  const { components, resolved } = submittedComponents(where, ctx, modal.components, values as Record<string, unknown>, modal.guildId === undefined ? undefined : ctx.world.guilds.get(modal.guildId));
+  const { components, resolved } = submittedComponents(
+    where,
+    ctx,
+    modal.components,
+    values as Record<string, unknown>,
+    modal.guildId === undefined ? undefined : ctx.world.guilds.get(modal.guildId),
+  );
   checkReachable(ctx, applicationId, modal.guildId, world);
   world.takeModal(applicationId, user.id, customId);
   const at: Where = {
@@ -528,13 +639,26 @@ export async function submitModal(ctx: EmulatorContext, maybeWorld: InteractionW
 }
 
 /** The service's endpoint check: a signed PING, a forged one, and a stale one. */
-export async function checkInteractionsEndpoint(ctx: EmulatorContext, maybeWorld: InteractionWorld | undefined, applicationId: unknown, candidate?: string): Promise<InteractionsEndpointCheck> {
+export async function checkInteractionsEndpoint(
+  ctx: EmulatorContext,
+  maybeWorld: InteractionWorld | undefined,
+  applicationId: unknown,
+  candidate?: string,
+): Promise<InteractionsEndpointCheck> {
   const where = 'emulator.checkInteractionsEndpoint';
   const world = worldOrThrow(maybeWorld);
   const appId = knownApplication(where, ctx, applicationId);
   const url = candidate ?? endpointOf(ctx, appId, world);
   const key = world.keys.get(appId)!;
-  const ping = (): string => JSON.stringify({ id: ctx.ids.next(ctx.options.clock()), application_id: appId, type: 1, token: randomBytes(32).toString('base64url'), version: 1, app_permissions: String(ALL_PERMISSIONS) });
+  const ping = (): string =>
+    JSON.stringify({
+      id: ctx.ids.next(ctx.options.clock()),
+      application_id: appId,
+      type: 1,
+      token: randomBytes(32).toString('base64url'),
+      version: 1,
+      app_permissions: String(ALL_PERMISSIONS),
+    });
   const now = Math.floor(Date.now() / 1000);
   const valid = ping();
   const good = await postJson(url, valid, signatureHeaders(key.privateKey, now, valid), ACK_WINDOW_MS, world.closing.signal);
@@ -553,22 +677,35 @@ export async function checkInteractionsEndpoint(ctx: EmulatorContext, maybeWorld
   return { reachable: true, ping: pong, forgedRefused, staleRefused, ok: pong && forgedRefused && staleRefused };
 }
 
-
 /**
  * Sets an application's interactions endpoint as the service's settings page does: only after
  * the endpoint passes the check (PONG to a signed PING, 401 to a forged and to a stale one).
  */
-export async function setInteractionsEndpoint(ctx: EmulatorContext, maybeWorld: InteractionWorld | undefined, url: unknown, applicationId: unknown): Promise<InteractionsEndpointCheck> {
+export async function setInteractionsEndpoint(
+  ctx: EmulatorContext,
+  maybeWorld: InteractionWorld | undefined,
+  url: unknown,
+  applicationId: unknown,
+): Promise<InteractionsEndpointCheck> {
   const where = 'emulator.setInteractionsEndpoint';
   const world = worldOrThrow(maybeWorld);
   const href = checkEndpointHref(where, 'url', url);
   const appId = knownApplication(where, ctx, applicationId);
   const check = await checkInteractionsEndpoint(ctx, world, appId, href);
   if (!check.reachable) {
-    throw new EmulatorInteractionError('endpoint-unreachable', `The interactions endpoint was not saved: it ${check.problem}, so its signature checks could not run.`);
+    throw new EmulatorInteractionError(
+      'endpoint-unreachable',
+      `The interactions endpoint was not saved: it ${check.problem}, so its signature checks could not run.`,
+    );
   }
   if (!check.ok) {
-    const failed = [!check.ping && 'a signed PING did not get PONG', !check.forgedRefused && 'a forged signature was not refused with 401', !check.staleRefused && 'a 10-minute-old timestamp was not refused with 401'].filter(Boolean).join('; ');
+    const failed = [
+      !check.ping && 'a signed PING did not get PONG',
+      !check.forgedRefused && 'a forged signature was not refused with 401',
+      !check.staleRefused && 'a 10-minute-old timestamp was not refused with 401',
+    ]
+      .filter(Boolean)
+      .join('; ');
     throw new EmulatorInteractionError('endpoint-check', `The interactions endpoint was not saved: ${failed}.`);
   }
   world.interactionsEndpointUrls.set(appId, href);
@@ -609,7 +746,12 @@ export function deliverDeauthorized(ctx: EmulatorContext, world: InteractionWorl
 }
 
 /** Used by the callback route: the interaction acknowledged through `POST /interactions/{id}/{token}/callback`. */
-export function acknowledgeByCallback(ctx: EmulatorContext, world: InteractionWorld, record: InteractionRecord, response: unknown): ReturnType<typeof applyAck> {
+export function acknowledgeByCallback(
+  ctx: EmulatorContext,
+  world: InteractionWorld,
+  record: InteractionRecord,
+  response: unknown,
+): ReturnType<typeof applyAck> {
   const ack: Ack = { response: structuredClone(response) as Ack['response'], via: 'callback' };
   const message = applyAck(ctx, world, record, ack);
   const notify = record.onAck;

@@ -35,11 +35,18 @@ function collectCustomIds(node: unknown, out: Set<string>, depth = 0): void {
 }
 
 /** The responses of a modal's components and the entities they resolve to. */
-export function submittedComponents(where: string, ctx: EmulatorContext, components: unknown[], values: Record<string, unknown>, guild?: GuildRecord): { components: unknown[]; resolved: Resolved } {
+export function submittedComponents(
+  where: string,
+  ctx: EmulatorContext,
+  components: unknown[],
+  values: Record<string, unknown>,
+  guild?: GuildRecord,
+): { components: unknown[]; resolved: Resolved } {
   const known = new Set<string>();
   for (const c of components) collectCustomIds(c, known);
   for (const key of Object.keys(values)) {
-    if (!known.has(key)) throw argumentError('value', where, `options.values.${key}`, `the custom_id of a component in the modal (${[...known].join(', ')})`, key);
+    if (!known.has(key))
+      throw argumentError('value', where, `options.values.${key}`, `the custom_id of a component in the modal (${[...known].join(', ')})`, key);
   }
   const resolved: Resolved = {};
   const given = (c: Node): unknown => (Object.hasOwn(values, c.custom_id as string) ? values[c.custom_id as string] : undefined);
@@ -92,13 +99,18 @@ export function submittedComponents(where: string, ctx: EmulatorContext, compone
           const user = ctx.options.users.get(v);
           if ((c.type === 5 || c.type === 7) && user !== undefined) {
             (resolved.users ??= {})[v] = userJson(user);
-            (resolved.members ??= {})[v] = partialMemberJson(guild?.members.get(v) ?? { userId: v, roles: [], joinedAt: Date.parse('2025-01-01T00:00:00.000Z') });
-          } else if (c.type === 6 || c.type === 7) (resolved.roles ??= {})[v] = roleJson(guild?.roles.get(v) ?? { id: v, name: `role-${v}`, permissions: 0n, position: 1 });
+            (resolved.members ??= {})[v] = partialMemberJson(
+              guild?.members.get(v) ?? { userId: v, roles: [], joinedAt: Date.parse('2025-01-01T00:00:00.000Z') },
+            );
+          } else if (c.type === 6 || c.type === 7)
+            (resolved.roles ??= {})[v] = roleJson(guild?.roles.get(v) ?? { id: v, name: `role-${v}`, permissions: 0n, position: 1 });
           else if (c.type === 8) {
             const known = ctx.world.channel(v);
-            (resolved.channels ??= {})[v] = { ...(known === undefined ? { id: v, type: 0, name: `channel-${v}` } : channelJson(known.channel, known.guild)), permissions: '0' };
-          }
-          else throw argumentError('value', where, name(c), 'ids of users given in options.users', list);
+            (resolved.channels ??= {})[v] = {
+              ...(known === undefined ? { id: v, type: 0, name: `channel-${v}` } : channelJson(known.channel, known.guild)),
+              permissions: '0',
+            };
+          } else throw argumentError('value', where, name(c), 'ids of users given in options.users', list);
         }
         return { type: c.type, id, custom_id: customId, values: list };
       }

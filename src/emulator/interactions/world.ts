@@ -95,7 +95,8 @@ function boundedSet<K, V>(map: Map<K, V>, key: K, value: V): void {
 
 /** A fresh Ed25519 key pair, kept as PKCS#8 PEM (the form saved in dataDir). */
 export function generateInteractionKeyPem(): string {
-  return generateKeyPairSync('ed25519', { privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } }).privateKey;
+  return generateKeyPairSync('ed25519', { privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } })
+    .privateKey;
 }
 
 /** The key of a PKCS#8 PEM; undefined when the PEM is not an Ed25519 private key. */
@@ -275,7 +276,8 @@ function interactionKeys(options: ResolvedOptions, state: Pick<StateStore, 'sett
     const saved = state.setting(`interaction-key:${id}`);
     let key = saved === undefined ? undefined : interactionKeyFromPem(saved);
     // A new key in place of a damaged one would break every endpoint checking the old public key.
-    if (saved !== undefined && key === undefined) throw damagedState(state, `the interaction signing key of application ${id} (not an Ed25519 private key in PEM)`);
+    if (saved !== undefined && key === undefined)
+      throw damagedState(state, `the interaction signing key of application ${id} (not an Ed25519 private key in PEM)`);
     if (key === undefined) {
       const pem = generateInteractionKeyPem();
       state.saveSetting(`interaction-key:${id}`, pem);

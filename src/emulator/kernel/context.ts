@@ -73,7 +73,6 @@ export interface EmulatorRequestRecord {
   status: number;
 }
 
-
 /** Paths relative to the web base; the API ones include the version segment. */
 export const PATHS = {
   authorize: '/oauth2/authorize',

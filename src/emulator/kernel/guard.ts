@@ -82,7 +82,7 @@ export class Guard {
   checkHost(req: IncomingMessage): GuardRefusal | undefined {
     const host = req.headers.host?.toLowerCase();
     if (host === undefined || host === '') {
-      return { status: 421, message: 'The request has no Host header; send the emulator\'s own address (127.0.0.1 and its port) as Host.' };
+      return { status: 421, message: "The request has no Host header; send the emulator's own address (127.0.0.1 and its port) as Host." };
     }
     if (this.#hosts.has(host)) return undefined;
     const name = host.replace(/:\d+$/, '');
@@ -105,19 +105,30 @@ export class Guard {
       case 'api': {
         const method = req.method ?? 'GET';
         if (!foreign || method === 'GET' || method === 'HEAD') return undefined;
-        return { status: 403, message: 'The emulator refuses a request that changes state from another web page; call its API from your own code, not from a browser page of another origin.' };
+        return {
+          status: 403,
+          message:
+            'The emulator refuses a request that changes state from another web page; call its API from your own code, not from a browser page of another origin.',
+        };
       }
       case 'socket':
-        return origin === undefined || ownOrigin ? undefined : { status: 403, message: 'The emulator refuses a gateway connection opened by a web page of another origin.' };
+        return origin === undefined || ownOrigin
+          ? undefined
+          : { status: 403, message: 'The emulator refuses a gateway connection opened by a web page of another origin.' };
       case 'json-action':
         if (foreign || !(ownOrigin || site === 'same-origin')) {
-          return { status: 403, message: 'A web client action must come from the emulator\'s own page: send it with the page\'s Origin (browsers add it to a same-origin fetch).' };
+          return {
+            status: 403,
+            message: "A web client action must come from the emulator's own page: send it with the page's Origin (browsers add it to a same-origin fetch).",
+          };
         }
         return mediaType(req) === 'application/json' ? undefined : { status: 415, message: 'A web client action must be sent as application/json.' };
       case 'data':
       case 'stream':
       case 'form':
-        return foreign ? { status: 403, message: 'The emulator refuses this request from a web page of another origin; open the emulator\'s own page instead.' } : undefined;
+        return foreign
+          ? { status: 403, message: "The emulator refuses this request from a web page of another origin; open the emulator's own page instead." }
+          : undefined;
     }
   }
 
@@ -174,5 +185,5 @@ export function formTokenInput(guard: Guard, action: string): string {
 export function checkFormToken(guard: Guard, action: string, form: unknown): GuardRefusal | undefined {
   const token = form instanceof URLSearchParams ? form.get(FORM_TOKEN_FIELD) : undefined;
   if (guard.isFormToken(action, token)) return undefined;
-  return { status: 403, message: 'The form is missing its anti-forgery token or the token is not this emulator\'s; reload the page and submit the form again.' };
+  return { status: 403, message: "The form is missing its anti-forgery token or the token is not this emulator's; reload the page and submit the form again." };
 }

@@ -101,7 +101,6 @@ export function jsonText(status: number, body: string): Reply {
   return { status, headers: { 'Content-Type': 'application/json' }, body };
 }
 
-
 /** The service's generic error body, e.g. `{"message": "404: Not Found", "code": 0}`. */
 export function serviceError(status: number, headers: Record<string, string> = {}): Reply {
   return json(status, { message: `${status}: ${STATUS_CODES[status] ?? 'Error'}`, code: 0 }, headers);
@@ -141,7 +140,7 @@ function bufferedBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Buffer | un
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return undefined;
   const chunks: Buffer[] = [];
-  for (let chunk: Buffer | null; (chunk = req.read() as Buffer | null) !== null; ) chunks.push(chunk);
+  for (let chunk: Buffer | null; (chunk = req.read() as Buffer | null) !== null;) chunks.push(chunk);
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 

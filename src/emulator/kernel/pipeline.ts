@@ -125,7 +125,9 @@ export function guardReply(refusal: GuardRefusal): Reply {
 /** The guard's refusal written on an upgrade's socket, which is then closed. */
 function refuseUpgrade(socket: Duplex, reply: Reply): void {
   const reason = reply.status === 421 ? 'Misdirected Request' : reply.status === 404 ? 'Not Found' : 'Forbidden';
-  socket.end(`HTTP/1.1 ${reply.status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(reply.body)}\r\nConnection: close\r\n\r\n${reply.body}`);
+  socket.end(
+    `HTTP/1.1 ${reply.status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(reply.body)}\r\nConnection: close\r\n\r\n${reply.body}`,
+  );
 }
 
 /** A route that matched, with its path's parameters (percent-decoded). */
@@ -251,7 +253,16 @@ function takeLimits(ctx: EmulatorContext, row: Route, applicationId: string, use
 const withHeaders = (reply: Outcome, headers: Record<string, string> | undefined): Outcome =>
   headers === undefined || !('status' in reply) ? reply : { ...reply, headers: { ...reply.headers, ...headers } };
 
-function answer(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, row: Route, params: string[], now: number, enforce: boolean, note: RequestNote): Outcome | Promise<Outcome> {
+function answer(
+  ctx: EmulatorContext,
+  req: IncomingMessage,
+  url: RequestUrl,
+  row: Route,
+  params: string[],
+  now: number,
+  enforce: boolean,
+  note: RequestNote,
+): Outcome | Promise<Outcome> {
   if (row.faults === undefined || row.faults === 'service') {
     const failed = takeServiceFault(ctx);
     if (failed !== undefined) return failed;
@@ -287,7 +298,16 @@ function answer(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, row
 }
 
 /** The rest of the pipeline for a route whose application is named by the request: body, token fault, limits, run. */
-function named(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, row: Route, params: string[], now: number, enforce: boolean, note: RequestNote): Outcome | Promise<Outcome> {
+function named(
+  ctx: EmulatorContext,
+  req: IncomingMessage,
+  url: RequestUrl,
+  row: Route,
+  params: string[],
+  now: number,
+  enforce: boolean,
+  note: RequestNote,
+): Outcome | Promise<Outcome> {
   const withBody = (body: unknown): Outcome | Promise<Outcome> => {
     if (body instanceof URLSearchParams) note.grantType = body.get('grant_type') ?? undefined;
     if (row.faults === 'token') {

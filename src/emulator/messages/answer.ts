@@ -53,7 +53,9 @@ export function answered(ctx: EmulatorContext, message: StoredMessage['message']
  */
 export function channelMessagesOldestFirst(ctx: EmulatorContext, channelId: string, viewerId?: string): Json[] {
   return [
-    ...channelMessagesOf(ctx).list(channelId).map((stored) => answered(ctx, stored.message, viewerId)),
+    ...channelMessagesOf(ctx)
+      .list(channelId)
+      .map((stored) => answered(ctx, stored.message, viewerId)),
     ...registeredChannelMessages(ctx, channelId).map((m) => withMarks(ctx, m, viewerId)),
   ].sort((a, b) => (BigInt(String(a.id)) < BigInt(String(b.id)) ? -1 : 1));
 }

@@ -218,7 +218,8 @@ function listReactors({ ctx, params, url, caller }: Call): Reply {
   const problems: FieldProblem[] = [];
   const limit = limitOf(url.searchParams.get('limit'), REACTORS_LIMIT_DEFAULT, REACTORS_LIMIT_MAX, problems);
   const after = url.searchParams.get('after');
-  if (after !== null && !isSnowflake(after)) problems.push({ path: ['after'], code: FieldErrorCode.NumberType, message: `Value "${String(after).slice(0, 25)}" is not snowflake.` });
+  if (after !== null && !isSnowflake(after))
+    problems.push({ path: ['after'], code: FieldErrorCode.NumberType, message: `Value "${String(after).slice(0, 25)}" is not snowflake.` });
   const type = url.searchParams.get('type');
   if (type !== null && type !== '0' && type !== '1') problems.push({ path: ['type'], code: FieldErrorCode.Choices, message: 'Value must be one of (0, 1).' });
   if (problems.length > 0) return json(400, invalidFormBody(problems));
@@ -230,7 +231,10 @@ function listReactors({ ctx, params, url, caller }: Call): Reply {
   const reaction = channelMessagesOf(ctx).marks.reaction(channelId, messageId, parsed);
   const floor = after === null ? -1n : BigInt(after);
   const ids = [...(reaction?.users ?? [])].filter((id) => BigInt(id) > floor).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
-  return json(200, ids.slice(0, limit).map((id) => reactorJson(ctx, id)));
+  return json(
+    200,
+    ids.slice(0, limit).map((id) => reactorJson(ctx, id)),
+  );
 }
 
 /** `GET /channels/{c}/messages/pins`: `{ items: [{ pinned_at, message }], has_more }`, latest pin first, `before` a time, `limit` 1–50 (50). */
@@ -240,7 +244,8 @@ function listPins({ ctx, params, url, caller }: Call): Reply {
   const limit = limitOf(url.searchParams.get('limit'), PINS_LIMIT_DEFAULT, PINS_LIMIT_MAX, problems);
   const beforeText = url.searchParams.get('before');
   const before = beforeText === null ? undefined : Date.parse(beforeText);
-  if (before !== undefined && Number.isNaN(before)) problems.push({ path: ['before'], code: 'DATE_TIME_TYPE_PARSE', message: `Value "${String(beforeText).slice(0, 40)}" is not a valid ISO 8601 date-time.` });
+  if (before !== undefined && Number.isNaN(before))
+    problems.push({ path: ['before'], code: 'DATE_TIME_TYPE_PARSE', message: `Value "${String(beforeText).slice(0, 40)}" is not a valid ISO 8601 date-time.` });
   if (problems.length > 0) return json(400, invalidFormBody(problems));
   const refusal = readablePins(ctx, channelId, caller.applicationId);
   if (refusal !== undefined) return refusal;
@@ -252,7 +257,13 @@ function listPins({ ctx, params, url, caller }: Call): Reply {
 /** `GET /channels/{c}/pins` (the older route): the pinned messages, latest pin first. */
 function listPinsDeprecated({ ctx, params, caller }: Call): Reply {
   const refusal = readablePins(ctx, params[0]!, caller.applicationId);
-  return refusal ?? json(200, pinned(ctx, params[0]!, caller.applicationId).map((p) => p.message));
+  return (
+    refusal ??
+    json(
+      200,
+      pinned(ctx, params[0]!, caller.applicationId).map((p) => p.message),
+    )
+  );
 }
 
 /** A channel's pins may be read with VIEW_CHANNEL (none listed without READ_MESSAGE_HISTORY, as the message list). */
@@ -278,21 +289,68 @@ const reactions = 'channels/:channel/messages/:message/reactions';
 /** The rows of reactions, pins and typing; listed before the message routes whose `:message` they would match. */
 export const MARK_ROUTES: Route[] = [
   route('GET', 'channels/:channel/messages/pins', { auth: botOnly, body: 'none', run: listPins }),
-  route('PUT', 'channels/:channel/messages/pins/:message', { auth: botOnly, body: 'none', bucket: PINS_BUCKET, run: ({ ctx, params, caller }) => replyOf(pinMessage(ctx, params[0]!, params[1]!, caller.applicationId)) }),
-  route('DELETE', 'channels/:channel/messages/pins/:message', { auth: botOnly, body: 'none', bucket: PINS_BUCKET, run: ({ ctx, params, caller }) => replyOf(unpinMessage(ctx, params[0]!, params[1]!, caller.applicationId)) }),
+  route('PUT', 'channels/:channel/messages/pins/:message', {
+    auth: botOnly,
+    body: 'none',
+    bucket: PINS_BUCKET,
+    run: ({ ctx, params, caller }) => replyOf(pinMessage(ctx, params[0]!, params[1]!, caller.applicationId)),
+  }),
+  route('DELETE', 'channels/:channel/messages/pins/:message', {
+    auth: botOnly,
+    body: 'none',
+    bucket: PINS_BUCKET,
+    run: ({ ctx, params, caller }) => replyOf(unpinMessage(ctx, params[0]!, params[1]!, caller.applicationId)),
+  }),
   route('GET', 'channels/:channel/pins', { auth: botOnly, body: 'none', run: listPinsDeprecated }),
-  route('PUT', 'channels/:channel/pins/:message', { auth: botOnly, body: 'none', bucket: PINS_BUCKET, run: ({ ctx, params, caller }) => replyOf(pinMessage(ctx, params[0]!, params[1]!, caller.applicationId)) }),
-  route('DELETE', 'channels/:channel/pins/:message', { auth: botOnly, body: 'none', bucket: PINS_BUCKET, run: ({ ctx, params, caller }) => replyOf(unpinMessage(ctx, params[0]!, params[1]!, caller.applicationId)) }),
-  route('POST', 'channels/:channel/typing', { auth: botOnly, body: 'none', run: ({ ctx, params, caller }) => replyOf(startTyping(ctx, params[0]!, caller.applicationId)) }),
-  route('PUT', `${reactions}/:emoji/@me`, { auth: botOnly, body: 'none', bucket: REACTIONS_BUCKET, run: ({ ctx, params, caller }) => replyOf(addReaction(ctx, params[0]!, params[1]!, params[2]!, caller.applicationId)) }),
-  route('DELETE', `${reactions}/:emoji/@me`, { auth: botOnly, body: 'none', bucket: REACTIONS_BUCKET, run: ({ ctx, params, caller }) => replyOf(removeReaction(ctx, params[0]!, params[1]!, params[2]!, caller.applicationId)) }),
+  route('PUT', 'channels/:channel/pins/:message', {
+    auth: botOnly,
+    body: 'none',
+    bucket: PINS_BUCKET,
+    run: ({ ctx, params, caller }) => replyOf(pinMessage(ctx, params[0]!, params[1]!, caller.applicationId)),
+  }),
+  route('DELETE', 'channels/:channel/pins/:message', {
+    auth: botOnly,
+    body: 'none',
+    bucket: PINS_BUCKET,
+    run: ({ ctx, params, caller }) => replyOf(unpinMessage(ctx, params[0]!, params[1]!, caller.applicationId)),
+  }),
+  route('POST', 'channels/:channel/typing', {
+    auth: botOnly,
+    body: 'none',
+    run: ({ ctx, params, caller }) => replyOf(startTyping(ctx, params[0]!, caller.applicationId)),
+  }),
+  route('PUT', `${reactions}/:emoji/@me`, {
+    auth: botOnly,
+    body: 'none',
+    bucket: REACTIONS_BUCKET,
+    run: ({ ctx, params, caller }) => replyOf(addReaction(ctx, params[0]!, params[1]!, params[2]!, caller.applicationId)),
+  }),
+  route('DELETE', `${reactions}/:emoji/@me`, {
+    auth: botOnly,
+    body: 'none',
+    bucket: REACTIONS_BUCKET,
+    run: ({ ctx, params, caller }) => replyOf(removeReaction(ctx, params[0]!, params[1]!, params[2]!, caller.applicationId)),
+  }),
   route('DELETE', `${reactions}/:emoji/:user`, {
     auth: botOnly,
     body: 'none',
     bucket: REACTIONS_BUCKET,
-    run: ({ ctx, params, caller }) => (isPathId(params[3]!) ? replyOf(removeReaction(ctx, params[0]!, params[1]!, params[2]!, caller.applicationId, params[3]!)) : json(404, errorBody(JsonErrorCode.UnknownUser))),
+    run: ({ ctx, params, caller }) =>
+      isPathId(params[3]!)
+        ? replyOf(removeReaction(ctx, params[0]!, params[1]!, params[2]!, caller.applicationId, params[3]!))
+        : json(404, errorBody(JsonErrorCode.UnknownUser)),
   }),
   route('GET', `${reactions}/:emoji`, { auth: botOnly, body: 'none', run: listReactors }),
-  route('DELETE', `${reactions}/:emoji`, { auth: botOnly, body: 'none', bucket: REACTIONS_BUCKET, run: ({ ctx, params, caller }) => replyOf(clearReactions(ctx, params[0]!, params[1]!, params[2]!, caller.applicationId)) }),
-  route('DELETE', reactions, { auth: botOnly, body: 'none', bucket: REACTIONS_BUCKET, run: ({ ctx, params, caller }) => replyOf(clearReactions(ctx, params[0]!, params[1]!, undefined, caller.applicationId)) }),
+  route('DELETE', `${reactions}/:emoji`, {
+    auth: botOnly,
+    body: 'none',
+    bucket: REACTIONS_BUCKET,
+    run: ({ ctx, params, caller }) => replyOf(clearReactions(ctx, params[0]!, params[1]!, params[2]!, caller.applicationId)),
+  }),
+  route('DELETE', reactions, {
+    auth: botOnly,
+    body: 'none',
+    bucket: REACTIONS_BUCKET,
+    run: ({ ctx, params, caller }) => replyOf(clearReactions(ctx, params[0]!, params[1]!, undefined, caller.applicationId)),
+  }),
 ];

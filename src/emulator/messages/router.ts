@@ -92,14 +92,16 @@ function listMessages({ ctx, params, url, caller }: Call): Reply {
     const n = /^-?[0-9]{1,6}$/.test(limitText.trim()) ? Number(limitText.trim()) : Number.NaN;
     if (Number.isNaN(n)) problems.push({ path: ['limit'], code: FieldErrorCode.NumberType, message: `Value "${limitText.slice(0, 20)}" is not int.` });
     else if (n < 1) problems.push({ path: ['limit'], code: FieldErrorCode.NumberMin, message: 'int value should be greater than or equal to 1.' });
-    else if (n > LIST_LIMIT_MAX) problems.push({ path: ['limit'], code: FieldErrorCode.NumberMax, message: `int value should be less than or equal to ${LIST_LIMIT_MAX}.` });
+    else if (n > LIST_LIMIT_MAX)
+      problems.push({ path: ['limit'], code: FieldErrorCode.NumberMax, message: `int value should be less than or equal to ${LIST_LIMIT_MAX}.` });
     else limit = n;
   }
   const anchors: { key: 'around' | 'before' | 'after'; id: bigint }[] = [];
   for (const key of ['around', 'before', 'after'] as const) {
     const value = url.searchParams.get(key);
     if (value === null) continue;
-    if (!isSnowflake(value)) problems.push({ path: [key], code: FieldErrorCode.NumberType, message: `Value "${String(value).slice(0, 25)}" is not snowflake.` });
+    if (!isSnowflake(value))
+      problems.push({ path: [key], code: FieldErrorCode.NumberType, message: `Value "${String(value).slice(0, 25)}" is not snowflake.` });
     else anchors.push({ key, id: BigInt(value) });
   }
   if (problems.length > 0) return json(400, invalidFormBody(problems));
@@ -130,7 +132,12 @@ export const MESSAGE_ROUTES: Route[] = [
   ...MARK_ROUTES,
   route('GET', 'channels/:channel', { auth: botOnly, body: 'none', run: ({ ctx, caller, params }) => getChannel(ctx, caller.applicationId, params[0]!) }),
   route('GET', 'channels/:channel/messages', { auth: botOnly, body: 'none', check: ({ ctx, params }) => channelOf(ctx, params[0]!), run: listMessages }),
-  route('POST', 'channels/:channel/messages', { auth: botOnly, body: 'json-or-multipart', check: ({ ctx, params }) => channelOf(ctx, params[0]!), run: (call) => sendOrEdit(call, undefined) }),
+  route('POST', 'channels/:channel/messages', {
+    auth: botOnly,
+    body: 'json-or-multipart',
+    check: ({ ctx, params }) => channelOf(ctx, params[0]!),
+    run: (call) => sendOrEdit(call, undefined),
+  }),
   route('GET', 'channels/:channel/messages/:message', {
     auth: botOnly,
     body: 'none',
@@ -141,9 +148,19 @@ export const MESSAGE_ROUTES: Route[] = [
       return found === undefined ? json(404, errorBody(JsonErrorCode.UnknownMessage)) : json(200, found);
     },
   }),
-  route('PATCH', 'channels/:channel/messages/:message', { auth: botOnly, body: 'json-or-multipart', check: ownMessage, run: (call) => sendOrEdit(call, messageOf(call.ctx, call.params) as StoredMessage) }),
+  route('PATCH', 'channels/:channel/messages/:message', {
+    auth: botOnly,
+    body: 'json-or-multipart',
+    check: ownMessage,
+    run: (call) => sendOrEdit(call, messageOf(call.ctx, call.params) as StoredMessage),
+  }),
   route('DELETE', 'channels/:channel/messages/:message', { auth: botOnly, body: 'none', check: ownMessage, run: deleteMessage }),
-  route('PUT', 'partner-sdk/dms/:user1/:user2/messages/:message/moderation-metadata', { auth: botOnly, body: 'json', check: directMessageOf, run: setDirectModeration }),
+  route('PUT', 'partner-sdk/dms/:user1/:user2/messages/:message/moderation-metadata', {
+    auth: botOnly,
+    body: 'json',
+    check: directMessageOf,
+    run: setDirectModeration,
+  }),
 ];
 
 /** A game direct message of the path (`[user1, user2, message]`) of the caller's game, or its 404. */
@@ -211,12 +228,22 @@ async function sendOrEdit(call: Call, stored: StoredMessage | undefined): Promis
   if (merged.flags === null) merged.flags = 0;
   const problems: FieldProblem[] = [];
   if (hasComponentsV2(previous.flags) && Object.hasOwn(body, 'flags') && !hasComponentsV2(merged.flags)) {
-    problems.push({ path: ['flags'], code: FieldErrorCode.V2FlagRemoved, message: 'IS_COMPONENTS_V2 (1<<15) cannot be removed from a message sent with it; keep the flag.' });
+    problems.push({
+      path: ['flags'],
+      code: FieldErrorCode.V2FlagRemoved,
+      message: 'IS_COMPONENTS_V2 (1<<15) cannot be removed from a message sent with it; keep the flag.',
+    });
     // The rest is checked as the V2 message it stays, so the flag is the one error reported for it.
     merged.flags = (typeof merged.flags === 'number' && merged.flags >= 0 ? merged.flags : 0) + (1 << 15);
   }
-  const listed = body.attachments === undefined || Array.isArray(body.attachments) ? attachments.map((a) => ({ id: a.id, filename: a.filename })) : body.attachments;
-  const refused = check({ ...merged, attachments: listed }, [], attachments.map((a) => String(a.filename)), problems);
+  const listed =
+    body.attachments === undefined || Array.isArray(body.attachments) ? attachments.map((a) => ({ id: a.id, filename: a.filename })) : body.attachments;
+  const refused = check(
+    { ...merged, attachments: listed },
+    [],
+    attachments.map((a) => String(a.filename)),
+    problems,
+  );
   if (refused !== undefined) return refused;
   const message = render(ctx, String(previous.id), channelId, previous.author as Json, merged, attachments, String(previous.timestamp), now);
   message.tts = previous.tts;
@@ -244,7 +271,8 @@ async function messageBody(read: unknown): Promise<{ body: Json; uploads: Upload
   const payload = form.get('payload_json');
   if (payload !== null) {
     // The rules of a JSON body, so nothing is stored that cannot be answered.
-    const parsed = typeof payload === 'string' ? parseJsonText(payload, 'payload_json') : parseJsonBytes(new Uint8Array(await payload.arrayBuffer()), 'payload_json');
+    const parsed =
+      typeof payload === 'string' ? parseJsonText(payload, 'payload_json') : parseJsonBytes(new Uint8Array(await payload.arrayBuffer()), 'payload_json');
     if (!parsed.ok) return json(parsed.status, parsed.error);
     if (typeof parsed.body !== 'object' || parsed.body === null || Array.isArray(parsed.body)) return formProblem('payload_json must hold a JSON object.');
     body = parsed.body as Json;
@@ -256,7 +284,12 @@ async function messageBody(read: unknown): Promise<{ body: Json; uploads: Upload
     uploads.push({ index, filename: value.name, size: value.size, contentType: value.type || 'application/octet-stream' });
   }
   if (uploads.length > MAX_FILES) {
-    return json(400, invalidFormBody([{ path: ['attachments'], code: FieldErrorCode.MaxLength, message: `Must be ${MAX_FILES} or fewer in length; received ${uploads.length}.` }]));
+    return json(
+      400,
+      invalidFormBody([
+        { path: ['attachments'], code: FieldErrorCode.MaxLength, message: `Must be ${MAX_FILES} or fewer in length; received ${uploads.length}.` },
+      ]),
+    );
   }
   const misnamed = uploads.flatMap((upload): FieldProblem[] => {
     const { length } = filenameOf(upload, body);
@@ -276,7 +309,11 @@ function check(body: Json, uploads: Upload[], filenames: string[], extra: FieldP
     for (const ref of references(body.components, ['components'])) {
       const name = ref.url.slice('attachment://'.length);
       if (!names.has(name)) {
-        problems.push({ path: ref.path, code: FieldErrorCode.AttachmentNotFound, message: `No file named '${name.slice(0, 100)}' is uploaded with this message; add it as files[n] or fix the name.` });
+        problems.push({
+          path: ref.path,
+          code: FieldErrorCode.AttachmentNotFound,
+          message: `No file named '${name.slice(0, 100)}' is uploaded with this message; add it as files[n] or fix the name.`,
+        });
       }
     }
   }
@@ -327,7 +364,16 @@ function isEmpty(body: Json, uploads: Upload[]): boolean {
 }
 
 // The message object the service returns (the one renderer), with File components sized by their uploads.
-function render(ctx: EmulatorContext, id: string, channelId: string, author: Json, body: Json, attachments: StoredAttachment[], timestamp: string, now: number): StoredMessage['message'] {
+function render(
+  ctx: EmulatorContext,
+  id: string,
+  channelId: string,
+  author: Json,
+  body: Json,
+  attachments: StoredAttachment[],
+  timestamp: string,
+  now: number,
+): StoredMessage['message'] {
   const byName = new Map(attachments.map((a) => [a.filename, a]));
   const message = messageJson({ id, channelId, author, body, timestamp, nextId: () => ctx.ids.next(now) }) as StoredMessage['message'];
   message.attachments = attachments;

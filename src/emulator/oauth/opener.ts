@@ -108,7 +108,10 @@ export async function openHeadless(webBase: string, url: string, options: OpenUr
   }
   if (page.status < 300 || page.status > 399 || page.location === undefined) {
     const body = pageText(page.text);
-    throw Object.assign(new EmulatorOpenUrlError(`The authorize endpoint answered HTTP ${page.status} instead of redirecting: ${body}`, { status: page.status, body }), { authorizeRefused: true });
+    throw Object.assign(
+      new EmulatorOpenUrlError(`The authorize endpoint answered HTTP ${page.status} instead of redirecting: ${body}`, { status: page.status, body }),
+      { authorizeRefused: true },
+    );
   }
 
   const location = new URL(page.location, target);
@@ -131,7 +134,12 @@ export async function openHeadless(webBase: string, url: string, options: OpenUr
     );
   }
   try {
-    await withTimeout(Promise.resolve().then(() => onCustomScheme(location.href)), timeoutMs, signal, 'running onCustomScheme');
+    await withTimeout(
+      Promise.resolve().then(() => onCustomScheme(location.href)),
+      timeoutMs,
+      signal,
+      'running onCustomScheme',
+    );
   } catch (err) {
     if (err instanceof EmulatorOpenUrlError) throw err;
     // The handler's error may quote the redirect it was given: its code and state stay out.

@@ -37,7 +37,12 @@ interface ProvisionalState {
   sequence: bigint;
 }
 
-const PROVISIONAL = areaState('provisional accounts', (): ProvisionalState => ({ byExternal: new Map(), byUserId: new Map(), banned: new Set(), sequence: 0n }));
+const PROVISIONAL = areaState('provisional accounts', (): ProvisionalState => ({
+  byExternal: new Map(),
+  byUserId: new Map(),
+  banned: new Set(),
+  sequence: 0n,
+}));
 
 function provisionalStateOf(ctx: EmulatorContext): ProvisionalState {
   return stateOf(ctx, PROVISIONAL);
@@ -73,7 +78,13 @@ export function accountOf(ctx: EmulatorContext, identity: ResolvedExternalIdenti
   const key = `${identity.type}\n${identity.externalUserId}`;
   let account = state.byExternal.get(key);
   if (account === undefined) {
-    account = { userId: newUserId(ctx, state), type: identity.type, externalUserId: identity.externalUserId, globalName: identity.globalName, mergedInto: undefined };
+    account = {
+      userId: newUserId(ctx, state),
+      type: identity.type,
+      externalUserId: identity.externalUserId,
+      globalName: identity.globalName,
+      mergedInto: undefined,
+    };
     state.byExternal.set(key, account);
     state.byUserId.set(account.userId, account);
   }

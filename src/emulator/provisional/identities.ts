@@ -48,7 +48,8 @@ export function checkExternalIdentities(where: string, value: unknown): Resolved
   const seen = new Set<string>();
   return value.map((entry: unknown, i) => {
     const at = `options.externalIdentities[${i}]`;
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw argumentError('type', where, at, 'an object such as { type: "STEAM_SESSION_TICKET", token: "…" }', entry);
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+      throw argumentError('type', where, at, 'an object such as { type: "STEAM_SESSION_TICKET", token: "…" }', entry);
     const e = entry as Record<string, unknown>;
     const type = checkOneOf(where, `${at}.type`, e.type, EXTERNAL_AUTH_TYPES);
     const token = checkString(where, `${at}.token`, e.token, true);

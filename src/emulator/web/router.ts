@@ -23,9 +23,14 @@ import { channelJson, guildJson } from '../world/render.js';
 const MAX_STREAMS = 64;
 
 /** No inline script or style, nothing from elsewhere: a message can never run code in the page. */
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: http: https:; media-src 'self' http: https:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: http: https:; media-src 'self' http: https:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-const ASSETS: Record<string, string> = { 'app.js': 'text/javascript; charset=utf-8', 'app.css': 'text/css; charset=utf-8', 'index.html': 'text/html; charset=utf-8' };
+const ASSETS: Record<string, string> = {
+  'app.js': 'text/javascript; charset=utf-8',
+  'app.css': 'text/css; charset=utf-8',
+  'index.html': 'text/html; charset=utf-8',
+};
 
 let assetDir: string | undefined;
 /** The assets beside the running code: dist/web once built (copied by scripts/bundle.mjs), src/emulator/web/assets in development. */
@@ -46,7 +51,8 @@ const WEB_HEADERS = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'no
 
 function asset(name: string): Reply {
   const body = readAsset(name);
-  if (body === undefined) return webReply(500, 'text/plain; charset=utf-8', `The web client's file ${name} is missing from ${assetDir}; rebuild the package (npm run build:ts).`);
+  if (body === undefined)
+    return webReply(500, 'text/plain; charset=utf-8', `The web client's file ${name} is missing from ${assetDir}; rebuild the package (npm run build:ts).`);
   return webReply(200, ASSETS[name]!, body.toString('utf8'));
 }
 
@@ -71,7 +77,10 @@ function state(ctx: EmulatorContext, log: readonly { method: string; path: strin
   const lobbies = [...ctx.lobbies.store.allLobbies()].map((l) => ({
     id: l.id,
     members: l.members.map((m) => ({ id: m.id, username: users.get(m.id)?.username ?? null })),
-    messages: ctx.lobbies.store.messages(l.id).slice(-20).map((m) => ({ id: m.id, content: m.content, author: m.author.username })),
+    messages: ctx.lobbies.store
+      .messages(l.id)
+      .slice(-20)
+      .map((m) => ({ id: m.id, content: m.content, author: m.author.username })),
   }));
   return {
     lobbies,
@@ -87,7 +96,12 @@ function state(ctx: EmulatorContext, log: readonly { method: string; path: strin
 function failure(err: unknown): Reply {
   const e = err as { message?: unknown; code?: unknown; status?: unknown; reason?: unknown };
   const status = e.code === 'ERR_EMULATOR_INTERACTION' ? 502 : 400;
-  return webJson(status, { error: typeof e.message === 'string' ? e.message : 'The action failed.', code: e.code ?? null, reason: e.reason ?? null, status: typeof e.status === 'number' ? e.status : null });
+  return webJson(status, {
+    error: typeof e.message === 'string' ? e.message : 'The action failed.',
+    code: e.code ?? null,
+    reason: e.reason ?? null,
+    status: typeof e.status === 'number' ? e.status : null,
+  });
 }
 
 const ACTIONS = {
@@ -112,7 +126,8 @@ async function act(ctx: EmulatorContext, name: string, body: unknown): Promise<O
 }
 
 /** A web client row: the player's, not the API's, so it counts toward no application's limits and answers no injected fault. */
-const web = (method: string, path: string, browser: BrowserRule, run: Route['run'], body: Route['body'] = 'none'): Route => route(method, path, { auth: anyone, body, faults: 'none', browser, run });
+const web = (method: string, path: string, browser: BrowserRule, run: Route['run'], body: Route['body'] = 'none'): Route =>
+  route(method, path, { auth: anyone, body, faults: 'none', browser, run });
 
 /**
  * The web client's routes, rows of the one route table: the guard lets only the emulator's own
@@ -123,10 +138,18 @@ export const WEB_ROUTES: Route[] = [
   web('GET', '/channels/:guild/:channel', 'page', ({ params }) => (params.every(digits) ? asset('index.html') : NOT_FOUND())),
   web('GET', '/web/assets/:name', 'page', ({ params }) => (params[0] !== 'index.html' && ASSETS[params[0]!] !== undefined ? asset(params[0]!) : NOT_FOUND())),
   web('GET', '/web/state', 'data', ({ ctx }) => webJson(200, state(ctx, ctx.requestLog()))),
-  web('GET', '/web/channels/:channel/messages', 'data', ({ ctx, params }) => (digits(params[0]!) ? webJson(200, channelMessagesOldestFirst(ctx, params[0]!)) : NOT_FOUND())),
+  web('GET', '/web/channels/:channel/messages', 'data', ({ ctx, params }) =>
+    digits(params[0]!) ? webJson(200, channelMessagesOldestFirst(ctx, params[0]!)) : NOT_FOUND(),
+  ),
   web('GET', '/web/events', 'stream', ({ ctx }) => stream(ctx)),
   // The body is read by the pipeline's one JSON reader: a refusal has the service's error body.
-  web('POST', '/web/actions/:action', 'json-action', ({ ctx, params, body }) => (Object.hasOwn(ACTIONS, params[0]!) ? act(ctx, params[0]!, body) : NOT_FOUND()), 'json'),
+  web(
+    'POST',
+    '/web/actions/:action',
+    'json-action',
+    ({ ctx, params, body }) => (Object.hasOwn(ACTIONS, params[0]!) ? act(ctx, params[0]!, body) : NOT_FOUND()),
+    'json',
+  ),
 ];
 
 /** Open event streams of an emulator: connections, kept by `reset()`. */

@@ -15,7 +15,8 @@ import type { App, Event, Shell } from 'electron';
  */
 export class AppStandIn
   extends EventEmitter
-  implements Pick<App, 'setAsDefaultProtocolClient' | 'removeAsDefaultProtocolClient' | 'isDefaultProtocolClient' | 'requestSingleInstanceLock' | 'quit' | 'isReady'>
+  implements
+    Pick<App, 'setAsDefaultProtocolClient' | 'removeAsDefaultProtocolClient' | 'isDefaultProtocolClient' | 'requestSingleInstanceLock' | 'quit' | 'isReady'>
 {
   readonly platform: NodeJS.Platform;
   /** The OS table of scheme handlers this process wrote: scheme → command. */
@@ -52,11 +53,7 @@ export class AppStandIn
 
   isDefaultProtocolClient(protocol: string, path?: string, args?: string[]): boolean {
     const handler = this.handlers.get(protocol);
-    return (
-      handler !== undefined &&
-      handler.path === (path ?? process.execPath) &&
-      JSON.stringify(handler.args) === JSON.stringify(args ?? [])
-    );
+    return handler !== undefined && handler.path === (path ?? process.execPath) && JSON.stringify(handler.args) === JSON.stringify(args ?? []);
   }
 
   requestSingleInstanceLock(_additionalData?: Record<any, any>): boolean {

@@ -26,10 +26,15 @@
     try {
       const u = new URL(String(url), location.href);
       return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : undefined;
-    } catch { return undefined; }
+    } catch {
+      return undefined;
+    }
   }
   async function api(path, body) {
-    const res = await fetch('/web/' + path, body === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(
+      '/web/' + path,
+      body === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) },
+    );
     const data = await res.json();
     // An action's failure has `error`; a refusal before it ran (guard, body) the service's `message`.
     if (!res.ok) throw Object.assign(new Error(data.error ?? data.message), data);
@@ -42,7 +47,7 @@
     const out = [];
     const re = /(\*\*[^*]+\*\*|__[^_]+__|\*[^*\s][^*]*\*|~~[^~]+~~|`[^`]+`|\[[^\]]+\]\([^)\s]+\))/g;
     let last = 0;
-    for (let m; (m = re.exec(text)); ) {
+    for (let m; (m = re.exec(text));) {
       if (m.index > last) out.push(text.slice(last, m.index));
       const t = m[0];
       if (t.startsWith('**')) out.push(el('strong', { text: t.slice(2, -2) }));
@@ -61,13 +66,15 @@
   }
   function markdown(text) {
     const box = el('div', { class: 'content' });
-    String(text).split('\n').forEach((line, i) => {
-      if (i > 0) box.append('\n');
-      const h = /^(#{1,3}) (.*)$/.exec(line);
-      if (h) box.append(el('h' + (h[1].length + 2), {}, inline(h[2])));
-      else if (line.startsWith('> ')) box.append(el('blockquote', {}, inline(line.slice(2))));
-      else box.append(...inline(line));
-    });
+    String(text)
+      .split('\n')
+      .forEach((line, i) => {
+        if (i > 0) box.append('\n');
+        const h = /^(#{1,3}) (.*)$/.exec(line);
+        if (h) box.append(el('h' + (h[1].length + 2), {}, inline(h[2])));
+        else if (line.startsWith('> ')) box.append(el('blockquote', {}, inline(line.slice(2))));
+        else box.append(...inline(line));
+      });
     return box;
   }
   function spoiler(node, on) {
@@ -80,7 +87,9 @@
   }
   function media(item, alt) {
     const src = safeUrl(item && item.media && item.media.url);
-    return src ? el('img', { src, alt: alt || '', loading: 'lazy' }) : el('span', { class: 'note', text: '[media: ' + String(item && item.media && item.media.url) + ']' });
+    return src
+      ? el('img', { src, alt: alt || '', loading: 'lazy' })
+      : el('span', { class: 'note', text: '[media: ' + String(item && item.media && item.media.url) + ']' });
   }
 
   // Components, messages and modals alike.
@@ -94,42 +103,109 @@
   }
   function selectOf(c, inModal) {
     const type = c.type;
-    const options = type === 3 ? (c.options || []).map((o) => ({ value: o.value, label: o.label, description: o.description, default: o.default === true })) : entityOptions(type).map((o) => ({ ...o, default: (c.default_values || []).some((d) => d.id === o.value) }));
+    const options =
+      type === 3
+        ? (c.options || []).map((o) => ({ value: o.value, label: o.label, description: o.description, default: o.default === true }))
+        : entityOptions(type).map((o) => ({ ...o, default: (c.default_values || []).some((d) => d.id === o.value) }));
     const max = c.max_values ?? (type === 22 ? options.length : 1);
-    const select = el('select', { 'data-custom-id': c.custom_id, 'aria-label': c.placeholder || (ENTITY_SELECTS[type] ? 'Choose a ' + ENTITY_SELECTS[type] : 'Choose an option'), disabled: c.disabled === true, multiple: max > 1 });
-    if (max <= 1) select.append(el('option', { value: '', text: c.placeholder || 'Make a selection', disabled: true, selected: !options.some((o) => o.default) }));
+    const select = el('select', {
+      'data-custom-id': c.custom_id,
+      'aria-label': c.placeholder || (ENTITY_SELECTS[type] ? 'Choose a ' + ENTITY_SELECTS[type] : 'Choose an option'),
+      disabled: c.disabled === true,
+      multiple: max > 1,
+    });
+    if (max <= 1)
+      select.append(el('option', { value: '', text: c.placeholder || 'Make a selection', disabled: true, selected: !options.some((o) => o.default) }));
     for (const o of options) select.append(el('option', { value: o.value, text: o.label + (o.description ? ' — ' + o.description : ''), selected: o.default }));
-    if (!inModal) select.addEventListener('change', () => act('click', { messageId: select.closest('[data-message-id]').dataset.messageId, customId: c.custom_id, values: [...select.selectedOptions].map((o) => o.value).filter((v) => v !== '') }));
+    if (!inModal)
+      select.addEventListener('change', () =>
+        act('click', {
+          messageId: select.closest('[data-message-id]').dataset.messageId,
+          customId: c.custom_id,
+          values: [...select.selectedOptions].map((o) => o.value).filter((v) => v !== ''),
+        }),
+      );
     return select;
   }
   function button(c) {
     const label = (c.emoji && c.emoji.name ? c.emoji.name + ' ' : '') + (c.label ?? '');
     if (c.style === 5) {
       const href = safeUrl(c.url);
-      return href && !c.disabled ? el('a', { class: 'btn s5', href, rel: 'noopener noreferrer', target: '_blank', text: label + ' ↗' }) : el('button', { class: 'btn s5', disabled: true, text: label + ' ↗' });
+      return href && !c.disabled
+        ? el('a', { class: 'btn s5', href, rel: 'noopener noreferrer', target: '_blank', text: label + ' ↗' })
+        : el('button', { class: 'btn s5', disabled: true, text: label + ' ↗' });
     }
-    if (c.style === 6) return el('button', { class: 'btn s6', disabled: c.disabled === true, text: 'Premium ' + (label || 'purchase') + (c.sku_id ? ' (SKU ' + c.sku_id + ')' : '') });
+    if (c.style === 6)
+      return el('button', {
+        class: 'btn s6',
+        disabled: c.disabled === true,
+        text: 'Premium ' + (label || 'purchase') + (c.sku_id ? ' (SKU ' + c.sku_id + ')' : ''),
+      });
     const b = el('button', { class: 'btn s' + (c.style || 2), disabled: c.disabled === true, 'data-custom-id': c.custom_id, text: label || '\u200b' });
     b.addEventListener('click', () => act('click', { messageId: b.closest('[data-message-id]').dataset.messageId, customId: c.custom_id }));
     return b;
   }
   function component(c, inModal) {
     switch (c && c.type) {
-      case 1: return el('div', { class: 'row', role: 'group' }, (c.components || []).map((x) => component(x, inModal)));
-      case 2: return button(c);
-      case 3: case 5: case 6: case 7: case 8: return selectOf(c, inModal);
-      case 9: return el('div', { class: 'section' }, el('div', {}, (c.components || []).map((x) => component(x, inModal))), c.accessory ? component(c.accessory, inModal) : undefined);
-      case 10: return markdown(c.content ?? '');
-      case 11: return spoiler(el('div', { class: 'thumbnail' }, media(c, c.description)), c.spoiler === true);
-      case 12: return el('div', { class: 'gallery' }, (c.items || []).map((item) => spoiler(el('div', {}, media(item, item.description)), item.spoiler === true)));
-      case 13: return spoiler(el('div', { class: 'file' }, el('span', { 'aria-hidden': 'true', text: '📄' }), el('span', { text: c.name ?? String(c.file && c.file.url).replace(/^attachment:\/\//, '') }), el('span', { class: 'note', text: c.size !== undefined ? size(c.size) : '' })), c.spoiler === true);
-      case 14: return el('hr', { class: 'separator' + (c.divider === false ? '' : ' divider') + (c.spacing === 2 ? ' large' : '') });
+      case 1:
+        return el(
+          'div',
+          { class: 'row', role: 'group' },
+          (c.components || []).map((x) => component(x, inModal)),
+        );
+      case 2:
+        return button(c);
+      case 3:
+      case 5:
+      case 6:
+      case 7:
+      case 8:
+        return selectOf(c, inModal);
+      case 9:
+        return el(
+          'div',
+          { class: 'section' },
+          el(
+            'div',
+            {},
+            (c.components || []).map((x) => component(x, inModal)),
+          ),
+          c.accessory ? component(c.accessory, inModal) : undefined,
+        );
+      case 10:
+        return markdown(c.content ?? '');
+      case 11:
+        return spoiler(el('div', { class: 'thumbnail' }, media(c, c.description)), c.spoiler === true);
+      case 12:
+        return el(
+          'div',
+          { class: 'gallery' },
+          (c.items || []).map((item) => spoiler(el('div', {}, media(item, item.description)), item.spoiler === true)),
+        );
+      case 13:
+        return spoiler(
+          el(
+            'div',
+            { class: 'file' },
+            el('span', { 'aria-hidden': 'true', text: '📄' }),
+            el('span', { text: c.name ?? String(c.file && c.file.url).replace(/^attachment:\/\//, '') }),
+            el('span', { class: 'note', text: c.size !== undefined ? size(c.size) : '' }),
+          ),
+          c.spoiler === true,
+        );
+      case 14:
+        return el('hr', { class: 'separator' + (c.divider === false ? '' : ' divider') + (c.spacing === 2 ? ' large' : '') });
       case 17: {
-        const box = el('div', { class: 'container' }, (c.components || []).map((x) => component(x, inModal)));
+        const box = el(
+          'div',
+          { class: 'container' },
+          (c.components || []).map((x) => component(x, inModal)),
+        );
         if (typeof c.accent_color === 'number') box.style.borderLeftColor = '#' + c.accent_color.toString(16).padStart(6, '0');
         return spoiler(box, c.spoiler === true);
       }
-      default: return el('div', { class: 'note', text: '[component type ' + String(c && c.type) + ']' });
+      default:
+        return el('div', { class: 'note', text: '[component type ' + String(c && c.type) + ']' });
     }
   }
   function size(bytes) {
@@ -138,14 +214,23 @@
   function messageItem(m) {
     const ephemeral = (m.flags & 64) !== 0;
     const loading = (m.flags & 128) !== 0;
-    return el('li', { class: 'message' + (ephemeral ? ' ephemeral' : ''), 'data-message-id': m.id },
-      el('div', {}, el('span', { class: 'author', text: m.author ? m.author.username : 'unknown' }), m.author && m.author.bot ? el('span', { class: 'badge', text: 'APP' }) : undefined,
-        el('time', { class: 'meta', datetime: m.timestamp, text: new Date(m.timestamp).toLocaleTimeString() }), m.edited_timestamp ? el('span', { class: 'meta', text: '(edited)' }) : undefined),
+    return el(
+      'li',
+      { class: 'message' + (ephemeral ? ' ephemeral' : ''), 'data-message-id': m.id },
+      el(
+        'div',
+        {},
+        el('span', { class: 'author', text: m.author ? m.author.username : 'unknown' }),
+        m.author && m.author.bot ? el('span', { class: 'badge', text: 'APP' }) : undefined,
+        el('time', { class: 'meta', datetime: m.timestamp, text: new Date(m.timestamp).toLocaleTimeString() }),
+        m.edited_timestamp ? el('span', { class: 'meta', text: '(edited)' }) : undefined,
+      ),
       m.interaction_metadata ? el('div', { class: 'note', text: m.interaction_metadata.user.username + ' used a command' }) : undefined,
       loading ? el('div', { class: 'note', text: 'The application is thinking…' }) : undefined,
       m.content ? markdown(m.content) : undefined,
       (m.components || []).map((c) => component(c, false)),
-      ephemeral ? el('div', { class: 'note', text: 'Only you can see this' }) : undefined);
+      ephemeral ? el('div', { class: 'note', text: 'Only you can see this' }) : undefined,
+    );
   }
 
   // The answers.
@@ -155,7 +240,15 @@
     out.textContent = text;
     out.className = 'result' + (error ? ' error' : '');
   }
-  const ANSWERS = { 4: 'The application replied with a new message.', 5: 'The application deferred: the message shows once it is edited.', 6: 'The application acknowledged (deferred update).', 7: 'The application updated the message.', 8: 'Choices.', 9: 'The application opened a modal.', 12: 'The application launched an activity.' };
+  const ANSWERS = {
+    4: 'The application replied with a new message.',
+    5: 'The application deferred: the message shows once it is edited.',
+    6: 'The application acknowledged (deferred update).',
+    7: 'The application updated the message.',
+    8: 'Choices.',
+    9: 'The application opened a modal.',
+    12: 'The application launched an activity.',
+  };
   async function act(kind, body) {
     say('Waiting for the application…');
     try {
@@ -174,15 +267,56 @@
   function modalField(c) {
     const id = 'f-' + c.custom_id;
     switch (c.type) {
-      case 4: return c.style === 2
-        ? el('textarea', { id, 'data-custom-id': c.custom_id, rows: 4, placeholder: c.placeholder, required: c.required !== false, minLength: c.min_length, maxLength: c.max_length, value: c.value ?? '' })
-        : el('input', { id, type: 'text', 'data-custom-id': c.custom_id, placeholder: c.placeholder, required: c.required !== false, minLength: c.min_length, maxLength: c.max_length, value: c.value ?? '' });
-      case 3: case 5: case 6: case 7: case 8: { const s = selectOf(c, true); s.id = id; s.removeAttribute('aria-label'); return s; }
-      case 19: return el('input', { id, type: 'file', 'data-custom-id': c.custom_id, 'data-kind': 'file', multiple: (c.max_values ?? 1) > 1 });
-      case 21: return el('div', { role: 'radiogroup', 'data-custom-id': c.custom_id, 'data-kind': 'radio' }, (c.options || []).map((o) => el('label', {}, el('input', { type: 'radio', name: id, value: o.value, checked: o.default === true }), ' ' + o.label)));
-      case 22: return el('div', { role: 'group', 'data-custom-id': c.custom_id, 'data-kind': 'checkboxes' }, (c.options || []).map((o) => el('label', {}, el('input', { type: 'checkbox', value: o.value, checked: o.default === true }), ' ' + o.label)));
-      case 23: return el('input', { id, type: 'checkbox', 'data-custom-id': c.custom_id, 'data-kind': 'checkbox', checked: c.default === true });
-      default: return el('span', { class: 'note', text: '[component type ' + String(c.type) + ']' });
+      case 4:
+        return c.style === 2
+          ? el('textarea', {
+              id,
+              'data-custom-id': c.custom_id,
+              rows: 4,
+              placeholder: c.placeholder,
+              required: c.required !== false,
+              minLength: c.min_length,
+              maxLength: c.max_length,
+              value: c.value ?? '',
+            })
+          : el('input', {
+              id,
+              type: 'text',
+              'data-custom-id': c.custom_id,
+              placeholder: c.placeholder,
+              required: c.required !== false,
+              minLength: c.min_length,
+              maxLength: c.max_length,
+              value: c.value ?? '',
+            });
+      case 3:
+      case 5:
+      case 6:
+      case 7:
+      case 8: {
+        const s = selectOf(c, true);
+        s.id = id;
+        s.removeAttribute('aria-label');
+        return s;
+      }
+      case 19:
+        return el('input', { id, type: 'file', 'data-custom-id': c.custom_id, 'data-kind': 'file', multiple: (c.max_values ?? 1) > 1 });
+      case 21:
+        return el(
+          'div',
+          { role: 'radiogroup', 'data-custom-id': c.custom_id, 'data-kind': 'radio' },
+          (c.options || []).map((o) => el('label', {}, el('input', { type: 'radio', name: id, value: o.value, checked: o.default === true }), ' ' + o.label)),
+        );
+      case 22:
+        return el(
+          'div',
+          { role: 'group', 'data-custom-id': c.custom_id, 'data-kind': 'checkboxes' },
+          (c.options || []).map((o) => el('label', {}, el('input', { type: 'checkbox', value: o.value, checked: o.default === true }), ' ' + o.label)),
+        );
+      case 23:
+        return el('input', { id, type: 'checkbox', 'data-custom-id': c.custom_id, 'data-kind': 'checkbox', checked: c.default === true });
+      default:
+        return el('span', { class: 'note', text: '[component type ' + String(c.type) + ']' });
     }
   }
   function modalPart(c) {
@@ -193,9 +327,23 @@
       if (grouped) field.setAttribute('aria-label', c.label);
       return grouped
         ? el('fieldset', {}, el('legend', { text: c.label }), c.description ? el('div', { class: 'note', text: c.description }) : undefined, field)
-        : el('div', {}, el('label', { class: 'label', for: field.id, text: c.label }), c.description ? el('div', { class: 'note', text: c.description }) : undefined, field);
+        : el(
+            'div',
+            {},
+            el('label', { class: 'label', for: field.id, text: c.label }),
+            c.description ? el('div', { class: 'note', text: c.description }) : undefined,
+            field,
+          );
     }
-    if (c.type === 1) return el('div', {}, (c.components || []).map((x) => { const f = modalField(x); return el('div', {}, x.label ? el('label', { class: 'label', for: f.id, text: x.label }) : undefined, f); }));
+    if (c.type === 1)
+      return el(
+        'div',
+        {},
+        (c.components || []).map((x) => {
+          const f = modalField(x);
+          return el('div', {}, x.label ? el('label', { class: 'label', for: f.id, text: x.label }) : undefined, f);
+        }),
+      );
     return component(c, true);
   }
   function modalValues(form) {
@@ -215,10 +363,18 @@
   function openModal(data) {
     const dialog = $('modal');
     dialog.replaceChildren();
-    const form = el('form', { method: 'dialog' },
+    const form = el(
+      'form',
+      { method: 'dialog' },
       el('h2', { id: 'modal-title', text: data.title ?? '' }),
       (data.components || []).map(modalPart),
-      el('div', { class: 'actions' }, el('button', { type: 'button', class: 'btn', text: 'Cancel', onclick: () => dialog.close() }), el('button', { type: 'submit', class: 'btn s1', text: 'Submit' })));
+      el(
+        'div',
+        { class: 'actions' },
+        el('button', { type: 'button', class: 'btn', text: 'Cancel', onclick: () => dialog.close() }),
+        el('button', { type: 'submit', class: 'btn s1', text: 'Submit' }),
+      ),
+    );
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       const values = modalValues(form);
@@ -238,7 +394,15 @@
       if (subs.length === 0) entries.push({ command: c, path: [], options: c.options || [], title: c.name, description: c.description });
       for (const o of subs) {
         if (o.type === 1) entries.push({ command: c, path: [o], options: o.options || [], title: c.name + ' ' + o.name, description: o.description });
-        else for (const sub of o.options || []) entries.push({ command: c, path: [o, sub], options: sub.options || [], title: c.name + ' ' + o.name + ' ' + sub.name, description: sub.description });
+        else
+          for (const sub of o.options || [])
+            entries.push({
+              command: c,
+              path: [o, sub],
+              options: sub.options || [],
+              title: c.name + ' ' + o.name + ' ' + sub.name,
+              description: sub.description,
+            });
       }
     }
     return entries;
@@ -253,19 +417,47 @@
     let input;
     if (o.type === 5) input = el('input', { id, type: 'checkbox', 'data-option': o.name });
     else if (o.choices && o.choices.length) {
-      input = el('select', { id, 'data-option': o.name, required: o.required === true }, el('option', { value: '', text: '—' }), o.choices.map((ch) => el('option', { value: String(ch.value), text: ch.name })));
+      input = el(
+        'select',
+        { id, 'data-option': o.name, required: o.required === true },
+        el('option', { value: '', text: '—' }),
+        o.choices.map((ch) => el('option', { value: String(ch.value), text: ch.name })),
+      );
     } else if (o.type === 6 || o.type === 7 || o.type === 8 || o.type === 9) {
-      input = el('select', { id, 'data-option': o.name, required: o.required === true }, el('option', { value: '', text: '—' }), entityOptions({ 6: 5, 7: 8, 8: 6, 9: 7 }[o.type]).map((x) => el('option', { value: x.value, text: x.label })));
+      input = el(
+        'select',
+        { id, 'data-option': o.name, required: o.required === true },
+        el('option', { value: '', text: '—' }),
+        entityOptions({ 6: 5, 7: 8, 8: 6, 9: 7 }[o.type]).map((x) => el('option', { value: x.value, text: x.label })),
+      );
     } else {
-      input = el('input', { id, type: o.type === 4 || o.type === 10 ? 'number' : 'text', step: o.type === 10 ? 'any' : undefined, 'data-option': o.name, required: o.required === true, autocomplete: 'off' });
+      input = el('input', {
+        id,
+        type: o.type === 4 || o.type === 10 ? 'number' : 'text',
+        step: o.type === 10 ? 'any' : undefined,
+        'data-option': o.name,
+        required: o.required === true,
+        autocomplete: 'off',
+      });
       if (o.autocomplete) {
         const list = el('datalist', { id: id + '-choices' });
         input.setAttribute('list', list.id);
         input.addEventListener('input', async () => {
           try {
-            const result = await api('actions/autocomplete', { guildId, channelId, userId: userId(), name: command.name, applicationId: command.application_id, options: nest(entry, [{ name: o.name, type: o.type, value: input.value, focused: true }]) });
-            list.replaceChildren(...((result.response.data && result.response.data.choices) || []).map((ch) => el('option', { value: String(ch.value), label: ch.name })));
-          } catch (err) { say(err.message, true); }
+            const result = await api('actions/autocomplete', {
+              guildId,
+              channelId,
+              userId: userId(),
+              name: command.name,
+              applicationId: command.application_id,
+              options: nest(entry, [{ name: o.name, type: o.type, value: input.value, focused: true }]),
+            });
+            list.replaceChildren(
+              ...((result.response.data && result.response.data.choices) || []).map((ch) => el('option', { value: String(ch.value), label: ch.name })),
+            );
+          } catch (err) {
+            say(err.message, true);
+          }
         });
         return el('label', { for: id }, o.name + (o.required ? ' *' : ''), input, list);
       }
@@ -276,16 +468,23 @@
     const box = $('picker');
     const command = entry.command;
     const options = entry.options;
-    const form = el('form', { class: 'options', 'aria-label': '/' + entry.title },
-      el('strong', { text: '/' + entry.title }), el('span', { class: 'note', text: entry.description ?? '' }),
+    const form = el(
+      'form',
+      { class: 'options', 'aria-label': '/' + entry.title },
+      el('strong', { text: '/' + entry.title }),
+      el('span', { class: 'note', text: entry.description ?? '' }),
       options.map((o) => optionInput(entry, o)),
-      el('div', { class: 'actions' }, el('button', { type: 'submit', class: 'btn s1', text: 'Send' })));
+      el('div', { class: 'actions' }, el('button', { type: 'submit', class: 'btn s1', text: 'Send' })),
+    );
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       const filled = [];
       for (const o of options) {
         const node = form.querySelector('[data-option="' + CSS.escape(o.name) + '"]');
-        if (o.type === 5) { filled.push({ name: o.name, type: 5, value: node.checked }); continue; }
+        if (o.type === 5) {
+          filled.push({ name: o.name, type: 5, value: node.checked });
+          continue;
+        }
         if (node.value === '') continue;
         filled.push({ name: o.name, type: o.type, value: o.type === 4 ? parseInt(node.value, 10) : o.type === 10 ? Number(node.value) : node.value });
       }
@@ -302,12 +501,49 @@
     if (!text.startsWith('/')) return box.replaceChildren();
     const typed = text.slice(1).toLowerCase();
     const matches = commandsHere().filter((e) => e.title.startsWith(typed));
-    box.replaceChildren(matches.length === 0 ? el('div', { class: 'note', text: 'No command matches.' }) : el('ul', { class: 'picker', 'aria-label': 'Commands' }, matches.map((e) => el('li', {}, el('button', { type: 'button', onclick: () => openCommand(e) }, el('strong', { text: '/' + e.title }), ' ', el('span', { class: 'note', text: e.description ?? '' }))))));
+    box.replaceChildren(
+      matches.length === 0
+        ? el('div', { class: 'note', text: 'No command matches.' })
+        : el(
+            'ul',
+            { class: 'picker', 'aria-label': 'Commands' },
+            matches.map((e) =>
+              el(
+                'li',
+                {},
+                el(
+                  'button',
+                  { type: 'button', onclick: () => openCommand(e) },
+                  el('strong', { text: '/' + e.title }),
+                  ' ',
+                  el('span', { class: 'note', text: e.description ?? '' }),
+                ),
+              ),
+            ),
+          ),
+    );
   }
 
   // Pages.
   function nav() {
-    $('nav').replaceChildren(...world.guilds.map((g) => el('section', {}, el('h2', { text: g.name }), el('ul', {}, g.channels.filter((c) => c.type === 0 || c.type === 5).map((c) => el('li', {}, el('a', { href: '/channels/' + g.id + '/' + c.id, 'aria-current': c.id === channelId ? 'page' : undefined, text: '#' + c.name })))))));
+    $('nav').replaceChildren(
+      ...world.guilds.map((g) =>
+        el(
+          'section',
+          {},
+          el('h2', { text: g.name }),
+          el(
+            'ul',
+            {},
+            g.channels
+              .filter((c) => c.type === 0 || c.type === 5)
+              .map((c) =>
+                el('li', {}, el('a', { href: '/channels/' + g.id + '/' + c.id, 'aria-current': c.id === channelId ? 'page' : undefined, text: '#' + c.name })),
+              ),
+          ),
+        ),
+      ),
+    );
   }
   async function refresh() {
     if (!channelId) return;
@@ -324,34 +560,98 @@
     $('main').replaceChildren(
       el('h1', { text: '#' + (channel ? channel.name : channelId) }),
       el('ol', { id: 'messages', class: 'messages', 'aria-label': 'Messages', 'aria-live': 'polite' }),
-      el('div', { class: 'composer' },
+      el(
+        'div',
+        { class: 'composer' },
         el('div', { id: 'picker' }),
-        el('input', { id: 'composer', type: 'text', 'aria-label': 'Message', placeholder: 'Type / to use a command', autocomplete: 'off', oninput: showPicker })),
-      el('div', { id: 'result', class: 'result', role: 'status' }));
+        el('input', {
+          id: 'composer',
+          type: 'text',
+          'aria-label': 'Message',
+          placeholder: 'Type / to use a command',
+          autocomplete: 'off',
+          oninput: showPicker,
+        }),
+      ),
+      el('div', { id: 'result', class: 'result', role: 'status' }),
+    );
     void refresh();
     const events = new EventSource('/web/events');
-    events.addEventListener('message', (event) => { if (JSON.parse(event.data).channel_id === channelId) void refresh(); });
+    events.addEventListener('message', (event) => {
+      if (JSON.parse(event.data).channel_id === channelId) void refresh();
+    });
   }
   function startPage() {
     $('main').replaceChildren(
       el('h1', { text: 'The emulator’s world' }),
       el('h2', { text: 'Guilds' }),
-      world.guilds.length ? el('ul', {}, world.guilds.map((g) => el('li', {}, g.name + ' ', el('span', { class: 'note', text: '(' + g.id + ')' }), el('ul', {}, g.channels.map((c) => el('li', {}, c.type === 0 || c.type === 5 ? el('a', { href: '/channels/' + g.id + '/' + c.id, text: '#' + c.name }) : c.name)))))) : el('p', { class: 'note', text: 'No guild yet: create one with emulator.createGuild() or the CLI’s --guild.' }),
+      world.guilds.length
+        ? el(
+            'ul',
+            {},
+            world.guilds.map((g) =>
+              el(
+                'li',
+                {},
+                g.name + ' ',
+                el('span', { class: 'note', text: '(' + g.id + ')' }),
+                el(
+                  'ul',
+                  {},
+                  g.channels.map((c) =>
+                    el('li', {}, c.type === 0 || c.type === 5 ? el('a', { href: '/channels/' + g.id + '/' + c.id, text: '#' + c.name }) : c.name),
+                  ),
+                ),
+              ),
+            ),
+          )
+        : el('p', { class: 'note', text: 'No guild yet: create one with emulator.createGuild() or the CLI’s --guild.' }),
       el('h2', { text: 'Commands' }),
-      el('ul', {}, world.commands.map((c) => el('li', {}, el('strong', { text: '/' + c.name }), ' ', el('span', { class: 'note', text: c.description ?? '' })))),
+      el(
+        'ul',
+        {},
+        world.commands.map((c) => el('li', {}, el('strong', { text: '/' + c.name }), ' ', el('span', { class: 'note', text: c.description ?? '' }))),
+      ),
       el('h2', { text: 'Lobbies' }),
-      world.lobbies.length ? el('ul', {}, world.lobbies.map((l) => el('li', {}, el('span', { text: 'Lobby ' + l.id }),
-        el('div', { class: 'note', text: 'Members: ' + (l.members.map((m) => m.username ?? m.id).join(', ') || 'none') }),
-        el('ul', { 'aria-label': 'Messages of lobby ' + l.id }, l.messages.map((m) => el('li', {}, el('span', { class: 'author', text: m.author + ': ' }), el('span', { text: m.content }))))))) : el('p', { class: 'note', text: 'No lobby yet.' }),
+      world.lobbies.length
+        ? el(
+            'ul',
+            {},
+            world.lobbies.map((l) =>
+              el(
+                'li',
+                {},
+                el('span', { text: 'Lobby ' + l.id }),
+                el('div', { class: 'note', text: 'Members: ' + (l.members.map((m) => m.username ?? m.id).join(', ') || 'none') }),
+                el(
+                  'ul',
+                  { 'aria-label': 'Messages of lobby ' + l.id },
+                  l.messages.map((m) => el('li', {}, el('span', { class: 'author', text: m.author + ': ' }), el('span', { text: m.content }))),
+                ),
+              ),
+            ),
+          )
+        : el('p', { class: 'note', text: 'No lobby yet.' }),
       el('h2', { text: 'Requests' }),
-      el('table', {}, el('thead', {}, el('tr', {}, el('th', { text: 'Method' }), el('th', { text: 'Path' }), el('th', { text: 'Status' }))), el('tbody', {}, world.requests.map((r) => el('tr', {}, el('td', { text: r.method }), el('td', { text: r.path }), el('td', { text: String(r.status) }))))));
+      el(
+        'table',
+        {},
+        el('thead', {}, el('tr', {}, el('th', { text: 'Method' }), el('th', { text: 'Path' }), el('th', { text: 'Status' }))),
+        el(
+          'tbody',
+          {},
+          world.requests.map((r) => el('tr', {}, el('td', { text: r.method }), el('td', { text: r.path }), el('td', { text: String(r.status) }))),
+        ),
+      ),
+    );
   }
   async function start() {
     world = await api('state');
     const select = $('user');
     select.replaceChildren(...world.users.map((u) => el('option', { value: u.id, text: u.username })));
     nav();
-    if (channelId) channelPage(); else startPage();
+    if (channelId) channelPage();
+    else startPage();
   }
   void start();
 })();
