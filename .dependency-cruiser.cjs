@@ -78,7 +78,7 @@ module.exports = {
     {
       name: 'ws-loads-lazily',
       comment:
-        "The optional dependency ws is loaded only when an emulator starts with the gateway: never by a static import " +
+        'The optional dependency ws is loaded only when an emulator starts with the gateway: never by a static import ' +
         '(a type-only import is fine), so nothing else, and never the sign-in path, loads it.',
       severity: 'error',
       from: {},
@@ -93,7 +93,7 @@ module.exports = {
     },
     {
       name: 'rules-are-pure',
-      comment: 'src/rules/ holds only the spec\'s rules: no I/O, so no node: module.',
+      comment: "src/rules/ holds only the spec's rules: no I/O, so no node: module.",
       severity: 'error',
       from: { path: '^src/rules/' },
       to: { dependencyTypes: ['core'] },
@@ -131,7 +131,7 @@ module.exports = {
       name: 'emulator-oauth-imports-no-area',
       comment:
         'The OAuth area is the base the device flow and provisional accounts build on: it imports no other area. What ' +
-        "they add to its endpoints (the device grant, merging on sign-in, their users) reaches it through ctx.oauthHooks, wired by the root.",
+        'they add to its endpoints (the device grant, merging on sign-in, their users) reaches it through ctx.oauthHooks, wired by the root.',
       severity: 'error',
       from: { path: '^src/emulator/oauth/' },
       to: { path: '^src/emulator/(commands|device|interactions|lobbies|messages|provisional|gateway|web|desktop-client)/' },

@@ -35,7 +35,8 @@ async function populate(emulator) {
     const channel = await emulator.createChannel(guild.id, { name: 'play' });
     for (let m = 0; m < POPULATED.messages / POPULATED.guilds; m++) await post(`/channels/${channel.id}/messages`, { content: `message ${m}` });
   }
-  for (let c = 0; c < POPULATED.commands; c++) await post(`/applications/${emulator.applicationId}/commands`, { name: `command${c}`, description: 'A command' });
+  for (let c = 0; c < POPULATED.commands; c++)
+    await post(`/applications/${emulator.applicationId}/commands`, { name: `command${c}`, description: 'A command' });
   for (let t = 0; t < POPULATED.tokens; t++) emulator.createAccessToken();
 }
 
@@ -62,7 +63,11 @@ run(async () => {
   const emulator = await startEmulator({ rateLimits: 'off' });
   const resetDefault = [];
   for (let i = 0; i < WARMUP + RESETS; i++) {
-    await fetch(`${emulator.apiBase}/lobbies`, { method: 'POST', headers: { authorization: `Bot ${emulator.botToken}`, 'content-type': 'application/json' }, body: '{}' }).then((r) => r.arrayBuffer());
+    await fetch(`${emulator.apiBase}/lobbies`, {
+      method: 'POST',
+      headers: { authorization: `Bot ${emulator.botToken}`, 'content-type': 'application/json' },
+      body: '{}',
+    }).then((r) => r.arrayBuffer());
     const ms = await timed(() => emulator.reset());
     if (i >= WARMUP) resetDefault.push(ms);
   }
@@ -85,7 +90,12 @@ run(async () => {
       ['emulator.close()', msSpread(bootstrap(closes)), '', ''],
       ['bare node:http listen + close (the floor)', msSpread(bootstrap(bare)), '', ''],
       ['reset(), default world (one lobby made since the last)', msSpread(reset), '≤ 2 ms', intervalVerdict(reset, 2, false)],
-      [`reset(), populated (${POPULATED.lobbies} lobbies, ${POPULATED.guilds} guilds, ${POPULATED.messages} messages, ${POPULATED.commands} commands, ${POPULATED.tokens} tokens)`, msSpread(bootstrap(resetPopulated)), '', ''],
+      [
+        `reset(), populated (${POPULATED.lobbies} lobbies, ${POPULATED.guilds} guilds, ${POPULATED.messages} messages, ${POPULATED.commands} commands, ${POPULATED.tokens} tokens)`,
+        msSpread(bootstrap(resetPopulated)),
+        '',
+        '',
+      ],
     ],
   );
 });

@@ -14,9 +14,9 @@ import { openSystemBrowser } from './signin/opener.js';
 /** Where a command writes, and what tells a long-running command to stop. */
 export interface CliIo {
   /** Writes a line of normal output. */
-  out(line: string): void;
+  out: (line: string) => void;
   /** Writes a line of diagnostics. */
-  err(line: string): void;
+  err: (line: string) => void;
   /** Aborting it stops a long-running command such as `emulator`; `main` wires it to SIGINT and SIGTERM. */
   signal: AbortSignal;
   /** Opens a URL for `emulator --open`. Default: the system browser. */
@@ -77,7 +77,7 @@ const COMMANDS: Record<string, Command> = {
     usage: [
       'Usage: social-sdk-auth emulator [--port N] [--application-id ID] [--redirect-uri URI ...] [--data-dir DIR]',
       '                                [--rate-limits service|off] [--guild] [--interactions-url URL]',
-      '                                [--desktop-client DIR] [--player ID ...] [--open]',
+      '                                [--desktop-client DIR] [--player ID ...] [--allowed-host NAME ...] [--open]',
       '',
       'Starts the platform emulator on 127.0.0.1: OAuth (authorize, token, revoke, device flow,',
       'discovery, JWKS, userinfo), provisional accounts, lobbies, application commands and their',
@@ -94,20 +94,23 @@ const COMMANDS: Record<string, Command> = {
       '  --data-dir DIR         keep lobbies, messages, sign-ins and the bot token in an SQLite',
       '                         database in DIR (needs the optional dependency libsql); a',
       '                         restart with the same DIR resumes (default: state in memory)',
-      '  --rate-limits MODE     service: enforce the service\'s rate limits on the lobby',
+      "  --rate-limits MODE     service: enforce the service's rate limits on the lobby",
       '                         interface; off: none (default service)',
       '  --guild                create a guild (the first user owns it, with a #general channel)',
       '  --gateway              also serve the gateway (WebSocket events for bots; needs the',
       '                         optional dependency ws) and print its URL',
       '                         and print its id, to register guild commands against',
-      '  --interactions-url URL set the application\'s interactions endpoint; the emulator checks',
+      "  --interactions-url URL set the application's interactions endpoint; the emulator checks",
       '                         it first with signed PINGs, as the service does',
       '  --desktop-client DIR   also play the desktop client on DIR/discord-ipc-0, for sign-ins',
-      '                         through local IPC (point the game\'s desktopClientSocketDir at DIR)',
+      "                         through local IPC (point the game's desktopClientSocketDir at DIR)",
       '  --player ID            a player with this user id, and print a Bearer token of theirs',
       '                         (scopes openid sdk.social_layer) for the player routes, e.g.',
       '                         PUT /lobbies; repeatable; the first is the one who signs in',
       '                         (default: one user, 80351110224678912, and no token printed)',
+      '  --allowed-host NAME    also answer requests for this host name (or name:port), e.g. a',
+      "                         name in /etc/hosts or a reverse proxy's; repeatable (default:",
+      '                         127.0.0.1, localhost and [::1] with the port only)',
       '  --open                 open the web client (the printed web client URL) in the system',
       '                         browser, to play the player: commands, components, modals',
       '  -h, --help             show this help',
@@ -124,6 +127,7 @@ const COMMANDS: Record<string, Command> = {
         'interactions-url': { type: 'string' },
         'desktop-client': { type: 'string' },
         player: { type: 'string', multiple: true },
+        'allowed-host': { type: 'string', multiple: true },
         open: { type: 'boolean' },
       });
       if (values.help === true) {
@@ -132,7 +136,8 @@ const COMMANDS: Record<string, Command> = {
       }
       const port = parsePort(values.port as string | undefined);
       const rateLimits = values['rate-limits'] as string | undefined;
-      if (rateLimits !== undefined && rateLimits !== 'service' && rateLimits !== 'off') throw new UsageError(`--rate-limits must be "service" or "off"; received "${rateLimits}".`);
+      if (rateLimits !== undefined && rateLimits !== 'service' && rateLimits !== 'off')
+        throw new UsageError(`--rate-limits must be "service" or "off"; received "${rateLimits}".`);
       const players = checkPlayers(values.player as string[] | undefined);
       let emulator;
       try {
@@ -140,21 +145,21 @@ const COMMANDS: Record<string, Command> = {
         const redirectUris = values['redirect-uri'] as string[] | undefined;
         // Only build an application when asked, so the emulator's own defaults stay the defaults.
         const applications =
-          id !== undefined || redirectUris !== undefined
-            ? [{ id: id ?? DEFAULT_APPLICATION_ID, ...(redirectUris ? { redirectUris } : {}) }]
-            : undefined;
+          id !== undefined || redirectUris !== undefined ? [{ id: id ?? DEFAULT_APPLICATION_ID, ...(redirectUris ? { redirectUris } : {}) }] : undefined;
         const dataDir = values['data-dir'] as string | undefined;
+        const allowedHosts = values['allowed-host'] as string[] | undefined;
         emulator = await startEmulator({
           port,
           ...(applications ? { applications } : {}),
           ...(dataDir !== undefined ? { dataDir } : {}),
           ...(rateLimits !== undefined ? { rateLimits } : {}),
           ...(values.gateway === true ? { gateway: true } : {}),
+          ...(allowedHosts !== undefined ? { allowedHosts } : {}),
           ...(players.length > 0 ? { users: players.map((id, i) => ({ id, username: `player${i + 1}` })) } : {}),
         });
       } catch (err) {
         const code = (err as { code?: unknown }).code;
-        // A bad --application-id or --redirect-uri is the caller's mistake: a usage error.
+        // A bad --application-id, --redirect-uri or --allowed-host is the caller's mistake: a usage error.
         if (code === 'ERR_INVALID_ARG_TYPE' || code === 'ERR_OUT_OF_RANGE') throw new UsageError((err as Error).message);
         io.err(`social-sdk-auth emulator: could not start: ${(err as Error).message}`);
         return 1;
@@ -199,7 +204,9 @@ const COMMANDS: Record<string, Command> = {
         // A static import: a dynamic one would make the sign-in chunk carry a module namespace (and the bundler's runtime file).
         const open = io.openUrl ?? openSystemBrowser;
         // The emulator serves on without a browser: the URL is printed above.
-        await open(emulator.uiUrl).catch((err: unknown) => io.err(`social-sdk-auth emulator: could not open the web client (${(err as Error).message}); open ${emulator.uiUrl} yourself.`));
+        await open(emulator.uiUrl).catch((err: unknown) =>
+          io.err(`social-sdk-auth emulator: could not open the web client (${(err as Error).message}); open ${emulator.uiUrl} yourself.`),
+        );
       }
       io.out('Press Ctrl+C to stop.');
       await waitForAbort(io.signal);

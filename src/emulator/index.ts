@@ -14,6 +14,7 @@
 import { inspect } from 'node:util';
 import { checkBoolean, checkFunction, checkInteger, checkMs, checkOneOf, checkOptions, checkSignal, checkSnowflake, checkString } from '../shared/check.js';
 import { argumentError } from '../shared/errors.js';
+import { JsonErrorCode } from '../rules/errors.js';
 import type { EmulatorContext } from './kernel/context.js';
 import { generateBotToken } from './kernel/credentials.js';
 import { createAccessToken, liveTokensOf } from './oauth/access-tokens.js';
@@ -22,6 +23,7 @@ import { startGateway } from './gateway/gateway.js';
 import { LobbyWorld } from './lobbies/world.js';
 import { Snowflakes } from './kernel/ids.js';
 import { resetAreas } from './kernel/area-state.js';
+import { Guard } from './kernel/guard.js';
 import { RateLimits } from './kernel/ratelimit.js';
 import { openStateStore, type MemoryStateStore } from './state/index.js';
 import { OAuthStore } from './oauth/store.js';
@@ -41,6 +43,9 @@ import { isThread } from './world/permissions.js';
 import { channelJson, guildJson, memberJson, roleJson } from './world/render.js';
 import * as gatewayEvents from './gateway/events.js';
 import { postUserMessage } from './messages/router.js';
+import { findChannelMessage } from './messages/answer.js';
+import { checkRoute } from './custom-routes.js';
+import { addReaction, parseReactionEmoji, removeReaction } from './messages/reactions.js';
 import { directMessagesBetween, postDirectMessage } from './messages/direct.js';
 import type { GuildRecord } from './world/types.js';
 import { World } from './world/world.js';
@@ -71,6 +76,7 @@ import type {
   EmulatorGuildObject,
   EmulatorRole,
   EmulatorRoleObject,
+  EmulatorRoute,
 } from './types.js';
 
 /** Every type of the emulator's options and objects. */
@@ -78,6 +84,7 @@ export type * from './types.js';
 
 export { EmulatorClosedError, EmulatorGatewayError, EmulatorOpenUrlError, EmulatorStateError } from './kernel/errors.js';
 export { DEFAULT_APPLICATION_ID } from './options.js';
+export { fieldError, EmulatorFieldError } from './custom-routes.js';
 export { ALL_PERMISSIONS, PermissionFlags, type PermissionFlag } from '../rules/permissions.js';
 export { EmulatorInteractionError, type EmulatorInteractionFailure } from './interactions/errors.js';
 export type * from './interactions/types.js';
@@ -224,7 +231,14 @@ class RunningEmulator implements Emulator {
     const id = checkString(where, 'applicationId', applicationId);
     const token = this.#botTokenOf.get(id);
     if (token === undefined) {
-      throw argumentError('value', where, 'applicationId', 'the id of an application given in options.applications', id, `Known ids: ${[...this.#botTokenOf.keys()].join(', ')}.`);
+      throw argumentError(
+        'value',
+        where,
+        'applicationId',
+        'the id of an application given in options.applications',
+        id,
+        `Known ids: ${[...this.#botTokenOf.keys()].join(', ')}.`,
+      );
     }
     return token;
   }
@@ -258,7 +272,13 @@ class RunningEmulator implements Emulator {
       ['ManageChannels', 'MANAGE_CHANNELS'],
     ] as const) {
       if (p[name] !== undefined && p[former] !== undefined) {
-        throw argumentError('value', where, `permissions.${former}`, `absent when permissions.${name} is given (it is the deprecated name of the same permission)`, p[former]);
+        throw argumentError(
+          'value',
+          where,
+          `permissions.${former}`,
+          `absent when permissions.${name} is given (it is the deprecated name of the same permission)`,
+          p[former],
+        );
       }
       const key = p[name] !== undefined ? name : former;
       if (p[key] === undefined) continue;
@@ -348,7 +368,8 @@ class RunningEmulator implements Emulator {
     const name = checkString(where, 'role.name', r.name, true);
     const permissions = checkPermissionBits(where, 'role.permissions', r.permissions, 0n);
     const id = r.id === undefined ? undefined : checkSnowflake(where, 'role.id', r.id);
-    if (id !== undefined && (guild.roles.has(id) || guild.channels.has(id))) throw argumentError('value', where, 'role.id', 'an id no other role or channel of the guild has', id);
+    if (id !== undefined && (guild.roles.has(id) || guild.channels.has(id)))
+      throw argumentError('value', where, 'role.id', 'an id no other role or channel of the guild has', id);
     return roleJson(this.#ctx.world.createRole(guild, name, permissions, id)) as EmulatorRoleObject;
   }
 
@@ -361,7 +382,8 @@ class RunningEmulator implements Emulator {
     if (!Array.isArray(roles)) throw argumentError('type', where, 'options.roles', 'an array of role ids', roles);
     roles.forEach((roleId: unknown, i) => {
       const checked = checkString(where, `options.roles[${i}]`, roleId);
-      if (!guild.roles.has(checked) || checked === guild.id) throw argumentError('value', where, `options.roles[${i}]`, 'the id of a role of the guild other than @everyone', checked);
+      if (!guild.roles.has(checked) || checked === guild.id)
+        throw argumentError('value', where, `options.roles[${i}]`, 'the id of a role of the guild other than @everyone', checked);
     });
     const added = !guild.members.has(id);
     this.#ctx.world.setMember(guild, id, roles);
@@ -375,11 +397,77 @@ class RunningEmulator implements Emulator {
     const found = this.#ctx.world.channel(channelId);
     if (found === undefined) throw argumentError('value', where, 'options.channelId', 'the id of a channel of a guild of this emulator', channelId);
     const userId = checkString(where, 'options.userId', o.userId);
-    if (!found.guild.members.has(userId)) throw argumentError('value', where, 'options.userId', 'the user id of a member of the channel\'s guild', userId, 'Add one with emulator.setGuildMember().');
+    if (!found.guild.members.has(userId))
+      throw argumentError(
+        'value',
+        where,
+        'options.userId',
+        "the user id of a member of the channel's guild",
+        userId,
+        'Add one with emulator.setGuildMember().',
+      );
     const content = checkString(where, 'options.content', o.content, true);
     if (content.length > 2000) throw argumentError('value', where, 'options.content', 'at most 2000 characters', content);
     if (this.#server.isClosed) throw new EmulatorClosedError('send a message');
     return postUserMessage(this.#ctx, channelId, userId, content);
+  }
+
+  addRoute(route: EmulatorRoute): void {
+    const where = 'emulator.addRoute';
+    const checked = checkRoute(where, 'route', route);
+    if (this.#server.isClosed) throw new EmulatorClosedError('add a route');
+    this.#server.addRoutes(where, [{ route: checked, name: 'route' }]);
+  }
+
+  async addReaction(options: { channelId: string; messageId: string; emoji: string; userId: string }): Promise<void> {
+    this.#react('emulator.addReaction', options, true);
+  }
+
+  async removeReaction(options: { channelId: string; messageId: string; emoji: string; userId: string }): Promise<void> {
+    this.#react('emulator.removeReaction', options, false);
+  }
+
+  /** A member's reaction added or removed, as the web client's player does it. */
+  #react(where: string, options: { channelId: string; messageId: string; emoji: string; userId: string }, add: boolean): void {
+    const o = checkOptions(where, options);
+    const channelId = checkSnowflake(where, 'options.channelId', o.channelId);
+    const found = this.#ctx.world.channel(channelId);
+    if (found === undefined) throw argumentError('value', where, 'options.channelId', 'the id of a channel of a guild of this emulator', channelId);
+    const messageId = checkSnowflake(where, 'options.messageId', o.messageId);
+    if (findChannelMessage(this.#ctx, channelId, messageId) === undefined)
+      throw argumentError('value', where, 'options.messageId', 'the id of a message of the channel', messageId);
+    const emoji = checkString(where, 'options.emoji', o.emoji);
+    if (parseReactionEmoji(emoji) === undefined)
+      throw argumentError('value', where, 'options.emoji', "a Unicode emoji (such as '👍') or a custom emoji as 'name:id'", emoji);
+    const userId = checkString(where, 'options.userId', o.userId);
+    if (!found.guild.members.has(userId))
+      throw argumentError(
+        'value',
+        where,
+        'options.userId',
+        "the user id of a member of the channel's guild",
+        userId,
+        'Add one with emulator.setGuildMember().',
+      );
+    if (this.#server.isClosed) throw new EmulatorClosedError(add ? 'add a reaction' : 'remove a reaction');
+    const result = add ? addReaction(this.#ctx, channelId, messageId, emoji, userId) : removeReaction(this.#ctx, channelId, messageId, emoji, userId);
+    if (result.ok) return;
+    if (result.code === JsonErrorCode.MaximumReactions)
+      throw argumentError(
+        'value',
+        where,
+        'options.emoji',
+        'an emoji the message already has: it has 20 different reactions, the most the service allows',
+        emoji,
+      );
+    throw argumentError(
+      'value',
+      where,
+      'options.userId',
+      'a member who may react in the channel (VIEW_CHANNEL, READ_MESSAGE_HISTORY, and ADD_REACTIONS for an emoji not on the message yet)',
+      userId,
+      'Give the member a role with those permissions.',
+    );
   }
 
   async sendDirectMessage(options: { from: string; to: string; content: string; applicationId?: string }): Promise<Record<string, unknown>> {
@@ -435,7 +523,8 @@ class RunningEmulator implements Emulator {
     const c = checkFaultObject(where, channel, 'an object such as { name: "lobby", type: 0 }', 'channel');
     const name = checkString(where, 'channel.name', c.name, true);
     const type = checkInteger(where, 'channel.type', c.type, 0, 15, 0);
-    if (!WORLD_CHANNEL_TYPES.includes(type)) throw argumentError('value', where, 'channel.type', `a guild channel type: one of ${WORLD_CHANNEL_TYPES.join(', ')}`, type);
+    if (!WORLD_CHANNEL_TYPES.includes(type))
+      throw argumentError('value', where, 'channel.type', `a guild channel type: one of ${WORLD_CHANNEL_TYPES.join(', ')}`, type);
     const parent = c.parent === undefined ? null : checkSnowflake(where, 'channel.parent', c.parent);
     if (parent !== null && !guild.channels.has(parent)) throw argumentError('value', where, 'channel.parent', 'the id of a channel of the guild', parent);
     if (isThread(type) && parent === null) throw argumentError('value', where, 'channel.parent', 'the id of the channel a thread lives in', parent);
@@ -444,7 +533,13 @@ class RunningEmulator implements Emulator {
     const overwrites = checkOverwrites(where, 'channel.permissionOverwrites', c.permissionOverwrites);
     for (const [i, o] of overwrites.entries()) {
       if (o.type === 0 ? !guild.roles.has(o.id) : !guild.members.has(o.id)) {
-        throw argumentError('value', where, `channel.permissionOverwrites[${i}].id`, o.type === 0 ? 'the id of a role of the guild (its own id for @everyone)' : 'the user id of a member of the guild', o.id);
+        throw argumentError(
+          'value',
+          where,
+          `channel.permissionOverwrites[${i}].id`,
+          o.type === 0 ? 'the id of a role of the guild (its own id for @everyone)' : 'the user id of a member of the guild',
+          o.id,
+        );
       }
     }
     return channelJson(this.#ctx.world.createChannel(guild, name, type, parent, overwrites, id), guild) as EmulatorChannelObject;
@@ -470,7 +565,8 @@ class RunningEmulator implements Emulator {
   #knownGuild(where: string, guildId: unknown): GuildRecord {
     const id = checkSnowflake(where, 'guildId', guildId);
     const guild = this.#ctx.world.guilds.get(id);
-    if (guild === undefined) throw argumentError('value', where, 'guildId', 'the id of a guild of this emulator', id, 'Create one with emulator.createGuild().');
+    if (guild === undefined)
+      throw argumentError('value', where, 'guildId', 'the id of a guild of this emulator', id, 'Create one with emulator.createGuild().');
     return guild;
   }
 
@@ -490,7 +586,14 @@ class RunningEmulator implements Emulator {
     const id = checkString(where, 'applicationId', applicationId);
     const key = interactions.interactionWorldOf(this.#ctx)!.keys.get(id);
     if (key === undefined) {
-      throw argumentError('value', where, 'applicationId', 'the id of an application given in options.applications', id, `Known ids: ${[...this.#botTokenOf.keys()].join(', ')}.`);
+      throw argumentError(
+        'value',
+        where,
+        'applicationId',
+        'the id of an application given in options.applications',
+        id,
+        `Known ids: ${[...this.#botTokenOf.keys()].join(', ')}.`,
+      );
     }
     return key.publicKeyHex;
   }
@@ -606,7 +709,6 @@ class RunningEmulator implements Emulator {
       },
     };
   }
-
 }
 
 /** Throws the argument error for a user code the emulator could not act on. */
@@ -695,6 +797,9 @@ function resetContext(ctx: EmulatorContext, server: EmulatorServer): void {
 /** Starts an emulator on 127.0.0.1; resolves once it accepts requests. */
 export async function startEmulator(options?: EmulatorOptions): Promise<Emulator> {
   const resolved = resolveOptions(options);
+  const given: unknown = options?.routes ?? [];
+  if (!Array.isArray(given)) throw argumentError('type', 'startEmulator', 'options.routes', 'an array of routes ({ method, path, handler })', given);
+  const routes = given.map((r, i) => ({ route: checkRoute('startEmulator', `options.routes[${i}]`, r), name: `options.routes[${i}]` }));
   const key = resolved.signingKey ?? (await sharedSigningKey());
   const { state, oauthRecords } = await openStateStore(resolved.dataDir);
   let oauth: OAuthStore;
@@ -709,12 +814,14 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
   const botTokenOf = new Map<string, string>();
   let opened: WorldState | undefined;
   const server = new EmulatorServer(resolved.headersTimeoutMs);
+  server.addRoutes('startEmulator', routes); // refused before anything is opened
   let ctx: EmulatorContext;
   let port: number;
   try {
     for (const app of resolved.applications.values()) {
       const saved = app.botToken === undefined ? state.setting(`bot-token:${app.id}`) : undefined;
-      if (saved !== undefined && !BOT_TOKEN_PATTERN.test(saved)) throw damagedState(state, `the bot token of application ${app.id} (not 8 to 200 printable characters)`);
+      if (saved !== undefined && !BOT_TOKEN_PATTERN.test(saved))
+        throw damagedState(state, `the bot token of application ${app.id} (not 8 to 200 printable characters)`);
       let token = app.botToken ?? saved;
       if (token === undefined) {
         token = generateBotToken(app.id);
@@ -744,6 +851,8 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
       rateLimits: new RateLimits(),
       gateway: undefined,
       areas: new Map(),
+      guard: new Guard(port, resolved.allowedHosts),
+      requestLog: () => server.log,
       ...opened,
     };
     interactions.attachInteractionWorld(ctx); // a damaged interaction key in dataDir fails here

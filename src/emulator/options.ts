@@ -21,6 +21,7 @@ import { isLocale, LOCALES } from '../rules/locales.js';
 import { checkGuilds } from './world/options.js';
 import { checkExternalIdentities } from './provisional/identities.js';
 import type { ResolvedGatewayOptions } from './gateway/port.js';
+import { SESSION_START_TOTAL } from './gateway/protocol.js';
 import { checkSigningKey } from './oauth/keys.js';
 
 /** How long a connection may take to send a complete request head, by default. */
@@ -33,8 +34,6 @@ export const DEFAULT_USER: Readonly<Required<Omit<EmulatorUser, 'locale'>>> = {
   globalName: 'Player One',
   email: 'player@example.com',
 };
-
-
 
 /** Where option errors say they come from. */
 const WHERE = 'startEmulator';
@@ -79,7 +78,6 @@ function checkEndpointUrl(name: string, value: unknown): string | undefined {
   return value === undefined ? undefined : checkEndpointHref(WHERE, name, value);
 }
 
-
 function checkApplication(app: unknown, index: number): ResolvedApplication {
   const at = `options.applications[${index}]`;
   if (typeof app !== 'object' || app === null || Array.isArray(app)) throw argumentError('type', WHERE, at, 'an object', app);
@@ -88,7 +86,14 @@ function checkApplication(app: unknown, index: number): ResolvedApplication {
   const publicClient = checkBoolean(WHERE, `${at}.publicClient`, a.publicClient, true);
   const clientSecret = checkOptionalString(WHERE, `${at}.clientSecret`, a.clientSecret, true);
   if (!publicClient && clientSecret === undefined) {
-    throw argumentError('value', WHERE, `${at}.clientSecret`, 'a secret for a confidential client (publicClient: false)', clientSecret, 'Set one, or make the client public.');
+    throw argumentError(
+      'value',
+      WHERE,
+      `${at}.clientSecret`,
+      'a secret for a confidential client (publicClient: false)',
+      clientSecret,
+      'Set one, or make the client public.',
+    );
   }
   const redirectUris = a.redirectUris ?? ['http://127.0.0.1/callback', `discord-${id}:/authorize/callback`];
   if (!Array.isArray(redirectUris)) throw argumentError('type', WHERE, `${at}.redirectUris`, 'an array of absolute URIs', redirectUris);
@@ -146,6 +151,7 @@ function checkSeconds(name: string, value: unknown, fallback: number, wholeOnly:
 export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOptions {
   const o = checkOptions(WHERE, options);
   const port = checkInteger(WHERE, 'options.port', o.port, 0, 65535, 0);
+  const allowedHosts = checkAllowedHosts(o.allowedHosts);
 
   const appList: unknown = o.applications ?? [{ id: DEFAULT_APPLICATION_ID }];
   if (!Array.isArray(appList)) throw argumentError('type', WHERE, 'options.applications', 'an array of applications', appList);
@@ -172,7 +178,14 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
   for (const [i, app] of [...applications.values()].entries()) {
     if (app.ownerId === '') app.ownerId = users.keys().next().value as string;
     else if (!users.has(app.ownerId)) {
-      throw argumentError('value', WHERE, `options.applications[${i}].ownerId`, 'the id of a user given in options.users', app.ownerId, `Known ids: ${[...users.keys()].join(', ')}.`);
+      throw argumentError(
+        'value',
+        WHERE,
+        `options.applications[${i}].ownerId`,
+        'the id of a user given in options.users',
+        app.ownerId,
+        `Known ids: ${[...users.keys()].join(', ')}.`,
+      );
     }
   }
   const guilds = checkGuilds(WHERE, o.guilds, users);
@@ -193,6 +206,7 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
 
   return {
     port,
+    allowedHosts,
     applications,
     defaultApplicationId: applications.keys().next().value as string,
     users,
@@ -213,6 +227,35 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
   };
 }
 
+/** A DNS name of letters, digits and hyphens, optionally with a port: what a Host header names. */
+const HOST_NAME = /^(?=.{1,253}(?::|$))[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::(\d{1,5}))?$/;
+const MAX_ALLOWED_HOSTS = 100;
+
+/** `options.allowedHosts`: host names, or names with a port, lower-cased; never a URL, a pattern or an address with a path. */
+function checkAllowedHosts(value: unknown): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw argumentError('type', WHERE, 'options.allowedHosts', 'an array of host names', value);
+  if (value.length > MAX_ALLOWED_HOSTS)
+    throw argumentError('value', WHERE, 'options.allowedHosts', `an array of at most ${MAX_ALLOWED_HOSTS} host names`, value);
+  return value.map((host: unknown, i) => {
+    const name = `options.allowedHosts[${i}]`;
+    if (typeof host !== 'string') throw argumentError('type', WHERE, name, 'a host name string', host);
+    const lower = host.toLowerCase();
+    const match = HOST_NAME.exec(lower);
+    if (match === null || (match[1] !== undefined && (Number(match[1]) < 1 || Number(match[1]) > 65535))) {
+      throw argumentError(
+        'value',
+        WHERE,
+        name,
+        'a host name such as "emulator.test", optionally with a port ("emulator.test:8443")',
+        host,
+        'Give the name alone: no scheme, path or wildcard.',
+      );
+    }
+    return lower;
+  });
+}
+
 /** `options.gateway`: `true` or an object serves the gateway; undefined or `false` does not. */
 function checkGatewayOptions(value: unknown): ResolvedGatewayOptions | undefined {
   if (value === undefined || value === false) return undefined;
@@ -222,5 +265,8 @@ function checkGatewayOptions(value: unknown): ResolvedGatewayOptions | undefined
     resumeWindowMs: checkMs(WHERE, 'options.gateway.resumeWindowMs', g.resumeWindowMs, 120_000),
     reconnectGraceMs: checkMs(WHERE, 'options.gateway.reconnectGraceMs', g.reconnectGraceMs, 5000),
     maxGuildsPerShard: checkInteger(WHERE, 'options.gateway.maxGuildsPerShard', g.maxGuildsPerShard, 1, 1_000_000, 2500),
+    maxShards: checkInteger(WHERE, 'options.gateway.maxShards', g.maxShards, 1, 1_000_000, 16),
+    sessionStartLimit: checkInteger(WHERE, 'options.gateway.sessionStartLimit', g.sessionStartLimit, 1, 1_000_000, SESSION_START_TOTAL),
+    maxConnections: checkInteger(WHERE, 'options.gateway.maxConnections', g.maxConnections, 1, 100_000, 1000),
   };
 }

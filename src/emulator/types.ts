@@ -61,6 +61,16 @@ export interface EmulatorApplication {
 export interface EmulatorOptions {
   /** TCP port to listen on; the server binds 127.0.0.1 only. Default `0` (an ephemeral port). */
   port?: number;
+  /**
+   * Host names the emulator answers to besides its loopback addresses (`127.0.0.1`, `localhost`
+   * and `[::1]` with its port), for when it is reached under another name: an `/etc/hosts` entry
+   * or a reverse proxy. Each is a host name (`'emulator.test'`, any port) or a name and port
+   * (`'emulator.test:8443'`), matched without regard to case. A request whose `Host` header is none
+   * of these is refused with 421 before any route runs, so a web page that rebinds its own name
+   * to 127.0.0.1 reaches nothing. The addresses the emulator hands out (`webBase`, `apiBase`)
+   * stay its loopback ones. Default: none.
+   */
+  allowedHosts?: string[];
   /** Registered applications; the first is `Emulator.applicationId`. Default: one public app, id `'1234567890123456789'`. */
   applications?: EmulatorApplication[];
   /** Known users; the first is the one who signs in and consents (see `signInAs`). Default: one user, id `'80351110224678912'`, username `'player'`. */
@@ -112,6 +122,8 @@ export interface EmulatorOptions {
    * 100 ms) and shared by every later emulator, so each later start takes milliseconds.
    */
   signingKey?: KeyObject | string;
+  /** Routes the emulator does not serve, added by the studio (see `EmulatorRoute` and `emulator.addRoute`). Default: none. */
+  routes?: EmulatorRoute[];
 }
 
 /** A 429 storm for `Emulator.injectRateLimits`. */
@@ -152,17 +164,8 @@ export interface EmulatorChannelPermissions {
   MANAGE_CHANNELS?: boolean;
 }
 
-/** One served request, for assertions. Paths carry no query string, so no secrets. */
-export interface EmulatorRequestRecord {
-  /** HTTP method, e.g. `'POST'`. */
-  method: string;
-  /** Path without query, e.g. `'/api/v10/oauth2/token'`; the interaction token of a callback or webhook path reads `[redacted]`. */
-  path: string;
-  /** `grant_type` of a token-endpoint request, when the body carried one. */
-  grantType?: string;
-  /** HTTP status answered, or `0` when the connection was destroyed or left hanging. */
-  status: number;
-}
+export type { EmulatorRequestRecord } from './kernel/context.js';
+import type { EmulatorRequestRecord } from './kernel/context.js';
 
 /** A running emulator. */
 export interface Emulator {
@@ -244,6 +247,21 @@ export interface Emulator {
   setGuildMember(guildId: string, userId: string, options?: { roles?: string[] }): Promise<void>;
   /** A member's message in a guild channel, as a player would write it: kept in the channel and, with the gateway, dispatched as MESSAGE_CREATE (GUILD_MESSAGES intent; without MESSAGE_CONTENT the content is empty unless it mentions the bot). Resolves with the message object. */
   sendUserMessage(options: { channelId: string; userId: string; content: string }): Promise<Record<string, unknown>>;
+  /**
+   * A member's reaction to a message of a guild channel, as a player would add it: `emoji` a Unicode
+   * emoji (`'👍'`) or a custom one as `'name:id'`. Shown in the message's `reactions`; with the
+   * gateway, dispatched as MESSAGE_REACTION_ADD (GUILD_MESSAGE_REACTIONS intent). Adding one the
+   * member has already is nothing.
+   */
+  addReaction(options: { channelId: string; messageId: string; emoji: string; userId: string }): Promise<void>;
+  /** Takes a member's reaction away: MESSAGE_REACTION_REMOVE when there was one. */
+  removeReaction(options: { channelId: string; messageId: string; emoji: string; userId: string }): Promise<void>;
+  /**
+   * Adds a route the emulator does not serve (see `EmulatorRoute`), run through the same pipeline
+   * as the built-in ones. A method and path a built-in route (or an added one) already serves is
+   * refused with a RangeError naming it.
+   */
+  addRoute(route: EmulatorRoute): void;
   /**
    * A game direct message from one player to another (both of `options.users`), as the game's
    * social layer sends it: kept per pair of users (the newest 200), for the moderation metadata
@@ -401,4 +419,55 @@ export interface EmulatorProvisionalAccount {
   mergedInto: string | undefined;
 }
 
+/** Who called a route a studio added (`EmulatorRoute.handler`). */
+export type EmulatorRouteCaller =
+  { kind: 'bot'; applicationId: string } | { kind: 'bearer'; applicationId: string; userId: string; scopes: string[] } | { kind: 'none' };
 
+/** What a studio's route handler is given. */
+export interface EmulatorRouteRequest {
+  method: string;
+  /** The path's parameters by the names of `EmulatorRoute.path` (`{channel}` -> `params.channel`), percent-decoded. */
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** The parsed JSON body (`body: 'json'`; undefined when none was sent), else undefined. */
+  body: unknown;
+  caller: EmulatorRouteCaller;
+  /**
+   * Sends a gateway event to the sessions that hold `options.guildId` (and have `options.intent`,
+   * when given), as the service would dispatch it: `dispatch('THREAD_CREATE', thread, { guildId, intent: 1 << 0 })`.
+   * Nothing happens without the `gateway` option.
+   */
+  dispatch(event: string, data: unknown, options: { guildId: string; intent?: number }): void;
+}
+
+/** What a studio's route handler answers: `status` (default 200) and a JSON `body` (none for 204). */
+export interface EmulatorRouteReply {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/**
+ * A route a studio adds to the emulator (`startEmulator({ routes })`, `emulator.addRoute`), run
+ * through the same pipeline as the built-in routes. It may not take a method and path a built-in
+ * route serves.
+ */
+export interface EmulatorRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Relative to `/api/v10/`, the first segment literal, parameters as `{name}`: `'channels/{channel}/threads'`. */
+  path: string;
+  /**
+   * Who may call: `'bot'` (a bot token; the default), `'bearer'` (a user's access token with one
+   * of `scopes`), `'bot-or-bearer'`, or `'none'` (anyone; counts toward no limit). A missing or
+   * unknown credential gets 401 code 40001, the wrong kind 403 code 50001, as built-in routes answer.
+   */
+  credential?: 'bot' | 'bearer' | 'bot-or-bearer' | 'none';
+  /** The scopes a Bearer token may hold, one of which it must. Default `['identify']`. */
+  scopes?: string[];
+  /** `'json'` (read and parsed, at most 64 KiB: 413, 400 code 50109) or `'none'`. Default: `'json'` for POST, PUT and PATCH. */
+  body?: 'json' | 'none';
+  /** A rate-limit bucket of the route besides the global limit, per application (per user for `'bearer'`). */
+  bucket?: { id: string; limit: number; windowMs: number };
+  /** Answers a request; throw `fieldError([...])` for a 400 with code 50035. Any other throw answers 500. */
+  handler: (request: EmulatorRouteRequest) => EmulatorRouteReply | Promise<EmulatorRouteReply>;
+}

@@ -1,6 +1,7 @@
 // The spec's rules for message and modal components, as pure functions: no I/O, so the client
 // (before it sends) and the emulator (when it receives) give the same nested errors for a body.
 import { ChannelType } from './channels.js';
+import { EMBED_URL_FIELDS, EMBED_URL_MAX_LENGTH, urlSchemeProblem } from './embeds.js';
 import { FieldErrorCode, isSnowflake, SharedFieldErrorCode, textLength } from './fields.js';
 import type { FieldProblem } from './errors.js';
 import { describeType, integerProblem, isRecord, own, present, Reader, stringProblem, textPathResult, type Path, type ValueProblem } from './read.js';
@@ -324,16 +325,25 @@ function snowflake(ctx: Context, record: object, path: Path, key: string, need: 
 function url(ctx: Context, record: object, path: Path, key: string, max: number, schemes: readonly string[], need: boolean): void {
   const value = str(ctx, record, path, key, 1, max, need);
   if (value === undefined) return;
-  let scheme: string | undefined;
-  try {
-    scheme = new URL(value).protocol.slice(0, -1);
-  } catch {
-    scheme = undefined;
+  const problem = urlSchemeProblem(value, schemes);
+  if (problem !== undefined) ctx.add([...path, key], FieldErrorCode.InvalidUrl, problem);
+}
+
+/** An embed of a message: an object, whose URL fields accept only their schemes (rules/embeds.ts). */
+function embed(ctx: Context, value: unknown, at: Path): void {
+  if (!isRecord(value)) {
+    ctx.add(at, FieldErrorCode.ModelType, `Must be an embed object; received ${describeType(value)}.`);
+    return;
   }
-  if (scheme === undefined || !schemes.includes(scheme)) {
-    ctx.add([...path, key], FieldErrorCode.InvalidUrl, `Must be a URL with the scheme ${schemes.join(', ')}.`);
-  } else if (scheme === 'attachment' && !/^attachment:\/\/[^/\\]+$/.test(value)) {
-    ctx.add([...path, key], FieldErrorCode.InvalidUrl, 'An attachment reference must be attachment://<filename>.');
+  for (const { path, schemes } of EMBED_URL_FIELDS) {
+    const [first, second] = path;
+    if (second === undefined) {
+      url(ctx, value, at, first, EMBED_URL_MAX_LENGTH, schemes, false);
+      continue;
+    }
+    const inner = own(value, first);
+    if (isRecord(inner)) url(ctx, inner, [...at, first], second, EMBED_URL_MAX_LENGTH, schemes, false);
+    else if (present(inner)) ctx.add([...at, first], FieldErrorCode.DictType, `Must be an object; received ${describeType(inner)}.`);
   }
 }
 
@@ -764,7 +774,7 @@ export function messageProblems(body: unknown): ComponentProblem[] {
         notAllowed(ctx, [key], 'in a message with the IS_COMPONENTS_V2 flag (use Text Display and Container components instead)');
     }
     if (!v2) str(ctx, body, [], 'content', 0, ComponentLimits.contentLength);
-    if (!v2) list(ctx, body, [], 'embeds', 0, ComponentLimits.embeds, false);
+    if (!v2) list(ctx, body, [], 'embeds', 0, ComponentLimits.embeds, false)?.forEach((item, i) => embed(ctx, item, ['embeds', i]));
     if (!v2 && present(own(body, 'poll')) && !isRecord(own(body, 'poll')))
       ctx.add(['poll'], FieldErrorCode.DictType, `Must be a poll object; received ${describeType(own(body, 'poll'))}.`);
     if (!v2) for (const key of ['sticker_ids', 'stickers']) list(ctx, body, [], key, 0, ComponentLimits.stickers, false);

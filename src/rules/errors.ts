@@ -12,6 +12,7 @@ export const JsonErrorCode = {
   UnknownInvite: 10006,
   UnknownMember: 10007,
   UnknownMessage: 10008,
+  UnknownEmoji: 10014,
   UnknownUser: 10013,
   UnknownLobby: 10031,
   /** The credential is missing, malformed, unknown or expired. */
@@ -27,6 +28,10 @@ export const JsonErrorCode = {
   InvalidJson: 50109,
   /** The lobby already has the most members the emulator allows. */
   MaximumLobbyMembers: 30070,
+  /** A channel that holds the most pinned messages the service allows (50). */
+  MaximumPins: 30003,
+  /** A message with the most distinct reactions the service allows (20). */
+  MaximumReactions: 30010,
   /** An edit of a message another application sent. */
   CannotEditOthersMessage: 50005,
 } as const;
@@ -40,6 +45,7 @@ export const JSON_ERROR_MESSAGES: Readonly<Record<JsonErrorCode, string>> = {
   10007: 'Unknown Member',
   10008: 'Unknown Message',
   10013: 'Unknown User',
+  10014: 'Unknown Emoji',
   10031: 'Unknown Lobby',
   40001: 'Unauthorized',
   40005: 'Request entity too large',
@@ -50,6 +56,8 @@ export const JSON_ERROR_MESSAGES: Readonly<Record<JsonErrorCode, string>> = {
   50109: 'The request body contains invalid JSON.',
   30070: 'Maximum number of lobby members reached',
   50005: 'Cannot edit a message authored by another user',
+  30003: 'Maximum number of pins reached (50)',
+  30010: 'Maximum number of reactions reached (20)',
 };
 
 /** One problem with one field, as the service words it (`code` like `BASE_TYPE_MAX_LENGTH`). */

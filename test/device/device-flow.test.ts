@@ -39,6 +39,7 @@ async function whoAmI(accessToken: string): Promise<{ status: number; id?: strin
 describe('client.getTokenFromDevice', () => {
   it('shows the user code, polls while the player has not approved, then resolves with working tokens', async () => {
     const shown: DeviceUserCode[] = [];
+    client.clearToken();
     const tokens = await client.getTokenFromDevice({
       onUserCode: (code) => {
         shown.push(code);
@@ -47,6 +48,8 @@ describe('client.getTokenFromDevice', () => {
       },
     });
     expect(shown).toHaveLength(1);
+    // The client holds the token the flow ended with, as after updateToken.
+    expect(client.isAuthenticated()).toBe(true);
     const code = shown[0]!;
     expect(code.userCode).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
     expect(code.verificationUri).toBe(`${emulator.webBase}/activate`);
@@ -95,9 +98,7 @@ describe('client.getTokenFromDevice', () => {
   }, 20_000);
 
   it('rejects with AuthorizationFailed and oauthError access_denied when the player denies', async () => {
-    const error = await rejected<ClientResultError>(
-      client.getTokenFromDevice({ onUserCode: ({ userCode }) => emulator.denyDevice(userCode) }),
-    );
+    const error = await rejected<ClientResultError>(client.getTokenFromDevice({ onUserCode: ({ userCode }) => emulator.denyDevice(userCode) }));
     expect(error).toBeInstanceOf(ClientResultError);
     expect(error.type).toBe('AuthorizationFailed');
     expect(error.code).toBe('ERR_AUTHORIZATION_FAILED');
@@ -183,7 +184,15 @@ describe('client.getTokenFromDevice', () => {
 
   it('ends with the error onUserCode threw or rejected with', async () => {
     const thrown = new Error('no screen');
-    expect(await rejected(client.getTokenFromDevice({ onUserCode: () => { throw thrown; } }))).toBe(thrown);
+    expect(
+      await rejected(
+        client.getTokenFromDevice({
+          onUserCode: () => {
+            throw thrown;
+          },
+        }),
+      ),
+    ).toBe(thrown);
     const rejectedWith = new Error('display failed');
     expect(await rejected(client.getTokenFromDevice({ onUserCode: () => Promise.reject(rejectedWith) }))).toBe(rejectedWith);
   });
@@ -224,13 +233,24 @@ describe('client.getTokenFromDevice', () => {
     await expect(client.getTokenFromDevice(undefined as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
     await expect(client.getTokenFromDevice({ onUserCode: () => undefined, timeoutMs: 0 })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE' });
     await expect(client.getTokenFromDevice({ onUserCode: () => undefined, scopes: '' })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE' });
-    for (const scopes of ['openid  sdk.social_layer', 'openid\nsdk.social_layer', 'x'.repeat(2049), ' openid', 'openid ', 'openid "sdk"', 'open\\id', 'openid caf\u00e9']) {
+    for (const scopes of [
+      'openid  sdk.social_layer',
+      'openid\nsdk.social_layer',
+      'x'.repeat(2049),
+      ' openid',
+      'openid ',
+      'openid "sdk"',
+      'open\\id',
+      'openid caf\u00e9',
+    ]) {
       await expect(client.getTokenFromDevice({ onUserCode: () => undefined, scopes })).rejects.toThrow(
         /^client\.getTokenFromDevice: scopes must be scope names separated by single spaces, at most 2048 characters; received .+\. For example 'openid sdk\.social_layer'\.$/,
       );
     }
     // One-character scope names are scope names too: the call gets as far as the signal.
-    await expect(client.getTokenFromDevice({ onUserCode: () => undefined, scopes: 'a b', signal: AbortSignal.abort() })).rejects.toMatchObject({ type: 'Aborted' });
+    await expect(client.getTokenFromDevice({ onUserCode: () => undefined, scopes: 'a b', signal: AbortSignal.abort() })).rejects.toMatchObject({
+      type: 'Aborted',
+    });
     await expect(client.getTokenFromDevice({ onUserCode: () => undefined, signal: 'stop' as never })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
     // The longest scope string is accepted: the call gets as far as the signal.
     await expect(client.getTokenFromDevice({ onUserCode: () => undefined, scopes: 'x'.repeat(2048), signal: AbortSignal.abort() })).rejects.toMatchObject({
@@ -244,10 +264,14 @@ describe('client.getTokenFromDevice', () => {
         message: 'client.getTokenFromDevice: no application id is set. Pass applicationId, or call setApplicationId first.',
       });
       // An application id given with the call is enough (it gets as far as the signal).
-      await expect(noApp.getTokenFromDevice({ onUserCode: () => undefined, applicationId: emulator.applicationId, signal: AbortSignal.abort() })).rejects.toMatchObject({
+      await expect(
+        noApp.getTokenFromDevice({ onUserCode: () => undefined, applicationId: emulator.applicationId, signal: AbortSignal.abort() }),
+      ).rejects.toMatchObject({
         type: 'Aborted',
       });
-      await expect(noApp.getTokenFromDevice({ onUserCode: () => undefined, applicationId: 'my-game' })).rejects.toThrow(/^client\.getTokenFromDevice: applicationId must be/);
+      await expect(noApp.getTokenFromDevice({ onUserCode: () => undefined, applicationId: 'my-game' })).rejects.toThrow(
+        /^client\.getTokenFromDevice: applicationId must be/,
+      );
     } finally {
       noApp.close();
     }
@@ -261,6 +285,13 @@ describe('client.getTokenFromDevice', () => {
   });
 });
 
+/** The anti-forgery token the activate page's form carries. */
+function formTokenOf(html: string): string {
+  const token = /name="form_token" value="([^"]+)"/.exec(html)?.[1];
+  if (token === undefined) throw new Error('The activate page has no form token.');
+  return token;
+}
+
 describe('the emulator activate page', () => {
   it('lets a person approve the code in a form, which ends the device flow', async () => {
     const tokens = await client.getTokenFromDevice({
@@ -270,10 +301,11 @@ describe('the emulator activate page', () => {
         const html = await page.text();
         expect(html).toContain(`value="${userCode}"`);
         expect(html).toContain('Emulated Application asks to sign in on a device.');
+        // The form posts back with the page's anti-forgery token, as a browser would.
         const answer = await fetch(`${emulator.webBase}/activate`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ user_code: userCode, action: 'approve' }),
+          body: new URLSearchParams({ user_code: userCode, action: 'approve', form_token: formTokenOf(html) }),
         });
         expect(answer.status).toBe(200);
         expect(await answer.text()).toContain('Device approved');
@@ -283,10 +315,11 @@ describe('the emulator activate page', () => {
   });
 
   it('refuses an unknown code with a page that says so', async () => {
+    const html = await (await fetch(`${emulator.webBase}/activate`)).text();
     const answer = await fetch(`${emulator.webBase}/activate`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ user_code: 'ZZZZ-ZZZZ', action: 'approve' }),
+      body: new URLSearchParams({ user_code: 'ZZZZ-ZZZZ', action: 'approve', form_token: formTokenOf(html) }),
     });
     expect(answer.status).toBe(400);
     expect(await answer.text()).toContain('no device authorization has this code');

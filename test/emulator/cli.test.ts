@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, type CliIo } from '../../src/cli.js';
 import { builtModule, projectRoot } from '../support/built.js';
+import { connectionRefused } from '../support/network.js';
 
 const VERSION = (JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -115,7 +116,7 @@ describe('runCli', () => {
     io.controller.abort();
     expect(await exit).toBe(0);
     expect(io.stdout.at(-1)).toBe('Platform emulator stopped.');
-    await expect(fetch(`${webBase}/.well-known/openid-configuration`)).rejects.toThrow();
+    await expect(fetch(`${webBase}/.well-known/openid-configuration`)).rejects.toThrow(connectionRefused);
   });
 
   it('serves the gateway with --gateway and prints its URL', async () => {
@@ -171,7 +172,7 @@ describe('runCli', () => {
           state: 's',
           code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
           code_challenge_method: 'S256',
-        })}`,
+        }).toString()}`,
         { redirect: 'manual' },
       );
     const accepted = await authorize('mygame:/authorize/callback');
@@ -254,15 +255,14 @@ describe('runCli', () => {
     expect(await running).toBe(0);
   });
 
-  it.each([
-    [['emulator', '--player', 'player-one']],
-    [['emulator', '--player', '0']],
-    [['emulator', '--player', '111', '--player', '0111']],
-  ])('exits 2 for a --player that is no user id, or one given twice: %j', async (argv) => {
-    const io = captureIo();
-    expect(await runCli(argv, io)).toBe(2);
-    expect(io.stderr.join('\n')).toMatch(/--player .*\n\nUsage: social-sdk-auth emulator/);
-  });
+  it.each([[['emulator', '--player', 'player-one']], [['emulator', '--player', '0']], [['emulator', '--player', '111', '--player', '0111']]])(
+    'exits 2 for a --player that is no user id, or one given twice: %j',
+    async (argv) => {
+      const io = captureIo();
+      expect(await runCli(argv, io)).toBe(2);
+      expect(io.stderr.join('\n')).toMatch(/--player .*\n\nUsage: social-sdk-auth emulator/);
+    },
+  );
 
   it('prints a token per --player that the player routes take, from the built command', async () => {
     const child = spawn(process.execPath, [builtModule('cli.js'), 'emulator', '--player', '111111111111111111', '--player', '222222222222222222'], {
@@ -296,7 +296,7 @@ describe('runCli', () => {
       expect(joined.body.id).toBe(created.body.id);
       expect(joined.body.members.map((m) => m.id).sort()).toEqual(['111111111111111111', '222222222222222222']);
       const me = await fetch(`${apiBase}/users/@me`, { headers: { authorization: `Bearer ${tokens['222222222222222222']}` } });
-      expect(((await me.json()) as { id: string; username: string })).toMatchObject({ id: '222222222222222222', username: 'player2' });
+      expect((await me.json()) as { id: string; username: string }).toMatchObject({ id: '222222222222222222', username: 'player2' });
     } finally {
       child.kill('SIGTERM');
     }

@@ -3,6 +3,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { connectionRefused } from '../support/network.js';
 
 let emulator: Emulator | undefined;
 afterEach(async () => {
@@ -42,7 +43,7 @@ describe('startEmulator', () => {
     const { port } = emulator;
     await Promise.all([emulator.close(), emulator.close()]);
     await emulator.close();
-    await expect(fetch(`http://127.0.0.1:${port}/.well-known/openid-configuration`)).rejects.toThrow();
+    await expect(fetch(`http://127.0.0.1:${port}/.well-known/openid-configuration`)).rejects.toThrow(connectionRefused);
     // The same port can be bound again at once.
     const again = await startEmulator({ port });
     expect(again.port).toBe(port);
@@ -105,11 +106,20 @@ describe('discovery and JWKS', () => {
 describe('routing', () => {
   it('answers unknown routes with the service 404 body', async () => {
     emulator = await startEmulator();
-    for (const path of ['/nope', '/api/v9/oauth2/token', '/api/v10/users/123']) {
+    const named = { '/nope': '/nope', '/api/v9/oauth2/token': '/api/v9/oauth2/token', '/api/v10/users/80351110224678912': '/api/v10/users/{id}' };
+    for (const [path, route] of Object.entries(named)) {
       const res = await fetch(`${emulator.webBase}${path}`);
       expect(res.status).toBe(404);
-      expect(await res.json()).toEqual({ message: '404: Not Found', code: 0 });
+      expect(await res.json()).toEqual({
+        message: `404: Not Found. The emulator does not emulate GET ${route}; docs/emulator.md ("Every route") lists the routes it serves, and emulator.addRoute() adds one.`,
+        code: 0,
+      });
     }
+    // A token in a webhook path is not echoed.
+    const res = await fetch(`${emulator.webBase}/api/v10/webhooks/1234567890123456789/a-secret-token/nope`, { method: 'PUT' });
+    const body = (await res.json()) as { message: string };
+    expect(body.message).toContain('PUT /api/v10/webhooks/{id}/[redacted]/nope');
+    expect(body.message).not.toContain('a-secret-token');
   });
 
   it('answers a wrong method with 405 and Allow', async () => {

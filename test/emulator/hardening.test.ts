@@ -93,6 +93,10 @@ describe('nothing secret reachable', () => {
         'gatewayUrl',
         'removeGuildMember',
         'sendUserMessage',
+        'addReaction',
+        'removeReaction',
+        // Routes a studio adds.
+        'addRoute',
         // Game direct messages (the moderation metadata route).
         'sendDirectMessage',
         'directMessages',
@@ -128,11 +132,13 @@ describe('nothing secret reachable', () => {
       'ALL_PERMISSIONS',
       'DEFAULT_APPLICATION_ID',
       'EmulatorClosedError',
+      'EmulatorFieldError',
       'EmulatorGatewayError',
       'EmulatorInteractionError',
       'EmulatorOpenUrlError',
       'EmulatorStateError',
       'PermissionFlags',
+      'fieldError',
       'startEmulator',
     ]);
   });

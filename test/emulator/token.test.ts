@@ -73,7 +73,7 @@ describe('authorization_code grant: success', () => {
       const res = await signIn(emulator, { scope: 'openid' });
       await expect(
         jwtVerify(res.body.id_token as string, createRemoteJWKSet(new URL(`${other.webBase}/api/oauth2/keys`)), { currentDate: new Date(now) }),
-      ).rejects.toThrow();
+      ).rejects.toThrow(expect.objectContaining({ code: 'ERR_JWKS_NO_MATCHING_KEY' }));
     } finally {
       await other.close();
     }

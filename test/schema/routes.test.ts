@@ -41,7 +41,20 @@ let routes: RouteName[] = [];
 let clockOffset = 0;
 let onInteraction: (interaction: Interaction) => InteractionResponse | undefined | Promise<InteractionResponse | undefined> = () => reply('ok');
 
-const W = { guild: '', general: '', voice: '', role: '', command: '', guildCommand: '', lobby: '', lobbyMessage: '', message: '', directMessage: '' };
+const W = {
+  guild: '',
+  general: '',
+  readOnly: '',
+  readOnlyMessage: '',
+  voice: '',
+  role: '',
+  command: '',
+  guildCommand: '',
+  lobby: '',
+  lobbyMessage: '',
+  message: '',
+  directMessage: '',
+};
 
 interface CallOptions {
   auth?: string | null;
@@ -113,13 +126,26 @@ add('GET /api/oauth2/keys 200', 200, () => call('GET', '/api/oauth2/keys', { aut
 add('GET /api/v10/gateway 200', 200, () => call('GET', api('/gateway'), { auth: null }));
 add('GET /api/v10/gateway/bot 200', 200, () => call('GET', api('/gateway/bot')));
 add('GET /api/v10/gateway/bot 401', 401, () => call('GET', api('/gateway/bot'), { auth: 'Bot nope' }));
-add('POST /api/v10/partner-sdk/token 200', 200, () => call('POST', api('/partner-sdk/token'), { auth: null, body: { client_id: app(), external_auth_type: 'OIDC', external_auth_token: 'an-oidc-id-token' } }));
+add('POST /api/v10/partner-sdk/token 200', 200, () =>
+  call('POST', api('/partner-sdk/token'), { auth: null, body: { client_id: app(), external_auth_type: 'OIDC', external_auth_token: 'an-oidc-id-token' } }),
+);
 add('POST /api/v10/partner-sdk/token 400 50035', 400, () => call('POST', api('/partner-sdk/token'), { auth: null, body: { client_id: app() } }));
-add('POST /api/v10/partner-sdk/token 400 invalid external token', 400, () => call('POST', api('/partner-sdk/token'), { auth: null, body: { client_id: app(), external_auth_type: 'OIDC', external_auth_token: 'not-the-token' } }));
-add('POST /api/v10/partner-sdk/token 400 provider not configured', 400, () => call('POST', api('/partner-sdk/token'), { auth: null, body: { client_id: app(), external_auth_type: 'STEAM_SESSION_TICKET', external_auth_token: 't' } }));
+add('POST /api/v10/partner-sdk/token 400 invalid external token', 400, () =>
+  call('POST', api('/partner-sdk/token'), { auth: null, body: { client_id: app(), external_auth_type: 'OIDC', external_auth_token: 'not-the-token' } }),
+);
+add('POST /api/v10/partner-sdk/token 400 provider not configured', 400, () =>
+  call('POST', api('/partner-sdk/token'), { auth: null, body: { client_id: app(), external_auth_type: 'STEAM_SESSION_TICKET', external_auth_token: 't' } }),
+);
 add('POST /api/v10/partner-sdk/token 400 bad JSON', 400, () => call('POST', api('/partner-sdk/token'), { auth: null, raw: '{' }));
-add('POST /api/v10/partner-sdk/token 404 unknown application', 404, () => call('POST', api('/partner-sdk/token'), { auth: null, body: { client_id: UNKNOWN, external_auth_type: 'OIDC', external_auth_token: 'x' } }));
-add('POST /api/v10/partner-sdk/token 401 wrong secret', 401, () => call('POST', api('/partner-sdk/token'), { auth: null, body: { client_id: '2234567890123456789', client_secret: 'wrong', external_auth_type: 'OIDC', external_auth_token: 'an-oidc-id-token' } }));
+add('POST /api/v10/partner-sdk/token 404 unknown application', 404, () =>
+  call('POST', api('/partner-sdk/token'), { auth: null, body: { client_id: UNKNOWN, external_auth_type: 'OIDC', external_auth_token: 'x' } }),
+);
+add('POST /api/v10/partner-sdk/token 401 wrong secret', 401, () =>
+  call('POST', api('/partner-sdk/token'), {
+    auth: null,
+    body: { client_id: '2234567890123456789', client_secret: 'wrong', external_auth_type: 'OIDC', external_auth_token: 'an-oidc-id-token' },
+  }),
+);
 
 // ---- guilds of the world ----
 add('GET /api/v10/guilds/:guild 200', 200, () => call('GET', api(`/guilds/${W.guild}`)));
@@ -135,26 +161,40 @@ add('GET /api/v10/guilds/:guild/members/:user 404', 404, () => call('GET', api(`
 // ---- application commands and their permissions ----
 const commands = (): string => `/applications/${app()}/commands`;
 const guildCommands = (): string => `/applications/${app()}/guilds/${W.guild}/commands`;
-const slash = (name: string): Record<string, unknown> => ({ name, description: `The ${name} command`, options: [{ type: 3, name: 'what', description: 'What', choices: [{ name: 'a', value: 'a' }] }] });
+const slash = (name: string): Record<string, unknown> => ({
+  name,
+  description: `The ${name} command`,
+  options: [{ type: 3, name: 'what', description: 'What', choices: [{ name: 'a', value: 'a' }] }],
+});
 add('GET /api/v10/applications/:app/commands 200', 200, () => call('GET', api(commands())));
 add('GET /api/v10/applications/:app/commands 403 another application', 403, () => call('GET', api(`/applications/${UNKNOWN}/commands`)));
 add('POST /api/v10/applications/:app/commands 201', 201, () => call('POST', api(commands()), { body: slash('fresh') }));
 add('POST /api/v10/applications/:app/commands 201 GUILD_MEDIA channel option', 201, () =>
-  call('POST', api(commands()), { body: { name: 'media', description: 'd', options: [{ type: 7, name: 'where', description: 'Where', channel_types: [15, 16] }] } }),
+  call('POST', api(commands()), {
+    body: { name: 'media', description: 'd', options: [{ type: 7, name: 'where', description: 'Where', channel_types: [15, 16] }] },
+  }),
 );
 add('POST /api/v10/applications/:app/commands 200 same name', 200, () => call('POST', api(commands()), { body: slash('fresh') }));
 add('POST /api/v10/applications/:app/commands 400 50035', 400, () => call('POST', api(commands()), { body: { name: 'Bad Name', description: '' } }));
 add('POST /api/v10/applications/:app/commands 400 50035 on a list and its items', 400, () =>
-  call('POST', api(commands()), { body: { ...slash('many'), options: Array.from({ length: 26 }, (_, i) => ({ type: 3, name: i === 0 ? 'BAD' : `o${i}`, description: 'd' })) } }),
+  call('POST', api(commands()), {
+    body: { ...slash('many'), options: Array.from({ length: 26 }, (_, i) => ({ type: 3, name: i === 0 ? 'BAD' : `o${i}`, description: 'd' })) },
+  }),
 );
 add('POST /api/v10/applications/:app/commands 400 bad JSON', 400, () => call('POST', api(commands()), { raw: '{' }));
-add('POST /api/v10/applications/:app/commands 403 bearer without the scope', 403, () => call('POST', api(commands()), { auth: bearer(PLAYER, ['identify']), body: slash('x') }));
-add('PUT /api/v10/applications/:app/commands 200', 200, () => call('PUT', api(commands()), { body: [slash('ping'), { type: 2, name: 'Wave' }, { type: 3, name: 'Pin' }] }));
+add('POST /api/v10/applications/:app/commands 403 bearer without the scope', 403, () =>
+  call('POST', api(commands()), { auth: bearer(PLAYER, ['identify']), body: slash('x') }),
+);
+add('PUT /api/v10/applications/:app/commands 200', 200, () =>
+  call('PUT', api(commands()), { body: [slash('ping'), { type: 2, name: 'Wave' }, { type: 3, name: 'Pin' }] }),
+);
 add('PUT /api/v10/applications/:app/commands 400 50035', 400, () => call('PUT', api(commands()), { body: [slash('ping'), slash('ping')] }));
 add('GET /api/v10/applications/:app/commands/:command 200', 200, () => call('GET', api(`${commands()}/${W.command}`)));
 add('GET /api/v10/applications/:app/commands/:command 404', 404, () => call('GET', api(`${commands()}/${UNKNOWN}`)));
 add('PATCH /api/v10/applications/:app/commands/:command 200', 200, () => call('PATCH', api(`${commands()}/${W.command}`), { body: { description: 'Edited' } }));
-add('PATCH /api/v10/applications/:app/commands/:command 400 50035', 400, () => call('PATCH', api(`${commands()}/${W.command}`), { body: { name: 'NO SPACES ALLOWED' } }));
+add('PATCH /api/v10/applications/:app/commands/:command 400 50035', 400, () =>
+  call('PATCH', api(`${commands()}/${W.command}`), { body: { name: 'NO SPACES ALLOWED' } }),
+);
 add('PATCH /api/v10/applications/:app/commands/:command 404', 404, () => call('PATCH', api(`${commands()}/${UNKNOWN}`), { body: { description: 'x' } }));
 add('DELETE /api/v10/applications/:app/commands/:command 204', 204, async () => {
   const made = await call('POST', api(commands()), { body: slash('doomed') });
@@ -162,7 +202,9 @@ add('DELETE /api/v10/applications/:app/commands/:command 204', 204, async () => 
 });
 add('DELETE /api/v10/applications/:app/commands/:command 404', 404, () => call('DELETE', api(`${commands()}/${UNKNOWN}`)));
 add('GET /api/v10/applications/:app/guilds/:guild/commands 200', 200, () => call('GET', api(guildCommands())));
-add('GET /api/v10/applications/:app/guilds/:guild/commands 404 unknown guild', 404, () => call('GET', api(`/applications/${app()}/guilds/${UNKNOWN}/commands`)));
+add('GET /api/v10/applications/:app/guilds/:guild/commands 404 unknown guild', 404, () =>
+  call('GET', api(`/applications/${app()}/guilds/${UNKNOWN}/commands`)),
+);
 add('POST /api/v10/applications/:app/guilds/:guild/commands 201', 201, () => call('POST', api(guildCommands()), { body: slash('local') }));
 add('POST /api/v10/applications/:app/guilds/:guild/commands 200 same name', 200, () => call('POST', api(guildCommands()), { body: slash('local') }));
 add('POST /api/v10/applications/:app/guilds/:guild/commands 400 50035', 400, () => call('POST', api(guildCommands()), { body: { type: 1, name: 'x' } }));
@@ -170,9 +212,15 @@ add('PUT /api/v10/applications/:app/guilds/:guild/commands 200', 200, () => call
 add('PUT /api/v10/applications/:app/guilds/:guild/commands 400 50035', 400, () => call('PUT', api(guildCommands()), { body: { not: 'a list' } }));
 add('GET /api/v10/applications/:app/guilds/:guild/commands/:command 200', 200, () => call('GET', api(`${guildCommands()}/${W.guildCommand}`)));
 add('GET /api/v10/applications/:app/guilds/:guild/commands/:command 404', 404, () => call('GET', api(`${guildCommands()}/${UNKNOWN}`)));
-add('PATCH /api/v10/applications/:app/guilds/:guild/commands/:command 200', 200, () => call('PATCH', api(`${guildCommands()}/${W.guildCommand}`), { body: { description: 'Kicks' } }));
-add('PATCH /api/v10/applications/:app/guilds/:guild/commands/:command 400 50035', 400, () => call('PATCH', api(`${guildCommands()}/${W.guildCommand}`), { body: { options: [{ type: 99, name: 'x', description: 'x' }] } }));
-add('PATCH /api/v10/applications/:app/guilds/:guild/commands/:command 404', 404, () => call('PATCH', api(`${guildCommands()}/${UNKNOWN}`), { body: { description: 'x' } }));
+add('PATCH /api/v10/applications/:app/guilds/:guild/commands/:command 200', 200, () =>
+  call('PATCH', api(`${guildCommands()}/${W.guildCommand}`), { body: { description: 'Kicks' } }),
+);
+add('PATCH /api/v10/applications/:app/guilds/:guild/commands/:command 400 50035', 400, () =>
+  call('PATCH', api(`${guildCommands()}/${W.guildCommand}`), { body: { options: [{ type: 99, name: 'x', description: 'x' }] } }),
+);
+add('PATCH /api/v10/applications/:app/guilds/:guild/commands/:command 404', 404, () =>
+  call('PATCH', api(`${guildCommands()}/${UNKNOWN}`), { body: { description: 'x' } }),
+);
 add('DELETE /api/v10/applications/:app/guilds/:guild/commands/:command 204', 204, async () => {
   const made = await call('POST', api(guildCommands()), { body: slash('gone') });
   return call('DELETE', api(`${guildCommands()}/${(made.body as { id: string }).id}`));
@@ -180,10 +228,16 @@ add('DELETE /api/v10/applications/:app/guilds/:guild/commands/:command 204', 204
 add('DELETE /api/v10/applications/:app/guilds/:guild/commands/:command 404', 404, () => call('DELETE', api(`${guildCommands()}/${UNKNOWN}`)));
 const PERMISSIONS_EDIT = ['applications.commands.permissions.update'];
 add('PUT /api/v10/applications/:app/guilds/:guild/commands/:command/permissions 200', 200, () =>
-  call('PUT', api(`${guildCommands()}/${W.guildCommand}/permissions`), { auth: bearer(OWNER, PERMISSIONS_EDIT), body: { permissions: [{ id: W.role, type: 1, permission: true }] } }),
+  call('PUT', api(`${guildCommands()}/${W.guildCommand}/permissions`), {
+    auth: bearer(OWNER, PERMISSIONS_EDIT),
+    body: { permissions: [{ id: W.role, type: 1, permission: true }] },
+  }),
 );
 add('PUT /api/v10/applications/:app/guilds/:guild/commands/:command/permissions 400 50035', 400, () =>
-  call('PUT', api(`${guildCommands()}/${W.guildCommand}/permissions`), { auth: bearer(OWNER, PERMISSIONS_EDIT), body: { permissions: [{ id: UNKNOWN, type: 1, permission: true }] } }),
+  call('PUT', api(`${guildCommands()}/${W.guildCommand}/permissions`), {
+    auth: bearer(OWNER, PERMISSIONS_EDIT),
+    body: { permissions: [{ id: UNKNOWN, type: 1, permission: true }] },
+  }),
 );
 add('PUT /api/v10/applications/:app/guilds/:guild/commands/:command/permissions 403 bot token', 403, () =>
   call('PUT', api(`${guildCommands()}/${W.guildCommand}/permissions`), { body: { permissions: [] } }),
@@ -191,7 +245,9 @@ add('PUT /api/v10/applications/:app/guilds/:guild/commands/:command/permissions 
 add('PUT /api/v10/applications/:app/guilds/:guild/commands/:command/permissions 403 not a manager', 403, () =>
   call('PUT', api(`${guildCommands()}/${W.guildCommand}/permissions`), { auth: bearer(FRIEND, PERMISSIONS_EDIT), body: { permissions: [] } }),
 );
-add('GET /api/v10/applications/:app/guilds/:guild/commands/:command/permissions 200', 200, () => call('GET', api(`${guildCommands()}/${W.guildCommand}/permissions`)));
+add('GET /api/v10/applications/:app/guilds/:guild/commands/:command/permissions 200', 200, () =>
+  call('GET', api(`${guildCommands()}/${W.guildCommand}/permissions`)),
+);
 add('GET /api/v10/applications/:app/guilds/:guild/commands/:command/permissions 404 no overwrites', 404, async () => {
   const made = await call('POST', api(guildCommands()), { body: slash('open') });
   return call('GET', api(`${guildCommands()}/${(made.body as { id: string }).id}/permissions`));
@@ -204,7 +260,9 @@ add('PUT /api/v10/applications/:app/guilds/:guild/commands/permissions 405 disab
 // ---- channel messages ----
 const messages = (channel = W.general): string => api(`/channels/${channel}/messages`);
 const button = { type: 1, components: [{ type: 2, style: 1, custom_id: 'go', label: 'Go' }] };
-add('POST /api/v10/channels/:channel/messages 200', 200, () => call('POST', messages(), { body: { content: 'hello', components: [button], embeds: [{ title: 'T', description: 'D' }] } }));
+add('POST /api/v10/channels/:channel/messages 200', 200, () =>
+  call('POST', messages(), { body: { content: 'hello', components: [button], embeds: [{ title: 'T', description: 'D' }] } }),
+);
 add('POST /api/v10/channels/:channel/messages 200 multipart', 200, async () => {
   const form = new FormData();
   form.append('payload_json', JSON.stringify({ content: 'a file', attachments: [{ id: 0, filename: 'notes.txt' }] }));
@@ -212,9 +270,17 @@ add('POST /api/v10/channels/:channel/messages 200 multipart', 200, async () => {
   const res = await fetch(`${emulator.webBase}${messages()}`, { method: 'POST', headers: { authorization: `Bot ${emulator.botToken}` }, body: form });
   return { method: 'POST', path: messages(), status: res.status, body: await res.json(), headers: res.headers };
 });
-add('POST /api/v10/channels/:channel/messages 400 50035', 400, () => call('POST', messages(), { body: { content: 'x', components: [{ type: 1, components: [] }] } }));
+add('POST /api/v10/channels/:channel/messages 400 50035', 400, () =>
+  call('POST', messages(), { body: { content: 'x', components: [{ type: 1, components: [] }] } }),
+);
 add('POST /api/v10/channels/:channel/messages 400 50035 on a row and its items', 400, () =>
-  call('POST', messages(), { body: { components: [{ type: 1, components: Array.from({ length: 6 }, (_, i) => ({ type: 2, style: 1, label: 'x', ...(i === 5 ? {} : { custom_id: `b${i}` }) })) }] } }),
+  call('POST', messages(), {
+    body: {
+      components: [
+        { type: 1, components: Array.from({ length: 6 }, (_, i) => ({ type: 2, style: 1, label: 'x', ...(i === 5 ? {} : { custom_id: `b${i}` }) })) },
+      ],
+    },
+  }),
 );
 add('POST /api/v10/channels/:channel/messages 400 empty message', 400, () => call('POST', messages(), { body: {} }));
 add('POST /api/v10/channels/:channel/messages 404 unknown channel', 404, () => call('POST', messages(UNKNOWN), { body: { content: 'x' } }));
@@ -236,8 +302,11 @@ add('DELETE /api/v10/channels/:channel/messages/:message 404', 404, () => call('
 
 // ---- lobbies ----
 const lobby = (rest = ''): string => api(`/lobbies/${W.lobby}${rest}`);
-const newLobby = async (members: string[] = [PLAYER]): Promise<string> => ((await call('POST', api('/lobbies'), { body: { members: members.map((id) => ({ id })) } })).body as { id: string }).id;
-add('POST /api/v10/lobbies 201', 201, () => call('POST', api('/lobbies'), { body: { metadata: { mode: 'duel' }, members: [{ id: PLAYER, metadata: { team: 'red' }, flags: 1 }] } }));
+const newLobby = async (members: string[] = [PLAYER]): Promise<string> =>
+  ((await call('POST', api('/lobbies'), { body: { members: members.map((id) => ({ id })) } })).body as { id: string }).id;
+add('POST /api/v10/lobbies 201', 201, () =>
+  call('POST', api('/lobbies'), { body: { metadata: { mode: 'duel' }, members: [{ id: PLAYER, metadata: { team: 'red' }, flags: 1 }] } }),
+);
 add('POST /api/v10/lobbies 400 50035', 400, () => call('POST', api('/lobbies'), { body: { metadata: 'no' } }));
 add('POST /api/v10/lobbies 403 bearer', 403, () => call('POST', api('/lobbies'), { auth: bearer(PLAYER), body: {} }));
 add('PUT /api/v10/lobbies 200', 200, () => call('PUT', api('/lobbies'), { auth: bearer(FRIEND), body: { secret: 'the-secret', lobby_metadata: { a: 'b' } } }));
@@ -264,25 +333,45 @@ add('DELETE /api/v10/lobbies/:id/members/:user 204', 204, async () => call('DELE
 add('DELETE /api/v10/lobbies/:id/members/:user 404', 404, () => call('DELETE', api(`/lobbies/${UNKNOWN}/members/${FRIEND}`)));
 add('POST /api/v10/lobbies/:id/members/bulk 200', 200, () => call('POST', lobby('/members/bulk'), { body: [{ id: STRANGER }] }));
 add('POST /api/v10/lobbies/:id/members/bulk 400 50035', 400, () => call('POST', lobby('/members/bulk'), { body: [{ id: 'x' }] }));
-add('POST /api/v10/lobbies/:id/messages 201', 201, () => call('POST', lobby('/messages'), { auth: bearer(PLAYER), body: { content: 'gg', metadata: { k: 'v' } } }));
+add('POST /api/v10/lobbies/:id/messages 201', 201, () =>
+  call('POST', lobby('/messages'), { auth: bearer(PLAYER), body: { content: 'gg', metadata: { k: 'v' } } }),
+);
 add('POST /api/v10/lobbies/:id/messages 400 50035', 400, () => call('POST', lobby('/messages'), { auth: bearer(PLAYER), body: {} }));
 add('POST /api/v10/lobbies/:id/messages 403 not a member', 403, () => call('POST', lobby('/messages'), { auth: bearer(OWNER), body: { content: 'x' } }));
 add('GET /api/v10/lobbies/:id/messages 200', 200, () => call('GET', lobby('/messages')));
 add('GET /api/v10/lobbies/:id/messages 404', 404, () => call('GET', api(`/lobbies/${UNKNOWN}/messages`)));
-add('PUT /api/v10/lobbies/:id/messages/:message/moderation-metadata 204', 204, () => call('PUT', lobby(`/messages/${W.lobbyMessage}/moderation-metadata`), { body: { verdict: 'ok' } }));
-add('PUT /api/v10/lobbies/:id/messages/:message/moderation-metadata 400 50035', 400, () => call('PUT', lobby(`/messages/${W.lobbyMessage}/moderation-metadata`), { body: { verdict: 1 } }));
+add('PUT /api/v10/lobbies/:id/messages/:message/moderation-metadata 204', 204, () =>
+  call('PUT', lobby(`/messages/${W.lobbyMessage}/moderation-metadata`), { body: { verdict: 'ok' } }),
+);
+add('PUT /api/v10/lobbies/:id/messages/:message/moderation-metadata 400 50035', 400, () =>
+  call('PUT', lobby(`/messages/${W.lobbyMessage}/moderation-metadata`), { body: { verdict: 1 } }),
+);
 const dm = (message: string, user = FRIEND): string => `/api/v10/partner-sdk/dms/${PLAYER}/${user}/messages/${message}/moderation-metadata`;
-add('PUT /api/v10/partner-sdk/dms/:user1/:user2/messages/:message/moderation-metadata 204', 204, () => call('PUT', dm(W.directMessage), { body: { verdict: 'ok' } }));
-add('PUT /api/v10/partner-sdk/dms/:user1/:user2/messages/:message/moderation-metadata 400 50035', 400, () => call('PUT', dm(W.directMessage), { body: { verdict: 1 } }));
+add('PUT /api/v10/partner-sdk/dms/:user1/:user2/messages/:message/moderation-metadata 204', 204, () =>
+  call('PUT', dm(W.directMessage), { body: { verdict: 'ok' } }),
+);
+add('PUT /api/v10/partner-sdk/dms/:user1/:user2/messages/:message/moderation-metadata 400 50035', 400, () =>
+  call('PUT', dm(W.directMessage), { body: { verdict: 1 } }),
+);
 add('PUT /api/v10/partner-sdk/dms/:user1/:user2/messages/:message/moderation-metadata 404 message', 404, () => call('PUT', dm(UNKNOWN), { body: {} }));
-add('PUT /api/v10/partner-sdk/dms/:user1/:user2/messages/:message/moderation-metadata 404 user', 404, () => call('PUT', dm(W.directMessage, '0'), { body: {} }));
-add('PUT /api/v10/lobbies/:id/messages/:message/moderation-metadata 404', 404, () => call('PUT', lobby(`/messages/${UNKNOWN}/moderation-metadata`), { body: {} }));
+add('PUT /api/v10/partner-sdk/dms/:user1/:user2/messages/:message/moderation-metadata 404 user', 404, () =>
+  call('PUT', dm(W.directMessage, '0'), { body: {} }),
+);
+add('PUT /api/v10/lobbies/:id/messages/:message/moderation-metadata 404', 404, () =>
+  call('PUT', lobby(`/messages/${UNKNOWN}/moderation-metadata`), { body: {} }),
+);
 add('PATCH /api/v10/lobbies/:id/channel-linking 200', 200, () => call('PATCH', lobby('/channel-linking'), { body: { channel_id: W.general } }));
-add('PATCH /api/v10/lobbies/:id/channel-linking 200 unlinked', 200, async () => call('PATCH', api(`/lobbies/${await newLobby()}/channel-linking`), { body: {} }));
+add('PATCH /api/v10/lobbies/:id/channel-linking 200 unlinked', 200, async () =>
+  call('PATCH', api(`/lobbies/${await newLobby()}/channel-linking`), { body: {} }),
+);
 add('PATCH /api/v10/lobbies/:id/channel-linking 400 50035', 400, () => call('PATCH', lobby('/channel-linking'), { body: { channel_id: 'general' } }));
-add('PATCH /api/v10/lobbies/:id/channel-linking 403 member without CanLinkLobby', 403, () => call('PATCH', lobby('/channel-linking'), { auth: bearer(FRIEND), body: { channel_id: W.general } }));
+add('PATCH /api/v10/lobbies/:id/channel-linking 403 member without CanLinkLobby', 403, () =>
+  call('PATCH', lobby('/channel-linking'), { auth: bearer(FRIEND), body: { channel_id: W.general } }),
+);
 add('POST /api/v10/lobbies/:id/members/@me/invites 200', 200, () => call('POST', lobby('/members/@me/invites'), { auth: bearer(PLAYER) }));
-add('POST /api/v10/lobbies/:id/members/@me/invites 404 not linked', 404, async () => call('POST', api(`/lobbies/${await newLobby()}/members/@me/invites`), { auth: bearer(PLAYER) }));
+add('POST /api/v10/lobbies/:id/members/@me/invites 404 not linked', 404, async () =>
+  call('POST', api(`/lobbies/${await newLobby()}/members/@me/invites`), { auth: bearer(PLAYER) }),
+);
 add('POST /api/v10/lobbies/:id/members/:user/invites 200', 200, () => call('POST', lobby(`/members/${FRIEND}/invites`)));
 add('POST /api/v10/lobbies/:id/members/:user/invites 404 not a member', 404, () => call('POST', lobby(`/members/${OWNER}/invites`)));
 add('GET /api/v10/invites/:code 200', 200, async () => {
@@ -305,6 +394,89 @@ add('PUT /api/v10/channels/:id/voice-status 403 missing permissions', 403, async
 });
 add('PUT /api/v10/channels/:id/voice-status 404', 404, () => call('PUT', api('/channels/0/voice-status'), { body: { status: 'x' } }));
 
+// ---- reactions, pins and typing ----
+const THUMBS = encodeURIComponent('👍');
+const reactions = (rest = '', message = W.message): string => `${messages()}/${message}/reactions${rest}`;
+/** A fresh message of the bot's, so a case's reactions and pins start from none. */
+const freshMessage = async (): Promise<string> => ((await call('POST', messages(), { body: { content: 'react to me' } })).body as { id: string }).id;
+add('PUT /api/v10/channels/:channel/messages/:message/reactions/:emoji/@me 204', 204, () => call('PUT', reactions(`/${THUMBS}/@me`)));
+add('PUT /api/v10/channels/:channel/messages/:message/reactions/:emoji/@me 204 custom emoji', 204, () =>
+  call('PUT', reactions(`/${encodeURIComponent('dice:123456789012345678')}/@me`)),
+);
+add('PUT /api/v10/channels/:channel/messages/:message/reactions/:emoji/@me 400 unknown emoji', 400, () => call('PUT', reactions('/nope/@me')));
+add('PUT /api/v10/channels/:channel/messages/:message/reactions/:emoji/@me 404 unknown message', 404, () => call('PUT', reactions(`/${THUMBS}/@me`, UNKNOWN)));
+add('PUT /api/v10/channels/:channel/messages/:message/reactions/:emoji/@me 400 30010 past 20 emoji', 400, async () => {
+  const id = await freshMessage();
+  const emoji = ['😀', '😁', '😂', '😃', '😄', '😅', '😆', '😇', '😈', '😉', '😊', '😋', '😌', '😍', '😎', '😏', '😐', '😑', '😒', '😓'];
+  for (const e of emoji) expect((await call('PUT', reactions(`/${encodeURIComponent(e)}/@me`, id))).status).toBe(204);
+  return call('PUT', reactions(`/${THUMBS}/@me`, id));
+});
+add('DELETE /api/v10/channels/:channel/messages/:message/reactions/:emoji/@me 204', 204, () => call('DELETE', reactions(`/${THUMBS}/@me`)));
+add('DELETE /api/v10/channels/:channel/messages/:message/reactions/:emoji/@me 404', 404, () => call('DELETE', reactions(`/${THUMBS}/@me`, UNKNOWN)));
+add('DELETE /api/v10/channels/:channel/messages/:message/reactions/:emoji/:user 204', 204, async () => {
+  await emulator.addReaction({ channelId: W.general, messageId: W.message, emoji: '👍', userId: PLAYER });
+  return call('DELETE', reactions(`/${THUMBS}/${PLAYER}`));
+});
+add('DELETE /api/v10/channels/:channel/messages/:message/reactions/:emoji/:user 404', 404, () => call('DELETE', reactions(`/${THUMBS}/${PLAYER}`, UNKNOWN)));
+add('GET /api/v10/channels/:channel/messages/:message/reactions/:emoji 200', 200, async () => {
+  const id = await freshMessage();
+  await call('PUT', reactions(`/${THUMBS}/@me`, id));
+  await emulator.addReaction({ channelId: W.general, messageId: id, emoji: '👍', userId: PLAYER });
+  const listed = await call('GET', reactions(`/${THUMBS}?limit=10`, id));
+  expect((listed.body as Array<{ id: string }>).map((u) => u.id)).toEqual([PLAYER, app()]); // by id, as numbers
+  // The message carries the reaction, `me` for the bot.
+  const message = (await call('GET', `${messages()}/${id}`)).body as { reactions: Array<{ count: number; me: boolean }> };
+  expect(message.reactions.map((r) => [r.count, r.me])).toEqual([[2, true]]);
+  return listed;
+});
+add('GET /api/v10/channels/:channel/messages/:message/reactions/:emoji 400 50035', 400, () => call('GET', reactions(`/${THUMBS}?limit=101`)));
+add('GET /api/v10/channels/:channel/messages/:message/reactions/:emoji 404', 404, () => call('GET', reactions(`/${THUMBS}`, UNKNOWN)));
+add('DELETE /api/v10/channels/:channel/messages/:message/reactions/:emoji 204', 204, () => call('DELETE', reactions(`/${THUMBS}`)));
+add('DELETE /api/v10/channels/:channel/messages/:message/reactions/:emoji 404', 404, () => call('DELETE', reactions(`/${THUMBS}`, UNKNOWN)));
+add('DELETE /api/v10/channels/:channel/messages/:message/reactions 204', 204, () => call('DELETE', reactions()));
+add('DELETE /api/v10/channels/:channel/messages/:message/reactions 404', 404, () => call('DELETE', reactions('', UNKNOWN)));
+add('GET /api/v10/channels/:channel/messages/:message 200 with reactions and pinned', 200, async () => {
+  const id = await freshMessage();
+  await call('PUT', reactions(`/${THUMBS}/@me`, id));
+  await call('PUT', api(`/channels/${W.general}/messages/pins/${id}`));
+  const got = await call('GET', `${messages()}/${id}`);
+  expect((got.body as { pinned: boolean }).pinned).toBe(true);
+  return got;
+});
+const pins = (rest = ''): string => api(`/channels/${W.general}/messages/pins${rest}`);
+add('PUT /api/v10/channels/:channel/messages/pins/:message 204', 204, async () => call('PUT', pins(`/${await freshMessage()}`)));
+add('PUT /api/v10/channels/:channel/messages/pins/:message 404', 404, () => call('PUT', pins(`/${UNKNOWN}`)));
+add('PUT /api/v10/channels/:channel/messages/pins/:message 403 without PIN_MESSAGES', 403, () =>
+  call('PUT', api(`/channels/${W.readOnly}/messages/pins/${W.readOnlyMessage}`)),
+);
+add('DELETE /api/v10/channels/:channel/messages/pins/:message 204', 204, async () => {
+  const id = await freshMessage();
+  await call('PUT', pins(`/${id}`));
+  return call('DELETE', pins(`/${id}`));
+});
+add('DELETE /api/v10/channels/:channel/messages/pins/:message 404', 404, () => call('DELETE', pins(`/${UNKNOWN}`)));
+add('GET /api/v10/channels/:channel/messages/pins 200', 200, async () => {
+  await call('PUT', pins(`/${await freshMessage()}`));
+  return call('GET', pins('?limit=5'));
+});
+add('GET /api/v10/channels/:channel/messages/pins 400 50035', 400, () => call('GET', pins('?limit=0')));
+add('GET /api/v10/channels/:channel/messages/pins 404', 404, () => call('GET', api(`/channels/${UNKNOWN}/messages/pins`)));
+add('GET /api/v10/channels/:channel/pins 200', 200, async () => {
+  await call('PUT', api(`/channels/${W.general}/pins/${await freshMessage()}`));
+  return call('GET', api(`/channels/${W.general}/pins`));
+});
+add('GET /api/v10/channels/:channel/pins 404', 404, () => call('GET', api(`/channels/${UNKNOWN}/pins`)));
+add('PUT /api/v10/channels/:channel/pins/:message 204', 204, async () => call('PUT', api(`/channels/${W.general}/pins/${await freshMessage()}`)));
+add('PUT /api/v10/channels/:channel/pins/:message 404', 404, () => call('PUT', api(`/channels/${W.general}/pins/${UNKNOWN}`)));
+add('DELETE /api/v10/channels/:channel/pins/:message 204', 204, async () => {
+  const id = await freshMessage();
+  await call('PUT', api(`/channels/${W.general}/pins/${id}`));
+  return call('DELETE', api(`/channels/${W.general}/pins/${id}`));
+});
+add('DELETE /api/v10/channels/:channel/pins/:message 404', 404, () => call('DELETE', api(`/channels/${W.general}/pins/${UNKNOWN}`)));
+add('POST /api/v10/channels/:channel/typing 204', 204, () => call('POST', api(`/channels/${W.general}/typing`)));
+add('POST /api/v10/channels/:channel/typing 404', 404, () => call('POST', api(`/channels/${UNKNOWN}/typing`)));
+
 // ---- interactions and their webhook ----
 /** A path of `name` naming things that exist, so the answer comes from reading its body. */
 async function livePath(name: RouteName): Promise<string> {
@@ -319,7 +491,7 @@ async function livePath(name: RouteName): Promise<string> {
   const message = pattern.includes('/lobbies/') ? W.lobbyMessage : W.message;
   const channel = pattern.includes('voice-status') ? W.voice : W.general;
   if (pattern.startsWith('/api/v10/partner-sdk/dms/')) return `/api/v10/partner-sdk/dms/${PLAYER}/${FRIEND}/messages/${W.directMessage}/moderation-metadata`;
-  const values: Record<string, string> = { app: app(), guild: W.guild, command, id: W.lobby, user: FRIEND, message, channel };
+  const values: Record<string, string> = { app: app(), guild: W.guild, command, id: W.lobby, user: FRIEND, message, channel, emoji: encodeURIComponent('👍') };
   return pattern.replace(/:([A-Za-z]+)/g, (_, p: string) => values[p] ?? UNKNOWN);
 }
 
@@ -342,7 +514,12 @@ async function answered(): Promise<Interaction> {
   return seen!;
 }
 /** The answer of a callback sent from the endpoint while the interaction waits for it. */
-async function callbackAnswer(body: unknown, query = '', tamper = (i: Interaction) => `/api/v10/interactions/${i.id}/${i.token}/callback`, options: CallOptions = {}): Promise<Answer> {
+async function callbackAnswer(
+  body: unknown,
+  query = '',
+  tamper = (i: Interaction) => `/api/v10/interactions/${i.id}/${i.token}/callback`,
+  options: CallOptions = {},
+): Promise<Answer> {
   let got: Answer | undefined;
   onInteraction = async (interaction) => {
     got = await call('POST', `${tamper(interaction)}${query}`, { auth: null, body, ...options });
@@ -363,35 +540,60 @@ async function expired(method: string, rest: string, body?: unknown): Promise<An
 }
 const webhook = (i: Interaction, rest = ''): string => api(`/webhooks/${app()}/${i.token}${rest}`);
 add('POST /api/v10/interactions/:id/:token/callback 204', 204, () => callbackAnswer({ type: 4, data: { content: 'hi' } }));
-add('POST /api/v10/interactions/:id/:token/callback 200 with_response', 200, () => callbackAnswer({ type: 4, data: { content: 'hi', components: [button] } }, '?with_response=true'));
+add('POST /api/v10/interactions/:id/:token/callback 200 with_response', 200, () =>
+  callbackAnswer({ type: 4, data: { content: 'hi', components: [button] } }, '?with_response=true'),
+);
 add('POST /api/v10/interactions/:id/:token/callback 200 with_response deferred', 200, () => callbackAnswer({ type: 5 }, '?with_response=true'));
 add('POST /api/v10/interactions/:id/:token/callback 200 with_response modal', 200, () =>
-  callbackAnswer({ type: 9, data: { custom_id: 'm', title: 'T', components: [{ type: 18, label: 'L', component: { type: 4, custom_id: 't', style: 1 } }] } }, '?with_response=true'),
+  callbackAnswer(
+    { type: 9, data: { custom_id: 'm', title: 'T', components: [{ type: 18, label: 'L', component: { type: 4, custom_id: 't', style: 1 } }] } },
+    '?with_response=true',
+  ),
 );
 add('POST /api/v10/interactions/:id/:token/callback 400 50035', 400, () => callbackAnswer({ type: 42 }));
 add('POST /api/v10/interactions/:id/:token/callback 400 already acknowledged', 400, async () => {
   const i = await answered();
   return call('POST', api(`/interactions/${i.id}/${i.token}/callback`), { auth: null, body: { type: 4, data: { content: 'x' } } });
 });
-add('POST /api/v10/interactions/:id/:token/callback 404 unknown interaction', 404, () => callbackAnswer({ type: 4, data: { content: 'x' } }, '', (i) => `/api/v10/interactions/${i.id}/${i.token}x/callback`));
-add('GET /api/v10/webhooks/:application/:token/messages/@original 200', 200, async () => call('GET', webhook(await answered(), '/messages/@original'), { auth: null }));
-add('GET /api/v10/webhooks/:application/:token/messages/@original 404 unknown webhook', 404, () => call('GET', api(`/webhooks/${app()}/nope/messages/@original`), { auth: null }));
-add('PATCH /api/v10/webhooks/:application/:token/messages/@original 200', 200, async () => call('PATCH', webhook(await answered(), '/messages/@original'), { auth: null, body: { content: 'edited', components: [button] } }));
-add('PATCH /api/v10/webhooks/:application/:token/messages/@original 400 50035', 400, async () => call('PATCH', webhook(await answered(), '/messages/@original'), { auth: null, body: { components: [{ type: 1, components: [] }] } }));
-add('DELETE /api/v10/webhooks/:application/:token/messages/@original 204', 204, async () => call('DELETE', webhook(await answered(), '/messages/@original'), { auth: null }));
+add('POST /api/v10/interactions/:id/:token/callback 404 unknown interaction', 404, () =>
+  callbackAnswer({ type: 4, data: { content: 'x' } }, '', (i) => `/api/v10/interactions/${i.id}/${i.token}x/callback`),
+);
+add('GET /api/v10/webhooks/:application/:token/messages/@original 200', 200, async () =>
+  call('GET', webhook(await answered(), '/messages/@original'), { auth: null }),
+);
+add('GET /api/v10/webhooks/:application/:token/messages/@original 404 unknown webhook', 404, () =>
+  call('GET', api(`/webhooks/${app()}/nope/messages/@original`), { auth: null }),
+);
+add('PATCH /api/v10/webhooks/:application/:token/messages/@original 200', 200, async () =>
+  call('PATCH', webhook(await answered(), '/messages/@original'), { auth: null, body: { content: 'edited', components: [button] } }),
+);
+add('PATCH /api/v10/webhooks/:application/:token/messages/@original 400 50035', 400, async () =>
+  call('PATCH', webhook(await answered(), '/messages/@original'), { auth: null, body: { components: [{ type: 1, components: [] }] } }),
+);
+add('DELETE /api/v10/webhooks/:application/:token/messages/@original 204', 204, async () =>
+  call('DELETE', webhook(await answered(), '/messages/@original'), { auth: null }),
+);
 add('DELETE /api/v10/webhooks/:application/:token/messages/@original 404', 404, async () => {
   const i = await answered();
   await call('DELETE', webhook(i, '/messages/@original'), { auth: null });
   return call('DELETE', webhook(i, '/messages/@original'), { auth: null });
 });
-add('POST /api/v10/webhooks/:application/:token 200', 200, async () => call('POST', webhook(await answered()), { auth: null, body: { content: 'follow-up', embeds: [{ title: 'T' }] } }));
+add('POST /api/v10/webhooks/:application/:token 200', 200, async () =>
+  call('POST', webhook(await answered()), { auth: null, body: { content: 'follow-up', embeds: [{ title: 'T' }] } }),
+);
 add('POST /api/v10/webhooks/:application/:token 400 50035', 400, async () => call('POST', webhook(await answered()), { auth: null, body: { content: 7 } }));
 add('GET /api/v10/webhooks/:application/:token/messages/@original 401 token past its 15 minutes', 401, async () => expired('GET', '/messages/@original'));
-add('PATCH /api/v10/webhooks/:application/:token/messages/@original 401 token past its 15 minutes', 401, async () => expired('PATCH', '/messages/@original', { content: 'late' }));
+add('PATCH /api/v10/webhooks/:application/:token/messages/@original 401 token past its 15 minutes', 401, async () =>
+  expired('PATCH', '/messages/@original', { content: 'late' }),
+);
 add('DELETE /api/v10/webhooks/:application/:token/messages/@original 401 token past its 15 minutes', 401, async () => expired('DELETE', '/messages/@original'));
 add('POST /api/v10/webhooks/:application/:token 401 token past its 15 minutes', 401, async () => expired('POST', '', { content: 'late' }));
-add('PATCH /api/v10/webhooks/:application/:token/messages/@original 404 unknown webhook', 404, () => call('PATCH', api(`/webhooks/0/nope/messages/@original`), { auth: null, body: { content: 'x' } }));
-add('POST /api/v10/webhooks/:application/:token 404 unknown webhook', 404, () => call('POST', api(`/webhooks/${UNKNOWN}/nope`), { auth: null, body: { content: 'x' } }));
+add('PATCH /api/v10/webhooks/:application/:token/messages/@original 404 unknown webhook', 404, () =>
+  call('PATCH', api(`/webhooks/0/nope/messages/@original`), { auth: null, body: { content: 'x' } }),
+);
+add('POST /api/v10/webhooks/:application/:token 404 unknown webhook', 404, () =>
+  call('POST', api(`/webhooks/${UNKNOWN}/nope`), { auth: null, body: { content: 'x' } }),
+);
 
 // ---- routes other engineers add now (see addWhenServed) ----
 addWhenServed('GET /api/v10/channels/:channel 200', 200, () => call('GET', api(`/channels/${W.general}`)));
@@ -409,17 +611,23 @@ addWhenServed('GET /api/v10/webhooks/:application/:token/messages/:message 200',
   const { i, id } = await followed();
   return call('GET', webhook(i, `/messages/${id}`), { auth: null });
 });
-addWhenServed('GET /api/v10/webhooks/:application/:token/messages/:message 404', 404, async () => call('GET', webhook(await answered(), `/messages/${UNKNOWN}`), { auth: null }));
+addWhenServed('GET /api/v10/webhooks/:application/:token/messages/:message 404', 404, async () =>
+  call('GET', webhook(await answered(), `/messages/${UNKNOWN}`), { auth: null }),
+);
 addWhenServed('PATCH /api/v10/webhooks/:application/:token/messages/:message 200', 200, async () => {
   const { i, id } = await followed();
   return call('PATCH', webhook(i, `/messages/${id}`), { auth: null, body: { content: 'edited' } });
 });
-addWhenServed('PATCH /api/v10/webhooks/:application/:token/messages/:message 404', 404, async () => call('PATCH', webhook(await answered(), `/messages/${UNKNOWN}`), { auth: null, body: { content: 'x' } }));
+addWhenServed('PATCH /api/v10/webhooks/:application/:token/messages/:message 404', 404, async () =>
+  call('PATCH', webhook(await answered(), `/messages/${UNKNOWN}`), { auth: null, body: { content: 'x' } }),
+);
 addWhenServed('DELETE /api/v10/webhooks/:application/:token/messages/:message 204', 204, async () => {
   const { i, id } = await followed();
   return call('DELETE', webhook(i, `/messages/${id}`), { auth: null });
 });
-addWhenServed('DELETE /api/v10/webhooks/:application/:token/messages/:message 404', 404, async () => call('DELETE', webhook(await answered(), `/messages/${UNKNOWN}`), { auth: null }));
+addWhenServed('DELETE /api/v10/webhooks/:application/:token/messages/:message 404', 404, async () =>
+  call('DELETE', webhook(await answered(), `/messages/${UNKNOWN}`), { auth: null }),
+);
 addWhenServed('GET /api/v10/oauth2/applications/@me 200', 200, () => call('GET', api('/oauth2/applications/@me')));
 addWhenServed('GET /api/v10/oauth2/applications/@me 401', 401, () => call('GET', api('/oauth2/applications/@me'), { auth: 'Bot nope' }));
 
@@ -450,11 +658,20 @@ beforeAll(async () => {
   endpoint = createServer(createInteractionHandler({ publicKey: emulator.publicKey, onInteraction: (i) => onInteraction(i) }));
   await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
   await emulator.setInteractionsEndpoint(`http://127.0.0.1:${(endpoint.address() as { port: number }).port}/`);
-  const guild = await emulator.createGuild({ name: 'Dice Club', roles: [{ name: 'Moderators', permissions: 8n }], members: [{ userId: PLAYER, roles: ['Moderators'] }, { userId: FRIEND }] });
+  // The bot pins and manages messages in general (an overwrite for its member), not in read-only.
+  const manage = (1n << 51n) | (1n << 13n);
+  const guild = await emulator.createGuild({
+    name: 'Dice Club',
+    roles: [{ name: 'Moderators', permissions: 8n }],
+    members: [{ userId: PLAYER, roles: ['Moderators'] }, { userId: FRIEND }],
+    channels: [{ name: 'talk', permissionOverwrites: [{ id: '@everyone', type: 'role', allow: manage }] }],
+  });
   W.guild = guild.id;
   W.role = guild.roles.find((r) => r.name === 'Moderators')!.id;
-  const channels = (await call('GET', api(`/guilds/${W.guild}/channels`))).body as Array<{ id: string }>;
-  W.general = channels[0]!.id;
+  const channels = (await call('GET', api(`/guilds/${W.guild}/channels`))).body as Array<{ id: string; name: string }>;
+  W.general = channels.find((c) => c.name === 'talk')!.id;
+  W.readOnly = channels.find((c) => c.name === 'general')!.id;
+  W.readOnlyMessage = ((await call('POST', messages(W.readOnly), { body: { content: 'pin me if you can' } })).body as { id: string }).id;
   W.voice = (await emulator.createChannel(W.guild, { name: 'Voice', type: 2 })).id;
   W.command = ((await call('POST', api(commands()), { body: slash('ping') })).body as { id: string }).id;
   W.guildCommand = ((await call('POST', api(guildCommands()), { body: slash('kick') })).body as { id: string }).id;
@@ -482,7 +699,15 @@ function expected(name: string): string[] {
 describe('every route the emulator serves', () => {
   it('has a case for each of its routes, and each case names a route it serves', () => {
     // The list is the emulator's: every area's table and the server's literal paths are in it.
-    for (const known of ['GET /api/v10/lobbies/:id', 'PUT /api/v10/applications/:app/commands', 'POST /api/v10/channels/:channel/messages', 'POST /api/v10/webhooks/:application/:token', 'POST /api/v10/oauth2/token', 'GET /activate', 'POST /activate']) {
+    for (const known of [
+      'GET /api/v10/lobbies/:id',
+      'PUT /api/v10/applications/:app/commands',
+      'POST /api/v10/channels/:channel/messages',
+      'POST /api/v10/webhooks/:application/:token',
+      'POST /api/v10/oauth2/token',
+      'GET /activate',
+      'POST /activate',
+    ]) {
       expect(routes).toContain(known);
     }
     const named = new Set(cases.map((c) => shape(routeOfCase(c))));
@@ -521,21 +746,28 @@ const BODY_REFUSALS: Array<{ status: number; options: CallOptions }> = [
 ];
 
 describe('the answers every route of the kernel can give', () => {
-  it('413 and 400 with the service\'s error bodies for a body too large, not JSON or not declared JSON, on every route that reads one', async () => {
+  it("413 and 400 with the service's error bodies for a body too large, not JSON or not declared JSON, on every route that reads one", async () => {
     const problems: Record<string, unknown> = {};
     for (const name of bodyRoutes()) {
       const method = name.split(' ')[0]!;
       for (const refusal of BODY_REFUSALS) {
         const callback = (i: Interaction): string => `/api/v10/interactions/${i.id}/${i.token}/callback`;
-        const answer = name.includes('/callback') ? await callbackAnswer(undefined, '', callback, refusal.options) : await call(method, await livePath(name), { ...refusal.options, auth: credentialFor(name) });
-        const errors = answer.status !== refusal.status ? [`answered ${answer.status} ${JSON.stringify(answer.body)}`] : NOT_DESCRIBED[name] !== undefined ? componentSchemaErrors('ErrorResponse', answer.body) : errorsOf(answer);
+        const answer = name.includes('/callback')
+          ? await callbackAnswer(undefined, '', callback, refusal.options)
+          : await call(method, await livePath(name), { ...refusal.options, auth: credentialFor(name) });
+        const errors =
+          answer.status !== refusal.status
+            ? [`answered ${answer.status} ${JSON.stringify(answer.body)}`]
+            : NOT_DESCRIBED[name] !== undefined
+              ? componentSchemaErrors('ErrorResponse', answer.body)
+              : errorsOf(answer);
         if (errors.length > 0) problems[`${name} ${refusal.status} ${refusal.options.contentType ?? ''}`] = errors;
       }
     }
     expect(problems, JSON.stringify(problems, null, 1)).toEqual({});
   }, 30_000);
 
-  it('429 with the service\'s rate-limit body, on every route', async () => {
+  it("429 with the service's rate-limit body, on every route", async () => {
     const problems: Record<string, string[]> = {};
     for (const name of tableRoutes()) {
       const { method, path } = sample(name);
@@ -548,70 +780,101 @@ describe('the answers every route of the kernel can give', () => {
     expect(problems, JSON.stringify(problems, null, 1)).toEqual({});
   });
 
-  it('401 with the service\'s error body without a credential, on every route that needs one', async () => {
+  it("401 with the service's error body without a credential, on every route that needs one", async () => {
     const problems: Record<string, unknown> = {};
     for (const name of tableRoutes().filter((r) => !isPublic(r))) {
       const { method, path } = sample(name);
       const answer = await call(method, path, { auth: null, body: method === 'GET' || method === 'DELETE' ? undefined : {} });
-      const errors = answer.status !== 401 ? [`answered ${answer.status}`] : NOT_DESCRIBED[name] !== undefined ? componentSchemaErrors('ErrorResponse', answer.body) : errorsOf(answer);
+      const errors =
+        answer.status !== 401
+          ? [`answered ${answer.status}`]
+          : NOT_DESCRIBED[name] !== undefined
+            ? componentSchemaErrors('ErrorResponse', answer.body)
+            : errorsOf(answer);
       if (errors.length > 0) problems[name] = errors;
     }
     expect(problems).toEqual({});
   });
 
-  it('404 with the service\'s error body for a path whose ids are not ids (`0`), on every route with a parameter', async () => {
+  it("404 with the service's error body for a path whose ids are not ids (`0`), on every route with a parameter", async () => {
     const problems: Record<string, unknown> = {};
     for (const name of tableRoutes().filter((r) => r.includes(':'))) {
       const [method, pattern] = name.split(' ') as [string, string];
-      const answer = await call(method, pattern.replace(/:[a-z]+/g, '0'), { auth: credentialFor(name), body: method === 'GET' || method === 'DELETE' ? undefined : {} });
-      const errors = answer.status !== 404 ? [`answered ${answer.status} ${JSON.stringify(answer.body)}`] : NOT_DESCRIBED[name] !== undefined ? componentSchemaErrors('ErrorResponse', answer.body) : errorsOf(answer);
+      const answer = await call(method, pattern.replace(/:[a-z]+/g, '0'), {
+        auth: credentialFor(name),
+        body: method === 'GET' || method === 'DELETE' ? undefined : {},
+      });
+      const errors =
+        answer.status !== 404
+          ? [`answered ${answer.status} ${JSON.stringify(answer.body)}`]
+          : NOT_DESCRIBED[name] !== undefined
+            ? componentSchemaErrors('ErrorResponse', answer.body)
+            : errorsOf(answer);
       if (errors.length > 0) problems[name] = errors;
     }
     expect(problems, JSON.stringify(problems, null, 1)).toEqual({});
   });
 
-  it('403 with the service\'s error body for a credential without the route\'s scope, on every route that needs one', async () => {
+  it("403 with the service's error body for a credential without the route's scope, on every route that needs one", async () => {
     const problems: Record<string, unknown> = {};
     const identifyOnly = bearer(PLAYER, ['identify']);
     for (const name of tableRoutes().filter((r) => !isPublic(r))) {
       const [method] = name.split(' ') as [string];
       const answer = await call(method, await livePath(name), { auth: identifyOnly, body: method === 'GET' || method === 'DELETE' ? undefined : {} });
-      const errors = answer.status !== 403 ? [`answered ${answer.status} ${JSON.stringify(answer.body)}`] : NOT_DESCRIBED[name] !== undefined ? componentSchemaErrors('ErrorResponse', answer.body) : errorsOf(answer);
+      const errors =
+        answer.status !== 403
+          ? [`answered ${answer.status} ${JSON.stringify(answer.body)}`]
+          : NOT_DESCRIBED[name] !== undefined
+            ? componentSchemaErrors('ErrorResponse', answer.body)
+            : errorsOf(answer);
       if (errors.length > 0) problems[name] = errors;
     }
     expect(problems, JSON.stringify(problems, null, 1)).toEqual({});
   });
 
-  it('403 with the service\'s error body for another application\'s path, on every route that names an application', async () => {
+  it("403 with the service's error body for another application's path, on every route that names an application", async () => {
     const problems: Record<string, unknown> = {};
     for (const name of tableRoutes().filter((r) => r.includes('/applications/:app/'))) {
       const [method] = name.split(' ') as [string];
       const path = (await livePath(name)).replace(`/applications/${app()}/`, `/applications/${UNKNOWN}/`);
       const answer = await call(method, path, { auth: credentialFor(name), body: method === 'GET' || method === 'DELETE' ? undefined : {} });
-      const errors = answer.status !== 403 ? [`answered ${answer.status} ${JSON.stringify(answer.body)}`] : NOT_DESCRIBED[name] !== undefined ? componentSchemaErrors('ErrorResponse', answer.body) : errorsOf(answer);
+      const errors =
+        answer.status !== 403
+          ? [`answered ${answer.status} ${JSON.stringify(answer.body)}`]
+          : NOT_DESCRIBED[name] !== undefined
+            ? componentSchemaErrors('ErrorResponse', answer.body)
+            : errorsOf(answer);
       if (errors.length > 0) problems[name] = errors;
     }
     expect(problems, JSON.stringify(problems, null, 1)).toEqual({});
   });
 
-  it('405 with the service\'s error body for a method a path does not have', async () => {
+  it("405 with the service's error body for a method a path does not have", async () => {
     const problems: Record<string, unknown> = {};
     for (const name of routes) {
       const { path } = sample(name);
       const methods = new Set(routes.filter((r) => routeOf(r.split(' ')[0]!, path, routes) === r).map((r) => r.split(' ')[0]));
       const other = ['PATCH', 'DELETE', 'PUT', 'POST', 'GET'].find((m) => !methods.has(m))!;
       const answer = await call(other, path, { body: other === 'GET' || other === 'DELETE' ? undefined : {} });
-      const errors = answer.status !== 405 ? [`${other} answered ${answer.status}`] : answer.headers.get('allow') === null ? ['no Allow header'] : componentSchemaErrors('ErrorResponse', answer.body);
+      const errors =
+        answer.status !== 405
+          ? [`${other} answered ${answer.status}`]
+          : answer.headers.get('allow') === null
+            ? ['no Allow header']
+            : componentSchemaErrors('ErrorResponse', answer.body);
       if (errors.length > 0) problems[name] = errors;
     }
     expect(problems).toEqual({});
   });
 
-  it('404 with the service\'s error body for the gateway\'s discovery without a gateway', async () => {
+  it("404 with the service's error body for the gateway's discovery without a gateway", async () => {
     // The one answer the world above cannot give: an emulator started without the gateway option.
     const bare = await startEmulator({ users: [{ id: OWNER, username: 'owner' }] });
     try {
-      for (const [path, auth] of [['/api/v10/gateway', null], ['/api/v10/gateway/bot', `Bot ${bare.botToken}`]] as const) {
+      for (const [path, auth] of [
+        ['/api/v10/gateway', null],
+        ['/api/v10/gateway/bot', `Bot ${bare.botToken}`],
+      ] as const) {
         const res = await fetch(`${bare.webBase}${path}`, auth === null ? {} : { headers: { authorization: auth } });
         const answer: Answer = { method: 'GET', path, status: res.status, body: await res.json(), headers: res.headers };
         expect(answer.status, path).toBe(404);
@@ -622,7 +885,7 @@ describe('the answers every route of the kernel can give', () => {
     }
   });
 
-  it('404 with the service\'s error body for a path it does not serve', async () => {
+  it("404 with the service's error body for a path it does not serve", async () => {
     for (const path of ['/api/v10/no/such/route', '/api/v10/lobbies/1/nope', '/api/v9/users/@me', '/nothing']) {
       const answer = await call('GET', path);
       expect(answer.status, path).toBe(404);

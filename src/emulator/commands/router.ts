@@ -44,7 +44,9 @@ function named(names: string[], params: string[]): Record<string, string> {
 }
 
 const r = (method: string, path: string, auth: Auth, body: boolean, run: op.CommandOperation): Route => {
-  const names = routeSegments(path).filter((segment) => segment.startsWith(':')).map((segment) => segment.slice(1));
+  const names = routeSegments(path)
+    .filter((segment) => segment.startsWith(':'))
+    .map((segment) => segment.slice(1));
   return route(method, path, {
     auth: authorize(auth, names),
     body: body ? 'json' : 'none',

@@ -21,7 +21,6 @@ const SLOW_DOWN_STEP_SECONDS = 5;
 // RFC 8628 §6.1: consonants only (no vowels spell words), no look-alikes; 8 of them is about 34 bits.
 const USER_CODE_ALPHABET = 'BCDFGHJKLMNPQRSTVWXZ';
 
-
 interface DeviceRecord {
   deviceCode: string;
   userCode: string;

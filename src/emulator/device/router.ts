@@ -6,6 +6,7 @@
  */
 import type { EmulatorContext } from '../kernel/context.js';
 import type { Reply } from '../kernel/http.js';
+import { formTokenInput } from '../kernel/guard.js';
 import { anyone, route, type Route } from '../kernel/pipeline.js';
 import { ACTIVATE_PATH, decideDevice, deviceAuthorization, pendingClientId } from './flow.js';
 
@@ -29,6 +30,8 @@ function activateForm(ctx: EmulatorContext, userCode: string): Reply {
     200,
     'Activate a device',
     `${asking}<form method="post" action="${ACTIVATE_PATH}">\n` +
+      // The page's anti-forgery token: a form another page posts here has none (kernel/guard.ts).
+      `${formTokenInput(ctx.guard, ACTIVATE_PATH)}\n` +
       `<label>Code shown on the device <input name="user_code" value="${escapeHtml(userCode)}" autocomplete="off"></label>\n` +
       '<button name="action" value="approve">Approve</button> <button name="action" value="deny">Deny</button>\n</form>',
   );
@@ -52,7 +55,14 @@ export const DEVICE_ROUTES: Route[] = [
     faults: 'none',
     run: ({ ctx, body }) => deviceAuthorization(ctx, body as URLSearchParams),
   }),
-  // The player's page, not the API: it counts toward no application's limits.
-  route('GET', ACTIVATE_PATH, { auth: anyone, body: 'none', faults: 'none', run: ({ ctx, url }) => activateForm(ctx, url.searchParams.get('user_code') ?? '') }),
-  route('POST', ACTIVATE_PATH, { auth: anyone, body: 'form', faults: 'none', run: ({ ctx, body }) => activate(ctx, body as URLSearchParams) }),
+  // The player's page, not the API: it counts toward no application's limits. Its form carries
+  // the page's anti-forgery token, which the guard checks before the POST runs.
+  route('GET', ACTIVATE_PATH, {
+    auth: anyone,
+    body: 'none',
+    faults: 'none',
+    browser: 'page',
+    run: ({ ctx, url }) => activateForm(ctx, url.searchParams.get('user_code') ?? ''),
+  }),
+  route('POST', ACTIVATE_PATH, { auth: anyone, body: 'form', faults: 'none', browser: 'form', run: ({ ctx, body }) => activate(ctx, body as URLSearchParams) }),
 ];

@@ -4,6 +4,7 @@
  */
 import type { EmulatorContext } from '../kernel/context.js';
 import type { GuildRecord } from '../world/types.js';
+import { botMemberJson } from '../world/render.js';
 import { gatewayMember } from './payloads.js';
 import { Intent } from './protocol.js';
 import type { SessionView } from './port.js';
@@ -28,11 +29,12 @@ export function commandPermissionsUpdated(ctx: EmulatorContext, applicationId: s
 const CONTENT_FIELDS = ['content', 'embeds', 'attachments', 'components', 'poll'] as const;
 
 /**
- * MESSAGE_CREATE for a message in a guild channel (GUILD_MESSAGES intent). Without MESSAGE_CONTENT
- * a session gets the content fields empty, except for the bot's own messages and messages that
- * mention the bot, as the service does.
+ * MESSAGE_CREATE or MESSAGE_UPDATE for a message in a guild channel (GUILD_MESSAGES intent), with
+ * its `guild_id` and the author's `member`. Without MESSAGE_CONTENT a session gets the content
+ * fields empty, except for the bot's own messages and messages that mention the bot, as the
+ * service does.
  */
-export function messageCreated(ctx: EmulatorContext, message: Record<string, unknown>): void {
+function messageDispatch(ctx: EmulatorContext, t: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE', message: Record<string, unknown>): void {
   const gateway = ctx.gateway;
   if (gateway === undefined) return;
   const found = ctx.world.channel(String(message.channel_id));
@@ -45,11 +47,132 @@ export function messageCreated(ctx: EmulatorContext, message: Record<string, unk
     full.member = member;
   }
   const content = typeof message.content === 'string' ? message.content : '';
-  gateway.dispatchToGuild(found.guild.id, 'MESSAGE_CREATE', (session: SessionView) => {
-    if ((session.intents & Intent.MessageContent) !== 0 || authorId === session.applicationId || content.includes(`<@${session.applicationId}>`)) return full;
-    const hidden: Record<string, unknown> = { ...full, content: '', embeds: [], attachments: [], components: [] };
-    delete hidden.poll;
-    for (const field of CONTENT_FIELDS) if (!(field in full)) delete hidden[field];
-    return hidden;
-  }, { intent: Intent.GuildMessages });
+  // One hidden copy for every session that may not see the content: the gateway serializes each
+  // distinct object once.
+  let hidden: Record<string, unknown> | undefined;
+  gateway.dispatchToGuild(
+    found.guild.id,
+    t,
+    (session: SessionView) => {
+      if ((session.intents & Intent.MessageContent) !== 0 || authorId === session.applicationId || content.includes(`<@${session.applicationId}>`)) return full;
+      if (hidden === undefined) {
+        hidden = { ...full, content: '', embeds: [], attachments: [], components: [] };
+        delete hidden.poll;
+        for (const field of CONTENT_FIELDS) if (!(field in full)) delete hidden[field];
+      }
+      return hidden;
+    },
+    { intent: Intent.GuildMessages },
+  );
+}
+
+/** MESSAGE_CREATE for a new message of a guild channel, a player's, a bot's or an interaction's (see `messageDispatch`). */
+export function messageCreated(ctx: EmulatorContext, message: Record<string, unknown>): void {
+  messageDispatch(ctx, 'MESSAGE_CREATE', message);
+}
+
+/** MESSAGE_UPDATE for an edited message of a guild channel, the whole message as edited (see `messageDispatch`). */
+export function messageUpdated(ctx: EmulatorContext, message: Record<string, unknown>): void {
+  messageDispatch(ctx, 'MESSAGE_UPDATE', message);
+}
+
+/** MESSAGE_DELETE for a deleted message of a guild channel (GUILD_MESSAGES intent). */
+export function messageDeleted(ctx: EmulatorContext, channelId: string, messageId: string): void {
+  const found = ctx.world.channel(channelId);
+  if (found === undefined) return;
+  ctx.gateway?.dispatchToGuild(
+    found.guild.id,
+    'MESSAGE_DELETE',
+    { id: messageId, channel_id: channelId, guild_id: found.guild.id },
+    { intent: Intent.GuildMessages },
+  );
+}
+
+/** The member object of a user or of an application's bot (a bot is in every guild of the world), as events carry it. */
+function memberOf(ctx: EmulatorContext, guild: GuildRecord, userId: string): Record<string, unknown> | undefined {
+  if (guild.members.has(userId)) return gatewayMember(guild, userId, ctx.options.users);
+  const app = ctx.options.applications.get(userId);
+  return app === undefined ? undefined : botMemberJson(app, guild);
+}
+
+/** Where a reaction event happened: the message, its channel and guild. */
+export interface ReactionTarget {
+  channelId: string;
+  messageId: string;
+  /** The message's author, as MESSAGE_REACTION_ADD names it. */
+  authorId: string | undefined;
+}
+
+/** The emoji of a reaction event, as the service sends it. */
+type EventEmoji = { id: string | null; name: string };
+
+/** MESSAGE_REACTION_ADD (GUILD_MESSAGE_REACTIONS intent), with the reacting member. */
+export function reactionAdded(ctx: EmulatorContext, target: ReactionTarget, emoji: EventEmoji, userId: string): void {
+  const found = ctx.world.channel(target.channelId);
+  if (ctx.gateway === undefined || found === undefined) return;
+  const guild = found.guild;
+  const d: Record<string, unknown> = {
+    user_id: userId,
+    channel_id: target.channelId,
+    message_id: target.messageId,
+    guild_id: guild.id,
+    emoji: { id: emoji.id, name: emoji.name },
+    burst: false,
+    burst_colors: [],
+    type: 0,
+  };
+  const member = memberOf(ctx, guild, userId);
+  if (member !== undefined) d.member = member;
+  if (target.authorId !== undefined) d.message_author_id = target.authorId;
+  ctx.gateway.dispatchToGuild(guild.id, 'MESSAGE_REACTION_ADD', d, { intent: Intent.GuildMessageReactions });
+}
+
+/** MESSAGE_REACTION_REMOVE (GUILD_MESSAGE_REACTIONS intent). */
+export function reactionRemoved(ctx: EmulatorContext, target: ReactionTarget, emoji: EventEmoji, userId: string): void {
+  const found = ctx.world.channel(target.channelId);
+  if (found === undefined) return;
+  const d = {
+    user_id: userId,
+    channel_id: target.channelId,
+    message_id: target.messageId,
+    guild_id: found.guild.id,
+    emoji: { id: emoji.id, name: emoji.name },
+    burst: false,
+    type: 0,
+  };
+  ctx.gateway?.dispatchToGuild(found.guild.id, 'MESSAGE_REACTION_REMOVE', d, { intent: Intent.GuildMessageReactions });
+}
+
+/** MESSAGE_REACTION_REMOVE_ALL, or MESSAGE_REACTION_REMOVE_EMOJI when `emoji` is given (GUILD_MESSAGE_REACTIONS intent). */
+export function reactionsCleared(ctx: EmulatorContext, target: ReactionTarget, emoji?: EventEmoji): void {
+  const found = ctx.world.channel(target.channelId);
+  if (found === undefined) return;
+  const d: Record<string, unknown> = { channel_id: target.channelId, message_id: target.messageId, guild_id: found.guild.id };
+  if (emoji !== undefined) d.emoji = { id: emoji.id, name: emoji.name };
+  ctx.gateway?.dispatchToGuild(found.guild.id, emoji === undefined ? 'MESSAGE_REACTION_REMOVE_ALL' : 'MESSAGE_REACTION_REMOVE_EMOJI', d, {
+    intent: Intent.GuildMessageReactions,
+  });
+}
+
+/** CHANNEL_PINS_UPDATE (GUILDS intent): the time of the channel's latest pin, null when none is left. */
+export function pinsUpdated(ctx: EmulatorContext, channelId: string, lastPinTimestamp: string | null): void {
+  const found = ctx.world.channel(channelId);
+  if (found === undefined) return;
+  ctx.gateway?.dispatchToGuild(
+    found.guild.id,
+    'CHANNEL_PINS_UPDATE',
+    { guild_id: found.guild.id, channel_id: channelId, last_pin_timestamp: lastPinTimestamp },
+    { intent: Intent.Guilds },
+  );
+}
+
+/** TYPING_START (GUILD_MESSAGE_TYPING intent): `timestamp` in Unix seconds, with the typing member. */
+export function typingStarted(ctx: EmulatorContext, channelId: string, userId: string, now: number): void {
+  const found = ctx.world.channel(channelId);
+  if (ctx.gateway === undefined || found === undefined) return;
+  const guild = found.guild;
+  const d: Record<string, unknown> = { channel_id: channelId, guild_id: guild.id, user_id: userId, timestamp: Math.floor(now / 1000) };
+  const member = memberOf(ctx, guild, userId);
+  if (member !== undefined) d.member = member;
+  ctx.gateway.dispatchToGuild(guild.id, 'TYPING_START', d, { intent: Intent.GuildMessageTyping });
 }

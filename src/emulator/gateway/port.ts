@@ -10,6 +10,9 @@ export interface ResolvedGatewayOptions {
   resumeWindowMs: number;
   reconnectGraceMs: number;
   maxGuildsPerShard: number;
+  maxShards: number;
+  sessionStartLimit: number;
+  maxConnections: number;
 }
 
 /** What an event may know of the session it goes to. */

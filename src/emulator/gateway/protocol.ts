@@ -16,7 +16,15 @@ export const Op = {
 } as const;
 
 /** Opcodes a client may send. */
-export const CLIENT_OPS: ReadonlySet<number> = new Set([Op.Heartbeat, Op.Identify, Op.PresenceUpdate, Op.VoiceStateUpdate, Op.Resume, Op.RequestGuildMembers, Op.RequestSoundboardSounds]);
+export const CLIENT_OPS: ReadonlySet<number> = new Set([
+  Op.Heartbeat,
+  Op.Identify,
+  Op.PresenceUpdate,
+  Op.VoiceStateUpdate,
+  Op.Resume,
+  Op.RequestGuildMembers,
+  Op.RequestSoundboardSounds,
+]);
 
 /** The service's close codes (4000–4014) and the reason text sent with each. */
 export const Close = {
@@ -58,6 +66,8 @@ export const Intent = {
   GuildMembers: 1 << 1,
   GuildPresences: 1 << 8,
   GuildMessages: 1 << 9,
+  GuildMessageReactions: 1 << 10,
+  GuildMessageTyping: 1 << 11,
   DirectMessages: 1 << 12,
   MessageContent: 1 << 15,
 } as const;

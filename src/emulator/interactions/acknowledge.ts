@@ -47,7 +47,13 @@ export function responseProblems(record: InteractionRecord, response: unknown): 
   }
   const allowed = ALLOWED[record.type] ?? [];
   if (!allowed.includes(response.type)) {
-    return [{ path: ['type'], code: 'BASE_TYPE_CHOICES', message: `Response type ${response.type} is not allowed for interaction type ${record.type}; allowed: ${allowed.join(', ')}.` }];
+    return [
+      {
+        path: ['type'],
+        code: 'BASE_TYPE_CHOICES',
+        message: `Response type ${response.type} is not allowed for interaction type ${record.type}; allowed: ${allowed.join(', ')}.`,
+      },
+    ];
   }
   const data = response.data;
   switch (response.type) {
@@ -64,8 +70,18 @@ export function responseProblems(record: InteractionRecord, response: unknown): 
         problems.push({ path: ['data', 'choices'], code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be an array of 25 or fewer choices.' });
       } else {
         choices.forEach((choice, i) => {
-          if (!isObject(choice) || typeof choice.name !== 'string' || choice.name.length < 1 || choice.name.length > 100 || (typeof choice.value !== 'string' && typeof choice.value !== 'number')) {
-            problems.push({ path: ['data', 'choices', i], code: 'BASE_TYPE_REQUIRED', message: 'A choice needs a name of 1 to 100 characters and a string or number value.' });
+          if (
+            !isObject(choice) ||
+            typeof choice.name !== 'string' ||
+            choice.name.length < 1 ||
+            choice.name.length > 100 ||
+            (typeof choice.value !== 'string' && typeof choice.value !== 'number')
+          ) {
+            problems.push({
+              path: ['data', 'choices', i],
+              code: 'BASE_TYPE_REQUIRED',
+              message: 'A choice needs a name of 1 to 100 characters and a string or number value.',
+            });
           }
         });
       }
@@ -73,7 +89,8 @@ export function responseProblems(record: InteractionRecord, response: unknown): 
     }
     case 9:
       // Missing data is a missing field; data of the wrong type is refused by the rules as validateModal refuses it.
-      if (data === undefined || data === null) problems.push({ path: ['data'], code: 'BASE_TYPE_REQUIRED', message: 'A modal needs data: { custom_id, title, components }.' });
+      if (data === undefined || data === null)
+        problems.push({ path: ['data'], code: 'BASE_TYPE_REQUIRED', message: 'A modal needs data: { custom_id, title, components }.' });
       else underData(modalProblems(data), problems);
       break;
     default:
@@ -126,7 +143,13 @@ export function interactionMetadata(ctx: EmulatorContext, record: InteractionRec
  * A message an interaction makes (the reply, a follow-up), by the emulator's one message renderer:
  * sent by the application's bot through its webhook.
  */
-export function interactionMessage(ctx: EmulatorContext, record: InteractionRecord, data: Record<string, unknown>, now: number, original: boolean): EmulatorMessage {
+export function interactionMessage(
+  ctx: EmulatorContext,
+  record: InteractionRecord,
+  data: Record<string, unknown>,
+  now: number,
+  original: boolean,
+): EmulatorMessage {
   const app = ctx.options.applications.get(record.applicationId);
   // A command's reply is a message of the command's kind; follow-ups and other replies are default messages.
   const type = original && record.type === 2 ? (record.commandType === 1 || record.commandType === undefined ? 20 : 23) : 0;
@@ -170,7 +193,7 @@ export function applyAck(ctx: EmulatorContext, world: InteractionWorld, record: 
       const message = record.sourceMessageId === undefined ? undefined : world.message(record.sourceMessageId);
       if (message === undefined) return undefined;
       editMessage(ctx, message, data, now);
-      world.changed(message.channel_id);
+      world.edited(message);
       return structuredClone(message);
     }
     case 9:

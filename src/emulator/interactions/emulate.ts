@@ -530,7 +530,7 @@ function findComponent(components: unknown[], customId: string): Record<string, 
     if (typeof node !== 'object' || node === null || depth > 8) return undefined;
     const n = node as Record<string, unknown>;
     if (n.custom_id === customId) return n;
-    for (const child of [...(Array.isArray(n.components) ? n.components : []), n.component, n.accessory]) {
+    for (const child of [...(Array.isArray(n.components) ? (n.components as unknown[]) : []), n.component, n.accessory]) {
       const found = walk(child, depth + 1);
       if (found !== undefined) return found;
     }

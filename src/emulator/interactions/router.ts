@@ -120,7 +120,7 @@ function editWebhookMessage(find: (ctx: EmulatorContext, params: string[]) => Em
     const read = messageBody(body);
     if ('refused' in read) return read.refused;
     editMessage(ctx, message, read.body, ctx.options.clock());
-    interactionWorldOf(ctx)!.changed(message.channel_id); // the web client's live view
+    interactionWorldOf(ctx)!.edited(message); // MESSAGE_UPDATE and the web client's live view
     return json(200, message);
   };
 }
@@ -155,15 +155,35 @@ function followUp({ ctx, params, body: sent, now }: Call): Outcome {
 }
 
 const ROUTES: Route[] = [
-  route('POST', 'interactions/:id/:token/callback', { auth: tokenInPath, body: 'json', check: ({ ctx, params }) => refusal(callbackRecord(ctx, params)), run: callback }),
+  route('POST', 'interactions/:id/:token/callback', {
+    auth: tokenInPath,
+    body: 'json',
+    check: ({ ctx, params }) => refusal(callbackRecord(ctx, params)),
+    run: callback,
+  }),
   route('GET', 'webhooks/:application/:token/messages/@original', { auth: tokenInPath, body: 'none', run: getWebhookMessage(originalOf) }),
-  route('PATCH', 'webhooks/:application/:token/messages/@original', { auth: tokenInPath, body: 'json', check: ({ ctx, params }) => refusal(originalOf(ctx, params)), run: editWebhookMessage(originalOf) }),
+  route('PATCH', 'webhooks/:application/:token/messages/@original', {
+    auth: tokenInPath,
+    body: 'json',
+    check: ({ ctx, params }) => refusal(originalOf(ctx, params)),
+    run: editWebhookMessage(originalOf),
+  }),
   route('DELETE', 'webhooks/:application/:token/messages/@original', { auth: tokenInPath, body: 'none', run: deleteWebhookMessage(originalOf) }),
   // After the @original rows: a follow-up (or the original) by its id.
   route('GET', 'webhooks/:application/:token/messages/:message', { auth: tokenInPath, body: 'none', run: getWebhookMessage(messageByIdOf) }),
-  route('PATCH', 'webhooks/:application/:token/messages/:message', { auth: tokenInPath, body: 'json', check: ({ ctx, params }) => refusal(messageByIdOf(ctx, params)), run: editWebhookMessage(messageByIdOf) }),
+  route('PATCH', 'webhooks/:application/:token/messages/:message', {
+    auth: tokenInPath,
+    body: 'json',
+    check: ({ ctx, params }) => refusal(messageByIdOf(ctx, params)),
+    run: editWebhookMessage(messageByIdOf),
+  }),
   route('DELETE', 'webhooks/:application/:token/messages/:message', { auth: tokenInPath, body: 'none', run: deleteWebhookMessage(messageByIdOf) }),
-  route('POST', 'webhooks/:application/:token', { auth: tokenInPath, body: 'json', check: ({ ctx, params }) => refusal(webhookRecord(ctx, params)), run: followUp }),
+  route('POST', 'webhooks/:application/:token', {
+    auth: tokenInPath,
+    body: 'json',
+    check: ({ ctx, params }) => refusal(webhookRecord(ctx, params)),
+    run: followUp,
+  }),
 ];
 
 /** The interaction routes, which exist while the interaction world does. */

@@ -11,6 +11,7 @@ import { damagedState } from '../state/saved.js';
 import type { StateStore } from '../state/types.js';
 import { channelChanged } from '../kernel/changes.js';
 import { addChannelMessageSource } from '../world/message.js';
+import { messageCreated, messageDeleted, messageUpdated } from '../gateway/events.js';
 import type { EmulatorMessage, EmulatorWebhookDelivery } from './types.js';
 
 /** The service waits this long for the first acknowledgement of an interaction. */
@@ -81,6 +82,12 @@ export interface OpenModal {
   readonly trigger: InteractionTrigger;
 }
 
+/** What the world tells of its messages: a save (new or replaced) and a deletion. */
+export interface MessageEvents {
+  saved(message: EmulatorMessage, created: boolean): void;
+  deleted(message: EmulatorMessage): void;
+}
+
 function boundedSet<K, V>(map: Map<K, V>, key: K, value: V): void {
   if (!map.has(key) && map.size >= MAX_KEPT) map.delete(map.keys().next().value as K);
   map.set(key, value);
@@ -88,7 +95,8 @@ function boundedSet<K, V>(map: Map<K, V>, key: K, value: V): void {
 
 /** A fresh Ed25519 key pair, kept as PKCS#8 PEM (the form saved in dataDir). */
 export function generateInteractionKeyPem(): string {
-  return generateKeyPairSync('ed25519', { privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } }).privateKey;
+  return generateKeyPairSync('ed25519', { privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } })
+    .privateKey;
 }
 
 /** The key of a PKCS#8 PEM; undefined when the PEM is not an Ed25519 private key. */
@@ -114,6 +122,8 @@ export class InteractionWorld {
   readonly #pending = new Set<Promise<void>>();
   /** Tells the emulator's change registry (kernel/changes.ts); set when the world is attached. */
   #onChange: (channelId: string) => void = () => undefined;
+  /** Tells the gateway of created, edited and deleted messages; set when the world is attached. */
+  #events: MessageEvents = { saved: () => undefined, deleted: () => undefined };
   /** Aborted on close: every delivery in flight stops. */
   readonly closing = new AbortController();
   /** Endpoint URLs set after start (`setInteractionsEndpoint`), by application id; they win over the options. */
@@ -144,15 +154,26 @@ export class InteractionWorld {
     return this.#messages.get(id);
   }
 
+  /** Keeps a new message (MESSAGE_CREATE) or replaces one (MESSAGE_UPDATE). */
   saveMessage(message: EmulatorMessage): void {
+    const existed = this.#messages.has(message.id);
     boundedSet(this.#messages, message.id, message);
+    this.#events.saved(message, !existed);
+    this.changed(message.channel_id);
+  }
+
+  /** A kept message was edited in place: MESSAGE_UPDATE, and the live view is told. */
+  edited(message: EmulatorMessage): void {
+    this.#events.saved(message, false);
     this.changed(message.channel_id);
   }
 
   deleteMessage(id: string): void {
     const message = this.#messages.get(id);
     this.#messages.delete(id);
-    if (message !== undefined) this.changed(message.channel_id);
+    if (message === undefined) return;
+    this.#events.deleted(message);
+    this.changed(message.channel_id);
   }
 
   /** The kept messages of one channel, oldest first. */
@@ -165,9 +186,10 @@ export class InteractionWorld {
     this.#onChange(channelId);
   }
 
-  /** Where `changed` reports to: the emulator's one registry of channel changes. */
-  reportChangesTo(onChange: (channelId: string) => void): void {
+  /** Where `changed` reports to: the emulator's one registry of channel changes; `events` are the gateway's message events. */
+  reportChangesTo(onChange: (channelId: string) => void, events?: MessageEvents): void {
     this.#onChange = onChange;
+    if (events !== undefined) this.#events = events;
   }
 
   openModal(modal: OpenModal): void {
@@ -215,7 +237,18 @@ const INTERACTIONS = areaState(
   'interactions',
   (ctx) => {
     const world = new InteractionWorld(interactionKeys(ctx.options, ctx.lobbies.store));
-    world.reportChangesTo((channelId) => channelChanged(ctx, channelId));
+    world.reportChangesTo((channelId) => channelChanged(ctx, channelId), {
+      // An ephemeral message is the invoking user's alone: no bot hears of it, as on the service.
+      saved: (message, created) => {
+        if (isEphemeral(message)) return;
+        const copy = structuredClone(message) as unknown as Record<string, unknown>;
+        if (created) messageCreated(ctx, copy);
+        else messageUpdated(ctx, copy);
+      },
+      deleted: (message) => {
+        if (!isEphemeral(message)) messageDeleted(ctx, message.channel_id, message.id);
+      },
+    });
     return world;
   },
   { dispose: (world) => world.close() },
@@ -243,7 +276,8 @@ function interactionKeys(options: ResolvedOptions, state: Pick<StateStore, 'sett
     const saved = state.setting(`interaction-key:${id}`);
     let key = saved === undefined ? undefined : interactionKeyFromPem(saved);
     // A new key in place of a damaged one would break every endpoint checking the old public key.
-    if (saved !== undefined && key === undefined) throw damagedState(state, `the interaction signing key of application ${id} (not an Ed25519 private key in PEM)`);
+    if (saved !== undefined && key === undefined)
+      throw damagedState(state, `the interaction signing key of application ${id} (not an Ed25519 private key in PEM)`);
     if (key === undefined) {
       const pem = generateInteractionKeyPem();
       state.saveSetting(`interaction-key:${id}`, pem);
@@ -253,3 +287,6 @@ function interactionKeys(options: ResolvedOptions, state: Pick<StateStore, 'sett
   }
   return keys;
 }
+
+/** The EPHEMERAL flag (1 << 6) of a message. */
+const isEphemeral = (message: EmulatorMessage): boolean => typeof message.flags === 'number' && (message.flags & 64) !== 0;

@@ -10,7 +10,11 @@ import type { AreaState, EmulatorContext } from './context.js';
 export type { AreaState, AreaStates } from './context.js';
 
 /** Declares an area's slot: `create` makes its state for a context on first use. */
-export function areaState<T>(name: string, create: (ctx: EmulatorContext) => T, options: { keepOnReset?: boolean; dispose?: (state: T) => void } = {}): AreaState<T> {
+export function areaState<T>(
+  name: string,
+  create: (ctx: EmulatorContext) => T,
+  options: { keepOnReset?: boolean; dispose?: (state: T) => void } = {},
+): AreaState<T> {
   return { name, create, keepOnReset: options.keepOnReset === true, dispose: options.dispose };
 }
 

@@ -9,6 +9,7 @@ import type { ServerFault } from './http.js';
 import type { Snowflakes } from './ids.js';
 import type { ResolvedOptions } from './options.js';
 import type { RateLimits } from './ratelimit.js';
+import type { Guard } from './guard.js';
 
 /** A live Bearer token: whose it is and the scopes it carries, with what the SDK scopes imply. */
 export interface LiveToken {
@@ -54,6 +55,22 @@ export interface EmulatorContext {
   ids: Snowflakes;
   /** Every other piece of an area's state, one slot each, made on first use (`area-state.ts`). */
   readonly areas: AreaStates;
+  /** What a request must show before a route runs: the host names served, the form tokens (`guard.ts`). */
+  readonly guard: Guard;
+  /** The request log, oldest first (what the web client's state shows). */
+  readonly requestLog: () => readonly EmulatorRequestRecord[];
+}
+
+/** One served request, for assertions. Paths carry no query string, so no secrets. */
+export interface EmulatorRequestRecord {
+  /** HTTP method, e.g. `'POST'`. */
+  method: string;
+  /** Path without query, e.g. `'/api/v10/oauth2/token'`; the interaction token of a callback or webhook path reads `[redacted]`. */
+  path: string;
+  /** `grant_type` of a token-endpoint request, when the body carried one. */
+  grantType?: string;
+  /** HTTP status answered, or `0` when the connection was destroyed or left hanging. */
+  status: number;
 }
 
 /** Paths relative to the web base; the API ones include the version segment. */

@@ -5,11 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import type { EmulatorContext } from './context.js';
 
-
 /** Who made a request. */
-export type Caller =
-  | { kind: 'bot'; applicationId: string }
-  | { kind: 'bearer'; applicationId: string; userId: string; scopes: ReadonlySet<string> };
+export type Caller = { kind: 'bot'; applicationId: string } | { kind: 'bearer'; applicationId: string; userId: string; scopes: ReadonlySet<string> };
 
 /** Why a request has no usable caller: no or a bad credential (401), or a scope it lacks (403). */
 export type CallerProblem = 'unauthorized' | 'missing-scope';

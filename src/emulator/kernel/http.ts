@@ -1,5 +1,5 @@
 /** Small HTTP helpers for the emulator: bounded body reading and the reply shapes the service uses. */
-import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isId } from '../../rules/fields.js';
 
 /** Request bodies above this many bytes are answered with 413. */
@@ -12,8 +12,12 @@ export interface Reply {
   body: string;
 }
 
-/** What a handler decided: an answer, or a fault that leaves the request unanswered. */
-export type Outcome = Reply | { hang: true } | { destroySocket: true };
+/**
+ * What a handler decided: an answer, a fault that leaves the request unanswered, or a stream that
+ * writes its own answer for as long as it lasts (the web client's event stream), ended at the
+ * latest when the server closes (`closing`).
+ */
+export type Outcome = Reply | { hang: true } | { destroySocket: true } | { stream: (res: ServerResponse, closing: AbortSignal) => void };
 
 /** What routes read of a request's target: its path and its query. */
 export interface RequestUrl {
@@ -97,7 +101,6 @@ export function jsonText(status: number, body: string): Reply {
   return { status, headers: { 'Content-Type': 'application/json' }, body };
 }
 
-
 /** The service's generic error body, e.g. `{"message": "404: Not Found", "code": 0}`. */
 export function serviceError(status: number, headers: Record<string, string> = {}): Reply {
   return json(status, { message: `${status}: ${STATUS_CODES[status] ?? 'Error'}`, code: 0 }, headers);
@@ -137,7 +140,7 @@ function bufferedBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Buffer | un
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return undefined;
   const chunks: Buffer[] = [];
-  for (let chunk: Buffer | null; (chunk = req.read() as Buffer | null) !== null; ) chunks.push(chunk);
+  for (let chunk: Buffer | null; (chunk = req.read() as Buffer | null) !== null;) chunks.push(chunk);
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 

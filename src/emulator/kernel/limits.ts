@@ -34,7 +34,13 @@ export function blockedAddress(blockedMs: number): Reply {
   const seconds = Math.ceil(blockedMs / 1000);
   return json(
     429,
-    { message: 'You are being blocked from accessing the API temporarily due to exceeding the invalid request limit (10,000 401, 403 or 429 answers in 10 minutes).', retry_after: seconds, global: true, code: 0 },
+    {
+      message:
+        'You are being blocked from accessing the API temporarily due to exceeding the invalid request limit (10,000 401, 403 or 429 answers in 10 minutes).',
+      retry_after: seconds,
+      global: true,
+      code: 0,
+    },
     { 'Retry-After': String(seconds), 'X-RateLimit-Scope': 'global', 'X-RateLimit-Global': 'true' },
   );
 }

@@ -44,6 +44,8 @@ export interface ResolvedApplication {
 /** Options with every default applied (the areas add theirs). */
 export interface ResolvedOptions {
   port: number;
+  /** Host names answered besides the loopback ones, lower case (see guard.ts). */
+  allowedHosts: readonly string[];
   applications: ReadonlyMap<string, ResolvedApplication>;
   defaultApplicationId: string;
   users: ReadonlyMap<string, EmulatorUser>;

@@ -6,12 +6,14 @@
  * invalid-request count. An answer whose route reads no body is given without a promise.
  */
 import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { EmulatorContext } from './context.js';
 import type { Caller } from './credentials.js';
-import { json, routeSegments, serviceError, type Outcome, type Reply, type RequestUrl } from './http.js';
+import { json, parseRequestUrl, routeSegments, serviceError, type Outcome, type Reply, type RequestUrl } from './http.js';
 import { GLOBAL_LIMIT_DEFAULT, type BucketRule } from './ratelimit.js';
 import { formRequired, isMultipart, readFormBody, readJsonBody, readMultipartBody, type BodyResult } from './body.js';
 import { takeServiceFault, takeTokenFault } from './faults.js';
+import { checkFormToken, type BrowserRule, type GuardRefusal } from './guard.js';
 import { blockedAddress, countInvalid, rateLimitHeaders, tooMany } from './limits.js';
 
 /** What an operation is given: the caller, the path's parameters in order, and the parsed body. */
@@ -66,8 +68,16 @@ export interface Route {
   available?: (ctx: EmulatorContext) => boolean;
   /** Checks the path's resources before the body is read: a refusal, or undefined to go on. */
   check?: (call: Omit<Call, 'body'>) => Reply | undefined;
+  /**
+   * What a browser may do with the route, enforced by the guard before the route runs (see
+   * kernel/guard.ts): `api` when absent. A `form` route reads a form body carrying the token of
+   * the page that showed the form (`formTokenInput`).
+   */
+  browser?: BrowserRule;
   /** The operation; a promise only when it must wait (reading an uploaded part). */
   run: (call: Call) => Outcome | Promise<Outcome>;
+  /** For a route that takes a WebSocket upgrade (`browser: 'socket'`): takes the connection over once the guard let it through. */
+  upgrade?: (ctx: EmulatorContext, req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 }
 
 /** One row of a routes table; `path` is relative to `/api/v10/`, or to the web root when it starts with `/`. */
@@ -107,6 +117,25 @@ function samePath(route: Route, segments: readonly string[]): boolean {
   return true;
 }
 
+/** The guard's refusal as an answer: the service's error body with the guard's sentence. */
+export function guardReply(refusal: GuardRefusal): Reply {
+  return json(refusal.status, { message: refusal.message, code: 0 }, { 'Cache-Control': 'no-store' });
+}
+
+/** The guard's refusal written on an upgrade's socket, which is then closed. */
+function refuseUpgrade(socket: Duplex, reply: Reply): void {
+  const reason = reply.status === 421 ? 'Misdirected Request' : reply.status === 404 ? 'Not Found' : 'Forbidden';
+  socket.end(
+    `HTTP/1.1 ${reply.status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(reply.body)}\r\nConnection: close\r\n\r\n${reply.body}`,
+  );
+}
+
+/** A route that matched, with its path's parameters (percent-decoded). */
+interface Found {
+  row: Route;
+  params: string[];
+}
+
 /** Every route of the emulator, found by the segment that tells areas apart. */
 export class RouteTable {
   readonly #byKey = new Map<string, Route[]>();
@@ -130,11 +159,42 @@ export class RouteTable {
    * path is taken as parsed (dot segments never resolved); parameters are percent-decoded.
    */
   run(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, note: RequestNote): Outcome | Promise<Outcome> | undefined {
-    const segments = url.pathname.slice(1).split('/');
+    // The guard's first check comes before any route: a page served under another host name
+    // (DNS rebinding) gets nothing, not even a 404.
+    const misdirected = ctx.guard.checkHost(req);
+    if (misdirected !== undefined) return guardReply(misdirected);
+    const found = this.#find(ctx, req.method ?? 'GET', url.pathname);
+    if (found === undefined || 'status' in found) return found;
+    const refused = ctx.guard.checkBrowser(found.row.browser ?? 'api', req);
+    if (refused !== undefined) return guardReply(refused);
+    return pipeline(ctx, req, url, found.row, found.params, note);
+  }
+
+  /**
+   * Takes a WebSocket upgrade over, through the same guard: the route of its path that takes
+   * upgrades, else 404; the socket is answered and closed when the guard refuses.
+   */
+  upgrade(ctx: EmulatorContext, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const refused = ctx.guard.checkHost(req);
+    if (refused !== undefined) return refuseUpgrade(socket, guardReply(refused));
+    let found: Found | Reply | undefined;
+    try {
+      found = this.#find(ctx, 'GET', parseRequestUrl(req.url ?? '/').pathname);
+    } catch {
+      found = undefined;
+    }
+    if (found === undefined || 'status' in found || found.row.upgrade === undefined) return refuseUpgrade(socket, serviceError(404));
+    const refusal = ctx.guard.checkBrowser(found.row.browser ?? 'socket', req);
+    if (refusal !== undefined) return refuseUpgrade(socket, guardReply(refusal));
+    found.row.upgrade(ctx, req, socket, head);
+  }
+
+  /** The route `method` and `path` name with its parameters; 405 with `Allow` when the path has other methods only; undefined when no route has the path. */
+  #find(ctx: EmulatorContext, method: string, path: string): Found | Reply | undefined {
+    const segments = path.slice(1).split('/');
     if (segments.includes('')) return undefined;
     const rows = this.#byKey.get(decodeSegment(keyOf(segments)));
     if (rows === undefined) return undefined;
-    const method = req.method ?? 'GET';
     let allow: string[] | undefined;
     for (const row of rows) {
       if (!samePath(row, segments) || (row.available !== undefined && !row.available(ctx))) continue;
@@ -146,7 +206,7 @@ export class RouteTable {
       // Parameters are decoded only for the route that matched.
       const params: string[] = [];
       for (let i = 0; i < segments.length; i++) if (row.segments[i]!.startsWith(':')) params.push(decodeSegment(segments[i]!));
-      return pipeline(ctx, req, url, row, params, note);
+      return { row, params };
     }
     return allow === undefined ? undefined : serviceError(405, { Allow: allow.join(', ') });
   }
@@ -193,7 +253,16 @@ function takeLimits(ctx: EmulatorContext, row: Route, applicationId: string, use
 const withHeaders = (reply: Outcome, headers: Record<string, string> | undefined): Outcome =>
   headers === undefined || !('status' in reply) ? reply : { ...reply, headers: { ...reply.headers, ...headers } };
 
-function answer(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, row: Route, params: string[], now: number, enforce: boolean, note: RequestNote): Outcome | Promise<Outcome> {
+function answer(
+  ctx: EmulatorContext,
+  req: IncomingMessage,
+  url: RequestUrl,
+  row: Route,
+  params: string[],
+  now: number,
+  enforce: boolean,
+  note: RequestNote,
+): Outcome | Promise<Outcome> {
   if (row.faults === undefined || row.faults === 'service') {
     const failed = takeServiceFault(ctx);
     if (failed !== undefined) return failed;
@@ -222,12 +291,23 @@ function answer(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, row
   if (row.body === 'none') return run(undefined);
   return readFor(row, req).then((read) => {
     if (!read.ok) return refusal(read, headers);
-    return row.body === 'form' && read.body === undefined ? withHeaders(formRequired(), headers) : run(read.body);
+    if (row.body === 'form' && read.body === undefined) return withHeaders(formRequired(), headers);
+    const forged = forgedForm(ctx, row, url, read.body);
+    return forged === undefined ? run(read.body) : withHeaders(forged, headers);
   });
 }
 
 /** The rest of the pipeline for a route whose application is named by the request: body, token fault, limits, run. */
-function named(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, row: Route, params: string[], now: number, enforce: boolean, note: RequestNote): Outcome | Promise<Outcome> {
+function named(
+  ctx: EmulatorContext,
+  req: IncomingMessage,
+  url: RequestUrl,
+  row: Route,
+  params: string[],
+  now: number,
+  enforce: boolean,
+  note: RequestNote,
+): Outcome | Promise<Outcome> {
   const withBody = (body: unknown): Outcome | Promise<Outcome> => {
     if (body instanceof URLSearchParams) note.grantType = body.get('grant_type') ?? undefined;
     if (row.faults === 'token') {
@@ -235,6 +315,8 @@ function named(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, row:
       if (fault !== undefined) return fault;
     }
     if (row.body === 'form' && body === undefined) return formRequired();
+    const forged = forgedForm(ctx, row, url, body);
+    if (forged !== undefined) return forged;
     // A name no application has counts toward nothing (and makes no bucket).
     const applicationId = row.application!(ctx, req, body);
     let headers: Record<string, string> | undefined;
@@ -248,6 +330,13 @@ function named(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, row:
   };
   if (row.body === 'none') return withBody(undefined);
   return readFor(row, req).then((read) => (read.ok ? withBody(read.body) : refusal(read, undefined)));
+}
+
+/** For a `form` route: the refusal of a body without the token of a page whose form posts to this path. */
+function forgedForm(ctx: EmulatorContext, row: Route, url: RequestUrl, body: unknown): Reply | undefined {
+  if (row.browser !== 'form') return undefined;
+  const refused = checkFormToken(ctx.guard, url.pathname, body);
+  return refused === undefined ? undefined : guardReply(refused);
 }
 
 function readFor(row: Route, req: IncomingMessage): Promise<BodyResult> {

@@ -35,7 +35,8 @@ const r = (method: string, path: string, auth: Auth, body: boolean, run: op.Oper
   route(method, path, {
     auth: authorize(auth),
     body: body ? 'json' : 'none',
-    run: (call) => run({ ctx: call.ctx, world: call.ctx.lobbies, caller: call.caller, params: call.params, body: call.body, query: call.url.searchParams, now: call.now }),
+    run: (call) =>
+      run({ ctx: call.ctx, world: call.ctx.lobbies, caller: call.caller, params: call.params, body: call.body, query: call.url.searchParams, now: call.now }),
     ...(bucket ? { bucket } : {}),
   });
 

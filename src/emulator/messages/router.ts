@@ -8,7 +8,7 @@
  * refused body gets 400, code 50035, with the validator's nested errors.
  */
 
-import { fillIds, hasComponentsV2, messageProblems } from '../../rules/components.js';
+import { hasComponentsV2, messageProblems } from '../../rules/components.js';
 import { errorBody, invalidFormBody, JsonErrorCode, type FieldProblem } from '../../rules/errors.js';
 import type { Path } from '../../rules/read.js';
 import type { EmulatorContext } from '../kernel/context.js';
@@ -18,14 +18,16 @@ import { parseJsonBytes, parseJsonText } from '../kernel/body.js';
 import { route, type Authorize, type Call, type Route } from '../kernel/pipeline.js';
 import { channelChanged } from '../kernel/changes.js';
 import { channelMessagesOf, type StoredAttachment, type StoredMessage } from './store.js';
-import { messageCreated } from '../gateway/events.js';
+import { messageCreated, messageDeleted, messageUpdated } from '../gateway/events.js';
 import { checkModerationMetadata } from '../../rules/lobbies.js';
 import { isDirectMessageOf, setDirectMessageModeration } from './direct.js';
 import { botUserJson, userJson } from '../world/render.js';
 import { botChannelPermissions } from '../world/permissions.js';
 import { FieldErrorCode, isSnowflake } from '../../rules/fields.js';
 import { PermissionFlags } from '../../rules/permissions.js';
-import { messageJson, registeredChannelMessages } from '../world/message.js';
+import { messageJson } from '../world/message.js';
+import { MARK_ROUTES } from './reactions.js';
+import { answered, attachmentUrl, channelMessagesOldestFirst, findChannelMessage } from './answer.js';
 import { getChannel } from '../world/channels.js';
 
 /** Files of one message, as attachments are. */
@@ -90,14 +92,16 @@ function listMessages({ ctx, params, url, caller }: Call): Reply {
     const n = /^-?[0-9]{1,6}$/.test(limitText.trim()) ? Number(limitText.trim()) : Number.NaN;
     if (Number.isNaN(n)) problems.push({ path: ['limit'], code: FieldErrorCode.NumberType, message: `Value "${limitText.slice(0, 20)}" is not int.` });
     else if (n < 1) problems.push({ path: ['limit'], code: FieldErrorCode.NumberMin, message: 'int value should be greater than or equal to 1.' });
-    else if (n > LIST_LIMIT_MAX) problems.push({ path: ['limit'], code: FieldErrorCode.NumberMax, message: `int value should be less than or equal to ${LIST_LIMIT_MAX}.` });
+    else if (n > LIST_LIMIT_MAX)
+      problems.push({ path: ['limit'], code: FieldErrorCode.NumberMax, message: `int value should be less than or equal to ${LIST_LIMIT_MAX}.` });
     else limit = n;
   }
   const anchors: { key: 'around' | 'before' | 'after'; id: bigint }[] = [];
   for (const key of ['around', 'before', 'after'] as const) {
     const value = url.searchParams.get(key);
     if (value === null) continue;
-    if (!isSnowflake(value)) problems.push({ path: [key], code: FieldErrorCode.NumberType, message: `Value "${String(value).slice(0, 25)}" is not snowflake.` });
+    if (!isSnowflake(value))
+      problems.push({ path: [key], code: FieldErrorCode.NumberType, message: `Value "${String(value).slice(0, 25)}" is not snowflake.` });
     else anchors.push({ key, id: BigInt(value) });
   }
   if (problems.length > 0) return json(400, invalidFormBody(problems));
@@ -107,7 +111,7 @@ function listMessages({ ctx, params, url, caller }: Call): Reply {
   if ((bits & PermissionFlags.ViewChannel) === 0n) return json(403, errorBody(JsonErrorCode.MissingAccess));
   if ((bits & PermissionFlags.ReadMessageHistory) === 0n) return json(200, []);
 
-  const oldestFirst = channelMessagesOldestFirst(ctx, channelId);
+  const oldestFirst = channelMessagesOldestFirst(ctx, channelId, caller.applicationId);
   const id = (m: Json): bigint => BigInt(String(m.id));
   const anchor = anchors[0];
   let picked: Json[];
@@ -125,20 +129,38 @@ function listMessages({ ctx, params, url, caller }: Call): Reply {
 }
 
 export const MESSAGE_ROUTES: Route[] = [
+  ...MARK_ROUTES,
   route('GET', 'channels/:channel', { auth: botOnly, body: 'none', run: ({ ctx, caller, params }) => getChannel(ctx, caller.applicationId, params[0]!) }),
   route('GET', 'channels/:channel/messages', { auth: botOnly, body: 'none', check: ({ ctx, params }) => channelOf(ctx, params[0]!), run: listMessages }),
-  route('POST', 'channels/:channel/messages', { auth: botOnly, body: 'json-or-multipart', check: ({ ctx, params }) => channelOf(ctx, params[0]!), run: (call) => sendOrEdit(call, undefined) }),
+  route('POST', 'channels/:channel/messages', {
+    auth: botOnly,
+    body: 'json-or-multipart',
+    check: ({ ctx, params }) => channelOf(ctx, params[0]!),
+    run: (call) => sendOrEdit(call, undefined),
+  }),
   route('GET', 'channels/:channel/messages/:message', {
     auth: botOnly,
     body: 'none',
-    run: ({ ctx, params }) => {
-      const stored = messageOf(ctx, params);
-      return 'status' in stored ? stored : answer(ctx, stored.message);
+    run: ({ ctx, params, caller }) => {
+      const missing = channelOf(ctx, params[0]!);
+      if (missing !== undefined) return missing;
+      const found = isPathId(params[1]!) ? findChannelMessage(ctx, params[0]!, params[1]!, caller.applicationId) : undefined;
+      return found === undefined ? json(404, errorBody(JsonErrorCode.UnknownMessage)) : json(200, found);
     },
   }),
-  route('PATCH', 'channels/:channel/messages/:message', { auth: botOnly, body: 'json-or-multipart', check: ownMessage, run: (call) => sendOrEdit(call, messageOf(call.ctx, call.params) as StoredMessage) }),
+  route('PATCH', 'channels/:channel/messages/:message', {
+    auth: botOnly,
+    body: 'json-or-multipart',
+    check: ownMessage,
+    run: (call) => sendOrEdit(call, messageOf(call.ctx, call.params) as StoredMessage),
+  }),
   route('DELETE', 'channels/:channel/messages/:message', { auth: botOnly, body: 'none', check: ownMessage, run: deleteMessage }),
-  route('PUT', 'partner-sdk/dms/:user1/:user2/messages/:message/moderation-metadata', { auth: botOnly, body: 'json', check: directMessageOf, run: setDirectModeration }),
+  route('PUT', 'partner-sdk/dms/:user1/:user2/messages/:message/moderation-metadata', {
+    auth: botOnly,
+    body: 'json',
+    check: directMessageOf,
+    run: setDirectModeration,
+  }),
 ];
 
 /** A game direct message of the path (`[user1, user2, message]`) of the caller's game, or its 404. */
@@ -160,9 +182,9 @@ function setDirectModeration(call: Call): Reply {
   return { status: 204, headers: {}, body: '' };
 }
 
-/** `DELETE /channels/{id}/messages/{id}`: 204, and the message is gone. */
+/** `DELETE /channels/{id}/messages/{id}`: 204, the message is gone (its reactions and pin too), and MESSAGE_DELETE is dispatched. */
 function deleteMessage({ ctx, params }: Call): Reply {
-  channelMessagesOf(ctx).delete(params[0]!, params[1]!);
+  if (channelMessagesOf(ctx).delete(params[0]!, params[1]!)) messageDeleted(ctx, params[0]!, params[1]!);
   channelChanged(ctx, params[0]!); // the web client's live view
   return { status: 204, headers: {}, body: '' };
 }
@@ -206,20 +228,30 @@ async function sendOrEdit(call: Call, stored: StoredMessage | undefined): Promis
   if (merged.flags === null) merged.flags = 0;
   const problems: FieldProblem[] = [];
   if (hasComponentsV2(previous.flags) && Object.hasOwn(body, 'flags') && !hasComponentsV2(merged.flags)) {
-    problems.push({ path: ['flags'], code: FieldErrorCode.V2FlagRemoved, message: 'IS_COMPONENTS_V2 (1<<15) cannot be removed from a message sent with it; keep the flag.' });
+    problems.push({
+      path: ['flags'],
+      code: FieldErrorCode.V2FlagRemoved,
+      message: 'IS_COMPONENTS_V2 (1<<15) cannot be removed from a message sent with it; keep the flag.',
+    });
     // The rest is checked as the V2 message it stays, so the flag is the one error reported for it.
     merged.flags = (typeof merged.flags === 'number' && merged.flags >= 0 ? merged.flags : 0) + (1 << 15);
   }
-  const listed = body.attachments === undefined || Array.isArray(body.attachments) ? attachments.map((a) => ({ id: a.id, filename: a.filename })) : body.attachments;
-  const refused = check({ ...merged, attachments: listed }, [], attachments.map((a) => String(a.filename)), problems);
+  const listed =
+    body.attachments === undefined || Array.isArray(body.attachments) ? attachments.map((a) => ({ id: a.id, filename: a.filename })) : body.attachments;
+  const refused = check(
+    { ...merged, attachments: listed },
+    [],
+    attachments.map((a) => String(a.filename)),
+    problems,
+  );
   if (refused !== undefined) return refused;
   const message = render(ctx, String(previous.id), channelId, previous.author as Json, merged, attachments, String(previous.timestamp), now);
   message.tts = previous.tts;
   message.edited_timestamp = new Date(now).toISOString();
-  const reply = answer(ctx, message);
   store.save(channelId, String(previous.id), { applicationId: stored.applicationId, message });
+  messageUpdated(ctx, answered(ctx, message)); // the gateway's MESSAGE_UPDATE
   channelChanged(ctx, channelId); // the web client's live view
-  return reply;
+  return answer(ctx, message, caller.applicationId);
 }
 
 function formProblem(message: string): Reply {
@@ -239,7 +271,8 @@ async function messageBody(read: unknown): Promise<{ body: Json; uploads: Upload
   const payload = form.get('payload_json');
   if (payload !== null) {
     // The rules of a JSON body, so nothing is stored that cannot be answered.
-    const parsed = typeof payload === 'string' ? parseJsonText(payload, 'payload_json') : parseJsonBytes(new Uint8Array(await payload.arrayBuffer()), 'payload_json');
+    const parsed =
+      typeof payload === 'string' ? parseJsonText(payload, 'payload_json') : parseJsonBytes(new Uint8Array(await payload.arrayBuffer()), 'payload_json');
     if (!parsed.ok) return json(parsed.status, parsed.error);
     if (typeof parsed.body !== 'object' || parsed.body === null || Array.isArray(parsed.body)) return formProblem('payload_json must hold a JSON object.');
     body = parsed.body as Json;
@@ -251,7 +284,12 @@ async function messageBody(read: unknown): Promise<{ body: Json; uploads: Upload
     uploads.push({ index, filename: value.name, size: value.size, contentType: value.type || 'application/octet-stream' });
   }
   if (uploads.length > MAX_FILES) {
-    return json(400, invalidFormBody([{ path: ['attachments'], code: FieldErrorCode.MaxLength, message: `Must be ${MAX_FILES} or fewer in length; received ${uploads.length}.` }]));
+    return json(
+      400,
+      invalidFormBody([
+        { path: ['attachments'], code: FieldErrorCode.MaxLength, message: `Must be ${MAX_FILES} or fewer in length; received ${uploads.length}.` },
+      ]),
+    );
   }
   const misnamed = uploads.flatMap((upload): FieldProblem[] => {
     const { length } = filenameOf(upload, body);
@@ -271,7 +309,11 @@ function check(body: Json, uploads: Upload[], filenames: string[], extra: FieldP
     for (const ref of references(body.components, ['components'])) {
       const name = ref.url.slice('attachment://'.length);
       if (!names.has(name)) {
-        problems.push({ path: ref.path, code: FieldErrorCode.AttachmentNotFound, message: `No file named '${name.slice(0, 100)}' is uploaded with this message; add it as files[n] or fix the name.` });
+        problems.push({
+          path: ref.path,
+          code: FieldErrorCode.AttachmentNotFound,
+          message: `No file named '${name.slice(0, 100)}' is uploaded with this message; add it as files[n] or fix the name.`,
+        });
       }
     }
   }
@@ -306,35 +348,12 @@ function attachmentOf(id: string, upload: Upload, body: Json): StoredAttachment 
   return { id, filename: filenameOf(upload, body), size: upload.size, content_type: upload.contentType };
 }
 
-/** Where the web client serves an upload's name (the emulator keeps no bytes). */
-function attachmentUrl(ctx: EmulatorContext, channelId: string, attachment: StoredAttachment): string {
-  return `${ctx.webBase}/attachments/${channelId}/${attachment.id}/${encodeURIComponent(attachment.filename)}`;
+// The 200 answer of a kept message, as `viewerId` sees its reactions.
+function answer(ctx: EmulatorContext, message: StoredMessage['message'], viewerId?: string): Reply {
+  return json(200, answered(ctx, message, viewerId));
 }
 
-/**
- * Every message of a channel, oldest first, as the service answers them: the ones this area keeps
- * and those other areas register (interaction replies, follow-ups). The message list route and
- * the web client both show this list.
- */
-export function channelMessagesOldestFirst(ctx: EmulatorContext, channelId: string): Json[] {
-  return [...channelMessagesOf(ctx).list(channelId).map((stored) => answered(ctx, stored.message)), ...registeredChannelMessages(ctx, channelId)].sort((a, b) =>
-    BigInt(String(a.id)) < BigInt(String(b.id)) ? -1 : 1,
-  );
-}
-
-// A kept message as answered: its attachments get their URLs, which are not kept.
-function answered(ctx: EmulatorContext, message: StoredMessage['message']): Json {
-  const attachments = message.attachments.map((a) => {
-    const url = attachmentUrl(ctx, String(message.channel_id), a);
-    return { ...a, url, proxy_url: url };
-  });
-  return { ...message, attachments };
-}
-
-// The 200 answer of a kept message.
-function answer(ctx: EmulatorContext, message: StoredMessage['message']): Reply {
-  return json(200, answered(ctx, message));
-}
+export { channelMessagesOldestFirst };
 
 function isEmpty(body: Json, uploads: Upload[]): boolean {
   const has = (key: string): boolean => {
@@ -345,7 +364,16 @@ function isEmpty(body: Json, uploads: Upload[]): boolean {
 }
 
 // The message object the service returns (the one renderer), with File components sized by their uploads.
-function render(ctx: EmulatorContext, id: string, channelId: string, author: Json, body: Json, attachments: StoredAttachment[], timestamp: string, now: number): StoredMessage['message'] {
+function render(
+  ctx: EmulatorContext,
+  id: string,
+  channelId: string,
+  author: Json,
+  body: Json,
+  attachments: StoredAttachment[],
+  timestamp: string,
+  now: number,
+): StoredMessage['message'] {
   const byName = new Map(attachments.map((a) => [a.filename, a]));
   const message = messageJson({ id, channelId, author, body, timestamp, nextId: () => ctx.ids.next(now) }) as StoredMessage['message'];
   message.attachments = attachments;
@@ -385,8 +413,8 @@ export function postUserMessage(ctx: EmulatorContext, channelId: string, userId:
   const id = ctx.ids.next(now);
   const message = render(ctx, id, channelId, userJson(ctx.options.users.get(userId), userId), { content }, [], new Date(now).toISOString(), now);
   channelMessagesOf(ctx).save(channelId, id, { applicationId: '', message });
-  const answered = JSON.parse(answer(ctx, message).body) as Json;
-  messageCreated(ctx, answered);
+  const posted = answered(ctx, message);
+  messageCreated(ctx, posted);
   channelChanged(ctx, channelId); // the web client's live view
-  return answered;
+  return posted;
 }

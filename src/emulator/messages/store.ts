@@ -4,6 +4,7 @@
  */
 import type { EmulatorContext } from '../kernel/context.js';
 import { areaState, stateOf } from '../kernel/area-state.js';
+import { MessageMarks } from './marks.js';
 
 /** Messages kept per channel; sending one more forgets the oldest (then 404, code 10008). */
 export const MAX_CHANNEL_MESSAGES = 200;
@@ -27,6 +28,8 @@ export interface StoredMessage {
 /** One emulator's channel messages, oldest first in each channel. */
 export class ChannelMessages {
   readonly #channels = new Map<string, Map<string, StoredMessage>>();
+  /** Reactions and pins of the channels' messages (those of other areas' messages too). */
+  readonly marks = new MessageMarks();
 
   get(channelId: string, messageId: string): StoredMessage | undefined {
     return this.#channels.get(channelId)?.get(messageId);
@@ -37,17 +40,22 @@ export class ChannelMessages {
     return [...(this.#channels.get(channelId)?.values() ?? [])];
   }
 
-  /** Keeps a new message, forgetting the channel's oldest past the cap, or replaces an edited one in its place. */
-  /** Removes a kept message; false when there was none. */
+  /** Removes a kept message, with its reactions and pin; false when there was none. */
   delete(channelId: string, messageId: string): boolean {
+    this.marks.forget(channelId, messageId);
     return this.#channels.get(channelId)?.delete(messageId) ?? false;
   }
 
+  /** Keeps a new message, forgetting the channel's oldest past the cap, or replaces an edited one in its place. */
   save(channelId: string, messageId: string, stored: StoredMessage): void {
     let channel = this.#channels.get(channelId);
-    if (channel === undefined) this.#channels.set(channelId, (channel = new Map()));
+    if (channel === undefined) this.#channels.set(channelId, (channel = new Map<string, StoredMessage>()));
     channel.set(messageId, stored);
-    if (channel.size > MAX_CHANNEL_MESSAGES) channel.delete(channel.keys().next().value!);
+    if (channel.size > MAX_CHANNEL_MESSAGES) {
+      const oldest = channel.keys().next().value!;
+      channel.delete(oldest);
+      this.marks.forget(channelId, oldest);
+    }
   }
 }
 

@@ -24,11 +24,25 @@ export function createAccessToken(ctx: EmulatorContext, options: CreateAccessTok
   const o = checkOptions(where, options);
   const userId = o.userId === undefined ? ctx.signedInUserId : checkString(where, 'options.userId', o.userId);
   if (!ctx.options.users.has(userId)) {
-    throw argumentError('value', where, 'options.userId', 'the id of a user given in options.users', userId, `Known ids: ${[...ctx.options.users.keys()].join(', ')}.`);
+    throw argumentError(
+      'value',
+      where,
+      'options.userId',
+      'the id of a user given in options.users',
+      userId,
+      `Known ids: ${[...ctx.options.users.keys()].join(', ')}.`,
+    );
   }
   const applicationId = o.applicationId === undefined ? ctx.options.defaultApplicationId : checkString(where, 'options.applicationId', o.applicationId);
   if (!ctx.options.applications.has(applicationId)) {
-    throw argumentError('value', where, 'options.applicationId', 'the id of an application given in options.applications', applicationId, `Known ids: ${[...ctx.options.applications.keys()].join(', ')}.`);
+    throw argumentError(
+      'value',
+      where,
+      'options.applicationId',
+      'the id of an application given in options.applications',
+      applicationId,
+      `Known ids: ${[...ctx.options.applications.keys()].join(', ')}.`,
+    );
   }
   // A space-separated string, as the token endpoint's `scope`, or an array of scope names.
   const given: unknown = o.scopes ?? ['openid', 'sdk.social_layer'];

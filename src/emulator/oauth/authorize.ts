@@ -26,10 +26,15 @@ function redirectTo(redirectUri: string, params: Record<string, string | undefin
 export function handleAuthorize(ctx: EmulatorContext, query: URLSearchParams): Reply {
   const repeated = repeatedNames(query);
   if (repeated.includes('client_id') || repeated.includes('redirect_uri')) {
-    return errorPage(400, 'invalid_request', `The ${repeated.includes('client_id') ? 'client_id' : 'redirect_uri'} parameter was sent more than once; send it once.`);
+    return errorPage(
+      400,
+      'invalid_request',
+      `The ${repeated.includes('client_id') ? 'client_id' : 'redirect_uri'} parameter was sent more than once; send it once.`,
+    );
   }
   const clientId = query.get('client_id');
-  if (clientId === null || clientId === '') return errorPage(400, 'invalid_request', 'The client_id parameter is missing; pass your application id as client_id.');
+  if (clientId === null || clientId === '')
+    return errorPage(400, 'invalid_request', 'The client_id parameter is missing; pass your application id as client_id.');
   const app = ctx.options.applications.get(clientId);
   if (app === undefined) return errorPage(400, 'invalid_client', 'Unknown client_id: no application with that id is registered with this emulator.');
   const redirectUri = query.get('redirect_uri');
@@ -37,7 +42,11 @@ export function handleAuthorize(ctx: EmulatorContext, query: URLSearchParams): R
     return errorPage(400, 'invalid_request', 'The redirect_uri parameter is missing; pass one of the redirect URIs registered for the application.');
   }
   if (!matchRedirectUri(redirectUri, app.redirectUris)) {
-    return errorPage(400, 'invalid_request', `Invalid OAuth2 redirect_uri: it is not registered for the application "${app.name}". Registered: ${app.redirectUris.join(', ')}.`);
+    return errorPage(
+      400,
+      'invalid_request',
+      `Invalid OAuth2 redirect_uri: it is not registered for the application "${app.name}". Registered: ${app.redirectUris.join(', ')}.`,
+    );
   }
 
   // From here on the redirect URI is trusted, so errors go back to the client.
@@ -56,25 +65,32 @@ export function handleAuthorize(ctx: EmulatorContext, query: URLSearchParams): R
   if (responseType !== 'code') return fail('unsupported_response_type', 'Only response_type=code is supported.');
 
   const scopeParam = query.get('scope');
-  if (scopeParam === null || scopeParam.trim() === '') return fail('invalid_request', 'The scope parameter is missing; request at least one scope, e.g. "openid sdk.social_layer".');
+  if (scopeParam === null || scopeParam.trim() === '')
+    return fail('invalid_request', 'The scope parameter is missing; request at least one scope, e.g. "openid sdk.social_layer".');
   const scopes = parseScope(scopeParam);
   const unknown = scopes.filter((s) => !KNOWN_SCOPES.includes(s));
   if (unknown.length > 0) return fail('invalid_scope', `Unknown scope: ${unknown.join(' ')}.`);
   const interactive = scopes.filter((s) => SCOPES_NEEDING_INTERACTIVE_CONSENT.includes(s));
   if (interactive.length > 0) {
-    return fail('invalid_scope', `The scope ${interactive.join(' ')} needs a guild or channel chosen on the consent screen and is not available to this sign-in flow.`);
+    return fail(
+      'invalid_scope',
+      `The scope ${interactive.join(' ')} needs a guild or channel chosen on the consent screen and is not available to this sign-in flow.`,
+    );
   }
 
   const challenge = query.get('code_challenge');
   const method = query.get('code_challenge_method');
   if (method !== null && method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256; the plain method is not supported.');
-  if (challenge !== null && method === null) return fail('invalid_request', 'code_challenge_method is missing; send code_challenge_method=S256 with the code_challenge.');
+  if (challenge !== null && method === null)
+    return fail('invalid_request', 'code_challenge_method is missing; send code_challenge_method=S256 with the code_challenge.');
   if (challenge === null && method !== null) return fail('invalid_request', 'code_challenge is missing; send the S256 challenge of your code verifier.');
   if (challenge !== null && !CODE_CHALLENGE.test(challenge)) {
     return fail('invalid_request', 'code_challenge must be the unpadded base64url SHA-256 of the code verifier (43 characters).');
   }
-  if (challenge === null && app.publicClient) return fail('invalid_request', 'PKCE is required for public clients: send code_challenge and code_challenge_method=S256.');
-  if (challenge === null && isCustomScheme(redirectUri)) return fail('invalid_request', 'PKCE is required with a custom-scheme redirect_uri: send code_challenge and code_challenge_method=S256.');
+  if (challenge === null && app.publicClient)
+    return fail('invalid_request', 'PKCE is required for public clients: send code_challenge and code_challenge_method=S256.');
+  if (challenge === null && isCustomScheme(redirectUri))
+    return fail('invalid_request', 'PKCE is required with a custom-scheme redirect_uri: send code_challenge and code_challenge_method=S256.');
 
   const integrationType = query.get('integration_type');
   if (integrationType !== null && integrationType !== '0' && integrationType !== '1') {

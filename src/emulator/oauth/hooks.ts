@@ -26,7 +26,10 @@ export interface OAuthHooks {
   /** A user `options.users` does not list (a provisional account's), if any. */
   userOf(ctx: EmulatorContext, userId: string): EmulatorUser | undefined;
   /** What the application object shows of an application's interactions: its public key and the URLs set after start. */
-  interactionsOf(ctx: EmulatorContext, applicationId: string): { publicKeyHex: string; interactionsEndpointUrl: string | undefined; eventWebhooksUrl: string | undefined };
+  interactionsOf(
+    ctx: EmulatorContext,
+    applicationId: string,
+  ): { publicKeyHex: string; interactionsEndpointUrl: string | undefined; eventWebhooksUrl: string | undefined };
 }
 
 declare module '../kernel/context.js' {

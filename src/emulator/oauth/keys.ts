@@ -72,11 +72,25 @@ export function checkSigningKey(where: string, name: string, value: unknown): Si
       key = createPrivateKey(value);
     } catch {
       // The PEM itself is a secret: the error names only what was expected.
-      throw argumentError('value', where, name, expected, value, 'It is not a private key PEM; make one with generateKeyPairSync("rsa", { modulusLength: 2048 }).');
+      throw argumentError(
+        'value',
+        where,
+        name,
+        expected,
+        value,
+        'It is not a private key PEM; make one with generateKeyPairSync("rsa", { modulusLength: 2048 }).',
+      );
     }
   } else throw argumentError('type', where, name, expected, value);
   if (key.type !== 'private' || key.asymmetricKeyType !== 'rsa') {
-    throw argumentError('value', where, name, expected, value, `It is a ${key.type} ${key.asymmetricKeyType ?? 'secret'} key; the emulator signs ID tokens with RS256.`);
+    throw argumentError(
+      'value',
+      where,
+      name,
+      expected,
+      value,
+      `It is a ${key.type} ${key.asymmetricKeyType ?? 'secret'} key; the emulator signs ID tokens with RS256.`,
+    );
   }
   const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
   if (bits < MIN_MODULUS_BITS) throw argumentError('value', where, name, expected, value, `Its modulus has ${bits} bits.`);
@@ -90,7 +104,9 @@ function signingKeyOf(privateKey: KeyObject): SigningKey {
   const jwk = createPublicKey(publicPem).export({ format: 'jwk' });
   if (typeof jwk.n !== 'string' || typeof jwk.e !== 'string') throw new Error('RSA public key export lacked n or e');
   // RFC 7638: required members only, lexicographic order, no whitespace.
-  const kid = createHash('sha256').update(JSON.stringify({ e: jwk.e, kty: 'RSA', n: jwk.n })).digest('base64url');
+  const kid = createHash('sha256')
+    .update(JSON.stringify({ e: jwk.e, kty: 'RSA', n: jwk.n }))
+    .digest('base64url');
   const publicJwk: PublicJwk = { kty: 'RSA', n: jwk.n, e: jwk.e, kid, alg: 'RS256', use: 'sig' };
   return {
     kid,

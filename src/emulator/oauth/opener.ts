@@ -4,7 +4,7 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { redact } from '../../shared/redact.js';
+import { redact, redactedError } from '../../shared/redact.js';
 import { EmulatorOpenUrlError } from '../kernel/errors.js';
 import type { OpenUrlOptions } from './types.js';
 
@@ -108,7 +108,10 @@ export async function openHeadless(webBase: string, url: string, options: OpenUr
   }
   if (page.status < 300 || page.status > 399 || page.location === undefined) {
     const body = pageText(page.text);
-    throw Object.assign(new EmulatorOpenUrlError(`The authorize endpoint answered HTTP ${page.status} instead of redirecting: ${body}`, { status: page.status, body }), { authorizeRefused: true });
+    throw Object.assign(
+      new EmulatorOpenUrlError(`The authorize endpoint answered HTTP ${page.status} instead of redirecting: ${body}`, { status: page.status, body }),
+      { authorizeRefused: true },
+    );
   }
 
   const location = new URL(page.location, target);
@@ -130,5 +133,17 @@ export async function openHeadless(webBase: string, url: string, options: OpenUr
       { status: page.status },
     );
   }
-  await withTimeout(Promise.resolve().then(() => onCustomScheme(location.href)), timeoutMs, signal, 'running onCustomScheme');
+  try {
+    await withTimeout(
+      Promise.resolve().then(() => onCustomScheme(location.href)),
+      timeoutMs,
+      signal,
+      'running onCustomScheme',
+    );
+  } catch (err) {
+    if (err instanceof EmulatorOpenUrlError) throw err;
+    // The handler's error may quote the redirect it was given: its code and state stay out.
+    const cause = redactedError(err, [...location.searchParams.values()]);
+    throw new EmulatorOpenUrlError(`onCustomScheme failed on the ${location.protocol} redirect: ${cause.message}`, { cause });
+  }
 }

@@ -55,7 +55,9 @@ export function userInfo(ctx: EmulatorContext, authorization: string | undefined
   const live = bearerToken(ctx, authorization);
   const user = live === undefined ? undefined : (ctx.options.users.get(live.grant.userId) ?? ctx.oauthHooks.userOf(ctx, live.grant.userId));
   if (live === undefined || user === undefined) {
-    return serviceError(401, { 'WWW-Authenticate': `Bearer ${realm}, error="invalid_token", error_description="The access token is unknown, expired or revoked."` });
+    return serviceError(401, {
+      'WWW-Authenticate': `Bearer ${realm}, error="invalid_token", error_description="The access token is unknown, expired or revoked."`,
+    });
   }
   const scopes = effectiveScopes(live.record.scopes);
   if (!scopes.has('openid')) {

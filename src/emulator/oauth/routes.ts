@@ -22,18 +22,65 @@ const formRequest = (req: IncomingMessage, form: unknown) => ({ authorization: r
 
 export const OAUTH_ROUTES: Route[] = [
   // The browser's page, not the API: it counts toward no application's limits.
-  route('GET', PATHS.authorize, { auth: anyone, body: 'none', faults: 'none', run: ({ ctx, url }) => handleAuthorize(ctx, url.searchParams) }),
-  route('POST', PATHS.token, { auth: anyone, application: byClient, body: 'form', faults: 'token', run: ({ ctx, req, body }) => handleToken(ctx, formRequest(req, body)) }),
-  route('POST', PATHS.revoke, { auth: anyone, application: byClient, body: 'form', faults: 'none', run: ({ ctx, req, body }) => handleRevoke(ctx, formRequest(req, body)) }),
+  route('GET', PATHS.authorize, { auth: anyone, body: 'none', faults: 'none', browser: 'page', run: ({ ctx, url }) => handleAuthorize(ctx, url.searchParams) }),
+  route('POST', PATHS.token, {
+    auth: anyone,
+    application: byClient,
+    body: 'form',
+    faults: 'token',
+    run: ({ ctx, req, body }) => handleToken(ctx, formRequest(req, body)),
+  }),
+  route('POST', PATHS.revoke, {
+    auth: anyone,
+    application: byClient,
+    body: 'form',
+    faults: 'none',
+    run: ({ ctx, req, body }) => handleRevoke(ctx, formRequest(req, body)),
+  }),
   route('GET', PATHS.discovery, { auth: anyone, body: 'none', faults: 'none', run: ({ ctx }) => discoveryDocument(ctx) }),
   route('GET', PATHS.jwks, { auth: anyone, body: 'none', faults: 'none', run: ({ ctx }) => jwksDocument(ctx) }),
-  route('GET', PATHS.currentUser, { auth: anyone, application: byCredential, body: 'none', faults: 'none', run: ({ ctx, req }) => currentUser(ctx, req.headers.authorization) }),
-  route('GET', PATHS.userinfo, { auth: anyone, application: byCredential, body: 'none', faults: 'none', run: ({ ctx, req }) => userInfo(ctx, req.headers.authorization) }),
-  route('GET', PATHS.application, { auth: anyone, application: byCredential, body: 'none', faults: 'none', run: ({ ctx, req }) => currentApplication(ctx, req.headers.authorization) }),
-  route('GET', PATHS.oauth2Application, { auth: anyone, application: byCredential, body: 'none', faults: 'none', run: ({ ctx, req }) => currentApplication(ctx, req.headers.authorization) }),
+  route('GET', PATHS.currentUser, {
+    auth: anyone,
+    application: byCredential,
+    body: 'none',
+    faults: 'none',
+    run: ({ ctx, req }) => currentUser(ctx, req.headers.authorization),
+  }),
+  route('GET', PATHS.userinfo, {
+    auth: anyone,
+    application: byCredential,
+    body: 'none',
+    faults: 'none',
+    run: ({ ctx, req }) => userInfo(ctx, req.headers.authorization),
+  }),
+  route('GET', PATHS.application, {
+    auth: anyone,
+    application: byCredential,
+    body: 'none',
+    faults: 'none',
+    run: ({ ctx, req }) => currentApplication(ctx, req.headers.authorization),
+  }),
+  route('GET', PATHS.oauth2Application, {
+    auth: anyone,
+    application: byCredential,
+    body: 'none',
+    faults: 'none',
+    run: ({ ctx, req }) => currentApplication(ctx, req.headers.authorization),
+  }),
   // How a client holding only a Bearer token learns which application's limit to count toward:
   // it cannot count this request itself, so it counts toward nothing (docs/decisions.md).
-  route('GET', PATHS.authorization, { auth: anyone, body: 'none', faults: 'none', run: ({ ctx, req }) => currentAuthorization(ctx, req.headers.authorization) }),
+  route('GET', PATHS.authorization, {
+    auth: anyone,
+    body: 'none',
+    faults: 'none',
+    run: ({ ctx, req }) => currentAuthorization(ctx, req.headers.authorization),
+  }),
   route('GET', PATHS.gateway, { auth: anyone, body: 'none', faults: 'none', run: ({ ctx }) => ctx.gateway?.discovery() ?? serviceError(404) }),
-  route('GET', PATHS.gatewayBot, { auth: anyone, application: byCredential, body: 'none', faults: 'none', run: ({ ctx, req }) => ctx.gateway?.discoveryBot(req.headers.authorization) ?? serviceError(404) }),
+  route('GET', PATHS.gatewayBot, {
+    auth: anyone,
+    application: byCredential,
+    body: 'none',
+    faults: 'none',
+    run: ({ ctx, req }) => ctx.gateway?.discoveryBot(req.headers.authorization) ?? serviceError(404),
+  }),
 ];

@@ -79,8 +79,18 @@ export class PersistentOAuthStore extends OAuthStore {
 const isOptionalText = (v: unknown): v is string | undefined => v === undefined || isText(v);
 
 function isCode(v: unknown): v is CodeRecord {
-  return isRecord(v) && isText(v.clientId) && isText(v.userId) && isText(v.redirectUri) && isTextList(v.scopes) && isOptionalText(v.codeChallenge) &&
-    isOptionalText(v.nonce) && isNumber(v.expiresAt) && isFlag(v.used) && isOptionalText(v.grantId);
+  return (
+    isRecord(v) &&
+    isText(v.clientId) &&
+    isText(v.userId) &&
+    isText(v.redirectUri) &&
+    isTextList(v.scopes) &&
+    isOptionalText(v.codeChallenge) &&
+    isOptionalText(v.nonce) &&
+    isNumber(v.expiresAt) &&
+    isFlag(v.used) &&
+    isOptionalText(v.grantId)
+  );
 }
 
 function isGrant(v: unknown): v is Grant {

@@ -103,10 +103,7 @@ export class OAuthStore {
 
   /** The grant `token` (access or refresh, live or not) belongs to. */
   grantOfToken(token: string, hint: string | undefined): Grant | undefined {
-    const lookups = [
-      () => this.accessTokens.get(token)?.grantId,
-      () => this.refreshTokens.get(token)?.grantId,
-    ];
+    const lookups = [() => this.accessTokens.get(token)?.grantId, () => this.refreshTokens.get(token)?.grantId];
     if (hint === 'refresh_token') lookups.reverse();
     for (const lookup of lookups) {
       const id = lookup();

@@ -183,9 +183,11 @@ function refreshTokenGrant(ctx: EmulatorContext, app: ResolvedApplication, form:
  */
 function clientCredentialsGrant(ctx: EmulatorContext, app: ResolvedApplication, req: FormRequest): Reply {
   const sentSecret = req.authorization !== undefined || req.form.get('client_secret') !== null;
-  if (!sentSecret) throw new OAuthProblem(400, 'unauthorized_client', 'The client_credentials grant needs a confidential client: authenticate with the client secret.');
+  if (!sentSecret)
+    throw new OAuthProblem(400, 'unauthorized_client', 'The client_credentials grant needs a confidential client: authenticate with the client secret.');
   const scopes = parseScope(req.form.get('scope') ?? '');
-  if (scopes.length === 0) throw new OAuthProblem(400, 'invalid_scope', 'The scope parameter is missing; ask for a scope such as applications.commands.update.');
+  if (scopes.length === 0)
+    throw new OAuthProblem(400, 'invalid_scope', 'The scope parameter is missing; ask for a scope such as applications.commands.update.');
   const unknown = scopes.filter((s) => !KNOWN_SCOPES.includes(s) || SCOPES_NEEDING_INTERACTIVE_CONSENT.includes(s));
   if (unknown.length > 0) throw new OAuthProblem(400, 'invalid_scope', `Scope not available to a client_credentials grant: ${unknown.join(' ')}.`);
   const ttl = ctx.options.accessTokenTtlSeconds;
@@ -220,7 +222,13 @@ export function handleToken(ctx: EmulatorContext, req: FormRequest): Reply {
     if (grantType === 'client_credentials') return clientCredentialsGrant(ctx, app, req);
     const extra = ctx.oauthHooks.grants.get(grantType);
     if (extra !== undefined) {
-      return extra(ctx, app, req.form, (grant, scopes) => issue(ctx, grant, scopes, undefined), (userId) => ctx.oauthHooks.mergeOnSignIn(ctx, userId, req.form));
+      return extra(
+        ctx,
+        app,
+        req.form,
+        (grant, scopes) => issue(ctx, grant, scopes, undefined),
+        (userId) => ctx.oauthHooks.mergeOnSignIn(ctx, userId, req.form),
+      );
     }
     const known = ['authorization_code', 'refresh_token', 'client_credentials', ...ctx.oauthHooks.grants.keys()];
     throw new OAuthProblem(400, 'unsupported_grant_type', `Unsupported grant_type: use ${known.slice(0, -1).join(', ')} or ${known.at(-1)!}.`);

@@ -81,5 +81,11 @@ function namedApplication(body: unknown): string | undefined {
 }
 
 export const PROVISIONAL_ROUTES: Route[] = [
-  route('POST', 'partner-sdk/token', { auth: anyone, application: (_ctx, _req, body) => namedApplication(body), body: 'json', faults: 'none', run: ({ ctx, body }) => provisionalToken(ctx, body) }),
+  route('POST', 'partner-sdk/token', {
+    auth: anyone,
+    application: (_ctx, _req, body) => namedApplication(body),
+    body: 'json',
+    faults: 'none',
+    run: ({ ctx, body }) => provisionalToken(ctx, body),
+  }),
 ];

@@ -5,7 +5,15 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { isSnowflake, LOBBY_KEPT_FIELDS, type LobbyMember, type LobbyMessage, type LobbyValueKind, type LobbyValueKinds, type Metadata } from '../../rules/lobbies.js';
+import {
+  isSnowflake,
+  LOBBY_KEPT_FIELDS,
+  type LobbyMember,
+  type LobbyMessage,
+  type LobbyValueKind,
+  type LobbyValueKinds,
+  type Metadata,
+} from '../../rules/lobbies.js';
 import { EmulatorStateError } from '../kernel/errors.js';
 import { MemoryStateStore } from './memory.js';
 import { isFlag, isId, isListOf, isNumber, isRecord, isText, readSaved, savedName } from './saved.js';
@@ -63,7 +71,10 @@ function isLobby(v: unknown): v is LobbyRecord {
     if (!SAVED_KINDS[kind](v[key])) return false;
   }
   return (
-    (v.linkedChannelId === null || isSnowflake(v.linkedChannelId)) && (v.secret === null || isText(v.secret)) && isNumber(v.idleTimeoutSeconds) && isNumber(v.lastActivity)
+    (v.linkedChannelId === null || isSnowflake(v.linkedChannelId)) &&
+    (v.secret === null || isText(v.secret)) &&
+    isNumber(v.idleTimeoutSeconds) &&
+    isNumber(v.lastActivity)
   );
 }
 
@@ -89,7 +100,20 @@ async function loadLibsql(): Promise<DatabaseConstructor> {
 
 export class SqliteStateStore extends MemoryStateStore implements OAuthRecordSink {
   readonly #db: Database;
-  readonly #put: Record<'lobby' | 'invite' | 'voice' | 'setting' | 'messageInsert' | 'messageUpdate' | 'messageTrim' | 'deleteLobby' | 'deleteMessages' | 'deleteInvites' | 'deleteVoice', Statement>;
+  readonly #put: Record<
+    | 'lobby'
+    | 'invite'
+    | 'voice'
+    | 'setting'
+    | 'messageInsert'
+    | 'messageUpdate'
+    | 'messageTrim'
+    | 'deleteLobby'
+    | 'deleteMessages'
+    | 'deleteInvites'
+    | 'deleteVoice',
+    Statement
+  >;
   readonly #saveMessageTx: (message: LobbyMessage, keep: number, exists: boolean) => void;
   readonly #deleteLobbyTx: (id: string) => void;
   readonly #saveOAuthTx: (records: ReadonlyArray<{ kind: OAuthKind; id: string; json: string }>) => void;
@@ -141,7 +165,10 @@ export class SqliteStateStore extends MemoryStateStore implements OAuthRecordSin
   }
 
   oauthRecords(): Array<{ kind: OAuthKind; id: string; json: string }> {
-    return this.#db.prepare('SELECT kind, id, json FROM oauth').all().map((row) => ({ kind: String(row.kind) as OAuthKind, id: String(row.id), json: String(row.json) }));
+    return this.#db
+      .prepare('SELECT kind, id, json FROM oauth')
+      .all()
+      .map((row) => ({ kind: String(row.kind) as OAuthKind, id: String(row.id), json: String(row.json) }));
   }
 
   override get location(): string {
@@ -160,7 +187,10 @@ export class SqliteStateStore extends MemoryStateStore implements OAuthRecordSin
     } catch (cause) {
       db?.close();
       if (cause instanceof EmulatorStateError) throw cause; // damage, named where it was found
-      throw new EmulatorStateError(`The emulator could not open its state database in ${JSON.stringify(dataDir)} (option "dataDir"): ${(cause as Error).message}. Check that the directory is writable, or leave dataDir unset.`, { cause });
+      throw new EmulatorStateError(
+        `The emulator could not open its state database in ${JSON.stringify(dataDir)} (option "dataDir"): ${(cause as Error).message}. Check that the directory is writable, or leave dataDir unset.`,
+        { cause },
+      );
     }
   }
 

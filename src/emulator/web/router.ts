@@ -5,13 +5,14 @@
  * `autocomplete` or `submitModal`.
  */
 import { readFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, sep } from 'node:path';
 import { ComponentType } from '../../rules/components.js';
 import { packageRoot } from '../../shared/package-root.js';
 import type { EmulatorContext } from '../kernel/context.js';
 import { areaState, stateOf } from '../kernel/area-state.js';
-import { readBody } from '../kernel/http.js';
+import type { Outcome, Reply } from '../kernel/http.js';
+import type { BrowserRule } from '../kernel/guard.js';
+import { anyone, route, type Route } from '../kernel/pipeline.js';
 import { scopeKey } from '../commands/store.js';
 import { autocomplete, clickComponent, invokeCommand, submitModal } from '../interactions/emulate.js';
 import { interactionWorldOf } from '../interactions/world.js';
@@ -19,8 +20,6 @@ import { channelMessagesOldestFirst } from '../messages/router.js';
 import { watchChannels } from '../kernel/changes.js';
 import { channelJson, guildJson } from '../world/render.js';
 
-/** The path prefix of the client's assets, state, events and actions. */
-export const WEB_PREFIX = '/web/';
 /** SSE connections kept open at once; one more is refused with 503. */
 const MAX_STREAMS = 64;
 
@@ -54,33 +53,23 @@ function readAsset(name: string): Buffer | undefined {
  */
 const SCRIPT_PRELUDE = `'use strict';\nconst ComponentType = Object.freeze(${JSON.stringify(ComponentType)});\n`;
 
-function sendAsset(res: ServerResponse, name: string): void {
+/** The headers of every answer of the web client: never cached, never sniffed, the page's policy. */
+const WEB_HEADERS = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': CSP };
+
+function asset(name: string): Reply {
   const file = readAsset(name);
-  const body = file !== undefined && name === 'app.js' ? Buffer.concat([Buffer.from(SCRIPT_PRELUDE), file]) : file;
+  const body = file !== undefined && name === 'app.js' ? SCRIPT_PRELUDE + file.toString('utf8') : file?.toString('utf8');
   if (body === undefined)
-    return send(res, 500, 'text/plain; charset=utf-8', `The web client's file ${name} is missing from ${assetDir}; rebuild the package (npm run build:ts).`);
-  send(res, 200, ASSETS[name]!, body);
+    return webReply(500, 'text/plain; charset=utf-8', `The web client's file ${name} is missing from ${assetDir}; rebuild the package (npm run build:ts).`);
+  return webReply(200, ASSETS[name]!, body);
 }
 
-function send(res: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}): void {
-  res.writeHead(status, {
-    'Content-Type': type,
-    'Content-Length': String(Buffer.byteLength(body)),
-    'Cache-Control': 'no-store',
-    'X-Content-Type-Options': 'nosniff',
-    'Content-Security-Policy': CSP,
-    ...extra,
-  });
-  res.end(body);
+function webReply(status: number, type: string, body: string): Reply {
+  return { status, headers: { 'Content-Type': type, ...WEB_HEADERS }, body };
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  send(res, status, 'application/json', JSON.stringify(body));
-}
-
-/** Whether `path` is one of the client's: the server hands these requests here whole. */
-export function isWebPath(path: string): boolean {
-  return path === '/app' || path.startsWith('/channels/') || path.startsWith(WEB_PREFIX);
+function webJson(status: number, body: unknown): Reply {
+  return webReply(status, 'application/json', JSON.stringify(body));
 }
 
 /** The world as the start page shows it. */
@@ -112,11 +101,11 @@ function state(ctx: EmulatorContext, log: readonly { method: string; path: strin
 }
 
 /** An operation's failure as the page shows it: the sentence, the code and the app's status. */
-function failure(res: ServerResponse, err: unknown): void {
+function failure(err: unknown): Reply {
   const e = err as { message?: unknown; code?: unknown; status?: unknown; reason?: unknown };
   const status = e.code === 'ERR_EMULATOR_INTERACTION' ? 502 : 400;
-  sendJson(res, status, {
-    error: String(e.message ?? 'The action failed.'),
+  return webJson(status, {
+    error: typeof e.message === 'string' ? e.message : 'The action failed.',
     code: e.code ?? null,
     reason: e.reason ?? null,
     status: typeof e.status === 'number' ? e.status : null,
@@ -130,69 +119,74 @@ const ACTIONS = {
   submit: submitModal,
 } as const;
 
-/** Answers a request for one of the client's paths (see isWebPath). */
-export async function serveWeb(
-  ctx: EmulatorContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  path: string,
-  log: readonly { method: string; path: string; status: number }[],
-  closing: AbortSignal,
-): Promise<void> {
-  const method = req.method ?? 'GET';
-  if (path === '/app' || /^\/channels\/\d+\/\d+$/.test(path)) {
-    if (method !== 'GET') return send(res, 405, 'text/plain', 'Method Not Allowed', { Allow: 'GET' });
-    return sendAsset(res, 'index.html');
-  }
-  const rest = path.slice(WEB_PREFIX.length);
-  if (method === 'GET' && rest.startsWith('assets/') && ASSETS[rest.slice(7)] !== undefined && rest.slice(7) !== 'index.html') {
-    return sendAsset(res, rest.slice(7));
-  }
+const NOT_FOUND = (): Reply => webReply(404, 'text/plain; charset=utf-8', 'Not Found');
+const digits = (value: string): boolean => /^\d+$/.test(value);
+
+/** Runs one of the player's actions: the operation's answer, or its failure as the page shows it. */
+async function act(ctx: EmulatorContext, name: string, body: unknown): Promise<Outcome> {
   const world = interactionWorldOf(ctx);
-  if (method === 'GET' && rest === 'state') return sendJson(res, 200, state(ctx, log));
-  const channel = /^channels\/(\d+)\/messages$/.exec(rest);
-  if (method === 'GET' && channel !== null) return sendJson(res, 200, channelMessagesOldestFirst(ctx, channel[1]!));
-  if (method === 'GET' && rest === 'events') return stream(ctx, res, world, closing);
-  const action = /^actions\/(invoke|click|autocomplete|submit)$/.exec(rest);
-  if (method === 'POST' && action !== null) {
-    let body: unknown;
-    try {
-      body = JSON.parse((await readBody(req)).toString('utf8'));
-    } catch {
-      return sendJson(res, 400, { error: 'The action needs a JSON object body of at most 64 KiB.', code: null, reason: null, status: null });
-    }
-    try {
-      const operation = ACTIONS[action[1] as keyof typeof ACTIONS] as (c: EmulatorContext, w: typeof world, o: unknown) => Promise<unknown>;
-      return sendJson(res, 200, await operation(ctx, world, body));
-    } catch (err) {
-      return failure(res, err);
-    }
+  const operation = ACTIONS[name as keyof typeof ACTIONS] as (c: EmulatorContext, w: typeof world, o: unknown) => Promise<unknown>;
+  try {
+    return webJson(200, await operation(ctx, world, body));
+  } catch (err) {
+    return failure(err);
   }
-  return send(res, 404, 'text/plain', 'Not Found');
 }
+
+/** A web client row: the player's, not the API's, so it counts toward no application's limits and answers no injected fault. */
+const web = (method: string, path: string, browser: BrowserRule, run: Route['run'], body: Route['body'] = 'none'): Route =>
+  route(method, path, { auth: anyone, body, faults: 'none', browser, run });
+
+/**
+ * The web client's routes, rows of the one route table: the guard lets only the emulator's own
+ * page read the state and messages, open the event stream and send the actions.
+ */
+export const WEB_ROUTES: Route[] = [
+  web('GET', '/app', 'page', () => asset('index.html')),
+  web('GET', '/channels/:guild/:channel', 'page', ({ params }) => (params.every(digits) ? asset('index.html') : NOT_FOUND())),
+  web('GET', '/web/assets/:name', 'page', ({ params }) => (params[0] !== 'index.html' && ASSETS[params[0]!] !== undefined ? asset(params[0]!) : NOT_FOUND())),
+  web('GET', '/web/state', 'data', ({ ctx }) => webJson(200, state(ctx, ctx.requestLog()))),
+  web('GET', '/web/channels/:channel/messages', 'data', ({ ctx, params }) =>
+    digits(params[0]!) ? webJson(200, channelMessagesOldestFirst(ctx, params[0]!)) : NOT_FOUND(),
+  ),
+  web('GET', '/web/events', 'stream', ({ ctx }) => stream(ctx)),
+  // The body is read by the pipeline's one JSON reader: a refusal has the service's error body.
+  web(
+    'POST',
+    '/web/actions/:action',
+    'json-action',
+    ({ ctx, params, body }) => (Object.hasOwn(ACTIONS, params[0]!) ? act(ctx, params[0]!, body) : NOT_FOUND()),
+    'json',
+  ),
+];
 
 /** Open event streams of an emulator: connections, kept by `reset()`. */
 const STREAMS = areaState('open event streams', () => ({ open: 0 }), { keepOnReset: true });
 /** Server-sent events: `message` with the channel's id whenever one of its messages changes. */
-function stream(ctx: EmulatorContext, res: ServerResponse, world: ReturnType<typeof interactionWorldOf>, closing: AbortSignal): void {
+function stream(ctx: EmulatorContext): Outcome {
   const streams = stateOf(ctx, STREAMS);
-  if (world === undefined || streams.open >= MAX_STREAMS) return send(res, 503, 'text/plain', 'No more event streams.');
+  if (interactionWorldOf(ctx) === undefined || streams.open >= MAX_STREAMS) return webReply(503, 'text/plain; charset=utf-8', 'No more event streams.');
   streams.open++;
-  res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff' });
-  res.write(': connected\n\n');
-  const tell = (channelId: string): void => void res.write(`event: message\ndata: ${JSON.stringify({ channel_id: channelId })}\n\n`);
-  const stop = watchChannels(ctx, tell);
-  const end = (): void => {
-    stop();
-    closing.removeEventListener('abort', end);
-    if (!res.destroyed) res.destroy();
+  return {
+    stream: (res, closing) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream', ...WEB_HEADERS });
+      res.write(': connected\n\n');
+      const tell = (channelId: string): void => void res.write(`event: message\ndata: ${JSON.stringify({ channel_id: channelId })}\n\n`);
+      const stop = watchChannels(ctx, tell);
+      const end = (): void => {
+        stop();
+        closing.removeEventListener('abort', end);
+        if (!res.destroyed) res.destroy();
+      };
+      let ended = false;
+      res.on('close', () => {
+        if (ended) return;
+        ended = true;
+        streams.open--;
+        end();
+      });
+      if (closing.aborted) end();
+      else closing.addEventListener('abort', end, { once: true });
+    },
   };
-  let ended = false;
-  res.on('close', () => {
-    if (ended) return;
-    ended = true;
-    streams.open--;
-    end();
-  });
-  closing.addEventListener('abort', end, { once: true });
 }

@@ -178,7 +178,20 @@ export function guildMemberCount(guild: GuildRecord): number {
 /** A guild as an invite carries it (the service's invite guild: the public part). */
 export function inviteGuildJson(guild: GuildRecord): Record<string, unknown> {
   const full = guildJson(guild);
-  const fields = ['id', 'name', 'splash', 'banner', 'description', 'icon', 'features', 'verification_level', 'vanity_url_code', 'nsfw_level', 'nsfw', 'premium_subscription_count'];
+  const fields = [
+    'id',
+    'name',
+    'splash',
+    'banner',
+    'description',
+    'icon',
+    'features',
+    'verification_level',
+    'vanity_url_code',
+    'nsfw_level',
+    'nsfw',
+    'premium_subscription_count',
+  ];
   return Object.fromEntries(fields.map((f) => [f, full[f]]));
 }
 

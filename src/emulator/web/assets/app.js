@@ -39,7 +39,8 @@
       body === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) },
     );
     const data = await res.json();
-    if (!res.ok) throw Object.assign(new Error(data.error), data);
+    // An action's failure has `error`; a refusal before it ran (guard, body) the service's `message`.
+    if (!res.ok) throw Object.assign(new Error(data.error ?? data.message), data);
     return data;
   }
   const userId = () => $('user').value || world.users[0]?.id;
@@ -318,9 +319,7 @@
         return el(
           'div',
           { role: 'radiogroup', 'data-custom-id': c.custom_id, 'data-kind': 'radio' },
-          (c.options || []).map((o, i) =>
-            el('label', {}, el('input', { type: 'radio', name: id, value: o.value, checked: o.default === true }), ' ' + o.label),
-          ),
+          (c.options || []).map((o) => el('label', {}, el('input', { type: 'radio', name: id, value: o.value, checked: o.default === true }), ' ' + o.label)),
         );
       case ComponentType.CheckboxGroup:
         return el(
@@ -567,7 +566,7 @@
     list.replaceChildren(...messages.map(messageItem));
     list.setAttribute('data-count', String(messages.length));
     performance.mark('channel-rendered', { detail: messages.length }); // read by bench/web.mjs
-    list.lastElementChild && list.lastElementChild.scrollIntoView({ block: 'end' });
+    list.lastElementChild?.scrollIntoView({ block: 'end' });
   }
   function channelPage() {
     const channel = world.guilds.flatMap((g) => g.channels).find((c) => c.id === channelId);
