@@ -78,7 +78,7 @@ module.exports = {
     {
       name: 'ws-loads-lazily',
       comment:
-        "The optional dependency ws is loaded only when an emulator starts with the gateway: never by a static import " +
+        'The optional dependency ws is loaded only when an emulator starts with the gateway: never by a static import ' +
         '(a type-only import is fine), so nothing else, and never the sign-in path, loads it.',
       severity: 'error',
       from: {},
@@ -93,10 +93,48 @@ module.exports = {
     },
     {
       name: 'rules-are-pure',
-      comment: 'src/rules/ holds only the spec\'s rules: no I/O, so no node: module.',
+      comment: "src/rules/ holds only the spec's rules: no I/O, so no node: module.",
       severity: 'error',
       from: { path: '^src/rules/' },
       to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'emulator-kernel-is-the-bottom',
+      comment:
+        "The emulator's kernel (src/emulator/kernel/: the context, HTTP plumbing, errors, ids, the pipeline, the body " +
+        'reader, the caller, rate limits) imports nothing of the emulator above it: an area adds what it owns to the ' +
+        "context and the options by declaration merging, and keeps its other state in the context's slots.",
+      severity: 'error',
+      from: { path: '^src/emulator/kernel/' },
+      to: { path: '^src/emulator/', pathNot: '^src/emulator/kernel/' },
+    },
+    {
+      name: 'emulator-root-is-the-top',
+      comment:
+        "The emulator's root (index.ts, server.ts, options.ts, types.ts) is the wiring and the public options and types: " +
+        'no file in a folder of the emulator imports it. An area declares the public types it owns in its own folder; ' +
+        'types.ts re-exports them.',
+      severity: 'error',
+      from: { path: '^src/emulator/[^/]+/' },
+      to: { path: '^src/emulator/[^/]+\\.ts$' },
+    },
+    {
+      name: 'emulator-shared-state-is-below-the-areas',
+      comment:
+        'The world (guilds, channels, roles, members) and the state stores are shared by the areas, so they import ' +
+        'no area: only the kernel, each other and src/rules/.',
+      severity: 'error',
+      from: { path: '^src/emulator/(world|state)/' },
+      to: { path: '^src/emulator/(oauth|commands|device|interactions|lobbies|messages|provisional|gateway|web|desktop-client)/' },
+    },
+    {
+      name: 'emulator-oauth-imports-no-area',
+      comment:
+        'The OAuth area is the base the device flow and provisional accounts build on: it imports no other area. What ' +
+        'they add to its endpoints (the device grant, merging on sign-in, their users) reaches it through ctx.oauthHooks, wired by the root.',
+      severity: 'error',
+      from: { path: '^src/emulator/oauth/' },
+      to: { path: '^src/emulator/(commands|device|interactions|lobbies|messages|provisional|gateway|web|desktop-client)/' },
     },
     {
       name: 'emulator-areas-are-separate',

@@ -1,11 +1,15 @@
 // The vitest config Stryker runs (stryker.config.mjs): the in-process suites of the mutated files
 // only. Suites that spawn child processes or Workers load the built package, never the mutant, and
 // the sandbox has a copy of dist/ but no addon build, so the global setup (which would rebuild there) is left out.
+// `npm run mutate -- <module>` (scripts/mutate.mjs) names the module's test files in
+// MUTATION_TEST_FILES; without it, the suites of the sign-in and token set below.
 import { defineConfig } from 'vitest/config';
+
+const moduleTests = process.env.MUTATION_TEST_FILES?.split(',').filter((file) => file !== '');
 
 export default defineConfig({
   test: {
-    include: [
+    include: moduleTests ?? [
       'test/redact.test.ts',
       'test/args.test.ts',
       'test/pkce.test.ts',
@@ -28,6 +32,8 @@ export default defineConfig({
       'test/tokens/privacy.test.ts',
       'test/tokens/memory-store.test.ts',
     ],
+    // Mutants that hang a loopback server or a wait are reported as timed out, not left running.
+    teardownTimeout: 10_000,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

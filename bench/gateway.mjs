@@ -1,7 +1,7 @@
 // The emulator's gateway under fan-out: dispatches per second delivered to 100 sessions (member
 // updates from emulator.setGuildMember, each becoming a GUILD_MEMBER_UPDATE to every session)
-// beside a bare `ws` server broadcasting payloads of the same size to 100 sockets (goal: at least
-// 0.5×). Contenders alternate round by round; the ratio is given with a bootstrap interval.
+// beside a bare `ws` server broadcasting payloads of the same size to 100 sockets (goal: a median
+// of at least 0.6×, with the whole interval above 0.5×). Contenders alternate round by round; the ratio is given with a bootstrap interval.
 import { createRequire } from 'node:module';
 import { intervalVerdict, machine, num, pairedRatio, paths, ratioSpread, requireBuild, run, table } from './lib/common.mjs';
 
@@ -33,11 +33,15 @@ function received(sockets, count) {
 
 async function openSockets(WebSocket, url, onOpen) {
   return Promise.all(
-    Array.from({ length: SESSIONS }, () => new Promise((resolve, reject) => {
-      const ws = new WebSocket(url);
-      ws.once('error', reject);
-      ws.once('open', () => onOpen(ws).then(() => resolve(ws), reject));
-    })),
+    Array.from(
+      { length: SESSIONS },
+      () =>
+        new Promise((resolve, reject) => {
+          const ws = new WebSocket(url);
+          ws.once('error', reject);
+          ws.once('open', () => onOpen(ws).then(() => resolve(ws), reject));
+        }),
+    ),
   );
 }
 
@@ -91,11 +95,17 @@ async function main() {
   const ci = pairedRatio(emulatorRates, bareRates);
   const med = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   console.log(machine());
-  table(`Dispatches delivered per second to ${SESSIONS} sessions (${DISPATCHES} dispatches a round, ${ROUNDS} rounds; ${payload.length} bytes each)`, ['server', 'median', 'per round'], [
-    ['emulator gateway', num(med(emulatorRates)), emulatorRates.map((r) => num(r, 2)).join(' ')],
-    ['bare ws broadcast', num(med(bareRates)), bareRates.map((r) => num(r, 2)).join(' ')],
-  ]);
-  console.log(`\nemulator / bare ws: ${ratioSpread(ci)}; goal at least 0.5×: ${intervalVerdict(ci, 0.5, true)}`);
+  table(
+    `Dispatches delivered per second to ${SESSIONS} sessions (${DISPATCHES} dispatches a round, ${ROUNDS} rounds; ${payload.length} bytes each)`,
+    ['server', 'median', 'per round'],
+    [
+      ['emulator gateway', num(med(emulatorRates)), emulatorRates.map((r) => num(r, 2)).join(' ')],
+      ['bare ws broadcast', num(med(bareRates)), bareRates.map((r) => num(r, 2)).join(' ')],
+    ],
+  );
+  console.log(
+    `\nemulator / bare ws: ${ratioSpread(ci)}; goal a median of at least 0.6×: ${ci.value >= 0.6 ? 'met' : 'MISSED'}; interval above 0.5×: ${intervalVerdict(ci, 0.5, true)}`,
+  );
 }
 
 run(main);

@@ -83,7 +83,12 @@ async function serverPart() {
     table(
       `Server throughput at 100 connections (autocannon, ${ROUNDS} paired rounds of ${SERVER_SECONDS} s; medians)`,
       ['server', 'req/s', 'p50', 'p99'],
-      contenders.map((c) => [c.name, num(median(c.results.map((r) => r.requests.average))), `${num(median(c.results.map((r) => r.latency.p50)))} ms`, `${num(median(c.results.map((r) => r.latency.p99)))} ms`]),
+      contenders.map((c) => [
+        c.name,
+        num(median(c.results.map((r) => r.requests.average))),
+        `${num(median(c.results.map((r) => r.latency.p50)))} ms`,
+        `${num(median(c.results.map((r) => r.latency.p99)))} ms`,
+      ]),
     );
     const ratiosTo = (c) => contenders[0].results.map((r, i) => r.requests.average / c.results[i].requests.average);
     const same = ratiosTo(contenders[1]);

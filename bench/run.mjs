@@ -13,6 +13,7 @@ const BENCHMARKS = {
   web: "the emulator's web client: a channel of 500 messages rendered in headless Chromium",
   lobbies: 'emulator lobby throughput vs bare node:http (autocannon); PlatformApi vs @discordjs/rest vs bare undici',
   gateway: 'emulator gateway dispatches per second to 100 sessions vs a bare ws broadcast',
+  fresh: 'a fresh emulator per test: startEmulator() after the first, and emulator.reset()',
 };
 // Each benchmark bounds its own loops; this is the backstop if one hangs anyway.
 const LIMIT_MS = 10 * 60_000;

@@ -48,7 +48,8 @@ async function firstSignIn(emulator, thinkMs) {
     issuer: emulator.issuer,
     packagePath: paths.cjs,
   });
-  const once = async (mode) => JSON.parse((await execFileAsync(process.execPath, [child, mode, info, String(thinkMs)], { cwd: ROOT, timeout: 30_000 })).stdout.trim()).ms;
+  const once = async (mode) =>
+    JSON.parse((await execFileAsync(process.execPath, [child, mode, info, String(thinkMs)], { cwd: ROOT, timeout: 30_000 })).stdout.trim()).ms;
   const ours = [];
   const reference = [];
   // Two unmeasured pairs warm the disk cache.
@@ -71,7 +72,12 @@ async function firstSignIn(emulator, thinkMs) {
     ['contender', 'median', 'p10', 'p90'],
     [
       ['ours: require + client.signIn()', `${num(median(ours), 3)} ms`, `${num(quantile(ours, 0.1), 3)} ms`, `${num(quantile(ours, 0.9), 3)} ms`],
-      ['reference: import openid-client + node:http listener', `${num(median(reference), 3)} ms`, `${num(quantile(reference, 0.1), 3)} ms`, `${num(quantile(reference, 0.9), 3)} ms`],
+      [
+        'reference: import openid-client + node:http listener',
+        `${num(median(reference), 3)} ms`,
+        `${num(quantile(reference, 0.1), 3)} ms`,
+        `${num(quantile(reference, 0.9), 3)} ms`,
+      ],
     ],
   );
   return vs;
@@ -139,11 +145,15 @@ run(async () => {
     // player in the browser, openid-client and fetch load meanwhile, which is what the target asks.
     const instant = await firstSignIn(emulator, 0);
     const player = await firstSignIn(emulator, THINK_MS);
-    table('Sign-in targets', ['measure', 'ours / reference (95% interval)', 'target', 'result'], [
-      ['warm sign-in, per-round ratio of medians', ratioSpread(overall), '≤ 1.02×', intervalVerdict(overall, 1.02, false)],
-      ['first sign-in, instant browser (the floor)', ratioSpread(instant), '—', '—'],
-      [`first sign-in, the player ${THINK_MS} ms in the browser`, ratioSpread(player), '≤ 1.00×', intervalVerdict(player, 1.0, false)],
-    ]);
+    table(
+      'Sign-in targets',
+      ['measure', 'ours / reference (95% interval)', 'target', 'result'],
+      [
+        ['warm sign-in, per-round ratio of medians', ratioSpread(overall), '≤ 1.02×', intervalVerdict(overall, 1.02, false)],
+        ['first sign-in, instant browser (the floor)', ratioSpread(instant), '—', '—'],
+        [`first sign-in, the player ${THINK_MS} ms in the browser`, ratioSpread(player), '≤ 1.00×', intervalVerdict(player, 1.0, false)],
+      ],
+    );
   } finally {
     client.close();
     await emulator.close();

@@ -32,7 +32,12 @@ function runPhase(name) {
   });
   if (child.error) throw new Error(`the ${name} phase could not run: ${child.error.message}`);
   const lines = child.stdout.split('\n');
-  console.log(lines.filter((line) => !line.startsWith(MARKER)).join('\n').trimEnd());
+  console.log(
+    lines
+      .filter((line) => !line.startsWith(MARKER))
+      .join('\n')
+      .trimEnd(),
+  );
   if (child.status !== 0) throw new Error(`the ${name} phase exited with status ${child.status}`);
   const result = lines.find((line) => line.startsWith(MARKER));
   if (!result) throw new Error(`the ${name} phase printed no result`);
@@ -83,14 +88,17 @@ function beyond(counts, baseline) {
   for (const [type, n] of Object.entries(counts)) if (n > (baseline[type] ?? 0)) out[type] = n - (baseline[type] ?? 0);
   return out;
 }
-const describe = (counts) => Object.entries(counts).map(([t, n]) => `${t} × ${n}`).join(', ') || 'none';
+const describe = (counts) =>
+  Object.entries(counts)
+    .map(([t, n]) => `${t} × ${n}`)
+    .join(', ') || 'none';
 
 /** Runs SIGN_INS sign-ins, sampling every SAMPLE_EVERY; stops early when the time budget runs out. */
 async function soak(signIn) {
   for (let i = 0; i < WARMUP; i++) await signIn();
   const series = [await sample(0)];
   const started = Date.now();
-  for (let done = 0; done < SIGN_INS; ) {
+  for (let done = 0; done < SIGN_INS;) {
     if (Date.now() - started > TIME_BUDGET_MS) {
       console.log(`Stopped after ${done} sign-ins: the ${TIME_BUDGET_MS / 1000} s budget ran out.`);
       break;
@@ -124,7 +132,10 @@ function printSeries(title, series) {
 function growth(series) {
   const fit = (from, field) => {
     const tail = series.filter((s) => s.count >= from);
-    return slope(tail.map((s) => s.count / 100), tail.map((s) => s[field]));
+    return slope(
+      tail.map((s) => s.count / 100),
+      tail.map((s) => s[field]),
+    );
   };
   // V8 grows its young generation (heap total) during the first few hundred; RSS settles after it.
   return { heap: fit(100, 'heap'), rss: fit(100, 'rss'), settledRss: fit(500, 'rss') };
@@ -158,19 +169,27 @@ async function oursPhase() {
 
   const first = run.series[0];
   const last = run.series.at(-1);
-  table('Before and after (our client)', ['measure', 'after warm-up', `after ${last.count}`, 'after both closed'], [
-    ['RSS', mib(first.rss), mib(last.rss), mib(end.rss)],
-    ['heap used', mib(first.heap), mib(last.heap), mib(end.heap)],
-    ['open file descriptors', first.fds, last.fds, end.fds],
-    ['threads', first.threads, last.threads, end.threads],
-    ['live native clients', '-', open.liveClients, afterAll.liveClients],
-  ]);
+  table(
+    'Before and after (our client)',
+    ['measure', 'after warm-up', `after ${last.count}`, 'after both closed'],
+    [
+      ['RSS', mib(first.rss), mib(last.rss), mib(end.rss)],
+      ['heap used', mib(first.heap), mib(last.heap), mib(end.heap)],
+      ['open file descriptors', first.fds, last.fds, end.fds],
+      ['threads', first.threads, last.threads, end.threads],
+      ['live native clients', '-', open.liveClients, afterAll.liveClients],
+    ],
+  );
   const extra = (counts) => describe(beyond(counts, baseline.handles));
-  table(`Open handles (process.getActiveResourcesInfo()) beyond stdio (${describe(baseline.handles)})`, ['when', 'handles'], [
-    [`after ${last.count} sign-ins, client and emulator open`, extra(open.handles)],
-    ['after client.close()', extra(afterClient.handles)],
-    ['after emulator.close()', extra(afterAll.handles)],
-  ]);
+  table(
+    `Open handles (process.getActiveResourcesInfo()) beyond stdio (${describe(baseline.handles)})`,
+    ['when', 'handles'],
+    [
+      [`after ${last.count} sign-ins, client and emulator open`, extra(open.handles)],
+      ['after client.close()', extra(afterClient.handles)],
+      ['after emulator.close()', extra(afterAll.handles)],
+    ],
+  );
   // TCPServerWrap is the emulator's server, TCPSocketWrap its accepted keep-alive connection.
   const strays = (counts, allowed) => Object.keys(beyond(counts, baseline.handles)).filter((t) => !allowed.includes(t));
   return {
@@ -218,19 +237,31 @@ if (phase !== undefined && typeof globalThis.gc !== 'function') {
     const control = runPhase('control');
     const g = growth(ours.series);
     const c = growth(control.series);
-    table('Growth per 100 sign-ins (least-squares slope after the first 100, each run in a fresh process)', ['run', 'heap used', 'RSS', 'RSS from 500 on'], [
-      ['ours (client + emulator)', kib(g.heap), kib(g.rss), kib(g.settledRss)],
-      ['control (openid-client reference + emulator)', kib(c.heap), kib(c.rss), kib(c.settledRss)],
-      ['difference: the client itself', kib(g.heap - c.heap), kib(g.rss - c.rss), kib(g.settledRss - c.settledRss)],
-    ]);
+    table(
+      'Growth per 100 sign-ins (least-squares slope after the first 100, each run in a fresh process)',
+      ['run', 'heap used', 'RSS', 'RSS from 500 on'],
+      [
+        ['ours (client + emulator)', kib(g.heap), kib(g.rss), kib(g.settledRss)],
+        ['control (openid-client reference + emulator)', kib(c.heap), kib(c.rss), kib(c.settledRss)],
+        ['difference: the client itself', kib(g.heap - c.heap), kib(g.rss - c.rss), kib(g.settledRss - c.settledRss)],
+      ],
+    );
     const k = ours.checks;
     const own = g.heap - c.heap;
-    table('Soak targets', ['target', 'measured', 'result'], [
-      [`flat heap: the client's own growth < ${FLAT_KIB_PER_100} KiB per 100 sign-ins`, kib(own), verdict(own < FLAT_KIB_PER_100 * 1024)],
-      ['fds and threads steady through the run', k.fdsSteady && k.threadsSteady ? 'steady' : 'changed', verdict(k.fdsSteady && k.threadsSteady)],
-      ["after client.close(): only the emulator's handles", k.afterClient, verdict(k.clientClean)],
-      ['after emulator.close(): no handles', k.afterAll, verdict(k.allClean)],
-      ['after both closed: no native client, no new fds', `${k.liveClients} clients; new fds: ${k.newFds.join(', ') || 'none'}`, verdict(k.liveClients === 0 && k.newFds.length === 0)],
-    ]);
+    table(
+      'Soak targets',
+      ['target', 'measured', 'result'],
+      [
+        [`flat heap: the client's own growth < ${FLAT_KIB_PER_100} KiB per 100 sign-ins`, kib(own), verdict(own < FLAT_KIB_PER_100 * 1024)],
+        ['fds and threads steady through the run', k.fdsSteady && k.threadsSteady ? 'steady' : 'changed', verdict(k.fdsSteady && k.threadsSteady)],
+        ["after client.close(): only the emulator's handles", k.afterClient, verdict(k.clientClean)],
+        ['after emulator.close(): no handles', k.afterAll, verdict(k.allClean)],
+        [
+          'after both closed: no native client, no new fds',
+          `${k.liveClients} clients; new fds: ${k.newFds.join(', ') || 'none'}`,
+          verdict(k.liveClients === 0 && k.newFds.length === 0),
+        ],
+      ],
+    );
   });
 }

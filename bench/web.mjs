@@ -20,7 +20,11 @@ run(async () => {
   let n = 0;
   const handler = createInteractionHandler({
     publicKey: emulator.publicKey,
-    onInteraction: () => reply({ content: `Message **${++n}** with a button`, components: [{ type: 1, components: [{ type: 2, style: 1, custom_id: `b${n}`, label: 'Press' }] }] }),
+    onInteraction: () =>
+      reply({
+        content: `Message **${++n}** with a button`,
+        components: [{ type: 1, components: [{ type: 2, style: 1, custom_id: `b${n}`, label: 'Press' }] }],
+      }),
   });
   const backend = createServer(handler);
   await new Promise((resolve) => backend.listen(0, '127.0.0.1', resolve));
@@ -48,9 +52,11 @@ run(async () => {
     }
     console.log(machine());
     const med = median(times);
-    table(`A channel of ${MESSAGES} messages, navigation start to rendered (${ROUNDS} loads)`, ['median', 'p90', 'goal', 'verdict'], [
-      [`${num(med)} ms`, `${num(quantile(times, 0.9))} ms`, `< ${GOAL_MS} ms`, verdict(med < GOAL_MS)],
-    ]);
+    table(
+      `A channel of ${MESSAGES} messages, navigation start to rendered (${ROUNDS} loads)`,
+      ['median', 'p90', 'goal', 'verdict'],
+      [[`${num(med)} ms`, `${num(quantile(times, 0.9))} ms`, `< ${GOAL_MS} ms`, verdict(med < GOAL_MS)]],
+    );
   } finally {
     await browser.close();
     await emulator.close();

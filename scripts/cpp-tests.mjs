@@ -24,9 +24,18 @@ function run(command, args, { quiet = false } = {}) {
 function checkWindows() {
   const sources = JSON.parse(readFileSync(path.join(root, 'native', 'sources.json'), 'utf8'));
   const flags = [
-    '-std=c++17', '-fsyntax-only', '-Wall', '-Wextra', '-Werror', '-Wno-unknown-pragmas',
-    '-DNAPI_VERSION=8', '-DNAPI_CPP_EXCEPTIONS', '-DNODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS',
-    '-Inative/core/include', '-Inode_modules/node-addon-api', '-Inode_modules/node-api-headers/include',
+    '-std=c++17',
+    '-fsyntax-only',
+    '-Wall',
+    '-Wextra',
+    '-Werror',
+    '-Wno-unknown-pragmas',
+    '-DNAPI_VERSION=8',
+    '-DNAPI_CPP_EXCEPTIONS',
+    '-DNODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS',
+    '-Inative/core/include',
+    '-Inode_modules/node-addon-api',
+    '-Inode_modules/node-api-headers/include',
   ];
   for (const source of [...sources.core, ...sources.addon]) run('x86_64-w64-mingw32-g++', [...flags, source], { quiet: true });
   console.log(`windows: ${sources.core.length + sources.addon.length} sources compile for x86_64-w64-mingw32`);

@@ -28,15 +28,18 @@ const requireHere = createRequire(at('package.json'));
 
 // npm itself, run with this Node: npm sets npm_execpath for the scripts it runs (Windows cannot
 // start npm.cmd without a shell).
-const npm = process.env.npm_execpath && /\.[cm]?js$/.test(process.env.npm_execpath)
-  ? [process.execPath, process.env.npm_execpath]
-  : [process.platform === 'win32' ? 'npm.cmd' : 'npm'];
+const npm =
+  process.env.npm_execpath && /\.[cm]?js$/.test(process.env.npm_execpath)
+    ? [process.execPath, process.env.npm_execpath]
+    : [process.platform === 'win32' ? 'npm.cmd' : 'npm'];
 
 /** Runs one build step; a failed step ends this script with its status (its output says why). */
 function run([command, ...args], stdio = ['ignore', 'ignore', 'inherit']) {
   const result = spawnSync(command, args, { cwd: root, stdio, shell: command.endsWith('.cmd') });
   if (result.status !== 0) {
-    console.error(`social-sdk-auth: ${path.basename(command)} ${args.join(' ')} failed in ${root} (${result.error?.message ?? `status ${result.status ?? result.signal}`}).`);
+    console.error(
+      `social-sdk-auth: ${path.basename(command)} ${args.join(' ')} failed in ${root} (${result.error?.message ?? `status ${result.status ?? result.signal}`}).`,
+    );
     process.exit(result.status || 1);
   }
 }

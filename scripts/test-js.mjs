@@ -25,7 +25,7 @@ const child = spawn(
 const timer = setTimeout(() => {
   console.error(`vitest ran longer than ${limitMs} ms: stopping it.`);
   try {
-    process.kill(-child.pid, 'SIGKILL');
+    process.kill(-Number(child.pid), 'SIGKILL'); // the whole process group
   } catch {
     child.kill('SIGKILL');
   }

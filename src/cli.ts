@@ -15,9 +15,9 @@ import { flagsOfIntents, readWorldFile, type WorldCommand, type WorldFile } from
 /** Where a command writes, and what tells a long-running command to stop. */
 export interface CliIo {
   /** Writes a line of normal output. */
-  out(line: string): void;
+  out: (line: string) => void;
   /** Writes a line of diagnostics. */
-  err(line: string): void;
+  err: (line: string) => void;
   /** Aborting it stops a long-running command such as `emulator`; `main` wires it to SIGINT and SIGTERM. */
   signal: AbortSignal;
   /** Opens a URL for `emulator --open`. Default: the system browser. */
@@ -103,7 +103,8 @@ const COMMANDS: Record<string, Command> = {
       'Usage: social-sdk-auth emulator [--world FILE] [--port N] [--application-id ID] [--redirect-uri URI ...]',
       '                                [--flags BITS] [--intents NAMES] [--data-dir DIR] [--rate-limits service|off]',
       '                                [--guild] [--gateway] [--interactions-url URL] [--desktop-client DIR]',
-      '                                [--player ID ...] [--consent headless|page] [--open]',
+      '                                [--player ID ...] [--consent headless|page] [--allowed-host NAME ...]',
+      '                                [--open]',
       '',
       'Starts the platform emulator on 127.0.0.1: OAuth (authorize, token, revoke, device flow,',
       'discovery, JWKS, userinfo), provisional accounts, lobbies, application commands and their',
@@ -145,6 +146,9 @@ const COMMANDS: Record<string, Command> = {
       '  --consent MODE         headless: sign-ins are approved as the signed-in user with no page;',
       '                         page: the authorize URL shows a consent page to choose the account,',
       '                         authorize or cancel (default headless, or page with --open)',
+      '  --allowed-host NAME    also answer requests for this host name (or name:port), e.g. a',
+      "                         name in /etc/hosts or a reverse proxy's; repeatable (default:",
+      '                         127.0.0.1, localhost and [::1] with the port only)',
       '  --open                 open the web client (the printed web client URL) in the system',
       '                         browser, to play the player: commands, components, modals',
       '  -h, --help             show this help',
@@ -165,6 +169,7 @@ const COMMANDS: Record<string, Command> = {
         'desktop-client': { type: 'string' },
         player: { type: 'string', multiple: true },
         consent: { type: 'string' },
+        'allowed-host': { type: 'string', multiple: true },
         open: { type: 'boolean' },
       });
       if (values.help === true) {
@@ -225,6 +230,7 @@ const COMMANDS: Record<string, Command> = {
           applications = [{ ...first!, ...(base === undefined ? {} : { flags: base | extraFlags }) }, ...rest];
         }
         const dataDir = (values['data-dir'] as string | undefined) ?? world.options.dataDir;
+        const allowedHosts = values['allowed-host'] as string[] | undefined;
         emulator = await startEmulator({
           ...world.options,
           port,
@@ -232,13 +238,14 @@ const COMMANDS: Record<string, Command> = {
           ...(dataDir !== undefined ? { dataDir } : {}),
           ...(rateLimits !== undefined ? { rateLimits } : {}),
           ...(values.gateway === true ? { gateway: true } : {}),
+          ...(allowedHosts !== undefined ? { allowedHosts } : {}),
           consent: consent ?? (values.open === true ? 'page' : 'headless'),
           ...(worldUsers === undefined && players.length > 0 ? { users: players.map((id, i) => ({ id, username: `player${i + 1}` })) } : {}),
         });
       } catch (err) {
         if (err instanceof UsageError) throw err;
         const code = (err as { code?: unknown }).code;
-        // A bad --application-id, --redirect-uri or world file is the caller's mistake: a usage error.
+        // A bad --application-id, --redirect-uri, --allowed-host or world file is the caller's mistake: a usage error.
         if (code === 'ERR_INVALID_ARG_TYPE' || code === 'ERR_OUT_OF_RANGE')
           throw new UsageError(worldPath === undefined ? (err as Error).message : `--world ${worldPath}: ${(err as Error).message}`);
         io.err(`social-sdk-auth emulator: could not start: ${(err as Error).message}`);

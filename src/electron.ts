@@ -12,7 +12,7 @@ import { checkBoolean, checkFunction, checkOptions } from './shared/check.js';
 import { Client } from './signin/client.js';
 import type { ClientOptions } from './signin/options.js';
 import { argumentError, SocialSdkAuthError } from './shared/errors.js';
-import { redact } from './shared/redact.js';
+import { redact, redactedError } from './shared/redact.js';
 import { findRedirectUrl } from './desktop/forward.js';
 import { redirectUrlProblem, validateScheme } from './desktop/validate.js';
 
@@ -26,12 +26,7 @@ export interface OpenUrlEventLike {
 export type OpenUrlListener = (event: OpenUrlEventLike, url: string) => void;
 
 /** Listener of Electron's `second-instance` event, in the primary instance. */
-export type SecondInstanceListener = (
-  event: unknown,
-  argv: string[],
-  workingDirectory: string,
-  additionalData: unknown,
-) => void;
+export type SecondInstanceListener = (event: unknown, argv: string[], workingDirectory: string, additionalData: unknown) => void;
 
 /**
  * The members of Electron's `app` (main process) that this module uses, typed structurally so
@@ -128,9 +123,7 @@ export interface AuthProtocolRegistration {
   toJSON(): { primary: boolean; scheme: string; registered: boolean };
 }
 
-export interface ElectronClientOptions
-  extends Omit<ClientOptions, 'redirect' | 'openUrl'>,
-    RegisterAuthProtocolOptions {}
+export interface ElectronClientOptions extends Omit<ClientOptions, 'redirect' | 'openUrl'>, RegisterAuthProtocolOptions {}
 
 export interface ElectronClient {
   /** A client in `redirect: 'customScheme'` mode that opens the browser with `shell.openExternal`. */
@@ -149,7 +142,7 @@ interface RegistrationParts {
   scheme: string;
   registered: boolean;
   /** Removes the listeners and the OS registration; called at most once. */
-  release(): void;
+  release: () => void;
 }
 
 /**
@@ -266,11 +259,7 @@ function isDefaultApp(): boolean {
  * URLs of other schemes are ignored. A cold-start redirect can never complete a sign-in (the
  * PKCE verifier died with the process that started it): it reaches `onUrl` with `consumed: false`.
  */
-export function registerAuthProtocol(
-  app: ElectronAppLike,
-  client: RedirectHandler,
-  options: RegisterAuthProtocolOptions = {},
-): AuthProtocolRegistration {
+export function registerAuthProtocol(app: ElectronAppLike, client: RedirectHandler, options: RegisterAuthProtocolOptions = {}): AuthProtocolRegistration {
   requireMethods(
     REGISTER,
     'app',
@@ -373,7 +362,12 @@ export function electronOpener(shell: ElectronShellLike): (url: string) => Promi
   requireMethods('electronOpener', 'shell', shell, ['openExternal'], "Electron's shell (require('electron').shell)");
   // async, so that a synchronous throw becomes a rejection too
   return async (url: string) => {
-    await shell.openExternal(url);
+    try {
+      await shell.openExternal(url);
+    } catch (error) {
+      // Its message may quote a URL with a code or state: the client and the app see a redacted copy.
+      throw redactedError(error);
+    }
   };
 }
 
@@ -382,11 +376,7 @@ export function electronOpener(shell: ElectronShellLike): (url: string) => Promi
  * protocol registration (see {@link registerAuthProtocol}). When `registration.primary` is false,
  * call `app.quit()` and do not use the client.
  */
-export function createElectronClient(
-  app: ElectronAppLike,
-  shell: ElectronShellLike,
-  options: ElectronClientOptions = {},
-): ElectronClient {
+export function createElectronClient(app: ElectronAppLike, shell: ElectronShellLike, options: ElectronClientOptions = {}): ElectronClient {
   const where = 'createElectronClient';
   checkOptions(where, options);
   const { scheme, argv, setAsDefault, onUrl, ...clientOptions } = options;

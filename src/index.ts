@@ -31,11 +31,6 @@ export {
 export { ClientResultError, ErrorType, SocialSdkAuthError, type ClientResult } from './shared/errors.js';
 export { redact } from './shared/redact.js';
 export { DEFAULT_REFRESH_MARGIN_MS } from './shared/schedule.js';
-export type {
-  UpdateTokenOptions,
-  TokenExpirationCallback,
-  TokenExpirationCallbackOptions,
-  TokenExpirationInfo,
-} from './signin/bearer-token.js';
+export type { UpdateTokenOptions, TokenExpirationCallback, TokenExpirationCallbackOptions, TokenExpirationInfo } from './signin/bearer-token.js';
 export { type DeviceUserCode } from './signin/options.js';
 export { ExternalAuthType, ProvisionalErrorCode } from './signin/provisional.js';

@@ -17,11 +17,12 @@ interface Violation {
 /** Runs depcruise over `src` in `cwd` with the project's config; returns its violations. */
 function cruise(cwd: string): { violations: Violation[] } {
   const bin = path.join(projectRoot, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
-  const run = spawnSync(
-    process.execPath,
-    [bin, 'src', '--config', path.join(projectRoot, '.dependency-cruiser.cjs'), '--output-type', 'json'],
-    { cwd, encoding: 'utf8', timeout: 120_000, maxBuffer: 64 * 1024 * 1024 },
-  );
+  const run = spawnSync(process.execPath, [bin, 'src', '--config', path.join(projectRoot, '.dependency-cruiser.cjs'), '--output-type', 'json'], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 120_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (run.error) throw run.error;
   const report = JSON.parse(run.stdout) as { summary: { violations: Violation[] } };
   expect(run.stderr).toBe('');
@@ -42,6 +43,10 @@ describe('dependency rules', () => {
       [
         'emulator-areas-are-separate: src/emulator/lobbies/op.ts',
         'emulator-is-independent: src/emulator/e.ts',
+        'emulator-kernel-is-the-bottom: src/emulator/kernel/k.ts',
+        'emulator-oauth-imports-no-area: src/emulator/oauth/o.ts',
+        'emulator-root-is-the-top: src/emulator/messages/up.ts',
+        'emulator-shared-state-is-below-the-areas: src/emulator/world/wd.ts',
         'entry-points-are-roots: src/signin/s.ts',
         'ws-loads-lazily: src/emulator/gateway/g.ts',
         'helpers-live-in-folders: src/a.ts',
@@ -62,7 +67,8 @@ describe('dependency rules', () => {
 });
 
 // Node, V8, libuv and Node-API headers, and anything of the addon.
-const NODE_HEADER = /^\s*#\s*include\s*[<"](?:[^>"]*\/)?(napi\.h|node_api\.h|js_native_api\.h|node\.h|v8\.h|uv\.h|node_api_types\.h)[>"]|^\s*#\s*include\s*[<"][^>"]*addon\//;
+const NODE_HEADER =
+  /^\s*#\s*include\s*[<"](?:[^>"]*\/)?(napi\.h|node_api\.h|js_native_api\.h|node\.h|v8\.h|uv\.h|node_api_types\.h)[>"]|^\s*#\s*include\s*[<"][^>"]*addon\//;
 
 function includesOf(dir: string): Array<{ file: string; line: string }> {
   const found: Array<{ file: string; line: string }> = [];
@@ -93,5 +99,4 @@ describe('native/core', () => {
       expect(NODE_HEADER.test(line), line).toBe(false);
     }
   });
-
 });

@@ -33,7 +33,9 @@ describe('application ids', () => {
     for (const bad of [12, 1.5, null, undefined, {}, []]) {
       expect(() => client.setApplicationId(bad as unknown as string)).toThrow(TypeError);
     }
-    expect(() => client.setApplicationId(12 as unknown as string)).toThrow(/applicationId must be an id as a string of decimal digits \(such as '1234567890123456789'\) or a bigint/);
+    expect(() => client.setApplicationId(12 as unknown as string)).toThrow(
+      /applicationId must be an id as a string of decimal digits \(such as '1234567890123456789'\) or a bigint/,
+    );
   });
 });
 
@@ -108,9 +110,17 @@ describe('AuthorizationArgs', () => {
 
 describe('argument errors', () => {
   const typeError = (name: string) =>
-    expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(new RegExp(`^new Client: ${name} must be .+; received `)) });
+    expect.objectContaining({
+      name: 'TypeError',
+      code: 'ERR_INVALID_ARG_TYPE',
+      message: expect.stringMatching(new RegExp(`^new Client: ${name} must be .+; received `)),
+    });
   const rangeError = (name: string) =>
-    expect.objectContaining({ name: 'RangeError', code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(new RegExp(`^new Client: ${name} must be .+; received `)) });
+    expect.objectContaining({
+      name: 'RangeError',
+      code: 'ERR_OUT_OF_RANGE',
+      message: expect.stringMatching(new RegExp(`^new Client: ${name} must be .+; received `)),
+    });
 
   it('are a TypeError for a value of the wrong type and a RangeError for a bad value, naming the option', () => {
     const cases: Array<[string, unknown, unknown]> = [
@@ -140,7 +150,9 @@ describe('argument errors', () => {
   it('say what a base URL must look like, with the default as the example', () => {
     expect(() => new Client({ webBase: 'discord.com' })).toThrow(rangeError('webBase'));
     expect(() => new Client({ webBase: 'discord.com' })).toThrow(/^new Client: webBase must be an absolute URL such as https:\/\/discord\.com; received /);
-    expect(() => new Client({ apiBase: '/api/v10' })).toThrow(/^new Client: apiBase must be an absolute URL such as https:\/\/discord\.com\/api\/v10; received /);
+    expect(() => new Client({ apiBase: '/api/v10' })).toThrow(
+      /^new Client: apiBase must be an absolute URL such as https:\/\/discord\.com\/api\/v10; received /,
+    );
     expect(() => new Client({ apiBase: 'http://api.example.com' })).toThrow(rangeError('apiBase'));
     expect(() => new Client({ webBase: 'http://example.com' })).toThrow(
       /^new Client: webBase must be an https URL; received .+\. Plain http is allowed only on 127\.0\.0\.1, localhost or \[::1\]\.$/,
@@ -153,7 +165,10 @@ describe('argument errors', () => {
     await expect(client.authorize({ scopes: 'identify' }, { signal: 'abort' as never })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
     await expect(client.getToken(undefined as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
     await expect(client.refreshToken({ refreshToken: 'r', timeoutMs: Number.NaN })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
-    await expect(client.signIn({ scopes: 5 as never })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringContaining('client.signIn: scopes') });
+    await expect(client.signIn({ scopes: 5 as never })).rejects.toMatchObject({
+      code: 'ERR_INVALID_ARG_TYPE',
+      message: expect.stringContaining('client.signIn: scopes'),
+    });
     await expect(client.signIn({ applicationId: 'abc' })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE' });
     client.close();
   });
@@ -174,19 +189,35 @@ describe('argument errors', () => {
     await expect(client.revokeToken({ token: 1 as never })).rejects.toThrow(names('revokeToken', 'token'));
     const merge = { ...exchange, externalAuthType: 'OIDC' as const, externalAuthToken: 't' };
     await expect(client.getTokenFromProvisionalMerge({ ...merge, code: 1 as never })).rejects.toThrow(names('getTokenFromProvisionalMerge', 'code'));
-    await expect(client.getTokenFromProvisionalMerge({ ...merge, codeVerifier: 1 as never })).rejects.toThrow(names('getTokenFromProvisionalMerge', 'codeVerifier'));
-    await expect(client.getTokenFromProvisionalMerge({ ...merge, redirectUri: 1 as never })).rejects.toThrow(names('getTokenFromProvisionalMerge', 'redirectUri'));
+    await expect(client.getTokenFromProvisionalMerge({ ...merge, codeVerifier: 1 as never })).rejects.toThrow(
+      names('getTokenFromProvisionalMerge', 'codeVerifier'),
+    );
+    await expect(client.getTokenFromProvisionalMerge({ ...merge, redirectUri: 1 as never })).rejects.toThrow(
+      names('getTokenFromProvisionalMerge', 'redirectUri'),
+    );
     await expect(client.refreshToken({ refreshToken: 'r', timeoutMs: -1 })).rejects.toThrow(names('refreshToken', 'timeoutMs'));
-    await expect(client.getProvisionalToken({ externalAuthType: 'OIDC', externalAuthToken: 't', timeoutMs: -1 })).rejects.toThrow(names('getProvisionalToken', 'timeoutMs'));
+    await expect(client.getProvisionalToken({ externalAuthType: 'OIDC', externalAuthToken: 't', timeoutMs: -1 })).rejects.toThrow(
+      names('getProvisionalToken', 'timeoutMs'),
+    );
     const device = { onUserCode: () => undefined };
     await expect(client.getTokenFromDevice({ ...device, timeoutMs: -1 })).rejects.toThrow(names('getTokenFromDevice', 'timeoutMs'));
     await expect(client.getTokenFromDevice({ onUserCode: 5 as never })).rejects.toThrow(names('getTokenFromDevice', 'onUserCode'));
     await expect(client.getTokenFromDevice({ ...device, scopes: 5 as never })).rejects.toThrow(names('getTokenFromDevice', 'scopes'));
-    await expect(client.getTokenFromDevice({ ...device, scopes: '' })).rejects.toThrow(/^client\.getTokenFromDevice: scopes must be a non-empty string; received /);
+    await expect(client.getTokenFromDevice({ ...device, scopes: '' })).rejects.toThrow(
+      /^client\.getTokenFromDevice: scopes must be a non-empty string; received /,
+    );
     await expect(client.getTokenFromDeviceProvisionalMerge({ ...device, externalAuthType: 'OIDC', externalAuthToken: 5 as never })).rejects.toThrow(
       names('getTokenFromDeviceProvisionalMerge', 'externalAuthToken'),
     );
-    for (const call of ['getToken', 'refreshToken', 'revokeToken', 'getTokenFromProvisionalMerge', 'getProvisionalToken', 'getTokenFromDevice', 'getTokenFromDeviceProvisionalMerge'] as const) {
+    for (const call of [
+      'getToken',
+      'refreshToken',
+      'revokeToken',
+      'getTokenFromProvisionalMerge',
+      'getProvisionalToken',
+      'getTokenFromDevice',
+      'getTokenFromDeviceProvisionalMerge',
+    ] as const) {
       await expect(client[call](undefined as never)).rejects.toThrow(
         expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: `client.${call}: options must be an object; received undefined.` }),
       );
@@ -206,7 +237,10 @@ describe('argument errors', () => {
     expect(`${missingId.error} ${noScopes.error}`).not.toContain('::');
     const args = new AuthorizationArgs();
     expect(() => args.setCodeChallenge({ challenge: 'x', method: 'plain' as 'S256' })).toThrow(
-      expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/^AuthorizationArgs\.setCodeChallenge: codeChallenge\.method must be 'S256'/) }),
+      expect.objectContaining({
+        code: 'ERR_OUT_OF_RANGE',
+        message: expect.stringMatching(/^AuthorizationArgs\.setCodeChallenge: codeChallenge\.method must be 'S256'/),
+      }),
     );
     expect(() => args.setCodeChallenge('abc' as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
     expect(() => args.setIntegrationType(2 as IntegrationType)).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }));
@@ -256,20 +290,56 @@ describe('AuthorizationArgs argument errors', () => {
   it('name the setter, the field and what it takes', () => {
     const args = new AuthorizationArgs();
     fails(() => args.setClientId('abc'), 'value', /^AuthorizationArgs\.setClientId: clientId must be decimal digits, such as '1234567890123456789'; received /);
-    fails(() => args.setClientId('0'), 'value', /^AuthorizationArgs\.setClientId: clientId must be an id from 1 to 2\^64 − 1, written without leading zeros; received /);
-    fails(() => args.setClientId('18446744073709551616'), 'value', /^AuthorizationArgs\.setClientId: clientId must be an id from 1 to 2\^64 − 1, written without leading zeros; received /);
-    fails(() => args.setClientId('0042'), 'value', /^AuthorizationArgs\.setClientId: clientId must be an id from 1 to 2\^64 − 1, written without leading zeros; received /);
-    fails(() => args.setClientId(0n), 'value', /^AuthorizationArgs\.setClientId: clientId must be an id from 1 to 2\^64 − 1, written without leading zeros; received /);
-    fails(() => args.setClientId(1n << 64n), 'value', /^AuthorizationArgs\.setClientId: clientId must be an id from 1 to 2\^64 − 1, written without leading zeros; received /);
+    fails(
+      () => args.setClientId('0'),
+      'value',
+      /^AuthorizationArgs\.setClientId: clientId must be an id from 1 to 2\^64 − 1, written without leading zeros; received /,
+    );
+    fails(
+      () => args.setClientId('18446744073709551616'),
+      'value',
+      /^AuthorizationArgs\.setClientId: clientId must be an id from 1 to 2\^64 − 1, written without leading zeros; received /,
+    );
+    fails(
+      () => args.setClientId('0042'),
+      'value',
+      /^AuthorizationArgs\.setClientId: clientId must be an id from 1 to 2\^64 − 1, written without leading zeros; received /,
+    );
+    fails(
+      () => args.setClientId(0n),
+      'value',
+      /^AuthorizationArgs\.setClientId: clientId must be an id from 1 to 2\^64 − 1, written without leading zeros; received /,
+    );
+    fails(
+      () => args.setClientId(1n << 64n),
+      'value',
+      /^AuthorizationArgs\.setClientId: clientId must be an id from 1 to 2\^64 − 1, written without leading zeros; received /,
+    );
     fails(() => args.setScopes(5 as never), 'type', /^AuthorizationArgs\.setScopes: scopes must be /);
     fails(() => args.setState(5 as never), 'type', /^AuthorizationArgs\.setState: state must be /);
     fails(() => args.setNonce(5 as never), 'type', /^AuthorizationArgs\.setNonce: nonce must be /);
     fails(() => args.setCustomSchemeParam(5 as never), 'type', /^AuthorizationArgs\.setCustomSchemeParam: customSchemeParam must be /);
-    fails(() => args.setCodeChallenge('abc' as never), 'type', /^AuthorizationArgs\.setCodeChallenge: codeChallenge must be the challenge object from createAuthorizationCodeVerifier\(\); received /);
+    fails(
+      () => args.setCodeChallenge('abc' as never),
+      'type',
+      /^AuthorizationArgs\.setCodeChallenge: codeChallenge must be the challenge object from createAuthorizationCodeVerifier\(\); received /,
+    );
     fails(() => args.setCodeChallenge({ method: 'S256' } as never), 'type', /^AuthorizationArgs\.setCodeChallenge: codeChallenge\.challenge must be /);
-    fails(() => args.setCodeChallenge({ challenge: 'x', method: 'plain' as 'S256' }), 'value', /^AuthorizationArgs\.setCodeChallenge: codeChallenge\.method must be 'S256', the only method the service accepts; received /);
-    fails(() => args.setIntegrationType('1' as never), 'type', /^AuthorizationArgs\.setIntegrationType: integrationType must be IntegrationType\.GuildInstall \(0\) or IntegrationType\.UserInstall \(1\); received /);
-    fails(() => args.setIntegrationType(2 as IntegrationType), 'value', /^AuthorizationArgs\.setIntegrationType: integrationType must be IntegrationType\.GuildInstall \(0\) or IntegrationType\.UserInstall \(1\); received /);
+    fails(
+      () => args.setCodeChallenge({ challenge: 'x', method: 'plain' as 'S256' }),
+      'value',
+      /^AuthorizationArgs\.setCodeChallenge: codeChallenge\.method must be 'S256', the only method the service accepts; received /,
+    );
+    fails(
+      () => args.setIntegrationType('1' as never),
+      'type',
+      /^AuthorizationArgs\.setIntegrationType: integrationType must be IntegrationType\.GuildInstall \(0\) or IntegrationType\.UserInstall \(1\); received /,
+    );
+    fails(
+      () => args.setIntegrationType(2 as IntegrationType),
+      'value',
+      /^AuthorizationArgs\.setIntegrationType: integrationType must be IntegrationType\.GuildInstall \(0\) or IntegrationType\.UserInstall \(1\); received /,
+    );
     fails(() => args.validate('abc'), 'value', /^AuthorizationArgs\.validate: applicationId must be decimal digits/);
     // Nothing was set by the calls that threw.
     expect(args.toJSON()).toEqual({ scopes: '' });
@@ -287,7 +357,14 @@ describe('AuthorizationArgs argument errors', () => {
 
   it('accept the largest application id, and null as "unset" for every optional field', () => {
     const pair = new Client().createAuthorizationCodeVerifier();
-    const args = new AuthorizationArgs({ scopes: 'identify', state: 's', nonce: 'n', codeChallenge: pair.challenge, integrationType: 1, customSchemeParam: 'game' });
+    const args = new AuthorizationArgs({
+      scopes: 'identify',
+      state: 's',
+      nonce: 'n',
+      codeChallenge: pair.challenge,
+      integrationType: 1,
+      customSchemeParam: 'game',
+    });
     expect(args.setClientId('18446744073709551615').clientId()).toBe('18446744073709551615');
     expect(args.setClientId(18446744073709551615n).clientId()).toBe('18446744073709551615');
     args
@@ -323,7 +400,16 @@ describe('custom scheme rules', () => {
     const { RESERVED_SCHEMES } = await import('../src/desktop/validate.js');
     const candidates = [
       ...RESERVED_SCHEMES, // every reserved name, so one added on one side only is caught
-      'mygame', 'discord-123', 'DISCORD', 'ms-settings', 'web+game', 'c', 'ab', 'my.game+x-1', '1abc', 'chrome-extensions',
+      'mygame',
+      'discord-123',
+      'DISCORD',
+      'ms-settings',
+      'web+game',
+      'c',
+      'ab',
+      'my.game+x-1',
+      '1abc',
+      'chrome-extensions',
     ];
     for (const scheme of candidates) {
       const core = new AuthorizationArgs({ scopes: 'identify', customSchemeParam: scheme }).validate('1').successful;

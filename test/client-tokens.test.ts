@@ -31,6 +31,38 @@ afterAll(async () => {
   await emulator.close();
 });
 
+describe('the flows that end a sign-in', () => {
+  it('signIn leaves the client authenticated with the token it returns, the expiration callback armed', async () => {
+    // Tokens living 2 s: the callback is due at half their life, so the test sees it fire.
+    const shortLived = await startEmulator({ accessTokenTtlSeconds: 2 });
+    const client = clientFor(shortLived);
+    try {
+      const fired = new Promise<number>((resolve) => client.setTokenExpirationCallback(({ expiresAt }) => resolve(expiresAt)));
+      expect(client.isAuthenticated()).toBe(false);
+      const before = Date.now();
+      const tokens = await client.signIn();
+      expect(tokens.expiresIn).toBe(2);
+      expect(client.isAuthenticated()).toBe(true);
+      expect(client.toJSON()).toMatchObject({ authenticated: true });
+      const expiresAt = await fired;
+      expect(expiresAt).toBeGreaterThanOrEqual(before + 2000);
+      expect(expiresAt).toBeLessThanOrEqual(Date.now() + 2000);
+    } finally {
+      client.close();
+      await shortLived.close();
+    }
+  });
+
+  it("getToken keeps the SDK's meaning: it returns tokens and leaves the client's token alone", async () => {
+    const client = newClient();
+    const pair = client.createAuthorizationCodeVerifier();
+    const { code, redirectUri } = await client.authorize({ scopes: 'sdk.social_layer', codeChallenge: pair.challenge });
+    const tokens = await client.getToken({ code, codeVerifier: pair.verifier, redirectUri });
+    expect(tokens.accessToken).not.toBe('');
+    expect(client.isAuthenticated()).toBe(false);
+  });
+});
+
 describe('client.updateToken', () => {
   it('accepts the Bearer access token of a sign-in, in any case of "Bearer", and resolves', async () => {
     const client = newClient();
@@ -94,8 +126,7 @@ describe('a closed client', () => {
     const client = newClient();
     client.close();
     client.close();
-    const destroyed = (where: string) =>
-      expect.objectContaining({ type: 'ClientDestroyed', message: `${where}: the client is closed; create a new Client.` });
+    const destroyed = (where: string) => expect.objectContaining({ type: 'ClientDestroyed', message: `${where}: the client is closed; create a new Client.` });
     expect(() => client.setApplicationId('1')).toThrow(destroyed('client.setApplicationId'));
     expect(() => client.getApplicationId()).toThrow(destroyed('client.getApplicationId'));
     expect(() => client.createAuthorizationCodeVerifier()).toThrow(destroyed('client.createAuthorizationCodeVerifier'));
@@ -288,7 +319,9 @@ describe('isAuthenticated and the expiration callback (fake timers)', () => {
     expect(() => client.setTokenExpirationCallback('x' as unknown as () => void)).toThrow(TypeError);
     expect(() => client.setTokenExpirationCallback(() => undefined, { marginMs: -5 })).toThrow(RangeError);
     expect(() => client.setTokenExpirationCallback(() => undefined, { marginMs: '5' as never })).toThrow(TypeError);
-    expect(() => client.setTokenExpirationCallback(5 as never)).toThrow(/^client\.setTokenExpirationCallback: callback must be a function or undefined; received /);
+    expect(() => client.setTokenExpirationCallback(5 as never)).toThrow(
+      /^client\.setTokenExpirationCallback: callback must be a function or undefined; received /,
+    );
     expect(() => client.setTokenExpirationCallback(undefined, { marginMs: -5 })).toThrow(
       /^client\.setTokenExpirationCallback: options\.marginMs must be a number of milliseconds ≥ 0; received /,
     );
@@ -312,14 +345,26 @@ describe('isAuthenticated and the expiration callback (fake timers)', () => {
       'RangeError',
       /^client\.updateToken: token must be a non-empty Bearer token \(RFC 6750 b64token characters\); received a string of length 9\. Pass the accessToken of a TokenResult unchanged\.$/,
     );
-    await fails(client.updateToken('Bearer', token, { expiresIn: -1 }), 'RangeError', /^client\.updateToken: options\.expiresIn must be a number of seconds ≥ 0; received /);
-    await fails(client.updateToken('Bearer', token, { expiresIn: Number.NaN }), 'TypeError', /^client\.updateToken: options\.expiresIn must be a number of seconds ≥ 0; received /);
+    await fails(
+      client.updateToken('Bearer', token, { expiresIn: -1 }),
+      'RangeError',
+      /^client\.updateToken: options\.expiresIn must be a number of seconds ≥ 0; received /,
+    );
+    await fails(
+      client.updateToken('Bearer', token, { expiresIn: Number.NaN }),
+      'TypeError',
+      /^client\.updateToken: options\.expiresIn must be a number of seconds ≥ 0; received /,
+    );
     await fails(
       client.updateToken('Bearer', token, { expiresAt: Number.POSITIVE_INFINITY }),
       'RangeError',
       /^client\.updateToken: options\.expiresAt must be milliseconds since the epoch \(a number ≥ 0\); received /,
     );
-    await fails(client.updateToken('Bearer', token, { expiresAt: '1' as never }), 'TypeError', /^client\.updateToken: options\.expiresAt must be milliseconds since the epoch/);
+    await fails(
+      client.updateToken('Bearer', token, { expiresAt: '1' as never }),
+      'TypeError',
+      /^client\.updateToken: options\.expiresAt must be milliseconds since the epoch/,
+    );
     await fails(
       client.updateToken('Bearer', token, { expiresIn: 1, expiresAt: 1 }),
       'RangeError',

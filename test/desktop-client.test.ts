@@ -319,7 +319,14 @@ describe('in other threads and processes', () => {
   it('signs in through the desktop client from a Worker', async () => {
     await emulator.startDesktopClient({ dir });
     const worker = new Worker(path.resolve(__dirname, 'fixtures', 'worker-desktop-client.cjs'), {
-      workerData: { dist: builtModule('index.js'), applicationId: emulator.applicationId, webBase: emulator.webBase, apiBase: emulator.apiBase, dir, authorizeVia: 'desktopClient' },
+      workerData: {
+        dist: builtModule('index.js'),
+        applicationId: emulator.applicationId,
+        webBase: emulator.webBase,
+        apiBase: emulator.apiBase,
+        dir,
+        authorizeVia: 'desktopClient',
+      },
     });
     const message = await new Promise<Record<string, unknown>>((resolve, reject) => {
       worker.on('message', (m: Record<string, unknown>) => m.type !== 'started' && resolve(m));
@@ -332,7 +339,14 @@ describe('in other threads and processes', () => {
   it('a Worker terminated while it waits on a silent socket stops cleanly', async () => {
     await emulator.startDesktopClient({ dir, mode: 'silent' });
     const worker = new Worker(path.resolve(__dirname, 'fixtures', 'worker-desktop-client.cjs'), {
-      workerData: { dist: builtModule('index.js'), applicationId: emulator.applicationId, webBase: emulator.webBase, apiBase: emulator.apiBase, dir, authorizeVia: 'auto' },
+      workerData: {
+        dist: builtModule('index.js'),
+        applicationId: emulator.applicationId,
+        webBase: emulator.webBase,
+        apiBase: emulator.apiBase,
+        dir,
+        authorizeVia: 'auto',
+      },
     });
     const errors: unknown[] = [];
     worker.on('error', (error) => errors.push(error));
@@ -361,7 +375,7 @@ describe('in other threads and processes', () => {
 });
 
 describe('npm run demo -- --desktop-client', () => {
-  it('signs in through the emulator\'s desktop client and says so', () => {
+  it("signs in through the emulator's desktop client and says so", () => {
     const output = execFileSync(process.execPath, [path.resolve(__dirname, '..', 'scripts', 'demo.mjs'), '--desktop-client'], {
       encoding: 'utf8',
       timeout: 60_000,

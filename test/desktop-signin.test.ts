@@ -74,9 +74,7 @@ describe('custom-scheme sign-in through the operating system', () => {
         openUrl: (url) =>
           harness!.emulator.openUrl(url, {
             onCustomScheme: async (location) => {
-              launches.push(
-                await xdgOpen(location, { ...env, XDG_CURRENT_DESKTOP: 'X-Generic', DISPLAY: ':0', BROWSER: 'false' }),
-              );
+              launches.push(await xdgOpen(location, { ...env, XDG_CURRENT_DESKTOP: 'X-Generic', DISPLAY: ':0', BROWSER: 'false' }));
             },
           }),
       },

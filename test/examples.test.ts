@@ -58,3 +58,17 @@ describe('examples/gateway-bot', () => {
     expect(output).toContain('A player used /ping; the bot answered: pong');
   });
 });
+
+describe('examples/emulator-extension', () => {
+  it('adds a threads route the emulator does not serve; a discord.js bot starts a thread and hears THREAD_CREATE', () => {
+    const output = execFileSync(process.execPath, [path.join(projectRoot, 'examples', 'emulator-extension', 'main.js'), '--emulator'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, NODE_PATH: nodePath },
+    });
+    expect(output).toContain('Without the route: 404 404: Not Found. The emulator does not emulate POST /api/v10/channels/{id}/threads;');
+    expect(output).toContain('With the route: the bot started thread "Raid night" in #general and heard THREAD_CREATE for "Raid night".');
+    expect(output).toContain('A thread without a name: 400 code 50035 (Must be between 1 and 100 in length.)');
+    expect(output).toContain('The request log holds the threads requests: 404, 201, 400.');
+  });
+});

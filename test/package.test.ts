@@ -79,7 +79,6 @@ beforeAll(() => {
   expect(files).not.toContain('dist/cjs/signin/client.js');
   expect(files).toContain('dist/cjs/signin/client.d.ts');
   expect(files.some((f) => f.startsWith('test/') || f.startsWith('native/core/test/'))).toBe(false);
-
 }, 900_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -183,12 +182,50 @@ describe('the installed tarball', () => {
         'export default uses;\n',
     );
     const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-    for (const [module, resolution] of [['node16', 'node16'], ['commonjs', 'node10']]) {
-      run(process.execPath, [tsc, '--noEmit', '--strict', '--skipLibCheck', '--types', 'node', '--typeRoots', path.join(root, 'node_modules', '@types'), '--module', module, '--moduleResolution', resolution, file], app);
+    for (const [module, resolution] of [
+      ['node16', 'node16'],
+      ['commonjs', 'node10'],
+    ]) {
+      run(
+        process.execPath,
+        [
+          tsc,
+          '--noEmit',
+          '--strict',
+          '--skipLibCheck',
+          '--types',
+          'node',
+          '--typeRoots',
+          path.join(root, 'node_modules', '@types'),
+          '--module',
+          module,
+          '--moduleResolution',
+          resolution,
+          file,
+        ],
+        app,
+      );
     }
     // And the check can fail: a name no entry exports is an error.
     writeFileSync(file, "import { NoSuchExport } from 'social-sdk-auth/tokens';\nexport default NoSuchExport;\n");
-    const failed = spawnSync(process.execPath, [tsc, '--noEmit', '--skipLibCheck', '--types', 'node', '--typeRoots', path.join(root, 'node_modules', '@types'), '--module', 'commonjs', '--moduleResolution', 'node10', file], { cwd: app, encoding: 'utf8' });
+    const failed = spawnSync(
+      process.execPath,
+      [
+        tsc,
+        '--noEmit',
+        '--skipLibCheck',
+        '--types',
+        'node',
+        '--typeRoots',
+        path.join(root, 'node_modules', '@types'),
+        '--module',
+        'commonjs',
+        '--moduleResolution',
+        'node10',
+        file,
+      ],
+      { cwd: app, encoding: 'utf8' },
+    );
     expect(failed.status).not.toBe(0);
     expect(failed.stdout).toMatch(/has no exported member 'NoSuchExport'/);
     // Three whole tsc runs: on a loaded machine they take longer than the default 30 s.

@@ -9,6 +9,10 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(__dirname, '..');
+// The cross builds, and so their missing tools, are Linux x64's (a Mac, Windows or Linux arm64
+// machine builds only its own prebuild).
+const crossHost = process.platform === 'linux' && process.arch === 'x64';
+if (!crossHost) console.log(`prebuild toolchain tests skipped: cross builds are made on linux-x64; this machine is ${process.platform}-${process.arch}.`);
 const work = mkdtempSync(path.join(os.tmpdir(), 'social-sdk-auth-prebuild-tools-'));
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -18,7 +22,10 @@ function pathWith(name: string, commands: string[]): string {
   const dir = path.join(work, name);
   mkdirSync(dir);
   for (const command of commands) {
-    const found = (process.env.PATH ?? '').split(path.delimiter).map((d) => path.join(d, command)).find((f) => existsSync(f));
+    const found = (process.env.PATH ?? '')
+      .split(path.delimiter)
+      .map((d) => path.join(d, command))
+      .find((f) => existsSync(f));
     if (!found) throw new Error(`${command} is not installed here; scripts/ensure-system.mjs installs it`);
     symlinkSync(found, path.join(dir, command));
   }
@@ -36,7 +43,7 @@ function runScript(script: string, args: string[], PATH: string) {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-describe('prebuilds without a cross compiler', () => {
+describe.skipIf(!crossHost)('prebuilds without a cross compiler', () => {
   it('names the missing compiler and its Debian package instead of running CMake', () => {
     // CMake, Ninja and the arm64 strip are there; the arm64 compiler is not.
     const PATH = pathWith('no-arm64-gcc', ['cmake', 'ninja', 'aarch64-linux-gnu-strip']);
@@ -62,6 +69,14 @@ describe('prebuilds without a cross compiler', () => {
     expect(result.stderr).toContain('sudo apt-get install -y --no-install-recommends cmake ninja-build g++-mingw-w64-x86-64-posix binutils-mingw-w64-x86-64 (');
   });
 
+  it('refuses a target this machine cannot build, saying where it is built', () => {
+    const result = runScript('prebuilds.mjs', ['--target', 'darwin-arm64', '--out', path.join(work, 'out-mac')], process.env.PATH ?? '');
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      "prebuilds: darwin-arm64 is built on a Mac of that CPU (Apple's SDK may only be used on Apple hardware, and a binary never loaded is not shipped); this machine is linux-x64.",
+    );
+  });
+
   it('is checked before packing: prepack asks for the prebuild toolchain only', () => {
     const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(pkg.scripts.prepack).toMatch(/^node scripts\/ensure-system\.mjs --for prebuilds && /);
@@ -71,7 +86,34 @@ describe('prebuilds without a cross compiler', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('The prebuilds (npm pack, npm run prebuilds) need these Debian packages: ');
     const line = result.stderr.split('\n').find((l) => l.startsWith('Install them with: sudo apt-get update && sudo apt-get install'))!;
-    const listed = line.slice(line.indexOf('--no-install-recommends ') + '--no-install-recommends '.length).split(' ').sort();
+    const listed = line
+      .slice(line.indexOf('--no-install-recommends ') + '--no-install-recommends '.length)
+      .split(' ')
+      .sort();
     expect(listed).toEqual(['binutils-aarch64-linux-gnu', 'binutils-mingw-w64-x86-64', 'g++-aarch64-linux-gnu', 'g++-mingw-w64-x86-64-posix']);
+  });
+});
+
+describe('what each kind of machine builds and installs', () => {
+  it('Linux x64 cross-builds three; Linux arm64, a Mac or Windows build only their own, natively', async () => {
+    const system = await import('../scripts/lib/system.mjs');
+    expect(system.defaultPrebuildTargets('linux-x64')).toEqual(['linux-x64', 'linux-arm64', 'win32-x64']);
+    expect(system.prebuildCommands('linux-arm64', 'linux-x64')).toEqual(['cmake', 'ninja', 'aarch64-linux-gnu-g++', 'aarch64-linux-gnu-strip']);
+    expect(system.defaultPrebuildTargets('linux-arm64')).toEqual(['linux-arm64']);
+    expect(system.prebuildCommands('linux-arm64', 'linux-arm64')).toEqual(['cmake', 'ninja', 'g++', 'strip']);
+    // node-gyp builds a Mac's and Windows' own: nothing from Debian.
+    expect(system.defaultPrebuildTargets('darwin-arm64')).toEqual(['darwin-arm64']);
+    expect(system.prebuildCommands('darwin-arm64', 'darwin-arm64')).toEqual([]);
+    expect(system.defaultPrebuildTargets('win32-x64')).toEqual(['win32-x64']);
+    expect(system.defaultPrebuildTargets('linux-ia32')).toEqual([]);
+  });
+
+  it("a Linux arm64 machine's tests ask for no cross compiler, Wine or qemu (Debian has no wine64 for arm64)", async () => {
+    const system = await import('../scripts/lib/system.mjs');
+    const arm64 = system.testCommands('linux-arm64');
+    expect(arm64).not.toContain('/usr/lib/wine/wine64');
+    expect(arm64.filter((c) => /mingw|aarch64|qemu/.test(c))).toEqual([]);
+    expect(arm64).toEqual(expect.arrayContaining(['g++', 'cmake', 'redis-server', 'chromium', 'gnome-keyring-daemon']));
+    expect(system.testCommands('linux-x64')).toEqual(Object.keys(system.packages));
   });
 });

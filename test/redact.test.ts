@@ -34,6 +34,22 @@ describe('redact', () => {
     expect(out).toContain('[redacted]');
   });
 
+  it('hides the code, state, verifier and token-like values of a URL at any length, and keeps the rest of it', () => {
+    expect(redact('could not open mygame:/authorize/callback?code=abc&state=x1 (no handler)')).toBe(
+      'could not open mygame:/authorize/callback?code=[redacted]&state=[redacted] (no handler)',
+    );
+    expect(redact('GET http://127.0.0.1:5555/callback?state=s&code_verifier=v#access_token=t&x=1')).toBe(
+      'GET http://127.0.0.1:5555/callback?state=[redacted]&code_verifier=[redacted]#access_token=[redacted]&x=1',
+    );
+    // A value shaped like a token, whatever its name; ids, words and URLs stay.
+    expect(
+      redact(
+        'https://x/a?client_id=1234567890123456789&scope=openid+sdk.social_layer&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      ),
+    ).toBe('https://x/a?client_id=1234567890123456789&scope=openid+sdk.social_layer&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&challenge=[redacted]');
+    expect(redact('a code=abc is short prose, not a URL')).toBe('a code=abc is short prose, not a URL');
+  });
+
   it('hides a bare JWT', () => {
     const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
     expect(redact(`id: ${jwt} end`)).toBe('id: [redacted] end');
@@ -144,7 +160,11 @@ describe('the edges of redaction', () => {
   it('refuses a non-string with an argument error instead of a raw JavaScript error', () => {
     for (const bad of [undefined, null, 42, { toString: () => 'x' }, Buffer.from('code=SECRETVALUE12345')]) {
       expect(() => redact(bad as unknown as string)).toThrow(
-        expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^redact: text must be a string; received /) }),
+        expect.objectContaining({
+          name: 'TypeError',
+          code: 'ERR_INVALID_ARG_TYPE',
+          message: expect.stringMatching(/^redact: text must be a string; received /),
+        }),
       );
     }
     for (const bad of ['SECRETVALUE12345', null, {}, 42]) {
@@ -171,10 +191,12 @@ describe('error codes and redirect URIs in token errors', () => {
           return;
         }
         res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({
-          error: 'invalid_grant',
-          error_description: `redirect_uri ${params.get('redirect_uri')} does not match for code ${params.get('code')}`,
-        }));
+        res.end(
+          JSON.stringify({
+            error: 'invalid_grant',
+            error_description: `redirect_uri ${params.get('redirect_uri')} does not match for code ${params.get('code')}`,
+          }),
+        );
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -193,6 +215,97 @@ describe('error codes and redirect URIs in token errors', () => {
       expect(exchange.message).not.toContain(code);
     } finally {
       client.close();
+      server.close();
+    }
+  });
+});
+
+describe('every secret name the redaction knows', () => {
+  // Each name on its own, so a name dropped from the list shows: no other name matches these texts
+  // (a name only counts after a delimiter, so "token" does not cover "id_token").
+  const NAMES = [
+    'access_token',
+    'refresh_token',
+    'id_token',
+    'id_token_hint',
+    'device_code',
+    'token',
+    'code',
+    'code_verifier',
+    'client_secret',
+    'client_assertion',
+    'state',
+    'nonce',
+    'password',
+    'accessToken',
+    'refreshToken',
+    'idToken',
+    'codeVerifier',
+    'verifier',
+    'clientSecret',
+  ];
+
+  it.each(NAMES)('scrubs %s in a form body, a JSON key and an object key', (name) => {
+    expect(redact(`a=1&${name}=${SECRET}&b=2`)).toBe(`a=1&${name}=[redacted]&b=2`);
+    expect(redact(`{"${name}":"${SECRET}"}`)).toBe(`{"${name}":"[redacted]"}`);
+    expect(redact(`{ ${name}: '${SECRET}' }`)).toBe(`{ ${name}: '[redacted]' }`);
+  });
+
+  it.each([
+    ['Bearer', 'Authorization: Bearer'],
+    ['Bot', 'Authorization: Bot'],
+    ['Basic', 'Authorization: Basic'],
+    ['basic in lower case', 'authorization: basic'],
+  ])('scrubs the credentials of an Authorization header of scheme %s', (_scheme, header) => {
+    // Basic carries client_id:client_secret in base64.
+    const credentials = Buffer.from(`1234567890:${SECRET}`).toString('base64');
+    expect(redact(`${header} ${credentials}`)).toBe(`${header} [redacted]`);
+  });
+});
+
+describe('an API error body that echoes the credential', () => {
+  it('keeps the body with the credential scrubbed from every string and key, and cut below 32 levels', async () => {
+    const http = await import('node:http');
+    const { ApiError, PlatformApi } = await import('../src/api/index.js');
+    const token = 'MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.echoed.secret-bot-token-value';
+    let deep: Record<string, unknown> = { bottom: token };
+    for (let i = 0; i < 40; i++) deep = { d: deep };
+    const body = {
+      code: 50035,
+      message: `Bad credential ${token}`,
+      errors: {
+        [token]: { _errors: [{ code: 'X', message: 'key' }] },
+        list: [token, { inner: `a ${encodeURIComponent(token)} b` }, 7, null, true],
+        plain: 'keep me',
+        deep,
+      },
+    };
+    const server = http.createServer((_req, res) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const api = new PlatformApi({ botToken: token, apiBase: `http://127.0.0.1:${(server.address() as { port: number }).port}/api/v10`, serverErrorRetries: 0 });
+    try {
+      const error = await api.getLobby('1234567890123456789').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      const errors = (error as InstanceType<typeof ApiError>).errors as Record<string, unknown>;
+      expect(JSON.stringify(errors)).not.toContain(token.slice(0, 20));
+      expect(Object.keys(errors)).toEqual(['[redacted]', 'list', 'plain', 'deep']);
+      expect(Object.getOwnPropertyDescriptor(errors, '[redacted]')).toMatchObject({ enumerable: true, writable: true, configurable: true });
+      expect(errors.list).toEqual(['[redacted]', { inner: 'a [redacted] b' }, 7, null, true]);
+      expect(errors.plain).toBe('keep me');
+      // The body is level 0, errors 1, deep 2: objects down to level 31 are kept, level 32 is dropped.
+      let level: unknown = errors.deep;
+      let kept = 0;
+      while (typeof level === 'object' && level !== null && 'd' in level) {
+        level = (level as { d: unknown }).d;
+        kept++;
+      }
+      expect(kept).toBe(30);
+      expect(level).toBeUndefined();
+    } finally {
+      api.close();
       server.close();
     }
   });

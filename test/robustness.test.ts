@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { startEmulator, type Emulator } from '../src/emulator/index.js';
 import { startHarness } from './support/emulator.js';
+import { connectionRefused } from './support/network.js';
 
 const dist = path.resolve(__dirname, '..', 'dist', 'cjs');
 const workerScript = path.resolve(__dirname, 'fixtures', 'worker-signin.cjs');
@@ -61,10 +62,7 @@ describe('the addon in Workers', () => {
     const workers = [startWorker(em), startWorker(em)];
     const harness = await startHarness();
     try {
-      const [main, ...fromWorkers] = await Promise.all([
-        harness.client.signIn({ scopes: 'identify' }),
-        ...workers.map((w) => w.next('done')),
-      ]);
+      const [main, ...fromWorkers] = await Promise.all([harness.client.signIn({ scopes: 'identify' }), ...workers.map((w) => w.next('done'))]);
       expect(main.tokenType).toBe('Bearer');
       for (const message of fromWorkers) expect(message).toMatchObject({ type: 'done', tokenType: 'Bearer' });
     } finally {
@@ -83,7 +81,7 @@ describe('the addon in Workers', () => {
     const exitCode = await worker.terminate();
     expect(exitCode).toBe(1);
     // The environment's cleanup hook stopped the native listener thread.
-    await expect(fetch(redirect)).rejects.toThrow();
+    await expect(fetch(redirect)).rejects.toThrow(connectionRefused);
     // The parent is fine and can still sign in.
     const harness = await startHarness();
     try {
@@ -126,14 +124,24 @@ describe('a broken install', () => {
   it('signs in without openid-client, and the device flow, which needs it, names it instead of blaming the token endpoint', () => {
     const child = spawnSync(
       process.execPath,
-      ['--import', pathToFileURL(path.resolve(__dirname, 'fixtures', 'no-openid-client.mjs')).href, path.resolve(__dirname, 'fixtures', 'signin-without-openid-client.cjs'), dist],
+      [
+        '--import',
+        pathToFileURL(path.resolve(__dirname, 'fixtures', 'no-openid-client.mjs')).href,
+        path.resolve(__dirname, 'fixtures', 'signin-without-openid-client.cjs'),
+        dist,
+      ],
       { encoding: 'utf8', timeout: 30_000 },
     );
     expect(child.status).toBe(0);
-    const { signIn, device } = JSON.parse(child.stdout.trim().split('\n').pop()!) as Record<string, { signedIn?: boolean; name?: string; code?: string; message?: string }>;
+    const { signIn, device } = JSON.parse(child.stdout.trim().split('\n').pop()!) as Record<
+      string,
+      { signedIn?: boolean; name?: string; code?: string; message?: string }
+    >;
     expect(signIn).toEqual({ signedIn: true });
     expect(device).toMatchObject({ name: 'SocialSdkAuthError', code: 'ERR_DEPENDENCY_MISSING' });
-    expect(device!.message).toMatch(/^client\.getTokenFromDevice: social-sdk-auth could not load its dependency openid-client \(.*openid-client.*\)\. Reinstall the package/);
+    expect(device!.message).toMatch(
+      /^client\.getTokenFromDevice: social-sdk-auth could not load its dependency openid-client \(.*openid-client.*\)\. Reinstall the package/,
+    );
     expect(device!.message).not.toContain('token endpoint');
   });
 });
@@ -151,9 +159,7 @@ describe('process lifetime', () => {
     });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
-      child.once('exit', (c, s) => resolve([c, s])),
-    );
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (c, s) => resolve([c, s])));
     clearTimeout(killer);
     expect(stderr).toBe('');
     expect(signal).toBeNull(); // not killed: it left by itself
@@ -172,9 +178,7 @@ describe('process lifetime', () => {
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
-      child.once('exit', (c, s) => resolve([c, s])),
-    );
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (c, s) => resolve([c, s])));
     clearTimeout(killer);
     expect(signal).toBeNull();
     expect(code).toBe(0);

@@ -115,16 +115,30 @@ describe('response bodies are read up to 1 MiB', () => {
 });
 
 describe('a 200 that is not a usable token response', () => {
-  const good = { access_token: 'access-token-0123456789', token_type: 'Bearer', expires_in: 604800, refresh_token: 'new-refresh-0123456789', scope: 'identify' };
+  const good = {
+    access_token: 'access-token-0123456789',
+    token_type: 'Bearer',
+    expires_in: 604800,
+    refresh_token: 'new-refresh-0123456789',
+    scope: 'identify',
+  };
 
   it.each([
     ['token_type is not Bearer', { ...good, token_type: 'mac' }, 'its token_type is not Bearer'],
     ['no access_token', { ...good, access_token: undefined }, 'it has no access_token'],
     ['a negative expires_in', { ...good, expires_in: -5 }, 'its expires_in is not a number of seconds of 0 or more'],
     ['expires_in as a string', { ...good, expires_in: '3600' }, 'its expires_in is not a number of seconds of 0 or more'],
-    ['a control character in the access token', { ...good, access_token: 'access\u0001token0123' }, 'its access_token has characters a Bearer token cannot have'],
+    [
+      'a control character in the access token',
+      { ...good, access_token: 'access\u0001token0123' },
+      'its access_token has characters a Bearer token cannot have',
+    ],
     ['a space in the access token', { ...good, access_token: 'access token0123' }, 'its access_token has characters a Bearer token cannot have'],
-    ['a newline in the refresh token', { ...good, refresh_token: 'new-refresh\n0123456789' }, 'its refresh_token is not a string of printable ASCII characters'],
+    [
+      'a newline in the refresh token',
+      { ...good, refresh_token: 'new-refresh\n0123456789' },
+      'its refresh_token is not a string of printable ASCII characters',
+    ],
     ['a control character in the ID token', { ...good, id_token: 'a.b\u0000.c' }, 'its id_token is not a string of printable ASCII characters'],
     ['a malformed scope', { ...good, scope: 'identify\temail' }, 'its scope is not a list of scope names separated by single spaces'],
     ['an array', [good], 'its body is not a JSON object'],

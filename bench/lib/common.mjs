@@ -57,6 +57,7 @@ export async function loadPackage() {
     for (const key of Object.keys(require.cache)) if (key.startsWith(path.join(ROOT, 'dist'))) delete require.cache[key];
     const pkg = require(paths.cjs);
     const emulator = require(paths.emulator);
+    // eslint-disable-next-line @typescript-eslint/no-unused-expressions -- reading the getter is the point: it
     pkg.Client.defaultCommunicationScopes; // loads the addon now, so a broken build fails here
     return { pkg, emulator };
   });
@@ -126,8 +127,9 @@ export function table(title, header, rows) {
 export function machine() {
   const cpus = os.cpus();
   const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-  return `${pkg.name} ${pkg.version}, node ${process.version}, ${process.platform}-${process.arch}, ` +
-    `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}`;
+  return (
+    `${pkg.name} ${pkg.version}, node ${process.version}, ${process.platform}-${process.arch}, ` + `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}`
+  );
 }
 
 export function verdict(met) {

@@ -20,7 +20,10 @@ async function browse(url, hops = 0) {
     get(url, (res) => {
       res.resume();
       const location = res.headers.location;
-      res.on('end', () => (location ? browse(new URL(location, url).href, hops + 1).then(resolve, reject) : resolve(res.statusCode)));
+      res.on('end', () => {
+        if (location) browse(new URL(location, url).href, hops + 1).then(resolve, reject);
+        else resolve(res.statusCode);
+      });
     }).on('error', reject);
   });
 }

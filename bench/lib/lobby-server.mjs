@@ -15,10 +15,18 @@ if (kind === 'emulator') {
   const { startEmulator } = require(paths.emulator);
   const emulator = await startEmulator({ rateLimits: 'off', users: USERS });
   const auth = { authorization: `Bot ${emulator.botToken}`, 'content-type': 'application/json' };
-  const created = await fetch(`${emulator.apiBase}/lobbies`, { method: 'POST', headers: auth, body: JSON.stringify({ members: USERS.slice(0, 10).map((u) => ({ id: u.id })), metadata: { mode: 'bench' } }) });
+  const created = await fetch(`${emulator.apiBase}/lobbies`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ members: USERS.slice(0, 10).map((u) => ({ id: u.id })), metadata: { mode: 'bench' } }),
+  });
   const lobby = await created.json();
   const player = emulator.createAccessToken({ userId: USERS[0].id }).accessToken;
-  const message = await fetch(`${emulator.apiBase}/lobbies/${lobby.id}/messages`, { method: 'POST', headers: { ...auth, authorization: `Bearer ${player}` }, body: JSON.stringify({ content: 'hello' }) });
+  const message = await fetch(`${emulator.apiBase}/lobbies/${lobby.id}/messages`, {
+    method: 'POST',
+    headers: { ...auth, authorization: `Bearer ${player}` },
+    body: JSON.stringify({ content: 'hello' }),
+  });
   if (!created.ok || !message.ok) throw new Error(`setting up the bench lobby failed: ${created.status} ${message.status}`);
   console.log(JSON.stringify({ apiBase: emulator.apiBase, botToken: emulator.botToken, lobbyId: lobby.id, userIds: USERS.map((u) => u.id) }));
   close = () => emulator.close();
@@ -39,7 +47,12 @@ if (kind === 'emulator') {
   process.exit(2);
 }
 process.stdin.resume();
-process.stdin.on('end', async () => {
-  await close();
-  process.exit(0);
+process.stdin.on('end', () => {
+  close().then(
+    () => process.exit(0),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
 });

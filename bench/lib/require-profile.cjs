@@ -39,5 +39,10 @@ const t1 = process.hrtime.bigint();
 void pkg.Client.defaultCommunicationScopes;
 const t2 = process.hrtime.bigint();
 const rows = [...records];
-process.stdout.write(JSON.stringify({ jsMs: Number(t1 - t0) / 1e6, addonMs: Number(t2 - t1) / 1e6,
-  modules: rows.map(([n, r]) => ({ name: n, inclusiveMs: Number(r.inclusive) / 1e6, selfMs: Number(r.self) / 1e6 })) }) + '\n');
+process.stdout.write(
+  JSON.stringify({
+    jsMs: Number(t1 - t0) / 1e6,
+    addonMs: Number(t2 - t1) / 1e6,
+    modules: rows.map(([n, r]) => ({ name: n, inclusiveMs: Number(r.inclusive) / 1e6, selfMs: Number(r.self) / 1e6 })),
+  }) + '\n',
+);

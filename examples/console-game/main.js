@@ -29,12 +29,14 @@ function parseArgs(argv) {
 }
 
 // With --emulator, a phone: it opens the code's page and presses Approve, as a player would.
+// The page's form carries an anti-forgery token, which the answer must send back.
 async function approveOnPhone(verificationUriComplete, userCode) {
-  await fetch(verificationUriComplete);
+  const page = await (await fetch(verificationUriComplete)).text();
+  const formToken = /name="form_token" value="([^"]+)"/.exec(page)?.[1] ?? '';
   await fetch(new URL('/activate', verificationUriComplete), {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ user_code: userCode, action: 'approve' }),
+    body: new URLSearchParams({ user_code: userCode, action: 'approve', form_token: formToken }),
   });
 }
 

@@ -62,4 +62,7 @@ async function main() {
   }
 }
 
-main();
+main().catch((error) => {
+  console.error(`Sign-in failed: ${error.message}`);
+  process.exitCode = 1;
+});

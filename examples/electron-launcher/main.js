@@ -46,12 +46,18 @@ if (!registration.primary) {
     }
   });
 
-  app.whenReady().then(() => {
-    createWindow();
-    app.on('activate', () => {
-      if (BrowserWindow.getAllWindows().length === 0) createWindow();
+  app
+    .whenReady()
+    .then(() => {
+      createWindow();
+      app.on('activate', () => {
+        if (BrowserWindow.getAllWindows().length === 0) createWindow();
+      });
+    })
+    .catch((error) => {
+      console.error(`The launcher could not start: ${error.message}`);
+      app.quit();
     });
-  });
 
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
@@ -72,7 +78,7 @@ function createWindow() {
   mainWindow.on('closed', () => {
     mainWindow = null;
   });
-  mainWindow.loadFile('index.html');
+  mainWindow.loadFile('index.html').catch((error) => console.error(`Could not load the window: ${error.message}`));
 }
 
 function showWindow() {

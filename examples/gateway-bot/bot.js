@@ -15,8 +15,10 @@ Without --emulator, BOT_TOKEN comes from the environment and the bot runs until 
 /** The bot: the same code against the service and the emulator; only the REST base differs. */
 function createBot(restApi) {
   const client = new Client({ intents: [GatewayIntentBits.Guilds], ...(restApi ? { rest: { api: restApi } } : {}) });
-  client.on(Events.InteractionCreate, async (interaction) => {
-    if (interaction.isChatInputCommand() && interaction.commandName === 'ping') await interaction.reply('pong');
+  client.on(Events.InteractionCreate, (interaction) => {
+    if (interaction.isChatInputCommand() && interaction.commandName === 'ping') {
+      interaction.reply('pong').catch((err) => console.error('could not answer /ping:', err.message));
+    }
   });
   return client;
 }

@@ -67,13 +67,27 @@ function feedbackModal() {
       {
         type: 18,
         label: 'Favourite mode',
-        component: { type: 3, custom_id: 'mode', options: [{ label: 'Solo', value: 'solo' }, { label: 'Versus', value: 'versus' }] },
+        component: {
+          type: 3,
+          custom_id: 'mode',
+          options: [
+            { label: 'Solo', value: 'solo' },
+            { label: 'Versus', value: 'versus' },
+          ],
+        },
       },
       { type: 18, label: 'Who did you play with?', component: { type: 5, custom_id: 'friends', min_values: 0, max_values: 3, required: false } },
       {
         type: 18,
         label: 'Difficulty',
-        component: { type: 21, custom_id: 'difficulty', options: [{ label: 'Easy', value: 'easy' }, { label: 'Hard', value: 'hard', default: true }] },
+        component: {
+          type: 21,
+          custom_id: 'difficulty',
+          options: [
+            { label: 'Easy', value: 'easy' },
+            { label: 'Hard', value: 'hard', default: true },
+          ],
+        },
       },
     ],
   });
@@ -87,7 +101,15 @@ function detailsModal() {
       {
         type: 18,
         label: 'Platforms',
-        component: { type: 22, custom_id: 'platforms', options: [{ label: 'PC', value: 'pc' }, { label: 'Console', value: 'console' }, { label: 'Mobile', value: 'mobile' }] },
+        component: {
+          type: 22,
+          custom_id: 'platforms',
+          options: [
+            { label: 'PC', value: 'pc' },
+            { label: 'Console', value: 'console' },
+            { label: 'Mobile', value: 'mobile' },
+          ],
+        },
       },
       { type: 18, label: 'Subscribe to news', component: { type: 23, custom_id: 'news' } },
       { type: 18, label: 'A screenshot', component: { type: 19, custom_id: 'screenshot', min_values: 0, max_values: 2, required: false } },
@@ -120,12 +142,22 @@ function createBackend({ publicKey, apiBase, random = () => Math.random() }) {
   async function editOriginal(interaction, content) {
     // Follow-ups use the interaction token, valid 15 minutes; no bot token is needed.
     const url = `${apiBase}/webhooks/${interaction.application_id}/${interaction.token}/messages/@original`;
-    await fetch(url, { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ content }), signal: AbortSignal.timeout(5000) });
+    await fetch(url, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ content }),
+      signal: AbortSignal.timeout(5000),
+    });
   }
 
   async function acknowledgeLater(interaction) {
     const url = `${apiBase}/interactions/${interaction.id}/${interaction.token}/callback`;
-    await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(reply('Answered through the callback.')), signal: AbortSignal.timeout(2500) });
+    await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(reply('Answered through the callback.')),
+      signal: AbortSignal.timeout(2500),
+    });
   }
 
   const interactions = createInteractionHandler({

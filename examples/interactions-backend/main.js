@@ -19,12 +19,14 @@ async function demo() {
     const registered = await fetch(`${emulator.apiBase}/applications/${emulator.applicationId}/commands`, {
       method: 'PUT',
       headers: { Authorization: `Bot ${emulator.botToken}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify([{ name: 'roll', description: 'Roll a die', options: [{ type: 4, name: 'sides', description: 'Sides of the die', min_value: 2, max_value: 100 }] }]),
+      body: JSON.stringify([
+        { name: 'roll', description: 'Roll a die', options: [{ type: 4, name: 'sides', description: 'Sides of the die', min_value: 2, max_value: 100 }] },
+      ]),
     });
     if (!registered.ok) throw new Error(`Registering /roll failed with HTTP ${registered.status}.`);
     const guild = await emulator.createGuild({ name: 'Dice Club' });
     const roll = await emulator.invokeCommand({ guildId: guild.id, name: 'roll', options: [{ name: 'sides', type: 4, value: 20 }] });
-    console.log(`/roll answered: ${roll.response.data.content}`);
+    console.log(`/roll answered: ${String(roll.response.data.content)}`);
     const again = await emulator.clickComponent({ messageId: roll.message.id, customId: 'reroll:20' });
     console.log(`"Roll again" updated the message: ${again.message.content}`);
   } finally {

@@ -34,11 +34,18 @@ export function fuzz({ script, harness, outDir, writeSeeds }) {
   const build = spawnSync(
     clang,
     [
-      '-std=c++17', '-g', '-O1', '-fsanitize=fuzzer,address,undefined', '-fno-sanitize-recover=all',
-      '-I', path.join(root, 'native', 'core', 'include'),
+      '-std=c++17',
+      '-g',
+      '-O1',
+      '-fsanitize=fuzzer,address,undefined',
+      '-fno-sanitize-recover=all',
+      '-I',
+      path.join(root, 'native', 'core', 'include'),
       path.join(root, 'native', 'core', 'test', `${harness}.cpp`),
       ...sources.core.map((file) => path.join(root, file)),
-      '-pthread', '-o', binary,
+      '-pthread',
+      '-o',
+      binary,
     ],
     { stdio: 'inherit' },
   );

@@ -1,8 +1,9 @@
 // The one list of what the project needs from Debian, by the command each package provides, and
 // how to say what is missing. Used by scripts/ensure-system.mjs (before `npm test`, `npm pack`
 // and in CI) and by scripts/prebuilds.mjs (per target, before CMake runs).
-import { accessSync, constants, statSync } from 'node:fs';
-import path from 'node:path';
+import { has } from './commands.cjs';
+
+export { has };
 
 /** Command (or absolute path) → the Debian package that provides it. */
 export const packages = {
@@ -49,25 +50,57 @@ export const prebuildTools = {
   'win32-x64': { compiler: 'x86_64-w64-mingw32-g++-posix', strip: 'x86_64-w64-mingw32-strip', other: ['x86_64-w64-mingw32-dlltool'] },
 };
 
-/** Every command building `target` runs. */
-export function prebuildCommands(target) {
-  const { compiler, strip, other } = prebuildTools[target];
+/** The platform-arch of this machine, as prebuilds/ names its folders. */
+export const hostTarget = `${process.platform}-${process.arch}`;
+
+/**
+ * What only a Linux x64 machine installs: the cross compilers and the emulators that build and
+ * run the other platforms' prebuilds (Debian has no wine64 for arm64). A Linux arm64 machine
+ * builds and loads its own prebuild natively.
+ */
+const crossOnly = new Set([
+  'x86_64-w64-mingw32-g++',
+  'x86_64-w64-mingw32-g++-posix',
+  'x86_64-w64-mingw32-objdump',
+  'x86_64-w64-mingw32-dlltool',
+  'x86_64-w64-mingw32-strip',
+  'aarch64-linux-gnu-g++',
+  'aarch64-linux-gnu-objdump',
+  'aarch64-linux-gnu-strip',
+  '/usr/lib/wine/wine64',
+  'qemu-aarch64-static',
+]);
+
+/** The commands `npm test` needs on a Linux machine of kind `host`. */
+export function testCommands(host = hostTarget) {
+  return Object.keys(packages).filter((command) => host === 'linux-x64' || !crossOnly.has(command));
+}
+
+/**
+ * The prebuilds this machine makes by default: Linux x64 makes all three Linux and Windows
+ * ones (the two others cross-built); any other machine only its own (natively: a Mac its darwin
+ * one, Windows its win32 one, Linux arm64 its linux-arm64 one), or none when it has no prebuild.
+ */
+export function defaultPrebuildTargets(host = hostTarget) {
+  if (host === 'linux-x64') return Object.keys(prebuildTools);
+  return ['linux-arm64', 'win32-x64', 'darwin-x64', 'darwin-arm64'].includes(host) ? [host] : [];
+}
+
+/**
+ * The tools building `target` on this machine runs (Linux targets only; node-gyp builds the
+ * darwin and win32 ones natively): a Linux target built on its own kind of machine uses the
+ * host's g++ and strip, not a cross compiler.
+ */
+export function prebuildToolsFor(target, host = hostTarget) {
+  return target === host && target.startsWith('linux-') ? prebuildTools['linux-x64'] : prebuildTools[target];
+}
+
+/** Every command building `target` on this machine runs (CMake builds; none for node-gyp's). */
+export function prebuildCommands(target, host = hostTarget) {
+  const tools = prebuildToolsFor(target, host);
+  if (!tools || (target === host && !target.startsWith('linux-'))) return [];
+  const { compiler, strip, other } = tools;
   return ['cmake', 'ninja', compiler, strip, ...other];
-}
-
-function runnable(file) {
-  try {
-    accessSync(file, constants.X_OK);
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** Whether `command` is a program on PATH (or, for an absolute path, a program there). */
-export function has(command) {
-  if (path.isAbsolute(command)) return runnable(command);
-  return (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir && runnable(path.join(dir, command)));
 }
 
 /** The commands of `commands` that are missing, each with its package, in list order. */

@@ -100,12 +100,23 @@ const NONE = Symbol('none');
 const COMMAND_TYPES: ReadonlySet<unknown> = new Set(Object.values(ApplicationCommandType));
 
 /** `POST /applications/{application_id}/commands`: creates a global command, or replaces the one with its name and type. */
-export async function createGlobalCommand(core: RequestCore, applicationId: string, command: ApplicationCommandCreateBody, options?: RequestOptions): Promise<CommandUpsert> {
+export async function createGlobalCommand(
+  core: RequestCore,
+  applicationId: string,
+  command: ApplicationCommandCreateBody,
+  options?: RequestOptions,
+): Promise<CommandUpsert> {
   return create(core, 'PlatformApi.createGlobalCommand()', applicationId, NONE, command, options);
 }
 
 /** `POST /applications/{application_id}/guilds/{guild_id}/commands`: creates a guild command, or replaces the one with its name and type. */
-export async function createGuildCommand(core: RequestCore, applicationId: string, guildId: string, command: ApplicationCommandCreateBody, options?: RequestOptions): Promise<CommandUpsert> {
+export async function createGuildCommand(
+  core: RequestCore,
+  applicationId: string,
+  guildId: string,
+  command: ApplicationCommandCreateBody,
+  options?: RequestOptions,
+): Promise<CommandUpsert> {
   return create(core, 'PlatformApi.createGuildCommand()', applicationId, guildId, command, options);
 }
 
@@ -116,30 +127,60 @@ export async function getGlobalCommand(core: RequestCore, applicationId: string,
 }
 
 /** `GET /applications/{application_id}/guilds/{guild_id}/commands/{command_id}`. */
-export async function getGuildCommand(core: RequestCore, applicationId: string, guildId: string, commandId: string, options?: RequestOptions): Promise<ApplicationCommand> {
+export async function getGuildCommand(
+  core: RequestCore,
+  applicationId: string,
+  guildId: string,
+  commandId: string,
+  options?: RequestOptions,
+): Promise<ApplicationCommand> {
   const where = 'PlatformApi.getGuildCommand()';
   return core.request({ method: 'GET', route: GUILD_ONE, params: ids(where, applicationId, guildId, commandId) }, options, where);
 }
 
 /** `GET /applications/{application_id}/commands`: every global command of the application. */
-export async function getGlobalCommands(core: RequestCore, applicationId: string, query?: GetCommandsQuery, options?: RequestOptions): Promise<ApplicationCommand[]> {
+export async function getGlobalCommands(
+  core: RequestCore,
+  applicationId: string,
+  query?: GetCommandsQuery,
+  options?: RequestOptions,
+): Promise<ApplicationCommand[]> {
   const where = 'PlatformApi.getGlobalCommands()';
   return core.request(list(where, GLOBAL, ids(where, applicationId, NONE, NONE), query), options, where);
 }
 
 /** `GET /applications/{application_id}/guilds/{guild_id}/commands`: every command of the application in the guild. */
-export async function getGuildCommands(core: RequestCore, applicationId: string, guildId: string, query?: GetCommandsQuery, options?: RequestOptions): Promise<ApplicationCommand[]> {
+export async function getGuildCommands(
+  core: RequestCore,
+  applicationId: string,
+  guildId: string,
+  query?: GetCommandsQuery,
+  options?: RequestOptions,
+): Promise<ApplicationCommand[]> {
   const where = 'PlatformApi.getGuildCommands()';
   return core.request(list(where, GUILD, ids(where, applicationId, guildId, NONE), query), options, where);
 }
 
 /** `PATCH /applications/{application_id}/commands/{command_id}`: every field given replaces the old value. */
-export async function editGlobalCommand(core: RequestCore, applicationId: string, commandId: string, changes: ApplicationCommandEditBody, options?: EditCommandOptions): Promise<ApplicationCommand> {
+export async function editGlobalCommand(
+  core: RequestCore,
+  applicationId: string,
+  commandId: string,
+  changes: ApplicationCommandEditBody,
+  options?: EditCommandOptions,
+): Promise<ApplicationCommand> {
   return edit(core, 'PlatformApi.editGlobalCommand()', applicationId, NONE, commandId, changes, options);
 }
 
 /** `PATCH /applications/{application_id}/guilds/{guild_id}/commands/{command_id}`: every field given replaces the old value. */
-export async function editGuildCommand(core: RequestCore, applicationId: string, guildId: string, commandId: string, changes: ApplicationCommandEditBody, options?: EditCommandOptions): Promise<ApplicationCommand> {
+export async function editGuildCommand(
+  core: RequestCore,
+  applicationId: string,
+  guildId: string,
+  commandId: string,
+  changes: ApplicationCommandEditBody,
+  options?: EditCommandOptions,
+): Promise<ApplicationCommand> {
   return edit(core, 'PlatformApi.editGuildCommand()', applicationId, guildId, commandId, changes, options);
 }
 
@@ -150,29 +191,57 @@ export async function deleteGlobalCommand(core: RequestCore, applicationId: stri
 }
 
 /** `DELETE /applications/{application_id}/guilds/{guild_id}/commands/{command_id}` (204); its permissions go with it. */
-export async function deleteGuildCommand(core: RequestCore, applicationId: string, guildId: string, commandId: string, options?: RequestOptions): Promise<void> {
+export async function deleteGuildCommand(
+  core: RequestCore,
+  applicationId: string,
+  guildId: string,
+  commandId: string,
+  options?: RequestOptions,
+): Promise<void> {
   const where = 'PlatformApi.deleteGuildCommand()';
   await core.request({ method: 'DELETE', route: GUILD_ONE, params: ids(where, applicationId, guildId, commandId) }, options, where);
 }
 
 /** `PUT /applications/{application_id}/commands`: replaces every global command (all types) with `commands`; answers the new list. */
-export async function bulkOverwriteGlobalCommands(core: RequestCore, applicationId: string, commands: ApplicationCommandBulkItem[], options?: RequestOptions): Promise<ApplicationCommand[]> {
+export async function bulkOverwriteGlobalCommands(
+  core: RequestCore,
+  applicationId: string,
+  commands: ApplicationCommandBulkItem[],
+  options?: RequestOptions,
+): Promise<ApplicationCommand[]> {
   return bulk(core, 'PlatformApi.bulkOverwriteGlobalCommands()', applicationId, NONE, commands, options);
 }
 
 /** `PUT /applications/{application_id}/guilds/{guild_id}/commands`: replaces every command of the application in the guild; answers the new list. */
-export async function bulkOverwriteGuildCommands(core: RequestCore, applicationId: string, guildId: string, commands: ApplicationCommandBulkItem[], options?: RequestOptions): Promise<ApplicationCommand[]> {
+export async function bulkOverwriteGuildCommands(
+  core: RequestCore,
+  applicationId: string,
+  guildId: string,
+  commands: ApplicationCommandBulkItem[],
+  options?: RequestOptions,
+): Promise<ApplicationCommand[]> {
   return bulk(core, 'PlatformApi.bulkOverwriteGuildCommands()', applicationId, guildId, commands, options);
 }
 
 /** `GET /applications/{application_id}/guilds/{guild_id}/commands/permissions`: the permissions of every command that has some in the guild. */
-export async function getGuildCommandPermissions(core: RequestCore, applicationId: string, guildId: string, options?: RequestOptions): Promise<GuildApplicationCommandPermissions[]> {
+export async function getGuildCommandPermissions(
+  core: RequestCore,
+  applicationId: string,
+  guildId: string,
+  options?: RequestOptions,
+): Promise<GuildApplicationCommandPermissions[]> {
   const where = 'PlatformApi.getGuildCommandPermissions()';
   return core.request({ method: 'GET', route: GUILD_PERMISSIONS, params: ids(where, applicationId, guildId, NONE) }, options, where);
 }
 
 /** `GET /applications/{application_id}/guilds/{guild_id}/commands/{command_id}/permissions`: one command's permissions in the guild. */
-export async function getCommandPermissions(core: RequestCore, applicationId: string, guildId: string, commandId: string, options?: RequestOptions): Promise<GuildApplicationCommandPermissions> {
+export async function getCommandPermissions(
+  core: RequestCore,
+  applicationId: string,
+  guildId: string,
+  commandId: string,
+  options?: RequestOptions,
+): Promise<GuildApplicationCommandPermissions> {
   const where = 'PlatformApi.getCommandPermissions()';
   return core.request({ method: 'GET', route: COMMAND_PERMISSIONS, params: ids(where, applicationId, guildId, commandId) }, options, where);
 }
@@ -198,7 +267,14 @@ export async function editCommandPermissions(
   return core.request({ method: 'PUT', route: COMMAND_PERMISSIONS, params, body, credential: 'Bearer' }, options, where);
 }
 
-async function create(core: RequestCore, where: string, applicationId: string, guildId: unknown, command: ApplicationCommandCreateBody, options: RequestOptions | undefined): Promise<CommandUpsert> {
+async function create(
+  core: RequestCore,
+  where: string,
+  applicationId: string,
+  guildId: unknown,
+  command: ApplicationCommandCreateBody,
+  options: RequestOptions | undefined,
+): Promise<CommandUpsert> {
   const route = guildId === NONE ? GLOBAL : GUILD;
   const params = ids(where, applicationId, guildId, NONE);
   const body = snapshot(where, 'command', command, 'a command object such as { name, description }');
@@ -227,7 +303,14 @@ async function edit(
   return core.request({ method: 'PATCH', route, params, body }, requestOptions, where);
 }
 
-async function bulk(core: RequestCore, where: string, applicationId: string, guildId: unknown, commands: ApplicationCommandBulkItem[], options: RequestOptions | undefined): Promise<ApplicationCommand[]> {
+async function bulk(
+  core: RequestCore,
+  where: string,
+  applicationId: string,
+  guildId: unknown,
+  commands: ApplicationCommandBulkItem[],
+  options: RequestOptions | undefined,
+): Promise<ApplicationCommand[]> {
   const route = guildId === NONE ? GLOBAL : GUILD;
   const params = ids(where, applicationId, guildId, NONE);
   if (!Array.isArray(commands)) throw argumentError('type', where, 'commands', 'an array of command objects (empty to remove every command)', commands);
@@ -248,8 +331,22 @@ function list(where: string, route: string, params: Record<string, string>, quer
   const withLocalizations = q.withLocalizations === undefined ? undefined : checkBoolean(where, 'query.withLocalizations', q.withLocalizations, false);
   let headers: Record<string, string> | undefined;
   if (q.locale !== undefined) {
-    if (!isLocale(q.locale)) throw argumentError(typeof q.locale === 'string' ? 'value' : 'type', where, 'query.locale', "a locale of the service such as 'en-US', 'fr' or 'es-419'", q.locale, 'LOCALES from social-sdk-auth/commands lists them all.');
+    if (!isLocale(q.locale))
+      throw argumentError(
+        typeof q.locale === 'string' ? 'value' : 'type',
+        where,
+        'query.locale',
+        "a locale of the service such as 'en-US', 'fr' or 'es-419'",
+        q.locale,
+        'LOCALES from social-sdk-auth/commands lists them all.',
+      );
     headers = { 'x-service-locale': q.locale, 'accept-language': q.locale };
   }
-  return { method: 'GET', route, params, query: { with_localizations: withLocalizations === undefined ? undefined : String(withLocalizations) }, ...(headers === undefined ? {} : { headers }) };
+  return {
+    method: 'GET',
+    route,
+    params,
+    query: { with_localizations: withLocalizations === undefined ? undefined : String(withLocalizations) },
+    ...(headers === undefined ? {} : { headers }),
+  };
 }

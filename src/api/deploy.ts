@@ -84,7 +84,11 @@ export async function deployCommands(commands: ApplicationCommandBulkItem[], opt
     if (deadline === undefined) return signal === undefined ? {} : { signal };
     const left = deadline - Date.now();
     if (left < 1) {
-      throw new ApiRequestError('ERR_API_TIMEOUT', `${method} ${route} was not sent: deployCommands() ran out of its ${timeoutMs} ms. Raise timeoutMs or retry later.`, { method, route });
+      throw new ApiRequestError(
+        'ERR_API_TIMEOUT',
+        `${method} ${route} was not sent: deployCommands() ran out of its ${timeoutMs} ms. Raise timeoutMs or retry later.`,
+        { method, route },
+      );
     }
     return signal === undefined ? { timeoutMs: left } : { signal, timeoutMs: left };
   };
@@ -184,7 +188,8 @@ function canonicalCommand(value: unknown, scope: 'global' | 'guild'): Json {
     description_localizations: localizations(c.description_localizations, description),
     options: type === ApplicationCommandType.ChatInput ? canonicalOptions(c.options) : [],
     // A bit set compares as a number: '08' and '8' are the same set.
-    default_member_permissions: typeof permissions === 'string' && /^\d{1,30}$/.test(permissions) ? BigInt(permissions).toString() : orDefault(permissions, null),
+    default_member_permissions:
+      typeof permissions === 'string' && /^\d{1,30}$/.test(permissions) ? BigInt(permissions).toString() : orDefault(permissions, null),
     default_permission: orDefault(c.default_permission, true),
     nsfw: orDefault(c.nsfw, false),
     integration_types: set(c.integration_types, [0]),

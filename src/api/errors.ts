@@ -66,7 +66,13 @@ export class ApiError extends Error {
   ) {
     const serviceMessage = typeof body?.message === 'string' && body.message !== '' ? redact(body.message).slice(0, 1000) : `HTTP ${status}`;
     const fieldErrors = flattenFieldErrors(body?.errors);
-    const detail = fieldErrors.length > 0 ? ` (${fieldErrors.slice(0, 3).map((e) => `${e.path || 'body'}: ${e.message || e.code}`).join('; ')}${fieldErrors.length > 3 ? '; …' : ''})` : '';
+    const detail =
+      fieldErrors.length > 0
+        ? ` (${fieldErrors
+            .slice(0, 3)
+            .map((e) => `${e.path || 'body'}: ${e.message || e.code}`)
+            .join('; ')}${fieldErrors.length > 3 ? '; …' : ''})`
+        : '';
     super(`${context.method} ${context.route} failed with ${status}: ${serviceMessage}${detail}`);
     this.status = status;
     this.code = typeof body?.code === 'number' && Number.isInteger(body.code) ? body.code : 0;

@@ -48,11 +48,4 @@ export { DEFAULT_API_BASE, type ApiFile, type ApiRequest, type PlatformApiOption
 export { ApiError, ApiRequestError, type ApiErrorContext, type ApiFieldError, type ApiRequestErrorCode } from './errors.js';
 export { MemoryRateLimitStore } from './memory-store.js';
 export { RedisRateLimitStore, type RedisCommandClient, type RedisRateLimitStoreOptions } from './redis-store.js';
-export type {
-  AcquireResult,
-  RateLimitOutcome,
-  RateLimitPolicy,
-  RateLimitReservation,
-  RateLimitScope,
-  RateLimitStore,
-} from './store.js';
+export type { AcquireResult, RateLimitOutcome, RateLimitPolicy, RateLimitReservation, RateLimitScope, RateLimitStore } from './store.js';

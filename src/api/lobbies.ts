@@ -46,7 +46,6 @@ function ruled<T>(result: RuleResult<T>, method: ApiRequest['method'], route: st
   throw new ApiError(400, result.error, { method, route, retryAfter: 0 }, true);
 }
 
-
 function body<T extends object>(where: string, value: T | undefined, name: string): T {
   if (value === undefined) return {} as T;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw argumentError('type', where, name, 'an object', value);
@@ -56,13 +55,21 @@ function body<T extends object>(where: string, value: T | undefined, name: strin
 /** `POST /lobbies`: creates a lobby; listed members are added. */
 export async function createLobby(core: RequestCore, lobby: CreateLobbyBody = {}, options?: RequestOptions): Promise<Lobby> {
   const where = 'PlatformApi.createLobby()';
-  return core.request({ credential: 'Bot', method: 'POST', route: '/lobbies', body: ruled(checkCreateLobby(body(where, lobby, 'lobby')), 'POST', '/lobbies') }, options, where);
+  return core.request(
+    { credential: 'Bot', method: 'POST', route: '/lobbies', body: ruled(checkCreateLobby(body(where, lobby, 'lobby')), 'POST', '/lobbies') },
+    options,
+    where,
+  );
 }
 
 /** `GET /lobbies/{lobby_id}`. */
 export async function getLobby(core: RequestCore, lobbyId: Snowflake, options?: RequestOptions): Promise<Lobby> {
   const where = 'PlatformApi.getLobby()';
-  return core.request({ credential: 'Bot', method: 'GET', route: '/lobbies/:lobby_id', params: { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId) } }, options, where);
+  return core.request(
+    { credential: 'Bot', method: 'GET', route: '/lobbies/:lobby_id', params: { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId) } },
+    options,
+    where,
+  );
 }
 
 /** `PATCH /lobbies/{lobby_id}`: metadata overwrites; members replaces the list. */
@@ -70,17 +77,37 @@ export async function editLobby(core: RequestCore, lobbyId: Snowflake, changes: 
   const where = 'PlatformApi.editLobby()';
   const params = { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId) };
   if (changes === undefined) throw argumentError('type', where, 'changes', 'an object', changes);
-  return core.request({ credential: 'Bot', method: 'PATCH', route: '/lobbies/:lobby_id', params, body: ruled(checkEditLobby(body(where, changes, 'changes')), 'PATCH', '/lobbies/:lobby_id') }, options, where);
+  return core.request(
+    {
+      credential: 'Bot',
+      method: 'PATCH',
+      route: '/lobbies/:lobby_id',
+      params,
+      body: ruled(checkEditLobby(body(where, changes, 'changes')), 'PATCH', '/lobbies/:lobby_id'),
+    },
+    options,
+    where,
+  );
 }
 
 /** `DELETE /lobbies/{lobby_id}`: succeeds for a lobby already deleted. */
 export async function deleteLobby(core: RequestCore, lobbyId: Snowflake, options?: RequestOptions): Promise<void> {
   const where = 'PlatformApi.deleteLobby()';
-  return core.request({ credential: 'Bot', method: 'DELETE', route: '/lobbies/:lobby_id', params: { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId) } }, options, where);
+  return core.request(
+    { credential: 'Bot', method: 'DELETE', route: '/lobbies/:lobby_id', params: { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId) } },
+    options,
+    where,
+  );
 }
 
 /** `PUT /lobbies/{lobby_id}/members/{user_id}`: adds the user, or updates an existing member. */
-export async function addLobbyMember(core: RequestCore, lobbyId: Snowflake, userId: Snowflake, member: AddLobbyMemberBody = {}, options?: RequestOptions): Promise<LobbyMember> {
+export async function addLobbyMember(
+  core: RequestCore,
+  lobbyId: Snowflake,
+  userId: Snowflake,
+  member: AddLobbyMemberBody = {},
+  options?: RequestOptions,
+): Promise<LobbyMember> {
   const where = 'PlatformApi.addLobbyMember()';
   const params = { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId), user_id: checkSnowflake(where, 'userId', userId) };
   const checked = ruled(checkAddLobbyMember(body(where, member, 'member')), 'PUT', '/lobbies/:lobby_id/members/:user_id');
@@ -97,11 +124,20 @@ export async function removeLobbyMember(core: RequestCore, lobbyId: Snowflake, u
 /** `DELETE /lobbies/{lobby_id}/members/@me`: the player (access token) leaves the lobby. */
 export async function leaveLobby(core: RequestCore, lobbyId: Snowflake, options?: RequestOptions): Promise<void> {
   const where = 'PlatformApi.leaveLobby()';
-  return core.request({ credential: 'Bearer', method: 'DELETE', route: '/lobbies/:lobby_id/members/@me', params: { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId) } }, options, where);
+  return core.request(
+    { credential: 'Bearer', method: 'DELETE', route: '/lobbies/:lobby_id/members/@me', params: { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId) } },
+    options,
+    where,
+  );
 }
 
 /** `POST /lobbies/{lobby_id}/members/bulk`: 1 to 25 adds, updates and removals in one request. */
-export async function bulkUpdateLobbyMembers(core: RequestCore, lobbyId: Snowflake, members: BulkLobbyMemberInput[], options?: RequestOptions): Promise<LobbyMember[]> {
+export async function bulkUpdateLobbyMembers(
+  core: RequestCore,
+  lobbyId: Snowflake,
+  members: BulkLobbyMemberInput[],
+  options?: RequestOptions,
+): Promise<LobbyMember[]> {
   const where = 'PlatformApi.bulkUpdateLobbyMembers()';
   const params = { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId) };
   if (!Array.isArray(members)) throw argumentError('type', where, 'members', 'an array of 1 to 25 members', members);
@@ -127,7 +163,12 @@ export async function sendLobbyMessage(core: RequestCore, lobbyId: Snowflake, me
 }
 
 /** `GET /lobbies/{lobby_id}/messages`: the most recent messages, newest first, at most 200. */
-export async function getLobbyMessages(core: RequestCore, lobbyId: Snowflake, query: GetLobbyMessagesQuery = {}, options?: RequestOptions): Promise<LobbyMessage[]> {
+export async function getLobbyMessages(
+  core: RequestCore,
+  lobbyId: Snowflake,
+  query: GetLobbyMessagesQuery = {},
+  options?: RequestOptions,
+): Promise<LobbyMessage[]> {
   const where = 'PlatformApi.getLobbyMessages()';
   const params = { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId) };
   const q = checkOptions(where, query, 'query');
@@ -148,21 +189,41 @@ export async function linkChannelToLobby(core: RequestCore, lobbyId: Snowflake, 
  * (`POST /lobbies/{lobby_id}/members/{user_id}/invites`, bot token), or with `userId`
  * `'@me'` for the player whose access token the client holds.
  */
-export async function createLobbyChannelInvite(core: RequestCore, lobbyId: Snowflake, userId: Snowflake | '@me', options?: RequestOptions): Promise<LobbyChannelInvite> {
+export async function createLobbyChannelInvite(
+  core: RequestCore,
+  lobbyId: Snowflake,
+  userId: Snowflake | '@me',
+  options?: RequestOptions,
+): Promise<LobbyChannelInvite> {
   const where = 'PlatformApi.createLobbyChannelInvite()';
   const lobby_id = checkSnowflake(where, 'lobbyId', lobbyId);
-  if (userId === '@me') return core.request({ credential: 'Bearer', method: 'POST', route: '/lobbies/:lobby_id/members/@me/invites', params: { lobby_id } }, options, where);
+  if (userId === '@me')
+    return core.request({ credential: 'Bearer', method: 'POST', route: '/lobbies/:lobby_id/members/@me/invites', params: { lobby_id } }, options, where);
   const user_id = checkSnowflake(where, 'userId', userId);
-  return core.request({ credential: 'Bot', method: 'POST', route: '/lobbies/:lobby_id/members/:user_id/invites', params: { lobby_id, user_id } }, options, where);
+  return core.request(
+    { credential: 'Bot', method: 'POST', route: '/lobbies/:lobby_id/members/:user_id/invites', params: { lobby_id, user_id } },
+    options,
+    where,
+  );
 }
 
 /** `PUT /lobbies/{lobby_id}/messages/{message_id}/moderation-metadata`: replaces the message's moderation metadata. */
-export async function setLobbyMessageModerationMetadata(core: RequestCore, lobbyId: Snowflake, messageId: Snowflake, metadata: Metadata, options?: RequestOptions): Promise<void> {
+export async function setLobbyMessageModerationMetadata(
+  core: RequestCore,
+  lobbyId: Snowflake,
+  messageId: Snowflake,
+  metadata: Metadata,
+  options?: RequestOptions,
+): Promise<void> {
   const where = 'PlatformApi.setLobbyMessageModerationMetadata()';
   const params = { lobby_id: checkSnowflake(where, 'lobbyId', lobbyId), message_id: checkSnowflake(where, 'messageId', messageId) };
   if (metadata === undefined) throw argumentError('type', where, 'metadata', 'an object of string values', metadata);
   const checked = ruled(checkModerationMetadata(body(where, metadata, 'metadata')), 'PUT', '/lobbies/:lobby_id/messages/:message_id/moderation-metadata');
-  return core.request({ credential: 'Bot', method: 'PUT', route: '/lobbies/:lobby_id/messages/:message_id/moderation-metadata', params, body: checked }, options, where);
+  return core.request(
+    { credential: 'Bot', method: 'PUT', route: '/lobbies/:lobby_id/messages/:message_id/moderation-metadata', params, body: checked },
+    options,
+    where,
+  );
 }
 
 /** `PUT /channels/{channel_id}/voice-status`: sets (or clears with `null`) a voice channel's status, up to 500 characters. */

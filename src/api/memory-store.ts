@@ -138,7 +138,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
     if (blockedUntil > now) return { ok: false, waitMs: blockedUntil - now, reason: 'global' };
 
     const guard = lazily(this.#guardPending, scope.address, () => new Holds());
-    const invalidWait = windowWait(lazily(this.#invalid, scope.address, () => new Log()), guard, policy.invalidWindowMs, policy.invalidLimit, now);
+    const invalidWait = windowWait(
+      lazily(this.#invalid, scope.address, () => new Log()),
+      guard,
+      policy.invalidWindowMs,
+      policy.invalidLimit,
+      now,
+    );
     if (invalidWait > 0) return { ok: false, waitMs: invalidWait, reason: 'invalid' };
 
     const bucketKey = this.#bucketKey(scope, now);
@@ -158,7 +164,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
     // Requests in flight count until answered; answered ones count from their answer, when they
     // had reached the service at the latest, so a slow request never lets the window overfill.
     const flying = lazily(this.#inflight, scope.application, () => new Holds());
-    const globalWait = windowWait(lazily(this.#sent, scope.application, () => new Log()), flying, policy.globalWindowMs, policy.globalLimit, now);
+    const globalWait = windowWait(
+      lazily(this.#sent, scope.application, () => new Log()),
+      flying,
+      policy.globalWindowMs,
+      policy.globalLimit,
+      now,
+    );
     if (globalWait > 0) return { ok: false, waitMs: globalWait, reason: 'global' };
 
     flying.entries.set(id, now + policy.holdMs);
@@ -167,7 +179,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
       if (probe) this.#probes.set(bucketKey, { id, until: now + policy.holdMs });
       else bucket!.remaining -= 1;
       lazily(this.#pending, bucketKey, () => new Holds()).entries.set(id, now + policy.holdMs);
-      if (probe && bucketKey.startsWith(`${scope.identity}|route|`)) lazily(this.#unmapped, scope.identity, () => new Holds()).entries.set(id, now + policy.holdMs);
+      if (probe && bucketKey.startsWith(`${scope.identity}|route|`))
+        lazily(this.#unmapped, scope.identity, () => new Holds()).entries.set(id, now + policy.holdMs);
     }
     return { ok: true, reservation: { id, bucket: bucketKey, probe } };
   }
@@ -248,4 +261,55 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.#invalid.clear();
     this.#guardPending.clear();
   }
+}
+
+/** The default store of one service base, and how many open clients use it. */
+interface SharedEntry {
+  ref: WeakRef<MemoryRateLimitStore>;
+  users: number;
+}
+const sharedStores = new Map<string, SharedEntry>();
+// A store whose clients were dropped without close() is collected; its entry goes with it.
+const forgetShared = new FinalizationRegistry<string>((key) => {
+  if (sharedStores.get(key)?.ref.deref() === undefined) sharedStores.delete(key);
+});
+
+/** A client's hold on the process's default store; `release` on close. */
+export interface SharedStoreHold {
+  readonly store: MemoryRateLimitStore;
+  /** Lets go of the store; the last client of it to let go clears it, so nothing outlives them. */
+  release(): Promise<void>;
+}
+
+/**
+ * The default rate-limit store of every PlatformApi in this process that talks to `base` and was
+ * given no store: one per service, so every client of one application draws from one global
+ * count and one set of buckets (the store keys its state by application and credential). It is
+ * held weakly here and strongly by its clients; it has no timer, so it never keeps the process
+ * alive, and once its last client closes (or all are collected) the next client gets a new one.
+ */
+export function sharedDefaultStore(base: string): SharedStoreHold {
+  let entry = sharedStores.get(base);
+  let store = entry?.ref.deref();
+  if (entry === undefined || store === undefined) {
+    store = new MemoryRateLimitStore();
+    entry = { ref: new WeakRef(store), users: 0 };
+    sharedStores.set(base, entry);
+    forgetShared.register(store, base);
+  }
+  entry.users += 1;
+  const held = entry;
+  const kept = store;
+  let released = false;
+  return {
+    store: kept,
+    async release(): Promise<void> {
+      if (released) return;
+      released = true;
+      held.users -= 1;
+      if (held.users > 0) return;
+      if (sharedStores.get(base) === held) sharedStores.delete(base);
+      await kept.close();
+    },
+  };
 }

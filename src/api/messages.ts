@@ -100,7 +100,13 @@ export async function getMessage(core: RequestCore, channelId: Snowflake, messag
  * `PATCH /channels/{channel_id}/messages/{message_id}` (bot token): the fields given replace the
  * message's; only the application that sent it may edit it. IS_COMPONENTS_V2 cannot be removed.
  */
-export async function editMessage(core: RequestCore, channelId: Snowflake, messageId: Snowflake, changes: EditMessageBody, options?: RequestOptions): Promise<ChannelMessage> {
+export async function editMessage(
+  core: RequestCore,
+  channelId: Snowflake,
+  messageId: Snowflake,
+  changes: EditMessageBody,
+  options?: RequestOptions,
+): Promise<ChannelMessage> {
   const where = 'PlatformApi.editMessage()';
   const params = { channel_id: checkSnowflake(where, 'channelId', channelId), message_id: checkSnowflake(where, 'messageId', messageId) };
   return core.request(messageCall(where, 'PATCH', MESSAGE, params, changes, 'changes'), options, where);
@@ -114,8 +120,16 @@ export async function deleteMessage(core: RequestCore, channelId: Snowflake, mes
 }
 
 /** Checks a message body and its files and builds the call: JSON, or multipart when there are files. */
-function messageCall(where: string, method: 'POST' | 'PATCH', route: string, params: Record<string, string>, message: CreateMessageBody | EditMessageBody, name: string): ApiRequest {
-  if (message === null || typeof message !== 'object' || Array.isArray(message)) throw argumentError('type', where, name, 'a message object such as { content } or { flags, components }', message);
+function messageCall(
+  where: string,
+  method: 'POST' | 'PATCH',
+  route: string,
+  params: Record<string, string>,
+  message: CreateMessageBody | EditMessageBody,
+  name: string,
+): ApiRequest {
+  if (message === null || typeof message !== 'object' || Array.isArray(message))
+    throw argumentError('type', where, name, 'a message object such as { content } or { flags, components }', message);
   const { files: given, ...fields } = message;
   const files = given === undefined ? [] : checkFiles(where, `${name}.files`, given);
   const payload = snapshot(where, name, fields, 'a message object') as Record<string, unknown>;

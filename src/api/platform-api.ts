@@ -219,7 +219,13 @@ export class PlatformApi {
   }
 
   /** `PATCH /applications/{application_id}/guilds/{guild_id}/commands/{command_id}`: every field given replaces the old value. */
-  editGuildCommand(applicationId: string, guildId: string, commandId: string, changes: ApplicationCommandEditBody, options?: EditCommandOptions): Promise<ApplicationCommand> {
+  editGuildCommand(
+    applicationId: string,
+    guildId: string,
+    commandId: string,
+    changes: ApplicationCommandEditBody,
+    options?: EditCommandOptions,
+  ): Promise<ApplicationCommand> {
     return commandOps.editGuildCommand(this.#core, applicationId, guildId, commandId, changes, options);
   }
 
@@ -239,7 +245,12 @@ export class PlatformApi {
   }
 
   /** `PUT /applications/{application_id}/guilds/{guild_id}/commands`: replaces every command of the application in the guild; answers the new list. */
-  bulkOverwriteGuildCommands(applicationId: string, guildId: string, commands: ApplicationCommandBulkItem[], options?: RequestOptions): Promise<ApplicationCommand[]> {
+  bulkOverwriteGuildCommands(
+    applicationId: string,
+    guildId: string,
+    commands: ApplicationCommandBulkItem[],
+    options?: RequestOptions,
+  ): Promise<ApplicationCommand[]> {
     return commandOps.bulkOverwriteGuildCommands(this.#core, applicationId, guildId, commands, options);
   }
 
@@ -259,7 +270,13 @@ export class PlatformApi {
    * `accessToken` of a user who may manage the guild and its roles, granted
    * `applications.commands.permissions.update`: the service refuses bot tokens.
    */
-  editCommandPermissions(applicationId: string, guildId: string, commandId: string, permissions: ApplicationCommandPermissionsEditBody, options?: RequestOptions): Promise<GuildApplicationCommandPermissions> {
+  editCommandPermissions(
+    applicationId: string,
+    guildId: string,
+    commandId: string,
+    permissions: ApplicationCommandPermissionsEditBody,
+    options?: RequestOptions,
+  ): Promise<GuildApplicationCommandPermissions> {
     return commandOps.editCommandPermissions(this.#core, applicationId, guildId, commandId, permissions, options);
   }
 

@@ -221,7 +221,14 @@ export class RedisRateLimitStore implements RateLimitStore {
   constructor(options: RedisRateLimitStoreOptions) {
     const opts = checkOptions(WHERE, options);
     if ((opts.url === undefined) === (opts.client === undefined)) {
-      throw argumentError('type', WHERE, 'options', 'an object with exactly one of url and client', options, 'Pass { url: "redis://127.0.0.1:6379" } or { client } (a connected node-redis client).');
+      throw argumentError(
+        'type',
+        WHERE,
+        'options',
+        'an object with exactly one of url and client',
+        options,
+        'Pass { url: "redis://127.0.0.1:6379" } or { client } (a connected node-redis client).',
+      );
     }
     this.#prefix = opts.keyPrefix === undefined ? 'ssa:rl:' : checkString(WHERE, 'options.keyPrefix', opts.keyPrefix);
     if (opts.url !== undefined) {
@@ -261,7 +268,12 @@ export class RedisRateLimitStore implements RateLimitStore {
         redis = (await import('redis')) as unknown as typeof redis;
       } catch (cause) {
         this.#client = undefined;
-        throw new ApiRequestError('ERR_API_DEPENDENCY', 'RedisRateLimitStore needs the optional peer dependency "redis": run npm install redis.', {}, { cause });
+        throw new ApiRequestError(
+          'ERR_API_DEPENDENCY',
+          'RedisRateLimitStore needs the optional peer dependency "redis": run npm install redis.',
+          {},
+          { cause },
+        );
       }
       if (this.#closed) throw closedError();
       const client = redis.createClient({
@@ -292,7 +304,12 @@ export class RedisRateLimitStore implements RateLimitStore {
         if (this.#owned === client) this.#owned = undefined;
         destroy(client);
         if (this.#closed) throw closedError();
-        throw new ApiRequestError('ERR_API_STORE', `The Redis rate-limit store failed: could not connect to Redis (${(cause as Error)?.message ?? String(cause)}).`, {}, { cause });
+        throw new ApiRequestError(
+          'ERR_API_STORE',
+          `The Redis rate-limit store failed: could not connect to Redis (${(cause as Error)?.message ?? String(cause)}).`,
+          {},
+          { cause },
+        );
       }
       return client;
     })();
@@ -322,7 +339,8 @@ export class RedisRateLimitStore implements RateLimitStore {
       }
     } catch (cause) {
       if (cause instanceof ApiRequestError) throw cause;
-      if (this.#closed) throw new ApiRequestError('ERR_API_CLOSED', 'The RedisRateLimitStore was closed before Redis answered; create a new one.', {}, { cause });
+      if (this.#closed)
+        throw new ApiRequestError('ERR_API_CLOSED', 'The RedisRateLimitStore was closed before Redis answered; create a new one.', {}, { cause });
       throw new ApiRequestError('ERR_API_STORE', `The Redis rate-limit store failed: ${(cause as Error)?.message ?? String(cause)}`, {}, { cause });
     } finally {
       signal?.removeEventListener('abort', letGo);
@@ -339,51 +357,65 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   async acquire(scope: RateLimitScope, policy: RateLimitPolicy, id: string, signal?: AbortSignal): Promise<AcquireResult> {
-    const reply = (await this.#run(SCRIPTS.acquire, [
-      this.#prefix,
-      scope.identity,
-      scope.address,
-      scope.route,
-      scope.major,
-      String(policy.globalLimit),
-      String(policy.globalWindowMs),
-      String(policy.invalidLimit),
-      String(policy.invalidWindowMs),
-      String(policy.holdMs),
-      id,
-      String(PROBE_POLL_MS),
-      scope.application,
-    ], signal)) as [number, number | string, number | string];
+    const reply = (await this.#run(
+      SCRIPTS.acquire,
+      [
+        this.#prefix,
+        scope.identity,
+        scope.address,
+        scope.route,
+        scope.major,
+        String(policy.globalLimit),
+        String(policy.globalWindowMs),
+        String(policy.invalidLimit),
+        String(policy.invalidWindowMs),
+        String(policy.holdMs),
+        id,
+        String(PROBE_POLL_MS),
+        scope.application,
+      ],
+      signal,
+    )) as [number, number | string, number | string];
     if (Number(reply[0]) === 1) return { ok: true, reservation: { id, bucket: String(reply[1]), probe: Number(reply[2]) === 1 } };
     return { ok: false, waitMs: Number(reply[1]), reason: String(reply[2]) as 'global' | 'bucket' | 'probe' | 'invalid' };
   }
 
-  async release(scope: RateLimitScope, policy: RateLimitPolicy, reservation: RateLimitReservation, outcome: RateLimitOutcome, signal?: AbortSignal): Promise<void> {
+  async release(
+    scope: RateLimitScope,
+    policy: RateLimitPolicy,
+    reservation: RateLimitReservation,
+    outcome: RateLimitOutcome,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const b = outcome.bucket;
-    await this.#run(SCRIPTS.release, [
-      this.#prefix,
-      scope.identity,
-      scope.address,
-      scope.route,
-      scope.major,
-      String(policy.invalidWindowMs),
-      reservation.id,
-      reservation.bucket,
-      reservation.probe ? '1' : '0',
-      outcome.sent ? '1' : '0',
-      outcome.invalid ? '1' : '0',
-      b === null ? 'none' : b === undefined ? '' : 'bucket',
-      b?.hash ?? '',
-      String(b?.limit ?? 0),
-      String(b?.remaining ?? 0),
-      String(b?.resetAfterMs ?? 0),
-      outcome.limited === undefined ? '' : outcome.limited.global ? 'global' : 'bucket',
-      String(Math.ceil(outcome.limited?.retryAfterMs ?? 0)),
-      String(SAME_WINDOW_TOLERANCE_MS),
-      String(NO_BUCKET_TTL_MS),
-      String(ROUTE_TTL_MS),
-      scope.application,
-    ], signal);
+    await this.#run(
+      SCRIPTS.release,
+      [
+        this.#prefix,
+        scope.identity,
+        scope.address,
+        scope.route,
+        scope.major,
+        String(policy.invalidWindowMs),
+        reservation.id,
+        reservation.bucket,
+        reservation.probe ? '1' : '0',
+        outcome.sent ? '1' : '0',
+        outcome.invalid ? '1' : '0',
+        b === null ? 'none' : b === undefined ? '' : 'bucket',
+        b?.hash ?? '',
+        String(b?.limit ?? 0),
+        String(b?.remaining ?? 0),
+        String(b?.resetAfterMs ?? 0),
+        outcome.limited === undefined ? '' : outcome.limited.global ? 'global' : 'bucket',
+        String(Math.ceil(outcome.limited?.retryAfterMs ?? 0)),
+        String(SAME_WINDOW_TOLERANCE_MS),
+        String(NO_BUCKET_TTL_MS),
+        String(ROUTE_TTL_MS),
+        scope.application,
+      ],
+      signal,
+    );
   }
 
   /**

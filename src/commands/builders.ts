@@ -166,8 +166,16 @@ function optionJson(where: string, type: number, name: string, description: stri
     }
     const field = SETTING_KEYS[key];
     // Settings of another option type (minLength on an INTEGER) are refused by the validator.
-    if (field === undefined) throw argumentError('value', where, `settings.${key}`, 'one of the option settings', value, `Known settings: ${Object.keys(SETTING_KEYS).join(', ')}, choices.`);
-    json[field] = Array.isArray(value) ? [...value] : typeof value === 'object' && value !== null ? { ...value } : value;
+    if (field === undefined)
+      throw argumentError(
+        'value',
+        where,
+        `settings.${key}`,
+        'one of the option settings',
+        value,
+        `Known settings: ${Object.keys(SETTING_KEYS).join(', ')}, choices.`,
+      );
+    json[field] = Array.isArray(value) ? [...(value as unknown[])] : typeof value === 'object' && value !== null ? { ...value } : value;
   }
   return json;
 }
@@ -309,7 +317,9 @@ function addValueOptionMethods(target: { prototype: object }): void {
 }
 
 /** A slash (CHAT_INPUT) command: a name, a description, then value options or subcommands. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the interface names the value-option methods the class gets at load (addValueOptionMethods)
 export interface SlashCommandBuilder extends ValueOptionMethods {}
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the interface names the value-option methods the class gets at load (addValueOptionMethods)
 export class SlashCommandBuilder extends CommandBuilderBase {
   constructor(name?: string, description?: string) {
     super('SlashCommandBuilder', { type: ApplicationCommandType.ChatInput });
@@ -364,7 +374,9 @@ function appendOption<B extends object>(parent: object, method: string, child: B
 }
 
 /** One subcommand: value options only. Made by {@link SlashCommandBuilder.addSubcommand}. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the interface names the value-option methods the class gets at load (addValueOptionMethods)
 export interface SubcommandBuilder extends ValueOptionMethods {}
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the interface names the value-option methods the class gets at load (addValueOptionMethods)
 export class SubcommandBuilder {
   /** @internal Use SlashCommandBuilder.addSubcommand or SubcommandGroupBuilder.addSubcommand. */
   constructor(name: string, description: string, settings?: OptionSettings) {
@@ -372,8 +384,6 @@ export class SubcommandBuilder {
     states.set(this, { kind: 'subcommand', json: {}, label: 'SubcommandBuilder' });
     update(this, 'constructor', (target) => Object.assign(target, json));
   }
-
-
 
   toJSON(): ApplicationCommandSubcommandOption {
     return structuredClone(stateOf(this).json) as unknown as ApplicationCommandSubcommandOption;
@@ -458,4 +468,3 @@ export class EntryPointCommandBuilder extends CommandBuilderBase {
     return this;
   }
 }
-

@@ -4,13 +4,7 @@
  */
 import { checkSnowflake } from '../shared/check.js';
 import { argumentError } from '../shared/errors.js';
-import {
-  checkCommand,
-  checkCommandPermissions,
-  checkCommands,
-  type CommandValidationResult,
-  type ValidateCommandOptions,
-} from '../rules/commands.js';
+import { checkCommand, checkCommandPermissions, checkCommands, type CommandValidationResult, type ValidateCommandOptions } from '../rules/commands.js';
 
 export {
   ApplicationCommandOptionType,

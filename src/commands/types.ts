@@ -44,8 +44,7 @@ interface ValueOptionBase<Type extends ApplicationCommandOptionType> extends Opt
  * present with `autocomplete: true` (an empty list offers none and passes).
  */
 export type OptionChoicesOrAutocomplete<Value extends string | number> =
-  | { autocomplete: true; choices?: [] }
-  | { autocomplete?: false; choices?: ApplicationCommandOptionChoice<Value>[] };
+  { autocomplete: true; choices?: [] } | { autocomplete?: false; choices?: ApplicationCommandOptionChoice<Value>[] };
 
 interface StringOptionFields extends ValueOptionBase<T['String']> {
   /** 0–6000. */
@@ -104,10 +103,7 @@ export interface ApplicationCommandSubcommandGroupOption extends OptionBase<T['S
   options?: ApplicationCommandSubcommandOption[];
 }
 
-export type ApplicationCommandOption =
-  | ApplicationCommandSubcommandOption
-  | ApplicationCommandSubcommandGroupOption
-  | ApplicationCommandValueOption;
+export type ApplicationCommandOption = ApplicationCommandSubcommandOption | ApplicationCommandSubcommandGroupOption | ApplicationCommandValueOption;
 
 /** The fields of a create (`POST`) body every command type has. */
 interface CommandBodyBase {

@@ -141,8 +141,9 @@ function toError(where: string, problem: ComponentProblem, json: unknown, what: 
 
 function errorsOf(state: State, json: Json, final: boolean): ComponentProblem[] {
   const { body, prefix, kind } = state.probe(json);
-  return problemsUnder(kind === 'message' ? messageProblems(body) : modalProblems(body), prefix)
-    .filter((problem) => final || !state.pending.some(([key, code]) => problem.path.length === 1 && problem.path[0] === key && problem.code === code));
+  return problemsUnder(kind === 'message' ? messageProblems(body) : modalProblems(body), prefix).filter(
+    (problem) => final || !state.pending.some(([key, code]) => problem.path.length === 1 && problem.path[0] === key && problem.code === code),
+  );
 }
 
 // Applies `change` to a copy and keeps it only when the result breaks no rule.
@@ -171,7 +172,8 @@ function settingsJson(where: string, settings: unknown, keys: Readonly<Record<st
     const value = (settings as Json)[key];
     if (value === undefined) continue;
     const field = keys[key];
-    if (field === undefined) throw argumentError('value', where, `${name}.${key}`, 'one of the known settings', value, `Known settings: ${Object.keys(keys).join(', ')}.`);
+    if (field === undefined)
+      throw argumentError('value', where, `${name}.${key}`, 'one of the known settings', value, `Known settings: ${Object.keys(keys).join(', ')}.`);
     json[field] = copyValue(where, `${name}.${key}`, value);
   }
   return json;
@@ -235,7 +237,12 @@ const inV2Message = (json: Json) => ({ body: { flags: V2, components: [json] }, 
 export class ActionRowBuilder extends BuilderBase<ActionRowComponent<ButtonComponent | SelectComponent>> {
   constructor() {
     super();
-    states.set(this, { label: 'ActionRowBuilder', json: { type: ComponentType.ActionRow, components: [] }, probe: inLegacyMessage, pending: [['components', FieldErrorCode.MinLength]] });
+    states.set(this, {
+      label: 'ActionRowBuilder',
+      json: { type: ComponentType.ActionRow, components: [] },
+      probe: inLegacyMessage,
+      pending: [['components', FieldErrorCode.MinLength]],
+    });
   }
 
   /** Adds a Button (at most 5 in a row, none beside a select). */
@@ -285,7 +292,10 @@ export class SectionBuilder extends BuilderBase<SectionComponent> {
       label: 'SectionBuilder',
       json: { type: ComponentType.Section, components: [] },
       probe: inV2Message,
-      pending: [['components', FieldErrorCode.MinLength], ['accessory', FieldErrorCode.Required]],
+      pending: [
+        ['components', FieldErrorCode.MinLength],
+        ['accessory', FieldErrorCode.Required],
+      ],
     });
   }
 
@@ -318,7 +328,8 @@ function childJson<B extends object>(where: string, name: string, value: unknown
     return structuredClone(stateOf(builder).json);
   }
   if (typeof value === 'object' && value !== null && states.has(value)) return structuredClone(stateOf(value).json);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw argumentError('type', where, name, 'a builder, a function that fills one, or a component object', value);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw argumentError('type', where, name, 'a builder, a function that fills one, or a component object', value);
   return copyValue(where, name, value) as Json;
 }
 
@@ -337,12 +348,20 @@ abstract class ContentBuilder<Output> extends BuilderBase<Output> {
 
   /** Adds an Action Row: an ActionRowBuilder, or a function that fills a new one. */
   addActionRow(row: ActionRowBuilder | ((row: ActionRowBuilder) => void)): this {
-    return pushComponent(this, 'addActionRow', childJson(`${stateOf(this).label}.addActionRow`, 'row', row, () => new ActionRowBuilder()));
+    return pushComponent(
+      this,
+      'addActionRow',
+      childJson(`${stateOf(this).label}.addActionRow`, 'row', row, () => new ActionRowBuilder()),
+    );
   }
 
   /** Adds a Section: a SectionBuilder, or a function that fills a new one. */
   addSection(section: SectionBuilder | ((section: SectionBuilder) => void)): this {
-    return pushComponent(this, 'addSection', childJson(`${stateOf(this).label}.addSection`, 'section', section, () => new SectionBuilder()));
+    return pushComponent(
+      this,
+      'addSection',
+      childJson(`${stateOf(this).label}.addSection`, 'section', section, () => new SectionBuilder()),
+    );
   }
 
   /** Adds a Media Gallery of 1–10 items. */
@@ -354,21 +373,32 @@ abstract class ContentBuilder<Output> extends BuilderBase<Output> {
 
   /** Adds a File: `attachment://<filename>` of a file uploaded with the message. */
   addFile(url: string, settings?: { spoiler?: boolean }): this {
-    return pushComponent(this, 'addFile', { type: ComponentType.File, file: { url }, ...settingsJson(`${stateOf(this).label}.addFile`, settings, { spoiler: 'spoiler' }) });
+    return pushComponent(this, 'addFile', {
+      type: ComponentType.File,
+      file: { url },
+      ...settingsJson(`${stateOf(this).label}.addFile`, settings, { spoiler: 'spoiler' }),
+    });
   }
 
   /** Adds a Separator; default a divider with small spacing. */
   addSeparator(settings?: { divider?: boolean; spacing?: SeparatorSpacing }): this {
-    return pushComponent(this, 'addSeparator', { type: ComponentType.Separator, ...settingsJson(`${stateOf(this).label}.addSeparator`, settings, { divider: 'divider', spacing: 'spacing' }) });
+    return pushComponent(this, 'addSeparator', {
+      type: ComponentType.Separator,
+      ...settingsJson(`${stateOf(this).label}.addSeparator`, settings, { divider: 'divider', spacing: 'spacing' }),
+    });
   }
-
 }
 
 /** A Container (V2 messages): children grouped with an optional accent colour. */
 export class ContainerBuilder extends ContentBuilder<ContainerComponent> {
   constructor() {
     super();
-    states.set(this, { label: 'ContainerBuilder', json: { type: ComponentType.Container, components: [] }, probe: inV2Message, pending: [['components', FieldErrorCode.MinLength]] });
+    states.set(this, {
+      label: 'ContainerBuilder',
+      json: { type: ComponentType.Container, components: [] },
+      probe: inV2Message,
+      pending: [['components', FieldErrorCode.MinLength]],
+    });
   }
 
   /** RGB 0x000000–0xFFFFFF; null removes it. */
@@ -401,15 +431,25 @@ export class MessageBuilder extends ContentBuilder<MessageBody> {
     const where = 'MessageBuilder';
     const settings = settingsJson(where, options, { componentsV2: 'v2', ephemeral: 'ephemeral' }, 'options');
     for (const key of ['v2', 'ephemeral']) {
-      if (settings[key] !== undefined && typeof settings[key] !== 'boolean') throw argumentError('type', where, `options.${key === 'v2' ? 'componentsV2' : key}`, 'a boolean', settings[key]);
+      if (settings[key] !== undefined && typeof settings[key] !== 'boolean')
+        throw argumentError('type', where, `options.${key === 'v2' ? 'componentsV2' : key}`, 'a boolean', settings[key]);
     }
     const flags = (settings.v2 === true ? V2 : 0) | (settings.ephemeral === true ? MessageFlags.Ephemeral : 0);
-    states.set(this, { label: 'MessageBuilder', json: { ...(flags === 0 ? {} : { flags }), components: [] }, probe: (json) => ({ body: json, prefix: [], kind: 'message' }), pending: [] });
+    states.set(this, {
+      label: 'MessageBuilder',
+      json: { ...(flags === 0 ? {} : { flags }), components: [] },
+      probe: (json) => ({ body: json, prefix: [], kind: 'message' }),
+      pending: [],
+    });
   }
 
   /** V2 messages: adds a Container, a ContainerBuilder or a function that fills a new one. */
   addContainer(container: ContainerBuilder | ((container: ContainerBuilder) => void)): this {
-    return pushComponent(this, 'addContainer', childJson('MessageBuilder.addContainer', 'container', container, () => new ContainerBuilder()));
+    return pushComponent(
+      this,
+      'addContainer',
+      childJson('MessageBuilder.addContainer', 'container', container, () => new ContainerBuilder()),
+    );
   }
 
   /** Legacy messages: the text, at most 4000 characters. */
@@ -427,7 +467,11 @@ export class ModalBuilder extends BuilderBase<ModalBody> {
       label: 'ModalBuilder',
       json: { components: [] },
       probe: (json) => ({ body: json, prefix: [], kind: 'modal' }),
-      pending: [['custom_id', FieldErrorCode.Required], ['title', FieldErrorCode.Required], ['components', FieldErrorCode.MinLength]],
+      pending: [
+        ['custom_id', FieldErrorCode.Required],
+        ['title', FieldErrorCode.Required],
+        ['components', FieldErrorCode.MinLength],
+      ],
     });
     if (customId !== undefined) this.setCustomId(customId);
     if (title !== undefined) this.setTitle(title);
@@ -460,7 +504,12 @@ export class ModalBuilder extends BuilderBase<ModalBody> {
   /** Adds a Label holding a String Select of 1–25 options. */
   addStringSelect(label: LabelInput, customId: string, options: readonly OptionInput[], settings?: Omit<SelectSettings, 'disabled'>): this {
     const where = 'ModalBuilder.addStringSelect';
-    return this.#label('addStringSelect', label, { type: ComponentType.StringSelect, custom_id: customId, options: optionsJson(where, options), ...settingsJson(where, settings, SELECT_KEYS) });
+    return this.#label('addStringSelect', label, {
+      type: ComponentType.StringSelect,
+      custom_id: customId,
+      options: optionsJson(where, options),
+      ...settingsJson(where, settings, SELECT_KEYS),
+    });
   }
 
   /** Adds a Label holding a User Select. */
@@ -482,24 +531,42 @@ export class ModalBuilder extends BuilderBase<ModalBody> {
 
   /** Adds a Label holding a File Upload (0–10 files). */
   addFileUpload(label: LabelInput, customId: string, settings?: FileUploadSettings): this {
-    return this.#label('addFileUpload', label, { type: ComponentType.FileUpload, custom_id: customId, ...settingsJson('ModalBuilder.addFileUpload', settings, VALUES_KEYS) });
+    return this.#label('addFileUpload', label, {
+      type: ComponentType.FileUpload,
+      custom_id: customId,
+      ...settingsJson('ModalBuilder.addFileUpload', settings, VALUES_KEYS),
+    });
   }
 
   /** Adds a Label holding a Radio Group of 2–10 options (at most one default). */
   addRadioGroup(label: LabelInput, customId: string, options: readonly Omit<OptionInput, 'emoji'>[], settings?: { required?: boolean }): this {
     const where = 'ModalBuilder.addRadioGroup';
-    return this.#label('addRadioGroup', label, { type: ComponentType.RadioGroup, custom_id: customId, options: optionsJson(where, options), ...settingsJson(where, settings, { required: 'required' }) });
+    return this.#label('addRadioGroup', label, {
+      type: ComponentType.RadioGroup,
+      custom_id: customId,
+      options: optionsJson(where, options),
+      ...settingsJson(where, settings, { required: 'required' }),
+    });
   }
 
   /** Adds a Label holding a Checkbox Group of 1–10 options. */
   addCheckboxGroup(label: LabelInput, customId: string, options: readonly Omit<OptionInput, 'emoji'>[], settings?: CheckboxGroupSettings): this {
     const where = 'ModalBuilder.addCheckboxGroup';
-    return this.#label('addCheckboxGroup', label, { type: ComponentType.CheckboxGroup, custom_id: customId, options: optionsJson(where, options), ...settingsJson(where, settings, VALUES_KEYS) });
+    return this.#label('addCheckboxGroup', label, {
+      type: ComponentType.CheckboxGroup,
+      custom_id: customId,
+      options: optionsJson(where, options),
+      ...settingsJson(where, settings, VALUES_KEYS),
+    });
   }
 
   /** Adds a Label holding one Checkbox (never required: use a Checkbox Group for that). */
   addCheckbox(label: LabelInput, customId: string, settings?: { default?: boolean }): this {
-    return this.#label('addCheckbox', label, { type: ComponentType.Checkbox, custom_id: customId, ...settingsJson('ModalBuilder.addCheckbox', settings, { default: 'default' }) });
+    return this.#label('addCheckbox', label, {
+      type: ComponentType.Checkbox,
+      custom_id: customId,
+      ...settingsJson('ModalBuilder.addCheckbox', settings, { default: 'default' }),
+    });
   }
 
   #autoSelect(method: string, type: number, label: LabelInput, customId: string, settings: unknown): this {
@@ -509,7 +576,8 @@ export class ModalBuilder extends BuilderBase<ModalBody> {
   #label(method: string, label: LabelInput, component: Json): this {
     const where = `ModalBuilder.${method}`;
     let text: Json;
-    if (typeof label === 'object' && label !== null && !Array.isArray(label)) text = settingsJson(where, label, { label: 'label', description: 'description' }, 'label');
+    if (typeof label === 'object' && label !== null && !Array.isArray(label))
+      text = settingsJson(where, label, { label: 'label', description: 'description' }, 'label');
     else if (typeof label === 'string') text = { label };
     else throw argumentError('type', where, 'label', 'a string, or { label, description? }', label);
     return this.#push(method, { type: ComponentType.Label, ...text, component });

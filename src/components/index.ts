@@ -75,7 +75,8 @@ export function fillComponentIds(tree: unknown): unknown {
   try {
     return fillIds(tree, !Array.isArray(tree));
   } catch (error) {
-    if (error instanceof ComponentTreeError) throw argumentError('value', where, 'tree', 'a tree without cycles, at most 32 levels deep and 100000 values large', tree, error.message);
+    if (error instanceof ComponentTreeError)
+      throw argumentError('value', where, 'tree', 'a tree without cycles, at most 32 levels deep and 100000 values large', tree, error.message);
     // Only exotic objects (a Proxy whose traps throw) get here: plain JSON never does.
     throw argumentError('type', where, 'tree', 'plain objects and arrays', tree, 'The tree could not be read as JSON data.');
   }

@@ -194,7 +194,8 @@ export interface SeparatorComponent extends ComponentBase<T['Separator']> {
 }
 
 /** What a Container may hold. */
-export type ContainerChild = ActionRowComponent<ButtonComponent | SelectComponent> | SectionComponent | TextDisplayComponent | MediaGalleryComponent | FileComponent | SeparatorComponent;
+export type ContainerChild =
+  ActionRowComponent<ButtonComponent | SelectComponent> | SectionComponent | TextDisplayComponent | MediaGalleryComponent | FileComponent | SeparatorComponent;
 
 export interface ContainerComponent extends ComponentBase<T['Container']> {
   /** 1 or more children. */
@@ -311,7 +312,9 @@ export interface MessageAttachmentInput {
 
 /** The fields of a message edit: as {@link MessageBody}, where `null` clears `content`, `components`, `flags`, `embeds`, `attachments` or `allowed_mentions`. */
 export type MessageEditBody = {
-  [Field in keyof MessageBody]?: Field extends 'content' | 'components' | 'flags' | 'embeds' | 'attachments' | 'allowed_mentions' ? MessageBody[Field] | null : MessageBody[Field];
+  [Field in keyof MessageBody]?: Field extends 'content' | 'components' | 'flags' | 'embeds' | 'attachments' | 'allowed_mentions'
+    ? MessageBody[Field] | null
+    : MessageBody[Field];
 };
 
 /** A modal: the data of an interaction response of type 9. */
@@ -480,4 +483,10 @@ export interface ModalSubmitData {
 export type MessageComponentData =
   | { component_type: T['Button']; id: number; custom_id: string }
   | { component_type: T['StringSelect']; id: number; custom_id: string; values: string[] }
-  | { component_type: T['UserSelect'] | T['RoleSelect'] | T['MentionableSelect'] | T['ChannelSelect']; id: number; custom_id: string; values: string[]; resolved?: SelectResolved };
+  | {
+      component_type: T['UserSelect'] | T['RoleSelect'] | T['MentionableSelect'] | T['ChannelSelect'];
+      id: number;
+      custom_id: string;
+      values: string[];
+      resolved?: SelectResolved;
+    };

@@ -58,19 +58,13 @@ export function assertCommand(command: unknown, pathIsAbsolute: (p: string) => b
  * `\t`, `\r`) are applied, because readers undo those before they undo the quoting.
  */
 export function quoteExecArgument(arg: string): string {
-  const quoted =
-    arg === '' || DESKTOP_RESERVED.test(arg) ? `"${arg.replace(/["`$\\]/g, (c) => `\\${c}`)}"` : arg;
-  return quoted
-    .replace(/%/g, '%%')
-    .replace(/\\/g, '\\\\')
-    .replace(/\n/g, '\\n')
-    .replace(/\t/g, '\\t')
-    .replace(/\r/g, '\\r');
+  const quoted = arg === '' || DESKTOP_RESERVED.test(arg) ? `"${arg.replace(/["`$\\]/g, (c) => `\\${c}`)}"` : arg;
+  return quoted.replace(/%/g, '%%').replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\t/g, '\\t').replace(/\r/g, '\\r');
 }
 
 /** The `Exec=` value for `command` with the URL field code `%u` appended as the last argument. */
 export function desktopExecLine(command: unknown, where: string): string {
-  assertCommand(command, path.posix.isAbsolute, where);
+  assertCommand(command, (p) => path.posix.isAbsolute(p), where);
   const valid = command as readonly string[];
   if ((valid[0] as string).includes('=')) {
     throw argumentError(
@@ -119,7 +113,7 @@ export function quoteWindowsArgument(arg: string): string {
  * `%*`, `%L`, `%~…` and others anywhere in that string and has no escape for a literal one.
  */
 export function windowsCommandLine(command: readonly string[], where = 'windowsCommandLine'): string {
-  assertCommand(command, path.win32.isAbsolute, where);
+  assertCommand(command, (p) => path.win32.isAbsolute(p), where);
   command.forEach((arg, index) => {
     if (arg.includes('%')) {
       throw argumentError(

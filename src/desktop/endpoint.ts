@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { checkOptions, checkString } from '../shared/check.js';
 import { argumentError } from '../shared/errors.js';
-import { UnsafeEndpointError } from './errors.js';
+import { DesktopError } from './errors.js';
 import { validateScheme } from './validate.js';
 
 /** Longest socket path used; `sun_path` holds 108 bytes on Linux and 104 on macOS. */
@@ -84,17 +84,24 @@ export function ensurePrivateDirectory(dir: string, create: boolean): void {
   const stat = lstatSync(dir);
   const uid = currentUid();
   if (!stat.isDirectory() || stat.isSymbolicLink()) {
-    throw new UnsafeEndpointError(dir, `${dir} is not a directory; remove it so social-sdk-auth can create its private directory there.`);
+    throw new DesktopError('ERR_ENDPOINT_UNSAFE', `${dir} is not a directory; remove it so social-sdk-auth can create its private directory there.`, {
+      path: dir,
+    });
   }
   if (uid !== undefined && stat.uid !== uid) {
-    throw new UnsafeEndpointError(
-      dir,
+    throw new DesktopError(
+      'ERR_ENDPOINT_UNSAFE',
       `${dir} belongs to another user (uid ${stat.uid}), so it is not used for the sign-in hand-off; remove it, or set XDG_RUNTIME_DIR to a directory of your own.`,
+      { path: dir },
     );
   }
   if ((stat.mode & 0o077) !== 0) {
     if (!create) {
-      throw new UnsafeEndpointError(dir, `${dir} can be entered by other users, so it is not used for the sign-in hand-off; run "chmod 700 ${dir}".`);
+      throw new DesktopError(
+        'ERR_ENDPOINT_UNSAFE',
+        `${dir} can be entered by other users, so it is not used for the sign-in hand-off; run "chmod 700 ${dir}".`,
+        { path: dir },
+      );
     }
     // Ours but too open (e.g. made under an unusual umask): close it before use.
     chmodSync(dir, 0o700);

@@ -6,14 +6,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { checkMs, checkOptions, checkSignal, checkString } from '../shared/check.js';
 import { argumentError } from '../shared/errors.js';
-import {
-  DesktopAbortError,
-  errorCodeOf,
-  HandoffError,
-  HandoffTimeoutError,
-  NoInstanceError,
-  RedirectRejectedError,
-} from './errors.js';
+import { DesktopError, errorCodeOf } from './errors.js';
 import { ensurePrivateDirectory, redirectEndpoint } from './endpoint.js';
 import { assertRedirectUrl, redirectUrlProblem, validateScheme } from './validate.js';
 
@@ -56,7 +49,7 @@ export function forwardRedirect(url: string, options: ForwardRedirectOptions): P
         ensurePrivateDirectory(dir, false);
       } catch (error) {
         if (errorCodeOf(error) === 'ENOENT') {
-          throw new NoInstanceError(endpoint, noInstanceMessage(endpoint), { cause: error });
+          throw new DesktopError('ERR_NO_INSTANCE', noInstanceMessage(endpoint), { endpoint, cause: error });
         }
         throw error;
       }
@@ -65,7 +58,7 @@ export function forwardRedirect(url: string, options: ForwardRedirectOptions): P
     return Promise.reject(error);
   }
   if (signal?.aborted) {
-    return Promise.reject(new DesktopAbortError('The redirect was not forwarded: the operation was aborted.', signal.reason));
+    return Promise.reject(new DesktopError('ERR_ABORTED', 'The redirect was not forwarded: the operation was aborted.', { cause: signal.reason }));
   }
 
   return new Promise<void>((resolve, reject) => {
@@ -73,9 +66,11 @@ export function forwardRedirect(url: string, options: ForwardRedirectOptions): P
     let reply = '';
     const socket = net.connect(endpoint);
     const timer = setTimeout(() => {
-      fail(new HandoffTimeoutError(`The running instance did not answer within ${timeoutMs} ms; it may be busy or hung. Try again, or restart the game.`));
+      fail(
+        new DesktopError('ERR_TIMEOUT', `The running instance did not answer within ${timeoutMs} ms; it may be busy or hung. Try again, or restart the game.`),
+      );
     }, timeoutMs);
-    const onAbort = (): void => fail(new DesktopAbortError('Forwarding the redirect was aborted.', signal?.reason));
+    const onAbort = (): void => fail(new DesktopError('ERR_ABORTED', 'Forwarding the redirect was aborted.', { cause: signal?.reason }));
     signal?.addEventListener('abort', onAbort, { once: true });
 
     function settle(): void {
@@ -96,7 +91,8 @@ export function forwardRedirect(url: string, options: ForwardRedirectOptions): P
       reply += data;
       const newline = reply.indexOf('\n');
       if (newline === -1) {
-        if (reply.length > 64) fail(new RedirectRejectedError(`${endpoint} answered with something that is not the hand-off protocol; is another program listening there?`));
+        if (reply.length > 64)
+          fail(new DesktopError('ERR_REJECTED', `${endpoint} answered with something that is not the hand-off protocol; is another program listening there?`));
         return;
       }
       const answer = reply.slice(0, newline).trim();
@@ -105,19 +101,28 @@ export function forwardRedirect(url: string, options: ForwardRedirectOptions): P
         settle();
         resolve();
       } else if (answer === 'rejected') {
-        fail(new RedirectRejectedError(`The running instance refused the redirect URL: it is not a URL of the scheme "${scheme}" it listens for.`));
+        fail(new DesktopError('ERR_REJECTED', `The running instance refused the redirect URL: it is not a URL of the scheme "${scheme}" it listens for.`));
       } else {
-        fail(new RedirectRejectedError(`${endpoint} answered with something that is not the hand-off protocol; is another program listening there?`));
+        fail(new DesktopError('ERR_REJECTED', `${endpoint} answered with something that is not the hand-off protocol; is another program listening there?`));
       }
     });
     socket.on('close', () => {
-      fail(new RedirectRejectedError(`The running instance closed the connection without accepting the redirect (it may be shutting down or overloaded); try again.`));
+      fail(
+        new DesktopError(
+          'ERR_REJECTED',
+          `The running instance closed the connection without accepting the redirect (it may be shutting down or overloaded); try again.`,
+        ),
+      );
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') {
-        fail(new NoInstanceError(endpoint, noInstanceMessage(endpoint), { cause: error }));
+        fail(new DesktopError('ERR_NO_INSTANCE', noInstanceMessage(endpoint), { endpoint, cause: error }));
       } else {
-        fail(new HandoffError(`Could not hand the redirect to the running instance at ${endpoint} (${error.code ?? error.message}).`, { cause: error }));
+        fail(
+          new DesktopError('ERR_HANDOFF_FAILED', `Could not hand the redirect to the running instance at ${endpoint} (${error.code ?? error.message}).`, {
+            cause: error,
+          }),
+        );
       }
     });
   });

@@ -19,7 +19,11 @@ export { redirectEndpoint, type EndpointOptions } from './endpoint.js';
 export { validateScheme, defaultScheme, customSchemeRedirectUri } from './validate.js';
 export { windowsCommandLine } from './command-line.js';
 export { desktopEntry, type DesktopEntryInput } from './linux.js';
+export { openSchemeUrl, type OpenSchemeUrlOptions, type OpenSchemeUrlResult } from './open-scheme.js';
 export {
+  DesktopError,
+  type DesktopErrorCode,
+  type DesktopErrorDetails,
   InvalidSchemeError,
   InvalidRedirectUrlError,
   UnsupportedPlatformError,

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { desktopExecLine, escapeDesktopString } from './command-line.js';
 import { checkOptions, checkString } from '../shared/check.js';
 import { argumentError } from '../shared/errors.js';
-import { MissingToolError } from './errors.js';
+import { DesktopError } from './errors.js';
 import { validateScheme } from './validate.js';
 import { findInPath, installHint, runTool } from './run-tool.js';
 
@@ -119,9 +119,10 @@ export async function registerLinux(input: LinuxRegisterInput): Promise<LinuxReg
   // Look for xdg-mime before writing anything, so a missing tool leaves no file behind.
   const xdgMime = findInPath('xdg-mime', input.env);
   if (!xdgMime) {
-    throw new MissingToolError(
-      'xdg-mime',
+    throw new DesktopError(
+      'ERR_MISSING_TOOL',
       `xdg-mime was not found in PATH, so the "${input.scheme}:" scheme cannot be made the default handler; ${installHint('xdg-mime')}.`,
+      { tool: 'xdg-mime' },
     );
   }
   const dir = applicationsDir(input.env, 'registerUriScheme');
@@ -149,7 +150,10 @@ export function removeAssociation(text: string, scheme: string, id: string): str
     const entry = /^\s*([^=#\s][^=]*?)\s*=(.*)$/.exec(line);
     const inAssociations = group === 'Default Applications' || group === 'Added Associations';
     if (!header && entry && inAssociations && (entry[1] ?? '').toLowerCase() === key) {
-      const ids = (entry[2] ?? '').split(';').map((s) => s.trim()).filter((s) => s !== '');
+      const ids = (entry[2] ?? '')
+        .split(';')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
       const kept = ids.filter((s) => s !== id);
       if (kept.length !== ids.length) {
         changed = true;
@@ -174,12 +178,7 @@ async function removeAssociationFrom(file: string, scheme: string, id: string): 
   if (next !== undefined) await writeFileAtomic(file, next);
 }
 
-export async function unregisterLinux(input: {
-  scheme: string;
-  env: NodeJS.ProcessEnv;
-  timeoutMs: number;
-  signal?: AbortSignal | undefined;
-}): Promise<void> {
+export async function unregisterLinux(input: { scheme: string; env: NodeJS.ProcessEnv; timeoutMs: number; signal?: AbortSignal | undefined }): Promise<void> {
   const dir = applicationsDir(input.env, 'unregisterUriScheme');
   const id = desktopFileId(input.scheme);
   await fs.rm(path.join(dir, id), { force: true });

@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import { inspect } from 'node:util';
 import { checkFunction, checkMs, checkOptions, checkSignal, checkString } from '../shared/check.js';
 import { argumentError, SocialSdkAuthError } from '../shared/errors.js';
-import { DesktopAbortError, errorCodeOf, HandoffError, InstanceRunningError } from './errors.js';
+import { DesktopError, errorCodeOf } from './errors.js';
 import { endpointDirectory, ensurePrivateDirectory, redirectEndpoint } from './endpoint.js';
 import { MAX_URL_BYTES, redirectUrlProblem, validateScheme } from './validate.js';
 
@@ -87,7 +87,8 @@ function probe(endpoint: string): Promise<ProbeResult> {
       const code = errorCodeOf(error);
       if (code === 'ECONNREFUSED' || code === 'ENOTSOCK') finish('stale');
       else if (code === 'ENOENT') finish('gone');
-      else if (code === 'EAGAIN') finish('live'); // backlog full: somebody is listening
+      else if (code === 'EAGAIN')
+        finish('live'); // backlog full: somebody is listening
       else finish('busy');
     });
   });
@@ -212,7 +213,7 @@ async function bindUnixSocket(server: net.Server, endpoint: string): Promise<Fil
         });
       }
     }
-    throw new HandoffError(`Could not listen on ${endpoint}: it kept being taken and released by another process; try again.`);
+    throw new DesktopError('ERR_HANDOFF_FAILED', `Could not listen on ${endpoint}: it kept being taken and released by another process; try again.`);
   } catch (error) {
     // Whatever failed, no server may stay behind to keep the process alive.
     server.close();
@@ -222,14 +223,15 @@ async function bindUnixSocket(server: net.Server, endpoint: string): Promise<Fil
   }
 }
 
-function instanceRunning(endpoint: string): InstanceRunningError {
-  return new InstanceRunningError(
-    endpoint,
+function instanceRunning(endpoint: string): DesktopError {
+  return new DesktopError(
+    'ERR_INSTANCE_RUNNING',
     `Another instance of the game is already running and listening on ${endpoint}; bring that instance to the front instead of starting a second one, or quit it first.`,
+    { endpoint },
   );
 }
 
-function bindError(endpoint: string, error: unknown): HandoffError {
+function bindError(endpoint: string, error: unknown): DesktopError {
   const code = errorCodeOf(error);
   // Node reports a missing directory as EACCES when binding, so look at the directory itself.
   const missing = identityOf(path.dirname(endpoint)) === undefined;
@@ -241,7 +243,7 @@ function bindError(endpoint: string, error: unknown): HandoffError {
         : code === 'ENAMETOOLONG' || code === 'EINVAL'
           ? 'the path is too long for a socket; use a shorter endpoint'
           : 'try again, and check that its directory is yours and writable';
-  return new HandoffError(`Could not listen for sign-in redirects on ${endpoint} (${code ?? 'error'}): ${advice}.`, { cause: error });
+  return new DesktopError('ERR_HANDOFF_FAILED', `Could not listen for sign-in redirects on ${endpoint} (${code ?? 'error'}): ${advice}.`, { cause: error });
 }
 
 /** Checks that only listenForRedirects makes listeners. */
@@ -364,7 +366,7 @@ export async function listenForRedirects(options: ListenForRedirectsOptions): Pr
   const endpoint = options.endpoint === undefined ? redirectEndpoint(scheme) : checkString(where, 'options.endpoint', options.endpoint, true);
   if (endpoint.includes('\0')) throw argumentError('value', where, 'options.endpoint', 'a path without NUL characters', endpoint);
   if (signal?.aborted) {
-    throw new DesktopAbortError('listenForRedirects was not started: the operation was aborted.', signal.reason);
+    throw new DesktopError('ERR_ABORTED', 'listenForRedirects was not started: the operation was aborted.', { cause: signal.reason });
   }
   const isPipe = process.platform === 'win32';
   if (!isPipe && options.endpoint === undefined) {
@@ -476,7 +478,7 @@ export async function listenForRedirects(options: ListenForRedirectsOptions): Pr
   if (signal?.aborted) {
     // Aborted while binding: the abort event came before the listener could hear it.
     await listener.close();
-    throw new DesktopAbortError('listenForRedirects was aborted while starting.', signal.reason);
+    throw new DesktopError('ERR_ABORTED', 'listenForRedirects was aborted while starting.', { cause: signal.reason });
   }
   return listener;
 }

@@ -5,14 +5,12 @@
 import { execFile } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { CommandFailedError, DesktopAbortError, MissingToolError } from './errors.js';
+import { DesktopError } from './errors.js';
 
 /** How to get a missing tool, by tool name. */
 const INSTALL_HINTS: Record<string, string> = {
-  'xdg-mime':
-    'install xdg-utils (Debian/Ubuntu: sudo apt-get install xdg-utils; Fedora: sudo dnf install xdg-utils; Arch: sudo pacman -S xdg-utils)',
-  'update-desktop-database':
-    'install desktop-file-utils (Debian/Ubuntu: sudo apt-get install desktop-file-utils)',
+  'xdg-mime': 'install xdg-utils (Debian/Ubuntu: sudo apt-get install xdg-utils; Fedora: sudo dnf install xdg-utils; Arch: sudo pacman -S xdg-utils)',
+  'update-desktop-database': 'install desktop-file-utils (Debian/Ubuntu: sudo apt-get install desktop-file-utils)',
   'reg.exe': 'reg.exe ships with every Windows; check that %SystemRoot%\\System32 exists and is readable',
 };
 
@@ -48,7 +46,7 @@ export function runTool(file: string, args: readonly string[], options: RunOptio
   const shown = [tool, ...args];
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
-      reject(new DesktopAbortError(`${tool} was not started: the operation was aborted.`, options.signal.reason));
+      reject(new DesktopError('ERR_ABORTED', `${tool} was not started: the operation was aborted.`, { cause: options.signal.reason }));
       return;
     }
     execFile(
@@ -69,30 +67,29 @@ export function runTool(file: string, args: readonly string[], options: RunOptio
           return;
         }
         const err = error as NodeJS.ErrnoException & { killed?: boolean; signal?: string | null };
-        const tail = String(stderr ?? '').trim().slice(-500);
+        const tail = String(stderr ?? '')
+          .trim()
+          .slice(-500);
         if (err.code === 'ENOENT') {
-          reject(new MissingToolError(tool, `${tool} was not found; ${installHint(tool)}.`));
+          reject(new DesktopError('ERR_MISSING_TOOL', `${tool} was not found; ${installHint(tool)}.`, { tool }));
         } else if (err.name === 'AbortError' || options.signal?.aborted) {
-          reject(new DesktopAbortError(`${tool} was stopped: the operation was aborted.`, options.signal?.reason));
+          reject(new DesktopError('ERR_ABORTED', `${tool} was stopped: the operation was aborted.`, { cause: options.signal?.reason }));
         } else if (err.killed) {
           reject(
-            new CommandFailedError(
-              shown,
-              null,
-              tail,
+            new DesktopError(
+              'ERR_COMMAND_FAILED',
               `\`${shown.join(' ')}\` did not finish within ${options.timeoutMs} ms and was killed; check that ${tool} works when run by hand, or raise timeoutMs.`,
-              { cause: error },
+              { command: shown, exitCode: null, stderr: tail, cause: error },
             ),
           );
         } else {
           const exitCode = typeof err.code === 'number' ? err.code : null;
           reject(
-            new CommandFailedError(
-              shown,
-              exitCode,
-              tail,
+            // eslint-disable-next-line @typescript-eslint/restrict-template-expressions -- Node's types give err.code as a string, but a failed command's is its exit status, a number
+            new DesktopError(
+              'ERR_COMMAND_FAILED',
               `\`${shown.join(' ')}\` failed${exitCode === null ? '' : ` with exit code ${exitCode}`}${tail ? `: ${tail}` : ''}. Run it by hand to see why, then try again.`,
-              { cause: error },
+              { command: shown, exitCode, stderr: tail, cause: error },
             ),
           );
         }

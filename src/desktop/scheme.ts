@@ -7,7 +7,7 @@ import * as sea from 'node:sea';
 import { assertCommand } from './command-line.js';
 import { checkMs, checkOneOf, checkOptions, checkSignal, checkString } from '../shared/check.js';
 import { argumentError } from '../shared/errors.js';
-import { UnsupportedPlatformError } from './errors.js';
+import { DesktopError } from './errors.js';
 import { registerLinux, unregisterLinux } from './linux.js';
 import { validateScheme } from './validate.js';
 import { registerWindows, unregisterWindows } from './windows.js';
@@ -18,9 +18,7 @@ const FREEDESKTOP = new Set<NodeJS.Platform>(['linux', 'freebsd', 'openbsd', 'ne
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** Every value `process.platform` can take. */
-const PLATFORMS: readonly NodeJS.Platform[] = [
-  'aix', 'android', 'cygwin', 'darwin', 'freebsd', 'haiku', 'linux', 'netbsd', 'openbsd', 'sunos', 'win32',
-];
+const PLATFORMS: readonly NodeJS.Platform[] = ['aix', 'android', 'cygwin', 'darwin', 'freebsd', 'haiku', 'linux', 'netbsd', 'openbsd', 'sunos', 'win32'];
 
 export interface RegisterUriSchemeOptions {
   /**
@@ -98,17 +96,19 @@ export function defaultHandlerCommand(): string[] {
   return [process.execPath, path.resolve(script)];
 }
 
-function macosError(scheme: string): UnsupportedPlatformError {
-  return new UnsupportedPlatformError(
-    'darwin',
+function macosError(scheme: string): DesktopError {
+  return new DesktopError(
+    'ERR_UNSUPPORTED_PLATFORM',
     `macOS does not let a running program register the "${scheme}:" scheme: declare it in the app bundle's Info.plist under CFBundleURLTypes (CFBundleURLSchemes = ["${scheme}"]); the URL then arrives as an Apple Event, not in argv. Electron apps call app.setAsDefaultProtocolClient("${scheme}") and list it under the packager's "protocols" key (see social-sdk-auth/electron).`,
+    { platform: 'darwin' },
   );
 }
 
-function unsupportedError(platform: string, scheme: string): UnsupportedPlatformError {
-  return new UnsupportedPlatformError(
-    platform,
+function unsupportedError(platform: string, scheme: string): DesktopError {
+  return new DesktopError(
+    'ERR_UNSUPPORTED_PLATFORM',
     `Registering the "${scheme}:" scheme is not supported on ${platform}; use the loopback redirect (the default), which needs nothing registered.`,
+    { platform },
   );
 }
 
@@ -138,7 +138,7 @@ export async function registerUriScheme(options: RegisterUriSchemeOptions): Prom
   checkString(where, 'options.name', name);
   if (name.trim() === '') throw argumentError('value', where, 'options.name', "a non-empty name such as the game's title", name);
   if (platform === 'darwin') throw macosError(scheme);
-  const isAbsolute = platform === 'win32' ? path.win32.isAbsolute : path.posix.isAbsolute;
+  const isAbsolute = (p: string): boolean => (platform === 'win32' ? path.win32 : path.posix).isAbsolute(p);
   const command = assertCommand(o.command === undefined ? defaultHandlerCommand() : o.command, isAbsolute, where);
   const base = { scheme, redirectUri: `${scheme}:/authorize/callback`, platform, command: [...command] };
   if (FREEDESKTOP.has(platform)) {

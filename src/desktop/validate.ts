@@ -4,7 +4,7 @@
  */
 import { checkSnowflake } from '../shared/check.js';
 import { argumentError } from '../shared/errors.js';
-import { InvalidRedirectUrlError, InvalidSchemeError } from './errors.js';
+import { DesktopError } from './errors.js';
 
 /** RFC 3986 section 3.1: `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`. */
 const SCHEME_GRAMMAR = /^[A-Za-z][A-Za-z0-9+.-]*$/;
@@ -20,10 +20,43 @@ export const MAX_URL_BYTES = 8192;
  * work (the browser handles it itself) or hijack that program's links.
  */
 export const RESERVED_SCHEMES: ReadonlySet<string> = new Set([
-  'about', 'blob', 'chrome', 'chrome-extension', 'content', 'data', 'discord', 'edge', 'file',
-  'filesystem', 'ftp', 'ftps', 'git', 'http', 'https', 'intent', 'irc', 'ircs', 'javascript',
-  'jar', 'mailto', 'moz-extension', 'news', 'nntp', 'resource', 'sftp', 'sip', 'sips', 'sms',
-  'smb', 'ssh', 'tel', 'urn', 'vbscript', 'view-source', 'ws', 'wss',
+  'about',
+  'blob',
+  'chrome',
+  'chrome-extension',
+  'content',
+  'data',
+  'discord',
+  'edge',
+  'file',
+  'filesystem',
+  'ftp',
+  'ftps',
+  'git',
+  'http',
+  'https',
+  'intent',
+  'irc',
+  'ircs',
+  'javascript',
+  'jar',
+  'mailto',
+  'moz-extension',
+  'news',
+  'nntp',
+  'resource',
+  'sftp',
+  'sip',
+  'sips',
+  'sms',
+  'smb',
+  'ssh',
+  'tel',
+  'urn',
+  'vbscript',
+  'view-source',
+  'ws',
+  'wss',
 ]);
 
 /**
@@ -49,26 +82,29 @@ export function validateScheme(scheme: unknown, where = 'validateScheme', name =
     throw argumentError('type', where, name, 'a URI scheme string such as "discord-1234567890"', scheme);
   }
   if (scheme.endsWith(':') || scheme.includes('/')) {
-    throw new InvalidSchemeError(
+    throw new DesktopError(
+      'ERR_INVALID_SCHEME',
       `scheme must be the bare scheme name without ":" or "//", e.g. "discord-1234567890" rather than "discord-1234567890://".`,
     );
   }
   if (!SCHEME_GRAMMAR.test(scheme)) {
-    throw new InvalidSchemeError(
+    throw new DesktopError(
+      'ERR_INVALID_SCHEME',
       // The text is not quoted: a caller may have passed a whole redirect URL by mistake.
       `scheme is not a valid URI scheme: it must start with a letter and contain only letters, digits, "+", "-" and "." (RFC 3986 section 3.1).`,
     );
   }
   if (scheme.length < 2) {
     // Windows reads a one-letter scheme as a drive letter ("c:/…").
-    throw new InvalidSchemeError(`scheme ${JSON.stringify(scheme)} is too short: use at least two characters, e.g. "discord-1234567890".`);
+    throw new DesktopError('ERR_INVALID_SCHEME', `scheme ${JSON.stringify(scheme)} is too short: use at least two characters, e.g. "discord-1234567890".`);
   }
   if (scheme.length > MAX_SCHEME_LENGTH) {
-    throw new InvalidSchemeError(`scheme is ${scheme.length} characters long; use at most ${MAX_SCHEME_LENGTH}.`);
+    throw new DesktopError('ERR_INVALID_SCHEME', `scheme is ${scheme.length} characters long; use at most ${MAX_SCHEME_LENGTH}.`);
   }
   const lower = scheme.toLowerCase();
   if (RESERVED_SCHEMES.has(lower) || lower.startsWith('ms-') || lower.startsWith('web+')) {
-    throw new InvalidSchemeError(
+    throw new DesktopError(
+      'ERR_INVALID_SCHEME',
       `scheme "${lower}" belongs to browsers, the operating system or another program and cannot be claimed by a game; use a scheme of your own such as "discord-{applicationId}".`,
     );
   }
@@ -98,12 +134,13 @@ export function redirectUrlProblem(text: string, scheme: string): string | undef
   return undefined;
 }
 
-/** Throws `InvalidRedirectUrlError` unless `url` is a URL of `scheme` the hand-off may carry. */
+/** Throws a DesktopError `ERR_INVALID_REDIRECT_URL` unless `url` is a URL of `scheme` the hand-off may carry. */
 export function assertRedirectUrl(url: unknown, scheme: string, where: string): string {
   if (typeof url !== 'string') throw argumentError('type', where, 'url', `a "${scheme}:" URL string`, url);
   const problem = redirectUrlProblem(url, scheme);
   if (problem !== undefined) {
-    throw new InvalidRedirectUrlError(
+    throw new DesktopError(
+      'ERR_INVALID_REDIRECT_URL',
       `Cannot hand over this redirect: ${problem}. Pass the "${scheme}:" URL the operating system gave the game on its command line.`,
     );
   }

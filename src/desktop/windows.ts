@@ -29,12 +29,7 @@ export function regExePath(env: NodeJS.ProcessEnv): string {
 }
 
 /** The reg.exe calls that register `scheme` with `command` (the URL is appended as `"%1"`). */
-export function buildRegAddInvocations(input: {
-  scheme: string;
-  name: string;
-  command: readonly string[];
-  env?: NodeJS.ProcessEnv;
-}): RegInvocation[] {
+export function buildRegAddInvocations(input: { scheme: string; name: string; command: readonly string[]; env?: NodeJS.ProcessEnv }): RegInvocation[] {
   if (/[\r\n\0]/.test(input.name)) {
     throw argumentError('value', 'registerUriScheme', 'name', 'a name without line breaks or NUL characters', input.name);
   }

@@ -14,21 +14,26 @@
 import { inspect } from 'node:util';
 import { checkBoolean, checkFunction, checkInteger, checkMs, checkOneOf, checkOptions, checkSignal, checkSnowflake, checkString } from '../shared/check.js';
 import { argumentError } from '../shared/errors.js';
-import type { EmulatorContext } from './context.js';
-import { createAccessToken, generateBotToken } from './credentials.js';
-import { EmulatorClosedError, EmulatorGatewayError } from './errors.js';
+import { JsonErrorCode } from '../rules/errors.js';
+import type { EmulatorContext } from './kernel/context.js';
+import { generateBotToken } from './kernel/credentials.js';
+import { createAccessToken, liveTokensOf } from './oauth/access-tokens.js';
+import { EmulatorClosedError, EmulatorGatewayError } from './kernel/errors.js';
 import { startGateway } from './gateway/gateway.js';
 import { LobbyWorld } from './lobbies/world.js';
 import { Snowflakes } from './kernel/ids.js';
+import { resetAreas } from './kernel/area-state.js';
 import { Guard } from './kernel/guard.js';
-import { RateLimits } from './ratelimit/limiter.js';
-import { openStateStore } from './state/index.js';
+import { RateLimits } from './kernel/ratelimit.js';
+import { openStateStore, type MemoryStateStore } from './state/index.js';
+import { OAuthStore } from './oauth/store.js';
 import { damagedState } from './state/saved.js';
-import { createSigningKey } from './keys.js';
-import { openHeadless } from './opener.js';
-import { BOT_TOKEN_PATTERN, checkLatency, resolveOptions } from './options.js';
-import { decideDevice, devicePolls, slowDownDevice } from './device/flow.js';
-import { provisionalAccountOf, setBanned } from './provisional/accounts.js';
+import { sharedSigningKey } from './oauth/keys.js';
+import { openHeadless } from './oauth/opener.js';
+import { BOT_TOKEN_PATTERN, checkLatency, resolveOptions, type ResolvedOptions } from './options.js';
+import { decideDevice, DEVICE_CODE_GRANT, deviceCodeGrant, devicePolls, slowDownDevice } from './device/flow.js';
+import type { OAuthHooks } from './oauth/hooks.js';
+import { mergeOnSignIn, provisionalAccountOf, provisionalUser, setBanned } from './provisional/accounts.js';
 import { EXTERNAL_AUTH_TYPES } from './provisional/identities.js';
 import { EmulatorServer } from './server.js';
 import { canUseCommand } from './commands/access.js';
@@ -39,6 +44,7 @@ import { channelJson, guildJson, memberJson, roleJson } from './world/render.js'
 import * as gatewayEvents from './gateway/events.js';
 import { postUserMessage, checkUserMessage } from './messages/router.js';
 import { playerReaction } from './messages/player-reaction.js';
+import { checkRoute } from './custom-routes.js';
 import { directMessagesBetween, postDirectMessage } from './messages/direct.js';
 import type { GuildRecord } from './world/types.js';
 import { World } from './world/world.js';
@@ -69,13 +75,15 @@ import type {
   EmulatorGuildObject,
   EmulatorRole,
   EmulatorRoleObject,
+  EmulatorRoute,
 } from './types.js';
 
 /** Every type of the emulator's options and objects. */
 export type * from './types.js';
 
-export { EmulatorClosedError, EmulatorGatewayError, EmulatorOpenUrlError, EmulatorStateError } from './errors.js';
+export { EmulatorClosedError, EmulatorGatewayError, EmulatorOpenUrlError, EmulatorStateError } from './kernel/errors.js';
 export { DEFAULT_APPLICATION_ID } from './options.js';
+export { fieldError, EmulatorFieldError } from './custom-routes.js';
 export { ALL_PERMISSIONS, PermissionFlags, type PermissionFlag } from '../rules/permissions.js';
 export { EmulatorInteractionError, type EmulatorInteractionFailure } from './interactions/errors.js';
 export type * from './interactions/types.js';
@@ -199,9 +207,14 @@ class RunningEmulator implements Emulator {
     return gateway.hooks;
   }
 
+  reset(): void {
+    if (this.#server.isClosed) throw new EmulatorClosedError('reset the emulator');
+    resetContext(this.#ctx, this.#server);
+  }
+
   async close(): Promise<void> {
     this.#ctx.gateway?.close();
-    interactions.interactionWorldOf(this.#ctx)?.close(); // interactions: stops deliveries in flight
+    resetAreas(this.#ctx, true); // interactions: stops deliveries in flight
     await Promise.all([...this.#desktopClients].map((desktop) => desktop.close()));
     await this.#server.close();
     this.#ctx.lobbies.close();
@@ -380,6 +393,13 @@ class RunningEmulator implements Emulator {
     const { channelId, userId, content } = checkUserMessage(this.#ctx, 'emulator.sendUserMessage', options);
     if (this.#server.isClosed) throw new EmulatorClosedError('send a message');
     return postUserMessage(this.#ctx, channelId, userId, content);
+  }
+
+  addRoute(route: EmulatorRoute): void {
+    const where = 'emulator.addRoute';
+    const checked = checkRoute(where, 'route', route);
+    if (this.#server.isClosed) throw new EmulatorClosedError('add a route');
+    this.#server.addRoutes(where, [{ route: checked, name: 'route' }]);
   }
 
   async addReaction(options: { channelId: string; messageId: string; emoji: string; userId: string }): Promise<void> {
@@ -658,20 +678,91 @@ function checkStorm(storm: unknown): { count: number; retryAfter: number; scope:
   return { count, retryAfter, scope };
 }
 
+/** What the device flow, provisional accounts and interactions add to the OAuth endpoints. */
+const OAUTH_HOOKS: OAuthHooks = {
+  grants: new Map([[DEVICE_CODE_GRANT, deviceCodeGrant]]),
+  mergeOnSignIn,
+  userOf: provisionalUser,
+  interactionsOf(ctx, applicationId) {
+    const world = interactions.interactionWorldOf(ctx);
+    return {
+      publicKeyHex: world.keys.get(applicationId)!.publicKeyHex,
+      interactionsEndpointUrl: world.interactionsEndpointUrls.get(applicationId),
+      eventWebhooksUrl: world.eventWebhooksUrls.get(applicationId),
+    };
+  },
+};
+
+/** Settings a reset keeps: what programs outside the emulator were given (bot tokens, interaction keys). */
+const keptSetting = (key: string): boolean => key.startsWith('bot-token:') || key.startsWith('interaction-key:');
+
+/** The world state of a context made from the options over `state`: what startEmulator loads and reset() makes anew. */
+interface WorldState {
+  lobbies: LobbyWorld;
+  world: World;
+  commands: CommandStore;
+  ids: Snowflakes;
+}
+
+/** Makes the world of `resolved` over the state store (loading what it saved); on failure nothing is left running. */
+function openWorld(resolved: ResolvedOptions, state: MemoryStateStore): WorldState {
+  const ids = new Snowflakes();
+  const lobbies = new LobbyWorld(state, resolved.clock, ids);
+  try {
+    // One id sequence for every area, kept above every id loaded from dataDir.
+    const world = new World(state, () => ids.next(resolved.clock()), resolved.clock);
+    lobbies.useChannels(world);
+    const commands = new CommandStore(state);
+    for (const id of commands.ids()) ids.seen(id);
+    for (const spec of resolved.guilds) if (spec.id === undefined || !world.guilds.has(spec.id)) world.createGuild(spec);
+    return { lobbies, world, commands, ids };
+  } catch (err) {
+    lobbies.stop();
+    throw err;
+  }
+}
+
+/** Returns a running emulator to its start state (`Emulator.reset`). */
+function resetContext(ctx: EmulatorContext, server: EmulatorServer): void {
+  ctx.gateway?.reset();
+  resetAreas(ctx); // interactions (deliveries in flight stop), messages, device and provisional state
+  ctx.lobbies.stop();
+  const state = ctx.lobbies.store;
+  state.clear(keptSetting);
+  ctx.store.clear();
+  Object.assign(ctx, openWorld(ctx.options, state));
+  ctx.rateLimits = new RateLimits();
+  ctx.consent = 'approve';
+  ctx.signedInUserId = ctx.options.defaultUserId;
+  ctx.latencyMs = ctx.options.latencyMs;
+  ctx.authorizeFault = undefined;
+  ctx.tokenFault = undefined;
+  ctx.serverFault = undefined;
+  server.clearLog();
+}
+
 /** Starts an emulator on 127.0.0.1; resolves once it accepts requests. */
 export async function startEmulator(options?: EmulatorOptions): Promise<Emulator> {
   const resolved = resolveOptions(options);
-  const key = await createSigningKey();
-  const { state, oauth } = await openStateStore(resolved.dataDir);
+  const given: unknown = options?.routes ?? [];
+  if (!Array.isArray(given)) throw argumentError('type', 'startEmulator', 'options.routes', 'an array of routes ({ method, path, handler })', given);
+  const routes = given.map((r, i) => ({ route: checkRoute('startEmulator', `options.routes[${i}]`, r), name: `options.routes[${i}]` }));
+  const key = resolved.signingKey ?? (await sharedSigningKey());
+  const { state, oauthRecords } = await openStateStore(resolved.dataDir);
+  let oauth: OAuthStore;
+  try {
+    oauth = oauthRecords === undefined ? new OAuthStore() : new (await import('./oauth/saved-store.js')).PersistentOAuthStore(oauthRecords);
+  } catch (err) {
+    state.close(); // damaged OAuth records: nothing keeps the database open
+    throw err;
+  }
   // Bot tokens: given, else the one kept in dataDir, else a new one (kept for the next start).
   const botTokens = new Map<string, string>();
   const botTokenOf = new Map<string, string>();
-  let world: LobbyWorld | undefined;
-  let guilds: World;
-  let commands: CommandStore;
-  let interactionWorld: interactions.InteractionWorld;
+  let opened: WorldState | undefined;
   const server = new EmulatorServer(resolved.headersTimeoutMs);
-  const ids = new Snowflakes();
+  server.addRoutes('startEmulator', routes); // refused before anything is opened
+  let ctx: EmulatorContext;
   let port: number;
   try {
     for (const app of resolved.applications.values()) {
@@ -686,56 +777,40 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
       botTokens.set(token, app.id);
       botTokenOf.set(app.id, token);
     }
-    const lobbies = new LobbyWorld(state, resolved.clock, ids);
-    world = lobbies;
-    // One id sequence for every area, kept above every id loaded from dataDir.
-    guilds = new World(state, () => ids.next(resolved.clock()), resolved.clock);
-    lobbies.useChannels(guilds);
-    commands = new CommandStore(state);
-    for (const id of commands.ids()) ids.seen(id);
-    for (const spec of resolved.guilds) if (spec.id === undefined || !guilds.guilds.has(spec.id)) guilds.createGuild(spec);
-    interactionWorld = interactions.createInteractionWorld(resolved, state);
+    opened = openWorld(resolved, state);
     port = await server.listen(resolved.port);
+    const webBase = `http://127.0.0.1:${port}`;
+    ctx = {
+      options: resolved,
+      store: oauth,
+      key,
+      webBase,
+      apiBase: `${webBase}/api/v10`,
+      consent: 'approve',
+      signedInUserId: resolved.defaultUserId,
+      latencyMs: resolved.latencyMs,
+      authorizeFault: undefined,
+      tokenFault: undefined,
+      serverFault: undefined,
+      botTokens,
+      liveTokens: liveTokensOf(oauth),
+      oauthHooks: OAUTH_HOOKS,
+      rateLimits: new RateLimits(),
+      gateway: undefined,
+      areas: new Map(),
+      guard: new Guard(port, resolved.allowedHosts),
+      requestLog: () => server.log,
+      ...opened,
+    };
+    interactions.attachInteractionWorld(ctx); // a damaged interaction key in dataDir fails here
+    if (resolved.gateway !== undefined) ctx.gateway = await startGateway(ctx, resolved.gateway);
   } catch (err) {
-    // Damaged state or a port in use: nothing stays open (the database, the sweep timer).
-    if (world === undefined) state.close();
-    else world.close();
+    // Damaged state, a port in use or no ws: nothing stays open (the server, the database, the sweep timer).
+    await server.close();
+    opened?.lobbies.stop();
+    state.close();
     throw err;
   }
-  const webBase = `http://127.0.0.1:${port}`;
-  const ctx: EmulatorContext = {
-    options: resolved,
-    store: oauth,
-    key,
-    webBase,
-    apiBase: `${webBase}/api/v10`,
-    consent: 'approve',
-    signedInUserId: resolved.defaultUserId,
-    latencyMs: resolved.latencyMs,
-    authorizeFault: undefined,
-    tokenFault: undefined,
-    serverFault: undefined,
-    botTokens,
-    lobbies: world,
-    ids,
-    rateLimits: new RateLimits(),
-    world: guilds,
-    commands,
-    gateway: undefined,
-    guard: new Guard(port, resolved.allowedHosts),
-    requestLog: () => server.log,
-  };
-  if (resolved.gateway !== undefined) {
-    try {
-      ctx.gateway = await startGateway(ctx, resolved.gateway);
-    } catch (err) {
-      await server.close();
-      world.close();
-      throw err;
-    }
-  }
-  interactions.attachInteractionWorld(ctx, interactionWorld);
-
   server.attach(ctx);
   return new RunningEmulator(CONSTRUCT, server, ctx, port, botTokenOf);
 }

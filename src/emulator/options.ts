@@ -12,13 +12,17 @@ import {
   MAX_TIMER_MS,
 } from '../shared/check.js';
 import { argumentError } from '../shared/errors.js';
-import { GLOBAL_LIMIT_DEFAULT, GLOBAL_LIMIT_MAX } from './ratelimit/limiter.js';
+import { GLOBAL_LIMIT_DEFAULT, GLOBAL_LIMIT_MAX } from './kernel/ratelimit.js';
 import type { EmulatorApplication, EmulatorGatewayOptions, EmulatorOptions, EmulatorUser } from './types.js';
+import { checkEndpointHref, type ResolvedApplication, type ResolvedOptions } from './kernel/options.js';
+
+export type { ResolvedApplication, ResolvedOptions } from './kernel/options.js';
 import { isLocale, LOCALES } from '../rules/locales.js';
 import { checkGuilds } from './world/options.js';
-import type { GuildSpec } from './world/types.js';
-import { checkExternalIdentities, type ResolvedExternalIdentity } from './provisional/identities.js';
+import { checkExternalIdentities } from './provisional/identities.js';
 import type { ResolvedGatewayOptions } from './gateway/port.js';
+import { SESSION_START_TOTAL } from './gateway/protocol.js';
+import { checkSigningKey } from './oauth/keys.js';
 
 /** How long a connection may take to send a complete request head, by default. */
 const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
@@ -30,55 +34,6 @@ export const DEFAULT_USER: Readonly<Required<Omit<EmulatorUser, 'locale'>>> = {
   globalName: 'Player One',
   email: 'player@example.com',
 };
-
-/** An application with every default applied. */
-export interface ResolvedApplication {
-  id: string;
-  publicClient: boolean;
-  clientSecret: string | undefined;
-  redirectUris: readonly string[];
-  name: string;
-  /** The bot token given in the options; when undefined one is loaded from dataDir or generated. */
-  botToken: string | undefined;
-  /** Requests per second allowed to the application across the lobby interface. */
-  globalRateLimit: number;
-  /** The user who owns the application: the identity of its client-credentials tokens (area: guilds and commands). */
-  ownerId: string;
-  /** Every flag bit of the application (area: guilds and commands). */
-  flags: bigint;
-  /** Interactions: where signed interactions are POSTed; undefined when the app has none. */
-  interactionsEndpointUrl: string | undefined;
-  /** Interactions: where signed webhook events are POSTed; undefined when the app has none. */
-  eventWebhooksUrl: string | undefined;
-}
-
-/** Options with every default applied. */
-export interface ResolvedOptions {
-  port: number;
-  /** Host names answered besides the loopback ones, lower case (see kernel/guard.ts). */
-  allowedHosts: readonly string[];
-  applications: ReadonlyMap<string, ResolvedApplication>;
-  defaultApplicationId: string;
-  users: ReadonlyMap<string, EmulatorUser>;
-  defaultUserId: string;
-  accessTokenTtlSeconds: number;
-  authorizationCodeTtlSeconds: number;
-  latencyMs: number;
-  headersTimeoutMs: number;
-  clock: () => number;
-  rateLimits: 'service' | 'off';
-  dataDir: string | undefined;
-  /** Guilds to create at start (area: guilds and commands). */
-  guilds: GuildSpec[];
-  // Device flow and provisional accounts:
-  deviceCodeTtlSeconds: number;
-  deviceIntervalSeconds: number;
-  externalIdentities: readonly ResolvedExternalIdentity[];
-  /** The gateway's options; undefined when the emulator serves no gateway. */
-  gateway: ResolvedGatewayOptions | undefined;
-  /** How the authorize endpoint asks for consent: at once (`headless`) or with a page. */
-  consent: 'headless' | 'page';
-}
 
 /** Where option errors say they come from. */
 const WHERE = 'startEmulator';
@@ -121,21 +76,6 @@ function checkRedirectUri(name: string, uri: unknown): string {
 /** Interactions: an endpoint the emulator POSTs to, an absolute http(s) URL, when given. */
 function checkEndpointUrl(name: string, value: unknown): string | undefined {
   return value === undefined ? undefined : checkEndpointHref(WHERE, name, value);
-}
-
-/** An endpoint the emulator POSTs to: an absolute http(s) URL, returned normalised. */
-export function checkEndpointHref(where: string, name: string, value: unknown): string {
-  const url = checkString(where, name, value);
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch {
-    parsed = undefined;
-  }
-  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.hostname === '') {
-    throw argumentError('value', where, name, 'an absolute http(s) URL such as "http://127.0.0.1:8080/interactions"', url);
-  }
-  return parsed.href;
 }
 
 function checkApplication(app: unknown, index: number): ResolvedApplication {
@@ -263,6 +203,7 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
   const externalIdentities = checkExternalIdentities(WHERE, o.externalIdentities);
   const gateway = checkGatewayOptions(o.gateway);
   const consent = checkOneOf(WHERE, 'options.consent', o.consent, ['headless', 'page'] as const, 'headless');
+  const signingKey = o.signingKey === undefined ? undefined : checkSigningKey(WHERE, 'options.signingKey', o.signingKey);
 
   return {
     port,
@@ -284,6 +225,7 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
     externalIdentities,
     gateway,
     consent,
+    signingKey,
   };
 }
 
@@ -325,5 +267,8 @@ function checkGatewayOptions(value: unknown): ResolvedGatewayOptions | undefined
     resumeWindowMs: checkMs(WHERE, 'options.gateway.resumeWindowMs', g.resumeWindowMs, 120_000),
     reconnectGraceMs: checkMs(WHERE, 'options.gateway.reconnectGraceMs', g.reconnectGraceMs, 5000),
     maxGuildsPerShard: checkInteger(WHERE, 'options.gateway.maxGuildsPerShard', g.maxGuildsPerShard, 1, 1_000_000, 2500),
+    maxShards: checkInteger(WHERE, 'options.gateway.maxShards', g.maxShards, 1, 1_000_000, 16),
+    sessionStartLimit: checkInteger(WHERE, 'options.gateway.sessionStartLimit', g.sessionStartLimit, 1, 1_000_000, SESSION_START_TOTAL),
+    maxConnections: checkInteger(WHERE, 'options.gateway.maxConnections', g.maxConnections, 1, 100_000, 1000),
   };
 }

@@ -1,10 +1,12 @@
 /** The emulator's HTTP server: the one route registry, latency and the request log. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { EmulatorContext } from './context.js';
-import { parseRequestUrl, serviceError, type Outcome, type Reply } from './http.js';
-import { RouteTable, type RequestNote } from './kernel/pipeline.js';
-import { OAUTH_ROUTES } from './oauth-routes.js';
+import type { EmulatorContext } from './kernel/context.js';
+import { json, parseRequestUrl, serviceError, type Outcome, type Reply } from './kernel/http.js';
+import { RouteTable, type RequestNote, type Route } from './kernel/pipeline.js';
+import { collision, type CheckedRoute } from './custom-routes.js';
+import { argumentError } from '../shared/errors.js';
+import { OAUTH_ROUTES } from './oauth/routes.js';
 import { LOBBY_ROUTES } from './lobbies/router.js';
 import { COMMAND_ROUTES } from './commands/router.js';
 import { MESSAGE_ROUTES } from './messages/router.js';
@@ -31,6 +33,26 @@ function loggedPath(path: string): string {
   return path.replace(TOKEN_SEGMENT, '$1[redacted]');
 }
 
+/** A path as a 404 names it: without credentials, ids as `{id}`, at most 200 characters. */
+function namedPath(path: string): string {
+  const named = loggedPath(path)
+    .split('/')
+    .map((segment) => (/^[0-9]{5,20}$/.test(segment) ? '{id}' : segment))
+    .join('/');
+  return named.length > 200 ? `${named.slice(0, 200)}…` : named;
+}
+
+/**
+ * The answer to a path no route serves: the service's 404 shape (`code: 0`), with a message
+ * that says the emulator does not emulate it, naming the method and route and where the routes
+ * it serves are listed, so a developer knows whether the bot or the emulator is wrong.
+ */
+export function notEmulated(method: string, path: string): Reply {
+  const shown = /^[A-Z]{1,12}$/.test(method) ? method : 'this method of';
+  const message = `404: Not Found. The emulator does not emulate ${shown} ${namedPath(path)}; docs/emulator.md ("Every route") lists the routes it serves, and emulator.addRoute() adds one.`;
+  return json(404, { message, code: 0 });
+}
+
 /**
  * Every route of the emulator, one routes table an area: the one place a new endpoint is
  * registered (a row of its area's table). Each runs through the kernel's pipeline.
@@ -46,7 +68,8 @@ export const ROUTE_TABLES = {
   web: WEB_ROUTES,
   gateway: GATEWAY_ROUTES,
 } as const;
-const ROUTES = new RouteTable(Object.values(ROUTE_TABLES));
+const BUILT_IN: readonly Route[] = Object.values(ROUTE_TABLES).flat();
+const ROUTES = new RouteTable([BUILT_IN]);
 
 /** An http.Server bound to 127.0.0.1 that can be closed completely, hanging requests included. */
 export class EmulatorServer {
@@ -61,6 +84,9 @@ export class EmulatorServer {
   private readonly closing = new AbortController();
   private closed: Promise<void> | undefined;
   private ctx: EmulatorContext | undefined;
+  /** The built-in routes, and those the studio added (a table of this server's own once it adds one). */
+  #routes = ROUTES;
+  readonly #added: CheckedRoute[] = [];
   /** Connections whose first request head has not come yet, with the timer that closes them. */
   readonly #awaitingHead = new Map<Socket, NodeJS.Timeout>();
 
@@ -119,9 +145,40 @@ export class EmulatorServer {
     });
   }
 
+  /**
+   * Adds a studio's routes (checked by `checkRoute`), refusing one a built-in or an added route
+   * already answers: built-in routes come first, then the added ones in order.
+   */
+  addRoutes(where: string, routes: readonly { route: CheckedRoute; name: string }[]): void {
+    const adding: CheckedRoute[] = [];
+    for (const { route, name } of routes) {
+      const builtIn = collision(BUILT_IN, route);
+      if (builtIn !== undefined) {
+        throw argumentError(
+          'value',
+          where,
+          `${name}.path`,
+          `a method and path the emulator does not serve (${builtIn.method} /${builtIn.segments.join('/')} is built in; docs/emulator.md lists the routes it serves)`,
+          route.name,
+        );
+      }
+      const twin = [...this.#added, ...adding].find((other) => other.shape === route.shape);
+      if (twin !== undefined)
+        throw argumentError('value', where, `${name}.path`, `a method and path no added route has (${twin.name} was added already)`, route.name);
+      adding.push(route);
+    }
+    this.#added.push(...adding);
+    this.#routes = new RouteTable([BUILT_IN, this.#added.map((r) => r.row)]);
+  }
+
   /** Starts answering requests with `ctx`. */
   attach(ctx: EmulatorContext): void {
     this.ctx = ctx;
+  }
+
+  /** Empties the request log (the emulator's `reset()`). */
+  clearLog(): void {
+    this.#log = [];
   }
 
   get isClosed(): boolean {
@@ -157,7 +214,7 @@ export class EmulatorServer {
     try {
       const url = parseRequestUrl(req.url ?? '/');
       path = url.pathname;
-      outcome = ctx === undefined ? serviceError(503) : (ROUTES.run(ctx, req, url, note) ?? serviceError(404));
+      outcome = ctx === undefined ? serviceError(503) : (this.#routes.run(ctx, req, url, note) ?? notEmulated(method, path));
     } catch {
       outcome = serviceError(500); // the cause may hold request data, so it is not echoed
     }

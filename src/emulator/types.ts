@@ -1,6 +1,7 @@
 import type { EmulatorGateway, EmulatorGatewayOptions } from './gateway/types.js';
 export type { EmulatorGateway, EmulatorGatewayOptions, EmulatorGatewaySession } from './gateway/types.js';
 /** Public types of the platform emulator (re-exported by `social-sdk-auth/emulator`). */
+import type { KeyObject } from 'node:crypto';
 import type {
   AutocompleteOptions,
   ClickComponentOptions,
@@ -15,27 +16,14 @@ import type {
 import type { EmulatorExternalAuthType, EmulatorExternalIdentity } from './provisional/identities.js';
 
 export type { EmulatorExternalAuthType, EmulatorExternalIdentity };
-/** Options of `Emulator.createAccessToken`. */
-export interface CreateAccessTokenOptions {
-  /** The player the token belongs to. Default: the signed-in user (the first of `options.users`). */
-  userId?: string;
-  /** The application the token was issued to. Default: the first application. */
-  applicationId?: string;
-  /** Granted scopes. Default `['openid', 'sdk.social_layer']`, what the SDK's sign-in asks for. */
-  scopes?: string[] | string;
-}
-
-/** A token set as the token endpoint would have answered a sign-in. */
-export interface EmulatorAccessToken {
-  accessToken: string;
-  refreshToken: string;
-  tokenType: 'Bearer';
-  /** Seconds until the access token expires. */
-  expiresIn: number;
-  scopes: string[];
-  userId: string;
-  applicationId: string;
-}
+export type { AuthorizeFault, CreateAccessTokenOptions, EmulatorAccessToken, OpenUrlOptions, TokenFault } from './oauth/types.js';
+export type { EmulatorUser } from './kernel/options.js';
+export type { DevicePollAnswer } from './device/types.js';
+export type { DesktopClient, DesktopClientMode, DesktopClientOptions } from './desktop-client/types.js';
+import type { AuthorizeFault, CreateAccessTokenOptions, EmulatorAccessToken, OpenUrlOptions, TokenFault } from './oauth/types.js';
+import type { EmulatorUser } from './kernel/options.js';
+import type { DevicePollAnswer } from './device/types.js';
+import type { DesktopClient, DesktopClientOptions } from './desktop-client/types.js';
 
 /** An application (OAuth client) registered with the emulator. */
 export interface EmulatorApplication {
@@ -67,20 +55,6 @@ export interface EmulatorApplication {
   interactionsEndpointUrl?: string;
   /** Interactions: the app's webhook events URL (absolute http(s)), where the emulator POSTs signed events such as `APPLICATION_DEAUTHORIZED`. Default: none. */
   eventWebhooksUrl?: string;
-}
-
-/** A user account known to the emulator. */
-export interface EmulatorUser {
-  /** User id (snowflake, decimal string); the `sub` of ID tokens. */
-  id: string;
-  /** Unique username, e.g. `'player'`. */
-  username: string;
-  /** Display name; `global_name` in the user object. Default: `null` in the user object. */
-  globalName?: string;
-  /** E-mail address, returned only to tokens with the `email` scope. Default: none. */
-  email?: string;
-  /** The locale of the user's settings, such as `'de'`: the last choice for `name_localized` in command lists (area: guilds and commands). Default: none. */
-  locale?: string;
 }
 
 /** Options of `startEmulator`. */
@@ -149,6 +123,14 @@ export interface EmulatorOptions {
    * account, and Authorize or Cancel (docs/emulator.md). Default `'headless'`.
    */
   consent?: 'headless' | 'page';
+  /**
+   * The RSA private key (at least 2048 bits; a `KeyObject` or a PEM) the emulator signs ID tokens
+   * with and publishes in its JWKS. Default: one key made on the first start in the process (about
+   * 100 ms) and shared by every later emulator, so each later start takes milliseconds.
+   */
+  signingKey?: KeyObject | string;
+  /** Routes the emulator does not serve, added by the studio (see `EmulatorRoute` and `emulator.addRoute`). Default: none. */
+  routes?: EmulatorRoute[];
 }
 
 /** A 429 storm for `Emulator.injectRateLimits`. */
@@ -189,54 +171,8 @@ export interface EmulatorChannelPermissions {
   MANAGE_CHANNELS?: boolean;
 }
 
-/** An authorization error the next authorize request redirects with. */
-export interface AuthorizeFault {
-  /** RFC 6749 §4.1.2.1 error code, e.g. `'server_error'` or `'temporarily_unavailable'`. */
-  error: string;
-  /** `error_description` sent with it. Default: a sentence describing `error`. */
-  description?: string;
-}
-
-/** A fault the next token-endpoint request answers with instead of being processed. */
-export type TokenFault =
-  | {
-      /** HTTP status, 400-599. 429 answers with the service's rate-limit body and `Retry-After`. */
-      status: number;
-      /** OAuth `error` to put in the JSON body; default: the service's `{message, code}` body. Ignored for 429. */
-      error?: string;
-      /** Seconds for `Retry-After` (and `retry_after` in a 429 body). Default: 429 uses 1, others send none. */
-      retryAfter?: number;
-    }
-  | {
-      /** Read the request, then never answer it; ends when `close()` is called. */
-      hang: true;
-    }
-  | {
-      /** Read the request, then destroy the connection without an answer. */
-      destroySocket: true;
-    };
-
-/** One served request, for assertions. Paths carry no query string, so no secrets. */
-export interface EmulatorRequestRecord {
-  /** HTTP method, e.g. `'POST'`. */
-  method: string;
-  /** Path without query, e.g. `'/api/v10/oauth2/token'`; the interaction token of a callback or webhook path reads `[redacted]`. */
-  path: string;
-  /** `grant_type` of a token-endpoint request, when the body carried one. */
-  grantType?: string;
-  /** HTTP status answered, or `0` when the connection was destroyed or left hanging. */
-  status: number;
-}
-
-/** Options of `Emulator.openUrl`. */
-export interface OpenUrlOptions {
-  /** Receives a custom-scheme redirect (`discord-<id>:/authorize/callback?code=…`), as the OS would hand it to the app. Default: none, and such a redirect rejects. */
-  onCustomScheme?: (location: string) => void | Promise<void>;
-  /** Aborts the round trip. Default: none. */
-  signal?: AbortSignal;
-  /** Limit for each step (authorize request, callback request, `onCustomScheme`) in milliseconds. Default `10000`. */
-  timeoutMs?: number;
-}
+export type { EmulatorRequestRecord } from './kernel/context.js';
+import type { EmulatorRequestRecord } from './kernel/context.js';
 
 /** A running emulator. */
 export interface Emulator {
@@ -254,6 +190,21 @@ export interface Emulator {
   readonly applicationId: string;
   /** Every request served so far, oldest first (a copy). */
   readonly requests: ReadonlyArray<EmulatorRequestRecord>;
+  /**
+   * Returns the emulator to its start state, in about a millisecond, so one emulator serves a
+   * whole test file with a fresh world for each test: every guild, lobby, command, message,
+   * interaction, device authorization, provisional account and OAuth code, grant and token is
+   * forgotten (a token issued before is refused after), ids and grant numbers start again, the
+   * guilds of `options.guilds` are made anew, the request log is emptied, rate-limit windows,
+   * injected faults, latency, consent and the signed-in user are back to the options', endpoint
+   * URLs set after start are dropped, and every gateway connection is closed with 4000 (the client
+   * reconnects and identifies anew). Kept: the port, the ID-token signing key, bot tokens and
+   * interaction keys, and open web client pages. With `dataDir`, the saved state is deleted too:
+   * after a reset the directory holds what a start with an empty directory would (with the same
+   * bot tokens and interaction keys), not what it held when this emulator started.
+   * Throws `EmulatorClosedError` after `close()`.
+   */
+  reset(): void;
   /** Closes the server, destroys open connections and ends hanging faults. Idempotent. */
   close(): Promise<void>;
   /** What the headless user answers on the consent screen. Default `'approve'`. */
@@ -312,6 +263,12 @@ export interface Emulator {
   addReaction(options: { channelId: string; messageId: string; emoji: string; userId: string }): Promise<void>;
   /** Takes a member's reaction away: MESSAGE_REACTION_REMOVE when there was one. */
   removeReaction(options: { channelId: string; messageId: string; emoji: string; userId: string }): Promise<void>;
+  /**
+   * Adds a route the emulator does not serve (see `EmulatorRoute`), run through the same pipeline
+   * as the built-in ones. A method and path a built-in route (or an added one) already serves is
+   * refused with a RangeError naming it.
+   */
+  addRoute(route: EmulatorRoute): void;
   /**
    * A game direct message from one player to another (both of `options.users`), as the game's
    * social layer sends it: kept per pair of users (the newest 200), for the moderation metadata
@@ -461,9 +418,6 @@ export interface ApproveDeviceOptions {
   userId?: string;
 }
 
-/** What the token endpoint answered one device-code poll. */
-export type DevicePollAnswer = 'authorization_pending' | 'slow_down' | 'access_denied' | 'expired_token' | 'invalid_grant' | 'tokens';
-
 /** A provisional account as `Emulator.provisionalAccount` reports it. */
 export interface EmulatorProvisionalAccount {
   /** The provisional account's own user id. */
@@ -472,31 +426,55 @@ export interface EmulatorProvisionalAccount {
   mergedInto: string | undefined;
 }
 
-// ---- Desktop client IPC ----
+/** Who called a route a studio added (`EmulatorRoute.handler`). */
+export type EmulatorRouteCaller =
+  { kind: 'bot'; applicationId: string } | { kind: 'bearer'; applicationId: string; userId: string; scopes: string[] } | { kind: 'none' };
 
-export type DesktopClientMode = 'desktopClient' | 'unknownCommand' | 'silent' | 'malformedFrame' | 'hugeFrame';
-
-export interface DesktopClientOptions {
-  /** Directory of the socket; the client must look there (its `desktopClientSocketDir`, or `$XDG_RUNTIME_DIR`). Ignored on Windows. */
-  dir: string;
-  /** The `n` of `discord-ipc-{n}`, 0 to 9. Default 0. */
-  index?: number;
+/** What a studio's route handler is given. */
+export interface EmulatorRouteRequest {
+  method: string;
+  /** The path's parameters by the names of `EmulatorRoute.path` (`{channel}` -> `params.channel`), percent-decoded. */
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** The parsed JSON body (`body: 'json'`; undefined when none was sent), else undefined. */
+  body: unknown;
+  caller: EmulatorRouteCaller;
   /**
-   * How the program on the socket behaves. `'desktopClient'` (default): the desktop client,
-   * approving or denying as `emulator.setConsent` says. The others play hostile peers:
-   * `'unknownCommand'` answers READY and then "Unknown command" to everything (a squatting
-   * program); `'silent'` accepts and never answers; `'malformedFrame'` answers the handshake with
-   * a body that is not JSON; `'hugeFrame'` answers the handshake with a 1 MiB frame.
+   * Sends a gateway event to the sessions that hold `options.guildId` (and have `options.intent`,
+   * when given), as the service would dispatch it: `dispatch('THREAD_CREATE', thread, { guildId, intent: 1 << 0 })`.
+   * Nothing happens without the `gateway` option.
    */
-  mode?: DesktopClientMode;
+  dispatch(event: string, data: unknown, options: { guildId: string; intent?: number }): void;
 }
 
-/** A running desktop client. */
-export interface DesktopClient {
-  /** The socket path (or pipe name) it listens on. */
-  readonly path: string;
-  /** How many AUTHORIZE commands it has answered with a code. */
-  readonly authorizations: number;
-  /** Stops listening, ends every connection and removes the socket. Idempotent. */
-  close(): Promise<void>;
+/** What a studio's route handler answers: `status` (default 200) and a JSON `body` (none for 204). */
+export interface EmulatorRouteReply {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/**
+ * A route a studio adds to the emulator (`startEmulator({ routes })`, `emulator.addRoute`), run
+ * through the same pipeline as the built-in routes. It may not take a method and path a built-in
+ * route serves.
+ */
+export interface EmulatorRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Relative to `/api/v10/`, the first segment literal, parameters as `{name}`: `'channels/{channel}/threads'`. */
+  path: string;
+  /**
+   * Who may call: `'bot'` (a bot token; the default), `'bearer'` (a user's access token with one
+   * of `scopes`), `'bot-or-bearer'`, or `'none'` (anyone; counts toward no limit). A missing or
+   * unknown credential gets 401 code 40001, the wrong kind 403 code 50001, as built-in routes answer.
+   */
+  credential?: 'bot' | 'bearer' | 'bot-or-bearer' | 'none';
+  /** The scopes a Bearer token may hold, one of which it must. Default `['identify']`. */
+  scopes?: string[];
+  /** `'json'` (read and parsed, at most 64 KiB: 413, 400 code 50109) or `'none'`. Default: `'json'` for POST, PUT and PATCH. */
+  body?: 'json' | 'none';
+  /** A rate-limit bucket of the route besides the global limit, per application (per user for `'bearer'`). */
+  bucket?: { id: string; limit: number; windowMs: number };
+  /** Answers a request; throw `fieldError([...])` for a 400 with code 50035. Any other throw answers 500. */
+  handler: (request: EmulatorRouteRequest) => EmulatorRouteReply | Promise<EmulatorRouteReply>;
 }

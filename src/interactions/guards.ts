@@ -38,7 +38,7 @@ export function isModalSubmit(interaction: Interaction): interaction is ModalSub
 export function focusedOption(interaction: AutocompleteInteraction): CommandInteractionOption | undefined {
   const search = (options: readonly CommandInteractionOption[] | undefined, depth: number): CommandInteractionOption | undefined => {
     if (!Array.isArray(options) || depth > 3) return undefined;
-    for (const option of options) {
+    for (const option of options as readonly CommandInteractionOption[]) {
       if (option.focused === true) return option;
       const inner = search(option.options, depth + 1);
       if (inner !== undefined) return inner;

@@ -124,7 +124,11 @@ function jsonResponse(status: number, body: unknown): InteractionHttpResponse {
   return { status, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
 }
 
-function refusal(status: number, reason: VerifyFailureReason | 'invalid-json' | 'not-an-interaction' | 'handler-failed' | 'timeout' | 'body-too-large' | 'method', message: string): InteractionHttpResponse {
+function refusal(
+  status: number,
+  reason: VerifyFailureReason | 'invalid-json' | 'not-an-interaction' | 'handler-failed' | 'timeout' | 'body-too-large' | 'method',
+  message: string,
+): InteractionHttpResponse {
   return jsonResponse(status, { error: reason, message });
 }
 
@@ -181,7 +185,12 @@ async function answer(r: Resolved, interaction: Interaction, outer?: AbortSignal
     }
     if (result === undefined) return { status: 202, headers: {}, body: '' };
     if (!isResponse(result)) {
-      r.onError(new InteractionResponseError('onInteraction returned something that is not an interaction response; build one with reply(), defer(), update(), autocompleteResult() or openModal().'), interaction);
+      r.onError(
+        new InteractionResponseError(
+          'onInteraction returned something that is not an interaction response; build one with reply(), defer(), update(), autocompleteResult() or openModal().',
+        ),
+        interaction,
+      );
       return refusal(500, 'handler-failed', 'The application could not answer the interaction.');
     }
     return jsonResponse(200, result);
@@ -195,7 +204,14 @@ async function answer(r: Resolved, interaction: Interaction, outer?: AbortSignal
 }
 
 async function handle(r: Resolved, request: InteractionRequest, signal?: AbortSignal): Promise<InteractionHttpResponse> {
-  const verified = verifyWithKey(r.key, request.body, header(request.headers, 'x-signature-ed25519'), header(request.headers, 'x-signature-timestamp'), r.maxAgeSeconds, Date.now());
+  const verified = verifyWithKey(
+    r.key,
+    request.body,
+    header(request.headers, 'x-signature-ed25519'),
+    header(request.headers, 'x-signature-timestamp'),
+    r.maxAgeSeconds,
+    Date.now(),
+  );
   if (!verified.ok) return refusal(401, verified.reason, 'invalid request signature');
   const interaction = parseInteraction(request.body);
   if (interaction === undefined) return refusal(400, 'not-an-interaction', 'The body is not an interaction payload.');

@@ -25,8 +25,7 @@ export type OptionValue<T extends ValueOptionType> = T extends 4 | 10 ? number :
  * (`AutocompleteInteraction`) interaction, of this package's types or any other with this shape.
  */
 export type CommandOptionsInteraction =
-  | { type: 2; data: { type: 1; options?: readonly CommandInteractionOption[] } }
-  | { type: 4; data: { options?: readonly CommandInteractionOption[] } };
+  { type: 2; data: { type: 1; options?: readonly CommandInteractionOption[] } } | { type: 4; data: { options?: readonly CommandInteractionOption[] } };
 
 /**
  * What the modal readers read: a modal submit interaction (`ModalSubmitInteraction`), of this
@@ -49,7 +48,18 @@ export type ModalInputType = LabelChildResponse['type'];
 export type ModalValue<T extends ModalInputType> = T extends 4 ? string : T extends 21 ? string | null : T extends 23 ? boolean : string[];
 
 const VALUE_OPTION_TYPES: ReadonlySet<number> = new Set([O.String, O.Integer, O.Boolean, O.User, O.Channel, O.Role, O.Mentionable, O.Number, O.Attachment]);
-const MODAL_INPUT_TYPES: ReadonlySet<number> = new Set([C.StringSelect, C.TextInput, C.UserSelect, C.RoleSelect, C.MentionableSelect, C.ChannelSelect, C.FileUpload, C.RadioGroup, C.CheckboxGroup, C.Checkbox]);
+const MODAL_INPUT_TYPES: ReadonlySet<number> = new Set([
+  C.StringSelect,
+  C.TextInput,
+  C.UserSelect,
+  C.RoleSelect,
+  C.MentionableSelect,
+  C.ChannelSelect,
+  C.FileUpload,
+  C.RadioGroup,
+  C.CheckboxGroup,
+  C.Checkbox,
+]);
 // A modal holds at most 5 top-level components on the service; a hostile payload is not walked past this.
 const MAX_COMPONENTS_READ = 100;
 
@@ -72,7 +82,8 @@ function options(value: unknown): Node[] {
 function commandOptions(where: string, interaction: unknown): Node[] {
   const i = interaction as { type?: unknown; data?: { type?: unknown; options?: unknown } } | null;
   const ok = isObject(i) && isObject(i.data) && ((i.type === 2 && i.data.type === 1) || i.type === 4);
-  if (!ok) throw argumentError('type', where, 'interaction', 'a slash command interaction (type 2, data.type 1) or an autocomplete interaction (type 4)', interaction);
+  if (!ok)
+    throw argumentError('type', where, 'interaction', 'a slash command interaction (type 2, data.type 1) or an autocomplete interaction (type 4)', interaction);
   return options(i.data!.options);
 }
 
@@ -119,7 +130,14 @@ export function getOption(interaction: CommandOptionsInteraction, name: string, 
   const top = commandOptions(where, interaction);
   checkString(where, 'name', name, true);
   if (type !== undefined && !VALUE_OPTION_TYPES.has(type)) {
-    throw argumentError('value', where, 'type', 'an ApplicationCommandOptionType that carries a value (3 to 11)', type, 'Read subcommands with getSubcommand() and getSubcommandGroup().');
+    throw argumentError(
+      'value',
+      where,
+      'type',
+      'an ApplicationCommandOptionType that carries a value (3 to 11)',
+      type,
+      'Read subcommands with getSubcommand() and getSubcommandGroup().',
+    );
   }
   const { subcommand } = route(top);
   const leaf = subcommand === undefined ? top : options(subcommand.options);
@@ -128,11 +146,25 @@ export function getOption(interaction: CommandOptionsInteraction, name: string, 
   const value = option.value;
   if (type === undefined) return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : undefined;
   if (option.type !== type) {
-    throw argumentError('value', where, `option '${name}'`, `${optionTypeName(type)}, as asked`, option.type, `The interaction carries ${optionTypeName(option.type)}: make the command as registered and the code reading it agree.`);
+    throw argumentError(
+      'value',
+      where,
+      `option '${name}'`,
+      `${optionTypeName(type)}, as asked`,
+      option.type,
+      `The interaction carries ${optionTypeName(option.type)}: make the command as registered and the code reading it agree.`,
+    );
   }
   const expected = type === O.Integer || type === O.Number ? 'number' : type === O.Boolean ? 'boolean' : 'string';
   if (typeof value !== expected) {
-    throw argumentError('type', where, `option '${name}'`, `a ${expected}, the value of ${optionTypeName(type)}`, value, option.focused === true ? 'It is the option being typed in an autocomplete: read it with focusedOption().' : undefined);
+    throw argumentError(
+      'type',
+      where,
+      `option '${name}'`,
+      `a ${expected}, the value of ${optionTypeName(type)}`,
+      value,
+      option.focused === true ? 'It is the option being typed in an autocomplete: read it with focusedOption().' : undefined,
+    );
   }
   return value as string | number | boolean;
 }
@@ -181,7 +213,11 @@ function checkCustomId(where: string, customId: unknown): void {
  */
 export function getModalValue<T extends ModalInputType>(interaction: ModalSubmitInteractionLike, customId: string, type: T): ModalValue<T> | undefined;
 export function getModalValue(interaction: ModalSubmitInteractionLike, customId: string): string | string[] | boolean | null | undefined;
-export function getModalValue(interaction: ModalSubmitInteractionLike, customId: string, type?: ModalInputType): string | string[] | boolean | null | undefined {
+export function getModalValue(
+  interaction: ModalSubmitInteractionLike,
+  customId: string,
+  type?: ModalInputType,
+): string | string[] | boolean | null | undefined {
   const where = 'getModalValue';
   const inputs = modalInputs(where, interaction);
   checkCustomId(where, customId);
@@ -192,7 +228,14 @@ export function getModalValue(interaction: ModalSubmitInteractionLike, customId:
   if (component === undefined) return undefined;
   const actual = component.type as number;
   if (type !== undefined && actual !== type) {
-    throw argumentError('value', where, `component '${customId}'`, `${componentName(type)}, as asked`, actual, `The modal answered with ${componentName(actual)}: make the modal opened and the code reading it agree.`);
+    throw argumentError(
+      'value',
+      where,
+      `component '${customId}'`,
+      `${componentName(type)}, as asked`,
+      actual,
+      `The modal answered with ${componentName(actual)}: make the modal opened and the code reading it agree.`,
+    );
   }
   switch (actual) {
     case C.TextInput:

@@ -6,12 +6,7 @@
 import { checkBoolean, checkOptions, checkString } from '../shared/check.js';
 import { argumentError } from '../shared/errors.js';
 import { checkMessage, checkModal, MessageFlags, type ComponentValidationResult } from '../rules/components.js';
-import {
-  type AutocompleteChoice,
-  type InteractionMessageData,
-  type InteractionResponse,
-  type ModalData,
-} from './types.js';
+import { type AutocompleteChoice, type InteractionMessageData, type InteractionResponse, type ModalData } from './types.js';
 
 /** Choices in one autocomplete result, at most (spec "Limits": 25 choices). */
 export const MAX_AUTOCOMPLETE_CHOICES = 25;
@@ -19,7 +14,10 @@ export const MAX_AUTOCOMPLETE_CHOICES = 25;
 /** Throws the validator's first problems as one argument error, so a bad tree fails where it is built. */
 function refuseInvalid(where: string, name: string, value: unknown, result: ComponentValidationResult, expected: string): void {
   if (result.ok) return;
-  const listed = result.errors.slice(0, 3).map((e) => `${e.path === '' ? name : `${name}.${e.path}`}: ${e.message}`).join(' ');
+  const listed = result.errors
+    .slice(0, 3)
+    .map((e) => `${e.path === '' ? name : `${name}.${e.path}`}: ${e.message}`)
+    .join(' ');
   throw argumentError('value', where, name, expected, value, `${listed} Check it with validateMessage or validateModal from social-sdk-auth/components.`);
 }
 

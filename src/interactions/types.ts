@@ -21,7 +21,10 @@ export type FormerNames<T, Keys extends keyof T & string = keyof T & string> = {
  * default) as a non-enumerable alias: it still reads, but `Object.keys`/`values`/`entries` and
  * JSON list each value once, by its PascalCase name.
  */
-function withFormerNames<T extends Record<string, number>, Keys extends keyof T & string = keyof T & string>(constants: T, keys?: readonly Keys[]): T & FormerNames<T, Keys> {
+function withFormerNames<T extends Record<string, number>, Keys extends keyof T & string = keyof T & string>(
+  constants: T,
+  keys?: readonly Keys[],
+): T & FormerNames<T, Keys> {
   for (const key of keys ?? (Object.keys(constants) as Keys[])) {
     Object.defineProperty(constants, key.replace(/(?<!^)([A-Z])/g, '_$1').toUpperCase(), { value: constants[key], enumerable: false });
   }
@@ -294,7 +297,8 @@ export interface PrimaryEntryPointCommandInteraction extends InteractionBase {
   data: PrimaryEntryPointCommandData;
 }
 
-export type ApplicationCommandInteraction = ChatInputCommandInteraction | UserCommandInteraction | MessageCommandInteraction | PrimaryEntryPointCommandInteraction;
+export type ApplicationCommandInteraction =
+  ChatInputCommandInteraction | UserCommandInteraction | MessageCommandInteraction | PrimaryEntryPointCommandInteraction;
 
 export interface MessageComponentData {
   /** The component's `id` in the message. */
@@ -349,12 +353,7 @@ export interface ModalSubmitInteraction extends InteractionBase {
 }
 
 /** Every interaction an application receives. */
-export type Interaction =
-  | PingInteraction
-  | ApplicationCommandInteraction
-  | MessageComponentInteraction
-  | AutocompleteInteraction
-  | ModalSubmitInteraction;
+export type Interaction = PingInteraction | ApplicationCommandInteraction | MessageComponentInteraction | AutocompleteInteraction | ModalSubmitInteraction;
 
 /** The message of a reply or an update: content, components, flags (the shapes of `social-sdk-auth/components`). */
 export type InteractionMessageData = MessageBody;

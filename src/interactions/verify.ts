@@ -69,7 +69,14 @@ export function ed25519PublicKey(where: string, name: string, publicKey: unknown
   const cached = keyCache.get(hex);
   if (cached !== undefined) return cached;
   if (!PUBLIC_KEY.test(hex)) {
-    throw argumentError('value', where, name, 'the application public key as 64 hex digits (32 bytes)', publicKey, 'Copy it from the application settings, or use emulator.publicKey in tests.');
+    throw argumentError(
+      'value',
+      where,
+      name,
+      'the application public key as 64 hex digits (32 bytes)',
+      publicKey,
+      'Copy it from the application settings, or use emulator.publicKey in tests.',
+    );
   }
   let key: KeyObject;
   try {
@@ -92,7 +99,14 @@ function fail(reason: VerifyFailureReason, message: string): VerifyInteractionRe
 }
 
 /** Verifies a request with an already-built key; the handlers call this once per request. */
-export function verifyWithKey(key: KeyObject, body: unknown, signature: unknown, timestamp: unknown, maxAgeSeconds: number, nowMs: number): VerifyInteractionResult {
+export function verifyWithKey(
+  key: KeyObject,
+  body: unknown,
+  signature: unknown,
+  timestamp: unknown,
+  maxAgeSeconds: number,
+  nowMs: number,
+): VerifyInteractionResult {
   if (typeof signature !== 'string' || !SIGNATURE.test(signature)) {
     return fail('malformed-signature', 'The X-Signature-Ed25519 header is missing or is not 128 hex digits.');
   }
@@ -134,7 +148,8 @@ export function verifyInteraction(options: VerifyInteractionOptions): VerifyInte
   const maxAgeSeconds = checkMaxAge(WHERE, 'options.maxAgeSeconds', o.maxAgeSeconds);
   let now = Date.now();
   if (o.now !== undefined) {
-    if (typeof o.now !== 'number' || !Number.isFinite(o.now)) throw argumentError('type', WHERE, 'options.now', 'a finite number of milliseconds since the epoch', o.now);
+    if (typeof o.now !== 'number' || !Number.isFinite(o.now))
+      throw argumentError('type', WHERE, 'options.now', 'a finite number of milliseconds since the epoch', o.now);
     now = o.now;
   }
   return verifyWithKey(key, o.body, o.signature, o.timestamp, maxAgeSeconds, now);

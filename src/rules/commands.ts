@@ -41,8 +41,7 @@ export type EntryPointCommandHandlerType = (typeof EntryPointCommandHandlerType)
 
 /** Who a command permission overwrite applies to. */
 export const ApplicationCommandPermissionType = { Role: 1, User: 2, Channel: 3 } as const;
-export type ApplicationCommandPermissionType =
-  (typeof ApplicationCommandPermissionType)[keyof typeof ApplicationCommandPermissionType];
+export type ApplicationCommandPermissionType = (typeof ApplicationCommandPermissionType)[keyof typeof ApplicationCommandPermissionType];
 
 export { ChannelType } from './channels.js';
 
@@ -259,7 +258,8 @@ function checkLocalized(
   const localized = new Map<string, string>();
   const valuePath = [...path, field];
   const raw = own(record, field);
-  const [min, max] = kind === 'choice' ? [1, CommandLimits.choiceNameLength] : kind === 'description' ? [1, CommandLimits.descriptionLength] : [1, CommandLimits.nameLength];
+  const [min, max] =
+    kind === 'choice' ? [1, CommandLimits.choiceNameLength] : kind === 'description' ? [1, CommandLimits.descriptionLength] : [1, CommandLimits.nameLength];
   const nameType = kind === 'command' ? ctx.commandType : ApplicationCommandType.ChatInput;
   const checkValue = (at: Path, value: unknown): value is string => {
     if (kind === 'command' || kind === 'option') {
@@ -476,7 +476,7 @@ function checkOptionNames(ctx: Context, summaries: OptionSummary[]): void {
         continue;
       }
       let seen = byLocale.get(locale);
-      if (seen === undefined) byLocale.set(locale, (seen = new Map()));
+      if (seen === undefined) byLocale.set(locale, (seen = new Map<string, number>()));
       if (seen.has(localized)) {
         ctx.add(at, FieldErrorCode.LocalizedNameExists, `Another option of this array is already named '${localized}' in ${locale}.`);
       } else {
@@ -510,7 +510,7 @@ function validateBody(ctx: Context, body: unknown, path: Path): void {
 
   if (operation === 'bulk') {
     const id = own(body, 'id');
-    if (present(id) && (!isSnowflake(id))) {
+    if (present(id) && !isSnowflake(id)) {
       ctx.add([...path, 'id'], FieldErrorCode.Snowflake, 'Must be a snowflake: a decimal string of a 64-bit id.');
     }
   }
@@ -539,7 +539,8 @@ function validateBody(ctx: Context, body: unknown, path: Path): void {
   const permissions = own(body, 'default_member_permissions');
   if (present(permissions)) {
     const at = [...path, 'default_member_permissions'];
-    if (typeof permissions !== 'string') ctx.add(at, FieldErrorCode.StringType, `Must be a permission bit set as a decimal string; received ${describeType(permissions)}.`);
+    if (typeof permissions !== 'string')
+      ctx.add(at, FieldErrorCode.StringType, `Must be a permission bit set as a decimal string; received ${describeType(permissions)}.`);
     else if (!DIGITS.test(permissions)) ctx.add(at, FieldErrorCode.NumberType, 'Must be a permission bit set as a decimal string of digits.');
     else if (BigInt(permissions) > MAX_PERMISSION_SET) ctx.add(at, FieldErrorCode.NumberMax, `Must be ${MAX_PERMISSION_SET} or less.`);
   }
@@ -572,7 +573,11 @@ function validateBody(ctx: Context, body: unknown, path: Path): void {
   }
 
   if (chatInput && size.size > CommandLimits.totalSize) {
-    ctx.add(path, FieldErrorCode.CommandTooLarge, `Command exceeds maximum size (${CommandLimits.totalSize}): names, descriptions and choice values add up to ${size.size} characters.`);
+    ctx.add(
+      path,
+      FieldErrorCode.CommandTooLarge,
+      `Command exceeds maximum size (${CommandLimits.totalSize}): names, descriptions and choice values add up to ${size.size} characters.`,
+    );
   }
 }
 
@@ -628,7 +633,8 @@ export function commandListProblems(body: unknown, options: Pick<ValidateCommand
       else names.set(key, i);
     }
     for (const [type, count] of [...counts].sort((a, b) => a[0] - b[0])) {
-      const max = settled.scope === 'guild' && type === ApplicationCommandType.PrimaryEntryPoint ? 0 : CommandLimits.commandsPerType[type as ApplicationCommandType];
+      const max =
+        settled.scope === 'guild' && type === ApplicationCommandType.PrimaryEntryPoint ? 0 : CommandLimits.commandsPerType[type as ApplicationCommandType];
       // A guild entry point already has its own error on its item.
       if (count > max && max > 0) {
         ctx.add([], FieldErrorCode.TooManyCommands, `Holds ${count} commands of type ${type}; a ${settled.scope} scope holds at most ${max}.`);

@@ -1,6 +1,7 @@
 // The spec's rules for message and modal components, as pure functions: no I/O, so the client
 // (before it sends) and the emulator (when it receives) give the same nested errors for a body.
 import { ChannelType } from './channels.js';
+import { EMBED_URL_FIELDS, EMBED_URL_MAX_LENGTH, urlSchemeProblem } from './embeds.js';
 import { FieldErrorCode, isSnowflake, SharedFieldErrorCode, textLength } from './fields.js';
 import type { FieldProblem } from './errors.js';
 import { describeType, integerProblem, isRecord, own, present, Reader, stringProblem, textPathResult, type Path, type ValueProblem } from './read.js';
@@ -181,6 +182,8 @@ export const MODAL_COMPONENT_TYPES: ReadonlySet<number> = new Set([1, 3, 4, 5, 6
 type Place = 'legacy' | 'v2' | 'row' | 'modalRow' | 'section' | 'accessory' | 'container' | 'modal' | 'label';
 
 const SELECTS: readonly number[] = [C.StringSelect, C.UserSelect, C.RoleSelect, C.MentionableSelect, C.ChannelSelect];
+/** The select menus: the components a player picks values from. */
+export const SELECT_COMPONENT_TYPES: ReadonlySet<number> = new Set(SELECTS);
 const PLACES: Readonly<Record<Place, { types: ReadonlySet<number>; where: string }>> = {
   legacy: { types: new Set([C.ActionRow]), where: 'at the top of a message without the IS_COMPONENTS_V2 flag (1<<15); set the flag for other types' },
   v2: { types: new Set([C.ActionRow, C.Section, C.TextDisplay, C.MediaGallery, C.File, C.Separator, C.Container]), where: 'at the top of a V2 message' },
@@ -322,16 +325,25 @@ function snowflake(ctx: Context, record: object, path: Path, key: string, need: 
 function url(ctx: Context, record: object, path: Path, key: string, max: number, schemes: readonly string[], need: boolean): void {
   const value = str(ctx, record, path, key, 1, max, need);
   if (value === undefined) return;
-  let scheme: string | undefined;
-  try {
-    scheme = new URL(value).protocol.slice(0, -1);
-  } catch {
-    scheme = undefined;
+  const problem = urlSchemeProblem(value, schemes);
+  if (problem !== undefined) ctx.add([...path, key], FieldErrorCode.InvalidUrl, problem);
+}
+
+/** An embed of a message: an object, whose URL fields accept only their schemes (rules/embeds.ts). */
+function embed(ctx: Context, value: unknown, at: Path): void {
+  if (!isRecord(value)) {
+    ctx.add(at, FieldErrorCode.ModelType, `Must be an embed object; received ${describeType(value)}.`);
+    return;
   }
-  if (scheme === undefined || !schemes.includes(scheme)) {
-    ctx.add([...path, key], FieldErrorCode.InvalidUrl, `Must be a URL with the scheme ${schemes.join(', ')}.`);
-  } else if (scheme === 'attachment' && !/^attachment:\/\/[^/\\]+$/.test(value)) {
-    ctx.add([...path, key], FieldErrorCode.InvalidUrl, 'An attachment reference must be attachment://<filename>.');
+  for (const { path, schemes } of EMBED_URL_FIELDS) {
+    const [first, second] = path;
+    if (second === undefined) {
+      url(ctx, value, at, first, EMBED_URL_MAX_LENGTH, schemes, false);
+      continue;
+    }
+    const inner = own(value, first);
+    if (isRecord(inner)) url(ctx, inner, [...at, first], second, EMBED_URL_MAX_LENGTH, schemes, false);
+    else if (present(inner)) ctx.add([...at, first], FieldErrorCode.DictType, `Must be an object; received ${describeType(inner)}.`);
   }
 }
 
@@ -375,13 +387,25 @@ function customId(ctx: Context, record: object, path: Path, need: boolean): void
   const value = str(ctx, record, path, 'custom_id', 1, ComponentLimits.customIdLength, need);
   if (value === undefined) return;
   if (ctx.customIds.has(value)) {
-    ctx.add([...path, 'custom_id'], FieldErrorCode.CustomIdDuplicated, `Another component of this ${ctx.kind} already has custom_id '${value.slice(0, 100)}'; each must be unique.`);
+    ctx.add(
+      [...path, 'custom_id'],
+      FieldErrorCode.CustomIdDuplicated,
+      `Another component of this ${ctx.kind} already has custom_id '${value.slice(0, 100)}'; each must be unique.`,
+    );
   }
   ctx.customIds.add(value);
 }
 
 // min_values / max_values of selects, File Upload and Checkbox Group, with the options they choose from.
-function values(ctx: Context, record: object, path: Path, limit: number, options: number | undefined, defaults: { count: number; at: Path } | undefined, defaultMax?: number): void {
+function values(
+  ctx: Context,
+  record: object,
+  path: Path,
+  limit: number,
+  options: number | undefined,
+  defaults: { count: number; at: Path } | undefined,
+  defaultMax?: number,
+): void {
   const min = int(ctx, record, path, 'min_values', 0, limit);
   const max = int(ctx, record, path, 'max_values', 1, limit);
   const minSet = present(own(record, 'min_values'));
@@ -391,18 +415,32 @@ function values(ctx: Context, record: object, path: Path, limit: number, options
   const minOk = min !== undefined || !minSet;
   const maxOk = max !== undefined || !maxSet;
   if (minOk && maxOk && effectiveMin > effectiveMax) {
-    ctx.add([...path, minSet ? 'min_values' : 'max_values'], FieldErrorCode.ComponentRangeInverted, `min_values (${effectiveMin}) must not exceed max_values (${effectiveMax}).`);
+    ctx.add(
+      [...path, minSet ? 'min_values' : 'max_values'],
+      FieldErrorCode.ComponentRangeInverted,
+      `min_values (${effectiveMin}) must not exceed max_values (${effectiveMax}).`,
+    );
   }
   if (options !== undefined) {
-    if (min !== undefined && min > options) ctx.add([...path, 'min_values'], FieldErrorCode.ValuesExceedOptions, `Must not exceed the number of options (${options}); received ${min}.`);
-    if (max !== undefined && max > options) ctx.add([...path, 'max_values'], FieldErrorCode.ValuesExceedOptions, `Must not exceed the number of options (${options}); received ${max}.`);
+    if (min !== undefined && min > options)
+      ctx.add([...path, 'min_values'], FieldErrorCode.ValuesExceedOptions, `Must not exceed the number of options (${options}); received ${min}.`);
+    if (max !== undefined && max > options)
+      ctx.add([...path, 'max_values'], FieldErrorCode.ValuesExceedOptions, `Must not exceed the number of options (${options}); received ${max}.`);
   }
   const isRequired = own(record, 'required');
   if (ctx.kind === 'modal' && min === 0 && isRequired !== false) {
-    ctx.add([...path, 'min_values'], FieldErrorCode.RequiredMinValues, 'Must be at least 1 while the component is required; set required: false to allow choosing nothing.');
+    ctx.add(
+      [...path, 'min_values'],
+      FieldErrorCode.RequiredMinValues,
+      'Must be at least 1 while the component is required; set required: false to allow choosing nothing.',
+    );
   }
   if (defaults !== undefined && defaults.count > 0 && minOk && maxOk && (defaults.count > effectiveMax || defaults.count < effectiveMin)) {
-    ctx.add(defaults.at, FieldErrorCode.DefaultValuesCount, `Holds ${defaults.count} default value${defaults.count === 1 ? '' : 's'}; must lie within min_values (${effectiveMin}) and max_values (${effectiveMax}).`);
+    ctx.add(
+      defaults.at,
+      FieldErrorCode.DefaultValuesCount,
+      `Holds ${defaults.count} default value${defaults.count === 1 ? '' : 's'}; must lie within min_values (${effectiveMin}) and max_values (${effectiveMax}).`,
+    );
   }
 }
 
@@ -419,7 +457,13 @@ function choices(ctx: Context, record: object, path: Path, min: number, max: num
       ctx.add(optionAt, FieldErrorCode.ModelType, `Must be an option object; received ${describeType(option)}.`);
       return;
     }
-    onlyFields(ctx, option, optionAt, withEmoji ? ['label', 'value', 'description', 'emoji', 'default'] : ['label', 'value', 'description', 'default'], 'an option');
+    onlyFields(
+      ctx,
+      option,
+      optionAt,
+      withEmoji ? ['label', 'value', 'description', 'emoji', 'default'] : ['label', 'value', 'description', 'default'],
+      'an option',
+    );
     str(ctx, option, optionAt, 'label', 1, ComponentLimits.optionTextLength, true);
     const value = str(ctx, option, optionAt, 'value', 1, ComponentLimits.optionTextLength, true);
     str(ctx, option, optionAt, 'description', 0, ComponentLimits.optionTextLength);
@@ -480,7 +524,12 @@ function select(ctx: Context, type: number, record: object, path: Path): void {
     const kind = own(item, 'type');
     if (!present(kind)) required(ctx, [...at, 'type']);
     else if (typeof kind !== 'string') ctx.add([...at, 'type'], FieldErrorCode.StringType, `Must be a string; received ${describeType(kind)}.`);
-    else if (!allowed.includes(kind)) ctx.add([...at, 'type'], FieldErrorCode.Choices, `Value must be one of ${allowed.map((a) => `'${a}'`).join(', ')} for a ${COMPONENT_NAMES[type as ComponentType]}; received '${kind.slice(0, 20)}'.`);
+    else if (!allowed.includes(kind))
+      ctx.add(
+        [...at, 'type'],
+        FieldErrorCode.Choices,
+        `Value must be one of ${allowed.map((a) => `'${a}'`).join(', ')} for a ${COMPONENT_NAMES[type as ComponentType]}; received '${kind.slice(0, 20)}'.`,
+      );
   });
   values(ctx, record, path, ComponentLimits.selectValues, undefined, defaults && { count: defaults.length, at: [...path, 'default_values'] });
   if (type === C.ChannelSelect) {
@@ -529,7 +578,11 @@ function actionRow(ctx: Context, record: object, path: Path, place: Place): void
   if (items === undefined || items.length < 2) return;
   const selectAt = items.findIndex((item) => isRecord(item) && SELECTS.includes(own(item, 'type') as number));
   if (selectAt >= 0) {
-    ctx.add([...path, 'components'], FieldErrorCode.LayoutWidthExceeded, `An Action Row holding a select (at [${selectAt}]) holds nothing else; move the other components to another row.`);
+    ctx.add(
+      [...path, 'components'],
+      FieldErrorCode.LayoutWidthExceeded,
+      `An Action Row holding a select (at [${selectAt}]) holds nothing else; move the other components to another row.`,
+    );
   }
 }
 
@@ -565,7 +618,12 @@ function component(ctx: Context, value: unknown, path: Path, place: Place): void
   }
   const id = int(ctx, value, path, 'id', 0, ComponentLimits.maxId);
   if (id !== undefined && id !== 0) {
-    if (ctx.ids.has(id)) ctx.add([...path, 'id'], FieldErrorCode.IdDuplicated, `Another component of this ${ctx.kind} already has id ${id}; ids must be unique (0 or none: assigned by the service).`);
+    if (ctx.ids.has(id))
+      ctx.add(
+        [...path, 'id'],
+        FieldErrorCode.IdDuplicated,
+        `Another component of this ${ctx.kind} already has id ${id}; ids must be unique (0 or none: assigned by the service).`,
+      );
     ctx.ids.add(id);
   }
   onlyFields(ctx, value, path, ['type', 'id', ...FIELDS[type]!], `a ${name}`);
@@ -648,7 +706,11 @@ function component(ctx: Context, value: unknown, path: Path, place: Place): void
       bool(ctx, value, path, 'required');
       const options = choices(ctx, value, path, ComponentLimits.radioOptions.min, ComponentLimits.radioOptions.max, false);
       if (options !== undefined && options.defaults > 1) {
-        ctx.add([...path, 'options'], FieldErrorCode.DefaultValuesCount, `Holds ${options.defaults} default options; a Radio Group chooses exactly one, so at most one may be default.`);
+        ctx.add(
+          [...path, 'options'],
+          FieldErrorCode.DefaultValuesCount,
+          `Holds ${options.defaults} default options; a Radio Group chooses exactly one, so at most one may be default.`,
+        );
       }
       return;
     }
@@ -656,7 +718,15 @@ function component(ctx: Context, value: unknown, path: Path, place: Place): void
       customId(ctx, value, path, true);
       bool(ctx, value, path, 'required');
       const options = choices(ctx, value, path, ComponentLimits.checkboxOptions.min, ComponentLimits.checkboxOptions.max, false);
-      values(ctx, value, path, ComponentLimits.checkboxOptions.max, options?.count, options && { count: options.defaults, at: [...path, 'options'] }, options?.count || undefined);
+      values(
+        ctx,
+        value,
+        path,
+        ComponentLimits.checkboxOptions.max,
+        options?.count,
+        options && { count: options.defaults, at: [...path, 'options'] },
+        options?.count || undefined,
+      );
       return;
     }
     case C.Checkbox:
@@ -700,11 +770,13 @@ export function messageProblems(body: unknown): ComponentProblem[] {
     const flags = int(ctx, body, [], 'flags', 0, Number.MAX_SAFE_INTEGER);
     const v2 = hasComponentsV2(flags);
     for (const key of ['content', 'embeds', 'poll', 'sticker_ids', 'stickers']) {
-      if (v2 && carries(own(body, key))) notAllowed(ctx, [key], 'in a message with the IS_COMPONENTS_V2 flag (use Text Display and Container components instead)');
+      if (v2 && carries(own(body, key)))
+        notAllowed(ctx, [key], 'in a message with the IS_COMPONENTS_V2 flag (use Text Display and Container components instead)');
     }
     if (!v2) str(ctx, body, [], 'content', 0, ComponentLimits.contentLength);
-    if (!v2) list(ctx, body, [], 'embeds', 0, ComponentLimits.embeds, false);
-    if (!v2 && present(own(body, 'poll')) && !isRecord(own(body, 'poll'))) ctx.add(['poll'], FieldErrorCode.DictType, `Must be a poll object; received ${describeType(own(body, 'poll'))}.`);
+    if (!v2) list(ctx, body, [], 'embeds', 0, ComponentLimits.embeds, false)?.forEach((item, i) => embed(ctx, item, ['embeds', i]));
+    if (!v2 && present(own(body, 'poll')) && !isRecord(own(body, 'poll')))
+      ctx.add(['poll'], FieldErrorCode.DictType, `Must be a poll object; received ${describeType(own(body, 'poll'))}.`);
     if (!v2) for (const key of ['sticker_ids', 'stickers']) list(ctx, body, [], key, 0, ComponentLimits.stickers, false);
     list(ctx, body, [], 'attachments', 0, ComponentLimits.attachments, false)?.forEach((item, i) => {
       if (!isRecord(item)) ctx.add(['attachments', i], FieldErrorCode.ModelType, `Must be an attachment object; received ${describeType(item)}.`);
@@ -716,12 +788,20 @@ export function messageProblems(body: unknown): ComponentProblem[] {
       return;
     }
     if (!v2 && raw.length > ComponentLimits.legacyRows) {
-      ctx.add(['components'], FieldErrorCode.MaxLength, `Must be ${ComponentLimits.legacyRows} or fewer in length; received ${raw.length}. A message without IS_COMPONENTS_V2 holds at most 5 Action Rows.`);
+      ctx.add(
+        ['components'],
+        FieldErrorCode.MaxLength,
+        `Must be ${ComponentLimits.legacyRows} or fewer in length; received ${raw.length}. A message without IS_COMPONENTS_V2 holds at most 5 Action Rows.`,
+      );
     }
     for (let i = 0; i < Math.min(raw.length, MAX_ITEMS_INSPECTED); i++) component(ctx, own(raw, i), ['components', i], v2 ? 'v2' : 'legacy');
     const total = Math.max(ctx.total, raw.length);
     if (v2 && total > ComponentLimits.v2Components) {
-      ctx.add(['components'], FieldErrorCode.TooManyComponents, `Holds ${total} components in total; a V2 message holds at most ${ComponentLimits.v2Components}, counting nested ones.`);
+      ctx.add(
+        ['components'],
+        FieldErrorCode.TooManyComponents,
+        `Holds ${total} components in total; a V2 message holds at most ${ComponentLimits.v2Components}, counting nested ones.`,
+      );
     }
   });
 }

@@ -202,6 +202,7 @@ function show(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- arrays and objects returned above: what is left is a primitive
   return `"${String(value)}"`;
 }
 
@@ -227,7 +228,11 @@ class LobbyReader extends Reader<FieldErrorCode> {
 
   string(path: Path, value: unknown, max: number, opts: { min?: number; secret?: boolean } = {}): string | undefined {
     if (typeof value !== 'string') {
-      this.add(path, FieldErrorCode.StringType, opts.secret === true ? 'Could not interpret the value as string.' : `Could not interpret ${show(value)} as string.`);
+      this.add(
+        path,
+        FieldErrorCode.StringType,
+        opts.secret === true ? 'Could not interpret the value as string.' : `Could not interpret ${show(value)} as string.`,
+      );
       return undefined;
     }
     const length = textLength(value);
@@ -286,7 +291,11 @@ class LobbyReader extends Reader<FieldErrorCode> {
 
   lobbyMetadata(path: Path, value: unknown): Metadata | null | undefined {
     if (value === null) return null;
-    return this.metadata(path, value, { entries: LOBBY_LIMITS.metadataEntries, valueMax: LOBBY_LIMITS.metadataTotalLength, total: LOBBY_LIMITS.metadataTotalLength });
+    return this.metadata(path, value, {
+      entries: LOBBY_LIMITS.metadataEntries,
+      valueMax: LOBBY_LIMITS.metadataTotalLength,
+      total: LOBBY_LIMITS.metadataTotalLength,
+    });
   }
 
   memberFlags(path: Path, value: unknown): number | null | undefined {
@@ -310,7 +319,8 @@ class LobbyReader extends Reader<FieldErrorCode> {
     else out.id = this.snowflake([...path, 'id'], dict.id) ?? '';
     if (dict.metadata !== undefined) out.metadata = this.lobbyMetadata([...path, 'metadata'], dict.metadata);
     if (dict.flags !== undefined) out.flags = this.memberFlags([...path, 'flags'], dict.flags);
-    if (bulk && dict.remove_member !== undefined && dict.remove_member !== null) out.remove_member = this.boolean([...path, 'remove_member'], dict.remove_member);
+    if (bulk && dict.remove_member !== undefined && dict.remove_member !== null)
+      out.remove_member = this.boolean([...path, 'remove_member'], dict.remove_member);
     return out;
   }
 
@@ -320,7 +330,11 @@ class LobbyReader extends Reader<FieldErrorCode> {
       return undefined;
     }
     if (value.length < min || value.length > max) {
-      this.add(path, min > 0 ? FieldErrorCode.BadLength : FieldErrorCode.MaxLength, min > 0 ? `Must be between ${min} and ${max} in length.` : `Must be ${max} or fewer in length.`);
+      this.add(
+        path,
+        min > 0 ? FieldErrorCode.BadLength : FieldErrorCode.MaxLength,
+        min > 0 ? `Must be between ${min} and ${max} in length.` : `Must be ${max} or fewer in length.`,
+      );
       return undefined;
     }
     const seen = new Set<string>();
@@ -328,7 +342,8 @@ class LobbyReader extends Reader<FieldErrorCode> {
     value.forEach((item, i) => {
       const member = this.member([...path, i], item, bulk);
       if (member === undefined) return;
-      if (member.id !== '' && seen.has(member.id)) this.add([...path, i, 'id'], FieldErrorCode.MemberDuplicate, 'This user is listed more than once; list each member once.');
+      if (member.id !== '' && seen.has(member.id))
+        this.add([...path, i, 'id'], FieldErrorCode.MemberDuplicate, 'This user is listed more than once; list each member once.');
       seen.add(member.id);
       out.push(member);
     });
@@ -352,7 +367,9 @@ function lobbyBody(body: unknown): RuleResult<CreateLobbyBody> {
   const out: CreateLobbyBody = {};
   if (dict.metadata !== undefined) out.metadata = r.lobbyMetadata(['metadata'], dict.metadata);
   if (dict.members !== undefined && dict.members !== null) {
-    out.members = r.members(['members'], dict.members, 0, LOBBY_LIMITS.membersPerRequest, false)?.map((m) => stripUndefined({ id: m.id, metadata: m.metadata, flags: m.flags }));
+    out.members = r
+      .members(['members'], dict.members, 0, LOBBY_LIMITS.membersPerRequest, false)
+      ?.map((m) => stripUndefined({ id: m.id, metadata: m.metadata, flags: m.flags }));
   } else if (dict.members === null) out.members = null;
   if (dict.idle_timeout_seconds !== undefined) out.idle_timeout_seconds = r.idleTimeout(['idle_timeout_seconds'], dict.idle_timeout_seconds);
   if (dict.flags !== undefined) out.flags = r.memberFlags(['flags'], dict.flags);

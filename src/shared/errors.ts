@@ -126,14 +126,7 @@ export type ArgumentError = (TypeError | RangeError) & {
  * The received value is described by its type and size only, so a token passed by mistake never
  * reaches the message.
  */
-export function argumentError(
-  problem: ArgumentProblem,
-  where: string,
-  name: string,
-  expected: string,
-  received: unknown,
-  hint?: string,
-): ArgumentError {
+export function argumentError(problem: ArgumentProblem, where: string, name: string, expected: string, received: unknown, hint?: string): ArgumentError {
   const message = `${where}: ${name} must be ${expected}; received ${describeValue(received)}.${hint ? ` ${hint}` : ''}`;
   const error = problem === 'type' ? new TypeError(message) : new RangeError(message);
   Object.defineProperty(error, 'code', {

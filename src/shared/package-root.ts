@@ -8,7 +8,7 @@ export function packageRoot(): string {
     const manifest = join(dir, 'package.json');
     if (existsSync(manifest)) {
       try {
-        if (JSON.parse(readFileSync(manifest, 'utf8')).name === 'social-sdk-auth') return dir;
+        if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'social-sdk-auth') return dir;
       } catch {
         // not ours; keep looking
       }

@@ -73,10 +73,13 @@ export function wait(ms: number, signal: AbortSignal, keepAlive: boolean): Wait 
       clearTimeout(timer);
       reject(signal.reason);
     };
-    timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.min(ms, MAX_TIMER_MS));
+    timer = setTimeout(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.min(ms, MAX_TIMER_MS),
+    );
     if (!keepAlive) timer.unref?.();
     signal.addEventListener('abort', onAbort, { once: true });
   });

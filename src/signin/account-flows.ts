@@ -78,16 +78,20 @@ export class AccountFlows {
       const signal = checkSignal(where, o.signal);
       const timeoutMs = checkMs(where, 'timeoutMs', o.timeoutMs, this.#settings.requestTimeoutMs);
       if (signal?.aborted) throw ClientResultError.of('Aborted', `${where} was aborted before it started.`);
-      loadProvisionalRequest().then(({ requestProvisionalToken }) => requestProvisionalToken({
-        apiBase: this.#settings.apiBase,
-        clientId,
-        externalAuthType: identity.external_auth_type as ExternalAuthType,
-        externalAuthToken: identity.external_auth_token!,
-        signal,
-        closing: this.#closing.signal,
-        timeoutMs,
-        where,
-      })).then(resolve, reject);
+      loadProvisionalRequest()
+        .then(({ requestProvisionalToken }) =>
+          requestProvisionalToken({
+            apiBase: this.#settings.apiBase,
+            clientId,
+            externalAuthType: identity.external_auth_type as ExternalAuthType,
+            externalAuthToken: identity.external_auth_token!,
+            signal,
+            closing: this.#closing.signal,
+            timeoutMs,
+            where,
+          }),
+        )
+        .then(resolve, reject);
     });
   }
 
@@ -103,26 +107,37 @@ export class AccountFlows {
       const scopes = o.scopes === undefined ? loadNative().getDefaultCommunicationScopes() : checkString(where, 'scopes', o.scopes, true);
       // The limit and characters AuthorizationArgs enforces for the browser flow.
       if (scopes.length > 2048 || !DEVICE_SCOPES.test(scopes)) {
-        throw argumentError('value', where, 'scopes', 'scope names separated by single spaces, at most 2048 characters', scopes, "For example 'openid sdk.social_layer'.");
+        throw argumentError(
+          'value',
+          where,
+          'scopes',
+          'scope names separated by single spaces, at most 2048 characters',
+          scopes,
+          "For example 'openid sdk.social_layer'.",
+        );
       }
       const extraParameters = merge ? checkExternalIdentity(where, o) : undefined;
       const clientId = this.#flowClientId(where, o.applicationId);
       const signal = checkSignal(where, o.signal);
       const timeoutMs = checkMs(where, 'timeoutMs', o.timeoutMs, this.#settings.authorizeTimeoutMs);
       if (signal?.aborted) throw ClientResultError.of('Aborted', `${where} was aborted before it started.`);
-      loadDevice().then(({ runDeviceFlow }) => runDeviceFlow({
-        issuer: this.#settings.issuer,
-        apiBase: this.#settings.apiBase,
-        clientId,
-        scopes,
-        onUserCode,
-        signal,
-        closing: this.#closing.signal,
-        timeoutMs,
-        requestTimeoutMs: this.#settings.requestTimeoutMs,
-        extraParameters,
-        where,
-      })).then(resolve, reject);
+      loadDevice()
+        .then(({ runDeviceFlow }) =>
+          runDeviceFlow({
+            issuer: this.#settings.issuer,
+            apiBase: this.#settings.apiBase,
+            clientId,
+            scopes,
+            onUserCode,
+            signal,
+            closing: this.#closing.signal,
+            timeoutMs,
+            requestTimeoutMs: this.#settings.requestTimeoutMs,
+            extraParameters,
+            where,
+          }),
+        )
+        .then(resolve, reject);
     });
   }
 

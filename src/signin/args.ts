@@ -78,7 +78,8 @@ function checkChallenge(where: string, value: unknown): AuthorizationCodeChallen
 
 function checkIntegrationType(where: string, value: unknown): IntegrationType | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number') throw argumentError('type', where, 'integrationType', 'IntegrationType.GuildInstall (0) or IntegrationType.UserInstall (1)', value);
+  if (typeof value !== 'number')
+    throw argumentError('type', where, 'integrationType', 'IntegrationType.GuildInstall (0) or IntegrationType.UserInstall (1)', value);
   if (value !== 0 && value !== 1) {
     throw argumentError('value', where, 'integrationType', 'IntegrationType.GuildInstall (0) or IntegrationType.UserInstall (1)', value);
   }

@@ -6,6 +6,7 @@
 import { AuthorizationArgs, copyArgs, nativeArgs, type AuthorizationArgsInit } from './args.js';
 import { checkMs, checkOneOf, checkOptions, checkSignal, checkString } from '../shared/check.js';
 import { ClientResultError } from '../shared/errors.js';
+import { redactedError } from '../shared/redact.js';
 import type { NativeClient } from './native.js';
 import { AUTHORIZE_VIA, type AuthorizeOptions, type AuthorizeResult, type AuthorizeVia } from './options.js';
 import { failure, isDefiniteRefusal, refusedError } from './results.js';
@@ -83,10 +84,7 @@ export class AuthorizeFlow {
       const onAbort = () => abortThis('Authorization was aborted by the AbortSignal.');
       const timer = setTimeout(() => {
         timedOut = true;
-        abortThis(
-          `Authorization timed out after ${timeoutMs} ms: the player did not finish signing in. ` +
-            'Call authorize again, or raise timeoutMs.',
-        );
+        abortThis(`Authorization timed out after ${timeoutMs} ms: the player did not finish signing in. ` + 'Call authorize again, or raise timeoutMs.');
       }, timeoutMs);
       timer.unref();
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -144,7 +142,9 @@ export class AuthorizeFlow {
       }
       return;
     }
-    const error = cause instanceof Error ? cause : new Error(String(cause));
+    // The opener's error may quote a URL it failed on (the redirect, with its code and state):
+    // what the application's handler, the listeners and the warning see is a redacted copy.
+    const error = redactedError(cause);
     let handled = false;
     const { onOpenUrlFailed } = this.#settings;
     if (onOpenUrlFailed) {
@@ -157,10 +157,9 @@ export class AuthorizeFlow {
     }
     if (this.#client.emitOpenUrlFailed(url, error)) handled = true;
     if (!handled) {
-      process.emitWarning(
-        `social-sdk-auth could not open the browser (${error.message}). Open this URL to sign in: ${url}`,
-        { code: 'SOCIAL_SDK_AUTH_OPEN_URL' },
-      );
+      process.emitWarning(`social-sdk-auth could not open the browser (${error.message}). Open this URL to sign in: ${url}`, {
+        code: 'SOCIAL_SDK_AUTH_OPEN_URL',
+      });
     }
   }
 

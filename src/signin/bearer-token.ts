@@ -107,10 +107,9 @@ export class BearerTokenState {
         this.#callback({ expiresAt });
       } catch (error) {
         // A throwing callback must not crash the game from a timer; report it instead.
-        process.emitWarning(
-          `social-sdk-auth: the token expiration callback threw: ${error instanceof Error ? error.message : String(error)}`,
-          { code: 'SOCIAL_SDK_AUTH_EXPIRATION_CALLBACK' },
-        );
+        process.emitWarning(`social-sdk-auth: the token expiration callback threw: ${error instanceof Error ? error.message : String(error)}`, {
+          code: 'SOCIAL_SDK_AUTH_EXPIRATION_CALLBACK',
+        });
       }
     });
   }

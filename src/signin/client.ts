@@ -12,12 +12,7 @@ import { AuthorizeFlow } from './authorize-flow.js';
 import { checkFunction, checkMs, checkOneOf, checkOptions, checkInteger, checkString } from '../shared/check.js';
 import { argumentError, ClientResultError } from '../shared/errors.js';
 import { DEFAULT_REFRESH_MARGIN_MS } from '../shared/schedule.js';
-import {
-  BearerTokenState,
-  type TokenExpirationCallback,
-  type TokenExpirationCallbackOptions,
-  type UpdateTokenOptions,
-} from './bearer-token.js';
+import { BearerTokenState, type TokenExpirationCallback, type TokenExpirationCallbackOptions, type UpdateTokenOptions } from './bearer-token.js';
 import { loadNative, type NativeClient } from './native.js';
 import { openSystemBrowser } from './opener.js';
 import {
@@ -170,7 +165,10 @@ export class Client extends EventEmitter<ClientEvents> {
     return this.#authorizing.handleRedirect(url);
   }
 
-  /** Exchanges an authorization code for tokens (authorization_code grant with PKCE). */
+  /**
+   * Exchanges an authorization code for tokens (authorization_code grant with PKCE). Like the
+   * SDK's GetToken it only returns them: hand them to `updateToken` to make the client use them.
+   */
   getToken(options: GetTokenOptions): Promise<TokenResult> {
     return this.#tokens.getToken(options);
   }
@@ -185,7 +183,10 @@ export class Client extends EventEmitter<ClientEvents> {
     return this.#tokens.revokeToken(options);
   }
 
-  /** Verifier, authorize and token exchange in one call. */
+  /**
+   * Verifier, authorize and token exchange in one call. The client then holds the access token, as
+   * after `updateToken`: `isAuthenticated()` is true and the expiration callback is armed.
+   */
   async signIn(options: SignInOptions = {}): Promise<SignInResult> {
     const where = 'client.signIn';
     const o = checkOptions<SignInOptions>(where, options);
@@ -198,8 +199,7 @@ export class Client extends EventEmitter<ClientEvents> {
     // loading fills the waits for the listener, the browser and the service.
     warmUp();
     // A verifier is 32 bytes from the OS CSPRNG, base64url: exactly what a nonce needs.
-    const nonce =
-      o.nonce === undefined ? (wantsOpenId ? this.createAuthorizationCodeVerifier().verifier : undefined) : checkString(where, 'nonce', o.nonce);
+    const nonce = o.nonce === undefined ? (wantsOpenId ? this.createAuthorizationCodeVerifier().verifier : undefined) : checkString(where, 'nonce', o.nonce);
     const pair = this.createAuthorizationCodeVerifier();
     const args = new AuthorizationArgs({
       clientId: applicationId,
@@ -218,8 +218,26 @@ export class Client extends EventEmitter<ClientEvents> {
       nonce: wantsOpenId ? nonce : undefined,
       signal: o.signal,
     });
+    this.#adopt(tokens);
     return { ...tokens, redirectUri, via: redirectUri === DESKTOP_CLIENT_REDIRECT_URI ? 'desktopClient' : 'browser' };
   }
+
+  /**
+   * Makes the access token a whole sign-in ended with the one the client acts with, as
+   * `updateToken` would: `isAuthenticated()` turns true and the expiration callback is armed.
+   * The single token-endpoint calls (`getToken`, `refreshToken`, `getTokenFromProvisionalMerge`)
+   * keep the SDK's meaning and leave the client's token alone.
+   */
+  #adopt(tokens: TokenResult): void {
+    if (this.#closed) return;
+    this.#bearer.set(tokens.accessToken, tokens.expiresIn > 0 ? Date.now() + tokens.expiresIn * 1000 : undefined);
+  }
+
+  /** {@link #adopt} as the last step of a promise chain: the tokens pass through. */
+  readonly #adopting = (tokens: TokenResult): TokenResult => {
+    this.#adopt(tokens);
+    return tokens;
+  };
 
   /**
    * Ends every pending operation (they reject with `ClientDestroyed`) and releases the native
@@ -249,12 +267,26 @@ export class Client extends EventEmitter<ClientEvents> {
     return new Promise<void>((resolve) => {
       if (typeof tokenType !== 'string') throw argumentError('type', where, 'tokenType', "the string 'Bearer'", tokenType);
       if (tokenType.toLowerCase() !== 'bearer') {
-        throw argumentError('value', where, 'tokenType', "'Bearer' (in any case)", tokenType, 'Pass the access token from signIn, getToken or refreshToken with its tokenType.');
+        throw argumentError(
+          'value',
+          where,
+          'tokenType',
+          "'Bearer' (in any case)",
+          tokenType,
+          'Pass the access token from signIn, getToken or refreshToken with its tokenType.',
+        );
       }
       if (typeof token !== 'string') throw argumentError('type', where, 'token', 'an access token string', token);
       // RFC 6750 b64token: anything else could not be sent in an Authorization header.
       if (!B64TOKEN.test(token)) {
-        throw argumentError('value', where, 'token', 'a non-empty Bearer token (RFC 6750 b64token characters)', token, 'Pass the accessToken of a TokenResult unchanged.');
+        throw argumentError(
+          'value',
+          where,
+          'token',
+          'a non-empty Bearer token (RFC 6750 b64token characters)',
+          token,
+          'Pass the accessToken of a TokenResult unchanged.',
+        );
       }
       const o = checkOptions<UpdateTokenOptions>(where, options);
       const { expiresIn, expiresAt } = o;
@@ -269,7 +301,7 @@ export class Client extends EventEmitter<ClientEvents> {
     });
   }
 
-  /** True while a Bearer token set with `updateToken` is held and has not expired. */
+  /** True while a Bearer token (from `updateToken`, `signIn`, the device flows or `getProvisionalToken`) is held and has not expired. */
   isAuthenticated(): boolean {
     return !this.#closed && this.#bearer.isValid();
   }
@@ -304,28 +336,30 @@ export class Client extends EventEmitter<ClientEvents> {
    * `slow_down`) until the player approves on another device. Rejects with `AuthorizationFailed`
    * when the player denies (`oauthError` `access_denied`) or the code expires
    * (`ERR_DEVICE_CODE_EXPIRED`), `Aborted` on the signal (`ERR_ABORTED`) or the time limit
-   * (`ERR_AUTHORIZE_TIMEOUT`).
+   * (`ERR_AUTHORIZE_TIMEOUT`). Once it resolves the client holds the access token, as after `updateToken`.
    */
   getTokenFromDevice(options: GetTokenFromDeviceOptions): Promise<TokenResult> {
-    return this.#accounts.getTokenFromDevice(options);
+    return this.#accounts.getTokenFromDevice(options).then(this.#adopting);
   }
 
   /**
    * The device flow for a player who has a provisional account: once approved, that account is
-   * merged into the player's full account (the SDK's GetTokenFromDeviceProvisionalMerge).
+   * merged into the player's full account (the SDK's GetTokenFromDeviceProvisionalMerge). Once it
+   * resolves the client holds the access token, as after `updateToken`.
    */
   getTokenFromDeviceProvisionalMerge(options: GetTokenFromDeviceProvisionalMergeOptions): Promise<TokenResult> {
-    return this.#accounts.getTokenFromDeviceProvisionalMerge(options);
+    return this.#accounts.getTokenFromDeviceProvisionalMerge(options).then(this.#adopting);
   }
 
   /**
    * Tokens of a provisional account for a player identified by another provider (the SDK's
-   * GetProvisionalToken), from `POST {api}/partner-sdk/token`. Hand them to `updateToken`. When
-   * they near expiry, call this again with a fresh provider token: refreshing them is deprecated.
+   * GetProvisionalToken), from `POST {api}/partner-sdk/token`. The client then holds the access
+   * token, as after `updateToken`. When they near expiry, call this again with a fresh provider
+   * token: refreshing them is deprecated.
    * Refusals are `HTTPError`s whose `errorCode` is one of `ProvisionalErrorCode`.
    */
   getProvisionalToken(options: GetProvisionalTokenOptions): Promise<TokenResult> {
-    return this.#accounts.getProvisionalToken(options);
+    return this.#accounts.getProvisionalToken(options).then(this.#adopting);
   }
 
   /**

@@ -106,7 +106,6 @@ function flowError(type: ErrorType, message: string, code?: string, captured?: P
   });
 }
 
-
 /** Why the flow's signal aborted. */
 type Ending = { kind: 'aborted' } | { kind: 'closed' } | { kind: 'timeout' } | { kind: 'callback'; error: unknown };
 
@@ -205,7 +204,11 @@ async function poll(request: DeviceFlowRequest, signal: AbortSignal, secrets: st
     if (isNetworkFailure(error)) {
       const timedOut = exchange.timedOut;
       exchange.timedOut = false;
-      return flowError('NetworkError', `${where}: the ${step} request failed: ${describeNetworkError(error, request.requestTimeoutMs)}.`, timedOut ? 'ERR_REQUEST_TIMEOUT' : undefined);
+      return flowError(
+        'NetworkError',
+        `${where}: the ${step} request failed: ${describeNetworkError(error, request.requestTimeoutMs)}.`,
+        timedOut ? 'ERR_REQUEST_TIMEOUT' : undefined,
+      );
     }
     const message = error instanceof Error ? error.message : String(error);
     return unusable(redact(message, secrets));
@@ -241,7 +244,12 @@ async function poll(request: DeviceFlowRequest, signal: AbortSignal, secrets: st
 
   const parameters = { device_code: deviceCode, ...request.extraParameters };
   const expired = (): ClientResultError =>
-    flowError('AuthorizationFailed', `${where}: the device code expired before the player approved it. Call it again for a new code.`, 'ERR_DEVICE_CODE_EXPIRED', exchange.error);
+    flowError(
+      'AuthorizationFailed',
+      `${where}: the device code expired before the player approved it. Call it again for a new code.`,
+      'ERR_DEVICE_CODE_EXPIRED',
+      exchange.error,
+    );
   for (;;) {
     // Never poll past the code's life: the answer would be expired_token.
     const pause = Math.min(interval * 1000, Math.max(0, expiresAt - Date.now()));

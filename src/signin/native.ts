@@ -2,7 +2,7 @@
  * Loads the native addon: the prebuild shipped in the package, else a local build. Set
  * SOCIAL_SDK_AUTH_NATIVE to an absolute path to load a specific binary instead.
  */
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 import { SocialSdkAuthError, type ClientResult } from '../shared/errors.js';
@@ -113,8 +113,7 @@ function truncatedElf(file: string): string | undefined {
     const wide = head[4] === 2;
     const le = head[5] !== 2;
     const u16 = (b: Buffer, at: number) => (le ? b.readUInt16LE(at) : b.readUInt16BE(at));
-    const word = (b: Buffer, at: number) =>
-      wide ? Number(le ? b.readBigUInt64LE(at) : b.readBigUInt64BE(at)) : le ? b.readUInt32LE(at) : b.readUInt32BE(at);
+    const word = (b: Buffer, at: number) => (wide ? Number(le ? b.readBigUInt64LE(at) : b.readBigUInt64BE(at)) : le ? b.readUInt32LE(at) : b.readUInt32BE(at));
     const phoff = word(head, wide ? 0x20 : 0x1c);
     const shoff = word(head, wide ? 0x28 : 0x20);
     const [phentsize, phnum, shentsize, shnum] = wide
@@ -142,6 +141,7 @@ function truncatedElf(file: string): string | undefined {
 function requireBinary(file: string): NativeBinding {
   const truncated = truncatedElf(file);
   if (truncated) throw new Error(truncated);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a .node addon loads only through require, synchronously
   return require(file) as NativeBinding;
 }
 

@@ -22,11 +22,7 @@ export function openSystemBrowser(url: string): Promise<void> {
     }
     // No shell anywhere: the URL is one argument, never parsed as a command line.
     const [command, args] =
-      process.platform === 'darwin'
-        ? ['open', [url]]
-        : process.platform === 'win32'
-          ? ['rundll32', ['url.dll,FileProtocolHandler', url]]
-          : ['xdg-open', [url]];
+      process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['rundll32', ['url.dll,FileProtocolHandler', url]] : ['xdg-open', [url]];
     let child: ChildProcess;
     try {
       // Loaded here, not at import: most runs never open a browser, and loading it costs start-up time.

@@ -212,10 +212,7 @@ export const DEFAULT_API_BASE = 'https://discord.com/api/v10';
 
 /** True for http URLs on the loopback interface, the only place plain http is allowed. */
 export function isLoopbackHttp(url: URL): boolean {
-  return (
-    url.protocol === 'http:' &&
-    (url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]')
-  );
+  return url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]');
 }
 
 export function checkBase(where: string, name: string, value: unknown, fallback: string): string {

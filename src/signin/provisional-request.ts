@@ -44,7 +44,8 @@ export interface ProvisionalTokenRequest {
 function httpError(where: string, captured: CapturedError): ClientResultError {
   const { status, errorCode } = captured;
   const said = captured.message ? `: ${captured.message}` : '';
-  const advice = ADVICE[errorCode] ?? (isRetryable('HTTPError', status) ? 'Try again later.' : 'Check the application id and the external auth type and token.');
+  const advice =
+    ADVICE[errorCode] ?? (isRetryable('HTTPError', status) ? 'Try again later.' : 'Check the application id and the external auth type and token.');
   return new ClientResultError({
     type: 'HTTPError',
     error: `${where}: the service refused the provisional token request with HTTP ${status}${errorCode ? ` and code ${errorCode}` : ''}${said}. ${advice}`,

@@ -4,6 +4,7 @@
  */
 import { toResult } from './args.js';
 import { ClientResultError } from '../shared/errors.js';
+import { redactedError } from '../shared/redact.js';
 import type { NativeResult } from './native.js';
 
 export function failure(result: NativeResult, code?: string): ClientResultError {
@@ -15,8 +16,10 @@ export function isDefiniteRefusal(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { authorizeRefused?: unknown }).authorizeRefused === true;
 }
 
-export function refusedError(cause: unknown): ClientResultError {
-  const said = cause instanceof Error ? ` (${cause.message})` : '';
+export function refusedError(refusal: unknown): ClientResultError {
+  // The opener's error may quote a URL with a code or state in it: only a redacted copy is kept.
+  const cause = redactedError(refusal);
+  const said = refusal instanceof Error ? ` (${cause.message})` : '';
   return new ClientResultError(
     {
       type: 'AuthorizationFailed',

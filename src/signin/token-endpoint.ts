@@ -12,6 +12,8 @@ import { SocialSdkAuthError, type ErrorType } from '../shared/errors.js';
 import type { NativeGrant, NativeTransportResponse } from './native.js';
 import type { TokenResult } from './options.js';
 import { redact } from '../shared/redact.js';
+import { readBounded } from '../shared/bounded-body.js';
+import { parseRetryAfter } from '../shared/retry-after.js';
 
 export interface TransportOptions {
   issuer: string;
@@ -78,32 +80,6 @@ export function warmUp(): void {
     .catch(() => undefined);
 }
 let warmed = false;
-
-// Reads a body of at most `limit` bytes; past it, stops reading (which closes the connection).
-export async function readBounded(response: Response, limit: number): Promise<Uint8Array> {
-  const declared = Number(response.headers.get('content-length') ?? NaN);
-  const tooLarge = () =>
-    new RefusedResponse(response.status, `its body is larger than ${limit} bytes, the most this client reads from the token endpoints`);
-  if (declared > limit) {
-    await response.body?.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  if (!response.body) return new Uint8Array(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, total);
-}
 
 // RFC 6750 b64token: an access token anything else could not travel in an Authorization header.
 /** RFC 6750 b64token: what a Bearer token may hold to be sent in an Authorization header. */
@@ -203,7 +179,10 @@ function idTokenParts(token: string): { header: Record<string, unknown>; payload
   const parts = token.split('.');
   if (parts.length !== 3 || !parts.every((part) => JWS_PART.test(part))) return 'its id_token is not a JWT (three base64url parts separated by dots)';
   const objects: Record<string, unknown>[] = [];
-  for (const [index, name] of [[0, 'header'], [1, 'payload']] as const) {
+  for (const [index, name] of [
+    [0, 'header'],
+    [1, 'payload'],
+  ] as const) {
     let value: unknown;
     try {
       value = JSON.parse(Buffer.from(parts[index]!, 'base64url').toString('utf8'));
@@ -218,7 +197,7 @@ function idTokenParts(token: string): { header: Record<string, unknown>; payload
 
 /**
  * What is wrong with an ID token's header and claims for this client (OpenID Connect Core
- * 3.1.3.7: issuer, audience, authorized party, expiry), or undefined. The signature is not
+ * 3.1.3.7: issuer, audience, authorized party, expiry, issue time), or undefined. The signature is not
  * checked: the token came straight from the token endpoint over TLS (3.1.3.7, item 6).
  */
 function idTokenClaimsProblem(header: Record<string, unknown>, claims: Record<string, unknown>, expected: IdTokenExpectation): string | undefined {
@@ -231,16 +210,22 @@ function idTokenClaimsProblem(header: Record<string, unknown>, claims: Record<st
   const { aud, azp } = claims;
   const audiences = typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud : [];
   if (!audiences.includes(expected.clientId)) return `its id_token is not meant for application ${expected.clientId} (its aud claim)`;
-  // A token for several audiences must name this application as the party it was issued to.
-  if (audiences.length !== 1 && azp !== expected.clientId) return `its id_token has other audiences and does not name application ${expected.clientId} as its azp`;
+  // A token for several audiences must name this application as the party it was issued to; an
+  // azp, whatever aud holds, must name it too (OpenID Connect Core 3.1.3.7, items 4 and 5).
+  if (audiences.length !== 1 && azp !== expected.clientId)
+    return `its id_token has other audiences and does not name application ${expected.clientId} as its azp`;
+  if (azp !== undefined && azp !== expected.clientId) return `its id_token was issued to another party than application ${expected.clientId} (its azp claim)`;
   if (typeof claims.sub !== 'string' || claims.sub.length === 0) return "its id_token's sub is not a non-empty string";
   const now = Math.floor(Date.now() / 1000);
   for (const name of ['exp', 'iat', 'nbf', 'auth_time'] as const) {
     const value = claims[name];
     if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value))) return `its id_token's ${name} is not a number of seconds`;
   }
-  if ((claims.exp as number) <= now - ID_TOKEN_CLOCK_TOLERANCE_S) return 'its id_token has expired (check that this machine\'s clock is right)';
-  if (claims.nbf !== undefined && (claims.nbf as number) > now + ID_TOKEN_CLOCK_TOLERANCE_S) return 'its id_token is not valid yet (check that this machine\'s clock is right)';
+  if ((claims.exp as number) <= now - ID_TOKEN_CLOCK_TOLERANCE_S) return "its id_token has expired (check that this machine's clock is right)";
+  if (claims.nbf !== undefined && (claims.nbf as number) > now + ID_TOKEN_CLOCK_TOLERANCE_S)
+    return "its id_token is not valid yet (check that this machine's clock is right)";
+  // Issued in the future beyond the tolerance: a clock this far off, or a token not made now (3.1.3.7, item 10).
+  if ((claims.iat as number) > now + ID_TOKEN_CLOCK_TOLERANCE_S) return "its id_token was issued in the future (check that this machine's clock is right)";
   return undefined;
 }
 
@@ -274,7 +259,7 @@ export function captureError(status: number, retryAfterHeader: string | null, te
   const error = status >= 400 && status < 500 ? field : undefined;
   return {
     status,
-    retryAfter: parseRetryAfter(retryAfterHeader, text),
+    retryAfter: parseRetryAfter(retryAfterHeader, body),
     errorCode: typeof code === 'number' && Number.isSafeInteger(code) ? code : 0,
     // A server may echo a secret as the code itself: it is scrubbed like everything else.
     oauthError: typeof error === 'string' && OAUTH_ERROR.test(error) ? redact(error, secrets) : '',
@@ -337,7 +322,12 @@ export async function boundedRequest(url: string | URL, init: RequestInit, optio
   try {
     response = await fetch(url, { ...init, signal: limit.signal });
     exchange.status = response.status;
-    bytes = await readBounded(response, MAX_RESPONSE_BYTES);
+    const { status } = response;
+    bytes = await readBounded(
+      response,
+      MAX_RESPONSE_BYTES,
+      () => new RefusedResponse(status, `its body is larger than ${MAX_RESPONSE_BYTES} bytes, the most this client reads from the token endpoints`),
+    );
   } catch (error) {
     if (limit.timedOut()) exchange.timedOut = true;
     throw error;
@@ -396,23 +386,6 @@ function requestSignal(timeoutMs: number, signals: AbortSignal[]): { signal: Abo
       for (const signal of signals) signal.removeEventListener('abort', onAbort);
     },
   };
-}
-
-// The body's retry_after is exact (fractions of a second); the header is rounded up.
-export function parseRetryAfter(header: string | null, body: string): number | undefined {
-  try {
-    const json = JSON.parse(body) as { retry_after?: unknown };
-    if (typeof json.retry_after === 'number' && json.retry_after >= 0) return json.retry_after;
-  } catch {
-    // not JSON: the header is all there is
-  }
-  if (header) {
-    const seconds = Number(header);
-    if (Number.isFinite(seconds) && seconds >= 0) return seconds;
-    const date = Date.parse(header);
-    if (!Number.isNaN(date)) return Math.max(0, (date - Date.now()) / 1000);
-  }
-  return undefined;
 }
 
 interface ErrorLike {

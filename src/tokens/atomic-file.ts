@@ -37,7 +37,10 @@ export class AtomicFile {
   private readonly tempPattern: RegExp;
 
   /** `label` names the file in error messages, e.g. `token file`. */
-  constructor(path: string, private readonly label = 'token file') {
+  constructor(
+    path: string,
+    private readonly label = 'token file',
+  ) {
     this.path = nodePath.resolve(path);
     this.directory = nodePath.dirname(this.path);
     const base = nodePath.basename(this.path).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -171,10 +171,7 @@ export class ElectronSafeStorageTokenStore implements TokenStore {
         `anyone who can read ${this.path} can recover the player's tokens. Install and unlock a secret store (GNOME Keyring or KWallet), ` +
         `or start Electron with --password-store=gnome-libsecret or --password-store=kwallet6.`;
       if (!this.#allowInsecureBackend) {
-        throw new TokenStoreError(
-          TokenStoreErrorCode.InsecureStorage,
-          `${message} To store tokens this way anyway, pass allowInsecureBackend: true.`,
-        );
+        throw new TokenStoreError(TokenStoreErrorCode.InsecureStorage, `${message} To store tokens this way anyway, pass allowInsecureBackend: true.`);
       }
       this.#warnOnce({ code: 'WARN_INSECURE_STORAGE', message: `${message} Storing tokens anyway because allowInsecureBackend is true.` });
     }

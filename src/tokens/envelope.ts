@@ -93,10 +93,19 @@ function problemOf(value: unknown): TokenSetProblem | undefined {
   if (!isPlainObject(value)) return { kind: 'type', name: 'tokens', expected: 'a plain object (a TokenSet)', received: value };
   for (const key of Object.keys(value)) {
     if (!(TOKEN_FIELDS as readonly string[]).includes(key)) {
-      return { kind: 'value', name: 'tokens', expected: `a TokenSet with only the fields ${TOKEN_FIELDS.join(', ')}`, received: value, detail: `it has the unknown field ${quoteKey(key)}` };
+      return {
+        kind: 'value',
+        name: 'tokens',
+        expected: `a TokenSet with only the fields ${TOKEN_FIELDS.join(', ')}`,
+        received: value,
+        detail: `it has the unknown field ${quoteKey(key)}`,
+      };
     }
   }
-  const problem = tokenProblem('accessToken', value.accessToken, false) ?? tokenProblem('refreshToken', value.refreshToken, true) ?? tokenProblem('idToken', value.idToken, true);
+  const problem =
+    tokenProblem('accessToken', value.accessToken, false) ??
+    tokenProblem('refreshToken', value.refreshToken, true) ??
+    tokenProblem('idToken', value.idToken, true);
   if (problem) return problem;
   const tokenType = value.tokenType;
   if (tokenType !== 'Bearer') {
@@ -105,7 +114,8 @@ function problemOf(value: unknown): TokenSetProblem | undefined {
       name: 'tokens.tokenType',
       expected: '"Bearer"',
       received: tokenType,
-      detail: typeof tokenType === 'string' && tokenType.toLowerCase() === 'bearer' ? 'it is spelt in another case; a TokenSet always says "Bearer"' : undefined,
+      detail:
+        typeof tokenType === 'string' && tokenType.toLowerCase() === 'bearer' ? 'it is spelt in another case; a TokenSet always says "Bearer"' : undefined,
     };
   }
   const scopes = value.scopes;
@@ -147,7 +157,11 @@ export function findTokenSetProblem(value: unknown): string | undefined {
  * Throws an argument error (`TypeError` `ERR_INVALID_ARG_TYPE` for a wrong type, `RangeError`
  * `ERR_OUT_OF_RANGE` for a wrong value) unless `tokens` is a valid {@link TokenSet}.
  */
-export function assertTokenSet(tokens: unknown, where: string, hint = 'Pass the token set exactly as the TokenManager produced it.'): asserts tokens is TokenSet {
+export function assertTokenSet(
+  tokens: unknown,
+  where: string,
+  hint = 'Pass the token set exactly as the TokenManager produced it.',
+): asserts tokens is TokenSet {
   const problem = problemOf(tokens);
   if (problem) {
     const detail = problem.detail ? `${capitalize(problem.detail)}. ` : '';

@@ -20,19 +20,8 @@ export {
 } from './envelope.js';
 export { MemoryTokenStore } from './memory-store.js';
 export { FileTokenStore, type FileTokenStoreOptions } from './file-store.js';
-export {
-  ElectronSafeStorageTokenStore,
-  type ElectronSafeStorageTokenStoreOptions,
-  type SafeStorageLike,
-  type TokenStoreWarning,
-} from './electron-store.js';
-export {
-  KeyringTokenStore,
-  KEYRING_MAX_BYTES,
-  type KeyringTokenStoreOptions,
-  type KeyringModuleLike,
-  type KeyringEntryLike,
-} from './keyring-store.js';
+export { ElectronSafeStorageTokenStore, type ElectronSafeStorageTokenStoreOptions, type SafeStorageLike, type TokenStoreWarning } from './electron-store.js';
+export { KeyringTokenStore, KEYRING_MAX_BYTES, type KeyringTokenStoreOptions, type KeyringModuleLike, type KeyringEntryLike } from './keyring-store.js';
 export {
   TokenManager,
   TokenManagerErrorCode,

@@ -72,7 +72,14 @@ export class KeyringTokenStore implements TokenStore {
     this.#account = requireString(o.account, 'account', WHERE);
     this.#linuxStore = checkOneOf(WHERE, 'options.linuxStore', o.linuxStore, ['secret-service', 'keyutils'] as const, 'secret-service');
     if (o.keyring !== undefined && (typeof o.keyring !== 'object' || o.keyring === null || typeof (o.keyring as KeyringModuleLike).Entry !== 'function')) {
-      throw argumentError('type', WHERE, 'options.keyring', 'the @napi-rs/keyring module (with an Entry class)', o.keyring, 'Leave it out to load @napi-rs/keyring on first use.');
+      throw argumentError(
+        'type',
+        WHERE,
+        'options.keyring',
+        'the @napi-rs/keyring module (with an Entry class)',
+        o.keyring,
+        'Leave it out to load @napi-rs/keyring on first use.',
+      );
     }
     this.#injected = o.keyring as KeyringModuleLike | undefined;
   }
@@ -92,7 +99,10 @@ export class KeyringTokenStore implements TokenStore {
       const text = await entry.getPassword();
       if (text === null || text === undefined) return undefined;
       if (typeof text !== 'string') {
-        throw new TokenStoreError(TokenStoreErrorCode.KeyringFailure, `The keychain entry ${this.#label()} gave back ${typeof text} instead of a string. Check that the keyring option is the @napi-rs/keyring module.`);
+        throw new TokenStoreError(
+          TokenStoreErrorCode.KeyringFailure,
+          `The keychain entry ${this.#label()} gave back ${typeof text} instead of a string. Check that the keyring option is the @napi-rs/keyring module.`,
+        );
       }
       return parseTokenEnvelope(text, { source: `the keychain entry ${this.#label()}` });
     });
@@ -195,15 +205,20 @@ export class KeyringTokenStore implements TokenStore {
         { cause: error },
       );
     }
-    return new TokenStoreError(TokenStoreErrorCode.KeyringFailure, `${what}: the OS keychain failed (${detail}). Try again; if it keeps failing, use FileTokenStore.${kept}`, {
-      cause: error,
-    });
+    return new TokenStoreError(
+      TokenStoreErrorCode.KeyringFailure,
+      `${what}: the OS keychain failed (${detail}). Try again; if it keeps failing, use FileTokenStore.${kept}`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 
 function loadKeyring(): KeyringModuleLike {
   try {
     // Loaded lazily so that the optional peer dependency is only needed by those who use this store.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the store's calls are synchronous; import() would make its first use async
     return require('@napi-rs/keyring') as KeyringModuleLike;
   } catch (error) {
     const missing = (error as { code?: unknown }).code === 'MODULE_NOT_FOUND' && errorMessage(error).includes('@napi-rs/keyring');

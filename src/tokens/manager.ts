@@ -203,7 +203,11 @@ export class TokenManager extends EventEmitter<TokenManagerEvents> {
     if (client === null || typeof client !== 'object' || typeof client.refreshToken !== 'function' || typeof client.updateToken !== 'function') {
       throw argumentError('type', where, 'options.client', 'a Client', client);
     }
-    if (store === null || typeof store !== 'object' || !['load', 'save', 'clear'].every((m) => typeof (store as unknown as Record<string, unknown>)[m] === 'function')) {
+    if (
+      store === null ||
+      typeof store !== 'object' ||
+      !['load', 'save', 'clear'].every((m) => typeof (store as unknown as Record<string, unknown>)[m] === 'function')
+    ) {
       throw argumentError('type', where, 'options.store', 'a TokenStore (an object with load, save and clear methods)', store);
     }
     this.#client = client;
@@ -390,7 +394,10 @@ export class TokenManager extends EventEmitter<TokenManagerEvents> {
     if (stored === undefined || this.#closed) return this.isSignedIn();
     const problem = findTokenSetProblem(stored);
     if (problem) {
-      throw new TokenStoreError(TokenStoreErrorCode.Corrupt, `The token store returned an invalid token set (${problem}). Call clear() on the store and sign the player in again.`);
+      throw new TokenStoreError(
+        TokenStoreErrorCode.Corrupt,
+        `The token store returned an invalid token set (${problem}). Call clear() on the store and sign the player in again.`,
+      );
     }
     await this.#apply(copyTokenSet(stored), undefined);
     return true;
@@ -462,7 +469,9 @@ export class TokenManager extends EventEmitter<TokenManagerEvents> {
     if (current.refreshToken === undefined) {
       if (unexpired(current, this.#clock())) return;
       throw await this.#reauthorize(
-        reauthorization('The access token has expired and no refresh token was granted, so the player must sign in again: call client.signIn() and pass the result to setTokens().'),
+        reauthorization(
+          'The access token has expired and no refresh token was granted, so the player must sign in again: call client.signIn() and pass the result to setTokens().',
+        ),
       );
     }
     // Too soon after the last refresh: wait out the minimum interval (abortable like a retry wait).

@@ -11,7 +11,10 @@ const LOBBY = '1234567890123456789';
 let service: Service | undefined;
 const apis: PlatformApi[] = [];
 
-async function setup(options: ServiceOptions = {}, api: Partial<ConstructorParameters<typeof PlatformApi>[0]> = {}): Promise<{ service: Service; api: PlatformApi }> {
+async function setup(
+  options: ServiceOptions = {},
+  api: Partial<ConstructorParameters<typeof PlatformApi>[0]> = {},
+): Promise<{ service: Service; api: PlatformApi }> {
   service = await startService(options);
   const client = new PlatformApi({ botToken: BOT_TOKEN, apiBase: service.url, ...api });
   apis.push(client);
@@ -46,7 +49,9 @@ describe('credentials and options', () => {
   });
 
   it('refuses both or neither credential, a prefixed token and a bad apiBase, without echoing the token', () => {
-    expect(() => new PlatformApi({})).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringContaining('exactly one of botToken and accessToken') }));
+    expect(() => new PlatformApi({})).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringContaining('exactly one of botToken and accessToken') }),
+    );
     expect(() => new PlatformApi({ botToken: 'a', accessToken: 'b' })).toThrow(TypeError);
     let error: unknown;
     try {
@@ -71,15 +76,24 @@ describe('credentials and options', () => {
 
   it('checks a raw request() call before sending', async () => {
     const { service, api } = await setup();
-    await expect(api.request({ method: 'TRACE' as 'GET', route: '/lobbies' })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining('call.method must be one of') });
-    await expect(api.request({ method: 'GET', route: 'lobbies?x=1' })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining("call.route must be a route template such as '/lobbies/:lobby_id'") });
+    await expect(api.request({ method: 'TRACE' as 'GET', route: '/lobbies' })).rejects.toMatchObject({
+      code: 'ERR_OUT_OF_RANGE',
+      message: expect.stringContaining('call.method must be one of'),
+    });
+    await expect(api.request({ method: 'GET', route: 'lobbies?x=1' })).rejects.toMatchObject({
+      code: 'ERR_OUT_OF_RANGE',
+      message: expect.stringContaining("call.route must be a route template such as '/lobbies/:lobby_id'"),
+    });
     expect(service.seen).toHaveLength(0);
   });
 
   it('refuses ids that are not snowflakes before sending', async () => {
     const { service, api } = await setup();
     await expect(api.getLobby(42 as unknown as string)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
-    await expect(api.getLobby('12ab')).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining('PlatformApi.getLobby(): lobbyId must be decimal digits') });
+    await expect(api.getLobby('12ab')).rejects.toMatchObject({
+      code: 'ERR_OUT_OF_RANGE',
+      message: expect.stringContaining('PlatformApi.getLobby(): lobbyId must be decimal digits'),
+    });
     expect(service.seen).toHaveLength(0);
   });
 });
@@ -109,7 +123,10 @@ describe('ApiError', () => {
 
   it('reads the service codes for an unknown lobby and for credentials', async () => {
     const { api } = await setup({
-      handle: (req) => (req.method === 'GET' ? { status: 404, body: { code: 10031, message: 'Unknown Lobby' } } : { status: 401, body: { code: 40001, message: 'Unauthorized' } }),
+      handle: (req) =>
+        req.method === 'GET'
+          ? { status: 404, body: { code: 10031, message: 'Unknown Lobby' } }
+          : { status: 401, body: { code: 40001, message: 'Unauthorized' } },
     });
     await expect(api.getLobby(LOBBY)).rejects.toMatchObject({ status: 404, code: 10031, message: 'GET /lobbies/:lobby_id failed with 404: Unknown Lobby' });
     await expect(api.deleteLobby(LOBBY)).rejects.toMatchObject({ status: 401, code: 40001 });
@@ -144,9 +161,15 @@ describe('ApiError', () => {
   it('bounds a chunked body with no declared length while reading it', async () => {
     const big = JSON.stringify({ id: LOBBY, padding: 'x'.repeat(5000) });
     const small = JSON.stringify({ id: LOBBY });
-    const { api } = await setup({ handle: (_req, _body, path) => ({ status: 200, raw: path.endsWith('/messages') ? big : small, chunked: true }) }, { maxResponseBytes: 4096 });
+    const { api } = await setup(
+      { handle: (_req, _body, path) => ({ status: 200, raw: path.endsWith('/messages') ? big : small, chunked: true }) },
+      { maxResponseBytes: 4096 },
+    );
     await expect(api.getLobby(LOBBY)).resolves.toEqual({ id: LOBBY });
-    await expect(api.getLobbyMessages(LOBBY)).rejects.toMatchObject({ code: 'ERR_API_RESPONSE_TOO_LARGE', message: expect.stringContaining('more than 4096 bytes') });
+    await expect(api.getLobbyMessages(LOBBY)).rejects.toMatchObject({
+      code: 'ERR_API_RESPONSE_TOO_LARGE',
+      message: expect.stringContaining('more than 4096 bytes'),
+    });
   });
 });
 
@@ -206,7 +229,14 @@ describe('rate limits', () => {
   it('retries a 429 after retry_after, up to the cap', async () => {
     let calls = 0;
     const { service, api } = await setup(
-      { handle: (_r, _b, path) => (path.endsWith('/flaky') ? (calls++ < 2 ? { status: 429, body: { message: 'slow down', retry_after: 0.1, global: false } } : { status: 200, body: { id: LOBBY } }) : { status: 429, body: { message: 'no', retry_after: 0.05, global: false } }) },
+      {
+        handle: (_r, _b, path) =>
+          path.endsWith('/flaky')
+            ? calls++ < 2
+              ? { status: 429, body: { message: 'slow down', retry_after: 0.1, global: false } }
+              : { status: 200, body: { id: LOBBY } }
+            : { status: 429, body: { message: 'no', retry_after: 0.05, global: false } },
+      },
       { retries: 2 },
     );
     const ok = await api.request<{ id: string }>({ method: 'GET', route: '/lobbies/:lobby_id/flaky', params: { lobby_id: LOBBY } });
@@ -276,7 +306,10 @@ describe('timeouts and aborts', () => {
   });
 
   it('times out a request still queued for a connection, without waiting for the connection', async () => {
-    const { service, api } = await setup({ handle: (_r, _b, path) => (path.endsWith('/hang') ? 'hang' : { status: 200, body: { id: LOBBY } }) }, { connections: 1 });
+    const { service, api } = await setup(
+      { handle: (_r, _b, path) => (path.endsWith('/hang') ? 'hang' : { status: 200, body: { id: LOBBY } }) },
+      { connections: 1 },
+    );
     const hanging = api.request({ method: 'GET', route: '/lobbies/:lobby_id/hang', params: { lobby_id: LOBBY } }, { timeoutMs: 3000 }).catch((e: unknown) => e);
     await new Promise((resolve) => setTimeout(resolve, 100)); // the one connection is taken
     const started = Date.now();
@@ -311,7 +344,7 @@ describe('timeouts and aborts', () => {
   });
 });
 
-describe('a store of the caller\'s own', () => {
+describe("a store of the caller's own", () => {
   it('is called through its own acquire and release, also when it extends the memory store', async () => {
     const calls: string[] = [];
     class CountingStore extends MemoryRateLimitStore {

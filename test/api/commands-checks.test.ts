@@ -89,7 +89,9 @@ describe('a body that breaks the rules is refused before it is sent', () => {
     expect(error.validationErrors).toEqual(expected.errors);
     expect(expected.errors.map((e) => e.code)).toEqual(['APPLICATION_COMMAND_ALREADY_EXISTS', 'APPLICATION_COMMANDS_TOO_MANY']);
     expect(error.route).toBe('/applications/:application_id/commands');
-    const guild = await rejection(api.bulkOverwriteGuildCommands(emulator.applicationId, GUILD, [{ type: 4, name: 'launch', description: 'Starts the game', handler: 2 }]));
+    const guild = await rejection(
+      api.bulkOverwriteGuildCommands(emulator.applicationId, GUILD, [{ type: 4, name: 'launch', description: 'Starts the game', handler: 2 }]),
+    );
     expect(guild.validationErrors.map((e) => e.code)).toContain('APPLICATION_COMMAND_ENTRY_POINT_GUILD');
     expect(sentToCommands()).toEqual([]);
   });
@@ -97,11 +99,15 @@ describe('a body that breaks the rules is refused before it is sent', () => {
   it('permission edits: more than 100 overwrites, or a bad id, are refused as validateCommandPermissions says', async () => {
     const player = new PlatformApi({ accessToken: emulator.createAccessToken().accessToken, apiBase: emulator.apiBase });
     try {
-      const body = { permissions: Array.from({ length: 101 }, (_, i) => ({ id: String(500000000000000000n + BigInt(i)), type: 2 as const, permission: true })) };
+      const body = {
+        permissions: Array.from({ length: 101 }, (_, i) => ({ id: String(500000000000000000n + BigInt(i)), type: 2 as const, permission: true })),
+      };
       const error = await rejection(player.editCommandPermissions(emulator.applicationId, GUILD, COMMAND, body));
       expect(error.validationErrors).toEqual(validateCommandPermissions(body).errors);
       expect(error.validationErrors[0]).toMatchObject({ path: 'permissions', code: 'BASE_TYPE_MAX_LENGTH' });
-      const badId = await rejection(player.editCommandPermissions(emulator.applicationId, GUILD, COMMAND, { permissions: [{ id: 'everyone', type: 1, permission: false }] }));
+      const badId = await rejection(
+        player.editCommandPermissions(emulator.applicationId, GUILD, COMMAND, { permissions: [{ id: 'everyone', type: 1, permission: false }] }),
+      );
       expect(badId.validationErrors).toEqual([{ path: 'permissions[0].id', code: 'SNOWFLAKE_TYPE_CONVERT', message: expect.any(String) }]);
       expect(sentToCommands()).toEqual([]);
     } finally {
@@ -127,7 +133,13 @@ describe('a body that breaks the rules is refused before it is sent', () => {
     expect(error.message).toContain('POST /applications/:application_id/guilds/:guild_id/commands failed with 400');
     expect(error.name).toBe('CommandValidationError');
     const json = JSON.parse(JSON.stringify(error)) as Record<string, unknown>;
-    expect(json).toMatchObject({ name: 'CommandValidationError', status: 400, code: 50035, local: true, validationErrors: [{ path: 'name', code: 'BASE_TYPE_BAD_LENGTH' }] });
+    expect(json).toMatchObject({
+      name: 'CommandValidationError',
+      status: 400,
+      code: 50035,
+      local: true,
+      validationErrors: [{ path: 'name', code: 'BASE_TYPE_BAD_LENGTH' }],
+    });
     expect(inspect(error)).toContain('CommandValidationError');
     expect(inspect(error)).not.toContain(emulator.botToken);
   });
@@ -135,39 +147,82 @@ describe('a body that breaks the rules is refused before it is sent', () => {
 
 describe('arguments', () => {
   it('ids must be snowflakes, named in the message', async () => {
-    await expect(api.getGlobalCommand('not-an-id', COMMAND)).rejects.toMatchObject({ name: 'RangeError', code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining('PlatformApi.getGlobalCommand(): applicationId must be') });
-    await expect(api.getGuildCommand(emulator.applicationId, 42 as never, COMMAND)).rejects.toMatchObject({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message: expect.stringContaining('guildId must be') });
-    await expect(api.deleteGuildCommand(emulator.applicationId, GUILD, '0')).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining('commandId') });
+    await expect(api.getGlobalCommand('not-an-id', COMMAND)).rejects.toMatchObject({
+      name: 'RangeError',
+      code: 'ERR_OUT_OF_RANGE',
+      message: expect.stringContaining('PlatformApi.getGlobalCommand(): applicationId must be'),
+    });
+    await expect(api.getGuildCommand(emulator.applicationId, 42 as never, COMMAND)).rejects.toMatchObject({
+      name: 'TypeError',
+      code: 'ERR_INVALID_ARG_TYPE',
+      message: expect.stringContaining('guildId must be'),
+    });
+    await expect(api.deleteGuildCommand(emulator.applicationId, GUILD, '0')).rejects.toMatchObject({
+      code: 'ERR_OUT_OF_RANGE',
+      message: expect.stringContaining('commandId'),
+    });
     await expect(api.getCommandPermissions(emulator.applicationId, GUILD, undefined as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
     // A missing guild id is an error, never a silent switch to the global commands.
-    await expect(api.createGuildCommand(emulator.applicationId, undefined as never, { name: 'ping', description: 'pong' })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringContaining('guildId') });
-    await expect(api.bulkOverwriteGuildCommands(emulator.applicationId, undefined as never, [])).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringContaining('guildId') });
+    await expect(api.createGuildCommand(emulator.applicationId, undefined as never, { name: 'ping', description: 'pong' })).rejects.toMatchObject({
+      code: 'ERR_INVALID_ARG_TYPE',
+      message: expect.stringContaining('guildId'),
+    });
+    await expect(api.bulkOverwriteGuildCommands(emulator.applicationId, undefined as never, [])).rejects.toMatchObject({
+      code: 'ERR_INVALID_ARG_TYPE',
+      message: expect.stringContaining('guildId'),
+    });
     expect(sentToCommands()).toEqual([]);
   });
 
   it('bodies must be objects JSON can carry; lists must be arrays', async () => {
-    await expect(api.createGlobalCommand(emulator.applicationId, undefined as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringContaining('command must be') });
+    await expect(api.createGlobalCommand(emulator.applicationId, undefined as never)).rejects.toMatchObject({
+      code: 'ERR_INVALID_ARG_TYPE',
+      message: expect.stringContaining('command must be'),
+    });
     const cyclic: Record<string, unknown> = { name: 'loop', description: 'refers to itself' };
     cyclic.self = cyclic;
-    await expect(api.createGlobalCommand(emulator.applicationId, cyclic as never)).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining('JSON can carry') });
-    await expect(api.bulkOverwriteGlobalCommands(emulator.applicationId, { name: 'ping' } as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringContaining('commands must be an array') });
+    await expect(api.createGlobalCommand(emulator.applicationId, cyclic as never)).rejects.toMatchObject({
+      code: 'ERR_OUT_OF_RANGE',
+      message: expect.stringContaining('JSON can carry'),
+    });
+    await expect(api.bulkOverwriteGlobalCommands(emulator.applicationId, { name: 'ping' } as never)).rejects.toMatchObject({
+      code: 'ERR_INVALID_ARG_TYPE',
+      message: expect.stringContaining('commands must be an array'),
+    });
     // A body that JSON can carry but that is not an object gets the service's answer, locally.
     const error = await rejection(api.createGlobalCommand(emulator.applicationId, 'ping' as never));
     expect(error.validationErrors[0]).toMatchObject({ path: '', code: 'MODEL_TYPE_CONVERT' });
   });
 
   it('list query: withLocalizations a boolean, locale one of the service', async () => {
-    await expect(api.getGlobalCommands(emulator.applicationId, { withLocalizations: 'yes' as never })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringContaining('query.withLocalizations') });
-    await expect(api.getGuildCommands(emulator.applicationId, GUILD, { locale: 'en' as never })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining("query.locale must be a locale of the service such as 'en-US'") });
-    await expect(api.getGuildCommands(emulator.applicationId, GUILD, { locale: 'fr\r\nx-evil: 1' as never })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE' });
-    await expect(api.getGlobalCommands(emulator.applicationId, 'fr' as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringContaining('query must be an object') });
-    await expect(api.editGlobalCommand(emulator.applicationId, COMMAND, { description: 'x' }, { commandType: 7 as never })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining('options.commandType') });
+    await expect(api.getGlobalCommands(emulator.applicationId, { withLocalizations: 'yes' as never })).rejects.toMatchObject({
+      code: 'ERR_INVALID_ARG_TYPE',
+      message: expect.stringContaining('query.withLocalizations'),
+    });
+    await expect(api.getGuildCommands(emulator.applicationId, GUILD, { locale: 'en' as never })).rejects.toMatchObject({
+      code: 'ERR_OUT_OF_RANGE',
+      message: expect.stringContaining("query.locale must be a locale of the service such as 'en-US'"),
+    });
+    await expect(api.getGuildCommands(emulator.applicationId, GUILD, { locale: 'fr\r\nx-evil: 1' as never })).rejects.toMatchObject({
+      code: 'ERR_OUT_OF_RANGE',
+    });
+    await expect(api.getGlobalCommands(emulator.applicationId, 'fr' as never)).rejects.toMatchObject({
+      code: 'ERR_INVALID_ARG_TYPE',
+      message: expect.stringContaining('query must be an object'),
+    });
+    await expect(api.editGlobalCommand(emulator.applicationId, COMMAND, { description: 'x' }, { commandType: 7 as never })).rejects.toMatchObject({
+      code: 'ERR_OUT_OF_RANGE',
+      message: expect.stringContaining('options.commandType'),
+    });
     expect(sentToCommands()).toEqual([]);
   });
 
   it('raw requests may add headers, but never replace the credential', async () => {
     const call = { method: 'GET' as const, route: '/applications/:application_id/commands', params: { application_id: emulator.applicationId } };
-    await expect(api.request({ ...call, headers: { authorization: 'Bot stolen' } })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining('a lowercase header name the client does not set itself') });
+    await expect(api.request({ ...call, headers: { authorization: 'Bot stolen' } })).rejects.toMatchObject({
+      code: 'ERR_OUT_OF_RANGE',
+      message: expect.stringContaining('a lowercase header name the client does not set itself'),
+    });
     await expect(api.request({ ...call, headers: { 'X-Upper': 'a' } })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE' });
     await expect(api.request({ ...call, headers: { 'x-service-locale': 'fr\nx' } })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE' });
     await expect(api.request({ ...call, headers: { 'x-service-locale': 5 as never } })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
@@ -189,14 +244,35 @@ describe('credentials', () => {
 
 describe('deployCommands arguments', () => {
   it('needs a list, a PlatformApi and an application id; an invalid list sends nothing', async () => {
-    await expect(deployCommands({} as never, { api, applicationId: emulator.applicationId })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringContaining('deployCommands(): commands must be an array') });
+    await expect(deployCommands({} as never, { api, applicationId: emulator.applicationId })).rejects.toMatchObject({
+      code: 'ERR_INVALID_ARG_TYPE',
+      message: expect.stringContaining('deployCommands(): commands must be an array'),
+    });
     await expect(deployCommands([], undefined as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
-    await expect(deployCommands([], { api: {} as never, applicationId: emulator.applicationId })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringContaining('options.api must be a PlatformApi') });
-    await expect(deployCommands([], { api, applicationId: 'app' })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining('options.applicationId') });
-    await expect(deployCommands([], { api, applicationId: emulator.applicationId, guildId: 5 as never })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringContaining('options.guildId') });
-    await expect(deployCommands([], { api, applicationId: emulator.applicationId, dryRun: 1 as never })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringContaining('options.dryRun') });
-    await expect(deployCommands([], { api, applicationId: emulator.applicationId, timeoutMs: -1 })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining('options.timeoutMs') });
-    await expect(deployCommands([], { api, applicationId: emulator.applicationId, signal: 'stop' as never })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringContaining('options.signal') });
+    await expect(deployCommands([], { api: {} as never, applicationId: emulator.applicationId })).rejects.toMatchObject({
+      code: 'ERR_INVALID_ARG_TYPE',
+      message: expect.stringContaining('options.api must be a PlatformApi'),
+    });
+    await expect(deployCommands([], { api, applicationId: 'app' })).rejects.toMatchObject({
+      code: 'ERR_OUT_OF_RANGE',
+      message: expect.stringContaining('options.applicationId'),
+    });
+    await expect(deployCommands([], { api, applicationId: emulator.applicationId, guildId: 5 as never })).rejects.toMatchObject({
+      code: 'ERR_INVALID_ARG_TYPE',
+      message: expect.stringContaining('options.guildId'),
+    });
+    await expect(deployCommands([], { api, applicationId: emulator.applicationId, dryRun: 1 as never })).rejects.toMatchObject({
+      code: 'ERR_INVALID_ARG_TYPE',
+      message: expect.stringContaining('options.dryRun'),
+    });
+    await expect(deployCommands([], { api, applicationId: emulator.applicationId, timeoutMs: -1 })).rejects.toMatchObject({
+      code: 'ERR_OUT_OF_RANGE',
+      message: expect.stringContaining('options.timeoutMs'),
+    });
+    await expect(deployCommands([], { api, applicationId: emulator.applicationId, signal: 'stop' as never })).rejects.toMatchObject({
+      code: 'ERR_INVALID_ARG_TYPE',
+      message: expect.stringContaining('options.signal'),
+    });
     const invalid = [{ name: 'Ping', description: 'capital letter' }];
     const error = await rejection(deployCommands(invalid, { api, applicationId: emulator.applicationId, guildId: GUILD }));
     expect(error.validationErrors).toEqual(validateCommands(invalid, { scope: 'guild' }).errors);

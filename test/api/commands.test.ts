@@ -44,7 +44,14 @@ describe('global commands', () => {
   it('create answers 201 for a new name and 200 when it replaces the command of that name and type', async () => {
     const first = await backend.createGlobalCommand(app, { name: 'duel', description: 'Challenge a player' });
     expect(first.created).toBe(true);
-    expect(first.command).toMatchObject({ id: expect.stringMatching(/^\d+$/), application_id: app, type: 1, name: 'duel', description: 'Challenge a player', version: expect.stringMatching(/^\d+$/) });
+    expect(first.command).toMatchObject({
+      id: expect.stringMatching(/^\d+$/),
+      application_id: app,
+      type: 1,
+      name: 'duel',
+      description: 'Challenge a player',
+      version: expect.stringMatching(/^\d+$/),
+    });
     expect(first.command).not.toHaveProperty('guild_id');
     const again = await backend.createGlobalCommand(app, { name: 'duel', description: 'Challenge someone' });
     expect(again).toMatchObject({ created: false, command: { id: first.command.id, description: 'Challenge someone' } });
@@ -85,7 +92,13 @@ describe('global commands', () => {
 
     await expect(backend.deleteGlobalCommand(app, command.id)).resolves.toBeUndefined();
     expect(statuses('DELETE')).toEqual([204]);
-    await expect(backend.getGlobalCommand(app, command.id)).rejects.toMatchObject({ name: 'ApiError', status: 404, code: 10063, local: false, route: '/applications/:application_id/commands/:command_id' });
+    await expect(backend.getGlobalCommand(app, command.id)).rejects.toMatchObject({
+      name: 'ApiError',
+      status: 404,
+      code: 10063,
+      local: false,
+      route: '/applications/:application_id/commands/:command_id',
+    });
     await expect(backend.editGlobalCommand(app, command.id, { description: 'gone' })).rejects.toMatchObject({ status: 404, code: 10063 });
     await expect(backend.deleteGlobalCommand(app, command.id)).rejects.toMatchObject({ status: 404, code: 10063 });
   });
@@ -126,7 +139,10 @@ describe('guild commands', () => {
     expect((await backend.getGuildCommands(app, guildId)).map((c) => c.description)).toEqual(['Arena only']);
     expect((await backend.getGlobalCommands(app)).map((c) => c.description)).toEqual(['Everywhere']);
     expect(await backend.editGuildCommand(app, guildId, created.command.id, { nsfw: true })).toMatchObject({ nsfw: true, description: 'Arena only' });
-    const list = await backend.bulkOverwriteGuildCommands(app, guildId, [{ name: 'duel', description: 'Arena only', nsfw: true }, { name: 'rank', description: 'Your rank' }]);
+    const list = await backend.bulkOverwriteGuildCommands(app, guildId, [
+      { name: 'duel', description: 'Arena only', nsfw: true },
+      { name: 'rank', description: 'Your rank' },
+    ]);
     expect(list.map((c) => c.name)).toEqual(['duel', 'rank']);
     await backend.deleteGuildCommand(app, guildId, created.command.id);
     await expect(backend.getGuildCommand(app, guildId, created.command.id)).rejects.toMatchObject({ status: 404, code: 10063 });
@@ -142,11 +158,15 @@ describe('guild commands', () => {
 describe("the service's own answer to a bad body", () => {
   it('is 400 50035 with the nested errors the validator lists (sent raw, past the client checks)', async () => {
     const bad = { name: 'Duel', description: '', options: [{ type: 3, name: 'a', description: 'x', choices: [{ name: 'n', value: 1 }] }] };
-    const error = (await backend.request({ method: 'POST', route: '/applications/:application_id/commands', params: { application_id: app }, body: bad }).catch((e: unknown) => e)) as ApiError;
+    const error = (await backend
+      .request({ method: 'POST', route: '/applications/:application_id/commands', params: { application_id: app }, body: bad })
+      .catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 400, code: 50035, local: false });
     const expected = validateCommand(bad, { scope: 'global', operation: 'create' }).errors;
-    expect(error.fieldErrors.map(({ path, code }) => ({ path, code }))).toEqual(expected.map(({ path, code }) => ({ path: path.replace(/\[(\d+)\]/g, '.$1').replace(/^\./, ''), code })));
+    expect(error.fieldErrors.map(({ path, code }) => ({ path, code }))).toEqual(
+      expected.map(({ path, code }) => ({ path: path.replace(/\[(\d+)\]/g, '.$1').replace(/^\./, ''), code })),
+    );
     // The client refuses the same body with the same nested errors, without sending it.
     const before = emulator.requests.length;
     const local = (await backend.createGlobalCommand(app, bad as never).catch((e: unknown) => e)) as ApiError;
@@ -180,12 +200,13 @@ describe('credentials', () => {
 describe('command permissions', () => {
   let command: ApplicationCommand;
   beforeEach(async () => {
-    command = (await backend.createGuildCommand(app, guildId, { name: 'reset-season', description: 'Starts a new season', default_member_permissions: '0' })).command;
+    command = (await backend.createGuildCommand(app, guildId, { name: 'reset-season', description: 'Starts a new season', default_member_permissions: '0' }))
+      .command;
     // A user overwrite names a member of the guild.
     await emulator.setGuildMember(guildId, MEMBER);
   });
 
-  it("a guild manager edits them with a Bearer token; everyone reads them", async () => {
+  it('a guild manager edits them with a Bearer token; everyone reads them', async () => {
     const admin = bearer('applications.commands.permissions.update');
     const permissions = [
       { id: everyonePermissionId(guildId), type: 1 as const, permission: false },
@@ -225,7 +246,12 @@ describe('command permissions', () => {
 
   it('the service refuses a bot token too (sent raw, past the client check): 403 20001', async () => {
     const error = (await backend
-      .request({ method: 'PUT', route: '/applications/:application_id/guilds/:guild_id/commands/:command_id/permissions', params: { application_id: app, guild_id: guildId, command_id: command.id }, body: { permissions: [] } })
+      .request({
+        method: 'PUT',
+        route: '/applications/:application_id/guilds/:guild_id/commands/:command_id/permissions',
+        params: { application_id: app, guild_id: guildId, command_id: command.id },
+        body: { permissions: [] },
+      })
       .catch((e: unknown) => e)) as ApiError;
     expect(error).toMatchObject({ name: 'ApiError', status: 403, code: 20001 });
   });
@@ -239,7 +265,10 @@ describe('limits', () => {
     // Replacing one of the 15 is not a new command.
     await expect(backend.createGuildCommand(app, guildId, { type: 2, name: 'Action 15' })).resolves.toMatchObject({ created: false });
     // 16 in one overwrite never leaves the client.
-    await expect(backend.bulkOverwriteGuildCommands(app, guildId, [...users, { type: 2, name: 'Action 16' }])).rejects.toMatchObject({ local: true, code: 50035 });
+    await expect(backend.bulkOverwriteGuildCommands(app, guildId, [...users, { type: 2, name: 'Action 16' }])).rejects.toMatchObject({
+      local: true,
+      code: 50035,
+    });
   });
 
   it('200 creates a day per guild, bulk overwrites included: the next is a 429 with 30034 and a long retry_after', async () => {
@@ -248,7 +277,9 @@ describe('limits', () => {
     await backend.bulkOverwriteGuildCommands(app, guildId, batch(100));
     // Room for one more CHAT_INPUT command, so the daily limit is what refuses it.
     await backend.deleteGuildCommand(app, guildId, (await backend.getGuildCommands(app, guildId))[0]!.id);
-    const error = (await backend.createGuildCommand(app, guildId, { name: 'one-more', description: 'Past the daily limit' }).catch((e: unknown) => e)) as ApiError;
+    const error = (await backend
+      .createGuildCommand(app, guildId, { name: 'one-more', description: 'Past the daily limit' })
+      .catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 429, code: 30034 });
     expect(error.retryAfter).toBeGreaterThan(60);
@@ -273,7 +304,9 @@ describe('rate limits, timeouts and abort', () => {
     expect(timedOut).toMatchObject({ code: 'ERR_API_TIMEOUT', method: 'GET', route: '/applications/:application_id/commands' });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    await expect(backend.createGuildCommand(app, guildId, { name: 'slow', description: 'Never lands' }, { signal: controller.signal })).rejects.toMatchObject({ code: 'ERR_API_ABORTED' });
+    await expect(backend.createGuildCommand(app, guildId, { name: 'slow', description: 'Never lands' }, { signal: controller.signal })).rejects.toMatchObject({
+      code: 'ERR_API_ABORTED',
+    });
     const sent = emulator.requests.length;
     await expect(backend.bulkOverwriteGlobalCommands(app, [], { signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'ERR_API_ABORTED' });
     expect(emulator.requests.length).toBe(sent);

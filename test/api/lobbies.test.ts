@@ -33,11 +33,23 @@ afterEach(async () => {
 describe('a backend runs a match lobby', () => {
   it('creates a lobby for the match, adds the players, reads its messages and tears it down', async () => {
     const lobby = await backend.createLobby({ metadata: { mode: 'ranked' }, members: [{ id: ids[0]! }], idle_timeout_seconds: 300 });
-    expect(lobby).toEqual({ id: expect.stringMatching(/^[0-9]+$/), application_id: emulator.applicationId, metadata: { mode: 'ranked' }, members: [{ id: ids[0], metadata: null, flags: 0 }], flags: 0 });
+    expect(lobby).toEqual({
+      id: expect.stringMatching(/^[0-9]+$/),
+      application_id: emulator.applicationId,
+      metadata: { mode: 'ranked' },
+      members: [{ id: ids[0], metadata: null, flags: 0 }],
+      flags: 0,
+    });
     const added = await backend.addLobbyMember(lobby.id, ids[1]!, { metadata: { team: 'blue' }, flags: 1 });
     expect(added).toEqual({ id: ids[1], metadata: { team: 'blue' }, flags: 1 });
     const sent = await player(ids[1]!).sendLobbyMessage(lobby.id, { content: 'gg', metadata: { kind: 'chat' } });
-    expect(sent).toMatchObject({ id: expect.stringMatching(/^[0-9]+$/), content: 'gg', lobby_id: lobby.id, author: { id: ids[1] }, metadata: { kind: 'chat' } });
+    expect(sent).toMatchObject({
+      id: expect.stringMatching(/^[0-9]+$/),
+      content: 'gg',
+      lobby_id: lobby.id,
+      author: { id: ids[1] },
+      metadata: { kind: 'chat' },
+    });
     expect((await backend.getLobbyMessages(lobby.id)).map((m) => m.content)).toEqual(['gg']);
     expect((await backend.getLobby(lobby.id)).members.map((m) => m.id)).toEqual([ids[0], ids[1]]);
     await expect(backend.deleteLobby(lobby.id)).resolves.toBeUndefined();
@@ -61,26 +73,45 @@ describe('lobby operations', () => {
     expect((await backend.createLobby({ members: members(25) })).members).toHaveLength(25);
     const before = emulator.requests.length;
     const over = (await backend.createLobby({ members: members(26) }).catch((e: unknown) => e)) as ApiError;
-    expect(over).toMatchObject({ status: 400, code: 50035, local: true, fieldErrors: [{ path: 'members', code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 25 or fewer in length.' }] });
+    expect(over).toMatchObject({
+      status: 400,
+      code: 50035,
+      local: true,
+      fieldErrors: [{ path: 'members', code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 25 or fewer in length.' }],
+    });
     await backend.createLobby({ metadata: { k: 'v'.repeat(999) } });
-    await expect(backend.createLobby({ metadata: { k: 'v'.repeat(1000) } })).rejects.toMatchObject({ code: 50035, fieldErrors: [{ path: 'metadata', code: 'BASE_TYPE_MAX_LENGTH' }] });
+    await expect(backend.createLobby({ metadata: { k: 'v'.repeat(1000) } })).rejects.toMatchObject({
+      code: 50035,
+      fieldErrors: [{ path: 'metadata', code: 'BASE_TYPE_MAX_LENGTH' }],
+    });
     await backend.createLobby({ idle_timeout_seconds: 5 });
     await backend.createLobby({ idle_timeout_seconds: 604800 });
-    await expect(backend.createLobby({ idle_timeout_seconds: 604801 })).rejects.toMatchObject({ code: 50035, fieldErrors: [{ path: 'idle_timeout_seconds', code: 'NUMBER_TYPE_MAX' }] });
+    await expect(backend.createLobby({ idle_timeout_seconds: 604801 })).rejects.toMatchObject({
+      code: 50035,
+      fieldErrors: [{ path: 'idle_timeout_seconds', code: 'NUMBER_TYPE_MAX' }],
+    });
     // The three over the edge never reached the service; the four at the edge did.
     expect(emulator.requests.length - before).toBe(3);
   });
 
   it('answers an unknown user with 10013 and a missing lobby with 10031', async () => {
     await expect(backend.createLobby({ members: [{ id: '999' }] })).rejects.toMatchObject({ status: 404, code: 10013, local: false });
-    await expect(backend.addLobbyMember('424242', ids[0]!)).rejects.toMatchObject({ status: 404, code: 10031, method: 'PUT', route: '/lobbies/:lobby_id/members/:user_id' });
+    await expect(backend.addLobbyMember('424242', ids[0]!)).rejects.toMatchObject({
+      status: 404,
+      code: 10031,
+      method: 'PUT',
+      route: '/lobbies/:lobby_id/members/:user_id',
+    });
   });
 
   it('adds (upsert) and removes members; removing a non-member succeeds, a missing lobby fails', async () => {
     const lobby = await backend.createLobby();
     await backend.addLobbyMember(lobby.id, ids[0]!, { metadata: { level: '1' } });
     expect(await backend.addLobbyMember(lobby.id, ids[0]!, { metadata: { level: '2' } })).toEqual({ id: ids[0], metadata: { level: '2' }, flags: 0 });
-    await expect(backend.addLobbyMember(lobby.id, ids[0]!, { flags: 2 })).rejects.toMatchObject({ local: true, fieldErrors: [{ path: 'flags', code: 'BASE_TYPE_CHOICES' }] });
+    await expect(backend.addLobbyMember(lobby.id, ids[0]!, { flags: 2 })).rejects.toMatchObject({
+      local: true,
+      fieldErrors: [{ path: 'flags', code: 'BASE_TYPE_CHOICES' }],
+    });
     await backend.removeLobbyMember(lobby.id, ids[0]!);
     await backend.removeLobbyMember(lobby.id, ids[0]!);
     expect((await backend.getLobby(lobby.id)).members).toEqual([]);
@@ -89,10 +120,17 @@ describe('lobby operations', () => {
 
   it('bulk-updates 1 to 25 members: adds, updates and removes', async () => {
     const lobby = await backend.createLobby({ members: members(2) });
-    const result = await backend.bulkUpdateLobbyMembers(lobby.id, [{ id: ids[0]!, remove_member: true }, { id: ids[1]!, metadata: { x: 'y' } }, { id: ids[2]! }]);
+    const result = await backend.bulkUpdateLobbyMembers(lobby.id, [
+      { id: ids[0]!, remove_member: true },
+      { id: ids[1]!, metadata: { x: 'y' } },
+      { id: ids[2]! },
+    ]);
     expect(result.map((m) => m.id)).toEqual(expect.arrayContaining([ids[1], ids[2]]));
     expect((await backend.getLobby(lobby.id)).members.map((m) => m.id).sort()).toEqual([ids[1], ids[2]].sort());
-    await expect(backend.bulkUpdateLobbyMembers(lobby.id, [])).rejects.toMatchObject({ local: true, fieldErrors: [{ path: '', code: 'BASE_TYPE_BAD_LENGTH' }] });
+    await expect(backend.bulkUpdateLobbyMembers(lobby.id, [])).rejects.toMatchObject({
+      local: true,
+      fieldErrors: [{ path: '', code: 'BASE_TYPE_BAD_LENGTH' }],
+    });
     await expect(backend.bulkUpdateLobbyMembers(lobby.id, members(26))).rejects.toMatchObject({ local: true });
     expect(await backend.bulkUpdateLobbyMembers(lobby.id, members(25))).toHaveLength(25);
   });
@@ -104,7 +142,10 @@ describe('lobby operations', () => {
     expect(second.members.map((m) => m.id)).toEqual([ids[0], ids[1]]);
     await player(ids[1]!).leaveLobby(first.id);
     expect((await backend.getLobby(first.id)).members.map((m) => m.id)).toEqual([ids[0]]);
-    await expect(player(ids[0]!).createOrJoinLobby({ secret: '' })).rejects.toMatchObject({ local: true, fieldErrors: [{ path: 'secret', code: 'BASE_TYPE_BAD_LENGTH' }] });
+    await expect(player(ids[0]!).createOrJoinLobby({ secret: '' })).rejects.toMatchObject({
+      local: true,
+      fieldErrors: [{ path: 'secret', code: 'BASE_TYPE_BAD_LENGTH' }],
+    });
   });
 
   it('reads at most 200 messages, limit 1 to 200', async () => {
@@ -112,7 +153,10 @@ describe('lobby operations', () => {
     const sender = player(ids[0]!);
     for (let i = 0; i < 3; i++) await sender.sendLobbyMessage(lobby.id, { content: `m${i}` });
     expect((await sender.getLobbyMessages(lobby.id, { limit: 2 })).map((m) => m.content)).toEqual(['m2', 'm1']);
-    await expect(backend.getLobbyMessages(lobby.id, { limit: 201 })).rejects.toMatchObject({ local: true, fieldErrors: [{ path: 'limit', code: 'NUMBER_TYPE_MAX' }] });
+    await expect(backend.getLobbyMessages(lobby.id, { limit: 201 })).rejects.toMatchObject({
+      local: true,
+      fieldErrors: [{ path: 'limit', code: 'NUMBER_TYPE_MAX' }],
+    });
     await expect(player(ids[9]!).sendLobbyMessage(lobby.id, { content: 'not a member' })).rejects.toMatchObject({ status: 403, code: 50001 });
   });
 
@@ -145,7 +189,10 @@ describe('lobby operations', () => {
     await emulator.createChannel(guild.id, { id: '777', name: 'Squad', type: 2 });
     await backend.setVoiceChannelStatus('777', 'x'.repeat(500));
     expect(emulator.voiceChannelStatus('777')).toBe('x'.repeat(500));
-    await expect(backend.setVoiceChannelStatus('777', 'x'.repeat(501))).rejects.toMatchObject({ local: true, fieldErrors: [{ path: 'status', code: 'BASE_TYPE_MAX_LENGTH' }] });
+    await expect(backend.setVoiceChannelStatus('777', 'x'.repeat(501))).rejects.toMatchObject({
+      local: true,
+      fieldErrors: [{ path: 'status', code: 'BASE_TYPE_MAX_LENGTH' }],
+    });
     await backend.setVoiceChannelStatus('777', null);
     expect(emulator.voiceChannelStatus('777')).toBeNull();
     emulator.setChannelPermissions('777', { SetVoiceChannelStatus: false });
@@ -190,14 +237,18 @@ describe('credentials and limits through the client', () => {
       expect(error, operation).toBeInstanceOf(ApiRequestError);
       expect(error.code).toBe('ERR_API_CREDENTIAL');
       expect(`${error.method} ${error.route}`).toBe(operation);
-      expect(error.message).toContain("only with the application's bot token (Bot), and this PlatformApi was made with a user's access token (Bearer). Make one with { botToken }");
+      expect(error.message).toContain(
+        "only with the application's bot token (Bot), and this PlatformApi was made with a user's access token (Bearer). Make one with { botToken }",
+      );
     }
     for (const [operation, call] of playerOnly) {
       const error = (await call().catch((e: unknown) => e)) as ApiRequestError;
       expect(error, operation).toBeInstanceOf(ApiRequestError);
       expect(error.code).toBe('ERR_API_CREDENTIAL');
       expect(`${error.method} ${error.route}`).toBe(operation);
-      expect(error.message).toContain("only with a user's access token (Bearer), and this PlatformApi was made with the application's bot token (Bot). Make one with { accessToken }");
+      expect(error.message).toContain(
+        "only with a user's access token (Bearer), and this PlatformApi was made with the application's bot token (Bot). Make one with { accessToken }",
+      );
       expect(error.message).not.toContain(emulator.botToken);
     }
     expect(emulator.requests.length).toBe(before); // nothing was sent, so nothing counts toward the invalid-request limit
@@ -208,8 +259,14 @@ describe('credentials and limits through the client', () => {
   });
 
   it('checks a credential that request() declares, and refuses one it does not know', async () => {
-    await expect(backend.request({ method: 'GET', route: '/users/@me', credential: 'Bearer' })).rejects.toMatchObject({ code: 'ERR_API_CREDENTIAL', route: '/users/@me' });
-    await expect(backend.request({ method: 'GET', route: '/users/@me', credential: 'bot' as never })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining("call.credential must be 'Bot', 'Bearer' or undefined") });
+    await expect(backend.request({ method: 'GET', route: '/users/@me', credential: 'Bearer' })).rejects.toMatchObject({
+      code: 'ERR_API_CREDENTIAL',
+      route: '/users/@me',
+    });
+    await expect(backend.request({ method: 'GET', route: '/users/@me', credential: 'bot' as never })).rejects.toMatchObject({
+      code: 'ERR_OUT_OF_RANGE',
+      message: expect.stringContaining("call.credential must be 'Bot', 'Bearer' or undefined"),
+    });
     await expect(backend.request({ method: 'GET', route: '/users/@me', credential: 1 as never })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
   });
 

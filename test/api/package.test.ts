@@ -11,7 +11,9 @@ const run = promisify(execFile);
 let service: Service;
 
 beforeAll(async () => {
-  service = await startService({ handle: (_req, _body, path) => ({ status: 200, body: { id: path.split('/').pop(), application_id: '1', metadata: null, members: [], flags: 0 } }) });
+  service = await startService({
+    handle: (_req, _body, path) => ({ status: 200, body: { id: path.split('/').pop(), application_id: '1', metadata: null, members: [], flags: 0 } }),
+  });
 });
 afterAll(() => service.close());
 
@@ -20,11 +22,14 @@ async function node(args: string[], code: string): Promise<string> {
   return stdout.trim();
 }
 
-const loaded = "(name) => Object.keys(require.cache).some((file) => file.includes(`/node_modules/${name}/`))";
+const loaded = '(name) => Object.keys(require.cache).some((file) => file.includes(`/node_modules/${name}/`))';
 
 describe('social-sdk-auth/api', () => {
   it('is not loaded, nor are undici and redis, by the sign-in entry point', async () => {
-    const out = await node(['-e'], `require('social-sdk-auth'); const has = ${loaded}; console.log(JSON.stringify([has('undici'), has('redis'), Object.keys(require.cache).some((f) => f.includes('/dist/cjs/api/'))]))`);
+    const out = await node(
+      ['-e'],
+      `require('social-sdk-auth'); const has = ${loaded}; console.log(JSON.stringify([has('undici'), has('redis'), Object.keys(require.cache).some((f) => f.includes('/dist/cjs/api/'))]))`,
+    );
     expect(JSON.parse(out)).toEqual([false, false, false]);
   });
 

@@ -24,7 +24,9 @@ const readBucket = { limit: 10, windowMs: 1000, hash: 'lobby-read' };
 
 describe('RedisRateLimitStore', () => {
   it('checks its options', () => {
-    expect(() => new RedisRateLimitStore({})).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringContaining('exactly one of url and client') }));
+    expect(() => new RedisRateLimitStore({})).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringContaining('exactly one of url and client') }),
+    );
     expect(() => new RedisRateLimitStore({ url: 'http://127.0.0.1:6379' })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }));
     expect(() => new RedisRateLimitStore({ client: {} as never })).toThrow(/options\.client must be a Redis client with a sendCommand method/);
   });
@@ -38,7 +40,12 @@ describe('RedisRateLimitStore', () => {
       return service.limited() - before;
     };
     const prefix = `t${Date.now()}:`;
-    expect(await burst([track(new RedisRateLimitStore({ url: redis.url, keyPrefix: prefix })), track(new RedisRateLimitStore({ url: redis.url, keyPrefix: prefix }))])).toBe(0);
+    expect(
+      await burst([
+        track(new RedisRateLimitStore({ url: redis.url, keyPrefix: prefix })),
+        track(new RedisRateLimitStore({ url: redis.url, keyPrefix: prefix })),
+      ]),
+    ).toBe(0);
     await new Promise((r) => setTimeout(r, readBucket.windowMs));
     expect(await burst([new MemoryRateLimitStore(), new MemoryRateLimitStore()])).toBeGreaterThan(0);
   });
@@ -48,10 +55,14 @@ describe('RedisRateLimitStore', () => {
     const policy = { globalLimit: 3, globalWindowMs: 1000, invalidLimit: 10_000, invalidWindowMs: 600_000, holdMs: 4000 };
     const scopes = ['a', 'b', 'c'].map((route) => ({ identity: 'app', application: 'app', address: 'default', route: `GET /${route}`, major: '' }));
     const keyPrefix = `dead${Date.now()}:`;
-    const { stdout } = await run(process.execPath, [path.join(__dirname, 'fixtures', 'dead-holder.cjs'), JSON.stringify({ redisUrl: redis.url, keyPrefix, scopes, policy })], {
-      env: { ...process.env, API_MODULE: builtModule('api/index.js') },
-      timeout: 30_000,
-    }).catch((error: { stdout?: string; signal?: string }) => {
+    const { stdout } = await run(
+      process.execPath,
+      [path.join(__dirname, 'fixtures', 'dead-holder.cjs'), JSON.stringify({ redisUrl: redis.url, keyPrefix, scopes, policy })],
+      {
+        env: { ...process.env, API_MODULE: builtModule('api/index.js') },
+        timeout: 30_000,
+      },
+    ).catch((error: { stdout?: string; signal?: string }) => {
       // The child kills itself after printing: that is how it "dies holding the slots".
       if (error.signal !== 'SIGKILL') throw error;
       return { stdout: error.stdout ?? '' };
@@ -85,7 +96,10 @@ describe('RedisRateLimitStore', () => {
     const service = track(await startService());
     const store = track(new RedisRateLimitStore({ url: 'redis://127.0.0.1:1' }));
     const api = track(new PlatformApi({ botToken: BOT_TOKEN, apiBase: service.url, store }));
-    await expect(api.getLobby(LOBBY_IDS[0]!)).rejects.toMatchObject({ code: 'ERR_API_STORE', message: expect.stringContaining('Redis rate-limit store failed') });
+    await expect(api.getLobby(LOBBY_IDS[0]!)).rejects.toMatchObject({
+      code: 'ERR_API_STORE',
+      message: expect.stringContaining('Redis rate-limit store failed'),
+    });
     expect(service.seen).toHaveLength(0);
   });
 });
@@ -97,7 +111,12 @@ describe('four worker processes under one bot token', () => {
     lobbyIds: string[];
     count: number;
   }
-  async function fleet(target: Target, workers: number, store: 'redis' | 'memory', keyPrefix: string): Promise<Array<{ ok: number; limited: number; other: string[] }>> {
+  async function fleet(
+    target: Target,
+    workers: number,
+    store: 'redis' | 'memory',
+    keyPrefix: string,
+  ): Promise<Array<{ ok: number; limited: number; other: string[] }>> {
     // Processes take a while to start on a busy machine: all of them begin at one agreed moment.
     const args = { ...target, store, redisUrl: redis.url, globalLimit: 50, keyPrefix, startAt: Date.now() + 3000 };
     const runs = Array.from({ length: workers }, () =>

@@ -83,7 +83,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
         send(
           res,
           { status: 429, body: { message: 'You are being rate limited.', retry_after: retryAfterMs / 1000, global: isGlobal } },
-          { ...extra, 'retry-after': String(Math.ceil(retryAfterMs / 1000)), 'x-ratelimit-scope': isGlobal ? 'global' : 'user', ...(isGlobal ? { 'x-ratelimit-global': 'true' } : {}) },
+          {
+            ...extra,
+            'retry-after': String(Math.ceil(retryAfterMs / 1000)),
+            'x-ratelimit-scope': isGlobal ? 'global' : 'user',
+            ...(isGlobal ? { 'x-ratelimit-global': 'true' } : {}),
+          },
         );
       };
       if (options.globalLimit) {

@@ -35,7 +35,13 @@ const kinds: Kind[] = [
 ];
 
 const base: RateLimitPolicy = { globalLimit: 50, globalWindowMs: 1000, invalidLimit: 10_000, invalidWindowMs: 600_000, holdMs: 60_000 };
-const scope = (route: string, identity = 'bot', application = 'app:1', address = 'default') => ({ identity, application, address, route: `GET /${route}`, major: '' });
+const scope = (route: string, identity = 'bot', application = 'app:1', address = 'default') => ({
+  identity,
+  application,
+  address,
+  route: `GET /${route}`,
+  major: '',
+});
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function take(store: RateLimitStore, s: ReturnType<typeof scope>, policy: RateLimitPolicy, id = randomUUID()) {

@@ -6,7 +6,15 @@ import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { MemoryRateLimitStore, PlatformApi, RedisRateLimitStore, type RateLimitOutcome, type RateLimitPolicy, type RateLimitReservation, type RateLimitScope } from '../../src/api/index.js';
+import {
+  MemoryRateLimitStore,
+  PlatformApi,
+  RedisRateLimitStore,
+  type RateLimitOutcome,
+  type RateLimitPolicy,
+  type RateLimitReservation,
+  type RateLimitScope,
+} from '../../src/api/index.js';
 import { builtModule } from '../support/built.js';
 import { cleanupAfterEach } from '../support/cleanup.js';
 import { rejected } from '../support/promises.js';
@@ -26,7 +34,13 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<'se
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'pending'>((resolve) => (timer = setTimeout(() => resolve('pending'), ms)));
   try {
-    return await Promise.race([promise.then(() => 'settled' as const, () => 'settled' as const), late]);
+    return await Promise.race([
+      promise.then(
+        () => 'settled' as const,
+        () => 'settled' as const,
+      ),
+      late,
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -100,14 +114,20 @@ describe('a real Redis frozen with SIGSTOP, then resumed', () => {
     // Every call ended while Redis was still frozen.
     expect(settled).toBe(8);
     redis.resume();
-    for (const error of await Promise.all(frozen)) expect(error).toMatchObject({ code: 'ERR_API_TIMEOUT', method: 'GET', route: expect.stringMatching(/^\/frozen\/\d$/) });
+    for (const error of await Promise.all(frozen))
+      expect(error).toMatchObject({ code: 'ERR_API_TIMEOUT', method: 'GET', route: expect.stringMatching(/^\/frozen\/\d$/) });
     const sentWhileFrozen = service.seen.length;
     expect(sentWhileFrozen).toBe(1);
 
     // Once Redis answers, the eight slots are free again: eight new calls go out at once, not after a 60 s hold.
     const after = await Promise.all(Array.from({ length: 8 }, (_, i) => api.request({ method: 'GET', route: `/after/${i}` }, { timeoutMs: 5000 })));
     expect(after).toHaveLength(8);
-    expect(service.seen.slice(sentWhileFrozen).map((r) => r.path).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `/api/v10/after/${i}`));
+    expect(
+      service.seen
+        .slice(sentWhileFrozen)
+        .map((r) => r.path)
+        .sort(),
+    ).toEqual(Array.from({ length: 8 }, (_, i) => `/api/v10/after/${i}`));
   }, 60_000);
 });
 
@@ -115,10 +135,14 @@ describe('a Redis that goes away', () => {
   it('does not keep an idle process alive by reconnecting in the background', async () => {
     const redis = await startRedis();
     defer(() => redis.stop());
-    const child = spawn(process.execPath, [path.join(__dirname, 'fixtures', 'redis-gone.cjs'), JSON.stringify({ redisUrl: redis.url, keyPrefix: `gone${Date.now()}:` })], {
-      env: { ...process.env, API_MODULE: builtModule('api/index.js') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [path.join(__dirname, 'fixtures', 'redis-gone.cjs'), JSON.stringify({ redisUrl: redis.url, keyPrefix: `gone${Date.now()}:` })],
+      {
+        env: { ...process.env, API_MODULE: builtModule('api/index.js') },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -180,7 +204,12 @@ describe('a store that fails', () => {
     service = track(await startService());
     const store = track(new RedisRateLimitStore({ url: 'redis://127.0.0.1:1' }));
     const api = track(new PlatformApi({ botToken: BOT_TOKEN, apiBase: service.url, store }));
-    expect(await rejected(api.createLobby())).toMatchObject({ code: 'ERR_API_STORE', method: 'POST', route: '/lobbies', message: expect.stringContaining('could not connect to Redis') });
+    expect(await rejected(api.createLobby())).toMatchObject({
+      code: 'ERR_API_STORE',
+      method: 'POST',
+      route: '/lobbies',
+      message: expect.stringContaining('could not connect to Redis'),
+    });
     expect(service.seen).toHaveLength(0);
   });
 });

@@ -88,7 +88,13 @@ describe('SlashCommandBuilder', () => {
   it('throws where a rule is broken, naming the field and the code, and keeps its last good state', () => {
     const builder = new SlashCommandBuilder('ping', 'Checks the connection');
     expect(() => builder.setName('Ping')).toThrow(
-      expect.objectContaining({ name: 'RangeError', code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/^SlashCommandBuilder\.setName: name must be valid \(APPLICATION_COMMAND_INVALID_NAME\); received a string of length 4\. Must use the lowercase form of 'P'\.$/) }),
+      expect.objectContaining({
+        name: 'RangeError',
+        code: 'ERR_OUT_OF_RANGE',
+        message: expect.stringMatching(
+          /^SlashCommandBuilder\.setName: name must be valid \(APPLICATION_COMMAND_INVALID_NAME\); received a string of length 4\. Must use the lowercase form of 'P'\.$/,
+        ),
+      }),
     );
     expect(() => builder.setName(42 as never)).toThrow(expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' }));
     expect(() => builder.setDescription('x'.repeat(101))).toThrow(/setDescription: description must be valid \(BASE_TYPE_BAD_LENGTH\)/);
@@ -97,14 +103,20 @@ describe('SlashCommandBuilder', () => {
 
   it('refuses each option rule at the call that breaks it', () => {
     const builder = new SlashCommandBuilder('rules', 'Every rule').addStringOption('a', 'Optional');
-    expect(() => builder.addStringOption('b', 'Required after optional', { required: true })).toThrow(/options\[1\]\.required must be valid \(APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID\)/);
+    expect(() => builder.addStringOption('b', 'Required after optional', { required: true })).toThrow(
+      /options\[1\]\.required must be valid \(APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID\)/,
+    );
     expect(() => builder.addIntegerOption('a', 'Same name')).toThrow(/APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS/);
     expect(() => builder.addStringOption('c', 'Both', { autocomplete: true, choices: [{ name: 'x', value: 'x' }] })).toThrow(/AUTOCOMPLETE_CHOICES/);
     expect(() => builder.addIntegerOption('d', 'Too big', { maxValue: 2 ** 53 })).toThrow(/options\[1\]\.max_value must be valid \(NUMBER_TYPE_MAX\)/);
     expect(() => builder.addNumberOption('e', 'Inverted', { minValue: 2, maxValue: 1 })).toThrow(/RANGE_INVALID/);
-    expect(() => builder.addIntegerOption('f', 'Choice type', { choices: [{ name: 'one', value: 1.5 }] })).toThrow(/choices\[0\]\.value must be valid \(NUMBER_TYPE_COERCE\)/);
+    expect(() => builder.addIntegerOption('f', 'Choice type', { choices: [{ name: 'one', value: 1.5 }] })).toThrow(
+      /choices\[0\]\.value must be valid \(NUMBER_TYPE_COERCE\)/,
+    );
     expect(() => builder.addStringOption('g', 'Lengths', { minLength: -1 } as never)).toThrow(/min_length/);
-    expect(() => builder.addBooleanOption('h', 'Wrong setting', { minLength: 1 } as never)).toThrow(/options\[1\]\.min_length must be valid \(APPLICATION_COMMAND_FIELD_NOT_ALLOWED\)/);
+    expect(() => builder.addBooleanOption('h', 'Wrong setting', { minLength: 1 } as never)).toThrow(
+      /options\[1\]\.min_length must be valid \(APPLICATION_COMMAND_FIELD_NOT_ALLOWED\)/,
+    );
     expect(() => builder.addStringOption('i', 'Unknown setting', { colour: 'red' } as never)).toThrow(/settings\.colour must be one of the option settings/);
     expect(() => builder.addStringOption('j', 'Bad settings', 'required' as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
     expect(() => builder.addSubcommand('sub', 'Beside an option')).toThrow(/options\[1\]\.type must be valid \(APPLICATION_COMMAND_OPTIONS_TYPE_INVALID\)/);
@@ -119,7 +131,9 @@ describe('SlashCommandBuilder', () => {
     for (let i = 0; i < 25; i++) builder.addStringOption(`o${i}`, 'An option');
     expect(() => builder.addStringOption('o25', 'One too many')).toThrow(/options must be valid \(BASE_TYPE_MAX_LENGTH\)/);
     const clash = new SlashCommandBuilder('clash', 'Clashing names').addUserOption('target', 'Whom');
-    expect(() => clash.addUserOption('user', 'Who', { nameLocalizations: { de: 'target' } })).toThrow(/options\[1\]\.name_localizations\.de must be valid \(APPLICATION_COMMAND_OPTIONS_LOCALIZED_NAME_ALREADY_EXISTS\)/);
+    expect(() => clash.addUserOption('user', 'Who', { nameLocalizations: { de: 'target' } })).toThrow(
+      /options\[1\]\.name_localizations\.de must be valid \(APPLICATION_COMMAND_OPTIONS_LOCALIZED_NAME_ALREADY_EXISTS\)/,
+    );
   });
 
   it('refuses the option that takes a command past 8000 characters', () => {
@@ -159,7 +173,9 @@ describe('SlashCommandBuilder', () => {
   });
 
   it('refuses subcommand rules inside the build callback', () => {
-    expect(() => new SlashCommandBuilder('a', 'b').addSubcommand('Sub', 'Bad name')).toThrow(/SubcommandBuilder\.constructor: name must be valid \(APPLICATION_COMMAND_INVALID_NAME\)/);
+    expect(() => new SlashCommandBuilder('a', 'b').addSubcommand('Sub', 'Bad name')).toThrow(
+      /SubcommandBuilder\.constructor: name must be valid \(APPLICATION_COMMAND_INVALID_NAME\)/,
+    );
     expect(() =>
       new SlashCommandBuilder('a', 'b').addSubcommand('sub', 'Sub', (sub) => sub.addStringOption('x', 'X').addStringOption('y', 'Y', { required: true })),
     ).toThrow(/SubcommandBuilder\.addStringOption: options\[1\]\.required must be valid/);
@@ -192,7 +208,9 @@ describe('context-menu and entry-point builders', () => {
     const entry = new EntryPointCommandBuilder('Launch', EntryPointCommandHandlerType.DiscordLaunchActivity).setDescription('Start the game').toJSON();
     expect(entry).toEqual({ type: 4, name: 'Launch', description: 'Start the game', handler: 2 });
     expect(valid(entry).ok).toBe(true);
-    expect(validateCommand(entry, { scope: 'guild', operation: 'create' }).errors).toEqual([expect.objectContaining({ path: 'type', code: 'APPLICATION_COMMAND_ENTRY_POINT_GUILD' })]);
+    expect(validateCommand(entry, { scope: 'guild', operation: 'create' }).errors).toEqual([
+      expect.objectContaining({ path: 'type', code: 'APPLICATION_COMMAND_ENTRY_POINT_GUILD' }),
+    ]);
     expect(() => new EntryPointCommandBuilder('Launch', 3 as never)).toThrow(/handler must be valid \(BASE_TYPE_CHOICES\)/);
   });
 });

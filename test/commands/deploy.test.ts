@@ -33,7 +33,11 @@ const DUEL = new SlashCommandBuilder('duel', 'Challenge a player')
   .addUserOption('opponent', 'Who to challenge', { required: true })
   .addStringOption('weapon', 'What to fight with', { choices: [{ name: 'Sword', value: 'sword' }] })
   .toJSON();
-const COMMANDS: ApplicationCommandBulkItem[] = [DUEL, new SlashCommandBuilder('rank', 'Shows your rank').toJSON(), new UserCommandBuilder('Invite to Party').toJSON()];
+const COMMANDS: ApplicationCommandBulkItem[] = [
+  DUEL,
+  new SlashCommandBuilder('rank', 'Shows your rank').toJSON(),
+  new UserCommandBuilder('Invite to Party').toJSON(),
+];
 
 describe('deployCommands', () => {
   it('registers everything on the first run; the second run changes nothing and sends no PUT', async () => {
@@ -57,7 +61,14 @@ describe('deployCommands', () => {
       {
         options: [
           { required: true, description: 'Who to challenge', name: 'opponent', type: 6, name_localizations: {} },
-          { type: 3, name: 'weapon', description: 'What to fight with', required: false, autocomplete: false, choices: [{ value: 'sword', name: 'Sword', name_localizations: null }] },
+          {
+            type: 3,
+            name: 'weapon',
+            description: 'What to fight with',
+            required: false,
+            autocomplete: false,
+            choices: [{ value: 'sword', name: 'Sword', name_localizations: null }],
+          },
         ],
         description: 'Challenge a player',
         name_localizations: { de: 'duell', fr: 'duel' },
@@ -93,11 +104,7 @@ describe('deployCommands', () => {
 
   it('reports created, updated, deleted and unchanged by name and type, and overwrites once', async () => {
     await deployCommands(COMMANDS, { api, applicationId: app });
-    const next: ApplicationCommandBulkItem[] = [
-      { ...DUEL, description: 'Fight a player' },
-      COMMANDS[1]!,
-      { type: 3, name: 'Report Message' },
-    ];
+    const next: ApplicationCommandBulkItem[] = [{ ...DUEL, description: 'Fight a player' }, COMMANDS[1]!, { type: 3, name: 'Report Message' }];
     const report = await deployCommands(next, { api, applicationId: app });
     expect(names(report.created)).toEqual(['3:Report Message']);
     expect(names(report.updated)).toEqual(['1:duel']);
@@ -169,7 +176,11 @@ describe('deployCommands', () => {
 
   it('stops at its timeout and at its signal', async () => {
     emulator.setLatency(2000);
-    await expect(deployCommands(COMMANDS, { api, applicationId: app, timeoutMs: 200 })).rejects.toMatchObject({ name: 'ApiRequestError', code: 'ERR_API_TIMEOUT', method: 'GET' });
+    await expect(deployCommands(COMMANDS, { api, applicationId: app, timeoutMs: 200 })).rejects.toMatchObject({
+      name: 'ApiRequestError',
+      code: 'ERR_API_TIMEOUT',
+      method: 'GET',
+    });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
     await expect(deployCommands(COMMANDS, { api, applicationId: app, signal: controller.signal })).rejects.toMatchObject({ code: 'ERR_API_ABORTED' });
@@ -186,7 +197,11 @@ describe('a service answering something other than a command list', () => {
     const service = await startService({ handle: () => ({ status: 200, body }) });
     const client = new PlatformApi({ botToken: 'stand-in-token', apiBase: service.url });
     try {
-      await expect(deployCommands(COMMANDS, { api: client, applicationId: '1234567890123456789' })).rejects.toMatchObject({ name: 'ApiRequestError', code: 'ERR_API_BAD_RESPONSE', method: 'GET' });
+      await expect(deployCommands(COMMANDS, { api: client, applicationId: '1234567890123456789' })).rejects.toMatchObject({
+        name: 'ApiRequestError',
+        code: 'ERR_API_BAD_RESPONSE',
+        method: 'GET',
+      });
       expect(service.seen.map((r) => r.method)).toEqual(['GET']);
     } finally {
       await client.close();

@@ -54,9 +54,9 @@ describe('permission overwrites', () => {
   it('accept up to 100 overwrites of roles, users and channels', () => {
     const permissions = Array.from({ length: 100 }, (_, i) => ({ id: String(1000 + i), type: (i % 3) + 1, permission: i % 2 === 0 }));
     expect(validateCommandPermissions({ permissions })).toEqual({ ok: true, errors: [] });
-    expect(validateCommandPermissions({ permissions: [...permissions, { id: '1', type: ApplicationCommandPermissionType.Role, permission: true }] }).errors).toEqual([
-      expect.objectContaining({ path: 'permissions', code: 'BASE_TYPE_MAX_LENGTH' }),
-    ]);
+    expect(
+      validateCommandPermissions({ permissions: [...permissions, { id: '1', type: ApplicationCommandPermissionType.Role, permission: true }] }).errors,
+    ).toEqual([expect.objectContaining({ path: 'permissions', code: 'BASE_TYPE_MAX_LENGTH' })]);
   });
 
   it('refuse each bad field with its path and code', () => {
@@ -101,7 +101,15 @@ describe('the built social-sdk-auth/commands entry', () => {
     expect(out.loaded.map((f) => (f.startsWith(root) ? f.slice(root.length) : f)).filter((f) => /node_modules|\.node$|emulator|openid/.test(f))).toEqual([]);
 
     const esm = path.join(projectRoot, 'dist', 'esm', 'commands', 'index.mjs');
-    const esmOut = execFileSync(process.execPath, ['--input-type=module', '-e', `import { validateCommand, PermissionFlags } from ${JSON.stringify(esm)}; console.log(validateCommand({ name: 'Bad' }, { scope: 'global', operation: 'create' }).errors.length, typeof PermissionFlags.PinMessages);`], { encoding: 'utf8' });
+    const esmOut = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { validateCommand, PermissionFlags } from ${JSON.stringify(esm)}; console.log(validateCommand({ name: 'Bad' }, { scope: 'global', operation: 'create' }).errors.length, typeof PermissionFlags.PinMessages);`,
+      ],
+      { encoding: 'utf8' },
+    );
     expect(esmOut.trim()).toBe('2 bigint');
   });
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { SlashCommandBuilder, validateCommand, type StringOptionSettings } from '../../src/commands/index.js';
 
 // Names drawn from several scripts, cases and lengths, so both accepted and refused names occur.
-const nameChars = fc.constantFrom(...'abcxyzABC-_\'09 .жЖλΛ你ह्थัßİ😀'.split(/(?:)/u));
+const nameChars = fc.constantFrom(..."abcxyzABC-_'09 .жЖλΛ你ह्थัßİ😀".split(/(?:)/u));
 const name = fc.array(nameChars, { minLength: 0, maxLength: 34 }).map((chars) => chars.join(''));
 const description = fc.string({ minLength: 0, maxLength: 102 });
 const localeKey = fc.constantFrom('de', 'fr', 'ja', 'en-US', 'xx');
@@ -36,11 +36,19 @@ const step = fc.oneof(
   fc.record({ kind: fc.constant('integer' as const), name, description, settings: numberSettings }),
   fc.record({ kind: fc.constant('number' as const), name, description, settings: numberSettings }),
   fc.record({ kind: fc.constant('user' as const), name, description, required: fc.boolean() }),
-  fc.record({ kind: fc.constant('sub' as const), name, description, inner: fc.array(fc.record({ name, description, required: fc.boolean() }), { maxLength: 3 }) }),
+  fc.record({
+    kind: fc.constant('sub' as const),
+    name,
+    description,
+    inner: fc.array(fc.record({ name, description, required: fc.boolean() }), { maxLength: 3 }),
+  }),
 );
 
 function isArgumentError(error: unknown): boolean {
-  return (error instanceof TypeError || error instanceof RangeError) && ['ERR_INVALID_ARG_TYPE', 'ERR_OUT_OF_RANGE'].includes((error as { code?: string }).code ?? '');
+  return (
+    (error instanceof TypeError || error instanceof RangeError) &&
+    ['ERR_INVALID_ARG_TYPE', 'ERR_OUT_OF_RANGE'].includes((error as { code?: string }).code ?? '')
+  );
 }
 
 describe('builder output', () => {
@@ -65,7 +73,10 @@ describe('builder output', () => {
             else if (s.kind === 'integer') builder.addIntegerOption(s.name, s.description, s.settings);
             else if (s.kind === 'number') builder.addNumberOption(s.name, s.description, s.settings);
             else if (s.kind === 'user') builder.addUserOption(s.name, s.description, { required: s.required });
-            else builder.addSubcommand(s.name, s.description, (sub) => s.inner.forEach((o) => attempt(() => sub.addRoleOption(o.name, o.description, { required: o.required }))));
+            else
+              builder.addSubcommand(s.name, s.description, (sub) =>
+                s.inner.forEach((o) => attempt(() => sub.addRoleOption(o.name, o.description, { required: o.required }))),
+              );
           });
         }
         let json: unknown;
@@ -91,14 +102,24 @@ describe('builder output', () => {
     const lowerName = fc.array(fc.constantFrom(...'abcdefжλ你ह_-'.split(/(?:)/u)), { minLength: 1, maxLength: 32 }).map((c) => c.join(''));
     const text = fc.string({ minLength: 1, maxLength: 100 }).filter((s) => [...s].length <= 100);
     fc.assert(
-      fc.property(lowerName, text, fc.uniqueArray(lowerName, { maxLength: 25 }), fc.array(fc.integer({ min: -(2 ** 53 - 1), max: 2 ** 53 - 1 }), { maxLength: 25 }), (commandName, commandDescription, optionNames, values) => {
-        const builder = new SlashCommandBuilder(commandName, commandDescription);
-        optionNames.forEach((optionName, i) => {
-          if (i === 0) builder.addIntegerOption(optionName, commandDescription, { required: true, choices: values.map((value) => ({ name: `v${value}`.slice(0, 100), value })) });
-          else builder.addStringOption(optionName, commandDescription, { minLength: 0, maxLength: 6000 });
-        });
-        expect(validateCommand(builder.toJSON(), { scope: 'guild', operation: 'create' }).ok).toBe(true);
-      }),
+      fc.property(
+        lowerName,
+        text,
+        fc.uniqueArray(lowerName, { maxLength: 25 }),
+        fc.array(fc.integer({ min: -(2 ** 53 - 1), max: 2 ** 53 - 1 }), { maxLength: 25 }),
+        (commandName, commandDescription, optionNames, values) => {
+          const builder = new SlashCommandBuilder(commandName, commandDescription);
+          optionNames.forEach((optionName, i) => {
+            if (i === 0)
+              builder.addIntegerOption(optionName, commandDescription, {
+                required: true,
+                choices: values.map((value) => ({ name: `v${value}`.slice(0, 100), value })),
+              });
+            else builder.addStringOption(optionName, commandDescription, { minLength: 0, maxLength: 6000 });
+          });
+          expect(validateCommand(builder.toJSON(), { scope: 'guild', operation: 'create' }).ok).toBe(true);
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -21,7 +21,11 @@ describe('the command table', () => {
   it('builds sized commands of exactly the size asked for', () => {
     // The size cases rest on this helper: 8000 passes and 8001 fails only if it counts right.
     for (const total of [200, 5000, 7999, 8000, 8001]) {
-      const body = commandOfSize(total) as { name: string; description: string; options: { name: string; description: string; choices?: { name: string; value: string }[] }[] };
+      const body = commandOfSize(total) as {
+        name: string;
+        description: string;
+        options: { name: string; description: string; choices?: { name: string; value: string }[] }[];
+      };
       let size = body.name.length + body.description.length;
       for (const option of body.options) {
         size += option.name.length + option.description.length;
@@ -77,15 +81,26 @@ describe('hostile bodies', () => {
     expect(validateCommand(body, options).errors).toEqual([expect.objectContaining({ path: 'name', code: 'STRING_TYPE_CONVERT' })]);
     const options0: unknown[] = [];
     Object.defineProperty(options0, 0, { enumerable: true, get: () => ((called = true), { type: 3, name: 'q', description: 'd' }) });
-    expect(validateCommand({ name: 'p', description: 'd', options: options0 }, options).errors).toEqual([expect.objectContaining({ path: 'options[0]', code: 'MODEL_TYPE_CONVERT' })]);
+    expect(validateCommand({ name: 'p', description: 'd', options: options0 }, options).errors).toEqual([
+      expect.objectContaining({ path: 'options[0]', code: 'MODEL_TYPE_CONVERT' }),
+    ]);
     expect(called).toBe(false);
 
-    const trap = new Proxy({}, { getOwnPropertyDescriptor: () => { throw new Error('trap'); } });
+    const trap = new Proxy(
+      {},
+      {
+        getOwnPropertyDescriptor: () => {
+          throw new Error('trap');
+        },
+      },
+    );
     expect(validateCommand(trap, options)).toEqual({ ok: false, errors: [expect.objectContaining({ path: '', code: 'MODEL_TYPE_CONVERT' })] });
   });
 
   it('leave Object.prototype untouched by __proto__ keys', () => {
-    const body = JSON.parse('{"name":"p","description":"d","__proto__":{"polluted":true},"options":[{"__proto__":{"polluted":true},"type":3,"name":"q","description":"d"}]}');
+    const body = JSON.parse(
+      '{"name":"p","description":"d","__proto__":{"polluted":true},"options":[{"__proto__":{"polluted":true},"type":3,"name":"q","description":"d"}]}',
+    );
     expect(validateCommand(body, options).ok).toBe(true);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });

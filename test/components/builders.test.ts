@@ -30,7 +30,16 @@ describe('MessageBuilder', () => {
           .addButton({ customId: 'decline', label: 'Decline', style: ButtonStyle.Danger, emoji: { name: '✖️' } })
           .addButton({ url: 'https://example.com/rules', label: 'Rules' }),
       )
-      .addActionRow(new ActionRowBuilder().setStringSelect('weapon', [{ label: 'Sword', value: 'sword', default: true }, { label: 'Bow', value: 'bow' }], { placeholder: 'Weapon' }))
+      .addActionRow(
+        new ActionRowBuilder().setStringSelect(
+          'weapon',
+          [
+            { label: 'Sword', value: 'sword', default: true },
+            { label: 'Bow', value: 'bow' },
+          ],
+          { placeholder: 'Weapon' },
+        ),
+      )
       .toJSON();
     expect(message).toEqual({
       content: 'A duel awaits',
@@ -43,7 +52,20 @@ describe('MessageBuilder', () => {
             { type: 2, style: 5, url: 'https://example.com/rules', label: 'Rules' },
           ],
         },
-        { type: 1, components: [{ type: 3, custom_id: 'weapon', options: [{ label: 'Sword', value: 'sword', default: true }, { label: 'Bow', value: 'bow' }], placeholder: 'Weapon' }] },
+        {
+          type: 1,
+          components: [
+            {
+              type: 3,
+              custom_id: 'weapon',
+              options: [
+                { label: 'Sword', value: 'sword', default: true },
+                { label: 'Bow', value: 'bow' },
+              ],
+              placeholder: 'Weapon',
+            },
+          ],
+        },
       ],
     });
     expect(validateMessage(message)).toEqual({ ok: true, errors: [] });
@@ -73,7 +95,10 @@ describe('MessageBuilder', () => {
       accent_color: 0x5865f2,
       components: [
         { type: 10, content: 'Highlights' },
-        { type: 12, items: [{ media: { url: 'https://cdn.example.com/1.png' } }, { media: { url: 'attachment://2.gif' }, description: 'Final blow', spoiler: true }] },
+        {
+          type: 12,
+          items: [{ media: { url: 'https://cdn.example.com/1.png' } }, { media: { url: 'attachment://2.gif' }, description: 'Final blow', spoiler: true }],
+        },
         { type: 14, divider: false, spacing: 2 },
         { type: 13, file: { url: 'attachment://replay.bin' }, spoiler: true },
         { type: 1, components: [{ type: 2, style: 1, custom_id: 'rematch', label: 'Rematch' }] },
@@ -82,22 +107,30 @@ describe('MessageBuilder', () => {
     });
     expect(validateMessage(message)).toEqual({ ok: true, errors: [] });
     expect(() => new MessageBuilder().addContainer((c) => c.addText('x'))).toThrow(rangeError(/COMPONENT_TYPE_INVALID/));
-    expect(() => new ContainerBuilder().addActionRow('row' as never)).toThrow(typeError(/row must be a builder, a function that fills one, or a component object/));
+    expect(() => new ContainerBuilder().addActionRow('row' as never)).toThrow(
+      typeError(/row must be a builder, a function that fills one, or a component object/),
+    );
   });
 
   it('refuses what a legacy message cannot hold, naming the rule', () => {
-    expect(() => new MessageBuilder().addText('no flag')).toThrow(rangeError(/^MessageBuilder\.addText: components\[0\]\.type must be valid \(COMPONENT_TYPE_INVALID\).*IS_COMPONENTS_V2/));
+    expect(() => new MessageBuilder().addText('no flag')).toThrow(
+      rangeError(/^MessageBuilder\.addText: components\[0\]\.type must be valid \(COMPONENT_TYPE_INVALID\).*IS_COMPONENTS_V2/),
+    );
     expect(() => new MessageBuilder({ componentsV2: true }).setContent('hi')).toThrow(rangeError(/content must be valid \(COMPONENT_FIELD_NOT_ALLOWED\)/));
     const message = new MessageBuilder();
     for (let i = 0; i < 5; i++) message.addActionRow((row) => row.addButton({ customId: `b${i}`, label: `${i}` }));
-    expect(() => message.addActionRow((row) => row.addButton({ customId: 'b5', label: '5' }))).toThrow(rangeError(/components must be valid \(BASE_TYPE_MAX_LENGTH\)/));
+    expect(() => message.addActionRow((row) => row.addButton({ customId: 'b5', label: '5' }))).toThrow(
+      rangeError(/components must be valid \(BASE_TYPE_MAX_LENGTH\)/),
+    );
     expect(() => message.setContent('x'.repeat(4001))).toThrow(rangeError(/content must be valid \(BASE_TYPE_BAD_LENGTH\); received a string of length 4001/));
     expect(message.toJSON().components).toHaveLength(5);
   });
 
   it('refuses a custom_id used twice in one message', () => {
     const message = new MessageBuilder().addActionRow((row) => row.addButton({ customId: 'go', label: 'Go' }));
-    expect(() => message.addActionRow((row) => row.setUserSelect('go'))).toThrow(rangeError(/components\[1\]\.components\[0\]\.custom_id must be valid \(COMPONENT_CUSTOM_ID_DUPLICATED\)/));
+    expect(() => message.addActionRow((row) => row.setUserSelect('go'))).toThrow(
+      rangeError(/components\[1\]\.components\[0\]\.custom_id must be valid \(COMPONENT_CUSTOM_ID_DUPLICATED\)/),
+    );
   });
 
   it('refuses a V2 message past 40 components', () => {
@@ -118,7 +151,9 @@ describe('ActionRowBuilder', () => {
   it('holds up to five buttons or exactly one select', () => {
     const row = new ActionRowBuilder();
     for (let i = 0; i < 5; i++) row.addButton({ customId: `b${i}`, label: 'B' });
-    expect(() => row.addButton({ customId: 'b5', label: 'B' })).toThrow(rangeError(/^ActionRowBuilder\.addButton: components must be valid \(BASE_TYPE_MAX_LENGTH\)/));
+    expect(() => row.addButton({ customId: 'b5', label: 'B' })).toThrow(
+      rangeError(/^ActionRowBuilder\.addButton: components must be valid \(BASE_TYPE_MAX_LENGTH\)/),
+    );
     const select = new ActionRowBuilder().setChannelSelect('where', { channelTypes: [0, 2], minValues: 1, maxValues: 2 });
     expect(() => select.addButton({ customId: 'b', label: 'B' })).toThrow(rangeError(/COMPONENT_LAYOUT_WIDTH_EXCEEDED/));
     expect(select.toJSON()).toEqual({ type: 1, components: [{ type: 8, custom_id: 'where', channel_types: [0, 2], min_values: 1, max_values: 2 }] });
@@ -128,7 +163,9 @@ describe('ActionRowBuilder', () => {
     const row = new ActionRowBuilder();
     expect(() => row.addButton({ customId: 'x' })).toThrow(rangeError(/components\[0\] must be valid \(BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED\)/));
     expect(() => row.addButton({ label: 'x' })).toThrow(rangeError(/components\[0\]\.custom_id must be valid \(BASE_TYPE_REQUIRED\)/));
-    expect(() => row.addButton({ url: 'https://example.com', customId: 'x', label: 'x' })).toThrow(rangeError(/custom_id must be valid \(COMPONENT_FIELD_NOT_ALLOWED\)/));
+    expect(() => row.addButton({ url: 'https://example.com', customId: 'x', label: 'x' })).toThrow(
+      rangeError(/custom_id must be valid \(COMPONENT_FIELD_NOT_ALLOWED\)/),
+    );
     expect(() => row.addButton({ skuId: '123', label: 'Buy' })).toThrow(rangeError(/label must be valid \(COMPONENT_FIELD_NOT_ALLOWED\).*Premium/));
     expect(() => row.addButton({ url: 'ftp://example.com', label: 'x' })).toThrow(rangeError(/URL_TYPE_INVALID_URL/));
     expect(() => row.addButton({ customId: 'x', label: 5 as never })).toThrow(typeError(/label must be valid \(STRING_TYPE_CONVERT\); received the number 5/));
@@ -139,13 +176,21 @@ describe('ActionRowBuilder', () => {
   it('refuses an empty row only when it is finished', () => {
     const row = new ActionRowBuilder();
     expect(() => row.toJSON()).toThrow(rangeError(/^ActionRowBuilder\.toJSON: components must be valid \(BASE_TYPE_MIN_LENGTH\)/));
-    expect(() => new MessageBuilder().addActionRow(new ActionRowBuilder())).toThrow(rangeError(/components\[0\]\.components must be valid \(BASE_TYPE_MIN_LENGTH\)/));
+    expect(() => new MessageBuilder().addActionRow(new ActionRowBuilder())).toThrow(
+      rangeError(/components\[0\]\.components must be valid \(BASE_TYPE_MIN_LENGTH\)/),
+    );
   });
 
   it('refuses unknown settings and values the select rules refuse', () => {
-    expect(() => new ActionRowBuilder().addButton({ customId: 'x', label: 'x', colour: 'red' } as never)).toThrow(rangeError(/button\.colour must be one of the known settings/));
-    expect(() => new ActionRowBuilder().setStringSelect('s', [{ label: 'a', value: 'a' }], { maxValues: 2 })).toThrow(rangeError(/max_values must be valid \(COMPONENT_VALUES_EXCEED_OPTIONS\)/));
-    expect(() => new ActionRowBuilder().setUserSelect('u', { defaultValues: [{ id: '1', type: 'role' }] })).toThrow(rangeError(/default_values\[0\]\.type must be valid \(BASE_TYPE_CHOICES\)/));
+    expect(() => new ActionRowBuilder().addButton({ customId: 'x', label: 'x', colour: 'red' } as never)).toThrow(
+      rangeError(/button\.colour must be one of the known settings/),
+    );
+    expect(() => new ActionRowBuilder().setStringSelect('s', [{ label: 'a', value: 'a' }], { maxValues: 2 })).toThrow(
+      rangeError(/max_values must be valid \(COMPONENT_VALUES_EXCEED_OPTIONS\)/),
+    );
+    expect(() => new ActionRowBuilder().setUserSelect('u', { defaultValues: [{ id: '1', type: 'role' }] })).toThrow(
+      rangeError(/default_values\[0\]\.type must be valid \(BASE_TYPE_CHOICES\)/),
+    );
     expect(() => new ActionRowBuilder().setStringSelect('s', 'a' as never)).toThrow(typeError(/options must be an array/));
   });
 });
@@ -160,7 +205,11 @@ describe('SectionBuilder and ContainerBuilder', () => {
     section.setThumbnail({ url: 'https://cdn.example.com/a.png' });
     expect(new ContainerBuilder().addSection(section).toJSON().components[0]).toEqual({
       type: 9,
-      components: [{ type: 10, content: 'Alone' }, { type: 10, content: 'two' }, { type: 10, content: 'three' }],
+      components: [
+        { type: 10, content: 'Alone' },
+        { type: 10, content: 'two' },
+        { type: 10, content: 'three' },
+      ],
       accessory: { type: 11, media: { url: 'https://cdn.example.com/a.png' } },
     });
   });
@@ -172,7 +221,12 @@ describe('SectionBuilder and ContainerBuilder', () => {
     expect(() => container.addMediaGallery([])).toThrow(rangeError(/items must be valid \(BASE_TYPE_MIN_LENGTH\)/));
     expect(() => container.addMediaGallery('x' as never)).toThrow(typeError(/items must be an array/));
     expect(() => container.setSpoiler('yes' as never)).toThrow(typeError(/spoiler must be valid \(BOOLEAN_TYPE_COERCE\)/));
-    expect(container.setAccentColor(null).setSpoiler(true).toJSON()).toEqual({ type: 17, components: [{ type: 10, content: 'x' }], accent_color: null, spoiler: true });
+    expect(container.setAccentColor(null).setSpoiler(true).toJSON()).toEqual({
+      type: 17,
+      components: [{ type: 10, content: 'x' }],
+      accent_color: null,
+      spoiler: true,
+    });
   });
 });
 
@@ -182,25 +236,48 @@ describe('ModalBuilder', () => {
       .addText('Tell us about you.')
       .addTextInput({ label: 'Name', description: 'As shown in game' }, 'name', { minLength: 2, maxLength: 32 })
       .addTextInput('Bio', 'bio', { style: TextInputStyle.Paragraph, required: false })
-      .addStringSelect('Class', 'class', [{ label: 'Mage', value: 'mage' }, { label: 'Rogue', value: 'rogue' }])
+      .addStringSelect('Class', 'class', [
+        { label: 'Mage', value: 'mage' },
+        { label: 'Rogue', value: 'rogue' },
+      ])
       .addUserSelect('Referrer', 'referrer', { required: false, minValues: 0 })
       .addRoleSelect('Role', 'role')
       .addMentionableSelect('Notify', 'notify', { maxValues: 3 })
       .addChannelSelect('Channel', 'channel', { channelTypes: [0] })
       .addFileUpload('Screenshot', 'shot', { maxValues: 3 })
-      .addRadioGroup('Region', 'region', [{ label: 'EU', value: 'eu', default: true }, { label: 'NA', value: 'na' }])
-      .addCheckboxGroup('Play times', 'times', [{ label: 'Mornings', value: 'am' }, { label: 'Evenings', value: 'pm' }], { minValues: 0, required: false })
+      .addRadioGroup('Region', 'region', [
+        { label: 'EU', value: 'eu', default: true },
+        { label: 'NA', value: 'na' },
+      ])
+      .addCheckboxGroup(
+        'Play times',
+        'times',
+        [
+          { label: 'Mornings', value: 'am' },
+          { label: 'Evenings', value: 'pm' },
+        ],
+        { minValues: 0, required: false },
+      )
       .addCheckbox('I accept the rules', 'rules', { default: false })
       .toJSON();
     expect(validateModal(modal)).toEqual({ ok: true, errors: [] });
-    expect(modal.components[1]).toEqual({ type: 18, label: 'Name', description: 'As shown in game', component: { type: 4, custom_id: 'name', min_length: 2, max_length: 32, style: 1 } });
+    expect(modal.components[1]).toEqual({
+      type: 18,
+      label: 'Name',
+      description: 'As shown in game',
+      component: { type: 4, custom_id: 'name', min_length: 2, max_length: 32, style: 1 },
+    });
     expect(modal.components.map((c) => (c.type === 18 ? c.component.type : c.type))).toEqual([10, 4, 4, 3, 5, 6, 7, 8, 19, 21, 22, 23]);
   });
 
   it('refuses what the modal rules refuse', () => {
     const modal = new ModalBuilder('m', 'Title');
-    expect(() => modal.addUserSelect('Who', 'who', { disabled: true } as never)).toThrow(rangeError(/components\[0\]\.component\.disabled must be valid \(COMPONENT_FIELD_NOT_ALLOWED\)/));
-    expect(() => modal.addStringSelect('Pick', 'pick', [{ label: 'a', value: 'a' }], { minValues: 0 })).toThrow(rangeError(/COMPONENT_REQUIRED_MIN_VALUES_INVALID/));
+    expect(() => modal.addUserSelect('Who', 'who', { disabled: true } as never)).toThrow(
+      rangeError(/components\[0\]\.component\.disabled must be valid \(COMPONENT_FIELD_NOT_ALLOWED\)/),
+    );
+    expect(() => modal.addStringSelect('Pick', 'pick', [{ label: 'a', value: 'a' }], { minValues: 0 })).toThrow(
+      rangeError(/COMPONENT_REQUIRED_MIN_VALUES_INVALID/),
+    );
     expect(() => modal.addRadioGroup('One', 'one', [{ label: 'a', value: 'a' }])).toThrow(rangeError(/options must be valid \(BASE_TYPE_MIN_LENGTH\)/));
     expect(() => modal.addTextInput('x'.repeat(46), 'long')).toThrow(rangeError(/components\[0\]\.label must be valid \(BASE_TYPE_BAD_LENGTH\)/));
     expect(() => modal.addCheckbox('Agree', 'agree', { required: true } as never)).toThrow(rangeError(/settings\.required must be one of the known settings/));
@@ -215,7 +292,11 @@ describe('ModalBuilder', () => {
     expect(() => new ModalBuilder().toJSON()).toThrow(rangeError(/^ModalBuilder\.toJSON: custom_id must be valid \(BASE_TYPE_REQUIRED\)/));
     expect(() => new ModalBuilder('m').toJSON()).toThrow(rangeError(/title must be valid \(BASE_TYPE_REQUIRED\)/));
     expect(() => new ModalBuilder('m', 't').toJSON()).toThrow(rangeError(/components must be valid \(BASE_TYPE_MIN_LENGTH\)/));
-    expect(new ModalBuilder().setTitle('t').setCustomId('m').addText('hi').toJSON()).toEqual({ components: [{ type: 10, content: 'hi' }], title: 't', custom_id: 'm' });
+    expect(new ModalBuilder().setTitle('t').setCustomId('m').addText('hi').toJSON()).toEqual({
+      components: [{ type: 10, content: 'hi' }],
+      title: 't',
+      custom_id: 'm',
+    });
   });
 });
 

@@ -57,7 +57,12 @@ describe('fillComponentIds', () => {
     ];
     expect(fillComponentIds(components as unknown as Component[]).map((c) => c.id)).toEqual([2, 1, 3, 4, 5, 6]);
     // An id defined after the place it would be handed out is still skipped.
-    expect(fillComponentIds([{ type: 10, content: 'x' }, { type: 10, content: 'y', id: 1 }] as unknown as Component[]).map((c) => c.id)).toEqual([2, 1]);
+    expect(
+      fillComponentIds([
+        { type: 10, content: 'x' },
+        { type: 10, content: 'y', id: 1 },
+      ] as unknown as Component[]).map((c) => c.id),
+    ).toEqual([2, 1]);
   });
 
   it('fills a modal, Labels and their components alike, and keeps the modal fields', () => {
@@ -91,7 +96,9 @@ describe('fillComponentIds', () => {
   });
 
   it('does not number objects that are not components (options, emoji, media)', () => {
-    const filled = fillComponentIds([{ type: 1, components: [{ type: 3, custom_id: 's', options: [{ label: 'a', value: 'a', emoji: { name: 'x' } }] }] }] as never) as unknown[];
+    const filled = fillComponentIds([
+      { type: 1, components: [{ type: 3, custom_id: 's', options: [{ label: 'a', value: 'a', emoji: { name: 'x' } }] }] },
+    ] as never) as unknown[];
     expect(filled).toEqual([{ type: 1, id: 1, components: [{ type: 3, id: 2, custom_id: 's', options: [{ label: 'a', value: 'a', emoji: { name: 'x' } }] }] }]);
   });
 
@@ -104,13 +111,20 @@ describe('fillComponentIds', () => {
   });
 
   it('refuses what is not a tree with argument errors', () => {
-    expect(() => fillComponentIds('components' as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^fillComponentIds: tree must be an array of components, or a message or modal body; received a string of length 10\./) }));
+    expect(() => fillComponentIds('components' as never)).toThrow(
+      expect.objectContaining({
+        code: 'ERR_INVALID_ARG_TYPE',
+        message: expect.stringMatching(/^fillComponentIds: tree must be an array of components, or a message or modal body; received a string of length 10\./),
+      }),
+    );
     expect(() => fillComponentIds(null as never)).toThrow(TypeError);
     const row: Record<string, unknown> = { type: 1 };
     row.components = [row];
     expect(() => fillComponentIds([row] as never)).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/cycle/) }));
     let deep: unknown = { type: 10, content: 'x' };
     for (let i = 0; i < 100; i++) deep = { type: 17, components: [deep] };
-    expect(() => fillComponentIds([deep] as never)).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/deeper than 32/) }));
+    expect(() => fillComponentIds([deep] as never)).toThrow(
+      expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/deeper than 32/) }),
+    );
   });
 });

@@ -25,9 +25,12 @@ const script = `
 
 describe('social-sdk-auth/components', () => {
   it('loads through require and import alike', () => {
-    const cjs = node(['-e', `const c = require('social-sdk-auth/components');${script}
+    const cjs = node([
+      '-e',
+      `const c = require('social-sdk-auth/components');${script}
       const loaded = Object.keys(require.cache).filter((f) => !f.includes('node_modules'));
-      console.log(JSON.stringify({ ...out, loaded: loaded.map((f) => path.relative(process.cwd(), f)) }));`]);
+      console.log(JSON.stringify({ ...out, loaded: loaded.map((f) => path.relative(process.cwd(), f)) }));`,
+    ]);
     const esm = node(['--input-type=module', '-e', `const c = await import('social-sdk-auth/components');${script} console.log(JSON.stringify(out));`]);
     const fromCjs = JSON.parse(cjs) as { ok: boolean; refused: string[]; ids: number[]; loaded: string[] };
     expect(fromCjs).toMatchObject({ ok: true, refused: ['COMPONENT_TYPE_INVALID'], ids: [1] });

@@ -37,7 +37,8 @@ describe('the component table', () => {
       const result = testCase.kind === 'modal' ? validateModal(testCase.body) : validateMessage(testCase.body);
       expectOutcome(result, testCase.expect, /\S.*\.$/);
       // JSON round trip: what the emulator would receive gives the same answer.
-      const again = testCase.kind === 'modal' ? validateModal(JSON.parse(JSON.stringify(testCase.body))) : validateMessage(JSON.parse(JSON.stringify(testCase.body)));
+      const again =
+        testCase.kind === 'modal' ? validateModal(JSON.parse(JSON.stringify(testCase.body))) : validateMessage(JSON.parse(JSON.stringify(testCase.body)));
       expect(sortErrors(again.errors)).toEqual(sortErrors(result.errors));
     });
   }
@@ -47,13 +48,19 @@ describe('hostile bodies', () => {
   it('stop at a cycle instead of recursing', () => {
     const row: Record<string, unknown> = { type: 1 };
     row.components = [row];
-    expect(validateMessage({ components: [row] }).errors).toEqual([expect.objectContaining({ path: 'components[0].components[0].type', code: 'COMPONENT_TYPE_INVALID' })]);
+    expect(validateMessage({ components: [row] }).errors).toEqual([
+      expect.objectContaining({ path: 'components[0].components[0].type', code: 'COMPONENT_TYPE_INVALID' }),
+    ]);
     const container: Record<string, unknown> = { type: 17 };
     container.components = [container];
-    expect(validateMessage({ flags: 1 << 15, components: [container] }).errors).toEqual([expect.objectContaining({ path: 'components[0].components[0].type', code: 'COMPONENT_TYPE_INVALID' })]);
+    expect(validateMessage({ flags: 1 << 15, components: [container] }).errors).toEqual([
+      expect.objectContaining({ path: 'components[0].components[0].type', code: 'COMPONENT_TYPE_INVALID' }),
+    ]);
     const label: Record<string, unknown> = { type: 18, label: 'L' };
     label.component = label;
-    expect(validateModal({ custom_id: 'm', title: 't', components: [label] }).errors).toEqual([expect.objectContaining({ path: 'components[0].component.type', code: 'COMPONENT_TYPE_INVALID' })]);
+    expect(validateModal({ custom_id: 'm', title: 't', components: [label] }).errors).toEqual([
+      expect.objectContaining({ path: 'components[0].component.type', code: 'COMPONENT_TYPE_INVALID' }),
+    ]);
   });
 
   it('ignore deep nesting, walking only as deep as placement allows', () => {
@@ -64,7 +71,10 @@ describe('hostile bodies', () => {
   });
 
   it('count a huge string without walking it and report its length', () => {
-    const result = validateMessage({ content: 'x'.repeat(50_000_000), components: [{ type: 1, components: [{ type: 2, style: 1, custom_id: 'c'.repeat(10_000_000), label: 'x' }] }] });
+    const result = validateMessage({
+      content: 'x'.repeat(50_000_000),
+      components: [{ type: 1, components: [{ type: 2, style: 1, custom_id: 'c'.repeat(10_000_000), label: 'x' }] }],
+    });
     expect(sortErrors(result.errors)).toEqual([
       { path: 'components[0].components[0].custom_id', code: 'BASE_TYPE_BAD_LENGTH' },
       { path: 'content', code: 'BASE_TYPE_BAD_LENGTH' },
@@ -93,14 +103,25 @@ describe('hostile bodies', () => {
     expect(validateMessage({ components: items }).errors).toEqual([expect.objectContaining({ path: 'components[0]', code: 'MODEL_TYPE_CONVERT' })]);
     expect(called).toBe(false);
 
-    const trap = new Proxy({}, { getOwnPropertyDescriptor: () => { throw new Error('trap'); } });
+    const trap = new Proxy(
+      {},
+      {
+        getOwnPropertyDescriptor: () => {
+          throw new Error('trap');
+        },
+      },
+    );
     expect(validateMessage(trap)).toEqual({ ok: false, errors: [expect.objectContaining({ path: '', code: 'MODEL_TYPE_CONVERT' })] });
     expect(validateModal({ custom_id: 'm', title: 't', components: [trap] }).ok).toBe(false);
   });
 
   it('leave Object.prototype untouched by __proto__ keys, which count as fields', () => {
-    const body = JSON.parse('{"__proto__":{"polluted":true},"components":[{"type":1,"components":[{"__proto__":{"polluted":true},"type":2,"style":1,"custom_id":"a","label":"x"}]}]}');
-    expect(validateMessage(body).errors).toEqual([expect.objectContaining({ path: 'components[0].components[0].__proto__', code: 'COMPONENT_FIELD_NOT_ALLOWED' })]);
+    const body = JSON.parse(
+      '{"__proto__":{"polluted":true},"components":[{"type":1,"components":[{"__proto__":{"polluted":true},"type":2,"style":1,"custom_id":"a","label":"x"}]}]}',
+    );
+    expect(validateMessage(body).errors).toEqual([
+      expect.objectContaining({ path: 'components[0].components[0].__proto__', code: 'COMPONENT_FIELD_NOT_ALLOWED' }),
+    ]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
@@ -114,6 +135,8 @@ describe('hostile bodies', () => {
   it('leave an empty message to the service, whose answer is code 50006 rather than a field error', () => {
     // A message with nothing to show breaks no field rule: the emulator answers it with 50006.
     expect(validateMessage({})).toEqual({ ok: true, errors: [] });
-    expect(validateModal({ custom_id: 'm', title: 't', components: [] }).errors).toEqual([expect.objectContaining({ path: 'components', code: 'BASE_TYPE_MIN_LENGTH' })]);
+    expect(validateModal({ custom_id: 'm', title: 't', components: [] }).errors).toEqual([
+      expect.objectContaining({ path: 'components', code: 'BASE_TYPE_MIN_LENGTH' }),
+    ]);
   });
 });

@@ -10,7 +10,9 @@ import { desktopEntry, registerUriScheme, unregisterUriScheme, windowsCommandLin
 
 /** The Exec= value desktopEntry writes for `command`. */
 function execLine(command: string[]): string {
-  const line = desktopEntry({ scheme: 'discord-42', command }).split('\n').find((l) => l.startsWith('Exec='));
+  const line = desktopEntry({ scheme: 'discord-42', command })
+    .split('\n')
+    .find((l) => l.startsWith('Exec='));
   return (line as string).slice('Exec='.length);
 }
 
@@ -20,7 +22,7 @@ describe('Desktop Entry Exec quoting', () => {
   it.each<[string[], string]>([
     [['/usr/bin/node', '/opt/game/main.js'], '/usr/bin/node /opt/game/main.js %u'],
     [['/opt/My Game/game'], '"/opt/My Game/game" %u'],
-    [['/usr/bin/node', 'it\'s'], '/usr/bin/node "it\'s" %u'],
+    [['/usr/bin/node', "it's"], '/usr/bin/node "it\'s" %u'],
     [['/usr/bin/node', 'say "hi"'], '/usr/bin/node "say \\\\"hi\\\\"" %u'],
     [['/usr/bin/node', '$HOME'], '/usr/bin/node "\\\\$HOME" %u'],
     [['/usr/bin/node', '`id`'], '/usr/bin/node "\\\\`id\\\\`" %u'],
@@ -121,7 +123,10 @@ describe('registerUriScheme and unregisterUriScheme on Windows', () => {
   function calls(): string[][] {
     const text = readFileSync(log, 'utf8');
     rmSync(log);
-    return text.trim().split('\n').map((line) => JSON.parse(line) as string[]);
+    return text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as string[]);
   }
 
   it('writes the scheme under HKCU with three reg add calls, running reg.exe from the system directory', async () => {
@@ -164,9 +169,10 @@ describe('registerUriScheme and unregisterUriScheme on Windows', () => {
   });
 
   it('refuses a name with a line break before running anything', async () => {
-    await expect(
-      registerUriScheme({ scheme: 'discord-42', name: 'a\nb', command: ['C:\\g.exe'], platform: 'win32', env }),
-    ).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/line breaks/) });
+    await expect(registerUriScheme({ scheme: 'discord-42', name: 'a\nb', command: ['C:\\g.exe'], platform: 'win32', env })).rejects.toMatchObject({
+      code: 'ERR_OUT_OF_RANGE',
+      message: expect.stringMatching(/line breaks/),
+    });
     expect(() => readFileSync(log)).toThrow(/ENOENT/);
   });
 });

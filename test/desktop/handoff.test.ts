@@ -4,13 +4,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  forwardRedirect,
-  handOffOrListen,
-  listenForRedirects,
-  redirectEndpoint,
-  type RedirectListener,
-} from '../../src/desktop/index.js';
+import { forwardRedirect, handOffOrListen, listenForRedirects, redirectEndpoint, type RedirectListener } from '../../src/desktop/index.js';
 import { builtModule } from '../support/built.js';
 
 const SCHEME = 'discord-42';
@@ -291,9 +285,7 @@ describe('one instance per user and scheme', () => {
       `require('fs').mkdirSync(${JSON.stringify(path.dirname(endpoint))}, { recursive: true, mode: 0o700 });
        require('net').createServer().listen(${JSON.stringify(endpoint)}, () => process.kill(process.pid, 'SIGKILL'));`,
     ]);
-    const results = await Promise.allSettled(
-      Array.from({ length: 5 }, () => listenForRedirects({ scheme: SCHEME, onUrl: () => {} })),
-    );
+    const results = await Promise.allSettled(Array.from({ length: 5 }, () => listenForRedirects({ scheme: SCHEME, onUrl: () => {} })));
     const winners = results.filter((r): r is PromiseFulfilledResult<RedirectListener> => r.status === 'fulfilled');
     open.push(...winners.map((w) => w.value));
     expect(winners).toHaveLength(1);
@@ -335,9 +327,9 @@ describe('forwardRedirect failures', () => {
 
   it('rejects with ERR_REJECTED when the listener refuses the URL', async () => {
     const { listener, urls } = await listen();
-    await expect(
-      forwardRedirect('other-game:/authorize/callback?code=abc', { scheme: 'other-game', endpoint: listener.endpoint }),
-    ).rejects.toMatchObject({ code: 'ERR_REJECTED' });
+    await expect(forwardRedirect('other-game:/authorize/callback?code=abc', { scheme: 'other-game', endpoint: listener.endpoint })).rejects.toMatchObject({
+      code: 'ERR_REJECTED',
+    });
     expect(urls).toEqual([]);
   });
 
@@ -363,9 +355,7 @@ describe('forwardRedirect failures', () => {
       const pending = forwardRedirect(URL_OK, { scheme: SCHEME, endpoint, signal: controller.signal });
       setTimeout(() => controller.abort(), 50);
       await expect(pending).rejects.toMatchObject({ name: 'AbortError', code: 'ERR_ABORTED' });
-      await expect(
-        forwardRedirect(URL_OK, { scheme: SCHEME, endpoint, signal: AbortSignal.abort() }),
-      ).rejects.toMatchObject({ name: 'AbortError' });
+      await expect(forwardRedirect(URL_OK, { scheme: SCHEME, endpoint, signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
     } finally {
       held.forEach((s) => s.destroy());
       await new Promise((resolve) => mute.close(resolve));
@@ -401,9 +391,7 @@ describe('hostile input', () => {
 
   it('stays healthy under many connections at once', async () => {
     const { listener, urls } = await listen();
-    const garbage = Array.from({ length: 40 }, (_, i) =>
-      rawExchange(listener.endpoint, i % 2 ? Buffer.alloc(10_000, i) : `https://evil.example/${i}\n`),
-    );
+    const garbage = Array.from({ length: 40 }, (_, i) => rawExchange(listener.endpoint, i % 2 ? Buffer.alloc(10_000, i) : `https://evil.example/${i}\n`));
     const real = forwardRedirect(URL_OK, { scheme: SCHEME });
     const replies = await Promise.all(garbage);
     await real;
@@ -558,9 +546,9 @@ describe('handOffOrListen with an AbortSignal', () => {
   it('does not start when the signal is already aborted', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(
-      handOffOrListen({ scheme: SCHEME, argv: [], onUrl: () => undefined, signal: controller.signal }),
-    ).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(handOffOrListen({ scheme: SCHEME, argv: [], onUrl: () => undefined, signal: controller.signal })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
   });
 });
 

@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import {
   listenForRedirects,
   MissingToolError,
+  openSchemeUrl,
   registerUriScheme,
   unregisterUriScheme,
   UnsupportedPlatformError,
@@ -118,9 +119,7 @@ describe('registerUriScheme on Linux', () => {
     expect(readFileSync(path.join(env.XDG_CONFIG_HOME!, 'mimeapps.list'), 'utf8')).toContain(
       'x-scheme-handler/ssa-test-one=social-sdk-auth-ssa-test-one.desktop',
     );
-    expect(readFileSync(path.join(dir, 'mimeinfo.cache'), 'utf8')).toContain(
-      'x-scheme-handler/ssa-test-one=social-sdk-auth-ssa-test-one.desktop;',
-    );
+    expect(readFileSync(path.join(dir, 'mimeinfo.cache'), 'utf8')).toContain('x-scheme-handler/ssa-test-one=social-sdk-auth-ssa-test-one.desktop;');
     const query = await run(requireTool('xdg-mime'), ['query', 'default', 'x-scheme-handler/ssa-test-one'], env);
     expect(query.stdout.trim()).toBe('social-sdk-auth-ssa-test-one.desktop');
     expect((await run(requireTool('desktop-file-validate'), [registered.desktopFile!], env)).stdout).toBe('');
@@ -211,14 +210,12 @@ describe('registerUriScheme on Linux', () => {
     await unregisterUriScheme('ssa-never-registered', { platform: 'linux', env });
   });
 
-  it('leaves another program\'s default for the scheme alone on unregister', async () => {
+  it("leaves another program's default for the scheme alone on unregister", async () => {
     requireTool('xdg-mime');
     await registerUriScheme({ scheme: 'ssa-test-three', command: ['/usr/bin/true'], platform: 'linux', env });
     await run(requireTool('xdg-mime'), ['default', 'someone-else.desktop', 'x-scheme-handler/ssa-test-three'], env);
     await unregisterUriScheme('ssa-test-three', { platform: 'linux', env });
-    expect(readFileSync(path.join(env.XDG_CONFIG_HOME!, 'mimeapps.list'), 'utf8')).toContain(
-      'x-scheme-handler/ssa-test-three=someone-else.desktop',
-    );
+    expect(readFileSync(path.join(env.XDG_CONFIG_HOME!, 'mimeapps.list'), 'utf8')).toContain('x-scheme-handler/ssa-test-three=someone-else.desktop');
   });
 
   it('fails with ERR_MISSING_TOOL naming xdg-utils when xdg-mime is absent, writing nothing', async () => {
@@ -243,7 +240,9 @@ describe('registerUriScheme on Linux', () => {
     ).rejects.toMatchObject({
       code: 'ERR_COMMAND_FAILED',
       exitCode: 4,
-      message: expect.stringMatching(/`xdg-mime default social-sdk-auth-ssa-test-five.desktop x-scheme-handler\/ssa-test-five` failed with exit code 4: xdg-mime: cannot write mimeapps.list/),
+      message: expect.stringMatching(
+        /`xdg-mime default social-sdk-auth-ssa-test-five.desktop x-scheme-handler\/ssa-test-five` failed with exit code 4: xdg-mime: cannot write mimeapps.list/,
+      ),
     });
   });
 
@@ -285,5 +284,46 @@ describe('other platforms', () => {
     await expect(registerUriScheme({ scheme: 'ssa-test', command: ['/usr/bin/true'], platform: 'aix' })).rejects.toMatchObject({
       code: 'ERR_UNSUPPORTED_PLATFORM',
     });
+  });
+});
+
+describe('openSchemeUrl on a Linux without a display', () => {
+  it('starts the registered handler itself where xdg-open cannot, and the URL reaches the running game', async () => {
+    const xdgOpen = requireTool('xdg-open');
+    requireTool('xdg-mime');
+    const scheme = 'ssa-test-headless';
+    const url = `${scheme}:/authorize/callback?code=abc&state=xyz`;
+    const registered = await registerUriScheme({
+      scheme,
+      name: 'SSA Headless Test',
+      command: [process.execPath, path.join(fixtures, 'game.cjs'), '--module', builtModule('desktop/index.js'), '--scheme', scheme],
+      platform: 'linux',
+      env,
+    });
+    process.env.XDG_RUNTIME_DIR = env.XDG_RUNTIME_DIR;
+    const urls: string[] = [];
+    listeners.push(await listenForRedirects({ scheme, onUrl: (u) => void urls.push(u) }));
+    expect(env.DISPLAY ?? env.WAYLAND_DISPLAY).toBeUndefined();
+
+    // What a game on a headless machine used to get: xdg-open ignores the scheme handler and
+    // falls back to a browser ($BROWSER, here one that fails), so the sign-in waits its timeout.
+    const plain = await run(xdgOpen, [url], { ...env, XDG_CURRENT_DESKTOP: 'X-Generic', BROWSER: 'false' });
+    expect(plain.code).not.toBe(0);
+    expect(urls).toEqual([]);
+
+    await expect(openSchemeUrl(url, { env, platform: 'linux' })).resolves.toEqual({ via: 'desktop-file', desktopFile: registered.desktopFile });
+    await expect.poll(() => urls, { timeout: 15_000 }).toEqual([url]);
+  });
+
+  it('fails at once, naming the cause and the fix, when no handler is registered for the scheme', async () => {
+    requireTool('xdg-mime');
+    const error = await openSchemeUrl('ssa-test-unknown:/authorize/callback?code=abc&state=xyz', { env, platform: 'linux' }).then(
+      () => undefined,
+      (e: unknown) => e as Error & { code?: string },
+    );
+    expect(error).toMatchObject({ name: 'DesktopError', code: 'ERR_NO_HANDLER' });
+    expect(error!.message).toBe(
+      'DISPLAY and WAYLAND_DISPLAY are not set, so xdg-open cannot hand the URL to a scheme handler, and no handler is registered for "ssa-test-unknown:" (xdg-mime query default x-scheme-handler/ssa-test-unknown names none). Register the game with registerUriScheme({ scheme: "ssa-test-unknown" }) first, or run in a desktop session.',
+    );
   });
 });

@@ -1,17 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import {
-  customSchemeRedirectUri,
-  defaultScheme,
-  findRedirectUrl,
-  InvalidSchemeError,
-  validateScheme,
-} from '../../src/desktop/index.js';
+import { customSchemeRedirectUri, defaultScheme, findRedirectUrl, forwardRedirect, InvalidSchemeError, validateScheme } from '../../src/desktop/index.js';
 
 describe('validateScheme', () => {
   it('accepts RFC 3986 schemes and lower-cases them', () => {
     expect(validateScheme('discord-1234567890')).toBe('discord-1234567890');
     expect(validateScheme('My.Game+Auth-2')).toBe('my.game+auth-2');
     expect(validateScheme('ab')).toBe('ab');
+    expect(validateScheme('a'.repeat(64))).toBe('a'.repeat(64));
   });
 
   it.each([
@@ -30,12 +25,53 @@ describe('validateScheme', () => {
     expect(() => validateScheme(scheme)).toThrow(message);
   });
 
-  it.each(['http', 'HTTPS', 'file', 'mailto', 'javascript', 'data', 'discord', 'ms-settings', 'web+game'])(
-    'refuses the well-known scheme %s',
-    (scheme) => {
-      expect(() => validateScheme(scheme)).toThrow(/belongs to browsers, the operating system or another program/);
-    },
-  );
+  // Every scheme a browser, the OS or a well-known program owns, spelled out so none can drop off.
+  it.each([
+    'about',
+    'blob',
+    'chrome',
+    'chrome-extension',
+    'content',
+    'data',
+    'discord',
+    'edge',
+    'file',
+    'filesystem',
+    'ftp',
+    'ftps',
+    'git',
+    'http',
+    'https',
+    'intent',
+    'irc',
+    'ircs',
+    'javascript',
+    'jar',
+    'mailto',
+    'moz-extension',
+    'news',
+    'nntp',
+    'resource',
+    'sftp',
+    'sip',
+    'sips',
+    'sms',
+    'smb',
+    'ssh',
+    'tel',
+    'urn',
+    'vbscript',
+    'view-source',
+    'ws',
+    'wss',
+    'HTTPS',
+    'ms-settings',
+    'web+game',
+  ])('refuses the well-known scheme %s', (scheme) => {
+    expect(() => validateScheme(scheme)).toThrow(
+      `scheme "${scheme.toLowerCase()}" belongs to browsers, the operating system or another program and cannot be claimed by a game; use a scheme of your own such as "discord-{applicationId}".`,
+    );
+  });
 
   it('answers a scheme that is not a string with an argument type error', () => {
     expect(() => validateScheme(42)).toThrow('validateScheme: scheme must be a URI scheme string such as "discord-1234567890"; received the number 42.');
@@ -53,6 +89,9 @@ describe('redirect URIs', () => {
     expect(defaultScheme('1234567890123456789')).toBe('discord-1234567890123456789');
     expect(customSchemeRedirectUri(defaultScheme(42n))).toBe('discord-42:/authorize/callback');
     expect(defaultScheme(18446744073709551615n)).toBe('discord-18446744073709551615');
+    // Their argument errors name the function and the argument.
+    expect(() => defaultScheme('abc')).toThrow(/^defaultScheme: applicationId must be /);
+    expect(() => customSchemeRedirectUri(5 as unknown as string)).toThrow(/^customSchemeRedirectUri: scheme must be /);
   });
 
   it.each<[unknown, string, string]>([
@@ -103,5 +142,35 @@ describe('findRedirectUrl', () => {
     expect(findRedirectUrl(['/usr/bin/node', 'main.js', '--verbose', 'discord-42:'], 'discord-42')).toBeUndefined();
     expect(findRedirectUrl(['discord-42:/x\n/y'], 'discord-42')).toBeUndefined();
     expect(findRedirectUrl([], 'discord-42')).toBeUndefined();
+  });
+});
+
+describe('redirect URLs a game hands over', () => {
+  const SCHEME = 'discord-42';
+  const hint = `Pass the "${SCHEME}:" URL the operating system gave the game on its command line.`;
+  it.each([
+    ['empty', '', 'the URL is empty'],
+    ['over 8192 bytes', `${SCHEME}:/authorize/callback?code=${'é'.repeat(4090)}`, 'the URL is longer than 8192 bytes'],
+    ['with a newline', `${SCHEME}:/authorize/callback?code=abc\nx`, 'the URL contains control characters'],
+    ['with DEL', `${SCHEME}:/authorize/callback?code=abc\u007f`, 'the URL contains control characters'],
+    ['not a URL', 'no scheme at all', 'the text is not a URL'],
+    ['of another scheme', 'https://example.com/?code=abc', `the URL is not of the scheme "${SCHEME}"`],
+  ])('refuses one %s, saying why without quoting it', async (_what, url, problem) => {
+    await expect(forwardRedirect(url, { scheme: SCHEME })).rejects.toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_REDIRECT_URL', message: `Cannot hand over this redirect: ${problem}. ${hint}` }),
+    );
+  });
+
+  it('refuses a URL that is not a string with an argument type error', async () => {
+    await expect(forwardRedirect(42 as unknown as string, { scheme: SCHEME })).rejects.toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^forwardRedirect: url must be a "discord-42:" URL string; /) }),
+    );
+  });
+
+  it('finds a URL of exactly 8192 bytes and no longer one', () => {
+    const prefix = `${SCHEME}:/authorize/callback?code=`;
+    const exact = `${prefix}${'a'.repeat(8192 - prefix.length)}`;
+    expect(findRedirectUrl(['game', exact], SCHEME)).toBe(exact);
+    expect(findRedirectUrl(['game', `${exact}a`], SCHEME)).toBeUndefined();
   });
 });

@@ -39,6 +39,7 @@ async function whoAmI(accessToken: string): Promise<{ status: number; id?: strin
 describe('client.getTokenFromDevice', () => {
   it('shows the user code, polls while the player has not approved, then resolves with working tokens', async () => {
     const shown: DeviceUserCode[] = [];
+    client.clearToken();
     const tokens = await client.getTokenFromDevice({
       onUserCode: (code) => {
         shown.push(code);
@@ -47,6 +48,8 @@ describe('client.getTokenFromDevice', () => {
       },
     });
     expect(shown).toHaveLength(1);
+    // The client holds the token the flow ended with, as after updateToken.
+    expect(client.isAuthenticated()).toBe(true);
     const code = shown[0]!;
     expect(code.userCode).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
     expect(code.verificationUri).toBe(`${emulator.webBase}/activate`);

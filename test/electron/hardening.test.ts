@@ -45,8 +45,16 @@ const rows: Row[] = [
   ...each('electronOpener(x)', (x) => electron.electronOpener(x as electron.ElectronShellLike)),
   ...each('createElectronClient(x, shell)', (x) => electron.createElectronClient(x as electron.ElectronAppLike, new ShellStandIn(), { applicationId: APP_ID })),
   ...each('createElectronClient(app, x)', (x) => electron.createElectronClient(new AppStandIn(), x as electron.ElectronShellLike, { applicationId: APP_ID })),
-  ...each('createElectronClient(app, shell, x)', (x) => electron.createElectronClient(new AppStandIn(), new ShellStandIn(), x as electron.ElectronClientOptions), ['undefined', 'object']),
-  ...each('createElectronClient({ scheme: x })', (x) => electron.createElectronClient(new AppStandIn(), new ShellStandIn(), { applicationId: APP_ID, scheme: x as string }), ['undefined']),
+  ...each(
+    'createElectronClient(app, shell, x)',
+    (x) => electron.createElectronClient(new AppStandIn(), new ShellStandIn(), x as electron.ElectronClientOptions),
+    ['undefined', 'object'],
+  ),
+  ...each(
+    'createElectronClient({ scheme: x })',
+    (x) => electron.createElectronClient(new AppStandIn(), new ShellStandIn(), { applicationId: APP_ID, scheme: x as string }),
+    ['undefined'],
+  ),
 ];
 
 describe('hostile input to every exported function', () => {
@@ -95,9 +103,14 @@ describe('the registration object', () => {
     cleanups.push(() => registration.unregister());
     const second = electron.registerAuthProtocol(new AppStandIn({ otherInstanceRunning: true }), handler(), { argv: [] });
     for (const made of [registration, second]) {
-      expect(Object.getOwnPropertyNames(Object.getPrototypeOf(made)).sort()).toEqual(
-        ['constructor', 'primary', 'registered', 'scheme', 'toJSON', 'unregister'],
-      );
+      expect(Object.getOwnPropertyNames(Object.getPrototypeOf(made)).sort()).toEqual([
+        'constructor',
+        'primary',
+        'registered',
+        'scheme',
+        'toJSON',
+        'unregister',
+      ]);
     }
     expect(second.toJSON()).toEqual({ primary: false, scheme: SCHEME, registered: false });
     const Ctor = registration.constructor as new (...args: unknown[]) => unknown;

@@ -7,12 +7,7 @@ import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { Client, SocialSdkAuthError } from '../../src/index.js';
-import {
-  registerAuthProtocol,
-  unregisterAuthProtocol,
-  type AuthProtocolRegistration,
-  type RedirectUrlInfo,
-} from '../../src/electron.js';
+import { registerAuthProtocol, unregisterAuthProtocol, type AuthProtocolRegistration, type RedirectUrlInfo } from '../../src/electron.js';
 import { captureOpener } from '../support/emulator.js';
 import { AppStandIn, chromiumArgv } from './helpers/electron-stand-in.js';
 
@@ -72,22 +67,19 @@ describe('registerAuthProtocol', () => {
     expect(seen).toEqual([{ url: redirectFor(authorizeUrl, 'mac-code'), consumed: true, source: 'open-url' }]);
   });
 
-  it.each(['win32', 'linux'] as const)(
-    '%s: completes the sign-in from second-instance, finding the URL among Chromium switches',
-    async (platform) => {
-      const app = new AppStandIn({ platform });
-      const { client, opener } = customSchemeClient();
-      const { seen } = register(app, client);
-      app.launch();
+  it.each(['win32', 'linux'] as const)('%s: completes the sign-in from second-instance, finding the URL among Chromium switches', async (platform) => {
+    const app = new AppStandIn({ platform });
+    const { client, opener } = customSchemeClient();
+    const { seen } = register(app, client);
+    app.launch();
 
-      const pending = client.authorize({ scopes: 'openid sdk.social_layer' });
-      const authorizeUrl = await opener.next();
-      app.secondInstance(chromiumArgv(redirectFor(authorizeUrl, 'argv-code'), { appPath: '/src/launcher' }));
+    const pending = client.authorize({ scopes: 'openid sdk.social_layer' });
+    const authorizeUrl = await opener.next();
+    app.secondInstance(chromiumArgv(redirectFor(authorizeUrl, 'argv-code'), { appPath: '/src/launcher' }));
 
-      await expect(pending).resolves.toEqual({ code: 'argv-code', redirectUri: REDIRECT_URI });
-      expect(seen).toEqual([{ url: redirectFor(authorizeUrl, 'argv-code'), consumed: true, source: 'second-instance' }]);
-    },
-  );
+    await expect(pending).resolves.toEqual({ code: 'argv-code', redirectUri: REDIRECT_URI });
+    expect(seen).toEqual([{ url: redirectFor(authorizeUrl, 'argv-code'), consumed: true, source: 'second-instance' }]);
+  });
 
   it('cold start: a redirect in argv with no sign-in pending reaches onUrl as not consumed, after the call returns', async () => {
     // The game was closed while the player was in the browser; the OS starts it with the URL.
@@ -322,7 +314,7 @@ describe('argument checks', () => {
     expect(app.listenerCount('open-url')).toBe(0);
   });
 
-  it("reports an exception in onUrl as a warning without the URL, and keeps listening", async () => {
+  it('reports an exception in onUrl as a warning without the URL, and keeps listening', async () => {
     const app = new AppStandIn({ platform: 'win32' });
     const { client, opener } = customSchemeClient();
     const warnings: Error[] = [];

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, type CliIo } from '../../src/cli.js';
 import { builtModule, projectRoot } from '../support/built.js';
+import { connectionRefused } from '../support/network.js';
 
 const VERSION = (JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -115,7 +116,7 @@ describe('runCli', () => {
     io.controller.abort();
     expect(await exit).toBe(0);
     expect(io.stdout.at(-1)).toBe('Platform emulator stopped.');
-    await expect(fetch(`${webBase}/.well-known/openid-configuration`)).rejects.toThrow();
+    await expect(fetch(`${webBase}/.well-known/openid-configuration`)).rejects.toThrow(connectionRefused);
   });
 
   it('serves the gateway with --gateway and prints its URL', async () => {
@@ -171,7 +172,7 @@ describe('runCli', () => {
           state: 's',
           code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
           code_challenge_method: 'S256',
-        })}`,
+        }).toString()}`,
         { redirect: 'manual' },
       );
     const accepted = await authorize('mygame:/authorize/callback');

@@ -9,7 +9,10 @@ const APP = '1234567890123456789';
 const OWNER = '80351110224678912';
 const DEV = '80351110224678913';
 const SECRET = 'confidential-secret-value';
-const users = [{ id: OWNER, username: 'owner' }, { id: DEV, username: 'dev', globalName: 'Developer' }];
+const users = [
+  { id: OWNER, username: 'owner' },
+  { id: DEV, username: 'dev', globalName: 'Developer' },
+];
 
 let emulator: Emulator;
 afterEach(async () => {
@@ -50,7 +53,9 @@ describe('client credentials', () => {
   });
 
   it('refuses an ownerId that is not a known user', async () => {
-    await expect(startEmulator({ users, applications: [{ id: APP, ownerId: '99' }] })).rejects.toThrow(/options.applications\[0\].ownerId must be the id of a user given in options.users/);
+    await expect(startEmulator({ users, applications: [{ id: APP, ownerId: '99' }] })).rejects.toThrow(
+      /options.applications\[0\].ownerId must be the id of a user given in options.users/,
+    );
   });
 });
 

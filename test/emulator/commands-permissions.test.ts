@@ -35,11 +35,7 @@ async function world(): Promise<World> {
       { name: 'Moderators', permissions: PermissionFlags.ManageGuild | PermissionFlags.ManageRoles },
       { name: 'Guild managers', permissions: PermissionFlags.ManageGuild },
     ],
-    members: [
-      { userId: MANAGER, roles: ['Moderators'] },
-      { userId: GUILD_ONLY, roles: ['Guild managers'] },
-      { userId: PLAYER },
-    ],
+    members: [{ userId: MANAGER, roles: ['Moderators'] }, { userId: GUILD_ONLY, roles: ['Guild managers'] }, { userId: PLAYER }],
   });
   const base = `/applications/${emulator.applicationId}/guilds/${guild.id}/commands`;
   const command = (await call(emulator, 'POST', base, { name: 'kick', description: 'Kicks a player' })).body;
@@ -85,13 +81,33 @@ describe('editing command permissions', () => {
     const w = await world();
     const path = `${w.base}/${w.command.id}/permissions`;
     const allChannels = (BigInt(w.guild.id) - 1n).toString();
-    const ok = await call(emulator, 'PUT', path, { permissions: [{ id: w.guild.id, type: 1, permission: false }, { id: allChannels, type: 3, permission: false }, { id: w.general, type: 3, permission: true }] }, w.token(OWNER));
+    const ok = await call(
+      emulator,
+      'PUT',
+      path,
+      {
+        permissions: [
+          { id: w.guild.id, type: 1, permission: false },
+          { id: allChannels, type: 3, permission: false },
+          { id: w.general, type: 3, permission: true },
+        ],
+      },
+      w.token(OWNER),
+    );
     expect(ok.status).toBe(200);
     const bad = await call(
       emulator,
       'PUT',
       path,
-      { permissions: [{ id: w.guild.id, type: 3, permission: true }, { id: allChannels, type: 1, permission: true }, { id: STRANGER, type: 2, permission: true }, { id: w.moderators, type: 1, permission: true }, { id: w.moderators, type: 1, permission: false }] },
+      {
+        permissions: [
+          { id: w.guild.id, type: 3, permission: true },
+          { id: allChannels, type: 1, permission: true },
+          { id: STRANGER, type: 2, permission: true },
+          { id: w.moderators, type: 1, permission: true },
+          { id: w.moderators, type: 1, permission: false },
+        ],
+      },
       w.token(OWNER),
     );
     expect(bad.status).toBe(400);
@@ -184,17 +200,30 @@ describe('who may use a command', () => {
 
     await put([{ id: w.guild.id, type: 1, permission: true }]); // @everyone
     expect(use(PLAYER)).toBe(true);
-    await put([{ id: w.guild.id, type: 1, permission: true }, { id: PLAYER, type: 2, permission: false }]);
+    await put([
+      { id: w.guild.id, type: 1, permission: true },
+      { id: PLAYER, type: 2, permission: false },
+    ]);
     expect([use(PLAYER), use(MANAGER)]).toEqual([false, true]);
 
     const allChannels = (BigInt(w.guild.id) - 1n).toString();
-    await put([{ id: w.guild.id, type: 1, permission: true }, { id: allChannels, type: 3, permission: false }, { id: w.general, type: 3, permission: true }]);
+    await put([
+      { id: w.guild.id, type: 1, permission: true },
+      { id: allChannels, type: 3, permission: false },
+      { id: w.general, type: 3, permission: true },
+    ]);
     expect([use(PLAYER, w.general), use(PLAYER, other.id), use(PLAYER, thread.id)]).toEqual([true, false, true]);
     expect(use(OWNER, other.id)).toBe(true); // the owner holds every permission
 
     // Application-wide overwrites apply where the command has none of that kind.
     await put([]);
-    await call(emulator, 'PUT', `${w.base}/${emulator.applicationId}/permissions`, { permissions: [{ id: w.moderators, type: 1, permission: true }] }, w.token(OWNER));
+    await call(
+      emulator,
+      'PUT',
+      `${w.base}/${emulator.applicationId}/permissions`,
+      { permissions: [{ id: w.moderators, type: 1, permission: true }] },
+      w.token(OWNER),
+    );
     expect([use(PLAYER), use(MANAGER)]).toEqual([false, true]);
     // Channel permission overwrites of the world: no USE_APPLICATION_COMMANDS, no command (a thread follows its parent).
     await call(emulator, 'PUT', `${w.base}/${emulator.applicationId}/permissions`, { permissions: [] }, w.token(OWNER));

@@ -27,7 +27,6 @@ function nested(path: string, prefix = ''): string {
   return dotted === '' ? prefix : `${prefix}.${dotted}`;
 }
 
-
 /** Sends the case the way its operation reaches the service; an edit first creates a command of the type it edits. */
 async function send(testCase: CommandCase): Promise<{ status: number; body: any; prefix: string }> {
   const base = testCase.options.scope === 'guild' ? bases.guild : bases.global;
@@ -36,7 +35,8 @@ async function send(testCase: CommandCase): Promise<{ status: number; body: any;
   if (testCase.options.operation === 'bulk') return { ...(await call(emulator, 'PUT', base, [testCase.body])), prefix: '0' };
   if (testCase.options.operation === 'edit') {
     const type = testCase.options.commandType ?? 1;
-    const existing = (await call(emulator, 'POST', base, type === 1 ? { name: 'existing', description: 'Edited by the case' } : { type, name: 'Existing' })).body;
+    const existing = (await call(emulator, 'POST', base, type === 1 ? { name: 'existing', description: 'Edited by the case' } : { type, name: 'Existing' }))
+      .body;
     return { ...(await call(emulator, 'PATCH', `${base}/${existing.id}`, testCase.body)), prefix: '' };
   }
   return { ...(await call(emulator, 'POST', base, testCase.body)), prefix: '' };
@@ -60,7 +60,9 @@ describe('the command table against the emulator', () => {
       expect(body).toMatchObject({ code: 50035, message: 'Invalid Form Body' });
       const fromValidator = sortErrors(validator.errors.map((e) => ({ path: nested(e.path, prefix), code: e.code })));
       expect(flatErrors(body.errors)).toEqual(fromValidator);
-      expect(fromValidator).toEqual(sortErrors((testCase.expect as { path: string; code: string }[]).map((e) => ({ path: nested(e.path, prefix), code: e.code }))));
+      expect(fromValidator).toEqual(
+        sortErrors((testCase.expect as { path: string; code: string }[]).map((e) => ({ path: nested(e.path, prefix), code: e.code }))),
+      );
     });
   }
 });

@@ -101,8 +101,14 @@ describe('create, get and delete', () => {
       { path: 'options.0.description', code: 'BASE_TYPE_REQUIRED' },
     ]);
     expect(res.body.errors.options['0'].description._errors[0].message).toBe('This field is required.');
-    expect(flatErrors((await call(emulator, 'POST', guild, { ...ping, dm_permission: false })).body.errors)).toEqual([{ path: 'dm_permission', code: 'APPLICATION_COMMAND_FIELD_NOT_ALLOWED' }]);
-    const notJson = await fetch(`${emulator.apiBase}${global}`, { method: 'POST', headers: { authorization: `Bot ${emulator.botToken}`, 'content-type': 'application/json' }, body: '{' });
+    expect(flatErrors((await call(emulator, 'POST', guild, { ...ping, dm_permission: false })).body.errors)).toEqual([
+      { path: 'dm_permission', code: 'APPLICATION_COMMAND_FIELD_NOT_ALLOWED' },
+    ]);
+    const notJson = await fetch(`${emulator.apiBase}${global}`, {
+      method: 'POST',
+      headers: { authorization: `Bot ${emulator.botToken}`, 'content-type': 'application/json' },
+      body: '{',
+    });
     expect(await notJson.json()).toMatchObject({ code: 50109 });
   });
 });
@@ -160,7 +166,8 @@ describe('list and localization', () => {
 describe('edit', () => {
   it('overwrites every supplied field, resets a null one, and moves the version', async () => {
     const { global } = await start();
-    const created = (await call(emulator, 'POST', global, { ...ping, default_member_permissions: '32', options: [{ type: 3, name: 'q', description: 'Q' }] })).body;
+    const created = (await call(emulator, 'POST', global, { ...ping, default_member_permissions: '32', options: [{ type: 3, name: 'q', description: 'Q' }] }))
+      .body;
     const edited = await call(emulator, 'PATCH', `${global}/${created.id}`, { description: 'New', default_member_permissions: null, options: [] });
     expect(edited.status).toBe(200);
     expect(edited.body).toMatchObject({ id: created.id, name: 'ping', description: 'New', default_member_permissions: null });
@@ -175,7 +182,9 @@ describe('edit', () => {
     const { global } = await start();
     const a = (await call(emulator, 'POST', global, ping)).body;
     await call(emulator, 'POST', global, { ...ping, name: 'pong' });
-    expect(flatErrors((await call(emulator, 'PATCH', `${global}/${a.id}`, { type: 1 })).body.errors)).toEqual([{ path: 'type', code: 'APPLICATION_COMMAND_FIELD_NOT_ALLOWED' }]);
+    expect(flatErrors((await call(emulator, 'PATCH', `${global}/${a.id}`, { type: 1 })).body.errors)).toEqual([
+      { path: 'type', code: 'APPLICATION_COMMAND_FIELD_NOT_ALLOWED' },
+    ]);
     const taken = await call(emulator, 'PATCH', `${global}/${a.id}`, { name: 'pong' });
     expect(taken.status).toBe(400);
     expect(flatErrors(taken.body.errors)).toEqual([{ path: 'name', code: 'APPLICATION_COMMAND_ALREADY_EXISTS' }]);
@@ -187,7 +196,9 @@ describe('edit', () => {
     const user = (await call(emulator, 'POST', global, { type: 2, name: 'Report' })).body;
     expect((await call(emulator, 'PATCH', `${global}/${user.id}`, { name: 'Report User' })).body.name).toBe('Report User');
     const slash = (await call(emulator, 'POST', global, ping)).body;
-    expect(flatErrors((await call(emulator, 'PATCH', `${global}/${slash.id}`, { name: 'Report User' })).body.errors)).toEqual([{ path: 'name', code: 'APPLICATION_COMMAND_INVALID_NAME' }]);
+    expect(flatErrors((await call(emulator, 'PATCH', `${global}/${slash.id}`, { name: 'Report User' })).body.errors)).toEqual([
+      { path: 'name', code: 'APPLICATION_COMMAND_INVALID_NAME' },
+    ]);
   });
 });
 
@@ -250,7 +261,9 @@ describe('limits', () => {
     expect(refused.body.retry_after).toBe(86_400);
     expect(refused.headers.get('retry-after')).toBe('86400');
     expect((await call(emulator, 'POST', global, ping)).status).toBe(201); // another scope has its own count
-    expect((await call(emulator, 'PATCH', `${guild}/${(await call(emulator, 'GET', guild)).body[0].id}`, { description: 'edits are not creates' })).status).toBe(200);
+    expect(
+      (await call(emulator, 'PATCH', `${guild}/${(await call(emulator, 'GET', guild)).body[0].id}`, { description: 'edits are not creates' })).status,
+    ).toBe(200);
     now += 86_400_000 + 1;
     expect((await call(emulator, 'POST', guild, report)).status).toBe(201);
   });

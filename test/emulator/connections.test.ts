@@ -61,7 +61,10 @@ describe('connections without a complete request head', () => {
 
   it('refuses a headersTimeoutMs that is not a whole number of milliseconds', async () => {
     for (const bad of [0, -1, 1.5, Number.NaN, '100', 2 ** 31]) {
-      await expect(startEmulator({ headersTimeoutMs: bad as number })).rejects.toMatchObject({ code: expect.stringMatching(/^ERR_(INVALID_ARG_TYPE|OUT_OF_RANGE)$/), message: expect.stringContaining('headersTimeoutMs') });
+      await expect(startEmulator({ headersTimeoutMs: bad as number })).rejects.toMatchObject({
+        code: expect.stringMatching(/^ERR_(INVALID_ARG_TYPE|OUT_OF_RANGE)$/),
+        message: expect.stringContaining('headersTimeoutMs'),
+      });
     }
   });
 });

@@ -27,7 +27,11 @@ function form(path: string, body: Record<string, string>): Promise<Response> {
 }
 
 function partnerToken(body: unknown, contentType = 'application/json'): Promise<Response> {
-  return fetch(`${emulator.apiBase}/partner-sdk/token`, { method: 'POST', headers: { 'Content-Type': contentType }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return fetch(`${emulator.apiBase}/partner-sdk/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': contentType },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
 async function deviceAuthorization(clientId = APP): Promise<{ device_code: string; user_code: string; interval: number; expires_in: number }> {
@@ -60,7 +64,8 @@ describe('POST {api}/oauth2/device/authorize', () => {
 describe('the device_code grant', () => {
   it('answers authorization_pending, then slow_down when polled sooner than the interval, with the interval raised by 5 s', async () => {
     const { device_code, user_code } = await deviceAuthorization();
-    const poll = async () => (await (await form('/api/v10/oauth2/token', { grant_type: DEVICE_GRANT, client_id: APP, device_code })).json()) as { error?: string };
+    const poll = async () =>
+      (await (await form('/api/v10/oauth2/token', { grant_type: DEVICE_GRANT, client_id: APP, device_code })).json()) as { error?: string };
     expect((await poll()).error).toBe('authorization_pending');
     expect((await poll()).error).toBe('slow_down');
     const again = (await poll()) as { error?: string; error_description?: string };
@@ -69,17 +74,26 @@ describe('the device_code grant', () => {
     expect(emulator.devicePolls(user_code)).toEqual(['authorization_pending', 'slow_down', 'slow_down']);
   });
 
-  it('is single use once tokens were issued, and refuses another application\'s or an unknown device code', async () => {
+  it("is single use once tokens were issued, and refuses another application's or an unknown device code", async () => {
     const { device_code, user_code } = await deviceAuthorization();
     emulator.approveDevice(user_code);
     const first = await form('/api/v10/oauth2/token', { grant_type: DEVICE_GRANT, client_id: APP, device_code });
     expect(first.status).toBe(200);
     expect(await first.json()).toMatchObject({ token_type: 'Bearer', scope: 'openid sdk.social_layer' });
-    expect(await (await form('/api/v10/oauth2/token', { grant_type: DEVICE_GRANT, client_id: APP, device_code })).json()).toMatchObject({ error: 'invalid_grant' });
+    expect(await (await form('/api/v10/oauth2/token', { grant_type: DEVICE_GRANT, client_id: APP, device_code })).json()).toMatchObject({
+      error: 'invalid_grant',
+    });
     const other = await deviceAuthorization();
-    const wrongClient = await form('/api/v10/oauth2/token', { grant_type: DEVICE_GRANT, client_id: CONFIDENTIAL, client_secret: 'the-client-secret', device_code: other.device_code });
+    const wrongClient = await form('/api/v10/oauth2/token', {
+      grant_type: DEVICE_GRANT,
+      client_id: CONFIDENTIAL,
+      client_secret: 'the-client-secret',
+      device_code: other.device_code,
+    });
     expect(await wrongClient.json()).toMatchObject({ error: 'invalid_grant' });
-    expect(await (await form('/api/v10/oauth2/token', { grant_type: DEVICE_GRANT, client_id: APP, device_code: 'nope' })).json()).toMatchObject({ error: 'invalid_grant' });
+    expect(await (await form('/api/v10/oauth2/token', { grant_type: DEVICE_GRANT, client_id: APP, device_code: 'nope' })).json()).toMatchObject({
+      error: 'invalid_grant',
+    });
     expect(await (await form('/api/v10/oauth2/token', { grant_type: DEVICE_GRANT, client_id: APP })).json()).toMatchObject({ error: 'invalid_request' });
   });
 
@@ -108,9 +122,18 @@ describe('emulator device and provisional methods', () => {
 
   it('check externalIdentities and the device options at start', async () => {
     await expect(startEmulator({ externalIdentities: {} as never })).rejects.toThrow(/options.externalIdentities must be an array/);
-    await expect(startEmulator({ externalIdentities: [{ type: 'XBOX' as never, token: 't' }] })).rejects.toThrow(/externalIdentities\[0\]\.type must be one of/);
+    await expect(startEmulator({ externalIdentities: [{ type: 'XBOX' as never, token: 't' }] })).rejects.toThrow(
+      /externalIdentities\[0\]\.type must be one of/,
+    );
     await expect(startEmulator({ externalIdentities: [{ type: 'OIDC', token: '' }] })).rejects.toThrow(RangeError);
-    await expect(startEmulator({ externalIdentities: [{ type: 'OIDC', token: 't' }, { type: 'OIDC', token: 't' }] })).rejects.toThrow(/no other identity/);
+    await expect(
+      startEmulator({
+        externalIdentities: [
+          { type: 'OIDC', token: 't' },
+          { type: 'OIDC', token: 't' },
+        ],
+      }),
+    ).rejects.toThrow(/no other identity/);
     await expect(startEmulator({ deviceIntervalSeconds: 0 })).rejects.toThrow(/deviceIntervalSeconds/);
     await expect(startEmulator({ deviceCodeTtlSeconds: -1 })).rejects.toThrow(/deviceCodeTtlSeconds/);
   });
@@ -131,12 +154,19 @@ describe('POST {api}/partner-sdk/token', () => {
     const missing = (await (await partnerToken({})).json()) as { code: number; errors: Record<string, unknown> };
     expect(missing.code).toBe(50035);
     expect(Object.keys(missing.errors).sort()).toEqual(['client_id', 'external_auth_token', 'external_auth_type']);
-    const badType = (await (await partnerToken({ client_id: APP, external_auth_type: 'XBOX', external_auth_token: 't' })).json()) as { errors: Record<string, unknown> };
+    const badType = (await (await partnerToken({ client_id: APP, external_auth_type: 'XBOX', external_auth_token: 't' })).json()) as {
+      errors: Record<string, unknown>;
+    };
     expect(Object.keys(badType.errors)).toEqual(['external_auth_type']);
-    const long = (await (await partnerToken({ client_id: APP, external_auth_type: 'OIDC', external_auth_token: 'x'.repeat(10241) })).json()) as { errors: Record<string, unknown> };
+    const long = (await (await partnerToken({ client_id: APP, external_auth_type: 'OIDC', external_auth_token: 'x'.repeat(10241) })).json()) as {
+      errors: Record<string, unknown>;
+    };
     expect(Object.keys(long.errors)).toEqual(['external_auth_token']);
     // The body's snowflake rule (rules/fields.ts isSnowflake): 20 digits above 2^64 − 1 are no snowflake.
-    const beyond = (await (await partnerToken({ client_id: '18446744073709551616', external_auth_type: 'OIDC', external_auth_token: 't' })).json()) as { code: number; errors: Record<string, unknown> };
+    const beyond = (await (await partnerToken({ client_id: '18446744073709551616', external_auth_type: 'OIDC', external_auth_token: 't' })).json()) as {
+      code: number;
+      errors: Record<string, unknown>;
+    };
     expect(beyond.code).toBe(50035);
     expect(beyond.errors).toEqual({ client_id: { _errors: [{ code: 'NUMBER_TYPE_COERCE', message: 'Value is not snowflake.' }] } });
     expect(((await (await partnerToken([1])).json()) as { code: number }).code).toBe(50035);

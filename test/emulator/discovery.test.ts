@@ -1,7 +1,9 @@
 // Covers the emulator's plumbing: startup options and their validation, the OpenID discovery
 // document, the JWKS, unknown routes and methods, the request-body limit, the request log and close().
+import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { connectionRefused } from '../support/network.js';
 
 let emulator: Emulator | undefined;
 afterEach(async () => {
@@ -27,7 +29,9 @@ describe('startEmulator', () => {
     });
     await expect(startEmulator({ applications: [] })).rejects.toBeInstanceOf(RangeError);
     await expect(startEmulator({ applications: [{ id: 'abc' }] })).rejects.toThrow(/applications\[0\]\.id/);
-    await expect(startEmulator({ applications: [{ id: '1', publicClient: false }] })).rejects.toThrow(/clientSecret must be a secret for a confidential client/);
+    await expect(startEmulator({ applications: [{ id: '1', publicClient: false }] })).rejects.toThrow(
+      /clientSecret must be a secret for a confidential client/,
+    );
     await expect(startEmulator({ applications: [{ id: '1', redirectUris: ['not a uri'] }] })).rejects.toThrow(/redirectUris\[0\]/);
     await expect(startEmulator({ users: [{ id: '1', username: '' }] })).rejects.toThrow(/users\[0\]\.username/);
     await expect(startEmulator({ accessTokenTtlSeconds: 1.5 })).rejects.toThrow(/accessTokenTtlSeconds/);
@@ -39,7 +43,7 @@ describe('startEmulator', () => {
     const { port } = emulator;
     await Promise.all([emulator.close(), emulator.close()]);
     await emulator.close();
-    await expect(fetch(`http://127.0.0.1:${port}/.well-known/openid-configuration`)).rejects.toThrow();
+    await expect(fetch(`http://127.0.0.1:${port}/.well-known/openid-configuration`)).rejects.toThrow(connectionRefused);
     // The same port can be bound again at once.
     const again = await startEmulator({ port });
     expect(again.port).toBe(port);
@@ -86,11 +90,12 @@ describe('discovery and JWKS', () => {
     expect(key.kid).toBe(await calculateJwkThumbprint({ kty: 'RSA', n: key.n!, e: key.e! }));
   });
 
-  it('gives two emulators different keys', async () => {
+  it('gives an emulator started with its own signingKey a key of its own', async () => {
     emulator = await startEmulator();
-    const other = await startEmulator();
+    const other = await startEmulator({ signingKey: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey });
     try {
-      const kid = async (e: Emulator): Promise<string> => ((await (await fetch(`${e.webBase}/api/oauth2/keys`)).json()) as { keys: Array<{ kid: string }> }).keys[0]!.kid;
+      const kid = async (e: Emulator): Promise<string> =>
+        ((await (await fetch(`${e.webBase}/api/oauth2/keys`)).json()) as { keys: Array<{ kid: string }> }).keys[0]!.kid;
       expect(await kid(emulator)).not.toBe(await kid(other));
     } finally {
       await other.close();
@@ -101,11 +106,20 @@ describe('discovery and JWKS', () => {
 describe('routing', () => {
   it('answers unknown routes with the service 404 body', async () => {
     emulator = await startEmulator();
-    for (const path of ['/nope', '/api/v9/oauth2/token', '/api/v10/users/123']) {
+    const named = { '/nope': '/nope', '/api/v9/oauth2/token': '/api/v9/oauth2/token', '/api/v10/users/80351110224678912': '/api/v10/users/{id}' };
+    for (const [path, route] of Object.entries(named)) {
       const res = await fetch(`${emulator.webBase}${path}`);
       expect(res.status).toBe(404);
-      expect(await res.json()).toEqual({ message: '404: Not Found', code: 0 });
+      expect(await res.json()).toEqual({
+        message: `404: Not Found. The emulator does not emulate GET ${route}; docs/emulator.md ("Every route") lists the routes it serves, and emulator.addRoute() adds one.`,
+        code: 0,
+      });
     }
+    // A token in a webhook path is not echoed.
+    const res = await fetch(`${emulator.webBase}/api/v10/webhooks/1234567890123456789/a-secret-token/nope`, { method: 'PUT' });
+    const body = (await res.json()) as { message: string };
+    expect(body.message).toContain('PUT /api/v10/webhooks/{id}/[redacted]/nope');
+    expect(body.message).not.toContain('a-secret-token');
   });
 
   it('answers a wrong method with 405 and Allow', async () => {

@@ -58,13 +58,23 @@ describe('an interactions endpoint that cannot be reached', () => {
   it('says the host name could not be resolved', async () => {
     emulator = await startEmulator({ applications: [{ id: '1234567890123456789', interactionsEndpointUrl: 'http://no-such-host.invalid/interactions' }] });
     const check = await emulator.checkInteractionsEndpoint();
-    expect(check).toEqual({ reachable: false, problem: 'could not be reached (its host name could not be resolved)', ping: false, forgedRefused: false, staleRefused: false, ok: false });
+    expect(check).toEqual({
+      reachable: false,
+      problem: 'could not be reached (its host name could not be resolved)',
+      ping: false,
+      forgedRefused: false,
+      staleRefused: false,
+      ok: false,
+    });
   });
 
   it('says an endpoint that never answers did not answer within 3 seconds', async () => {
     emulator = await startEmulator();
     const failure = await emulator.setInteractionsEndpoint(await endpoint()).catch((err: unknown) => err);
-    expect(failure).toMatchObject({ reason: 'endpoint-unreachable', message: expect.stringMatching(/it did not answer within 3000 ms, so its signature checks could not run/) });
+    expect(failure).toMatchObject({
+      reason: 'endpoint-unreachable',
+      message: expect.stringMatching(/it did not answer within 3000 ms, so its signature checks could not run/),
+    });
   });
 
   it('checks signatures once the endpoint answers: an endpoint that PONGs everything fails them', async () => {

@@ -12,7 +12,9 @@ import { call } from './commands-helpers.js';
 // Its `Error` item types `code` as an integer; nested codes are strings (`BASE_TYPE_REQUIRED`), as the
 // service sends them (docs/decisions.md, "One 50035 node"), so the item is { code: string, message }.
 const schemas = {
-  ErrorDetails: { oneOf: [{ type: 'object', additionalProperties: { $ref: '#/components/schemas/ErrorDetails' } }, { $ref: '#/components/schemas/InnerErrors' }] },
+  ErrorDetails: {
+    oneOf: [{ type: 'object', additionalProperties: { $ref: '#/components/schemas/ErrorDetails' } }, { $ref: '#/components/schemas/InnerErrors' }],
+  },
   InnerErrors: {
     type: 'object',
     properties: { _errors: { type: 'array', items: { $ref: '#/components/schemas/Error' } } },
@@ -53,7 +55,10 @@ describe('the tree follows the array paths', () => {
     expect(answer.body.errors.name_localizations['x.y']._errors[0].code).toBe('BASE_TYPE_CHOICES');
     expectServiceShape(answer.body.errors);
     // The validator's text path quotes such a key, so it reads as one key too.
-    expect(validateCommand(body, { scope: 'global', operation: 'create' }).errors.map((e) => e.path)).toEqual(['name_localizations["x.y"]', 'name_localizations["a[0]"]']);
+    expect(validateCommand(body, { scope: 'global', operation: 'create' }).errors.map((e) => e.path)).toEqual([
+      'name_localizations["x.y"]',
+      'name_localizations["a[0]"]',
+    ]);
   });
 
   it('keeps an unknown component field holding "." as one key', async () => {
@@ -75,7 +80,9 @@ describe('a node holds _errors or fields, never both', () => {
     expectServiceShape(answer.body.errors);
     expect(answer.body.errors).toEqual({ options: { _errors: [expect.objectContaining({ code: 'BASE_TYPE_MAX_LENGTH' })] } });
     // The validator's own list keeps every problem.
-    const codes = validateCommand({ name: 'many', description: 'Many options', options }, { scope: 'global', operation: 'create' }).errors.map((e) => `${e.path}:${e.code}`);
+    const codes = validateCommand({ name: 'many', description: 'Many options', options }, { scope: 'global', operation: 'create' }).errors.map(
+      (e) => `${e.path}:${e.code}`,
+    );
     expect(codes).toEqual(['options:BASE_TYPE_MAX_LENGTH', 'options[25].name:APPLICATION_COMMAND_INVALID_NAME']);
   });
 
@@ -84,7 +91,9 @@ describe('a node holds _errors or fields, never both', () => {
     const answer = await call(emulator, 'POST', messages, body);
     expect(answer.status).toBe(400);
     expectServiceShape(answer.body.errors);
-    expect(answer.body.errors.components['0'].components['0']).toEqual({ _errors: [expect.objectContaining({ code: 'BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED' })] });
+    expect(answer.body.errors.components['0'].components['0']).toEqual({
+      _errors: [expect.objectContaining({ code: 'BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED' })],
+    });
   });
 
   it('answers a field named "_errors" at its component, never a crash', async () => {

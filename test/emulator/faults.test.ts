@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { LOOPBACK_REDIRECT, obtainCode, postForm } from './helpers.js';
+import { connectionDropped } from '../support/network.js';
 
 let emulator: Emulator | undefined;
 afterEach(async () => {
@@ -101,7 +102,7 @@ describe('failNextToken', () => {
     emulator = await startEmulator();
     const attempt = await exchangeFresh(emulator);
     emulator.failNextToken({ destroySocket: true });
-    await expect(attempt.send()).rejects.toThrow();
+    await expect(attempt.send()).rejects.toThrow(connectionDropped);
     expect((await attempt.send()).status).toBe(200);
     expect(emulator.requests.at(-2)?.status).toBe(0);
   });

@@ -6,6 +6,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 
+import { runCli, type CliIo } from '../../src/cli.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { emulatorRoutes } from '../schema/routes.js';
 
@@ -133,6 +134,33 @@ describe('the Host a request names (DNS rebinding)', () => {
     }
   });
 
+  it('social-sdk-auth emulator --allowed-host answers that name; a bad one is a usage error', async () => {
+    const controller = new AbortController();
+    const stdout: string[] = [];
+    const stderr: string[] = [];
+    const io: CliIo = { signal: controller.signal, out: (line) => stdout.push(line), err: (line) => stderr.push(line) };
+    const exit = runCli(['emulator', '--allowed-host', 'emulator.test', '--allowed-host', 'proxy.example:8443'], io);
+    try {
+      await expect.poll(() => stdout.some((line) => line.includes('Press Ctrl+C')), { timeout: 10_000 }).toBe(true);
+      const p = Number(/web base:\s+http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout.join('\n'))![1]);
+      expect((await send(p, 'GET', '/app', { Host: `emulator.test:${p}` })).status).toBe(200);
+      expect((await send(p, 'GET', '/app', { Host: 'proxy.example:8443' })).status).toBe(200);
+      expect((await send(p, 'GET', '/app', { Host: `evil.example:${p}` })).status).toBe(421);
+    } finally {
+      controller.abort();
+    }
+    expect(await exit).toBe(0);
+    const bad: string[] = [];
+    expect(
+      await runCli(['emulator', '--allowed-host', 'http://emulator.test'], {
+        signal: new AbortController().signal,
+        out: () => {},
+        err: (line) => bad.push(line),
+      }),
+    ).toBe(2);
+    expect(bad.join('\n')).toContain('options.allowedHosts[0] must be a host name');
+  });
+
   it('checks allowedHosts: an array of host names, each optionally with a port', async () => {
     const cases: [unknown, RegExp][] = [
       ['emulator.test', /options\.allowedHosts must be an array of host names; received/],
@@ -184,6 +212,13 @@ describe('a request from a browser page', () => {
       const ran = await send(port, 'POST', '/web/actions/invoke', { Host: own, 'Content-Type': 'application/json; charset=utf-8', ...headers }, invoke());
       expect(ran.status, JSON.stringify(headers)).toBe(502);
       expect(JSON.parse(ran.body)).toMatchObject({ error: expect.any(String), code: 'ERR_EMULATOR_INTERACTION' });
+    }
+  });
+
+  it('answers 404 to an action the web client does not have, an inherited name included', async () => {
+    for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'delete']) {
+      const answer = await send(port, 'POST', `/web/actions/${name}`, { Host: own, Origin: `http://${own}`, 'Content-Type': 'application/json' }, '{}');
+      expect(answer.status, name).toBe(404);
     }
   });
 

@@ -56,30 +56,91 @@ describe('nothing secret reachable', () => {
     const names = Object.getOwnPropertyNames(Object.getPrototypeOf(emulator)).sort();
     expect(names).toEqual(
       [
-        'constructor', 'webBase', 'uiUrl', 'apiBase', 'issuer', 'port', 'applicationId', 'requests', 'close', 'setConsent', 'signInAs',
-        'failNextAuthorize', 'failNextToken', 'setLatency', 'openUrl', 'revokeGrantsOf', 'toJSON',
+        'constructor',
+        'webBase',
+        'uiUrl',
+        'apiBase',
+        'issuer',
+        'port',
+        'applicationId',
+        'requests',
+        'reset',
+        'close',
+        'setConsent',
+        'signInAs',
+        'failNextAuthorize',
+        'failNextToken',
+        'setLatency',
+        'openUrl',
+        'revokeGrantsOf',
+        'toJSON',
         // The lobby interface's credentials, fault injection and world.
-        'botToken', 'botTokenOf', 'createAccessToken', 'injectRateLimits', 'injectServerErrors', 'setChannelPermissions', 'voiceChannelStatus',
+        'botToken',
+        'botTokenOf',
+        'createAccessToken',
+        'injectRateLimits',
+        'injectServerErrors',
+        'setChannelPermissions',
+        'voiceChannelStatus',
         // Guilds and commands: the world's guilds, roles, members and channels.
-        'createGuild', 'createRole', 'setGuildMember', 'createChannel', 'canUseCommand',
+        'createGuild',
+        'createRole',
+        'setGuildMember',
+        'createChannel',
+        'canUseCommand',
         // The gateway and the events it carries.
-        'gateway', 'gatewayUrl', 'removeGuildMember', 'sendUserMessage',
+        'gateway',
+        'gatewayUrl',
+        'removeGuildMember',
+        'sendUserMessage',
+        'addReaction',
+        'removeReaction',
+        // Routes a studio adds.
+        'addRoute',
         // Game direct messages (the moderation metadata route).
-        'sendDirectMessage', 'directMessages',
+        'sendDirectMessage',
+        'directMessages',
         // The device flow and provisional accounts.
-        'approveDevice', 'denyDevice', 'slowDownDevice', 'devicePolls', 'banUser', 'unbanUser', 'provisionalAccount',
+        'approveDevice',
+        'denyDevice',
+        'slowDownDevice',
+        'devicePolls',
+        'banUser',
+        'unbanUser',
+        'provisionalAccount',
         // Desktop client IPC.
         'startDesktopClient',
         // Interactions: signing keys, the player's side of interactions, webhook events.
-        'publicKey', 'publicKeyOf', 'invokeCommand', 'clickComponent', 'autocomplete', 'submitModal', 'checkInteractionsEndpoint',
-        'setInteractionsEndpoint', 'setEventWebhooksUrl', 'message', 'webhookEvents',
+        'publicKey',
+        'publicKeyOf',
+        'invokeCommand',
+        'clickComponent',
+        'autocomplete',
+        'submitModal',
+        'checkInteractionsEndpoint',
+        'setInteractionsEndpoint',
+        'setEventWebhooksUrl',
+        'message',
+        'webhookEvents',
       ].sort(),
     );
     expect(() => new (emulator.constructor as new (...args: unknown[]) => unknown)()).toThrow(/startEmulator/);
   });
 
   it('exports exactly the documented names', () => {
-    expect(Object.keys(emulatorModule).sort()).toEqual(['ALL_PERMISSIONS', 'DEFAULT_APPLICATION_ID', 'EmulatorClosedError', 'EmulatorGatewayError', 'EmulatorInteractionError', 'EmulatorOpenUrlError', 'EmulatorStateError', 'PermissionFlags', 'startEmulator']);
+    expect(Object.keys(emulatorModule).sort()).toEqual([
+      'ALL_PERMISSIONS',
+      'DEFAULT_APPLICATION_ID',
+      'EmulatorClosedError',
+      'EmulatorFieldError',
+      'EmulatorGatewayError',
+      'EmulatorInteractionError',
+      'EmulatorOpenUrlError',
+      'EmulatorStateError',
+      'PermissionFlags',
+      'fieldError',
+      'startEmulator',
+    ]);
   });
 
   it('keeps the query of a URL it refuses out of the error', async () => {
@@ -125,7 +186,16 @@ function startRows(): Row[] {
     ['user id 0', start({ users: [{ id: '0', username: 'p' }] }), R],
     ['user null', start({ users: [null] }), T],
     ['username an object', start({ users: [{ id: '1', username: {} }] }), T],
-    ['two users with one id', start({ users: [{ id: '1', username: 'a' }, { id: '01', username: 'b' }] }), R],
+    [
+      'two users with one id',
+      start({
+        users: [
+          { id: '1', username: 'a' },
+          { id: '01', username: 'b' },
+        ],
+      }),
+      R,
+    ],
     ['clock a number', start({ clock: 5 }), T],
   ];
 }
@@ -134,7 +204,10 @@ function methodRows(): Row[] {
   const T = 'ERR_INVALID_ARG_TYPE';
   const R = 'ERR_OUT_OF_RANGE';
   const e = (): Emulator => emulator;
-  const call = (name: string, ...args: unknown[]) => () => (e() as unknown as Record<string, (...a: unknown[]) => unknown>)[name]!(...args);
+  const call =
+    (name: string, ...args: unknown[]) =>
+    () =>
+      (e() as unknown as Record<string, (...a: unknown[]) => unknown>)[name]!(...args);
   return [
     ['openUrl(url, null)', call('openUrl', 'http://127.0.0.1/', null), T],
     ['openUrl(null)', call('openUrl', null), T],
@@ -179,7 +252,12 @@ describe('hostile input', () => {
   });
 
   it.each(methodRows())('emulator.%s is an argument error', async (_label, run, code) => {
-    const error = await Promise.resolve().then(run).then(() => undefined, (e: unknown) => e);
+    const error = await Promise.resolve()
+      .then(run)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(error).toMatchObject({ code, name: code === 'ERR_INVALID_ARG_TYPE' ? 'TypeError' : 'RangeError' });
     expect((error as Error).message).toMatch(/^emulator\.\w+: /);
     expect((error as Error).message.length).toBeLessThan(600);

@@ -60,8 +60,28 @@ describe('a channel message as the service sends it', () => {
   it('carries every field MessageResponse requires, with the bot named as its application', async () => {
     const { status, body } = await checked('POST', `/channels/${general}/messages`, { content: 'hello' });
     expect(status).toBe(200);
-    expect(body).toMatchObject({ type: 0, tts: false, mention_everyone: false, mentions: [], mention_roles: [], attachments: [], pinned: false, embeds: [], components: [] });
-    expect(body.author).toEqual({ id: APP, username: 'Dice Bot', global_name: null, discriminator: '0', avatar: null, public_flags: 0, flags: 0, primary_guild: null, bot: true });
+    expect(body).toMatchObject({
+      type: 0,
+      tts: false,
+      mention_everyone: false,
+      mentions: [],
+      mention_roles: [],
+      attachments: [],
+      pinned: false,
+      embeds: [],
+      components: [],
+    });
+    expect(body.author).toEqual({
+      id: APP,
+      username: 'Dice Bot',
+      global_name: null,
+      discriminator: '0',
+      avatar: null,
+      public_flags: 0,
+      flags: 0,
+      primary_guild: null,
+      bot: true,
+    });
   });
 
   it('echoes V2 components with the defaults the service fills in, and keeps them through GET and an edit', async () => {
@@ -88,7 +108,12 @@ describe('a channel message as the service sends it', () => {
       description: null,
       spoiler: false,
     });
-    expect(container.components[3].accessory).toMatchObject({ type: 11, description: null, spoiler: false, media: { id: expect.stringMatching(SNOWFLAKE), proxy_url: 'https://cdn.example.com/mvp.png' } });
+    expect(container.components[3].accessory).toMatchObject({
+      type: 11,
+      description: null,
+      spoiler: false,
+      media: { id: expect.stringMatching(SNOWFLAKE), proxy_url: 'https://cdn.example.com/mvp.png' },
+    });
     expect((await checked('GET', `/channels/${general}/messages/${message.id}`)).body).toEqual(message);
     const edited = (await checked('PATCH', `/channels/${general}/messages/${message.id}`, { content: undefined, flags: V2 })).body;
     // An edit that keeps the components keeps what was filled in, media ids included.
@@ -124,9 +149,21 @@ describe('a lobby message', () => {
     const lobby = (await checked('POST', '/lobbies', { members: [{ id: PLAYER }] })).body as { id: string };
     const { status, body } = await checked('POST', `/lobbies/${lobby.id}/messages`, { content: 'gl hf' });
     expect(status).toBe(201);
-    expect(body).toMatchObject({ type: 0, content: 'gl hf', lobby_id: lobby.id, channel_id: lobby.id, flags: 0, application_id: APP, author: { id: APP, username: 'Dice Bot', bot: true } });
-    const player = bearer((await emulator.createAccessToken({ userId: PLAYER })).accessToken);
-    expect((await checked('POST', `/lobbies/${lobby.id}/messages`, { content: 'ty' }, player)).body.author).toMatchObject({ id: PLAYER, username: 'player', global_name: 'Player One' });
+    expect(body).toMatchObject({
+      type: 0,
+      content: 'gl hf',
+      lobby_id: lobby.id,
+      channel_id: lobby.id,
+      flags: 0,
+      application_id: APP,
+      author: { id: APP, username: 'Dice Bot', bot: true },
+    });
+    const player = bearer(emulator.createAccessToken({ userId: PLAYER }).accessToken);
+    expect((await checked('POST', `/lobbies/${lobby.id}/messages`, { content: 'ty' }, player)).body.author).toMatchObject({
+      id: PLAYER,
+      username: 'player',
+      global_name: 'Player One',
+    });
     expect((await checked('GET', `/lobbies/${lobby.id}/messages`)).body).toHaveLength(2);
   });
 });
@@ -181,7 +218,7 @@ describe('GET /channels/{id}/messages', () => {
   it('answers 404 for an unknown channel, 401 without a token, 403 for a user token', async () => {
     expect(await checked('GET', '/channels/1234/messages')).toMatchObject({ status: 404, body: { code: 10003 } });
     expect((await checked('GET', `/channels/${paging}/messages`, undefined, { authorization: '' })).status).toBe(401);
-    const token = await emulator.createAccessToken({ scopes: ['identify'] });
+    const token = emulator.createAccessToken({ scopes: ['identify'] });
     expect((await checked('GET', `/channels/${paging}/messages`, undefined, bearer(token.accessToken))).status).toBe(403);
   });
 });
@@ -218,7 +255,7 @@ describe('game direct messages and their moderation metadata', () => {
     expect(await checked('PUT', path(PLAYER, PLAYER, id), { k: 'v' })).toMatchObject({ status: 404, body: { code: 10008 } });
     expect(await checked('PUT', path('me', FRIEND, id), { k: 'v' })).toMatchObject({ status: 404, body: { code: 10013 } });
     expect((await checked('PUT', path(PLAYER, FRIEND, id), { k: 'v' }, { authorization: '' })).status).toBe(401);
-    const token = await emulator.createAccessToken({ scopes: ['identify'] });
+    const token = emulator.createAccessToken({ scopes: ['identify'] });
     expect((await checked('PUT', path(PLAYER, FRIEND, id), { k: 'v' }, bearer(token.accessToken))).status).toBe(403);
     // The message belongs to the first application's game.
     const other = { authorization: `Bot ${emulator.botTokenOf(OTHER_APP)}` };

@@ -24,7 +24,12 @@ afterAll(async () => {
 
 const messages = () => `/channels/${channel}/messages`;
 
-async function upload(path: string, method: string, payload: unknown, files: { name: string; data: string; type?: string }[]): Promise<{ status: number; body: any }> {
+async function upload(
+  path: string,
+  method: string,
+  payload: unknown,
+  files: { name: string; data: string; type?: string }[],
+): Promise<{ status: number; body: any }> {
   const form = new FormData();
   form.set('payload_json', JSON.stringify(payload));
   files.forEach((file, i) => form.set(`files[${i}]`, new Blob([file.data], { type: file.type ?? 'application/octet-stream' }), file.name));
@@ -34,7 +39,10 @@ async function upload(path: string, method: string, payload: unknown, files: { n
 
 describe('POST /channels/{id}/messages', () => {
   it('sends a legacy message with action rows; ids are filled in', async () => {
-    const body = new MessageBuilder().setContent('Ready?').addActionRow((row) => row.addButton({ customId: 'go', label: 'Go' }).addButton({ customId: 'wait', label: 'Wait', style: 2 })).toJSON();
+    const body = new MessageBuilder()
+      .setContent('Ready?')
+      .addActionRow((row) => row.addButton({ customId: 'go', label: 'Go' }).addButton({ customId: 'wait', label: 'Wait', style: 2 }))
+      .toJSON();
     const { status, body: message } = await call(emulator, 'POST', messages(), body);
     expect(status).toBe(200);
     expect(message).toMatchObject({
@@ -42,7 +50,16 @@ describe('POST /channels/{id}/messages', () => {
       content: 'Ready?',
       flags: 0,
       author: { id: emulator.applicationId, bot: true },
-      components: [{ type: 1, id: 1, components: [{ type: 2, id: 2, custom_id: 'go' }, { type: 2, id: 3, custom_id: 'wait' }] }],
+      components: [
+        {
+          type: 1,
+          id: 1,
+          components: [
+            { type: 2, id: 2, custom_id: 'go' },
+            { type: 2, id: 3, custom_id: 'wait' },
+          ],
+        },
+      ],
       edited_timestamp: null,
     });
     expect(message.id).toMatch(/^[1-9]\d{15,19}$/);
@@ -50,7 +67,14 @@ describe('POST /channels/{id}/messages', () => {
   });
 
   it('keeps ids the body defines and fills the others around them', async () => {
-    const { body: message } = await call(emulator, 'POST', messages(), { flags: V2, components: [{ type: 10, content: 'a' }, { type: 10, content: 'b', id: 1 }, { type: 10, content: 'c', id: 0 }] });
+    const { body: message } = await call(emulator, 'POST', messages(), {
+      flags: V2,
+      components: [
+        { type: 10, content: 'a' },
+        { type: 10, content: 'b', id: 1 },
+        { type: 10, content: 'c', id: 0 },
+      ],
+    });
     expect(message.components.map((c: { id: number }) => c.id)).toEqual([2, 1, 3]);
     expect(message.flags).toBe(V2);
   });
@@ -74,7 +98,13 @@ describe('POST /channels/{id}/messages', () => {
     expect(message.components[1]).toEqual({
       type: 13,
       id: 2,
-      file: { id: expect.stringMatching(/^[1-9]\d+$/), url: 'attachment://replay.bin', proxy_url: (message.attachments as { url: string }[])[0]!.url, attachment_id: replay!.id, content_type: 'application/octet-stream' },
+      file: {
+        id: expect.stringMatching(/^[1-9]\d+$/),
+        url: 'attachment://replay.bin',
+        proxy_url: (message.attachments as { url: string }[])[0]!.url,
+        attachment_id: replay!.id,
+        content_type: 'application/octet-stream',
+      },
       name: 'replay.bin',
       size: 1234,
       spoiler: false,
@@ -98,7 +128,15 @@ describe('POST /channels/{id}/messages', () => {
       { path: 'components.0.components.0.url', code: 'BASE_TYPE_REQUIRED' },
       { path: 'content', code: 'COMPONENT_FIELD_NOT_ALLOWED' },
     ]);
-    expect(validateMessage(bad).errors.map((e) => e.code).sort()).toEqual(flatErrors(body.errors).map((e) => e.code).sort());
+    expect(
+      validateMessage(bad)
+        .errors.map((e) => e.code)
+        .sort(),
+    ).toEqual(
+      flatErrors(body.errors)
+        .map((e) => e.code)
+        .sort(),
+    );
   });
 
   it('refuses an empty message with 50006, bad credentials, unknown channels and other methods', async () => {
@@ -107,7 +145,11 @@ describe('POST /channels/{id}/messages', () => {
     expect(await call(emulator, 'POST', '/channels/999/messages', { content: 'x' })).toMatchObject({ status: 404, body: { code: 10003 } });
     expect(await call(emulator, 'GET', `${messages()}/999`)).toMatchObject({ status: 404, body: { code: 10008 } });
     expect((await call(emulator, 'DELETE', messages())).status).toBe(405);
-    const notJson = await fetch(`${emulator.apiBase}${messages()}`, { method: 'POST', headers: { authorization: `Bot ${emulator.botToken}`, 'content-type': 'application/json' }, body: '{"content":' });
+    const notJson = await fetch(`${emulator.apiBase}${messages()}`, {
+      method: 'POST',
+      headers: { authorization: `Bot ${emulator.botToken}`, 'content-type': 'application/json' },
+      body: '{"content":',
+    });
     expect(notJson.status).toBe(400);
     expect(((await notJson.json()) as { code: number }).code).toBe(50109);
   });
@@ -115,7 +157,12 @@ describe('POST /channels/{id}/messages', () => {
 
 describe('PATCH /channels/{id}/messages/{id}', () => {
   it('edits content and components, keeping what the edit does not carry', async () => {
-    const sent = (await call(emulator, 'POST', messages(), { content: 'Round 1', components: [{ type: 1, components: [{ type: 2, style: 1, custom_id: 'next', label: 'Next' }] }] })).body;
+    const sent = (
+      await call(emulator, 'POST', messages(), {
+        content: 'Round 1',
+        components: [{ type: 1, components: [{ type: 2, style: 1, custom_id: 'next', label: 'Next' }] }],
+      })
+    ).body;
     const { status, body: edited } = await call(emulator, 'PATCH', `${messages()}/${sent.id}`, { content: 'Round 2' });
     expect(status).toBe(200);
     expect(edited).toMatchObject({ id: sent.id, content: 'Round 2', timestamp: sent.timestamp, components: sent.components });
@@ -137,9 +184,22 @@ describe('PATCH /channels/{id}/messages/{id}', () => {
   });
 
   it('keeps listed attachments and adds new uploads', async () => {
-    const sent = (await upload(messages(), 'POST', { flags: V2, components: [{ type: 13, file: { url: 'attachment://a.txt' } }] }, [{ name: 'a.txt', data: 'a' }])).body;
+    const sent = (
+      await upload(messages(), 'POST', { flags: V2, components: [{ type: 13, file: { url: 'attachment://a.txt' } }] }, [{ name: 'a.txt', data: 'a' }])
+    ).body;
     const [a] = sent.attachments as { id: string }[];
-    const edited = await upload(`${messages()}/${sent.id}`, 'PATCH', { attachments: [{ id: a!.id }], components: [{ type: 13, file: { url: 'attachment://a.txt' } }, { type: 13, file: { url: 'attachment://b.txt' } }] }, [{ name: 'b.txt', data: 'bb' }]);
+    const edited = await upload(
+      `${messages()}/${sent.id}`,
+      'PATCH',
+      {
+        attachments: [{ id: a!.id }],
+        components: [
+          { type: 13, file: { url: 'attachment://a.txt' } },
+          { type: 13, file: { url: 'attachment://b.txt' } },
+        ],
+      },
+      [{ name: 'b.txt', data: 'bb' }],
+    );
     expect(edited.status).toBe(200);
     expect(edited.body.attachments.map((x: { filename: string }) => x.filename)).toEqual(['a.txt', 'b.txt']);
     const dropped = await call(emulator, 'PATCH', `${messages()}/${sent.id}`, { attachments: [] });
@@ -174,7 +234,11 @@ describe('multipart payload_json', () => {
     expect([after.status, after.body]).toEqual([200, sent]);
     expect(await send(messages(), 'POST', deep(5000))).toMatchObject({ status: 400, body: { code: 50109 } });
     // The same text as a JSON body gets the same answer: one rule for both.
-    const asJson = await fetch(`${emulator.apiBase}${messages()}`, { method: 'POST', headers: { authorization: `Bot ${emulator.botToken}`, 'content-type': 'application/json' }, body: deep(5000) });
+    const asJson = await fetch(`${emulator.apiBase}${messages()}`, {
+      method: 'POST',
+      headers: { authorization: `Bot ${emulator.botToken}`, 'content-type': 'application/json' },
+      body: deep(5000),
+    });
     expect(asJson.status).toBe(400);
     expect(((await asJson.json()) as { code: number }).code).toBe(50109);
   });
@@ -187,7 +251,10 @@ describe('multipart payload_json', () => {
     });
     const large = JSON.stringify({ content: 'x', embeds: [{ description: 'd'.repeat(64 * 1024) }] });
     expect(await send(messages(), 'POST', large)).toMatchObject({ status: 413, body: { code: 40005 } });
-    expect(await send(messages(), 'POST', new Blob([JSON.stringify({ content: 'in a file part' })]))).toMatchObject({ status: 200, body: { content: 'in a file part' } });
+    expect(await send(messages(), 'POST', new Blob([JSON.stringify({ content: 'in a file part' })]))).toMatchObject({
+      status: 200,
+      body: { content: 'in a file part' },
+    });
   });
 });
 
@@ -219,7 +286,9 @@ describe('what a channel keeps', () => {
     expect(huge.status).toBe(400);
     expect(huge.body).toMatchObject({ code: 50035 });
     expect(flatErrors(huge.body.errors)).toEqual([{ path: 'files[0].filename', code: 'BASE_TYPE_BAD_LENGTH' }]);
-    const renamed = await upload(messages(), 'POST', { content: 'x', attachments: [{ id: 0, filename: 'r'.repeat(1025) }] }, [{ name: 'short.txt', data: 'a' }]);
+    const renamed = await upload(messages(), 'POST', { content: 'x', attachments: [{ id: 0, filename: 'r'.repeat(1025) }] }, [
+      { name: 'short.txt', data: 'a' },
+    ]);
     expect(flatErrors(renamed.body.errors)).toEqual([{ path: 'files[0].filename', code: 'BASE_TYPE_BAD_LENGTH' }]);
     const longest = await upload(messages(), 'POST', { content: 'x' }, [{ name: `${'l'.repeat(1020)}.txt`, data: 'a' }]);
     expect(longest.status).toBe(200);
@@ -238,7 +307,9 @@ describe('what a channel keeps', () => {
 
 describe("the web client's message list", () => {
   it('is the API list of the channel, oldest first, attachments with their URLs', async () => {
-    await upload(messages(), 'POST', { content: 'with a file', attachments: [{ id: 0, filename: 'notes.txt' }] }, [{ name: 'notes.txt', data: 'gg', type: 'text/plain' }]);
+    await upload(messages(), 'POST', { content: 'with a file', attachments: [{ id: 0, filename: 'notes.txt' }] }, [
+      { name: 'notes.txt', data: 'gg', type: 'text/plain' },
+    ]);
     const api = (await call(emulator, 'GET', `${messages()}?limit=100`)).body as { id: string; attachments: { url: string }[] }[];
     const web = (await (await fetch(`${emulator.webBase}/web/channels/${channel}/messages`)).json()) as unknown[];
     expect(web).toEqual([...api].reverse());

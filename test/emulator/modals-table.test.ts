@@ -52,7 +52,14 @@ afterAll(async () => {
 });
 
 /** A validator path in the service's nesting under the response's `data`: `components[0].label` -> `data.components.0.label`. */
-const underData = (p: string): string => ['data', ...p.replace(/\[(\d+)\]/g, '.$1').split('.').filter((s) => s !== '')].join('.');
+const underData = (p: string): string =>
+  [
+    'data',
+    ...p
+      .replace(/\[(\d+)\]/g, '.$1')
+      .split('.')
+      .filter((s) => s !== ''),
+  ].join('.');
 
 /** Delivers one slash command whose backend answers with `response` on the callback; resolves with the callback's answer and the interaction's result. */
 async function answerThroughCallback(response: unknown) {

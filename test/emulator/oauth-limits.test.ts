@@ -25,7 +25,11 @@ async function start(): Promise<Emulator> {
 }
 
 function post(path: string, body: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${emulator!.webBase}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(body) });
+  return fetch(`${emulator!.webBase}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(body),
+  });
 }
 
 const refresh = (clientId: string) => post('/api/v10/oauth2/token', { grant_type: 'refresh_token', refresh_token: 'not-a-token', client_id: clientId });

@@ -12,7 +12,10 @@ let now = 1_800_000_000_000;
 beforeAll(async () => {
   emulator = await startEmulator({
     users: [USER],
-    applications: [{ id: '1234567890123456789', name: 'Game' }, { id: OTHER_APP, name: 'Other game' }],
+    applications: [
+      { id: '1234567890123456789', name: 'Game' },
+      { id: OTHER_APP, name: 'Other game' },
+    ],
     clock: () => now,
   });
 });
@@ -41,7 +44,11 @@ describe('GET /oauth2/@me', () => {
     const issued = emulator.createAccessToken({ userId: USER.id, applicationId: OTHER_APP, scopes: ['lobbies.write'] });
     const { status, body } = await me(`Bearer ${issued.accessToken}`);
     expect(status).toBe(200);
-    expect(body).toEqual({ application: expect.objectContaining({ id: OTHER_APP, name: 'Other game' }), scopes: ['lobbies.write'], expires: expect.any(String) });
+    expect(body).toEqual({
+      application: expect.objectContaining({ id: OTHER_APP, name: 'Other game' }),
+      scopes: ['lobbies.write'],
+      expires: expect.any(String),
+    });
   });
 
   it('refuses no token, an unknown or expired one, and a bot token with 401', async () => {

@@ -38,7 +38,13 @@ describe('openUrl', () => {
       expect(callback.searchParams.get('state')).toBe('xyz');
       const code = callback.searchParams.get('code');
       expect(code).toMatch(/^[A-Za-z0-9_-]{30}$/);
-      const tokens = await postForm(emulator, { grant_type: 'authorization_code', client_id: emulator.applicationId, code: code!, redirect_uri: redirectUri, code_verifier: verifier });
+      const tokens = await postForm(emulator, {
+        grant_type: 'authorization_code',
+        client_id: emulator.applicationId,
+        code: code!,
+        redirect_uri: redirectUri,
+        code_verifier: verifier,
+      });
       expect(tokens.status).toBe(200);
     } finally {
       listener.server.close();
@@ -49,7 +55,9 @@ describe('openUrl', () => {
     const listener = await loopbackListener();
     try {
       emulator.setConsent('deny');
-      await emulator.openUrl(authorizeUrl(emulator, { redirect_uri: `http://127.0.0.1:${listener.port}/callback`, code_challenge: pkce().challenge, code_challenge_method: 'S256' }));
+      await emulator.openUrl(
+        authorizeUrl(emulator, { redirect_uri: `http://127.0.0.1:${listener.port}/callback`, code_challenge: pkce().challenge, code_challenge_method: 'S256' }),
+      );
       expect((await listener.received).searchParams.get('error')).toBe('access_denied');
     } finally {
       listener.server.close();
@@ -101,7 +109,9 @@ describe('openUrl', () => {
     const { port } = listener;
     await new Promise((resolve) => listener.server.close(resolve));
     await expect(
-      emulator.openUrl(authorizeUrl(emulator, { redirect_uri: `http://127.0.0.1:${port}/callback`, code_challenge: pkce().challenge, code_challenge_method: 'S256' })),
+      emulator.openUrl(
+        authorizeUrl(emulator, { redirect_uri: `http://127.0.0.1:${port}/callback`, code_challenge: pkce().challenge, code_challenge_method: 'S256' }),
+      ),
     ).rejects.toThrow(/loopback listener/);
   });
 

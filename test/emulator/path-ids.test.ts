@@ -55,7 +55,26 @@ beforeAll(async () => {
 afterAll(() => emulator.close());
 
 /** Ids that name nothing, as they appear in the path (some percent-encoded). */
-const BAD_IDS = ['abc', '0', '00001', '0' + '1'.repeat(18), '-1', '+1', '1.5', '1e3', '18446744073709551616', '9'.repeat(25), '..', '.', '%2e%2e', '%2E', '%20', '%EF%BC%91', '__proto__', 'constructor'];
+const BAD_IDS = [
+  'abc',
+  '0',
+  '00001',
+  '0' + '1'.repeat(18),
+  '-1',
+  '+1',
+  '1.5',
+  '1e3',
+  '18446744073709551616',
+  '9'.repeat(25),
+  '..',
+  '.',
+  '%2e%2e',
+  '%2E',
+  '%20',
+  '%EF%BC%91',
+  '__proto__',
+  'constructor',
+];
 
 /** [method, path with `{x}` for the bad id, who calls, body, the route's Unknown code]. */
 function routes(): Array<[string, string, string, unknown, number]> {
@@ -122,7 +141,12 @@ describe('path ids: one rule on every route', () => {
       const answer = await send('GET', `/api/v10/applications/${app}/guilds/${dots}/commands`, bot);
       expect({ dots, status: answer.status, code: answer.body?.code }).toEqual({ dots, status: 404, code: 10004 });
     }
-    for (const target of [`/api/v10/applications/${app}/guilds/${guild}/../../commands`, `/api/v10/lobbies/../lobbies/${lobby}`, `/api/v10/./lobbies/${lobby}`, `/api/v10/applications/${app}/guilds/${guild}/%2e%2e/%2e%2e/commands`]) {
+    for (const target of [
+      `/api/v10/applications/${app}/guilds/${guild}/../../commands`,
+      `/api/v10/lobbies/../lobbies/${lobby}`,
+      `/api/v10/./lobbies/${lobby}`,
+      `/api/v10/applications/${app}/guilds/${guild}/%2e%2e/%2e%2e/commands`,
+    ]) {
       const answer = await send('GET', target, bot);
       expect({ target, status: answer.status }).toEqual({ target, status: 404 });
     }

@@ -130,7 +130,18 @@ describe('users/@me', () => {
     expect(await me(emulator, plain.body.access_token as string)).toEqual({
       status: 200,
       // The user's own view: the service's user object with the private fields mfa_enabled and locale.
-      body: { id: ALICE.id, username: 'alice', global_name: 'Alice', discriminator: '0', avatar: null, public_flags: 0, flags: 0, primary_guild: null, mfa_enabled: false, locale: 'en-US' },
+      body: {
+        id: ALICE.id,
+        username: 'alice',
+        global_name: 'Alice',
+        discriminator: '0',
+        avatar: null,
+        public_flags: 0,
+        flags: 0,
+        primary_guild: null,
+        mfa_enabled: false,
+        locale: 'en-US',
+      },
     });
     const withEmail = await signIn(emulator, { scope: 'identify email' });
     expect((await me(emulator, withEmail.body.access_token as string)).body).toMatchObject({ email: 'alice@example.com', verified: true });

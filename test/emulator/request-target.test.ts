@@ -13,12 +13,24 @@ let auth: string;
 beforeEach(async () => {
   emulator = await startEmulator({ rateLimits: 'off' });
   auth = `Bot ${emulator.botToken}`;
-  const created = await fetch(`${emulator.apiBase}/lobbies`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: '{}' });
+  const created = await fetch(`${emulator.apiBase}/lobbies`, {
+    method: 'POST',
+    headers: { authorization: auth, 'content-type': 'application/json' },
+    body: '{}',
+  });
   lobbyId = ((await created.json()) as { id: string }).id;
   const player = emulator.createAccessToken().accessToken;
-  await fetch(`${emulator.apiBase}/lobbies/${lobbyId}/members/${emulator.createAccessToken().userId}`, { method: 'PUT', headers: { authorization: auth, 'content-type': 'application/json' }, body: '{}' });
+  await fetch(`${emulator.apiBase}/lobbies/${lobbyId}/members/${emulator.createAccessToken().userId}`, {
+    method: 'PUT',
+    headers: { authorization: auth, 'content-type': 'application/json' },
+    body: '{}',
+  });
   for (const content of ['one', 'two', 'three']) {
-    await fetch(`${emulator.apiBase}/lobbies/${lobbyId}/messages`, { method: 'POST', headers: { authorization: `Bearer ${player}`, 'content-type': 'application/json' }, body: JSON.stringify({ content }) });
+    await fetch(`${emulator.apiBase}/lobbies/${lobbyId}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${player}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ content }),
+    });
   }
 });
 afterEach(() => emulator.close());
@@ -31,7 +43,12 @@ function get(target: string): Promise<{ status: number; body: unknown; length: s
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, body: text === '' ? undefined : JSON.parse(text), length: res.headers['content-length'], encoding: res.headers['transfer-encoding'] });
+        resolve({
+          status: res.statusCode ?? 0,
+          body: text === '' ? undefined : JSON.parse(text),
+          length: res.headers['content-length'],
+          encoding: res.headers['transfer-encoding'],
+        });
       });
     });
     req.on('error', reject);
@@ -80,7 +97,34 @@ describe('request targets', () => {
 
   it('routes and reads every target as the WHATWG URL parser does, dot segments kept (differential, 300 generated targets)', async () => {
     // Targets built from the characters that matter: separators, dots, escapes, question marks.
-    const pieces = ['lobbies', lobbyId, 'messages', '.', '..', '%2E', '%31', 'a.b', '@me', '~x', '', '?', '??', '&', '=', 'limit', '1', '2', '%', '+', ';', '#f', ' ', 'é', '{', '\\'];
+    const pieces = [
+      'lobbies',
+      lobbyId,
+      'messages',
+      '.',
+      '..',
+      '%2E',
+      '%31',
+      'a.b',
+      '@me',
+      '~x',
+      '',
+      '?',
+      '??',
+      '&',
+      '=',
+      'limit',
+      '1',
+      '2',
+      '%',
+      '+',
+      ';',
+      '#f',
+      ' ',
+      'é',
+      '{',
+      '\\',
+    ];
     let seed = 7;
     const next = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
     const targets = [`/api/v10/lobbies/${lobbyId}/messages??limit=1`, `/api/v10/lobbies/${lobbyId}/messages?&limit=2&`];
@@ -103,7 +147,8 @@ describe('request targets', () => {
       if (expected.pathname === `/api/v10/lobbies/${lobbyId}/messages`) {
         const limit = expected.searchParams.get('limit');
         if (limit === '1' || limit === '2') expect((answer.body as unknown[]).length, target).toBe(Number(limit));
-        else if (limit === null) expect((answer.body as unknown[]).length, target).toBe(3); // all of them: the default limit is 50
+        else if (limit === null)
+          expect((answer.body as unknown[]).length, target).toBe(3); // all of them: the default limit is 50
         else expect(answer.status, target).toBe(400);
       }
     }

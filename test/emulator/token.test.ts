@@ -2,7 +2,7 @@
 // token response and its ID token (verified with jose against the JWKS), nonce and at_hash,
 // form-only bodies, wrong or missing verifiers, single-use codes (a replay revokes the tokens),
 // code expiry, the redirect_uri check, and client authentication for public and confidential apps.
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { LOOPBACK_REDIRECT, me, obtainCode, pkce, postForm, signIn, authorize } from './helpers.js';
@@ -59,18 +59,21 @@ describe('authorization_code grant: success', () => {
     expect(payload.nonce).toBe('n-0S6_WzA2Mj');
     expect(payload.iat).toBe(Math.floor(now / 1000));
     expect(payload.exp).toBe(Math.floor(now / 1000) + 604800);
-    const digest = createHash('sha256').update(res.body.access_token as string).digest();
+    const digest = createHash('sha256')
+      .update(res.body.access_token as string)
+      .digest();
     expect(payload.at_hash).toBe(digest.subarray(0, 16).toString('base64url'));
   });
 
   it('rejects an ID token checked against another emulator key', async () => {
     const { jwtVerify, createRemoteJWKSet } = await import('jose');
-    const other = await startEmulator();
+    // Emulators of a process share one key unless given their own.
+    const other = await startEmulator({ signingKey: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey });
     try {
       const res = await signIn(emulator, { scope: 'openid' });
       await expect(
         jwtVerify(res.body.id_token as string, createRemoteJWKSet(new URL(`${other.webBase}/api/oauth2/keys`)), { currentDate: new Date(now) }),
-      ).rejects.toThrow();
+      ).rejects.toThrow(expect.objectContaining({ code: 'ERR_JWKS_NO_MATCHING_KEY' }));
     } finally {
       await other.close();
     }
@@ -168,7 +171,13 @@ describe('authorization_code grant: failures', () => {
     try {
       const { code, verifier, redirectUri } = await obtainCode(quick);
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const res = await postForm(quick, { grant_type: 'authorization_code', client_id: quick.applicationId, code, redirect_uri: redirectUri, code_verifier: verifier });
+      const res = await postForm(quick, {
+        grant_type: 'authorization_code',
+        client_id: quick.applicationId,
+        code,
+        redirect_uri: redirectUri,
+        code_verifier: verifier,
+      });
       expect(res.body.error).toBe('invalid_grant');
     } finally {
       await quick.close();
@@ -199,7 +208,9 @@ describe('authorization_code grant: failures', () => {
     expect((await exchange('no-such-code', pkce().verifier)).body.error).toBe('invalid_grant');
     expect((await postForm(emulator, { grant_type: 'password', client_id: APP })).body.error).toBe('unsupported_grant_type');
     // A public client has no secret to prove itself with, so it gets no client-credentials token.
-    expect((await postForm(emulator, { grant_type: 'client_credentials', client_id: APP, scope: 'applications.commands.update' })).body.error).toBe('unauthorized_client');
+    expect((await postForm(emulator, { grant_type: 'client_credentials', client_id: APP, scope: 'applications.commands.update' })).body.error).toBe(
+      'unauthorized_client',
+    );
     expect((await postForm(emulator, { client_id: APP, code: 'x' })).body.error).toBe('invalid_request');
     expect((await postForm(emulator, { grant_type: 'authorization_code', client_id: APP })).body.error).toBe('invalid_request');
     const repeated = await fetch(`${emulator.apiBase}/oauth2/token`, {

@@ -47,7 +47,12 @@ describe('userinfo endpoint', () => {
 
   it('refuses the wrong subject on the client side, as a relying party must', async () => {
     const tokens = await signIn(emulator);
-    await expect(oidc.fetchUserInfo(config, tokens.body.access_token as string, '1')).rejects.toThrow();
+    await expect(oidc.fetchUserInfo(config, tokens.body.access_token as string, '1')).rejects.toThrow(
+      expect.objectContaining({
+        code: 'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED',
+        cause: expect.objectContaining({ message: 'unexpected "response" body "sub" property value' }),
+      }),
+    );
   });
 
   it('answers no token with 401 and a bare Bearer challenge', async () => {

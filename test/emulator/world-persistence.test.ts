@@ -29,12 +29,18 @@ describe('dataDir', () => {
     const command = (await call(emulator, 'POST', base, { name: 'kick', description: 'Kicks', name_localizations: { de: 'treten' } })).body;
     const global = (await call(emulator, 'POST', `/applications/${app}/commands`, { type: 2, name: 'Report' })).body;
     const token = bearer(emulator.createAccessToken({ scopes: 'applications.commands.permissions.update' }).accessToken);
-    const permissions = (await call(emulator, 'PUT', `${base}/${command.id}/permissions`, { permissions: [{ id: role.id, type: 1, permission: true }] }, token)).body;
+    const permissions = (await call(emulator, 'PUT', `${base}/${command.id}/permissions`, { permissions: [{ id: role.id, type: 1, permission: true }] }, token))
+      .body;
     const channels = (await call(emulator, 'GET', `/guilds/${guild.id}/channels`)).body;
     await emulator.close();
 
     emulator = await startEmulator(options);
-    expect((await call(emulator, 'GET', `/guilds/${guild.id}`)).body).toMatchObject({ name: 'Made later', owner_id: OWNER, preferred_locale: 'pt-BR', roles: [expect.anything(), expect.objectContaining({ id: role.id })] });
+    expect((await call(emulator, 'GET', `/guilds/${guild.id}`)).body).toMatchObject({
+      name: 'Made later',
+      owner_id: OWNER,
+      preferred_locale: 'pt-BR',
+      roles: [expect.anything(), expect.objectContaining({ id: role.id })],
+    });
     expect((await call(emulator, 'GET', '/guilds/900000000000000001')).body.name).toBe('Configured');
     expect((await call(emulator, 'GET', `/guilds/${guild.id}/channels`)).body).toEqual(channels);
     expect((await call(emulator, 'GET', `${base}/${command.id}`)).body).toEqual(command);
@@ -50,9 +56,19 @@ describe('dataDir', () => {
     const dataDir = tempDir('emulator-world-');
     await (await startEmulator({ users, dataDir })).close();
     const saved = (locale: string | undefined): void => {
-      const guild = { id: '900000000000000001', name: 'Old', ownerId: OWNER, roles: [{ id: '900000000000000001', name: '@everyone', permissions: '0', position: 0 }], channels: [], members: [] };
+      const guild = {
+        id: '900000000000000001',
+        name: 'Old',
+        ownerId: OWNER,
+        roles: [{ id: '900000000000000001', name: '@everyone', permissions: '0', position: 0 }],
+        channels: [],
+        members: [],
+      };
       const db = new Database(path.join(dataDir, 'emulator.sqlite'));
-      db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run('world:guilds', JSON.stringify([{ ...guild, ...(locale === undefined ? {} : { preferredLocale: locale }) }]));
+      db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(
+        'world:guilds',
+        JSON.stringify([{ ...guild, ...(locale === undefined ? {} : { preferredLocale: locale }) }]),
+      );
       db.close();
     };
     saved(undefined);

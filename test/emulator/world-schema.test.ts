@@ -100,7 +100,10 @@ describe('guilds, roles, members and channels', () => {
       stickers: [],
       approximate_member_count: 3,
     });
-    expect(guild.roles.find((r: { id: string }) => r.id === GUILD)).toMatchObject({ name: '@everyone', colors: { primary_color: 0, secondary_color: null, tertiary_color: null } });
+    expect(guild.roles.find((r: { id: string }) => r.id === GUILD)).toMatchObject({
+      name: '@everyone',
+      colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
+    });
     await valid('GET', '/guilds/900000000000009999', 404);
     await valid('GET', `/guilds/${GUILD}`, 401, { auth: null });
     await valid('GET', `/guilds/${GUILD}`, 403, { auth: bearer(PLAYER) });
@@ -115,7 +118,13 @@ describe('guilds, roles, members and channels', () => {
     const channels = await valid('GET', `/guilds/${GUILD}/channels`, 200);
     expect(channels.every((c: { flags: unknown }) => c.flags === 0)).toBe(true);
     const thread = channels.find((c: { id: string }) => c.id === '900000000000000016');
-    expect(thread).toMatchObject({ owner_id: OWNER, parent_id: '900000000000000011', message_count: 0, member_count: 0, thread_metadata: { archived: false, locked: false } });
+    expect(thread).toMatchObject({
+      owner_id: OWNER,
+      parent_id: '900000000000000011',
+      message_count: 0,
+      member_count: 0,
+      thread_metadata: { archived: false, locked: false },
+    });
     expect(channels.find((c: { type: number }) => c.type === 2)).toMatchObject({ bitrate: 64000, user_limit: 0, rtc_region: null });
     await valid('GET', `/guilds/900000000000009999/channels`, 404);
   });
@@ -203,7 +212,15 @@ describe('lobbies link to real channels; invites carry the real guild and channe
     const theirs = await valid('POST', `/lobbies/${lobby.id}/members/${OWNER}/invites`, 200);
     await valid('POST', `/lobbies/${lobby.id}/members/80351110224679999/invites`, 404);
     const invite = await valid('GET', `/invites/${mine.code}`, 200, { auth: null });
-    expect(invite).toMatchObject({ type: 0, code: mine.code, guild_id: GUILD, guild: { id: GUILD, name: 'World' }, channel: { id: '900000000000000011', type: 0, name: 'chat' }, max_uses: 1, uses: 0 });
+    expect(invite).toMatchObject({
+      type: 0,
+      code: mine.code,
+      guild_id: GUILD,
+      guild: { id: GUILD, name: 'World' },
+      channel: { id: '900000000000000011', type: 0, name: 'chat' },
+      max_uses: 1,
+      uses: 0,
+    });
     expect((await valid('GET', `/guilds/${invite.guild_id}`, 200)).name).toBe('World');
     // Accepting is the spec's route; the description has no POST /invites/{code}: its answer is the invite.
     const accepted = await call('POST', `/invites/${theirs.code}`, { auth: bearer(OWNER) });

@@ -65,7 +65,12 @@ describe('guilds', () => {
         },
       ],
     });
-    const channels = (await get(emulator, '/guilds/900000000000000001/channels')).body as { id: string; name: string; type: number; parent_id: string | null }[];
+    const channels = (await get(emulator, '/guilds/900000000000000001/channels')).body as {
+      id: string;
+      name: string;
+      type: number;
+      parent_id: string | null;
+    }[];
     const byName = new Map(channels.map((c) => [c.name, c]));
     expect(byName.get('lobby')).toMatchObject({ type: 0, parent_id: byName.get('Text')!.id });
     expect(byName.get('match-1')).toMatchObject({ type: 11, parent_id: byName.get('lobby')!.id, thread_metadata: { archived: false } });
@@ -86,7 +91,11 @@ describe('guilds', () => {
     await emulator.setGuildMember(guild.id, PLAYER, { roles: [role.id] });
     expect((await get(emulator, `/guilds/${guild.id}/members/${PLAYER}`)).body.roles).toEqual([role.id]);
     const voice = await emulator.createChannel(guild.id, { name: 'Voice', type: 2 });
-    const thread = await emulator.createChannel(guild.id, { name: 'thread', type: 11, parent: (await get(emulator, `/guilds/${guild.id}/channels`)).body[0].id });
+    const thread = await emulator.createChannel(guild.id, {
+      name: 'thread',
+      type: 11,
+      parent: (await get(emulator, `/guilds/${guild.id}/channels`)).body[0].id,
+    });
     expect(voice).toMatchObject({ type: 2, guild_id: guild.id });
     expect(thread.parent_id).not.toBeNull();
   });
@@ -101,7 +110,16 @@ describe('guilds', () => {
           id: '900000000000000002',
           roles: [{ id: '900000000000000010', name: 'Muted' }],
           members: [{ userId: PLAYER, roles: ['Muted'] }],
-          channels: [{ name: 'announcements', permissionOverwrites: [{ id: '@everyone', type: 'role', deny }, { id: 'Muted', type: 'role', deny: PermissionFlags.ViewChannel }, { id: OWNER, type: 'member', allow: deny }] }],
+          channels: [
+            {
+              name: 'announcements',
+              permissionOverwrites: [
+                { id: '@everyone', type: 'role', deny },
+                { id: 'Muted', type: 'role', deny: PermissionFlags.ViewChannel },
+                { id: OWNER, type: 'member', allow: deny },
+              ],
+            },
+          ],
         },
       ],
     });
@@ -113,12 +131,22 @@ describe('guilds', () => {
     ]);
     const role = await emulator.createRole('900000000000000002', { id: '900000000000000020', name: 'Given id' });
     expect(role.id).toBe('900000000000000020');
-    const channel = await emulator.createChannel('900000000000000002', { id: '900000000000000030', name: 'quiet', permissionOverwrites: [{ id: PLAYER, type: 'member', deny: '2048' }] });
+    const channel = await emulator.createChannel('900000000000000002', {
+      id: '900000000000000030',
+      name: 'quiet',
+      permissionOverwrites: [{ id: PLAYER, type: 'member', deny: '2048' }],
+    });
     expect(channel).toMatchObject({ id: '900000000000000030', permission_overwrites: [{ id: PLAYER, type: 1, allow: '0', deny: '2048' }] });
     await expect(emulator.createRole('900000000000000002', { id: '900000000000000020', name: 'again' })).rejects.toThrow(/role.id must be an id no other role/);
-    await expect(emulator.createChannel('900000000000000002', { name: 'x', permissionOverwrites: [{ id: '1', type: 'role' }] })).rejects.toThrow(/permissionOverwrites\[0\].id must be the id of a role/);
-    await expect(emulator.createChannel('900000000000000002', { name: 'x', permissionOverwrites: [{ id: PLAYER, type: 'user' as never }] })).rejects.toThrow(/must be 'role' or 'member'/);
-    await expect(startEmulator({ users, guilds: [{ channels: [{ name: 'x', permissionOverwrites: [{ id: 'Nobody', type: 'role' }] }] }] })).rejects.toThrow(/'@everyone' or the id or name of a role/);
+    await expect(emulator.createChannel('900000000000000002', { name: 'x', permissionOverwrites: [{ id: '1', type: 'role' }] })).rejects.toThrow(
+      /permissionOverwrites\[0\].id must be the id of a role/,
+    );
+    await expect(emulator.createChannel('900000000000000002', { name: 'x', permissionOverwrites: [{ id: PLAYER, type: 'user' as never }] })).rejects.toThrow(
+      /must be 'role' or 'member'/,
+    );
+    await expect(startEmulator({ users, guilds: [{ channels: [{ name: 'x', permissionOverwrites: [{ id: 'Nobody', type: 'role' }] }] }] })).rejects.toThrow(
+      /'@everyone' or the id or name of a role/,
+    );
   });
 
   it('answers 404 Unknown Guild, 401 without a credential and 403 for a Bearer token', async () => {
@@ -133,17 +161,29 @@ describe('guilds', () => {
   });
 
   it('refuses bad guild descriptions with argument errors that name the field', async () => {
-    await expect(startEmulator({ users, guilds: [{ ownerId: '1' }] })).rejects.toThrow(/startEmulator: options.guilds\[0\].ownerId must be the id of a user given in options.users/);
+    await expect(startEmulator({ users, guilds: [{ ownerId: '1' }] })).rejects.toThrow(
+      /startEmulator: options.guilds\[0\].ownerId must be the id of a user given in options.users/,
+    );
     await expect(startEmulator({ users, guilds: {} as never })).rejects.toThrow(TypeError);
-    await expect(startEmulator({ users, guilds: [{ members: [{ userId: PLAYER, roles: ['nope'] }] }] })).rejects.toThrow(/roles\[0\] must be the id or name of a role/);
-    await expect(startEmulator({ users, guilds: [{ channels: [{ name: 't', type: 11 }] }] })).rejects.toThrow(/channels\[0\].parent must be the id or name of the channel a thread lives in/);
-    await expect(startEmulator({ users, guilds: [{ roles: [{ name: 'x', permissions: 1 as never }] }] })).rejects.toThrow(/permissions must be a permission bit set/);
+    await expect(startEmulator({ users, guilds: [{ members: [{ userId: PLAYER, roles: ['nope'] }] }] })).rejects.toThrow(
+      /roles\[0\] must be the id or name of a role/,
+    );
+    await expect(startEmulator({ users, guilds: [{ channels: [{ name: 't', type: 11 }] }] })).rejects.toThrow(
+      /channels\[0\].parent must be the id or name of the channel a thread lives in/,
+    );
+    await expect(startEmulator({ users, guilds: [{ roles: [{ name: 'x', permissions: 1 as never }] }] })).rejects.toThrow(
+      /permissions must be a permission bit set/,
+    );
     await expect(startEmulator({ users, guilds: [{ id: '5' }, { id: '5' }] })).rejects.toThrow(/an id no other guild has/);
-    await expect(startEmulator({ users, guilds: [{ preferredLocale: 'xx-YY' }] })).rejects.toThrow(/options.guilds\[0\].preferredLocale must be a locale the service offers: one of .*en-US/);
+    await expect(startEmulator({ users, guilds: [{ preferredLocale: 'xx-YY' }] })).rejects.toThrow(
+      /options.guilds\[0\].preferredLocale must be a locale the service offers: one of .*en-US/,
+    );
     await expect(startEmulator({ users, guilds: [{ preferredLocale: 7 as never }] })).rejects.toThrow(TypeError);
     emulator = await startEmulator({ users, rateLimits: 'off' });
     await expect(emulator.createGuild({ ownerId: '42' })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE' });
-    await expect(emulator.createGuild({ preferredLocale: 'english' })).rejects.toThrow(/emulator.createGuild: guild.preferredLocale must be a locale the service offers/);
+    await expect(emulator.createGuild({ preferredLocale: 'english' })).rejects.toThrow(
+      /emulator.createGuild: guild.preferredLocale must be a locale the service offers/,
+    );
     await expect(emulator.createRole('77', { name: 'x' })).rejects.toThrow(/emulator.createRole: guildId must be the id of a guild of this emulator/);
     const guild = await emulator.createGuild();
     await expect(emulator.setGuildMember(guild.id, PLAYER, { roles: [guild.id] })).rejects.toThrow(/other than @everyone/);

@@ -83,7 +83,11 @@ const targetArb = fc.oneof(
   {
     weight: 6,
     arbitrary: fc
-      .tuple(fc.constantFrom('/callback', '/callback', '/callback', '/callback/', '/Callback', '/', '/favicon.ico'), fc.array(pieceArb, { maxLength: 5 }), fc.boolean())
+      .tuple(
+        fc.constantFrom('/callback', '/callback', '/callback', '/callback/', '/Callback', '/', '/favicon.ico'),
+        fc.array(pieceArb, { maxLength: 5 }),
+        fc.boolean(),
+      )
       .map(([path, pieces, question]) => `${path}${question || pieces.length > 0 ? `?${pieces.join('&')}` : ''}`),
   },
   { weight: 1, arbitrary: fc.string({ unit: byteArb, maxLength: 80 }).map((s) => `/${s}`) },
@@ -101,7 +105,8 @@ describe('the loopback listener against the reference model', () => {
     for (const entry of corpus) {
       const target = expand(entry.input, { STATE });
       const model = loopbackVerdict(target, STATE);
-      if (entry.status !== 431) expect(model, `model, loopback.jsonl line ${entry.line}`).toMatchObject({ status: entry.status, verdict: { kind: entry.expect } });
+      if (entry.status !== 431)
+        expect(model, `model, loopback.jsonl line ${entry.line}`).toMatchObject({ status: entry.status, verdict: { kind: entry.expect } });
       await request(target, entry.status === 431 ? { status: 431, verdict: { kind: 'ignore', why: 'head too large' } } : model);
     }
   });

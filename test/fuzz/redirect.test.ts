@@ -99,7 +99,16 @@ const pathArb = fc.oneof(
   { weight: 6, arbitrary: fc.constant('/authorize/callback') },
   {
     weight: 2,
-    arbitrary: fc.constantFrom('/authorize/callback/', '/Authorize/callback', 'authorize/callback', '/authorize%2Fcallback', '/authorize/./callback', '', '/', '//authorize/callback'),
+    arbitrary: fc.constantFrom(
+      '/authorize/callback/',
+      '/Authorize/callback',
+      'authorize/callback',
+      '/authorize%2Fcallback',
+      '/authorize/./callback',
+      '',
+      '/',
+      '//authorize/callback',
+    ),
   },
   { weight: 1, arbitrary: fc.webPath() },
 );
@@ -120,7 +129,21 @@ const paramArb = fc.oneof(
   { weight: 4, arbitrary: codeArb.map((v) => `code=${v}`) },
   {
     weight: 2,
-    arbitrary: fc.constantFrom('code', 'state', 'error=access_denied', 'error=server_error', 'error=', 'error_description=x%3Cb%3E', '', '=', `st%61te=${STATE}`, `STATE=${STATE}`, '%', 'a=%zz', 'x=1'),
+    arbitrary: fc.constantFrom(
+      'code',
+      'state',
+      'error=access_denied',
+      'error=server_error',
+      'error=',
+      'error_description=x%3Cb%3E',
+      '',
+      '=',
+      `st%61te=${STATE}`,
+      `STATE=${STATE}`,
+      '%',
+      'a=%zz',
+      'x=1',
+    ),
   },
   { weight: 1, arbitrary: fc.tuple(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 })).map(([k, v]) => `${k}=${v}`) },
 );
@@ -130,18 +153,32 @@ const queryArb = fc.oneof(
   {
     weight: 6,
     arbitrary: fc
-      .tuple(stateArb.map((v) => `state=${v}`), codeArb.map((v) => `code=${v}`), fc.array(paramArb, { maxLength: 2 }))
+      .tuple(
+        stateArb.map((v) => `state=${v}`),
+        codeArb.map((v) => `code=${v}`),
+        fc.array(paramArb, { maxLength: 2 }),
+      )
       .chain(([state, code, extra]) => fc.shuffledSubarray([state, code, ...extra], { minLength: 2 + extra.length })),
   },
   // Around the 64-parameter limit.
-  { weight: 1, arbitrary: fc.tuple(fc.array(paramArb, { maxLength: 3 }), fc.integer({ min: 58, max: 66 })).map(([p, n]) => [...p, ...Array<string>(n).fill('x=1')]) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.array(paramArb, { maxLength: 3 }), fc.integer({ min: 58, max: 66 })).map(([p, n]) => [...p, ...Array<string>(n).fill('x=1')]),
+  },
 );
-const fragmentArb = fc.option(fc.oneof(fc.constant(''), fc.string({ maxLength: 10 }), fc.array(paramArb, { maxLength: 3 }).map((p) => p.join('&'))));
+const fragmentArb = fc.option(
+  fc.oneof(
+    fc.constant(''),
+    fc.string({ maxLength: 10 }),
+    fc.array(paramArb, { maxLength: 3 }).map((p) => p.join('&')),
+  ),
+);
 
 const structuredArb = fc
   .tuple(schemeArb, authorityArb, pathArb, fc.boolean(), queryArb, fragmentArb)
-  .map(([scheme, authority, path, hasQuery, params, fragment]) =>
-    `${scheme}:${authority}${path}${hasQuery || params.length > 0 ? `?${params.join('&')}` : ''}${fragment === null ? '' : `#${fragment}`}`,
+  .map(
+    ([scheme, authority, path, hasQuery, params, fragment]) =>
+      `${scheme}:${authority}${path}${hasQuery || params.length > 0 ? `?${params.join('&')}` : ''}${fragment === null ? '' : `#${fragment}`}`,
   );
 
 // One character inserted, replaced or removed, to step just off a valid URL.
@@ -157,7 +194,9 @@ const mutatedArb = fc
 const arbitraryArb = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 200 }),
   fc.string({ unit: 'grapheme', maxLength: 50 }),
-  fc.string({ unit: fc.constantFrom('%', '2', 'F', '&', '=', '?', '#', ':', '/', 'a', '+'), maxLength: 60 }).map((s) => `${SCHEME}:/authorize/callback?state=${STATE}&${s}`),
+  fc
+    .string({ unit: fc.constantFrom('%', '2', 'F', '&', '=', '?', '#', ':', '/', 'a', '+'), maxLength: 60 })
+    .map((s) => `${SCHEME}:/authorize/callback?state=${STATE}&${s}`),
 );
 
 // Near the 8 KiB limit, in UTF-16 units and UTF-8 bytes.

@@ -78,7 +78,12 @@ export function connect(url: string, query = '?v=10&encoding=json'): Promise<Raw
 }
 
 /** HELLO then IDENTIFY: resolves with READY (the client is left after READY). */
-export async function identify(url: string, token: string, intents = 1, extra: Record<string, unknown> = {}): Promise<{ client: RawClient; ready: GatewayPayload }> {
+export async function identify(
+  url: string,
+  token: string,
+  intents = 1,
+  extra: Record<string, unknown> = {},
+): Promise<{ client: RawClient; ready: GatewayPayload }> {
   const client = await connect(url);
   const hello = await client.next();
   if (hello.op !== 10) throw new Error(`expected HELLO, got op ${hello.op}`);

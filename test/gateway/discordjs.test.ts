@@ -240,7 +240,7 @@ describe('discord.js: MESSAGE_CREATE and the MESSAGE_CONTENT rules', () => {
     return { c, seen };
   }
 
-  it('without MESSAGE_CONTENT the content is empty, except the bot\'s own messages and ones that mention it', async () => {
+  it("without MESSAGE_CONTENT the content is empty, except the bot's own messages and ones that mention it", async () => {
     const e = await start();
     const { c, seen } = await messages(e, [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages]);
     const lobby = c.guilds.cache.get(GUILD)!.channels.cache.find((ch) => ch.name === 'lobby')!;
@@ -280,7 +280,13 @@ describe('discord.js: APPLICATION_COMMAND_PERMISSIONS_UPDATE', () => {
     const e = await start();
     const c = await login(e);
     const base = `${e.apiBase}/applications/${APP}/guilds/${GUILD}/commands`;
-    const command = (await (await fetch(base, { method: 'POST', headers: { Authorization: `Bot ${e.botToken}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'kick', description: 'Kicks' }) })).json()) as { id: string };
+    const command = (await (
+      await fetch(base, {
+        method: 'POST',
+        headers: { Authorization: `Bot ${e.botToken}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'kick', description: 'Kicks' }),
+      })
+    ).json()) as { id: string };
     const token = e.createAccessToken({ userId: PLAYER, scopes: 'applications.commands.permissions.update' }).accessToken;
     const event = once<{ id: string; guildId: string; applicationId: string; permissions: unknown[] }>(c, Events.ApplicationCommandPermissionsUpdate);
     const put = await fetch(`${base}/${command.id}/permissions`, {

@@ -109,7 +109,13 @@ describe('op 8 REQUEST GUILD MEMBERS', () => {
     c.send({ op: 8, d: { guild_id: GUILD, query: 'racer', limit: 1000 } });
     expect((await c.next()).d.members).toHaveLength(100);
     c.send({ op: 8, d: { guild_id: GUILD, query: 'racer01', limit: 5 } });
-    expect((await c.next()).d.members.map((m: { user: { username: string } }) => m.user.username)).toEqual(['racer010', 'racer011', 'racer012', 'racer013', 'racer014']);
+    expect((await c.next()).d.members.map((m: { user: { username: string } }) => m.user.username)).toEqual([
+      'racer010',
+      'racer011',
+      'racer012',
+      'racer013',
+      'racer014',
+    ]);
     c.send({ op: 8, d: { guild_id: GUILD, user_ids: [MEMBERS[1]!.id, '42'], nonce: 'ids' } });
     expect((await c.next()).d).toMatchObject({ members: [{ user: { id: MEMBERS[1]!.id } }], not_found: ['42'], nonce: 'ids' });
     c.send({ op: 8, d: { guild_id: GUILD, user_ids: MEMBERS.map((m) => m.id) } });
@@ -124,5 +130,14 @@ describe('op 8 REQUEST GUILD MEMBERS', () => {
     const d = await session(e, 2);
     d.send({ op: 8, d: { guild_id: 'nope', query: '' } });
     expect((await d.closed).code).toBe(4002);
+    // Ids follow the one snowflake rule: no leading zero, at most 2^64 - 1.
+    for (const guildId of [`0${GUILD}`, '18446744073709551616']) {
+      const bad = await session(e, 2);
+      bad.send({ op: 8, d: { guild_id: guildId, query: '' } });
+      expect((await bad.closed).code).toBe(4002);
+    }
+    const ids = await session(e, 2);
+    ids.send({ op: 8, d: { guild_id: GUILD, user_ids: [`0${MEMBERS[0]!.id}`] } });
+    expect((await ids.closed).code).toBe(4002);
   });
 });

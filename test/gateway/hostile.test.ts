@@ -9,7 +9,7 @@ const opened = gatewayTestState();
 
 describe('hostile peers', () => {
   it('1,000 idle sockets: all closed 4009 after the heartbeat deadline, the gateway still serving meanwhile', async () => {
-    const e = (opened.emulator = await startEmulator({ rateLimits: 'off', gateway: { heartbeatIntervalMs: 1500 } }));
+    const e = (opened.emulator = await startEmulator({ rateLimits: 'off', gateway: { heartbeatIntervalMs: 1500, maxConnections: 1001 } }));
     const idle: RawClient[] = [];
     for (let i = 0; i < 1000; i += 100) idle.push(...(await Promise.all(Array.from({ length: 100 }, () => connect(e.gatewayUrl)))));
     opened.clients.push(...idle);

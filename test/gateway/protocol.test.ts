@@ -23,7 +23,17 @@ async function start(options: EmulatorOptions = {}): Promise<Emulator> {
       { id: PLAYER, username: 'player' },
       { id: FRIEND, username: 'friend' },
     ],
-    guilds: [{ id: GUILD, name: 'Guild One', members: [{ userId: FRIEND }], channels: [{ name: 'lobby', type: 0 }, { name: 'match', type: 11, parent: 'lobby' }] }],
+    guilds: [
+      {
+        id: GUILD,
+        name: 'Guild One',
+        members: [{ userId: FRIEND }],
+        channels: [
+          { name: 'lobby', type: 0 },
+          { name: 'match', type: 11, parent: 'lobby' },
+        ],
+      },
+    ],
     gateway: { heartbeatIntervalMs: 300, reconnectGraceMs: 200 },
     ...options,
   });
@@ -141,7 +151,10 @@ describe('IDENTIFY', () => {
     expect(r.d).toMatchObject({
       v: 10,
       user: { id: APP, username: 'Test Bot', bot: true },
-      guilds: [{ id: GUILD, unavailable: true }, { id: '900000000000000002', unavailable: true }],
+      guilds: [
+        { id: GUILD, unavailable: true },
+        { id: '900000000000000002', unavailable: true },
+      ],
       resume_gateway_url: e.gatewayUrl,
       shard: [0, 1],
       application: { id: APP, flags: Number(PRIVILEGED_FLAGS) },
@@ -152,7 +165,8 @@ describe('IDENTIFY', () => {
     expect(one.d.channels.map((c: { name: string }) => c.name)).toEqual(['general', 'lobby']);
     expect(one.d.threads.map((c: { name: string }) => c.name)).toEqual(['match']);
     expect(one.d.members.map((m: { user: { id: string } }) => m.user.id).sort()).toEqual([APP, PLAYER, FRIEND].sort());
-    for (const list of ['emojis', 'stickers', 'voice_states', 'presences', 'stage_instances', 'guild_scheduled_events', 'soundboard_sounds']) expect(one.d[list]).toEqual([]);
+    for (const list of ['emojis', 'stickers', 'voice_states', 'presences', 'stage_instances', 'guild_scheduled_events', 'soundboard_sounds'])
+      expect(one.d[list]).toEqual([]);
     expect(await client.next()).toMatchObject({ t: 'GUILD_CREATE', s: 3, d: { id: '900000000000000002' } });
     expect(e.gateway.sessions).toEqual([{ id: r.d.session_id, applicationId: APP, shard: [0, 1], intents: 3, seq: 3, connected: true }]);
   });
@@ -216,6 +230,53 @@ describe('IDENTIFY', () => {
     }
   });
 
+  it('closes 4010 for a shard count beyond maxShards, and accepts one at it', async () => {
+    const e = await start({ gateway: { heartbeatIntervalMs: 300, maxShards: 4 } });
+    const c = await open(e);
+    await c.next();
+    c.send({ op: 2, d: { token: e.botToken, properties: {}, intents: 1, shard: [0, 5] } });
+    expect(await c.closed).toEqual({ code: 4010, reason: 'Invalid shard: at most 4 shards.' });
+    expect(e.gateway.sessions).toEqual([]);
+    const { ready: r } = await ready(e, 1, e.botToken, { shard: [3, 4] });
+    expect(r.d.shard).toEqual([3, 4]);
+  });
+
+  it('counts IDENTIFYs against session_start_limit: past it closes 4004 until reset_after, then starts again', async () => {
+    let now = Date.UTC(2026, 0, 1);
+    const e = await start({ clock: () => now, gateway: { heartbeatIntervalMs: 300, sessionStartLimit: 2 } });
+    const bot = async (): Promise<any> => (await fetch(`${e.apiBase}/gateway/bot`, { headers: { Authorization: `Bot ${e.botToken}` } })).json();
+    expect((await bot()).session_start_limit).toMatchObject({ total: 2, remaining: 2, reset_after: 86_400_000 });
+    await ready(e);
+    now += 1000;
+    await ready(e);
+    expect((await bot()).session_start_limit).toMatchObject({ total: 2, remaining: 0, reset_after: 86_399_000 });
+    const refused = await open(e);
+    await refused.next();
+    refused.send({ op: 2, d: { token: e.botToken, properties: {}, intents: 1 } });
+    expect(await refused.closed).toEqual({ code: 4004, reason: 'Session start limit reached.' });
+    expect(e.gateway.sessions).toHaveLength(2);
+    // Another application has its own count; RESUME starts no session and is not counted.
+    expect((await ready(e, 1, e.botTokenOf(OTHER_APP))).ready.t).toBe('READY');
+    now += 86_400_000;
+    expect((await ready(e)).ready.t).toBe('READY');
+    expect((await bot()).session_start_limit).toMatchObject({ total: 2, remaining: 1 });
+  });
+
+  it('handles nothing a client sends after the gateway started a close: an IDENTIFY behind a 4002 starts no session', async () => {
+    const e = await start();
+    const c = await open(e);
+    await c.next();
+    // Both frames leave in one write: the IDENTIFY reaches the server behind the bad payload.
+    c.send('{not json');
+    c.send({ op: 2, d: { token: e.botToken, properties: {}, intents: 1 } });
+    c.send({ op: 1, d: null });
+    expect((await c.closed).code).toBe(4002);
+    expect(c.pending()).toEqual([]);
+    expect(e.gateway.sessions).toEqual([]);
+    const limit: any = await (await fetch(`${e.apiBase}/gateway/bot`, { headers: { Authorization: `Bot ${e.botToken}` } })).json();
+    expect(limit.session_start_limit.remaining).toBe(1000);
+  });
+
   it('closes 4005 for a second IDENTIFY', async () => {
     const e = await start();
     const { client } = await ready(e);
@@ -241,6 +302,29 @@ describe('sessions', () => {
     expect(missed).toMatchObject({ op: 0, s: 3, t: 'GUILD_MEMBER_UPDATE', d: { guild_id: GUILD, user: { id: PLAYER } } });
     expect(await back.next()).toMatchObject({ op: 0, s: 4, t: 'RESUMED' });
     expect(e.gateway.sessions[0]).toMatchObject({ id: sessionId, connected: true, seq: 4 });
+  });
+
+  it.each([
+    // 1,500 dispatches while away (seq 3 to 1502): the newest 1000 are seq 503 to 1502.
+    ['replays the newest 1000 dispatches', 502, 1000],
+    ['answers op 9 for a seq older than the newest 1000', 501, 0],
+  ])('RESUME after 1,500 dispatches %s', async (_name, seq, replayed) => {
+    const e = await start();
+    const { client, ready: r } = await ready(e, 1 | 2);
+    await client.nextDispatch('GUILD_CREATE');
+    e.gateway.dropConnections();
+    await client.closed;
+    for (let i = 0; i < 1500; i++) await e.setGuildMember(GUILD, PLAYER, {});
+    const back = await open(e);
+    await back.next();
+    back.send({ op: 6, d: { token: e.botToken, session_id: r.d.session_id, seq } });
+    if (replayed === 0) {
+      expect(await back.next()).toEqual({ op: 9, d: false });
+      return;
+    }
+    const seqs: number[] = [];
+    for (let p = await back.next(); p.t !== 'RESUMED'; p = await back.next()) seqs.push(p.s!);
+    expect(seqs).toEqual(Array.from({ length: replayed }, (_, i) => seq + 1 + i));
   });
 
   it('RESUME with a seq beyond the last sent closes 4007; an unknown session gets op 9 false', async () => {
@@ -343,14 +427,62 @@ async function vi_waitFor(check: () => boolean, timeoutMs = 2000): Promise<void>
   }
 }
 
+describe('connection cap', () => {
+  it('refuses an upgrade past maxConnections with 503 and a sentence; a freed slot is usable again', async () => {
+    const e = await start({ gateway: { heartbeatIntervalMs: 300, maxConnections: 2 } });
+    const first = await open(e);
+    await open(e);
+    await expect(connect(e.gatewayUrl)).rejects.toThrow('gateway upgrade answered 503');
+    first.close();
+    await first.closed;
+    const again = await open(e);
+    expect((await again.next()).op).toBe(10);
+  });
+
+  it('says why in the refusal body', async () => {
+    const e = await start({ gateway: { heartbeatIntervalMs: 300, maxConnections: 1 } });
+    await open(e);
+    const { request } = await import('node:http');
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request({
+        host: '127.0.0.1',
+        port: e.port,
+        path: '/gateway?v=10&encoding=json',
+        headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' },
+      });
+      req.on('response', (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('upgrade', () => reject(new Error('upgraded past the cap')));
+      req.on('error', reject);
+      req.end();
+    });
+    expect(answer.status).toBe(503);
+    expect(JSON.parse(answer.body)).toEqual({
+      code: 0,
+      message:
+        "The emulator's gateway already has 1 connections open (options.gateway.maxConnections): close some, or start the emulator with a larger maxConnections.",
+    });
+  });
+});
+
 describe('hooks and options', () => {
   it('invalidateSessions refuses a resumable that is not a boolean', async () => {
     const e = await start();
-    expect(() => e.gateway.invalidateSessions({ resumable: 'yes' as unknown as boolean })).toThrow(/emulator\.gateway\.invalidateSessions: options\.resumable must be a boolean/);
+    expect(() => e.gateway.invalidateSessions({ resumable: 'yes' as unknown as boolean })).toThrow(
+      /emulator\.gateway\.invalidateSessions: options\.resumable must be a boolean/,
+    );
   });
 
   it('startEmulator refuses bad gateway options with the option named', async () => {
     await expect(startEmulator({ gateway: { heartbeatIntervalMs: 0 } })).rejects.toThrow(/options\.gateway\.heartbeatIntervalMs/);
     await expect(startEmulator({ gateway: 'yes' as never })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
+    for (const name of ['maxShards', 'sessionStartLimit', 'maxConnections'] as const) {
+      await expect(startEmulator({ gateway: { [name]: 0 } })).rejects.toThrow(new RegExp(`options\\.gateway\\.${name}`));
+      await expect(startEmulator({ gateway: { [name]: 1.5 } })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE' });
+    }
   });
 });

@@ -121,7 +121,19 @@ afterAll(() => {
 describe('the native binding: module functions', () => {
   it('sha256 and base64UrlEncode take only a Uint8Array', () => {
     for (const fn of [native.sha256, native.base64UrlEncode]) {
-      for (const bad of [undefined, null, 'abc', [1, 2], new Uint16Array(2), new Float64Array(1), new DataView(new ArrayBuffer(2)), new ArrayBuffer(4), { length: 3, 0: 1 }, 1n, throwingProxy()]) {
+      for (const bad of [
+        undefined,
+        null,
+        'abc',
+        [1, 2],
+        new Uint16Array(2),
+        new Float64Array(1),
+        new DataView(new ArrayBuffer(2)),
+        new ArrayBuffer(4),
+        { length: 3, 0: 1 },
+        1n,
+        throwingProxy(),
+      ]) {
         expectArgError(() => fn(bad as Uint8Array), TypeError, 'data');
       }
     }
@@ -145,7 +157,7 @@ describe('the native binding: module functions', () => {
 });
 
 describe('the native binding: argument errors', () => {
-  it('read as the TypeScript layer\'s, and describe what was received without revealing it', () => {
+  it("read as the TypeScript layer's, and describe what was received without revealing it", () => {
     const args = new native.NativeAuthorizationArgs();
     const secret = 'a-secret-tok';
     const error = thrown(() => args.setClientId(secret as never)) as TypeError & { code: string };
@@ -179,9 +191,7 @@ describe('the native binding: argument errors', () => {
     const range = thrown(() => args.setClientId(1n << 64n)) as RangeError & { code: string };
     expect(range).toBeInstanceOf(RangeError);
     expect(range.code).toBe('ERR_OUT_OF_RANGE');
-    expect(range.message).toBe(
-      'AuthorizationArgs.setClientId: clientId must be an integer from 0 to 2^64-1; received the bigint 18446744073709551616n.',
-    );
+    expect(range.message).toBe('AuthorizationArgs.setClientId: clientId must be an integer from 0 to 2^64-1; received the bigint 18446744073709551616n.');
     const client = nativeClient();
     expect((thrown(() => nativeClient({ loopbackPort: 70_000 })) as Error).message).toBe(
       'new Client: loopbackPort must be an integer from 0 to 65535; received the number 70000.',
@@ -330,7 +340,10 @@ describe('the native binding: NativeClient', () => {
     for (const bad of NOT_STRINGS) expectArgError(() => client.handleRedirect(bad as string), TypeError, 'url');
     expect(client.handleRedirect(HUGE)).toBe(false);
 
-    const token = (...a: unknown[]) => () => (client.getToken as (...x: unknown[]) => void)(...a);
+    const token =
+      (...a: unknown[]) =>
+      () =>
+        (client.getToken as (...x: unknown[]) => void)(...a);
     for (const bad of NOT_BIGINTS) expectArgError(token(bad, 'c', VERIFIER, 'r'), TypeError, 'applicationId');
     expectArgError(token(-1n, 'c', VERIFIER, 'r'), RangeError, 'applicationId');
     for (const bad of NOT_STRINGS) {
@@ -346,7 +359,10 @@ describe('the native binding: NativeClient', () => {
       ['refreshToken', 'refreshToken'],
       ['revokeToken', 'token'],
     ] as const) {
-      const call = (...a: unknown[]) => () => (client[method] as (...x: unknown[]) => void)(...a);
+      const call =
+        (...a: unknown[]) =>
+        () =>
+          (client[method] as (...x: unknown[]) => void)(...a);
       for (const bad of NOT_BIGINTS) expectArgError(call(bad, 't'), TypeError, 'applicationId');
       for (const bad of BAD_BIGINTS) expectArgError(call(bad, 't'), RangeError, 'applicationId');
       for (const bad of NOT_STRINGS) expectArgError(call(1n, bad), TypeError, name);
@@ -407,8 +423,7 @@ describe('the native binding: NativeClient', () => {
   });
 
   it('survives an opener that closes the client while it is being called', () => {
-    let client!: NativeClient;
-    client = nativeClient({ openUrl: () => client.close() });
+    const client: NativeClient = nativeClient({ openUrl: () => client.close() });
     client.setApplicationId(5n);
     const args = new native.NativeAuthorizationArgs();
     args.setScopes('identify');
@@ -505,7 +520,11 @@ describe('the public TypeScript API', () => {
       for (const method of ['getToken', 'refreshToken', 'revokeToken'] as const) {
         const call = client[method].bind(client) as (o: unknown) => Promise<unknown>;
         for (const bad of [null, 1, 'x']) await expectRejection(call(bad), TypeError, 'options');
-        await expectRejection(call({ applicationId: -1n, code: 'c', codeVerifier: VERIFIER, redirectUri: 'r', refreshToken: 't', token: 't' }), RangeError, 'applicationId');
+        await expectRejection(
+          call({ applicationId: -1n, code: 'c', codeVerifier: VERIFIER, redirectUri: 'r', refreshToken: 't', token: 't' }),
+          RangeError,
+          'applicationId',
+        );
         await expectRejection(call({ applicationId: 1.5 }), TypeError, 'applicationId');
         await expectRejection(call({ timeoutMs: 0 }), RangeError, 'timeoutMs');
         await expectRejection(call({ signal: 'abort' }), TypeError, 'signal');

@@ -17,7 +17,13 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'Content-Type': 'application/json' }).end(typeof body === 'string' ? body : JSON.stringify(body));
 }
 
-const GOOD_DEVICE = { device_code: 'device-code-secret-0123456789', user_code: 'BCDF-GHJK', verification_uri: 'https://example.com/activate', expires_in: 60, interval: 0.02 };
+const GOOD_DEVICE = {
+  device_code: 'device-code-secret-0123456789',
+  user_code: 'BCDF-GHJK',
+  verification_uri: 'https://example.com/activate',
+  expires_in: 60,
+  interval: 0.02,
+};
 
 let service: HostileService;
 beforeAll(async () => {
@@ -29,7 +35,11 @@ afterAll(() => service.close());
 describe('device flow against a hostile service', () => {
   it.each([
     ['a javascript: verification_uri', { ...GOOD_DEVICE, verification_uri: 'javascript:alert(1)' }, /verification_uri is not an https URL/],
-    ['a plain-http verification_uri off loopback', { ...GOOD_DEVICE, verification_uri: 'http://evil.example/activate' }, /verification_uri is not an https URL/],
+    [
+      'a plain-http verification_uri off loopback',
+      { ...GOOD_DEVICE, verification_uri: 'http://evil.example/activate' },
+      /verification_uri is not an https URL/,
+    ],
     ['a user_code with control characters', { ...GOOD_DEVICE, user_code: 'AB\u001b[31mCD' }, /user_code is not/],
     ['no device_code', { ...GOOD_DEVICE, device_code: undefined }, /no usable device_code/],
     ['an interval of a week', { ...GOOD_DEVICE, interval: 604800 }, /interval is not/],
@@ -92,7 +102,8 @@ describe('device flow against a hostile service', () => {
     const error = await rejected<ClientResultError>(client.getTokenFromDevice({ onUserCode: () => undefined }));
     expect(error.oauthError).toBe('invalid_grant');
     expect(error.message).toContain('d'.repeat(2036));
-    for (const text of [error.message, error.responseBody, inspect(error), JSON.stringify(error)]) expect(text).not.toContain(GOOD_DEVICE.device_code.slice(0, 12));
+    for (const text of [error.message, error.responseBody, inspect(error), JSON.stringify(error)])
+      expect(text).not.toContain(GOOD_DEVICE.device_code.slice(0, 12));
   });
 });
 
@@ -124,7 +135,7 @@ describe('provisional tokens against a hostile service', () => {
     for (const text of [error.message, error.responseBody, inspect(error), JSON.stringify(error), String(error.stack)]) expect(text).not.toContain(secret);
   });
 
-  it("keeps even the start of the external token out of an error whose message cuts it at 300 characters", async () => {
+  it('keeps even the start of the external token out of an error whose message cuts it at 300 characters', async () => {
     handler = (_req, _body, res) => sendJson(res, 401, { code: 530001, message: `${'m'.repeat(285)}${secret}` });
     const error = await rejected<ClientResultError>(client.getProvisionalToken({ externalAuthType: 'STEAM_SESSION_TICKET', externalAuthToken: secret }));
     expect(error.message).toContain('m'.repeat(285));

@@ -10,7 +10,13 @@ import { rejected } from '../support/promises.js';
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 let handler: Handler = (_req, res) => res.writeHead(500).end();
 let client: Client;
-const GOOD_DEVICE = { device_code: 'device-code-secret-0123456789', user_code: 'BCDF-GHJK', verification_uri: 'https://example.com/activate', expires_in: 60, interval: 1 };
+const GOOD_DEVICE = {
+  device_code: 'device-code-secret-0123456789',
+  user_code: 'BCDF-GHJK',
+  verification_uri: 'https://example.com/activate',
+  expires_in: 60,
+  interval: 1,
+};
 
 let service: HostileService;
 beforeAll(async () => {
@@ -44,7 +50,11 @@ describe('device flow against a hostile device endpoint', () => {
     handler = (_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ ...GOOD_DEVICE, verification_uri: uri }));
     const shown: DeviceUserCode[] = [];
     const controller = new AbortController();
-    const pending = client.getTokenFromDevice({ onUserCode: (code) => void (shown.push(code), controller.abort()), signal: controller.signal, timeoutMs: 5_000 });
+    const pending = client.getTokenFromDevice({
+      onUserCode: (code) => void (shown.push(code), controller.abort()),
+      signal: controller.signal,
+      timeoutMs: 5_000,
+    });
     const error = await rejected<ClientResultError>(pending);
     expect(error).toBeInstanceOf(ClientResultError);
     expect(error.code).toBe('ERR_HTTP');

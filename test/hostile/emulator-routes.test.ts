@@ -32,7 +32,12 @@ interface Answer {
 }
 
 async function call(method: string, path: string, body?: string | Uint8Array, headers: Record<string, string> = {}): Promise<Answer> {
-  const res = await fetch(`${emulator.apiBase}${path}`, { method, body, headers: { Authorization: `Bot ${emulator.botToken}`, ...headers }, signal: AbortSignal.timeout(20_000) });
+  const res = await fetch(`${emulator.apiBase}${path}`, {
+    method,
+    body,
+    headers: { Authorization: `Bot ${emulator.botToken}`, ...headers },
+    signal: AbortSignal.timeout(20_000),
+  });
   const text = await res.text();
   let json: unknown;
   try {
@@ -83,7 +88,9 @@ describe('hostile JSON bodies', () => {
   });
 
   it('answers a component carrying a huge unknown array with a 2xx or a 4xx, never a 500', async () => {
-    const body = JSON.stringify({ components: [{ type: 1, components: [{ type: 2, style: 1, label: 'x', custom_id: 'x', junk: new Array(150_000).fill(0) }] }] });
+    const body = JSON.stringify({
+      components: [{ type: 1, components: [{ type: 2, style: 1, label: 'x', custom_id: 'x', junk: new Array(150_000).fill(0) }] }],
+    });
     const answer = await call('POST', `/channels/${channelId}/messages`, body, jsonHeaders);
     expect(answer.status, JSON.stringify(answer.json).slice(0, 300)).toBeLessThan(500);
   });
@@ -98,11 +105,18 @@ describe('hostile JSON bodies', () => {
 
 describe('hostile multipart bodies on POST /channels/{id}/messages', () => {
   const path = (): string => `/channels/${channelId}/messages`;
-  const multipart = (boundary: string, body: string | Buffer): Promise<Answer> => call('POST', path(), body, { 'Content-Type': `multipart/form-data; boundary=${boundary}` });
+  const multipart = (boundary: string, body: string | Buffer): Promise<Answer> =>
+    call('POST', path(), body, { 'Content-Type': `multipart/form-data; boundary=${boundary}` });
 
   it('refuses a broken boundary, a file part without end and a missing boundary with 400', async () => {
     expectServiceError(await multipart('abc', '--xyz\r\nContent-Disposition: form-data; name="payload_json"\r\n\r\n{}\r\n--xyz--\r\n'), 400);
-    expectServiceError(await multipart('abc', '--abc\r\nContent-Disposition: form-data; name="files[0]"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n' + 'x'.repeat(10_000)), 400);
+    expectServiceError(
+      await multipart(
+        'abc',
+        '--abc\r\nContent-Disposition: form-data; name="files[0]"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n' + 'x'.repeat(10_000),
+      ),
+      400,
+    );
     expectServiceError(await call('POST', path(), '--abc\r\n\r\n', { 'Content-Type': 'multipart/form-data' }), 400);
   });
 
@@ -158,7 +172,11 @@ describe('hostile paths and methods', () => {
   });
 
   it('refuses hostile device and provisional bodies with 4xx', async () => {
-    const device = await fetch(`${emulator.apiBase}/oauth2/device/authorize`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'client_id=' + 'x'.repeat(100_000) + '&scope=%ff%fe' });
+    const device = await fetch(`${emulator.apiBase}/oauth2/device/authorize`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'client_id=' + 'x'.repeat(100_000) + '&scope=%ff%fe',
+    });
     expect(device.status).toBeGreaterThanOrEqual(400);
     expect(device.status).toBeLessThan(500);
     const provisional = [deepArray(100_000), '{"__proto__":{"a":1}}', '[]', JSON.stringify({ client_id: 1, external_auth_type: [], external_auth_token: {} })];

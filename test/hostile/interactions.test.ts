@@ -9,20 +9,38 @@ import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createInteractionHandler, createInteractionRequestHandler, reply, verifyInteraction, type InteractionHandlerOptions } from '../../src/interactions/index.js';
+import {
+  createInteractionHandler,
+  createInteractionRequestHandler,
+  reply,
+  verifyInteraction,
+  type InteractionHandlerOptions,
+} from '../../src/interactions/index.js';
 import { rawExchange } from './support/raw-http.js';
 
 const { publicKey: publicKeyObject, privateKey } = generateKeyPairSync('ed25519');
 const publicKey = Buffer.from(publicKeyObject.export({ format: 'jwk' }).x as string, 'base64url').toString('hex');
 
-function signed(body: string | Buffer, key: KeyObject = privateKey, timestamp = String(Math.floor(Date.now() / 1000))): { 'x-signature-ed25519': string; 'x-signature-timestamp': string } {
+function signed(
+  body: string | Buffer,
+  key: KeyObject = privateKey,
+  timestamp = String(Math.floor(Date.now() / 1000)),
+): { 'x-signature-ed25519': string; 'x-signature-timestamp': string } {
   const signature = sign(null, Buffer.concat([Buffer.from(timestamp), Buffer.from(body)]), key).toString('hex');
   return { 'x-signature-ed25519': signature, 'x-signature-timestamp': timestamp };
 }
 
 const SECRET_TOKEN = 'aW50ZXJhY3Rpb246c2VjcmV0LXRva2VuLWRvLW5vdC1sZWFr';
 function command(extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ id: '1100000000000000001', application_id: '1100000000000000002', type: 2, token: SECRET_TOKEN, version: 1, data: { id: '1100000000000000003', name: 'roll', type: 1 }, ...extra });
+  return JSON.stringify({
+    id: '1100000000000000001',
+    application_id: '1100000000000000002',
+    type: 2,
+    token: SECRET_TOKEN,
+    version: 1,
+    data: { id: '1100000000000000003', name: 'roll', type: 1 },
+    ...extra,
+  });
 }
 
 const unhandled: unknown[] = [];
@@ -33,12 +51,19 @@ let server: Server;
 let port: number;
 
 function head(body: string | Buffer, headers: Record<string, string>, extra = ''): string {
-  const lines = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const lines = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   return `POST /interactions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nConnection: close\r\n${lines}${extra}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n`;
 }
 
 async function post(body: string | Buffer, headers: Record<string, string> = signed(body)): Promise<{ status: number; json: unknown }> {
-  const res = await fetch(`http://127.0.0.1:${port}/interactions`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, signal: AbortSignal.timeout(10_000) });
+  const res = await fetch(`http://127.0.0.1:${port}/interactions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+    signal: AbortSignal.timeout(10_000),
+  });
   const text = await res.text();
   return { status: res.status, json: text === '' ? undefined : JSON.parse(text) };
 }
@@ -77,7 +102,9 @@ describe('createInteractionHandler on node:http against a hostile peer', () => {
   });
 
   it('refuses a declared huge body with 413 before reading it', async () => {
-    const result = await rawExchange(port, ['POST /interactions HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000\r\n\r\n', 'x'.repeat(1000)], { timeoutMs: 5_000 });
+    const result = await rawExchange(port, ['POST /interactions HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000\r\n\r\n', 'x'.repeat(1000)], {
+      timeoutMs: 5_000,
+    });
     expect(result.status).toBe(413);
     expect(result.end).toBe('closed');
   });
@@ -92,7 +119,9 @@ describe('createInteractionHandler on node:http against a hostile peer', () => {
   });
 
   it('answers a chunked body that never ends with 503 and closes the socket', async () => {
-    const result = await rawExchange(port, ['POST /interactions HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n', '4\r\n{"a"\r\n'], { timeoutMs: 5_000 });
+    const result = await rawExchange(port, ['POST /interactions HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n', '4\r\n{"a"\r\n'], {
+      timeoutMs: 5_000,
+    });
     expect(result.status).toBe(503);
     expect(result.end).toBe('closed');
   });
@@ -144,14 +173,30 @@ describe('createInteractionHandler on node:http against a hostile peer', () => {
       () => Promise.reject(Object.assign(new Error('x'), { token: SECRET_TOKEN })),
       () => 42 as never,
       () => ({ type: 99 }) as never,
-      () => ({ get type(): number { throw new Error('getter'); } }) as never,
+      () =>
+        ({
+          get type(): number {
+            throw new Error('getter');
+          },
+        }) as never,
       () => {
         const cyclic: Record<string, unknown> = { type: 4, data: { content: 'x' } };
         cyclic.self = cyclic;
         return cyclic as never;
       },
       () => ({ type: 4, data: { content: 10n } }) as never,
-      () => new Proxy({}, { get() { throw new Error('proxy'); }, has() { throw new Error('proxy'); } }) as never,
+      () =>
+        new Proxy(
+          {},
+          {
+            get() {
+              throw new Error('proxy');
+            },
+            has() {
+              throw new Error('proxy');
+            },
+          },
+        ) as never,
     ];
     for (const fn of junk) {
       behaviour = fn;
@@ -199,7 +244,28 @@ describe('the interaction in onInteraction keeps its token out of logs', () => {
 });
 
 describe('verifyInteraction with junk of every type', () => {
-  const junk: unknown[] = [undefined, null, 0, -1, NaN, 1n, true, 'x', '', ' '.repeat(1e6), Symbol('s'), {}, [], ['a'], () => 'x', new Proxy({}, {}), Buffer.alloc(0), new Uint8Array(3), new Date(), { toString: () => 'a'.repeat(128) }];
+  const junk: unknown[] = [
+    undefined,
+    null,
+    0,
+    -1,
+    NaN,
+    1n,
+    true,
+    'x',
+    '',
+    ' '.repeat(1e6),
+    Symbol('s'),
+    {},
+    [],
+    ['a'],
+    () => 'x',
+    new Proxy({}, {}),
+    Buffer.alloc(0),
+    new Uint8Array(3),
+    new Date(),
+    { toString: () => 'a'.repeat(128) },
+  ];
   it('returns { ok: false } for junk request data and never throws', () => {
     for (const value of junk) {
       for (const field of ['body', 'signature', 'timestamp'] as const) {
@@ -228,10 +294,19 @@ describe('verifyInteraction with junk of every type', () => {
     const other = generateKeyPairSync('ed25519').privateKey;
     const body = command();
     const forged = signed(body, other);
-    expect(verifyInteraction({ body, publicKey, signature: forged['x-signature-ed25519'], timestamp: forged['x-signature-timestamp'] })).toMatchObject({ ok: false, reason: 'bad-signature' });
+    expect(verifyInteraction({ body, publicKey, signature: forged['x-signature-ed25519'], timestamp: forged['x-signature-timestamp'] })).toMatchObject({
+      ok: false,
+      reason: 'bad-signature',
+    });
     const old = signed(body, privateKey, '1');
-    expect(verifyInteraction({ body, publicKey, signature: old['x-signature-ed25519'], timestamp: old['x-signature-timestamp'] })).toMatchObject({ ok: false, reason: 'stale-timestamp' });
+    expect(verifyInteraction({ body, publicKey, signature: old['x-signature-ed25519'], timestamp: old['x-signature-timestamp'] })).toMatchObject({
+      ok: false,
+      reason: 'stale-timestamp',
+    });
     const future = signed(body, privateKey, '999999999999');
-    expect(verifyInteraction({ body, publicKey, signature: future['x-signature-ed25519'], timestamp: future['x-signature-timestamp'] })).toMatchObject({ ok: false, reason: 'future-timestamp' });
+    expect(verifyInteraction({ body, publicKey, signature: future['x-signature-ed25519'], timestamp: future['x-signature-timestamp'] })).toMatchObject({
+      ok: false,
+      reason: 'future-timestamp',
+    });
   });
 });

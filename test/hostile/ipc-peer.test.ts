@@ -24,7 +24,16 @@ function frame(opcode: number, body: unknown): Buffer {
   return Buffer.concat([header, payload]);
 }
 
-const READY = { cmd: 'DISPATCH', evt: 'READY', data: { v: 1, config: { cdn_host: 'cdn.example', api_endpoint: '//api.example', environment: 'production' }, user: { id: '1', username: 'x', discriminator: '0', avatar: null } }, nonce: null };
+const READY = {
+  cmd: 'DISPATCH',
+  evt: 'READY',
+  data: {
+    v: 1,
+    config: { cdn_host: 'cdn.example', api_endpoint: '//api.example', environment: 'production' },
+    user: { id: '1', username: 'x', discriminator: '0', avatar: null },
+  },
+  nonce: null,
+};
 
 /** A peer on `discord-ipc-0` that runs `onHandshake` when the client's first bytes arrive. */
 async function peer(onHandshake: (socket: net.Socket) => void): Promise<void> {
@@ -50,7 +59,13 @@ function trickle(socket: net.Socket, bytes: Buffer, everyMs: number, then?: () =
 }
 
 function newClient(): Client {
-  client = new Client({ applicationId: '1234567890123456789', desktopClientSocketDir: dir, desktopClientConnectTimeoutMs: 300, authorizeVia: 'desktopClient', openUrl: () => undefined });
+  client = new Client({
+    applicationId: '1234567890123456789',
+    desktopClientSocketDir: dir,
+    desktopClientConnectTimeoutMs: 300,
+    authorizeVia: 'desktopClient',
+    openUrl: () => undefined,
+  });
   return client;
 }
 
@@ -71,7 +86,9 @@ afterEach(async () => {
 async function signInFails(timeoutMs: number): Promise<ClientResultError> {
   const started = Date.now();
   const c = newClient();
-  const error = await rejected<ClientResultError>(c.authorize({ scopes: 'identify', codeChallenge: c.createAuthorizationCodeVerifier().challenge }, { timeoutMs }));
+  const error = await rejected<ClientResultError>(
+    c.authorize({ scopes: 'identify', codeChallenge: c.createAuthorizationCodeVerifier().challenge }, { timeoutMs }),
+  );
   expect(error).toBeInstanceOf(ClientResultError);
   // Wide bound: only a hang fails it.
   expect(Date.now() - started).toBeLessThan(timeoutMs + 10_000);

@@ -80,7 +80,15 @@ describe('a pending loopback sign-in under hostile local traffic', () => {
       expect(reply.end).toBe('closed');
     }
     // Random bytes with no line end: nothing to answer yet; we give up on our side.
-    const silent = await rawExchange(port, [randomBytes(1000).toString('latin1').replace(/[\r\n]/g, '.')], { timeoutMs: 300 });
+    const silent = await rawExchange(
+      port,
+      [
+        randomBytes(1000)
+          .toString('latin1')
+          .replace(/[\r\n]/g, '.'),
+      ],
+      { timeoutMs: 300 },
+    );
     expect(silent.status).toBeUndefined();
     expectStillPending();
   });
@@ -100,9 +108,7 @@ describe('a pending loopback sign-in under hostile local traffic', () => {
     if (reply.status !== undefined) expect(reply.status).toBe(431);
     else expect(reply.error).toMatch(/ECONNRESET|EPIPE/);
     // Twenty flooding connections at once.
-    const replies = await Promise.all(
-      Array.from({ length: 20 }, () => rawExchange(port, [`GET /x HTTP/1.1\r\n`, 'A: b\r\n'.repeat(3000)])),
-    );
+    const replies = await Promise.all(Array.from({ length: 20 }, () => rawExchange(port, [`GET /x HTTP/1.1\r\n`, 'A: b\r\n'.repeat(3000)])));
     for (const r of replies) expect(r.status === 431 || r.error !== undefined).toBe(true);
     expectStillPending();
   });
@@ -146,9 +152,7 @@ describe('a pending loopback sign-in under hostile local traffic', () => {
     const wrongState = await rawExchange(port, [`GET /callback?code=evil&state=not-${state} HTTP/1.0\r\n\r\n`]);
     expect(wrongState.status).toBe(400);
     expect(wrongState.text).toContain('does not belong to this sign-in');
-    const pipelined = await rawExchange(port, [
-      `GET /favicon.ico HTTP/1.1\r\n\r\nGET /callback?code=evil&state=wrong HTTP/1.1\r\n\r\nGET / HTTP/1.1\r\n\r\n`,
-    ]);
+    const pipelined = await rawExchange(port, [`GET /favicon.ico HTTP/1.1\r\n\r\nGET /callback?code=evil&state=wrong HTTP/1.1\r\n\r\nGET / HTTP/1.1\r\n\r\n`]);
     expect(pipelined.status).toBe(404);
     expect(pipelined.text.match(/HTTP\/1\.1 \d{3}/g)).toHaveLength(1);
     expect(pipelined.end).toBe('closed');
@@ -157,7 +161,11 @@ describe('a pending loopback sign-in under hostile local traffic', () => {
 
   it('assembles a request written one byte at a time within the time budget', async () => {
     const request = `GET /callback?code=evil&state=wrong HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`;
-    const reply = await rawExchange(port, [...request].map((c) => c), { delayMs: 5, timeoutMs: 8_000 });
+    const reply = await rawExchange(
+      port,
+      [...request].map((c) => c),
+      { delayMs: 5, timeoutMs: 8_000 },
+    );
     expect(reply.status).toBe(400);
     expect(reply.text).toContain('does not belong to this sign-in');
     expectStillPending();
@@ -180,7 +188,12 @@ describe('a pending loopback sign-in under hostile local traffic', () => {
 
   it('survives 200 junk connections at once, evicting the oldest beyond 128', async () => {
     const junk = await Promise.all(Array.from({ length: 200 }, () => openSocket(port)));
-    for (const socket of junk) socket.write(randomBytes(64).toString('latin1').replace(/[\r\n]/g, '.'));
+    for (const socket of junk)
+      socket.write(
+        randomBytes(64)
+          .toString('latin1')
+          .replace(/[\r\n]/g, '.'),
+      );
     kept.push(...junk);
     // 250 connections are open on our side; the listener keeps at most 128 of them.
     const all = kept.length;

@@ -56,7 +56,9 @@ describe('PlatformApi against a hostile service', () => {
       socket.on('close', () => clearInterval(timer));
     });
     const started = Date.now();
-    const error = (await client(apiBase).getLobby(LOBBY, { timeoutMs: 400 }).catch((e: unknown) => e)) as ApiRequestError;
+    const error = (await client(apiBase)
+      .getLobby(LOBBY, { timeoutMs: 400 })
+      .catch((e: unknown) => e)) as ApiRequestError;
     expect(error).toBeInstanceOf(ApiRequestError);
     expect(error.code).toBe('ERR_API_TIMEOUT');
     expect(Date.now() - started).toBeLessThan(3000);
@@ -74,7 +76,10 @@ describe('PlatformApi against a hostile service', () => {
       };
       pump();
     });
-    await expect(client(apiBase, { maxResponseBytes: 64 * 1024 }).getLobby(LOBBY)).rejects.toMatchObject({ code: 'ERR_API_RESPONSE_TOO_LARGE', message: expect.stringContaining('more than 65536 bytes') });
+    await expect(client(apiBase, { maxResponseBytes: 64 * 1024 }).getLobby(LOBBY)).rejects.toMatchObject({
+      code: 'ERR_API_RESPONSE_TOO_LARGE',
+      message: expect.stringContaining('more than 65536 bytes'),
+    });
   });
 
   it('refuses a declared length over the bound before reading the body', async () => {
@@ -83,14 +88,21 @@ describe('PlatformApi against a hostile service', () => {
       socket.write(head('200 OK', ['Content-Type: application/json', 'Content-Length: 999999999']));
       wrote++;
     });
-    await expect(client(apiBase).getLobby(LOBBY)).rejects.toMatchObject({ code: 'ERR_API_RESPONSE_TOO_LARGE', message: expect.stringContaining('999999999 bytes') });
+    await expect(client(apiBase).getLobby(LOBBY)).rejects.toMatchObject({
+      code: 'ERR_API_RESPONSE_TOO_LARGE',
+      message: expect.stringContaining('999999999 bytes'),
+    });
     expect(wrote).toBe(1);
   });
 
   it('reads past informational answers (103 Early Hints) to the real one', async () => {
     const apiBase = await hostile((socket) => {
       const body = JSON.stringify({ id: LOBBY });
-      socket.write(head('103 Early Hints', ['Link: </style.css>; rel=preload']) + head('200 OK', ['Content-Type: application/json', `Content-Length: ${body.length}`]) + body);
+      socket.write(
+        head('103 Early Hints', ['Link: </style.css>; rel=preload']) +
+          head('200 OK', ['Content-Type: application/json', `Content-Length: ${body.length}`]) +
+          body,
+      );
     });
     await expect(client(apiBase).getLobby(LOBBY)).resolves.toEqual({ id: LOBBY });
   });
@@ -99,7 +111,9 @@ describe('PlatformApi against a hostile service', () => {
     const apiBase = await hostile((socket) => {
       socket.end(head('200 OK', ['Content-Type: application/json', 'Content-Length: 50']) + '{"id":');
     });
-    const error = (await client(apiBase).getLobby(LOBBY).catch((e: unknown) => e)) as ApiRequestError;
+    const error = (await client(apiBase)
+      .getLobby(LOBBY)
+      .catch((e: unknown) => e)) as ApiRequestError;
     expect(error).toBeInstanceOf(ApiRequestError);
     expect(error.code).toBe('ERR_API_NETWORK');
     expect(error.message).not.toContain(TOKEN);
@@ -120,23 +134,56 @@ describe('PlatformApi against a hostile service', () => {
     expect(String(error.message)).not.toContain(TOKEN);
   });
 
-  it.each(['301 Moved Permanently', '302 Found', '303 See Other', '307 Temporary Redirect', '308 Permanent Redirect'])('rejects a %s answer as a redirect it does not follow', async (status) => {
-    const requests: string[] = [];
+  it("reads Retry-After as the sign-in client does: an HTTP date as the seconds until then, and the header when the body's retry_after is negative", async () => {
+    const at = new Date(Date.now() + 30_000).toUTCString();
     const apiBase = await hostile((socket, request) => {
-      requests.push(request.split('\r\n')[0]!);
-      const body = request.includes('/elsewhere') ? JSON.stringify({ id: LOBBY }) : '';
-      socket.write(head(request.includes('/elsewhere') ? '200 OK' : status, ['Content-Type: application/json', 'Location: /api/v10/elsewhere', `Content-Length: ${body.length}`]) + body);
+      const limited = request.startsWith('DELETE');
+      const body = limited
+        ? JSON.stringify({ message: 'You are being rate limited.', retry_after: -5, global: false })
+        : JSON.stringify({ message: 'Service Unavailable', code: 0 });
+      const headers = limited ? ['Retry-After: 7'] : [`Retry-After: ${at}`];
+      socket.write(
+        head(limited ? '429 Too Many Requests' : '503 Service Unavailable', [
+          'Content-Type: application/json',
+          `Content-Length: ${Buffer.byteLength(body)}`,
+          ...headers,
+        ]) + body,
+      );
     });
-    const api = client(apiBase);
-    for (const call of [() => api.getLobby(LOBBY), () => api.deleteLobby(LOBBY), () => api.createLobby({})]) {
-      const error = (await call().catch((e: unknown) => e)) as ApiRequestError;
-      expect(error).toBeInstanceOf(ApiRequestError);
-      expect(error.code).toBe('ERR_API_REDIRECT');
-      expect(error.message).toMatch(/answered 3\d\d, a redirect, which PlatformApi never follows.*Check apiBase/);
-      expect(error.message).not.toContain(TOKEN);
-    }
-    expect(requests.every((line) => !line.includes('/elsewhere'))).toBe(true);
+    const api = client(apiBase, { retries: 0 });
+    const unavailable = (await api.getLobby(LOBBY).catch((e: unknown) => e)) as ApiError;
+    expect(unavailable).toMatchObject({ status: 503 });
+    expect(unavailable.retryAfter).toBeGreaterThan(28);
+    expect(unavailable.retryAfter).toBeLessThanOrEqual(30);
+    await expect(api.deleteLobby(LOBBY)).rejects.toMatchObject({ status: 429, retryAfter: 7 });
   });
+
+  it.each(['301 Moved Permanently', '302 Found', '303 See Other', '307 Temporary Redirect', '308 Permanent Redirect'])(
+    'rejects a %s answer as a redirect it does not follow',
+    async (status) => {
+      const requests: string[] = [];
+      const apiBase = await hostile((socket, request) => {
+        requests.push(request.split('\r\n')[0]!);
+        const body = request.includes('/elsewhere') ? JSON.stringify({ id: LOBBY }) : '';
+        socket.write(
+          head(request.includes('/elsewhere') ? '200 OK' : status, [
+            'Content-Type: application/json',
+            'Location: /api/v10/elsewhere',
+            `Content-Length: ${body.length}`,
+          ]) + body,
+        );
+      });
+      const api = client(apiBase);
+      for (const call of [() => api.getLobby(LOBBY), () => api.deleteLobby(LOBBY), () => api.createLobby({})]) {
+        const error = (await call().catch((e: unknown) => e)) as ApiRequestError;
+        expect(error).toBeInstanceOf(ApiRequestError);
+        expect(error.code).toBe('ERR_API_REDIRECT');
+        expect(error.message).toMatch(/answered 3\d\d, a redirect, which PlatformApi never follows.*Check apiBase/);
+        expect(error.message).not.toContain(TOKEN);
+      }
+      expect(requests.every((line) => !line.includes('/elsewhere'))).toBe(true);
+    },
+  );
 
   it('learns a bucket from repeated rate-limit headers, and header names like __proto__ change nothing', async () => {
     let calls = 0;
@@ -173,13 +220,25 @@ describe('PlatformApi against a hostile service', () => {
       const channel = /channels\/(\d+)/.exec(line)![1]!;
       const body = JSON.stringify({ id: '1', channel_id: channel, attachments: [] });
       // One request per connection: the body that follows the head is not this server's concern.
-      socket.end(head('200 OK', ['Content-Type: application/json', `Content-Length: ${body.length}`, 'Connection: close', `X-RateLimit-Bucket: messages-${channel}`, 'X-RateLimit-Limit: 1', 'X-RateLimit-Remaining: 0', 'X-RateLimit-Reset-After: 30']) + body);
+      socket.end(
+        head('200 OK', [
+          'Content-Type: application/json',
+          `Content-Length: ${body.length}`,
+          'Connection: close',
+          `X-RateLimit-Bucket: messages-${channel}`,
+          'X-RateLimit-Limit: 1',
+          'X-RateLimit-Remaining: 0',
+          'X-RateLimit-Reset-After: 30',
+        ]) + body,
+      );
     });
     const api = client(apiBase);
     await api.createMessage('1111111111111111111', { content: 'one', files: [{ name: 'a.txt', data: 'a' }] });
     // The first channel's bucket is spent for 30 s: its next message would wait past the timeout, and is not sent.
     await expect(api.createMessage('1111111111111111111', { content: 'two' }, { timeoutMs: 1000 })).rejects.toMatchObject({ code: 'ERR_API_TIMEOUT' });
-    await expect(api.createMessage('2222222222222222222', { content: 'three' }, { timeoutMs: 1000 })).resolves.toMatchObject({ channel_id: '2222222222222222222' });
+    await expect(api.createMessage('2222222222222222222', { content: 'three' }, { timeoutMs: 1000 })).resolves.toMatchObject({
+      channel_id: '2222222222222222222',
+    });
     expect(seen).toEqual(['POST /api/v10/channels/1111111111111111111/messages HTTP/1.1', 'POST /api/v10/channels/2222222222222222222/messages HTTP/1.1']);
   });
 
@@ -217,7 +276,16 @@ describe('PlatformApi against a hostile service', () => {
     function expectScrubbed(error: unknown, secret: string): void {
       expect(error).toBeInstanceOf(ApiError);
       const e = error as ApiError;
-      for (const text of [e.message, String(e.stack), inspect(e), inspect(e, { depth: Infinity, showHidden: true }), JSON.stringify(e), JSON.stringify(e.errors), JSON.stringify(e.fieldErrors), String(e)]) {
+      for (const text of [
+        e.message,
+        String(e.stack),
+        inspect(e),
+        inspect(e, { depth: Infinity, showHidden: true }),
+        JSON.stringify(e),
+        JSON.stringify(e.errors),
+        JSON.stringify(e.fieldErrors),
+        String(e),
+      ]) {
         expect(text).not.toContain(secret);
         expect(text).not.toContain(encodeURIComponent(secret));
       }
@@ -232,7 +300,9 @@ describe('PlatformApi against a hostile service', () => {
       ['503 once retries are spent', '503 Service Unavailable', [], { serverErrorRetries: 1 }],
     ])('keeps a bot token out of an ApiError for a %s', async (_name, status, headers, options) => {
       const apiBase = await echoing(status, headers);
-      const error = await client(apiBase, options).getLobby(LOBBY).catch((e: unknown) => e);
+      const error = await client(apiBase, options)
+        .getLobby(LOBBY)
+        .catch((e: unknown) => e);
       expectScrubbed(error, TOKEN);
       expect((error as ApiError).fieldErrors.map((f) => f.path)).toContain('members.0.id');
     });
@@ -243,7 +313,9 @@ describe('PlatformApi against a hostile service', () => {
         const body = `{"code":50035,"message":"x","errors":${'{"a":'.repeat(depth)}"${TOKEN}"${'}'.repeat(depth)}}`;
         socket.write(head('400 Bad Request', ['Content-Type: application/json', `Content-Length: ${body.length}`]) + body);
       });
-      const error = (await client(apiBase).getLobby(LOBBY).catch((e: unknown) => e)) as ApiError;
+      const error = (await client(apiBase)
+        .getLobby(LOBBY)
+        .catch((e: unknown) => e)) as ApiError;
       expect(error).toBeInstanceOf(ApiError);
       expect(error.code).toBe(50035);
       expect(JSON.stringify(error.errors) + inspect(error, { depth: Infinity }) + JSON.stringify(error)).not.toContain(TOKEN);

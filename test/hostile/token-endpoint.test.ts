@@ -9,21 +9,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { Client, ClientResultError, ExternalAuthType, type TokenResult } from '../../src/index.js';
 import { rejected } from '../support/promises.js';
-import {
-  cutAfter,
-  garbage,
-  hang,
-  json,
-  raw,
-  reset,
-  stallAfter,
-  startTokenEndpoint,
-  type Answer,
-  type TokenEndpoint,
-} from '../support/token-endpoint.js';
+import { cutAfter, garbage, hang, json, raw, reset, stallAfter, startTokenEndpoint, type Answer, type TokenEndpoint } from '../support/token-endpoint.js';
 
 const REFRESH_TOKEN = 'refresh-token-the-game-stored-0123456789';
-const GOOD = { access_token: 'access-token-0123456789', token_type: 'Bearer', expires_in: 3600, refresh_token: 'next-refresh-0123456789', scope: 'identify email' };
+const GOOD = {
+  access_token: 'access-token-0123456789',
+  token_type: 'Bearer',
+  expires_in: 3600,
+  refresh_token: 'next-refresh-0123456789',
+  scope: 'identify email',
+};
 
 let endpoint: TokenEndpoint | undefined;
 afterEach(async () => {
@@ -37,7 +32,10 @@ async function serve(answer: Answer, host?: string): Promise<TokenEndpoint> {
   return endpoint;
 }
 
-async function refreshFails(answer: Answer, options: { timeoutMs?: number; client?: ConstructorParameters<typeof Client>[0] } = {}): Promise<ClientResultError> {
+async function refreshFails(
+  answer: Answer,
+  options: { timeoutMs?: number; client?: ConstructorParameters<typeof Client>[0] } = {},
+): Promise<ClientResultError> {
   const ep = await serve(answer);
   const client = ep.client(options.client);
   const error = await rejected<ClientResultError>(client.refreshToken({ refreshToken: REFRESH_TOKEN, timeoutMs: options.timeoutMs }));
@@ -119,7 +117,13 @@ describe('plain http on the loopback interface', () => {
     'is refused for %s, with a sentence naming the option',
     (apiBase) => {
       expect(() => new Client({ apiBase })).toThrow(
-        expect.objectContaining({ name: 'RangeError', code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/^new Client: apiBase must be an https URL; received .*Plain http is allowed only on 127\.0\.0\.1, localhost or \[::1\]\.$/) }),
+        expect.objectContaining({
+          name: 'RangeError',
+          code: 'ERR_OUT_OF_RANGE',
+          message: expect.stringMatching(
+            /^new Client: apiBase must be an https URL; received .*Plain http is allowed only on 127\.0\.0\.1, localhost or \[::1\]\.$/,
+          ),
+        }),
       );
     },
   );
@@ -134,16 +138,25 @@ function idToken(claims: Record<string, unknown>, header: Record<string, unknown
 describe('the ID token of a token response', () => {
   const now = () => Math.floor(Date.now() / 1000);
   /** Claims a client with applicationId 1234 and the endpoint's base as its issuer accepts. */
-  const claims = (base: string, more: Record<string, unknown> = {}) => ({ iss: base, sub: '42', aud: '1234', exp: now() + 600, iat: now(), nonce: 'n', ...more });
+  const claims = (base: string, more: Record<string, unknown> = {}) => ({
+    iss: base,
+    sub: '42',
+    aud: '1234',
+    exp: now() + 600,
+    iat: now(),
+    nonce: 'n',
+    ...more,
+  });
 
   // The tolerance is 30 s; the cases stay 10 s off it, since whole seconds pass between building a token and its check.
-  it('is accepted from the client\'s issuer, for its application, within its lifetime; a clock 20 s off still takes it', async () => {
+  it("is accepted from the client's issuer, for its application, within its lifetime; a clock 20 s off still takes it", async () => {
     const ep = await serve(json(200, GOOD));
     for (const token of [
       idToken(claims(ep.base)),
       idToken(claims(ep.base, { aud: ['1234'] })),
       idToken(claims(ep.base, { aud: ['1234', '999'], azp: '1234' })),
-      idToken(claims(ep.base, { exp: now() - 20, nbf: now() + 20, auth_time: now() - 5 })),
+      idToken(claims(ep.base, { azp: '1234' })),
+      idToken(claims(ep.base, { exp: now() - 20, nbf: now() + 20, iat: now() + 20, auth_time: now() - 5 })),
     ]) {
       ep.answer(json(200, { ...GOOD, id_token: token }));
       await expect(ep.client().refreshToken({ refreshToken: REFRESH_TOKEN })).resolves.toMatchObject({ idToken: token });
@@ -151,20 +164,68 @@ describe('the ID token of a token response', () => {
   });
 
   it.each([
-    ['another issuer', (base: string) => idToken(claims(base, { iss: `${base}/other` })), (base: string) => `its id_token was not issued by ${base}, the client's issuer`],
+    [
+      'another issuer',
+      (base: string) => idToken(claims(base, { iss: `${base}/other` })),
+      (base: string) => `its id_token was not issued by ${base}, the client's issuer`,
+    ],
     ['no issuer', (base: string) => idToken(claims(base, { iss: undefined })), () => 'its id_token has no iss claim'],
     ['another application', (base: string) => idToken(claims(base, { aud: '999' })), () => 'its id_token is not meant for application 1234 (its aud claim)'],
-    ['an audience list without this application', (base: string) => idToken(claims(base, { aud: ['999', '998'] })), () => 'its id_token is not meant for application 1234 (its aud claim)'],
-    ['other audiences and no azp', (base: string) => idToken(claims(base, { aud: ['1234', '999'] })), () => 'its id_token has other audiences and does not name application 1234 as its azp'],
-    ['other audiences and another azp', (base: string) => idToken(claims(base, { aud: ['1234', '999'], azp: '999' })), () => 'its id_token has other audiences and does not name application 1234 as its azp'],
+    [
+      'an audience list without this application',
+      (base: string) => idToken(claims(base, { aud: ['999', '998'] })),
+      () => 'its id_token is not meant for application 1234 (its aud claim)',
+    ],
+    [
+      'other audiences and no azp',
+      (base: string) => idToken(claims(base, { aud: ['1234', '999'] })),
+      () => 'its id_token has other audiences and does not name application 1234 as its azp',
+    ],
+    [
+      'other audiences and another azp',
+      (base: string) => idToken(claims(base, { aud: ['1234', '999'], azp: '999' })),
+      () => 'its id_token has other audiences and does not name application 1234 as its azp',
+    ],
+    [
+      'one audience and another azp',
+      (base: string) => idToken(claims(base, { azp: '999' })),
+      () => 'its id_token was issued to another party than application 1234 (its azp claim)',
+    ],
+    [
+      'an audience list of this application alone and another azp',
+      (base: string) => idToken(claims(base, { aud: ['1234'], azp: '999' })),
+      () => 'its id_token was issued to another party than application 1234 (its azp claim)',
+    ],
+    [
+      'an issue time 40 s ahead',
+      (base: string) => idToken(claims(base, { iat: now() + 40 })),
+      () => "its id_token was issued in the future (check that this machine's clock is right)",
+    ],
+    [
+      'an issue time a year ahead',
+      (base: string) => idToken(claims(base, { iat: now() + 365 * 86400 })),
+      () => "its id_token was issued in the future (check that this machine's clock is right)",
+    ],
     ['an empty subject', (base: string) => idToken(claims(base, { sub: '' })), () => "its id_token's sub is not a non-empty string"],
     ['no expiry', (base: string) => idToken(claims(base, { exp: undefined })), () => 'its id_token has no exp claim'],
     ['an expiry as a string', (base: string) => idToken(claims(base, { exp: String(now() + 600) })), () => "its id_token's exp is not a number of seconds"],
-    ['an expiry 40 s ago', (base: string) => idToken(claims(base, { exp: now() - 40 })), () => "its id_token has expired (check that this machine's clock is right)"],
-    ['a start 40 s ahead', (base: string) => idToken(claims(base, { nbf: now() + 40 })), () => "its id_token is not valid yet (check that this machine's clock is right)"],
+    [
+      'an expiry 40 s ago',
+      (base: string) => idToken(claims(base, { exp: now() - 40 })),
+      () => "its id_token has expired (check that this machine's clock is right)",
+    ],
+    [
+      'a start 40 s ahead',
+      (base: string) => idToken(claims(base, { nbf: now() + 40 })),
+      () => "its id_token is not valid yet (check that this machine's clock is right)",
+    ],
     ['the alg none', (base: string) => idToken(claims(base), { alg: 'none' }), () => "its id_token is not signed with RS256, the service's algorithm"],
     ['the alg HS256', (base: string) => idToken(claims(base), { alg: 'HS256' }), () => "its id_token is not signed with RS256, the service's algorithm"],
-    ['a critical header extension', (base: string) => idToken(claims(base), { alg: 'RS256', crit: ['exp'] }), () => 'its id_token names critical header extensions this client does not support'],
+    [
+      'a critical header extension',
+      (base: string) => idToken(claims(base), { alg: 'RS256', crit: ['exp'] }),
+      () => 'its id_token names critical header extensions this client does not support',
+    ],
   ])('is refused with %s, as a 200 this client cannot use, and no token is handed out', async (_name, token, phrase) => {
     const ep = await serve(json(400, {}));
     ep.answer(json(200, { ...GOOD, id_token: token(ep.base) }));
@@ -186,7 +247,9 @@ describe('the ID token of a token response', () => {
   it("is held to the client's issuer option when it has one", async () => {
     const ep = await serve(json(400, {}));
     ep.answer(json(200, { ...GOOD, id_token: idToken(claims('https://issuer.example')) }));
-    await expect(ep.client({ issuer: 'https://issuer.example' }).refreshToken({ refreshToken: REFRESH_TOKEN })).resolves.toMatchObject({ accessToken: GOOD.access_token });
+    await expect(ep.client({ issuer: 'https://issuer.example' }).refreshToken({ refreshToken: REFRESH_TOKEN })).resolves.toMatchObject({
+      accessToken: GOOD.access_token,
+    });
     const error = await rejected<ClientResultError>(ep.client().refreshToken({ refreshToken: REFRESH_TOKEN }));
     expect(error.message).toBe(`The token endpoint sent a response this client cannot use: its id_token was not issued by ${ep.base}, the client's issuer.`);
   });
@@ -233,7 +296,14 @@ describe('answers that are not a token response', () => {
 
   it('reports an HTML error page as the status and the page, with no OAuth error and no code', async () => {
     const error = await refreshFails(raw(502, '<html><body>Bad gateway</body></html>', { 'content-type': 'text/html' }));
-    expect(error).toMatchObject({ type: 'HTTPError', status: 502, retryable: true, oauthError: '', errorCode: 0, responseBody: '<html><body>Bad gateway</body></html>' });
+    expect(error).toMatchObject({
+      type: 'HTTPError',
+      status: 502,
+      retryable: true,
+      oauthError: '',
+      errorCode: 0,
+      responseBody: '<html><body>Bad gateway</body></html>',
+    });
     expect(error.message).toBe('The token endpoint answered HTTP 502. The service had a problem: try again later.');
   });
 
@@ -261,7 +331,11 @@ describe('answers that are not a token response', () => {
     ['no token_type', { ...GOOD, token_type: undefined }, 'its token_type is not Bearer'],
     ['a numeric token_type', { ...GOOD, token_type: 1 }, 'its token_type is not Bearer'],
     ['expires_in of null', { ...GOOD, expires_in: null }, 'its expires_in is not a number of seconds of 0 or more'],
-    ['expires_in too large to be finite', '{"access_token":"abc","token_type":"Bearer","expires_in":1e999}', 'its expires_in is not a number of seconds of 0 or more'],
+    [
+      'expires_in too large to be finite',
+      '{"access_token":"abc","token_type":"Bearer","expires_in":1e999}',
+      'its expires_in is not a number of seconds of 0 or more',
+    ],
     ['a numeric refresh_token', { ...GOOD, refresh_token: 5 }, 'its refresh_token is not a string of printable ASCII characters'],
     ['an empty refresh_token', { ...GOOD, refresh_token: '' }, 'its refresh_token is not a string of printable ASCII characters'],
     ['a refresh_token ending in a newline', { ...GOOD, refresh_token: 'next-refresh\n' }, 'its refresh_token is not a string of printable ASCII characters'],
@@ -287,7 +361,9 @@ describe('answers that are not a token response', () => {
     expect(error.message).toBe("The token endpoint sent a response this client cannot use: its id_token's header is not a JSON object.");
     expect(error.message).not.toContain(GOOD.access_token);
     const parts = await refreshFails(json(200, { ...GOOD, id_token: 'only.two' }));
-    expect(parts.message).toBe('The token endpoint sent a response this client cannot use: its id_token is not a JWT (three base64url parts separated by dots).');
+    expect(parts.message).toBe(
+      'The token endpoint sent a response this client cannot use: its id_token is not a JWT (three base64url parts separated by dots).',
+    );
     const header = Buffer.from('{"alg":"RS256"}').toString('base64url');
     const payload = await refreshFails(json(200, { ...GOOD, id_token: `${header}.${Buffer.from('[1]').toString('base64url')}.sig` }));
     expect(payload.message).toBe("The token endpoint sent a response this client cannot use: its id_token's payload is not a JSON object.");
@@ -296,7 +372,11 @@ describe('answers that are not a token response', () => {
   it.each([
     ['expires_in of 0', { ...GOOD, expires_in: 0 }, { expiresIn: 0 }],
     ['an empty scope', { ...GOOD, scope: '' }, { scopes: '' }],
-    ['scope names with every printable character but the quote and the backslash', { ...GOOD, scope: "!#$%&'()*+,-./0-9:;<=>?@A-Z[]^_`a-z{|}~ x" }, { scopes: "!#$%&'()*+,-./0-9:;<=>?@A-Z[]^_`a-z{|}~ x" }],
+    [
+      'scope names with every printable character but the quote and the backslash',
+      { ...GOOD, scope: "!#$%&'()*+,-./0-9:;<=>?@A-Z[]^_`a-z{|}~ x" },
+      { scopes: "!#$%&'()*+,-./0-9:;<=>?@A-Z[]^_`a-z{|}~ x" },
+    ],
     ['three scope names', { ...GOOD, scope: 'openid identify email' }, { scopes: 'openid identify email' }],
     ['a token of every b64token character', { ...GOOD, access_token: 'AZaz09-._~+/==' }, { accessToken: 'AZaz09-._~+/==' }],
     ['a refresh token with spaces and tildes', { ...GOOD, refresh_token: ' a b~ ' }, { refreshToken: ' a b~ ' }],
@@ -326,7 +406,9 @@ describe('the 1 MiB limit on response bodies', () => {
     expect(error.message).toBe(
       'The token endpoint sent a response this client cannot use: its body is larger than 1048576 bytes, the most this client reads from the token endpoints.',
     );
-    await (await arrived).closed;
+    await (
+      await arrived
+    ).closed;
   });
 
   it('hangs up on a declared length over the limit without waiting for the body', async () => {
@@ -337,7 +419,9 @@ describe('the 1 MiB limit on response bodies', () => {
     const arrived = ep.nextRequest();
     const error = await rejected<ClientResultError>(ep.client().refreshToken({ refreshToken: REFRESH_TOKEN }));
     expect(error).toMatchObject({ type: 'HTTPError', status: 400, message: expect.stringContaining('larger than 1048576 bytes') });
-    await (await arrived).closed;
+    await (
+      await arrived
+    ).closed;
   });
 });
 
@@ -412,12 +496,20 @@ describe('OAuth error bodies', () => {
     const error = await refreshFails(
       json(401, { error: 'invalid_client', code: 40001 }, { 'www-authenticate': 'Basic realm="token", error="invalid_client"' }),
     );
-    expect(error).toMatchObject({ type: 'HTTPError', status: 401, errorCode: 40001, retryable: false, responseBody: '{"error":"invalid_client","code":40001}' });
+    expect(error).toMatchObject({
+      type: 'HTTPError',
+      status: 401,
+      errorCode: 40001,
+      retryable: false,
+      responseBody: '{"error":"invalid_client","code":40001}',
+    });
     expect(error.message).toMatch(/^The token endpoint answered HTTP 401\b/);
   });
 
   it('take the OAuth error from the body when the WWW-Authenticate challenge names none', async () => {
-    const error = await refreshFails(json(401, { error: 'invalid_client', error_description: 'Unknown client.' }, { 'www-authenticate': 'Basic realm="token"' }));
+    const error = await refreshFails(
+      json(401, { error: 'invalid_client', error_description: 'Unknown client.' }, { 'www-authenticate': 'Basic realm="token"' }),
+    );
     expect(error).toMatchObject({ type: 'HTTPError', status: 401, oauthError: 'invalid_client' });
     const bad = await refreshFails(json(401, { error: 'bad"quote' }, { 'www-authenticate': 'Basic realm="token"' }));
     expect(bad).toMatchObject({ status: 401, oauthError: '' });
@@ -484,7 +576,9 @@ describe('network failures', () => {
     try {
       const error = await rejected<ClientResultError>(client.refreshToken({ refreshToken: REFRESH_TOKEN }));
       expect(error).toMatchObject({ type: 'NetworkError', code: 'ERR_NETWORK', status: 0, retryable: true });
-      expect(error.message).toBe("Could not reach the token endpoint: connection refused. Check the network connection and the client's apiBase, then try again.");
+      expect(error.message).toBe(
+        "Could not reach the token endpoint: connection refused. Check the network connection and the client's apiBase, then try again.",
+      );
     } finally {
       client.close();
     }
@@ -493,7 +587,9 @@ describe('network failures', () => {
   it('say the connection was reset on a TCP reset', async () => {
     const error = await refreshFails(reset);
     expect(error).toMatchObject({ type: 'NetworkError', code: 'ERR_NETWORK', retryable: true });
-    expect(error.message).toBe("Could not reach the token endpoint: the connection was reset. Check the network connection and the client's apiBase, then try again.");
+    expect(error.message).toBe(
+      "Could not reach the token endpoint: the connection was reset. Check the network connection and the client's apiBase, then try again.",
+    );
   });
 
   it('say the connection closed when it ends in the middle of the body', async () => {
@@ -583,7 +679,9 @@ describe('secrets the service echoes back', () => {
     const code = 'authorization-code-0123456789';
     const codeVerifier = 'verifier-'.padEnd(64, 'v');
     const redirectUri = 'http://127.0.0.1:5555/callback';
-    const ep = await serve(json(400, { error: 'invalid_grant', error_description: `bad ${code} for ${codeVerifier} at ${redirectUri}`, echo: [code, codeVerifier] }));
+    const ep = await serve(
+      json(400, { error: 'invalid_grant', error_description: `bad ${code} for ${codeVerifier} at ${redirectUri}`, echo: [code, codeVerifier] }),
+    );
     const error = await rejected<ClientResultError>(ep.client().getToken({ code, codeVerifier, redirectUri }));
     expect(error).toMatchObject({ type: 'HTTPError', status: 400, oauthError: 'invalid_grant' });
     for (const text of [error.message, error.responseBody]) {
@@ -593,7 +691,12 @@ describe('secrets the service echoes back', () => {
     // The redirect URI is not a secret: a developer needs to see it.
     expect(error.message).toContain(redirectUri);
     expect(error.responseBody).toContain(redirectUri);
-    expect(Object.fromEntries(ep.requests[0]!.params)).toMatchObject({ grant_type: 'authorization_code', code, code_verifier: codeVerifier, redirect_uri: redirectUri });
+    expect(Object.fromEntries(ep.requests[0]!.params)).toMatchObject({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: codeVerifier,
+      redirect_uri: redirectUri,
+    });
   });
 
   it('are scrubbed when the error code itself is the refresh token', async () => {

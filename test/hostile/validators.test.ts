@@ -33,7 +33,16 @@ function hostileBodies(): Array<[string, unknown]> {
     ['an array containing itself', { components: selfArray, options: selfArray }],
     ['a Proxy whose traps throw', hostileProxy()],
     ['a body whose components is a Proxy', { components: hostileProxy(), options: hostileProxy(), permissions: hostileProxy() }],
-    ['a component with a throwing getter', { components: [throwingGetter('components')], name: 'x', get description(): string { return trap(); } }],
+    [
+      'a component with a throwing getter',
+      {
+        components: [throwingGetter('components')],
+        name: 'x',
+        get description(): string {
+          return trap();
+        },
+      },
+    ],
     ['a million items', { components: million, options: million, permissions: million, title: 't', custom_id: 'c' }],
     ['a sparse array of 2^32-1', { components: sparse, options: sparse, permissions: sparse }],
     ['an empty Proxy', new Proxy({}, {})],
@@ -57,7 +66,11 @@ describe('validators against exotic objects', () => {
 
   for (const [name, validate] of validators) {
     it(`${name} returns errors and never throws or runs a getter`, () => {
-      const bodies = [...hostileBodies(), ['a revoked Proxy (revoked)', revoke()] as [string, unknown], ['an array of a million commands', new Array(1_000_000).fill({ name: 'x', description: 'y' })] as [string, unknown]];
+      const bodies = [
+        ...hostileBodies(),
+        ['a revoked Proxy (revoked)', revoke()] as [string, unknown],
+        ['an array of a million commands', new Array(1_000_000).fill({ name: 'x', description: 'y' })] as [string, unknown],
+      ];
       for (const [what, body] of bodies) {
         const started = Date.now();
         let result: { ok: boolean; errors: unknown[] } | undefined;

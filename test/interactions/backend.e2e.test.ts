@@ -120,13 +120,30 @@ describe('the example backend, driven by the emulator', () => {
 
     const picked = await emulator.clickComponent({ messageId: roll.message!.id, customId: 'colour', values: ['blue'] });
     expect(picked.response).toEqual({ type: 4, data: { content: 'Your dice are now blue.', flags: 64 } });
-    await expect(emulator.clickComponent({ messageId: roll.message!.id, customId: 'colour', values: ['green'] })).rejects.toThrow(/values among the select's option values/);
+    await expect(emulator.clickComponent({ messageId: roll.message!.id, customId: 'colour', values: ['green'] })).rejects.toThrow(
+      /values among the select's option values/,
+    );
   });
 
   it('suggests games while the player types an autocomplete option', async () => {
     const result = await emulator.autocomplete({ guildId: GUILD, name: 'play', options: [{ name: 'game', type: 3, value: 'ch', focused: true }] });
-    expect(result.response).toEqual({ type: 8, data: { choices: [{ name: 'Chess', value: 'chess' }, { name: 'Checkers', value: 'checkers' }] } });
-    const none = await emulator.autocomplete({ guildId: GUILD, name: 'play', options: [{ name: 'mode', type: 3, value: 'solo' }, { name: 'game', type: 3, value: 'zz', focused: true }] });
+    expect(result.response).toEqual({
+      type: 8,
+      data: {
+        choices: [
+          { name: 'Chess', value: 'chess' },
+          { name: 'Checkers', value: 'checkers' },
+        ],
+      },
+    });
+    const none = await emulator.autocomplete({
+      guildId: GUILD,
+      name: 'play',
+      options: [
+        { name: 'mode', type: 3, value: 'solo' },
+        { name: 'game', type: 3, value: 'zz', focused: true },
+      ],
+    });
     expect(none.response).toEqual({ type: 8, data: { choices: [] } });
   });
 
@@ -158,9 +175,15 @@ describe('the example backend, driven by the emulator', () => {
   it('refuses modal answers that break the component rules before sending anything', async () => {
     await emulator.invokeCommand({ guildId: GUILD, name: 'feedback' });
     await expect(emulator.submitModal({ customId: 'feedback', values: { review: 'meh' } })).rejects.toThrow(/text of 5 to 500 characters/);
-    await expect(emulator.submitModal({ customId: 'feedback', values: { review: 'Fine game' } })).rejects.toThrow(/options\.values\.mode must be from 1 to 1 values/);
-    await expect(emulator.submitModal({ customId: 'feedback', values: { review: 'Fine game', mode: ['solo'], difficulty: 'medium' } })).rejects.toThrow(/option values/);
-    await expect(emulator.submitModal({ customId: 'feedback', values: { review: 'Fine game', mode: ['solo'], difficulty: null } })).rejects.toThrow(/the radio group is required/);
+    await expect(emulator.submitModal({ customId: 'feedback', values: { review: 'Fine game' } })).rejects.toThrow(
+      /options\.values\.mode must be from 1 to 1 values/,
+    );
+    await expect(emulator.submitModal({ customId: 'feedback', values: { review: 'Fine game', mode: ['solo'], difficulty: 'medium' } })).rejects.toThrow(
+      /option values/,
+    );
+    await expect(emulator.submitModal({ customId: 'feedback', values: { review: 'Fine game', mode: ['solo'], difficulty: null } })).rejects.toThrow(
+      /the radio group is required/,
+    );
     await expect(emulator.submitModal({ customId: 'feedback', values: { nothing: 'x' } })).rejects.toThrow(/custom_id of a component in the modal/);
     const ok = await emulator.submitModal({ customId: 'feedback', values: { review: 'Fine game', mode: ['solo'] } });
     expect(ok.response.type).toBe(4);
@@ -195,13 +218,18 @@ describe('the example backend, driven by the emulator', () => {
     emulator.setEventWebhooksUrl(`${base}/events`);
     emulator.createAccessToken({ userId: FRIEND.id });
     emulator.revokeGrantsOf(FRIEND.id);
-    expect(await emulator.webhookEvents()).toEqual([{ applicationId: emulator.applicationId, event: 'APPLICATION_DEAUTHORIZED', userId: FRIEND.id, status: 204 }]);
+    expect(await emulator.webhookEvents()).toEqual([
+      { applicationId: emulator.applicationId, event: 'APPLICATION_DEAUTHORIZED', userId: FRIEND.id, status: 204 },
+    ]);
   });
 });
 
 describe('examples/interactions-backend/main.js --emulator', () => {
   it('registers itself with an emulator, rolls and rolls again', () => {
-    const output = execFileSync(process.execPath, [path.join(projectRoot, 'examples', 'interactions-backend', 'main.js'), '--emulator'], { encoding: 'utf8', timeout: 60_000 });
+    const output = execFileSync(process.execPath, [path.join(projectRoot, 'examples', 'interactions-backend', 'main.js'), '--emulator'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(output).toContain('Endpoint saved (PING answered: true; forged refused: true; stale refused: true).');
     expect(output).toMatch(/\/roll answered: You rolled \d+ \(d20\)\./);
     expect(output).toMatch(/"Roll again" updated the message: You rolled \d+ \(d20\)\./);

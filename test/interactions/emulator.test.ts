@@ -8,12 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { EmulatorClosedError, EmulatorInteractionError, startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { createGuild, registerCommands, interactionRecorder, serveInteractions, type InteractionsEndpoint } from './setup.js';
-import {
-  openModal,
-  reply,
-  type Interaction,
-  type ModalSubmitInteraction,
-} from '../../src/interactions/index.js';
+import { openModal, reply, type Interaction, type ModalSubmitInteraction } from '../../src/interactions/index.js';
 
 let GUILD = '';
 let CHANNEL = '';
@@ -56,13 +51,26 @@ afterAll(async () => {
 const last = (): Interaction => received.at(-1)!;
 
 async function callback(id: string, token: string, body: unknown): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(`${emulator.apiBase}/interactions/${id}/${token}/callback`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${emulator.apiBase}/interactions/${id}/${token}/callback`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: res.status === 204 ? undefined : await res.json() };
 }
 
 describe('interaction payloads', () => {
   it('carry the common fields, the member with its user, and the slash options with resolved users', async () => {
-    await emulator.invokeCommand({ guildId: GUILD, channelId: CHANNEL, name: 'duel', options: [{ name: 'opponent', type: 6, value: FRIEND }, { name: 'stake', type: 4, value: 5 }], locale: 'fr' });
+    await emulator.invokeCommand({
+      guildId: GUILD,
+      channelId: CHANNEL,
+      name: 'duel',
+      options: [
+        { name: 'opponent', type: 6, value: FRIEND },
+        { name: 'stake', type: 4, value: 5 },
+      ],
+      locale: 'fr',
+    });
     const i = last();
     expect(i).toMatchObject({
       type: 2,
@@ -79,7 +87,10 @@ describe('interaction payloads', () => {
       data: {
         name: 'duel',
         type: 1,
-        options: [{ name: 'opponent', type: 6, value: FRIEND }, { name: 'stake', type: 4, value: 5 }],
+        options: [
+          { name: 'opponent', type: 6, value: FRIEND },
+          { name: 'stake', type: 4, value: 5 },
+        ],
         resolved: { users: { [FRIEND]: { id: FRIEND, username: 'friend' } }, members: { [FRIEND]: { roles: [] } } },
       },
     });
@@ -99,16 +110,25 @@ describe('interaction payloads', () => {
     expect(a.id).not.toBe(b.id);
     expect(a.token).not.toBe(b.token);
     expect(a.data.id).toBe(b.data.id);
-    const listed = (await (await fetch(`${emulator.apiBase}/applications/${emulator.applicationId}/commands`, { headers: { Authorization: `Bot ${emulator.botToken}` } })).json()) as Array<{ id: string; name: string }>;
+    const listed = (await (
+      await fetch(`${emulator.apiBase}/applications/${emulator.applicationId}/commands`, { headers: { Authorization: `Bot ${emulator.botToken}` } })
+    ).json()) as Array<{ id: string; name: string }>;
     expect(a.data.id).toBe(listed.find((c) => c.name === 'ping')!.id);
   });
 
   it('need a guild of the world, a member, and a registered command', async () => {
     await expect(emulator.invokeCommand({ guildId: '1100000000000000001', name: 'ping' })).rejects.toThrow(/the id of a guild of this emulator/);
-    await expect(emulator.invokeCommand({ guildId: GUILD, name: 'unregistered' })).rejects.toThrow(/the name of a command of type 1 the application registered/);
+    await expect(emulator.invokeCommand({ guildId: GUILD, name: 'unregistered' })).rejects.toThrow(
+      /the name of a command of type 1 the application registered/,
+    );
     await expect(emulator.invokeCommand({ guildId: GUILD, name: 'Wave' })).rejects.toThrow(/the name of a command of type 1/);
     await expect(emulator.invokeCommand({ guildId: GUILD, channelId: '42', name: 'ping' })).rejects.toThrow(/the id of a channel of the guild/);
-    const stranger = await startEmulator({ users: [{ id: PLAYER, username: 'player' }, { id: '80351110224678999', username: 'stranger' }] });
+    const stranger = await startEmulator({
+      users: [
+        { id: PLAYER, username: 'player' },
+        { id: '80351110224678999', username: 'stranger' },
+      ],
+    });
     try {
       const { guildId } = await createGuild(stranger);
       await expect(stranger.invokeCommand({ guildId, name: 'ping', userId: '80351110224678999' })).rejects.toThrow(/a member of the guild/);
@@ -121,17 +141,30 @@ describe('interaction payloads', () => {
   it('carry target_id and resolved users and members for a user command, messages for a message command', async () => {
     const first = await emulator.invokeCommand({ guildId: GUILD, name: 'hello' });
     await emulator.invokeCommand({ guildId: GUILD, name: 'Wave', type: 2, targetId: FRIEND });
-    expect(last()).toMatchObject({ data: { type: 2, name: 'Wave', target_id: FRIEND, resolved: { users: { [FRIEND]: { id: FRIEND } }, members: { [FRIEND]: {} } } } });
+    expect(last()).toMatchObject({
+      data: { type: 2, name: 'Wave', target_id: FRIEND, resolved: { users: { [FRIEND]: { id: FRIEND } }, members: { [FRIEND]: {} } } },
+    });
     await emulator.invokeCommand({ guildId: GUILD, name: 'Pin', type: 3, targetId: first.message!.id });
-    expect(last()).toMatchObject({ data: { type: 3, target_id: first.message!.id, resolved: { messages: { [first.message!.id]: { id: first.message!.id, content: 'ok' } } } } });
+    expect(last()).toMatchObject({
+      data: { type: 3, target_id: first.message!.id, resolved: { messages: { [first.message!.id]: { id: first.message!.id, content: 'ok' } } } },
+    });
   });
 
   it('mark the focused option in an autocomplete and may lack required options', async () => {
     recorder.answer = () => ({ type: 8, data: { choices: [{ name: 'Alpha', value: 'a' }] } });
-    const result = await emulator.autocomplete({ guildId: GUILD, name: 'pick', options: [{ name: 'sub', type: 1, options: [{ name: 'q', type: 3, value: 'al', focused: true }] }] });
-    expect(last()).toMatchObject({ type: 4, data: { name: 'pick', type: 1, options: [{ name: 'sub', type: 1, options: [{ name: 'q', value: 'al', focused: true }] }] } });
+    const result = await emulator.autocomplete({
+      guildId: GUILD,
+      name: 'pick',
+      options: [{ name: 'sub', type: 1, options: [{ name: 'q', type: 3, value: 'al', focused: true }] }],
+    });
+    expect(last()).toMatchObject({
+      type: 4,
+      data: { name: 'pick', type: 1, options: [{ name: 'sub', type: 1, options: [{ name: 'q', value: 'al', focused: true }] }] },
+    });
     expect(result.response).toEqual({ type: 8, data: { choices: [{ name: 'Alpha', value: 'a' }] } });
-    await expect(emulator.autocomplete({ guildId: GUILD, name: 'pick', options: [{ name: 'q', type: 3, value: 'al' }] })).rejects.toThrow(/exactly one marked focused/);
+    await expect(emulator.autocomplete({ guildId: GUILD, name: 'pick', options: [{ name: 'q', type: 3, value: 'al' }] })).rejects.toThrow(
+      /exactly one marked focused/,
+    );
   });
 
   it('carry the component, its values and the message for a select; resolved users for a user select', async () => {
@@ -140,12 +173,21 @@ describe('interaction payloads', () => {
         content: 'Choose',
         components: [
           { type: 1, components: [{ type: 5, custom_id: 'who', max_values: 2 }] },
-          { type: 1, components: [{ type: 2, style: 1, custom_id: 'go', label: 'Go' }, { type: 2, style: 2, custom_id: 'off', label: 'Off', disabled: true }] },
+          {
+            type: 1,
+            components: [
+              { type: 2, style: 1, custom_id: 'go', label: 'Go' },
+              { type: 2, style: 2, custom_id: 'off', label: 'Off', disabled: true },
+            ],
+          },
         ],
       });
     const sent = await emulator.invokeCommand({ guildId: GUILD, name: 'menu' });
     // Missing component ids are filled in sequentially.
-    expect(sent.message!.components).toMatchObject([{ id: 1, components: [{ id: 2 }] }, { id: 3, components: [{ id: 4 }, { id: 5 }] }]);
+    expect(sent.message!.components).toMatchObject([
+      { id: 1, components: [{ id: 2 }] },
+      { id: 3, components: [{ id: 4 }, { id: 5 }] },
+    ]);
     recorder.answer = () => ({ type: 6 });
     await emulator.clickComponent({ messageId: sent.message!.id, customId: 'who', values: [PLAYER, FRIEND] });
     expect(last()).toMatchObject({
@@ -198,8 +240,14 @@ describe('acknowledgements', () => {
       return reply('first');
     };
     await emulator.invokeCommand({ guildId: GUILD, name: 'once' });
-    expect(await callback(seen!.id, seen!.token, { type: 4, data: { content: 'second' } })).toEqual({ status: 400, body: { code: 40060, message: 'Interaction has already been acknowledged.' } });
-    expect(await callback(seen!.id, `${seen!.token}x`, { type: 4, data: { content: 'x' } })).toEqual({ status: 404, body: { code: 10062, message: 'Unknown interaction' } });
+    expect(await callback(seen!.id, seen!.token, { type: 4, data: { content: 'second' } })).toEqual({
+      status: 400,
+      body: { code: 40060, message: 'Interaction has already been acknowledged.' },
+    });
+    expect(await callback(seen!.id, `${seen!.token}x`, { type: 4, data: { content: 'x' } })).toEqual({
+      status: 404,
+      body: { code: 10062, message: 'Unknown interaction' },
+    });
     expect(await callback('123', seen!.token, { type: 4, data: { content: 'x' } })).toMatchObject({ status: 404, body: { code: 10062 } });
   });
 
@@ -232,11 +280,22 @@ describe('acknowledgements', () => {
     const results: Array<{ status: number; body: unknown }> = [];
     recorder.answer = async (interaction) => {
       // A Text Input belongs in a modal, inside a Label, without its own label.
-      results.push(await callback(interaction.id, interaction.token, { type: 9, data: { custom_id: 'm', title: 'T', components: [{ type: 18, label: 'L', component: { type: 4, custom_id: 't', style: 1, label: 'no' } }] } }));
+      results.push(
+        await callback(interaction.id, interaction.token, {
+          type: 9,
+          data: { custom_id: 'm', title: 'T', components: [{ type: 18, label: 'L', component: { type: 4, custom_id: 't', style: 1, label: 'no' } }] },
+        }),
+      );
       return undefined;
     };
     await expect(emulator.invokeCommand({ guildId: GUILD, name: 'wrong' })).rejects.toMatchObject({ reason: 'no-response' });
-    expect(results[0]).toMatchObject({ status: 400, body: { code: 50035, errors: { data: { components: { 0: { component: { label: { _errors: [expect.objectContaining({ code: expect.any(String) })] } } } } } } } });
+    expect(results[0]).toMatchObject({
+      status: 400,
+      body: {
+        code: 50035,
+        errors: { data: { components: { 0: { component: { label: { _errors: [expect.objectContaining({ code: expect.any(String) })] } } } } } },
+      },
+    });
   }, 10_000);
 
   it('give up after 3 seconds without an acknowledgement; a late callback gets 10062', async () => {
@@ -259,7 +318,8 @@ describe('acknowledgements', () => {
     };
     const deferred = await emulator.invokeCommand({ guildId: GUILD, name: 'work' });
     const hook = `${emulator.apiBase}/webhooks/${emulator.applicationId}/${seen!.token}`;
-    const patch = (content: string) => fetch(`${hook}/messages/@original`, { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ content }) });
+    const patch = (content: string) =>
+      fetch(`${hook}/messages/@original`, { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ content }) });
     now += 14 * 60_000;
     const edited = await patch('done');
     expect(edited.status).toBe(200);
@@ -296,7 +356,10 @@ describe('refusals', () => {
     const other = await startEmulator();
     try {
       // This backend trusts the first emulator's key, so the second emulator's signatures are refused.
-      await expect(other.setInteractionsEndpoint(`${base}/`)).rejects.toMatchObject({ reason: 'endpoint-check', message: expect.stringMatching(/a signed PING did not get PONG/) });
+      await expect(other.setInteractionsEndpoint(`${base}/`)).rejects.toMatchObject({
+        reason: 'endpoint-check',
+        message: expect.stringMatching(/a signed PING did not get PONG/),
+      });
       const { guildId } = await createGuild(other);
       await expect(other.invokeCommand({ guildId, name: 'x' })).rejects.toMatchObject({ reason: 'no-endpoint' });
       expect(await other.checkInteractionsEndpoint().catch((e: unknown) => e)).toBeInstanceOf(EmulatorInteractionError);
@@ -324,7 +387,9 @@ describe('refusals', () => {
     await expect(emulator.submitModal({ customId: 'never-opened' })).rejects.toThrow(/a modal the application opened/);
     expect(() => emulator.setEventWebhooksUrl('ftp://example.com/')).toThrow(/an absolute http\(s\) URL/);
     expect(() => emulator.publicKeyOf('42')).toThrow(/the id of an application/);
-    await expect(startEmulator({ applications: [{ id: '1', interactionsEndpointUrl: 'not a url' }] })).rejects.toThrow(/interactionsEndpointUrl must be an absolute http\(s\) URL/);
+    await expect(startEmulator({ applications: [{ id: '1', interactionsEndpointUrl: 'not a url' }] })).rejects.toThrow(
+      /interactionsEndpointUrl must be an absolute http\(s\) URL/,
+    );
   });
 
   it('shows its public key but never a private key; refuses to deliver once closed', async () => {

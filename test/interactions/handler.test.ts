@@ -33,7 +33,15 @@ function signedRequest(payload: unknown, timestamp = Math.floor(Date.now() / 100
   return { body, headers: { 'x-signature-ed25519': sign(null, Buffer.from(ts + body), privateKey).toString('hex'), 'x-signature-timestamp': ts } };
 }
 
-const command = { id: '11', application_id: '22', type: 2, token: 'interaction-token-secret', version: 1, app_permissions: '0', data: { id: '33', name: 'hello', type: 1 } };
+const command = {
+  id: '11',
+  application_id: '22',
+  type: 2,
+  token: 'interaction-token-secret',
+  version: 1,
+  app_permissions: '0',
+  data: { id: '33', name: 'hello', type: 1 },
+};
 
 describe('createInteractionRequestHandler (plain form)', () => {
   it('answers a signed PING with PONG without calling onInteraction', async () => {
@@ -64,7 +72,10 @@ describe('createInteractionRequestHandler (plain form)', () => {
   it('reads the signature headers whatever their case in a plain headers object', async () => {
     const handle = createInteractionRequestHandler({ publicKey, onInteraction: () => reply('case') });
     const { body, headers } = signedRequest(command);
-    const response = await handle({ body, headers: { 'X-Signature-Ed25519': headers['x-signature-ed25519'], 'X-SIGNATURE-TIMESTAMP': headers['x-signature-timestamp'] } });
+    const response = await handle({
+      body,
+      headers: { 'X-Signature-Ed25519': headers['x-signature-ed25519'], 'X-SIGNATURE-TIMESTAMP': headers['x-signature-timestamp'] },
+    });
     expect(response.status).toBe(200);
   });
 
@@ -81,7 +92,10 @@ describe('createInteractionRequestHandler (plain form)', () => {
     expect(JSON.parse(tampered.body)).toEqual({ error: 'bad-signature', message: 'invalid request signature' });
     const stale = await handle(signedRequest(command, Math.floor(Date.now() / 1000) - 301));
     expect(JSON.parse(stale.body)).toMatchObject({ error: 'stale-timestamp' });
-    const repeated = await handle({ body: good.body, headers: { ...good.headers, 'x-signature-ed25519': [good.headers['x-signature-ed25519']!, 'aa'] as never } });
+    const repeated = await handle({
+      body: good.body,
+      headers: { ...good.headers, 'x-signature-ed25519': [good.headers['x-signature-ed25519']!, 'aa'] as never },
+    });
     expect(repeated.status).toBe(401);
     expect(tampered.body + stale.body).not.toContain('interaction-token-secret');
   });
@@ -95,7 +109,10 @@ describe('createInteractionRequestHandler (plain form)', () => {
     }
     const ts = String(Math.floor(Date.now() / 1000));
     const raw = '{not json';
-    const response = await handle({ body: raw, headers: { 'x-signature-ed25519': sign(null, Buffer.from(ts + raw), privateKey).toString('hex'), 'x-signature-timestamp': ts } });
+    const response = await handle({
+      body: raw,
+      headers: { 'x-signature-ed25519': sign(null, Buffer.from(ts + raw), privateKey).toString('hex'), 'x-signature-timestamp': ts },
+    });
     expect(response.status).toBe(400);
   });
 
@@ -169,10 +186,16 @@ describe('createInteractionRequestHandler (plain form)', () => {
   });
 
   it('throws argument errors for a wrong configuration', () => {
-    expect(() => createInteractionRequestHandler({ publicKey: 'abc', onInteraction: () => undefined })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }));
+    expect(() => createInteractionRequestHandler({ publicKey: 'abc', onInteraction: () => undefined })).toThrow(
+      expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }),
+    );
     expect(() => createInteractionRequestHandler({ publicKey } as never)).toThrow(/options\.onInteraction must be a function/);
-    expect(() => createInteractionRequestHandler({ publicKey, onInteraction: () => undefined, timeoutMs: 0 })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }));
-    expect(() => createInteractionHandler({ publicKey, onInteraction: () => undefined, maxBodyBytes: 0 })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }));
+    expect(() => createInteractionRequestHandler({ publicKey, onInteraction: () => undefined, timeoutMs: 0 })).toThrow(
+      expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }),
+    );
+    expect(() => createInteractionHandler({ publicKey, onInteraction: () => undefined, maxBodyBytes: 0 })).toThrow(
+      expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }),
+    );
     expect(() => createInteractionHandler(undefined as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
   });
 });
@@ -224,14 +247,20 @@ describe('createInteractionHandler (node:http)', () => {
 describe('response builders', () => {
   it('build each response type', () => {
     expect(reply('hi', { ephemeral: true })).toEqual({ type: 4, data: { content: 'hi', flags: 64 } });
-    expect(reply({ components: [{ type: 10, content: 'v2' }], flags: 1 << 15 }, { ephemeral: true })).toEqual({ type: 4, data: { components: [{ type: 10, content: 'v2' }], flags: (1 << 15) | 64 } });
+    expect(reply({ components: [{ type: 10, content: 'v2' }], flags: 1 << 15 }, { ephemeral: true })).toEqual({
+      type: 4,
+      data: { components: [{ type: 10, content: 'v2' }], flags: (1 << 15) | 64 },
+    });
     expect(() => reply({ content: 'v2', flags: 1 << 15 })).toThrow(/IS_COMPONENTS_V2/);
     expect(defer()).toEqual({ type: 5 });
     expect(defer({ ephemeral: true })).toEqual({ type: 5, data: { flags: 64 } });
     expect(deferUpdate()).toEqual({ type: 6 });
     expect(update({ content: 'new' })).toEqual({ type: 7, data: { content: 'new' } });
     expect(autocompleteResult([{ name: 'A', value: 1 }])).toEqual({ type: 8, data: { choices: [{ name: 'A', value: 1 }] } });
-    expect(openModal({ custom_id: 'm', title: 'T', components: [{ type: 10, content: 'x' }] })).toEqual({ type: 9, data: { custom_id: 'm', title: 'T', components: [{ type: 10, content: 'x' }] } });
+    expect(openModal({ custom_id: 'm', title: 'T', components: [{ type: 10, content: 'x' }] })).toEqual({
+      type: 9,
+      data: { custom_id: 'm', title: 'T', components: [{ type: 10, content: 'x' }] },
+    });
   });
 
   it('refuse what the service would refuse, with argument errors', () => {
@@ -242,14 +271,32 @@ describe('response builders', () => {
     expect(() => autocompleteResult(Array.from({ length: 26 }, (_, i) => ({ name: `n${i}`, value: i })))).toThrow(/at most 25 choices/);
     expect(() => autocompleteResult([{ name: '', value: 'a' }])).toThrow(/1 to 100 characters/);
     expect(() => autocompleteResult([{ name: 'a', value: Number.NaN }])).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
-    expect(() => openModal({ custom_id: 'm', title: 'x'.repeat(46), components: [{ type: 10, content: 'x' }] })).toThrow(/modal must be a modal the components rules accept/);
+    expect(() => openModal({ custom_id: 'm', title: 'x'.repeat(46), components: [{ type: 10, content: 'x' }] })).toThrow(
+      /modal must be a modal the components rules accept/,
+    );
     expect(() => openModal({ custom_id: '', title: 'T', components: [{ type: 10, content: 'x' }] })).toThrow(/modal\.custom_id/);
     expect(() => openModal({ custom_id: 'm', title: 'T', components: [] })).toThrow(/modal\.components/);
-    expect(() => reply({ content: 'x', components: [{ type: 1, components: [{ type: 4, custom_id: 't', style: 1 } as never] }] })).toThrow(/message must be a message the components rules accept/);
+    expect(() => reply({ content: 'x', components: [{ type: 1, components: [{ type: 4, custom_id: 't', style: 1 } as never] }] })).toThrow(
+      /message must be a message the components rules accept/,
+    );
   });
 
   it('find the focused option, inside subcommands too', () => {
-    const interaction = { type: 4, data: { options: [{ name: 'sub', type: 1, options: [{ name: 'a', type: 3, value: 'x' }, { name: 'b', type: 3, value: 'y', focused: true }] }] } } as unknown as AutocompleteInteraction;
+    const interaction = {
+      type: 4,
+      data: {
+        options: [
+          {
+            name: 'sub',
+            type: 1,
+            options: [
+              { name: 'a', type: 3, value: 'x' },
+              { name: 'b', type: 3, value: 'y', focused: true },
+            ],
+          },
+        ],
+      },
+    } as unknown as AutocompleteInteraction;
     expect(isAutocomplete(interaction)).toBe(true);
     expect(focusedOption(interaction)).toEqual({ name: 'b', type: 3, value: 'y', focused: true });
   });

@@ -78,8 +78,28 @@ describe('the reply to a command', () => {
     answer = () => reply(ROLL as never);
     const result = await emulator.invokeCommand({ guildId: GUILD, name: 'roll' });
     const message = valid(result.message);
-    expect(message).toMatchObject({ type: 20, tts: false, mention_everyone: false, mentions: [], mention_roles: [], attachments: [], pinned: false, application_id: APP, webhook_id: APP });
-    expect(message.author).toEqual({ id: APP, username: 'Dice Bot', global_name: null, discriminator: '0', avatar: null, public_flags: 0, flags: 0, primary_guild: null, bot: true });
+    expect(message).toMatchObject({
+      type: 20,
+      tts: false,
+      mention_everyone: false,
+      mentions: [],
+      mention_roles: [],
+      attachments: [],
+      pinned: false,
+      application_id: APP,
+      webhook_id: APP,
+    });
+    expect(message.author).toEqual({
+      id: APP,
+      username: 'Dice Bot',
+      global_name: null,
+      discriminator: '0',
+      avatar: null,
+      public_flags: 0,
+      flags: 0,
+      primary_guild: null,
+      bot: true,
+    });
     expect(message.interaction_metadata).toEqual({
       id: result.interactionId,
       type: 2,
@@ -87,7 +107,9 @@ describe('the reply to a command', () => {
       authorizing_integration_owners: { '0': GUILD },
     });
     // Echoed components with the service's defaults.
-    expect(message.components[1]).toMatchObject({ accessory: { type: 11, description: null, spoiler: false, media: { id: expect.stringMatching(/^\d+$/), proxy_url: 'https://cdn.example.com/die.png' } } });
+    expect(message.components[1]).toMatchObject({
+      accessory: { type: 11, description: null, spoiler: false, media: { id: expect.stringMatching(/^\d+$/), proxy_url: 'https://cdn.example.com/die.png' } },
+    });
     expect((message.components[3] as { components: unknown[] }).components[0]).toMatchObject({ type: 3, min_values: 1, max_values: 1 });
     expect((await hook('GET', '/messages/@original')).body).toEqual(message);
   });
@@ -111,11 +133,19 @@ describe('the reply to a command', () => {
     expect(clicked.type).toBe(0);
     expect(clicked.interaction_metadata).toMatchObject({ type: 3, interacted_message_id: roll.id, authorizing_integration_owners: { '0': GUILD } });
 
-    answer = () => openModal({ custom_id: 'feedback', title: 'Feedback', components: [{ type: 18, label: 'Review', component: { type: 4, custom_id: 'review', style: 1 } }] } as never);
+    answer = () =>
+      openModal({
+        custom_id: 'feedback',
+        title: 'Feedback',
+        components: [{ type: 18, label: 'Review', component: { type: 4, custom_id: 'review', style: 1 } }],
+      } as never);
     const opened = await emulator.invokeCommand({ guildId: GUILD, name: 'form' });
     answer = () => reply('thanks');
     const submitted = valid((await emulator.submitModal({ customId: 'feedback', values: { review: 'fun' } })).message);
-    expect(submitted.interaction_metadata).toMatchObject({ type: 5, triggering_interaction_metadata: { id: opened.interactionId, type: 2, user: { id: PLAYER } } });
+    expect(submitted.interaction_metadata).toMatchObject({
+      type: 5,
+      triggering_interaction_metadata: { id: opened.interactionId, type: 2, user: { id: PLAYER } },
+    });
   });
 });
 
@@ -125,7 +155,11 @@ describe('the callback with ?with_response=true', () => {
     answer = (interaction) => {
       const path = `/interactions/${interaction.id}/${interaction.token}/callback?with_response=true`;
       acknowledged = (async () => {
-        const res = await fetch(`${emulator.apiBase}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 4, data: ROLL }) });
+        const res = await fetch(`${emulator.apiBase}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ type: 4, data: ROLL }),
+        });
         const body = await res.json();
         expect(schemaErrors('POST', path, res.status, body)).toEqual([]);
         return { status: res.status, body };
@@ -147,7 +181,12 @@ describe('follow-up messages', () => {
     const posted = await hook('POST', '', { content: 'more', components: [{ type: 1, components: [{ type: 5, custom_id: 'who' }] }] });
     expect(posted.status).toBe(200);
     const followUp = valid(posted.body);
-    expect(followUp).toMatchObject({ type: 0, content: 'more', interaction_metadata: { original_response_message_id: original.id }, author: { username: 'Dice Bot' } });
+    expect(followUp).toMatchObject({
+      type: 0,
+      content: 'more',
+      interaction_metadata: { original_response_message_id: original.id },
+      author: { username: 'Dice Bot' },
+    });
     expect((followUp.components[0] as { components: unknown[] }).components[0]).toMatchObject({ type: 5, min_values: 1, max_values: 1 });
 
     expect((await hook('GET', `/messages/${followUp.id}`)).body).toEqual(followUp);

@@ -135,7 +135,11 @@ describe('verifyInteraction', () => {
     ['base64 of the key', Buffer.from(app.publicKey, 'hex').toString('base64')],
   ])('throws a RangeError for a public key that is %s', (_what, publicKey) => {
     expect(() => verifyInteraction({ ...base, publicKey })).toThrow(
-      expect.objectContaining({ name: 'RangeError', code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/^verifyInteraction: options\.publicKey must be the application public key as 64 hex digits/) }),
+      expect.objectContaining({
+        name: 'RangeError',
+        code: 'ERR_OUT_OF_RANGE',
+        message: expect.stringMatching(/^verifyInteraction: options\.publicKey must be the application public key as 64 hex digits/),
+      }),
     );
   });
 
@@ -144,7 +148,9 @@ describe('verifyInteraction', () => {
     ['undefined', undefined],
     ['a Buffer', Buffer.alloc(32)],
   ])('throws a TypeError for a public key that is %s', (_what, publicKey) => {
-    expect(() => verifyInteraction({ ...base, publicKey: publicKey as unknown as string })).toThrow(expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' }));
+    expect(() => verifyInteraction({ ...base, publicKey: publicKey as unknown as string })).toThrow(
+      expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' }),
+    );
   });
 
   it('throws argument errors for a bad maxAgeSeconds, now or options', () => {
@@ -154,5 +160,53 @@ describe('verifyInteraction', () => {
     expect(() => verifyInteraction({ ...base, maxAgeSeconds: '300' as unknown as number })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
     expect(() => verifyInteraction({ ...base, now: Number.NaN })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
     expect(() => verifyInteraction(null as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
+  });
+});
+
+describe('what verifyInteraction tells the server', () => {
+  const stale = String(NOW / 1000 - 301);
+  const future = String(NOW / 1000 + 61);
+  // One sentence per reason, the one a server logs: it names the header or the limit at fault.
+  it.each([
+    ['malformed-signature', { signature: 'ab' }, 'The X-Signature-Ed25519 header is missing or is not 128 hex digits.'],
+    ['malformed-timestamp', { timestamp: '12.5' }, 'The X-Signature-Timestamp header is missing or is not whole seconds since the epoch.'],
+    ['malformed-body', { body: { type: 1 } }, 'The body must be the raw request body as a string, Buffer or Uint8Array.'],
+    ['stale-timestamp', { timestamp: stale, signature: signed(stale, body) }, 'The request was signed more than 300 seconds ago; it may be a replay.'],
+    [
+      'future-timestamp',
+      { timestamp: future, signature: signed(future, body) },
+      "The request is timestamped more than 60 seconds in the future; check this machine's clock.",
+    ],
+    ['bad-signature', { body: `${body} ` }, 'The signature does not match the body and timestamp under the public key.'],
+  ])('%s', (reason, change, message) => {
+    expect(verifyInteraction({ ...base, ...(change as object) })).toStrictEqual({ ok: false, reason, message });
+  });
+});
+
+describe('what verifyInteraction tells the developer about its configuration', () => {
+  it.each([
+    [
+      'a public key not a string',
+      { publicKey: 5 },
+      'verifyInteraction: options.publicKey must be the application public key as 64 hex digits; received the number 5.',
+    ],
+    [
+      'a public key not 64 hex digits',
+      { publicKey: 'xyz' },
+      'verifyInteraction: options.publicKey must be the application public key as 64 hex digits (32 bytes); received a string of length 3. Copy it from the application settings, or use emulator.publicKey in tests.',
+    ],
+    [
+      'now not a number',
+      { now: 'soon' },
+      'verifyInteraction: options.now must be a finite number of milliseconds since the epoch; received a string of length 4.',
+    ],
+    [
+      'now infinite',
+      { now: Number.POSITIVE_INFINITY },
+      'verifyInteraction: options.now must be a finite number of milliseconds since the epoch; received the number Infinity.',
+    ],
+    ['maxAgeSeconds 0', { maxAgeSeconds: 0 }, 'verifyInteraction: options.maxAgeSeconds must be a whole number from 1 to 86400; received the number 0.'],
+  ])('names %s', (_what, change, message) => {
+    expect(() => verifyInteraction({ ...base, ...(change as object) })).toThrow(message);
   });
 });

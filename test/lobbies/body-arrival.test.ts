@@ -52,7 +52,15 @@ describe('lobby request bodies, however they arrive', () => {
 
   it('reads a body that comes in three pieces', async () => {
     const body = JSON.stringify({ metadata: { ready: 'yes' }, flags: 1 });
-    const answer = await send([head('PUT', `/lobbies/${lobbyId}/members/${ids[1]}`, { 'Content-Type': 'application/json', 'Content-Length': body.length }), body.slice(0, 5), body.slice(5, 20), body.slice(20)], 40);
+    const answer = await send(
+      [
+        head('PUT', `/lobbies/${lobbyId}/members/${ids[1]}`, { 'Content-Type': 'application/json', 'Content-Length': body.length }),
+        body.slice(0, 5),
+        body.slice(5, 20),
+        body.slice(20),
+      ],
+      40,
+    );
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toEqual({ id: ids[1], metadata: { ready: 'yes' }, flags: 1 });
   });

@@ -49,7 +49,9 @@ describe('social-sdk-auth emulator (lobby options)', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'emulator-cli-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const first = await run(['--data-dir', dataDir]);
-    const lobby = (await (await fetch(`${first.apiBase}/lobbies`, { method: 'POST', headers: { authorization: `Bot ${first.botToken}` } })).json()) as { id: string };
+    const lobby = (await (await fetch(`${first.apiBase}/lobbies`, { method: 'POST', headers: { authorization: `Bot ${first.botToken}` } })).json()) as {
+      id: string;
+    };
     first.io.controller.abort();
     expect(await first.exit).toBe(0);
     const second = await run(['--data-dir', dataDir]);

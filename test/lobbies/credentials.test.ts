@@ -60,12 +60,22 @@ describe('Bearer tokens', () => {
   it('createAccessToken issues the same kind of token, for any known user and application', async () => {
     emulator = await startLobbyEmulator({ rateLimits: 'off' });
     const issued = emulator.createAccessToken({ userId: ids[4] });
-    expect(issued).toMatchObject({ tokenType: 'Bearer', expiresIn: 604800, scopes: ['openid', 'sdk.social_layer'], userId: ids[4], applicationId: emulator.applicationId });
+    expect(issued).toMatchObject({
+      tokenType: 'Bearer',
+      expiresIn: 604800,
+      scopes: ['openid', 'sdk.social_layer'],
+      userId: ids[4],
+      applicationId: emulator.applicationId,
+    });
     const me = await fetch(`${emulator.apiBase}/users/@me`, { headers: { authorization: `Bearer ${issued.accessToken}` } });
     expect(((await me.json()) as { id: string }).id).toBe(ids[4]);
     expect(() => emulator!.createAccessToken({ userId: '5' })).toThrow(/options\.userId must be the id of a user given in options\.users/);
-    expect(() => emulator!.createAccessToken({ applicationId: '5' })).toThrow(/options\.applicationId must be the id of an application given in options\.applications/);
-    expect(() => emulator!.createAccessToken({ scopes: [] })).toThrow(expect.objectContaining({ code: expect.stringMatching(/^ERR_(OUT_OF_RANGE|INVALID_ARG_TYPE)$/) }));
+    expect(() => emulator!.createAccessToken({ applicationId: '5' })).toThrow(
+      /options\.applicationId must be the id of an application given in options\.applications/,
+    );
+    expect(() => emulator!.createAccessToken({ scopes: [] })).toThrow(
+      expect.objectContaining({ code: expect.stringMatching(/^ERR_(OUT_OF_RANGE|INVALID_ARG_TYPE)$/) }),
+    );
   });
 
   it('refuses expired and revoked tokens with 401, and the wrong kind with 403', async () => {
@@ -89,7 +99,10 @@ describe('Bearer tokens', () => {
   it('never puts a credential in an answer or in the request log', async () => {
     emulator = await startLobbyEmulator({ rateLimits: 'off' });
     const token = bearer(emulator, ids[0]!);
-    const answers = [await call(emulator, 'POST', '/lobbies', { auth: token }), await call(emulator, 'POST', '/lobbies', { auth: `Bot ${emulator.botToken}x` })];
+    const answers = [
+      await call(emulator, 'POST', '/lobbies', { auth: token }),
+      await call(emulator, 'POST', '/lobbies', { auth: `Bot ${emulator.botToken}x` }),
+    ];
     for (const answer of answers) expect(JSON.stringify(answer.body)).not.toContain(token.slice(7));
     expect(JSON.stringify(emulator.requests)).not.toContain(emulator.botToken);
     expect(inspect(emulator.requests, { depth: 5 })).not.toContain(token.slice(7));

@@ -32,7 +32,11 @@ describe('create, get, edit, delete', () => {
   });
 
   it('creates a lobby with metadata and members and gets it back', async () => {
-    const lobby = await create({ metadata: { map: 'harbour' }, members: [{ id: ids[0], metadata: { team: 'red' }, flags: 1 }, { id: ids[1] }], idle_timeout_seconds: 60 });
+    const lobby = await create({
+      metadata: { map: 'harbour' },
+      members: [{ id: ids[0], metadata: { team: 'red' }, flags: 1 }, { id: ids[1] }],
+      idle_timeout_seconds: 60,
+    });
     expect(lobby).toEqual({
       id: expect.stringMatching(/^[0-9]+$/),
       application_id: emulator.applicationId,
@@ -55,7 +59,11 @@ describe('create, get, edit, delete', () => {
     expect((await create({ members: members(25) })).members).toHaveLength(25);
     const over = await call(emulator, 'POST', '/lobbies', { body: { members: members(26) } });
     expect(over.status).toBe(400);
-    expect(over.body).toEqual({ code: 50035, message: 'Invalid Form Body', errors: { members: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 25 or fewer in length.' }] } } });
+    expect(over.body).toEqual({
+      code: 50035,
+      message: 'Invalid Form Body',
+      errors: { members: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 25 or fewer in length.' }] } },
+    });
   });
 
   it('takes metadata of total length 1000 but not 1001', async () => {
@@ -83,7 +91,9 @@ describe('create, get, edit, delete', () => {
 
   it('edits: metadata overwrites, members replaces the list and removes everyone not listed', async () => {
     const lobby = await create({ metadata: { a: '1', b: '2' }, members: [{ id: ids[0], metadata: { keep: 'me' } }, { id: ids[1] }] });
-    const edited = await call(emulator, 'PATCH', `/lobbies/${lobby.id}`, { body: { metadata: { c: '3' }, members: [{ id: ids[0] }, { id: ids[2], flags: 1 }] } });
+    const edited = await call(emulator, 'PATCH', `/lobbies/${lobby.id}`, {
+      body: { metadata: { c: '3' }, members: [{ id: ids[0] }, { id: ids[2], flags: 1 }] },
+    });
     expect(edited.status).toBe(200);
     expect(edited.body.metadata).toEqual({ c: '3' });
     expect(edited.body.members).toEqual([
@@ -165,7 +175,11 @@ describe('members', () => {
   it('bulk: a bare array of 1 to 25 adds, updates and removes', async () => {
     const lobby = await create({ members: members(3) });
     const res = await call(emulator, 'POST', `/lobbies/${lobby.id}/members/bulk`, {
-      body: [{ id: ids[0], remove_member: true }, { id: ids[1], metadata: { m: '1' } }, { id: ids[5], flags: 1 }],
+      body: [
+        { id: ids[0], remove_member: true },
+        { id: ids[1], metadata: { m: '1' } },
+        { id: ids[5], flags: 1 },
+      ],
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
@@ -192,7 +206,10 @@ describe('members', () => {
 
 describe('players: create-or-join and leave with Bearer tokens', () => {
   it('creates a lobby by secret, then joins the same one', async () => {
-    const first = await call(emulator, 'PUT', '/lobbies', { auth: bearer(emulator, ids[0]!), body: { secret: 'match-7', lobby_metadata: { mode: 'duel' }, member_metadata: { deck: 'a' } } });
+    const first = await call(emulator, 'PUT', '/lobbies', {
+      auth: bearer(emulator, ids[0]!),
+      body: { secret: 'match-7', lobby_metadata: { mode: 'duel' }, member_metadata: { deck: 'a' } },
+    });
     expect(first.status).toBe(200);
     expect(first.body.members).toEqual([{ id: ids[0], metadata: { deck: 'a' }, flags: 0 }]);
     const second = await call(emulator, 'PUT', '/lobbies', { auth: bearer(emulator, ids[1]!), body: { secret: 'match-7' } });
@@ -261,7 +278,10 @@ describe('messages and moderation metadata', () => {
     const lobby = await create();
     expect((await call(emulator, 'POST', `/lobbies/${lobby.id}/messages`, { body: { content: 'x'.repeat(4000) } })).status).toBe(201);
     expect((await call(emulator, 'POST', `/lobbies/${lobby.id}/messages`, { body: { content: 'x'.repeat(4001) } })).status).toBe(400);
-    expect((await call(emulator, 'POST', `/lobbies/${lobby.id}/messages`, { body: { content: '' } })).body).toEqual({ code: 50006, message: 'Cannot send an empty message' });
+    expect((await call(emulator, 'POST', `/lobbies/${lobby.id}/messages`, { body: { content: '' } })).body).toEqual({
+      code: 50006,
+      message: 'Cannot send an empty message',
+    });
   });
 
   it('sets moderation metadata on a message (up to 5 entries), 10008 for an unknown message', async () => {
@@ -304,7 +324,13 @@ describe('channel linking, invites and voice status', () => {
     expect(mine.status).toBe(200);
     expect(mine.body.code).toMatch(/^[A-Za-z0-9]{10}$/);
     const info = await call(emulator, 'GET', `/invites/${mine.body.code}`, { auth: null });
-    expect(info.body).toMatchObject({ max_uses: 1, max_age: 3600, uses: 0, channel: { id: '5550002', name: 'lobby', type: 0 }, expires_at: '2026-01-01T01:00:00.000Z' });
+    expect(info.body).toMatchObject({
+      max_uses: 1,
+      max_age: 3600,
+      uses: 0,
+      channel: { id: '5550002', name: 'lobby', type: 0 },
+      expires_at: '2026-01-01T01:00:00.000Z',
+    });
     expect((await call(emulator, 'POST', `/invites/${mine.body.code}`, { auth: self })).status).toBe(200);
     expect((await call(emulator, 'POST', `/invites/${mine.body.code}`, { auth: self })).body.code).toBe(10006);
     const forUser = await call(emulator, 'POST', `/lobbies/${lobby.id}/members/${ids[1]}/invites`);

@@ -27,13 +27,17 @@ describe('dataDir in process', () => {
     const dataDir = tempDir();
     emulator = await startLobbyEmulator({ rateLimits: 'off', dataDir });
     const botToken = emulator.botToken;
-    const lobby = await call(emulator, 'POST', '/lobbies', { body: { metadata: { map: 'docks' }, members: [{ id: ids[0], flags: 1 }, { id: ids[1] }], idle_timeout_seconds: 3600 } });
+    const lobby = await call(emulator, 'POST', '/lobbies', {
+      body: { metadata: { map: 'docks' }, members: [{ id: ids[0], flags: 1 }, { id: ids[1] }], idle_timeout_seconds: 3600 },
+    });
     const joined = await call(emulator, 'PUT', '/lobbies', { auth: bearer(emulator, ids[2]!), body: { secret: 'party' } });
     const message = await call(emulator, 'POST', `/lobbies/${lobby.body.id}/messages`, { body: { content: 'kept' } });
     await call(emulator, 'PUT', `/lobbies/${lobby.body.id}/messages/${message.body.id}/moderation-metadata`, { body: { verdict: 'ok' } });
     await call(emulator, 'PATCH', `/lobbies/${lobby.body.id}/channel-linking`, { body: { channel_id: await worldTextChannel(emulator, '9002') } });
     const invite = await call(emulator, 'POST', `/lobbies/${lobby.body.id}/members/${ids[1]}/invites`);
-    expect((await call(emulator, 'PUT', `/channels/${await worldChannel(emulator, 2, '9001')}/voice-status`, { body: { status: 'in a match' } })).status).toBe(204);
+    expect((await call(emulator, 'PUT', `/channels/${await worldChannel(emulator, 2, '9001')}/voice-status`, { body: { status: 'in a match' } })).status).toBe(
+      204,
+    );
     const before = (await call(emulator, 'GET', `/lobbies/${lobby.body.id}`)).body;
     await emulator.close();
 
@@ -94,7 +98,9 @@ describe('dataDir in process', () => {
     writeFileSync(file, 'x');
     await expect(startLobbyEmulator({ dataDir: file })).rejects.toThrow(EmulatorStateError);
     await expect(startLobbyEmulator({ dataDir: file })).rejects.toThrow(/could not open its state database/);
-    await expect(startLobbyEmulator({ dataDir: '' })).rejects.toThrow(expect.objectContaining({ name: 'RangeError', code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/options\.dataDir must be a non-empty string/) }));
+    await expect(startLobbyEmulator({ dataDir: '' })).rejects.toThrow(
+      expect.objectContaining({ name: 'RangeError', code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/options\.dataDir must be a non-empty string/) }),
+    );
   });
 
   it('loads libsql only when dataDir is set', () => {
@@ -123,7 +129,9 @@ interface Started {
 
 /** Starts the CLI emulator on `dataDir` and reads where it listens and its bot token. */
 function startCli(dataDir: string): Promise<Started> {
-  const child = spawn(process.execPath, [builtModule('cli.js'), 'emulator', '--data-dir', dataDir, '--rate-limits', 'off'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [builtModule('cli.js'), 'emulator', '--data-dir', dataDir, '--rate-limits', 'off'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
@@ -168,10 +176,14 @@ describe('SIGKILL during a write burst', () => {
           const record = { messages: [] as string[], lastN: -1 };
           lobbies.set(created.body.id, record);
           for (let n = 0; n < 40 && !stop; n++) {
-            const sent = await post(started.apiBase, started.botToken, 'POST', `/lobbies/${created.body.id}/messages`, { content: `m${n}` }).catch(() => undefined);
+            const sent = await post(started.apiBase, started.botToken, 'POST', `/lobbies/${created.body.id}/messages`, { content: `m${n}` }).catch(
+              () => undefined,
+            );
             if (sent?.status !== 201) return;
             record.messages.push(sent.body.id);
-            const edited = await post(started.apiBase, started.botToken, 'PATCH', `/lobbies/${created.body.id}`, { metadata: { n: String(n) } }).catch(() => undefined);
+            const edited = await post(started.apiBase, started.botToken, 'PATCH', `/lobbies/${created.body.id}`, { metadata: { n: String(n) } }).catch(
+              () => undefined,
+            );
             if (edited?.status !== 200) return;
             record.lastN = n;
           }

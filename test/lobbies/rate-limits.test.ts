@@ -1,6 +1,7 @@
 // The emulator's rate limits, each at its edge (at, one over), with a clock the test moves.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { INVALID_REQUEST_WINDOW_MS } from '../../src/emulator/kernel/ratelimit.js';
 import { bearer, call, ids, startLobbyEmulator, type Answer } from './helpers.js';
 
 let emulator: Emulator | undefined;
@@ -84,7 +85,9 @@ describe('the global limit', () => {
     expect(answers.filter((a) => a.status !== 200)).toEqual([]);
     expect429(await call(emulator, 'PATCH', `/lobbies/${lobby.body.id}`, { body: {} }), 'global', true);
     for (const globalRateLimit of [49, 1201, 60.5]) {
-      await expect(startEmulator({ applications: [{ id: '1', globalRateLimit }] })).rejects.toThrow(expect.objectContaining({ code: expect.stringMatching(/^ERR_(OUT_OF_RANGE|INVALID_ARG_TYPE)$/) }));
+      await expect(startEmulator({ applications: [{ id: '1', globalRateLimit }] })).rejects.toThrow(
+        expect.objectContaining({ code: expect.stringMatching(/^ERR_(OUT_OF_RANGE|INVALID_ARG_TYPE)$/) }),
+      );
     }
   });
 });
@@ -111,9 +114,14 @@ describe('route limits', () => {
     emulator = await startLobbyEmulator({ clock: () => now, applications: [{ id: '1', globalRateLimit: 1200 }] });
     const lobby = await call(emulator, 'POST', '/lobbies');
     // One second per 1000 requests keeps the global limit out of the way, within the 10 s window.
-    const added = await burst(5000, () => call(emulator!, 'PUT', `/lobbies/${lobby.body.id}/members/${ids[0]}`), (i) => {
-      if (i > 0 && i % 1000 === 0) now += 1000;
-    }, 50);
+    const added = await burst(
+      5000,
+      () => call(emulator!, 'PUT', `/lobbies/${lobby.body.id}/members/${ids[0]}`),
+      (i) => {
+        if (i > 0 && i % 1000 === 0) now += 1000;
+      },
+      50,
+    );
     expect(added.filter((a) => a.status !== 200)).toEqual([]);
     const over = await call(emulator, 'PUT', `/lobbies/${lobby.body.id}/members/${ids[0]}`);
     expect429(over, 'user', false);
@@ -135,37 +143,88 @@ describe('route limits', () => {
     expect((await call(emulator, 'PUT', '/lobbies', { auth: alice, body: { secret: 'again' } })).status).toBe(200);
   });
 
-  it('send lobby message: 3000 per 2 hours per user', async () => {
+  it('send lobby message: 3000 per 2 hours per user, kept over the whole window', async () => {
     let now = T0;
     emulator = await startLobbyEmulator({ clock: () => now, applications: [{ id: '1', globalRateLimit: 1200 }] });
-    const lobby = await call(emulator, 'POST', '/lobbies', { body: { members: [{ id: ids[0] }, { id: ids[1] }] } });
+    const lobby = await call(emulator, 'POST', '/lobbies', { body: { members: [{ id: ids[0] }, { id: ids[1] }], idle_timeout_seconds: 604800 } });
     const alice = bearer(emulator, ids[0]!);
-    const sent = await burst(3000, () => call(emulator!, 'POST', `/lobbies/${lobby.body.id}/messages`, { auth: alice, body: { content: 'hi' } }), (i) => {
-      if (i > 0 && i % 1000 === 0) now += 1000;
-    }, 50);
+    const sent = await burst(
+      3000,
+      () => call(emulator!, 'POST', `/lobbies/${lobby.body.id}/messages`, { auth: alice, body: { content: 'hi' } }),
+      (i) => {
+        if (i > 0 && i % 1000 === 0) now += 1000;
+      },
+      50,
+    );
     expect(sent.filter((a) => a.status !== 201)).toEqual([]);
     const over = await call(emulator, 'POST', `/lobbies/${lobby.body.id}/messages`, { auth: alice, body: { content: 'hi' } });
     expect429(over, 'user', false);
     expect(over.body.retry_after).toBeGreaterThan(7100);
-    expect((await call(emulator, 'POST', `/lobbies/${lobby.body.id}/messages`, { auth: bearer(emulator, ids[1]!), body: { content: 'me too' } })).status).toBe(201);
+    expect((await call(emulator, 'POST', `/lobbies/${lobby.body.id}/messages`, { auth: bearer(emulator, ids[1]!), body: { content: 'me too' } })).status).toBe(
+      201,
+    );
+    // An hour on, after many sweeps of ended windows, the 3000 still count; at 2 hours they end.
+    for (let minute = 1; minute <= 60; minute++) {
+      now = T0 + minute * 60_000;
+      expect((await call(emulator, 'POST', `/lobbies/${lobby.body.id}/messages`, { auth: bearer(emulator, ids[1]!), body: { content: 'tick' } })).status).toBe(
+        201,
+      );
+    }
+    const later = await call(emulator, 'POST', `/lobbies/${lobby.body.id}/messages`, { auth: alice, body: { content: 'hi' } });
+    expect429(later, 'user', false);
+    expect(later.body.retry_after).toBe(3600);
+    now = T0 + 2 * 3600_000;
+    expect((await call(emulator, 'POST', `/lobbies/${lobby.body.id}/messages`, { auth: alice, body: { content: 'hi' } })).status).toBe(201);
+  }, 120_000);
+});
+
+describe('windows kept over their whole length', () => {
+  it('keeps counting a live window when ended windows are swept (every 10 s of clock)', async () => {
+    let now = T0;
+    emulator = await startLobbyEmulator({ clock: () => now });
+    const alice = bearer(emulator, ids[0]!);
+    const joins = await burst(10, (i) => call(emulator!, 'PUT', '/lobbies', { auth: alice, body: { secret: `s${i}` } }));
+    expect(joins.map((a) => a.status)).toEqual(Array(10).fill(200));
+    // 45 s on the 60 s window is still open; another user's request runs the sweep of ended
+    // windows (the global one-second ones) first.
+    now += 45_000;
+    expect((await call(emulator, 'PUT', '/lobbies', { auth: bearer(emulator, ids[1]!), body: { secret: 'b' } })).status).toBe(200);
+    const over = await call(emulator, 'PUT', '/lobbies', { auth: alice, body: { secret: 'again' } });
+    expect429(over, 'user', false);
+    expect(over.body.retry_after).toBe(15);
+    now += 15_000;
+    expect((await call(emulator, 'PUT', '/lobbies', { auth: alice, body: { secret: 'again' } })).status).toBe(200);
   });
 });
 
 describe('the invalid-request limit and injected storms', () => {
-  it('blocks an address after 10,000 401/403/429 answers in 10 minutes; shared-scope 429s do not count', async () => {
+  it('blocks an address after 10,000 401/403/429 answers within 10 minutes; older ones and shared-scope 429s do not count', async () => {
     let now = T0;
     emulator = await startLobbyEmulator({ clock: () => now });
     const lobbyAnswer = await call(emulator, 'POST', '/lobbies', { body: { idle_timeout_seconds: 604800 } });
-    const invalid = await burst(9999, () => call(emulator!, 'GET', '/lobbies/1', { auth: 'Bot wrong-token' }), (i) => {
-      if (i % 2000 === 0) now += 1000;
-    }, 100);
+    const invalid = await burst(
+      9999,
+      () => call(emulator!, 'GET', '/lobbies/1', { auth: 'Bot wrong-token' }),
+      (i) => {
+        if (i % 2000 === 0) now += 1000;
+      },
+      100,
+    );
     expect(invalid.every((a) => a.status === 401)).toBe(true);
     emulator.injectRateLimits({ count: 5, scope: 'shared' });
     const shared = await burst(5, () => call(emulator!, 'GET', `/lobbies/${lobbyAnswer.body.id}`), undefined, 1);
     expect(shared.map((a) => a.headers.get('x-ratelimit-scope'))).toEqual(Array(5).fill('shared'));
     now += 1000;
     expect((await call(emulator, 'GET', `/lobbies/${lobbyAnswer.body.id}`)).status).toBe(200);
-    expect((await call(emulator, 'GET', '/lobbies/1', { auth: 'Bot wrong-token' })).status).toBe(401); // the 10,000th
+    // Ten minutes after the first second of them, its 2000 answers leave the window: 7999 are left,
+    // so one more is not a block, and 1999 more bring the count in the window back to 9999.
+    now = T0 + 1000 + INVALID_REQUEST_WINDOW_MS;
+    expect((await call(emulator, 'GET', '/lobbies/1', { auth: 'Bot wrong-token' })).status).toBe(401);
+    expect((await call(emulator, 'GET', `/lobbies/${lobbyAnswer.body.id}`)).status).toBe(200);
+    const more = await burst(1999, () => call(emulator!, 'GET', '/lobbies/1', { auth: 'Bot wrong-token' }), undefined, 100);
+    expect(more.every((a) => a.status === 401)).toBe(true);
+    expect((await call(emulator, 'GET', `/lobbies/${lobbyAnswer.body.id}`)).status).toBe(200);
+    expect((await call(emulator, 'GET', '/lobbies/1', { auth: 'Bot wrong-token' })).status).toBe(401); // the 10,000th in ten minutes
     const blocked = await call(emulator, 'GET', `/lobbies/${lobbyAnswer.body.id}`);
     expect(blocked.status).toBe(429);
     expect(blocked.body).toMatchObject({ global: true, retry_after: 3600 });
@@ -184,7 +243,11 @@ describe('the invalid-request limit and injected storms', () => {
       expect(res.headers.get('retry-after')).toBe('3');
     }
     expect((await call(emulator, 'POST', '/lobbies')).status).toBe(201);
-    expect(() => emulator!.injectRateLimits({ count: 0 })).toThrow(expect.objectContaining({ code: expect.stringMatching(/^ERR_(OUT_OF_RANGE|INVALID_ARG_TYPE)$/) }));
-    expect(() => emulator!.injectRateLimits({ scope: 'everyone' as 'user' })).toThrow(expect.objectContaining({ code: expect.stringMatching(/^ERR_(OUT_OF_RANGE|INVALID_ARG_TYPE)$/) }));
+    expect(() => emulator!.injectRateLimits({ count: 0 })).toThrow(
+      expect.objectContaining({ code: expect.stringMatching(/^ERR_(OUT_OF_RANGE|INVALID_ARG_TYPE)$/) }),
+    );
+    expect(() => emulator!.injectRateLimits({ scope: 'everyone' as 'user' })).toThrow(
+      expect.objectContaining({ code: expect.stringMatching(/^ERR_(OUT_OF_RANGE|INVALID_ARG_TYPE)$/) }),
+    );
   });
 });

@@ -45,7 +45,16 @@ describe('error bodies', () => {
       code: 50035,
       message: 'Invalid Form Body',
       errors: {
-        members: { '3': { id: { _errors: [{ code: 'NUMBER_TYPE_COERCE', message: 'Value "x" is not snowflake.' }, { code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }] } } },
+        members: {
+          '3': {
+            id: {
+              _errors: [
+                { code: 'NUMBER_TYPE_COERCE', message: 'Value "x" is not snowflake.' },
+                { code: 'BASE_TYPE_REQUIRED', message: 'This field is required' },
+              ],
+            },
+          },
+        },
         secret: { _errors: [{ code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }] },
       },
     });
@@ -58,8 +67,14 @@ describe('error bodies', () => {
     const atMembers = { path: ['members'], code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 25 or fewer in length.' };
     const atRoot = { path: [], code: 'CONTENT_TYPE_INVALID', message: 'bad type' };
     const beside = { path: ['secret'], code: 'BASE_TYPE_REQUIRED', message: 'This field is required' };
-    for (const order of [[below, atMembers, beside], [atMembers, beside, below]]) {
-      expect(nestErrors(order)).toEqual({ members: { _errors: [{ code: atMembers.code, message: atMembers.message }] }, secret: { _errors: [{ code: beside.code, message: beside.message }] } });
+    for (const order of [
+      [below, atMembers, beside],
+      [atMembers, beside, below],
+    ]) {
+      expect(nestErrors(order)).toEqual({
+        members: { _errors: [{ code: atMembers.code, message: atMembers.message }] },
+        secret: { _errors: [{ code: beside.code, message: beside.message }] },
+      });
     }
     expect(nestErrors([below, atRoot, beside])).toEqual({ _errors: [{ code: 'CONTENT_TYPE_INVALID', message: 'bad type' }] });
   });
@@ -69,7 +84,9 @@ describe('error bodies', () => {
       { path: ['components', 0, '_errors'], code: 'COMPONENT_FIELD_NOT_ALLOWED', message: 'Not accepted on a Button; remove the field.' },
       { path: ['components', 0, 'custom_id'], code: 'BASE_TYPE_REQUIRED', message: 'This field is required.' },
     ]);
-    expect(tree).toEqual({ components: { '0': { _errors: [{ code: 'COMPONENT_FIELD_NOT_ALLOWED', message: '_errors: Not accepted on a Button; remove the field.' }] } } });
+    expect(tree).toEqual({
+      components: { '0': { _errors: [{ code: 'COMPONENT_FIELD_NOT_ALLOWED', message: '_errors: Not accepted on a Button; remove the field.' }] } },
+    });
   });
 
   it('names the service codes with their messages', () => {
@@ -100,14 +117,18 @@ describe('error bodies', () => {
 describe('create and edit lobby', () => {
   it('accepts 25 members and refuses 26', () => {
     expect(checkCreateLobby({ members: members(25) }).ok).toBe(true);
-    expect(problems(checkCreateLobby({ members: members(26) }))).toEqual([{ path: 'members', code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 25 or fewer in length.' }]);
+    expect(problems(checkCreateLobby({ members: members(26) }))).toEqual([
+      { path: 'members', code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 25 or fewer in length.' },
+    ]);
     expect(problems(checkEditLobby({ members: members(26) }))[0]!.path).toBe('members');
   });
 
   it('accepts metadata of total length 1000 and refuses 1001, keys counted', () => {
     expect(metadataLength(metadataOf(1000))).toBe(1000);
     expect(checkCreateLobby({ metadata: metadataOf(1000) }).ok).toBe(true);
-    expect(problems(checkCreateLobby({ metadata: metadataOf(1001) }))).toEqual([{ path: 'metadata', code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 1000 or fewer in length.' }]);
+    expect(problems(checkCreateLobby({ metadata: metadataOf(1001) }))).toEqual([
+      { path: 'metadata', code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 1000 or fewer in length.' },
+    ]);
     // Characters, not UTF-16 units: 999 emoji plus the key is 1000.
     expect(checkCreateLobby({ metadata: { k: '😀'.repeat(999) } }).ok).toBe(true);
     expect(problems(checkCreateLobby({ metadata: { k: '😀'.repeat(1000) } }))[0]).toMatchObject({ path: 'metadata', code: 'BASE_TYPE_MAX_LENGTH' });
@@ -204,6 +225,18 @@ describe('create or join, messages, moderation, channels', () => {
     expect(wrong.message).not.toContain('12345678');
   });
 
+  it.each([
+    ['idle_timeout_seconds', 604800, 4, 'idle_timeout_seconds', 'NUMBER_TYPE_MIN'],
+    ['idle_timeout_seconds', 5, 604801, 'idle_timeout_seconds', 'NUMBER_TYPE_MAX'],
+    ['flags', 1, 2, 'flags', 'BASE_TYPE_CHOICES'],
+    ['flags', 0, '1', 'flags', 'NUMBER_TYPE_COERCE'],
+    ['lobby_metadata', { mode: 'ranked' }, { mode: 1 }, 'lobby_metadata.mode', 'STRING_TYPE_CONVERT'],
+    ['member_metadata', { role: 'host' }, metadataOf(1001), 'member_metadata', 'BASE_TYPE_MAX_LENGTH'],
+  ])('create or join keeps a valid %s (%j) and refuses %j', (field, good, bad, path, code) => {
+    expect(checkCreateOrJoinLobby({ secret: 'room', [field]: good })).toEqual({ ok: true, value: { secret: 'room', [field]: good } });
+    expect(problems(checkCreateOrJoinLobby({ secret: 'room', [field]: bad }))).toEqual([expect.objectContaining({ path, code })]);
+  });
+
   it('needs message content of 1 to 4000 characters', () => {
     expect(checkSendLobbyMessage({ content: 'x'.repeat(4000) }).ok).toBe(true);
     expect(problems(checkSendLobbyMessage({ content: 'x'.repeat(4001) }))[0]).toMatchObject({ path: 'content', code: 'BASE_TYPE_MAX_LENGTH' });
@@ -236,5 +269,170 @@ describe('create or join, messages, moderation, channels', () => {
     expect(checkLinkChannel({ channel_id: '42' })).toEqual({ ok: true, value: { channel_id: '42' } });
     expect(checkLinkChannel({ channel_id: null })).toEqual({ ok: true, value: { channel_id: null } });
     expect(problems(checkLinkChannel({ channel_id: 42 }))[0]).toMatchObject({ path: 'channel_id', code: 'NUMBER_TYPE_COERCE' });
+  });
+});
+
+describe('what each check tells the caller', () => {
+  const long = 'L'.repeat(50);
+  const dictProblem = { path: '', code: 'DICT_TYPE_CONVERT', message: 'Only dictionaries may be used in a DictType' };
+  // The whole list of problems, as the 400's errors tree carries them: path, code and sentence.
+  it.each<[string, () => RuleResult<unknown>, { path: string; code: string; message: string }[]]>([
+    ['create lobby, a body that is not an object', () => checkCreateLobby('x'), [dictProblem]],
+    ['add member, a body that is not an object', () => checkAddLobbyMember(null), [dictProblem]],
+    ['create or join, a body that is not an object', () => checkCreateOrJoinLobby([]), [dictProblem]],
+    ['send message, a body that is not an object', () => checkSendLobbyMessage(7), [dictProblem]],
+    ['link channel, a body that is not an object', () => checkLinkChannel('x'), [dictProblem]],
+    ['voice status, a body that is not an object', () => checkVoiceChannelStatus(true), [dictProblem]],
+    ['moderation metadata, a body that is not an object', () => checkModerationMetadata([]), [dictProblem]],
+    [
+      'bulk members, a body that is not a list',
+      () => checkBulkLobbyMembers({}),
+      [{ path: '', code: 'LIST_TYPE_CONVERT', message: 'Only iterables may be used in a ListType' }],
+    ],
+    [
+      'create or join, a null secret',
+      () => checkCreateOrJoinLobby({ secret: null }),
+      [{ path: 'secret', code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }],
+    ],
+    [
+      'create or join, an empty secret',
+      () => checkCreateOrJoinLobby({ secret: '' }),
+      [{ path: 'secret', code: 'BASE_TYPE_BAD_LENGTH', message: 'Must be between 1 and 250 in length.' }],
+    ],
+    [
+      'create or join, a secret not a string',
+      () => checkCreateOrJoinLobby({ secret: ['hunter2'] }),
+      [{ path: 'secret', code: 'STRING_TYPE_CONVERT', message: 'Could not interpret the value as string.' }],
+    ],
+    [
+      'send message, null content',
+      () => checkSendLobbyMessage({ content: null }),
+      [{ path: 'content', code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }],
+    ],
+    [
+      'send message, content too long',
+      () => checkSendLobbyMessage({ content: 'x'.repeat(4001) }),
+      [{ path: 'content', code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 4000 or fewer in length.' }],
+    ],
+    [
+      'send message, bad metadata',
+      () => checkSendLobbyMessage({ content: 'hi', metadata: { a: 1 } }),
+      [{ path: 'metadata.a', code: 'STRING_TYPE_CONVERT', message: 'Could not interpret "1" as string.' }],
+    ],
+    [
+      'idle timeout as a string',
+      () => checkCreateLobby({ idle_timeout_seconds: '60' }),
+      [{ path: 'idle_timeout_seconds', code: 'NUMBER_TYPE_COERCE', message: 'Value "60" is not int.' }],
+    ],
+    [
+      'idle timeout too short',
+      () => checkEditLobby({ idle_timeout_seconds: 4 }),
+      [{ path: 'idle_timeout_seconds', code: 'NUMBER_TYPE_MIN', message: 'int value should be greater than or equal to 5.' }],
+    ],
+    [
+      'idle timeout too long',
+      () => checkCreateLobby({ idle_timeout_seconds: 604801 }),
+      [{ path: 'idle_timeout_seconds', code: 'NUMBER_TYPE_MAX', message: 'int value should be less than or equal to 604800.' }],
+    ],
+    ['a fractional flag', () => checkCreateLobby({ flags: 1.5 }), [{ path: 'flags', code: 'NUMBER_TYPE_COERCE', message: 'Value "1.5" is not int.' }]],
+    [
+      'an unknown flag',
+      () => checkAddLobbyMember({ flags: 4 }),
+      [{ path: 'flags', code: 'BASE_TYPE_CHOICES', message: 'Value must be one of {0, 1}: the only supported flag is CanLinkLobby (1).' }],
+    ],
+    [
+      'add member, bad metadata',
+      () => checkAddLobbyMember({ metadata: 'x' }),
+      [{ path: 'metadata', code: 'DICT_TYPE_CONVERT', message: 'Only dictionaries may be used in a DictType' }],
+    ],
+    [
+      'members not a list',
+      () => checkCreateLobby({ members: 'x' }),
+      [{ path: 'members', code: 'LIST_TYPE_CONVERT', message: 'Only iterables may be used in a ListType' }],
+    ],
+    [
+      'member ids of every wrong kind, shown but cut at 40 characters',
+      () => checkEditLobby({ members: [{ id: long }, { id: ['1'] }, { id: { a: 1 } }, { id: null }, { id: 5 }, { id: 'say "hi"' }, { id: 'F'.repeat(40) }] }),
+      [
+        { path: 'members.0.id', code: 'NUMBER_TYPE_COERCE', message: `Value "${'L'.repeat(40)}…" is not snowflake.` },
+        { path: 'members.1.id', code: 'NUMBER_TYPE_COERCE', message: 'Value an array is not snowflake.' },
+        { path: 'members.2.id', code: 'NUMBER_TYPE_COERCE', message: 'Value an object is not snowflake.' },
+        { path: 'members.3.id', code: 'NUMBER_TYPE_COERCE', message: 'Value null is not snowflake.' },
+        { path: 'members.4.id', code: 'NUMBER_TYPE_COERCE', message: 'Value "5" is not snowflake.' },
+        { path: 'members.5.id', code: 'NUMBER_TYPE_COERCE', message: 'Value "say \\"hi\\"" is not snowflake.' },
+        { path: 'members.6.id', code: 'NUMBER_TYPE_COERCE', message: `Value "${'F'.repeat(40)}" is not snowflake.` },
+      ],
+    ],
+    [
+      'members without ids or with bad ones: each named, none taken for a duplicate',
+      () => checkBulkLobbyMembers([{}, {}, { id: 'a' }, { id: 'b' }]),
+      [
+        { path: '0.id', code: 'BASE_TYPE_REQUIRED', message: 'This field is required' },
+        { path: '1.id', code: 'BASE_TYPE_REQUIRED', message: 'This field is required' },
+        { path: '2.id', code: 'NUMBER_TYPE_COERCE', message: 'Value "a" is not snowflake.' },
+        { path: '3.id', code: 'NUMBER_TYPE_COERCE', message: 'Value "b" is not snowflake.' },
+      ],
+    ],
+    [
+      'a member listed twice',
+      () => checkBulkLobbyMembers([{ id: '7' }, { id: '7' }]),
+      [{ path: '1.id', code: 'BASE_TYPE_DUPLICATE', message: 'This user is listed more than once; list each member once.' }],
+    ],
+    [
+      'bulk remove_member not a boolean',
+      () => checkBulkLobbyMembers([{ id: '7', remove_member: 'yes' }]),
+      [{ path: '0.remove_member', code: 'BOOLEAN_TYPE_COERCE', message: 'Value "yes" is not boolean.' }],
+    ],
+    [
+      'a member with bad metadata',
+      () => checkCreateLobby({ members: [{ id: '7', metadata: { k: 2 } }] }),
+      [{ path: 'members.0.metadata.k', code: 'STRING_TYPE_CONVERT', message: 'Could not interpret "2" as string.' }],
+    ],
+    [
+      'metadata of 26 entries',
+      () => checkCreateLobby({ metadata: Object.fromEntries(Array.from({ length: 26 }, (_, i) => [`k${i}`, 'v'])) }),
+      [{ path: 'metadata', code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 25 or fewer in length.' }],
+    ],
+    [
+      'a channel id that is not a snowflake',
+      () => checkLinkChannel({ channel_id: 'general' }),
+      [{ path: 'channel_id', code: 'NUMBER_TYPE_COERCE', message: 'Value "general" is not snowflake.' }],
+    ],
+    [
+      'a voice status too long',
+      () => checkVoiceChannelStatus({ status: 'x'.repeat(501) }),
+      [{ path: 'status', code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 500 or fewer in length.' }],
+    ],
+    [
+      'a messages limit that is not a number',
+      () => checkLobbyMessagesLimit('ten'),
+      [{ path: 'limit', code: 'NUMBER_TYPE_COERCE', message: 'Value "ten" is not int.' }],
+    ],
+  ])('%s', (_name, run, expected) => {
+    expect(problems(run())).toEqual(expected);
+  });
+
+  // Accepted bodies come back as the normalised copy the service stores: exactly these keys.
+  it.each<[string, () => RuleResult<unknown>, unknown]>([
+    [
+      'create lobby with flags and a cleared idle timeout',
+      () => checkCreateLobby({ flags: 1, idle_timeout_seconds: null }),
+      { flags: 1, idle_timeout_seconds: null },
+    ],
+    ['edit lobby clearing members and flags', () => checkEditLobby({ members: null, flags: null }), { members: null, flags: null }],
+    ['create lobby keeps only a member’s own fields', () => checkCreateLobby({ members: [{ id: '7', remove_member: 'yes' }] }), { members: [{ id: '7' }] }],
+    ['add member with metadata', () => checkAddLobbyMember({ metadata: { seat: '2' }, flags: 0 }), { metadata: { seat: '2' }, flags: 0 }],
+    ['bulk member with remove_member null', () => checkBulkLobbyMembers([{ id: '7', remove_member: null }]), [{ id: '7' }]],
+    ['create or join with a one-character secret', () => checkCreateOrJoinLobby({ secret: 's' }), { secret: 's' }],
+    ['send message with metadata', () => checkSendLobbyMessage({ content: 'hi', metadata: { a: 'b' } }), { content: 'hi', metadata: { a: 'b' } }],
+    ['send message with null metadata', () => checkSendLobbyMessage({ content: 'hi', metadata: null }), { content: 'hi' }],
+    ['link channel without a channel_id (unlink)', () => checkLinkChannel({}), { channel_id: null }],
+    ['voice status absent (clear)', () => checkVoiceChannelStatus({}), { status: null }],
+    ['voice status set', () => checkVoiceChannelStatus({ status: 'in a match' }), { status: 'in a match' }],
+    ['moderation metadata', () => checkModerationMetadata({ reason: 'spam' }), { reason: 'spam' }],
+    ['messages limit null (the default)', () => checkLobbyMessagesLimit(null), 50],
+    ['messages limit as a number', () => checkLobbyMessagesLimit(7), 7],
+  ])('accepts %s', (_name, run, value) => {
+    expect(run()).toStrictEqual({ ok: true, value });
   });
 });

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError, ApiRequestError, MemoryRateLimitStore, PlatformApi } from '../../src/api/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { call, ids, startLobbyEmulator } from './helpers.js';
+import { connectionDropped } from '../support/network.js';
 
 let emulator: Emulator;
 let api: PlatformApi;
@@ -33,10 +34,18 @@ describe('emulator.injectServerErrors', () => {
 
   it('leaves OAuth, users/@me and unknown paths alone, and counts only the routes it fails', async () => {
     emulator.injectServerErrors({ count: 3 });
-    const res = await fetch(`${emulator.apiBase}/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code&code=nope' });
+    const res = await fetch(`${emulator.apiBase}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=authorization_code&code=nope',
+    });
     expect(res.status).toBe(401); // the token endpoint's own answer (no client credentials), not an injected 503
     expect(await res.json()).toMatchObject({ error: 'invalid_client' });
-    const device = await fetch(`${emulator.apiBase}/oauth2/device/authorize`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `client_id=${emulator.applicationId}&scope=openid` });
+    const device = await fetch(`${emulator.apiBase}/oauth2/device/authorize`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `client_id=${emulator.applicationId}&scope=openid`,
+    });
     expect(device.status).not.toBe(503);
     expect((await call(emulator, 'GET', '/users/@me', { auth: `Bearer ${emulator.createAccessToken().accessToken}` })).status).toBe(200);
     expect((await call(emulator, 'GET', '/no/such/route')).status).toBe(404);
@@ -49,15 +58,23 @@ describe('emulator.injectServerErrors', () => {
 
   it('drops the connection without an answer when asked to reset', async () => {
     emulator.injectServerErrors({ reset: true });
-    await expect(fetch(`${emulator.apiBase}/lobbies/1234567890123456789`, { headers: { authorization: `Bot ${emulator.botToken}` } })).rejects.toThrow();
+    await expect(fetch(`${emulator.apiBase}/lobbies/1234567890123456789`, { headers: { authorization: `Bot ${emulator.botToken}` } })).rejects.toThrow(
+      connectionDropped,
+    );
     expect((await call(emulator, 'GET', '/lobbies/1234567890123456789')).status).toBe(404);
   });
 
   it('refuses a storm it cannot play, with an argument error naming the field', () => {
-    expect(() => emulator.injectServerErrors({ status: 501 as 500 })).toThrow(expect.objectContaining({ name: 'RangeError', code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining('storm.status') }));
+    expect(() => emulator.injectServerErrors({ status: 501 as 500 })).toThrow(
+      expect.objectContaining({ name: 'RangeError', code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining('storm.status') }),
+    );
     expect(() => emulator.injectServerErrors({ status: 404 as 500 })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }));
-    expect(() => emulator.injectServerErrors({ count: 0 })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining('storm.count') }));
-    expect(() => emulator.injectServerErrors({ reset: 'yes' as unknown as boolean })).toThrow(expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' }));
+    expect(() => emulator.injectServerErrors({ count: 0 })).toThrow(
+      expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringContaining('storm.count') }),
+    );
+    expect(() => emulator.injectServerErrors({ reset: 'yes' as unknown as boolean })).toThrow(
+      expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' }),
+    );
     expect(() => emulator.injectServerErrors(null as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
   });
 });

@@ -80,7 +80,12 @@ describe('lobby answers are canonical JSON', () => {
   });
 
   it('writes a player-created lobby (create-or-join) the same way', async () => {
-    const answer = await raw('PUT', '/lobbies', { secret: 'room-1', lobby_metadata: { mode: '\\"' }, member_metadata: { seat: '\u0007' } }, bearer(emulator, ids[3]!));
+    const answer = await raw(
+      'PUT',
+      '/lobbies',
+      { secret: 'room-1', lobby_metadata: { mode: '\\"' }, member_metadata: { seat: '\u0007' } },
+      bearer(emulator, ids[3]!),
+    );
     expect(answer.status).toBe(200);
     const value = JSON.parse(answer.text) as { id: string; application_id: string };
     expectCanonical(answer.text, {

@@ -8,11 +8,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
-import { ARM64_SYSROOT, QEMU, arm64ToolsMissing, lastJson, packAndInstall, platformNode, runToFiles, signInScript, signedInReport } from './support.js';
+import {
+  ARM64_SYSROOT,
+  QEMU,
+  arm64ToolsMissing,
+  lastJson,
+  packAndInstall,
+  platformNode,
+  reportMissingTools,
+  runToFiles,
+  signInScript,
+  signedInReport,
+} from './support.js';
 import { glibcVersions, newestVersion } from './elf.js';
 
 const missing = arm64ToolsMissing();
-if (missing) console.log(`linux-arm64 prebuild tests skipped: ${missing}.`);
+reportMissingTools('linux-arm64 prebuild tests', missing);
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'social-sdk-auth-arm64-'));
 let app = '';

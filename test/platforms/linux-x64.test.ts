@@ -51,7 +51,11 @@ describe.skipIf(!native)('linux-x64 prebuild', () => {
   it('loads in this Node and makes PKCE pairs that match node:crypto', () => {
     const out = execFileSync(
       process.execPath,
-      ['-e', "const { Client } = require(process.argv[1]); const p = new Client().createAuthorizationCodeVerifier(); console.log(JSON.stringify(p));", path.join(root, 'dist', 'cjs', 'index.js')],
+      [
+        '-e',
+        'const { Client } = require(process.argv[1]); const p = new Client().createAuthorizationCodeVerifier(); console.log(JSON.stringify(p));',
+        path.join(root, 'dist', 'cjs', 'index.js'),
+      ],
       { encoding: 'utf8', env: { ...process.env, SOCIAL_SDK_AUTH_NATIVE: binary } },
     );
     const pair = JSON.parse(out) as { verifier: string; challenge: { challenge: string; method: string } };

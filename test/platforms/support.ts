@@ -1,19 +1,18 @@
 // What the platform tests share: the prebuilds made by `npm run prebuilds`, the package packed
 // with them and installed with --ignore-scripts (so nothing can compile), the real Node of
 // another platform, and how to run it under Wine or qemu.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, cpSync, mkdirSync, openSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { expect } from 'vitest';
+import { expect, it } from 'vitest';
 
 export const root = path.resolve(__dirname, '..', '..');
 
-export const WINE = '/usr/lib/wine/wine64';
-export const WINESERVER = '/usr/lib/wine/wineserver';
-export const QEMU = 'qemu-aarch64-static';
-export const ARM64_SYSROOT = '/usr/aarch64-linux-gnu';
-
-const has = (command: string): boolean => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+// Where Wine and qemu live and how a Windows or arm64 Node is run here: one place, shared with
+// the prebuild checker (scripts/lib/prebuild-check.mjs).
+import { has } from '../../scripts/lib/commands.cjs';
+import { QEMU, WINE, WINESERVER } from '../../scripts/lib/platform-run.cjs';
+export { ARM64_SYSROOT, QEMU, WINE, WINESERVER, createWinePrefix, stopWine, wineEnv, winePath } from '../../scripts/lib/platform-run.cjs';
 
 /** Why the Windows tests cannot run here, or undefined when they can. */
 export function windowsToolsMissing(): string | undefined {
@@ -24,9 +23,23 @@ export function windowsToolsMissing(): string | undefined {
 /** Why the arm64 tests cannot run here, or undefined when they can. */
 export function arm64ToolsMissing(): string | undefined {
   const missing = [QEMU, 'aarch64-linux-gnu-g++', 'aarch64-linux-gnu-objdump'].filter((c) => !has(c));
-  return missing.length
-    ? `missing ${missing.join(', ')} (Debian qemu-user-static, g++-aarch64-linux-gnu; scripts/ensure-system.mjs installs them)`
-    : undefined;
+  return missing.length ? `missing ${missing.join(', ')} (Debian qemu-user-static, g++-aarch64-linux-gnu; scripts/ensure-system.mjs installs them)` : undefined;
+}
+
+/**
+ * Says why a platform suite skips. Under CI (`CI=true`), where `.ci/run` installs every tool these
+ * suites run (scripts/lib/system.mjs, through scripts/ensure-system.mjs), a missing tool is a
+ * failure instead: a test is added that fails naming it, so a broken install cannot pass as a skip.
+ */
+export function reportMissingTools(suite: string, missing: string | undefined): void {
+  if (missing === undefined) return;
+  if (process.env.CI === 'true') {
+    it(`${suite}: has the tools .ci/run installs`, () => {
+      expect.fail(`${suite} cannot run: ${missing}. .ci/run installs these, so under CI their absence is a failure, not a skip.`);
+    });
+    return;
+  }
+  console.log(`${suite} skipped: ${missing}.`);
 }
 
 function run(command: string, args: string[], cwd: string, timeout = 600_000): string {
@@ -45,10 +58,8 @@ export function buildPrebuilds(targets: string[]): void {
   run(process.execPath, [path.join(root, 'scripts', 'prebuilds.mjs'), '--target', targets.join(',')], root);
 }
 
-/** The real Node of `platform`, fetched once from the npm registry (scripts/platform-node.mjs). */
-export function platformNode(platform: 'win32-x64' | 'linux-arm64'): string {
-  return run(process.execPath, [path.join(root, 'scripts', 'platform-node.mjs'), platform], root).trim();
-}
+/** The real Node of `platform`, fetched once from the npm registry (scripts/lib/platform-run.cjs). */
+export { platformNode } from '../../scripts/lib/platform-run.cjs';
 
 /**
  * `npm pack` of a copy of the project (prepack runs; the prebuilds already built here are copied
@@ -73,11 +84,6 @@ export function packAndInstall(work: string): { app: string; files: string[] } {
   cpSync(path.join(root, 'test', 'fixtures', 'empty-app'), app, { recursive: true });
   run('npm', ['install', '--ignore-scripts', '--no-package-lock', path.join(work, info[0]!.filename)], app);
   return { app, files: info[0]!.files.map((f) => f.path) };
-}
-
-/** A Linux path as Wine's Windows programs see it (drive Z: is the Linux root). */
-export function winePath(linuxPath: string): string {
-  return `Z:${linuxPath.replace(/\//g, '\\')}`;
 }
 
 export interface Exit {

@@ -3,7 +3,7 @@
 // through BCryptGenRandom, a loopback sign-in through Winsock against the emulator running in
 // this Linux process on 127.0.0.1, scheme registration through Wine's reg.exe, and the named-pipe
 // hand-off between two node.exe processes. One Wine prefix per run, in a temp folder.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,19 +11,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import {
   WINE,
-  WINESERVER,
+  createWinePrefix,
   lastJson,
   packAndInstall,
   platformNode,
+  reportMissingTools,
   runToFiles,
   signInScript,
   signedInReport,
+  stopWine,
+  wineEnv,
   winePath,
   windowsToolsMissing,
 } from './support.js';
 
 const missing = windowsToolsMissing();
-if (missing) console.log(`Windows prebuild tests skipped: ${missing}.`);
+reportMissingTools('Windows prebuild tests', missing);
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'social-sdk-auth-win-'));
 const prefix = path.join(work, 'wine-prefix');
@@ -33,15 +36,8 @@ let nodeExe = '';
 let files: string[] = [];
 let prefixMs = 0;
 
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  WINEPREFIX: prefix,
-  WINEDEBUG: '-all',
-  // No Mono or Gecko install prompts: node.exe needs neither.
-  WINEDLLOVERRIDES: 'mscoree,mshtml=',
-  // node.exe refuses to start on the Windows version Wine reports without this.
-  NODE_SKIP_PLATFORM_CHECK: '1',
-};
+// No Mono or Gecko prompts, NODE_SKIP_PLATFORM_CHECK for the Windows version Wine reports.
+const env = wineEnv(prefix);
 
 /** Runs `script` (written into the app folder) with node.exe under Wine. */
 function nodeUnderWine(name: string, script: string, args: string[] = [], timeoutMs = 120_000) {
@@ -55,14 +51,13 @@ beforeAll(() => {
   ({ app, files } = packAndInstall(work));
   nodeExe = platformNode('win32-x64');
   const started = Date.now();
-  execFileSync(WINE, ['wineboot', '--init'], { env, stdio: 'ignore', timeout: 180_000 });
-  execFileSync(WINESERVER, ['-w'], { env, stdio: 'ignore', timeout: 180_000 });
+  createWinePrefix(env);
   prefixMs = Date.now() - started;
   console.log(`Wine prefix created in ${prefixMs} ms`);
 }, 600_000);
 
 afterAll(() => {
-  if (!missing) spawnSync(WINESERVER, ['-k'], { env, stdio: 'ignore', timeout: 30_000 });
+  if (!missing) stopWine(env);
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -216,5 +211,4 @@ describe.skipIf(missing)('win32-x64 prebuild under Wine', () => {
       afterSquatter: { pipe: '\\\\?\\pipe\\discord-ipc-1', redirectUri: 'http://127.0.0.1/callback', code: true, authorizations: [0, 1] },
     });
   }, 180_000);
-
 });

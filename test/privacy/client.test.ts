@@ -123,7 +123,15 @@ describe('prototypes', () => {
     );
     expect(Object.getOwnPropertySymbols(Client.prototype)).toEqual([Symbol.for('nodejs.util.inspect.custom')]);
     expect(Object.getOwnPropertyNames(Client).sort()).toEqual(
-      ['length', 'name', 'prototype', 'defaultCommunicationScopes', 'defaultPresenceScopes', 'getDefaultCommunicationScopes', 'getDefaultPresenceScopes'].sort(),
+      [
+        'length',
+        'name',
+        'prototype',
+        'defaultCommunicationScopes',
+        'defaultPresenceScopes',
+        'getDefaultCommunicationScopes',
+        'getDefaultPresenceScopes',
+      ].sort(),
     );
     const fields = ['clientId', 'scopes', 'state', 'nonce', 'codeChallenge', 'integrationType', 'customSchemeParam'];
     const setters = fields.map((f) => `set${f[0]!.toUpperCase()}${f.slice(1)}`);

@@ -53,8 +53,10 @@ async function authorizeCode(): Promise<{ code: string; codeVerifier: string; re
 }
 
 describe('client.getProvisionalToken', () => {
-  it.each(TYPES)('gives a provisional account its tokens for a %s identity', async (type) => {
+  it.each(TYPES)('gives a provisional account its tokens for a %s identity, and the client holds them', async (type) => {
+    client.clearToken();
     const tokens = await client.getProvisionalToken({ externalAuthType: type, externalAuthToken: `${type.toLowerCase()}-token-of-player-1` });
+    expect(client.isAuthenticated()).toBe(true);
     expect(tokens.tokenType).toBe('Bearer');
     expect(tokens.expiresIn).toBe(604800);
     expect(tokens.scopes).toBe('openid sdk.social_layer');
@@ -68,8 +70,14 @@ describe('client.getProvisionalToken', () => {
 
   it('renews by re-authenticating with a fresh provider token, then handing the result to updateToken', async () => {
     // The spec's rule: the refresh-token grant is deprecated for provisional accounts.
-    const first = await client.getProvisionalToken({ externalAuthType: ExternalAuthType.STEAM_SESSION_TICKET, externalAuthToken: 'steam_session_ticket-token-of-player-1' });
-    const renewed = await client.getProvisionalToken({ externalAuthType: ExternalAuthType.STEAM_SESSION_TICKET, externalAuthToken: 'steam-ticket-of-a-later-session' });
+    const first = await client.getProvisionalToken({
+      externalAuthType: ExternalAuthType.STEAM_SESSION_TICKET,
+      externalAuthToken: 'steam_session_ticket-token-of-player-1',
+    });
+    const renewed = await client.getProvisionalToken({
+      externalAuthType: ExternalAuthType.STEAM_SESSION_TICKET,
+      externalAuthToken: 'steam-ticket-of-a-later-session',
+    });
     expect((await whoAmI(renewed.accessToken)).id).toBe((await whoAmI(first.accessToken)).id);
     const game = clientFor(emulator);
     try {
@@ -101,7 +109,9 @@ describe('client.getProvisionalToken', () => {
       const none = await startEmulator();
       const noneClient = clientFor(none);
       try {
-        await expect(noneClient.getProvisionalToken({ externalAuthType: 'STEAM_SESSION_TICKET', externalAuthToken: 'a-steam-ticket' })).rejects.toMatchObject({ errorCode: 530000 });
+        await expect(noneClient.getProvisionalToken({ externalAuthType: 'STEAM_SESSION_TICKET', externalAuthToken: 'a-steam-ticket' })).rejects.toMatchObject({
+          errorCode: 530000,
+        });
       } finally {
         noneClient.close();
         await none.close();
@@ -126,17 +136,25 @@ describe('client.getProvisionalToken', () => {
       message: 'client.getProvisionalToken was aborted before it started.',
     });
     // The longest token is accepted: the call gets as far as the signal.
-    await expect(client.getProvisionalToken({ externalAuthType: 'OIDC', externalAuthToken: secret.slice(1), signal: AbortSignal.abort() })).rejects.toMatchObject({
+    await expect(
+      client.getProvisionalToken({ externalAuthType: 'OIDC', externalAuthToken: secret.slice(1), signal: AbortSignal.abort() }),
+    ).rejects.toMatchObject({
       code: 'ERR_ABORTED',
     });
-    await expect(client.getProvisionalToken({ externalAuthType: 'STEAM' as never, externalAuthToken: 't' })).rejects.toThrow(/^client\.getProvisionalToken: externalAuthType must be one of /);
-    await expect(client.getProvisionalToken({ externalAuthType: 'OIDC', externalAuthToken: 5 as never })).rejects.toThrow(/^client\.getProvisionalToken: externalAuthToken must be /);
+    await expect(client.getProvisionalToken({ externalAuthType: 'STEAM' as never, externalAuthToken: 't' })).rejects.toThrow(
+      /^client\.getProvisionalToken: externalAuthType must be one of /,
+    );
+    await expect(client.getProvisionalToken({ externalAuthType: 'OIDC', externalAuthToken: 5 as never })).rejects.toThrow(
+      /^client\.getProvisionalToken: externalAuthToken must be /,
+    );
   });
 
   it('times out with ERR_REQUEST_TIMEOUT and aborts with ERR_ABORTED while the service does not answer', async () => {
     emulator.setLatency(2000);
     try {
-      const slow = await rejected<ClientResultError>(client.getProvisionalToken({ externalAuthType: 'OIDC', externalAuthToken: 'oidc-token-of-player-1', timeoutMs: 100 }));
+      const slow = await rejected<ClientResultError>(
+        client.getProvisionalToken({ externalAuthType: 'OIDC', externalAuthToken: 'oidc-token-of-player-1', timeoutMs: 100 }),
+      );
       expect(slow.code).toBe('ERR_REQUEST_TIMEOUT');
       expect(slow.type).toBe('NetworkError');
       const controller = new AbortController();
@@ -181,16 +199,28 @@ describe('merging a provisional account into the full account', () => {
     expect(emulator.provisionalAccount('STEAM_SESSION_TICKET', 'steam-player-3')?.mergedInto).toBeUndefined();
 
     emulator.unbanUser(FULL_USER);
-    const merged = await client.getTokenFromProvisionalMerge({ ...(await authorizeCode()), externalAuthType: 'STEAM_SESSION_TICKET', externalAuthToken: secret });
+    const merged = await client.getTokenFromProvisionalMerge({
+      ...(await authorizeCode()),
+      externalAuthType: 'STEAM_SESSION_TICKET',
+      externalAuthToken: secret,
+    });
     expect((await whoAmI(merged.accessToken)).id).toBe(FULL_USER);
   });
 
   it('refuses to merge an account already merged into another one with 530002', async () => {
-    await client.getTokenFromProvisionalMerge({ ...(await authorizeCode()), externalAuthType: 'EPIC_ONLINE_SERVICES_ID_TOKEN', externalAuthToken: 'epic-token-of-player-4' });
+    await client.getTokenFromProvisionalMerge({
+      ...(await authorizeCode()),
+      externalAuthType: 'EPIC_ONLINE_SERVICES_ID_TOKEN',
+      externalAuthToken: 'epic-token-of-player-4',
+    });
     emulator.signInAs(OTHER_USER);
     try {
       const error = await rejected<ClientResultError>(
-        client.getTokenFromProvisionalMerge({ ...(await authorizeCode()), externalAuthType: 'EPIC_ONLINE_SERVICES_ID_TOKEN', externalAuthToken: 'epic-token-of-player-4' }),
+        client.getTokenFromProvisionalMerge({
+          ...(await authorizeCode()),
+          externalAuthType: 'EPIC_ONLINE_SERVICES_ID_TOKEN',
+          externalAuthToken: 'epic-token-of-player-4',
+        }),
       );
       expect(error.errorCode).toBe(ProvisionalErrorCode.AlreadyMerged);
     } finally {
@@ -213,9 +243,17 @@ describe('merging a provisional account into the full account', () => {
   it('checks the external identity of a merge before any request', async () => {
     const before = emulator.requests.length;
     await expect(
-      client.getTokenFromProvisionalMerge({ code: 'c', codeVerifier: 'v', redirectUri: 'http://127.0.0.1/callback', externalAuthType: 'NOPE' as never, externalAuthToken: 't' }),
+      client.getTokenFromProvisionalMerge({
+        code: 'c',
+        codeVerifier: 'v',
+        redirectUri: 'http://127.0.0.1/callback',
+        externalAuthType: 'NOPE' as never,
+        externalAuthToken: 't',
+      }),
     ).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE' });
-    await expect(client.getTokenFromDeviceProvisionalMerge({ onUserCode: () => undefined, externalAuthType: 'OIDC' } as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
+    await expect(client.getTokenFromDeviceProvisionalMerge({ onUserCode: () => undefined, externalAuthType: 'OIDC' } as never)).rejects.toMatchObject({
+      code: 'ERR_INVALID_ARG_TYPE',
+    });
     expect(emulator.requests.length).toBe(before);
   });
 });

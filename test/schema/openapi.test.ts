@@ -8,7 +8,7 @@ import { OPENAPI_FILE, componentSchemaErrors, operationPath, schemaErrors } from
 describe('the OpenAPI helper', () => {
   it('keeps the same description as the reference copy beside the repository, when there is one', () => {
     const vendored = readFileSync(OPENAPI_FILE, 'utf8');
-    const info = (JSON.parse(vendored) as { openapi: string; info: { version: string; license: { identifier: string } } });
+    const info = JSON.parse(vendored) as { openapi: string; info: { version: string; license: { identifier: string } } };
     expect([info.openapi, info.info.version, info.info.license.identifier]).toEqual(['3.1.0', '10', 'MIT']);
     const reference = path.join(path.dirname(OPENAPI_FILE), '..', '..', '..', '..', 'shared', 'reference', 'discord-openapi.json');
     if (existsSync(reference)) expect(readFileSync(reference, 'utf8') === vendored).toBe(true);
@@ -31,7 +31,9 @@ describe('the OpenAPI helper', () => {
   it('holds error bodies: string codes in a field, never `_errors` beside child keys', () => {
     const field = { _errors: [{ code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }] };
     expect(schemaErrors('POST', '/api/v10/applications/1/commands', 400, { code: 50035, message: 'Invalid Form Body', errors: { name: field } })).toEqual([]);
-    expect(schemaErrors('POST', '/api/v10/applications/1/commands', 400, { code: 50035, message: 'Invalid Form Body', errors: { options: { ...field, 0: field } } })).not.toEqual([]);
+    expect(
+      schemaErrors('POST', '/api/v10/applications/1/commands', 400, { code: 50035, message: 'Invalid Form Body', errors: { options: { ...field, 0: field } } }),
+    ).not.toEqual([]);
     expect(schemaErrors('GET', '/api/v10/guilds/1', 404, { code: '10004', message: 'Unknown Guild' })).not.toEqual([]);
   });
 

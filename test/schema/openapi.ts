@@ -28,7 +28,12 @@ function load(): NonNullable<typeof loaded> {
   const inner = spec.components.schemas.InnerErrors as { properties: { _errors: Json } };
   inner.properties._errors = {
     type: 'array',
-    items: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, required: ['code', 'message'], additionalProperties: false },
+    items: {
+      type: 'object',
+      properties: { code: { type: 'string' }, message: { type: 'string' } },
+      required: ['code', 'message'],
+      additionalProperties: false,
+    },
   };
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
@@ -78,7 +83,10 @@ function validatorFor(template: string, method: string, status: number): { valid
   const content = response.content as Record<string, { schema?: Json }> | undefined;
   const cacheKey = `${where}`;
   if (!compiled.has(cacheKey)) {
-    compiled.set(cacheKey, content?.['application/json']?.schema === undefined ? null : ajv.compile({ $ref: `${SPEC_ID}${where}/content/application~1json/schema` }));
+    compiled.set(
+      cacheKey,
+      content?.['application/json']?.schema === undefined ? null : ajv.compile({ $ref: `${SPEC_ID}${where}/content/application~1json/schema` }),
+    );
   }
   return { validate: compiled.get(cacheKey)!, where: `${method} ${template} → ${key}` };
 }
@@ -94,7 +102,9 @@ export function schemaErrors(method: string, requestPath: string, status: number
   if ('missing' in found) return [found.missing];
   if (found.validate === null) return body === undefined || body === '' ? [] : [`${found.where}: the description gives no body, the answer has one`];
   if (found.validate(body)) return [];
-  return (found.validate.errors ?? []).map((e: ErrorObject) => `${found.where}: ${e.instancePath || '(root)'} ${e.message ?? ''}${e.params !== undefined ? ' ' + JSON.stringify(e.params) : ''}`);
+  return (found.validate.errors ?? []).map(
+    (e: ErrorObject) => `${found.where}: ${e.instancePath || '(root)'} ${e.message ?? ''}${e.params !== undefined ? ' ' + JSON.stringify(e.params) : ''}`,
+  );
 }
 
 /** The named component schema's errors for `value` (for objects that travel outside HTTP answers, such as gateway payloads). */

@@ -40,6 +40,8 @@ export function routeOf(method: string, path: string, routes: readonly RouteName
   return routes.find((name) => {
     const [m, pattern] = name.split(' ') as [string, string];
     const want = pattern.split('/');
-    return m === method && want.length === segments.length && want.every((w, i) => w.startsWith(':') || w === segments[i] || decodeURIComponent(segments[i]!) === w);
+    return (
+      m === method && want.length === segments.length && want.every((w, i) => w.startsWith(':') || w === segments[i] || decodeURIComponent(segments[i]!) === w)
+    );
   });
 }

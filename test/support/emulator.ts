@@ -20,9 +20,7 @@ export function clientFor(emulator: Emulator, options: Partial<ClientOptions> = 
   });
 }
 
-export async function startHarness(
-  options: { emulator?: EmulatorOptions; client?: Partial<ClientOptions> } = {},
-): Promise<Harness> {
+export async function startHarness(options: { emulator?: EmulatorOptions; client?: Partial<ClientOptions> } = {}): Promise<Harness> {
   const emulator = await startEmulator(options.emulator);
   const client = clientFor(emulator, options.client);
   return {

@@ -14,7 +14,8 @@ export function projectCompilerOptions(): ts.CompilerOptions {
 export function diagnosticsOf(...files: string[]): string[] {
   const program = ts.createProgram(files, { ...projectCompilerOptions(), noEmit: true });
   return ts.getPreEmitDiagnostics(program).map((d) => {
-    const where = d.file && d.start !== undefined ? `${path.relative(projectRoot, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : '';
+    const where =
+      d.file && d.start !== undefined ? `${path.relative(projectRoot, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : '';
     return where + ts.flattenDiagnosticMessageText(d.messageText, '\n');
   });
 }

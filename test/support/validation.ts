@@ -15,7 +15,11 @@ export const sortErrors = (errors: readonly Located[]): Located[] =>
  * `expected` 'ok': no errors and ok. Otherwise exactly the listed paths and codes, not ok, and
  * every message matching `sentence` (the table's rule for a message).
  */
-export function expectOutcome(result: { ok: boolean; errors: ReadonlyArray<Located & { message: string }> }, expected: 'ok' | readonly Located[], sentence: RegExp): void {
+export function expectOutcome(
+  result: { ok: boolean; errors: ReadonlyArray<Located & { message: string }> },
+  expected: 'ok' | readonly Located[],
+  sentence: RegExp,
+): void {
   if (expected === 'ok') {
     expect(result.errors).toEqual([]);
     expect(result.ok).toBe(true);

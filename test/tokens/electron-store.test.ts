@@ -95,7 +95,11 @@ describe('ElectronSafeStorageTokenStore', () => {
 
   it.runIf(onLinux)('emits one process warning when no onWarning is given', async () => {
     const emit = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
-    const store = new ElectronSafeStorageTokenStore({ safeStorage: new SafeStorageStandIn('basic_text'), path: path.join(dir, 't.bin'), allowInsecureBackend: true });
+    const store = new ElectronSafeStorageTokenStore({
+      safeStorage: new SafeStorageStandIn('basic_text'),
+      path: path.join(dir, 't.bin'),
+      allowInsecureBackend: true,
+    });
     await store.save(sampleTokens());
     await store.load();
     expect(emit).toHaveBeenCalledTimes(1);
@@ -148,7 +152,9 @@ describe('ElectronSafeStorageTokenStore', () => {
     expect(() => new ElectronSafeStorageTokenStore({ safeStorage: {} as never, path: 'x' })).toThrow(
       expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/options\.safeStorage/) }),
     );
-    expect(() => new ElectronSafeStorageTokenStore({ safeStorage: new SafeStorageStandIn(), path: '' })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }));
+    expect(() => new ElectronSafeStorageTokenStore({ safeStorage: new SafeStorageStandIn(), path: '' })).toThrow(
+      expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }),
+    );
     expect(() => new ElectronSafeStorageTokenStore({ safeStorage: new SafeStorageStandIn(), path: 'x', allowInsecureBackend: 'yes' as never })).toThrow(
       expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/options\.allowInsecureBackend must be a boolean/) }),
     );

@@ -41,7 +41,14 @@ describe('token envelope', () => {
 
   it('serializes equal token sets to equal bytes whatever the key order', () => {
     const t = sampleTokens();
-    const reordered = { idToken: t.idToken, expiresAt: t.expiresAt, scopes: t.scopes, tokenType: t.tokenType, refreshToken: t.refreshToken, accessToken: t.accessToken } as TokenSet;
+    const reordered = {
+      idToken: t.idToken,
+      expiresAt: t.expiresAt,
+      scopes: t.scopes,
+      tokenType: t.tokenType,
+      refreshToken: t.refreshToken,
+      accessToken: t.accessToken,
+    } as TokenSet;
     expect(serializeTokenEnvelope(reordered)).toBe(serializeTokenEnvelope(t));
   });
 
@@ -76,7 +83,9 @@ describe('token envelope', () => {
   it.each(badTokenFields)('refuses to serialize a token set with %s', (_name, change) => {
     const tokens: Record<string, unknown> = { ...sampleTokens(), ...change };
     for (const key of Object.keys(change)) if (change[key] === undefined) delete tokens[key];
-    expect(() => serializeTokenEnvelope(tokens as unknown as TokenSet)).toThrow(expect.objectContaining({ code: expect.stringMatching(/^ERR_(OUT_OF_RANGE|INVALID_ARG_TYPE)$/) }));
+    expect(() => serializeTokenEnvelope(tokens as unknown as TokenSet)).toThrow(
+      expect.objectContaining({ code: expect.stringMatching(/^ERR_(OUT_OF_RANGE|INVALID_ARG_TYPE)$/) }),
+    );
   });
 
   it.each([
@@ -131,7 +140,11 @@ describe('token envelope', () => {
     });
 
     it('reports a failing or invalid upgrade as corrupt data', () => {
-      const throwing = { 1: () => { throw new Error('AT-SECRET-4f9c2a7e1b8d'); } };
+      const throwing = {
+        1: () => {
+          throw new Error('AT-SECRET-4f9c2a7e1b8d');
+        },
+      };
       const error = parseError(v1, { version: 2, migrations: throwing });
       expect(error.code).toBe('ERR_TOKEN_STORE_CORRUPT');
       expect(error.message).not.toContain('AT-SECRET');
@@ -140,16 +153,36 @@ describe('token envelope', () => {
   });
 
   it.each([
-    ['tokenType in another case', { tokenType: 'bearer' }, /^tokenType must be "Bearer"; received a string of length 6 \(it is spelt in another case; a TokenSet always says "Bearer"\)$/],
+    [
+      'tokenType in another case',
+      { tokenType: 'bearer' },
+      /^tokenType must be "Bearer"; received a string of length 6 \(it is spelt in another case; a TokenSet always says "Bearer"\)$/,
+    ],
     ['another tokenType', { tokenType: 'mac' }, /^tokenType must be "Bearer"; received a string of length 3$/],
     ['a missing tokenType', { tokenType: undefined }, /^tokenType must be "Bearer"; received undefined$/],
-    ['scopes with a double space', { scopes: 'openid  sdk.social_layer' }, /^scopes must be a string of scope names .*; received a string of length 24 \(it has a leading, trailing or doubled space\)$/],
+    [
+      'scopes with a double space',
+      { scopes: 'openid  sdk.social_layer' },
+      /^scopes must be a string of scope names .*; received a string of length 24 \(it has a leading, trailing or doubled space\)$/,
+    ],
     ['scopes with a quote', { scopes: 'openid "x"' }, /^scopes must be .*\(it contains a character a scope name cannot hold/],
-    ['an accessToken with a newline', { accessToken: 'AT-SECRET\n' }, /^accessToken must be a non-empty string of printable ASCII characters; received a string of length 10 \(it contains a control character, a line break/],
-    ['an empty refreshToken', { refreshToken: '' }, /^refreshToken must be absent or a non-empty string of printable ASCII characters; received an empty string$/],
+    [
+      'an accessToken with a newline',
+      { accessToken: 'AT-SECRET\n' },
+      /^accessToken must be a non-empty string of printable ASCII characters; received a string of length 10 \(it contains a control character, a line break/,
+    ],
+    [
+      'an empty refreshToken',
+      { refreshToken: '' },
+      /^refreshToken must be absent or a non-empty string of printable ASCII characters; received an empty string$/,
+    ],
     ['a negative expiresAt', { expiresAt: -1 }, /^expiresAt must be a whole, non-negative number of milliseconds since the epoch; received the number -1$/],
     ['a fractional expiresAt', { expiresAt: 1.5 }, /received the number 1\.5$/],
-    ['an unknown field', { extra: 'x' }, /^the token set must be a TokenSet with only the fields accessToken, refreshToken, tokenType, scopes, expiresAt, idToken; received an object \(it has the unknown field "extra"\)$/],
+    [
+      'an unknown field',
+      { extra: 'x' },
+      /^the token set must be a TokenSet with only the fields accessToken, refreshToken, tokenType, scopes, expiresAt, idToken; received an object \(it has the unknown field "extra"\)$/,
+    ],
   ])('says what is wrong with %s, not that characters are not allowed', (_name, change, expected) => {
     const tokens: Record<string, unknown> = { ...sampleTokens(), ...change };
     for (const key of Object.keys(change)) if ((change as Record<string, unknown>)[key] === undefined) delete tokens[key];
@@ -167,10 +200,18 @@ describe('token envelope', () => {
 
   it('throws a TypeError for a wrong type and a RangeError for a wrong value, naming the field', () => {
     expect(() => serializeTokenEnvelope(42 as never)).toThrow(
-      expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^serializeTokenEnvelope: tokens must be a plain object \(a TokenSet\); received the number 42\./) }),
+      expect.objectContaining({
+        name: 'TypeError',
+        code: 'ERR_INVALID_ARG_TYPE',
+        message: expect.stringMatching(/^serializeTokenEnvelope: tokens must be a plain object \(a TokenSet\); received the number 42\./),
+      }),
     );
     expect(() => serializeTokenEnvelope({ ...sampleTokens(), accessToken: 7 } as never)).toThrow(
-      expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^serializeTokenEnvelope: tokens\.accessToken must be/) }),
+      expect.objectContaining({
+        name: 'TypeError',
+        code: 'ERR_INVALID_ARG_TYPE',
+        message: expect.stringMatching(/^serializeTokenEnvelope: tokens\.accessToken must be/),
+      }),
     );
     const error = (() => {
       try {
@@ -240,7 +281,14 @@ describe('token envelope', () => {
 
     it('reports an upgrade that hands back an unreadable object as corrupt, not with a raw error', () => {
       const v1 = envelopeText(sampleTokens());
-      const hostile = new Proxy({}, { getPrototypeOf: () => { throw new Error('AT-SECRET-4f9c2a7e1b8d'); } });
+      const hostile = new Proxy(
+        {},
+        {
+          getPrototypeOf: () => {
+            throw new Error('AT-SECRET-4f9c2a7e1b8d');
+          },
+        },
+      );
       const error = parseError(v1, { version: 2, migrations: { 1: () => hostile } });
       expect(error.code).toBe('ERR_TOKEN_STORE_CORRUPT');
       expect(error.message).toMatch(/its token set cannot be read/);
@@ -255,18 +303,50 @@ describe('token envelope', () => {
 
   const hint = 'Pass the token set exactly as the TokenManager produced it.';
   it.each([
-    ['a missing accessToken', { accessToken: undefined }, TypeError, 'tokens.accessToken must be a non-empty string of printable ASCII characters; received undefined.'],
-    ['an idToken that is a number', { idToken: 7 }, TypeError, 'tokens.idToken must be absent or a non-empty string of printable ASCII characters; received the number 7.'],
-    ['an empty idToken', { idToken: '' }, RangeError, 'tokens.idToken must be absent or a non-empty string of printable ASCII characters; received an empty string.'],
+    [
+      'a missing accessToken',
+      { accessToken: undefined },
+      TypeError,
+      'tokens.accessToken must be a non-empty string of printable ASCII characters; received undefined.',
+    ],
+    [
+      'an idToken that is a number',
+      { idToken: 7 },
+      TypeError,
+      'tokens.idToken must be absent or a non-empty string of printable ASCII characters; received the number 7.',
+    ],
+    [
+      'an empty idToken',
+      { idToken: '' },
+      RangeError,
+      'tokens.idToken must be absent or a non-empty string of printable ASCII characters; received an empty string.',
+    ],
     ['a missing tokenType', { tokenType: undefined }, TypeError, 'tokens.tokenType must be "Bearer"; received undefined.'],
     ['another tokenType', { tokenType: 'mac' }, RangeError, 'tokens.tokenType must be "Bearer"; received a string of length 3.'],
-    ['scopes that are an array', { scopes: ['openid'] }, TypeError, 'tokens.scopes must be a string of scope names separated by single spaces (an empty string when none); received an array of length 1.'],
-    ['expiresAt as a string', { expiresAt: '1900000000000' }, TypeError, 'tokens.expiresAt must be a whole, non-negative number of milliseconds since the epoch; received a string of length 13.'],
-    ['expiresAt past the safe integers', { expiresAt: 2 ** 53 }, RangeError, 'tokens.expiresAt must be a whole, non-negative number of milliseconds since the epoch; received the number 9007199254740992.'],
+    [
+      'scopes that are an array',
+      { scopes: ['openid'] },
+      TypeError,
+      'tokens.scopes must be a string of scope names separated by single spaces (an empty string when none); received an array of length 1.',
+    ],
+    [
+      'expiresAt as a string',
+      { expiresAt: '1900000000000' },
+      TypeError,
+      'tokens.expiresAt must be a whole, non-negative number of milliseconds since the epoch; received a string of length 13.',
+    ],
+    [
+      'expiresAt past the safe integers',
+      { expiresAt: 2 ** 53 },
+      RangeError,
+      'tokens.expiresAt must be a whole, non-negative number of milliseconds since the epoch; received the number 9007199254740992.',
+    ],
   ])('serializeTokenEnvelope reports %s with the right class and sentence', (_name, change, Kind, sentence) => {
     const tokens: Record<string, unknown> = { ...sampleTokens(), ...change };
     for (const key of Object.keys(change)) if ((change as Record<string, unknown>)[key] === undefined) delete tokens[key];
-    expect(() => serializeTokenEnvelope(tokens as never)).toThrow(expect.objectContaining({ name: Kind.name, message: `serializeTokenEnvelope: ${sentence} ${hint}` }));
+    expect(() => serializeTokenEnvelope(tokens as never)).toThrow(
+      expect.objectContaining({ name: Kind.name, message: `serializeTokenEnvelope: ${sentence} ${hint}` }),
+    );
   });
 
   it('shows a long unknown field name cut short', () => {
@@ -291,7 +371,9 @@ describe('token envelope', () => {
       `The token file /tmp/t.json is damaged or was not written by social-sdk-auth: ${why}. Call clear() on the token store (or delete it) and sign the player in again.`;
     expect(parseError('{', source).message).toBe(message('it is not valid JSON'));
     expect(parseError('"text"', source).message).toBe(message('it holds a string of length 4 instead of an envelope object'));
-    expect(parseError(JSON.stringify({ format: 'x', version: 1, tokens: sampleTokens() }), source).message).toBe(message('its "format" is not "social-sdk-auth/tokens"'));
+    expect(parseError(JSON.stringify({ format: 'x', version: 1, tokens: sampleTokens() }), source).message).toBe(
+      message('its "format" is not "social-sdk-auth/tokens"'),
+    );
     expect(parseError(JSON.stringify({ format: TOKEN_ENVELOPE_FORMAT, version: 1.5, tokens: sampleTokens() }), source).message).toBe(
       message('its "version" is not a positive whole number'),
     );
@@ -299,9 +381,17 @@ describe('token envelope', () => {
     expect(parseError(envelopeText(sampleTokens()), { ...source, version: 3, migrations: { 1: (t: unknown) => t } }).message).toBe(
       'The token file /tmp/t.json uses token format version 2, which this version of social-sdk-auth can no longer upgrade. Call clear() and sign the player in again.',
     );
-    expect(parseError(envelopeText(sampleTokens()), { ...source, version: 2, migrations: { 1: () => { throw new Error('no'); } } }).message).toBe(
-      message('upgrading it from format version 1 to 2 failed'),
-    );
+    expect(
+      parseError(envelopeText(sampleTokens()), {
+        ...source,
+        version: 2,
+        migrations: {
+          1: () => {
+            throw new Error('no');
+          },
+        },
+      }).message,
+    ).toBe(message('upgrading it from format version 1 to 2 failed'));
     expect(parseError(JSON.stringify({ format: TOKEN_ENVELOPE_FORMAT, version: 2, tokens: {} }), source).message).toBe(
       'The token file /tmp/t.json uses token format version 2, but this version of social-sdk-auth reads up to version 1. Upgrade social-sdk-auth to the version that wrote it (or newer); calling clear() instead signs the player out.',
     );
@@ -310,7 +400,10 @@ describe('token envelope', () => {
   it('refuses migrations that are a function or a string', () => {
     for (const migrations of [() => undefined, 'none']) {
       expect(() => parseTokenEnvelope(envelopeText(sampleTokens()), { migrations } as never)).toThrow(
-        expect.objectContaining({ name: 'TypeError', message: expect.stringMatching(/^parseTokenEnvelope: options\.migrations must be an object mapping a version number to an upgrade function/) }),
+        expect.objectContaining({
+          name: 'TypeError',
+          message: expect.stringMatching(/^parseTokenEnvelope: options\.migrations must be an object mapping a version number to an upgrade function/),
+        }),
       );
     }
   });

@@ -157,7 +157,9 @@ describe('FileTokenStore', () => {
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
     // The lstat sees a regular file, as it would if the FIFO replaced the file a moment later.
     const regular = fs.statSync(__filename);
-    vi.spyOn(fs.promises, 'lstat').mockResolvedValueOnce(Object.assign(Object.create(Object.getPrototypeOf(regular)), regular, { uid: process.getuid?.() ?? 0 }));
+    vi.spyOn(fs.promises, 'lstat').mockResolvedValueOnce(
+      Object.assign(Object.create(Object.getPrototypeOf(regular)), regular, { uid: process.getuid?.() ?? 0 }),
+    );
     const error = await rejection(settlesWithin(new FileTokenStore({ path: fifo }).load(), 5000));
     expect(error.code).toBe('ERR_TOKEN_STORE_UNSAFE_PATH');
     expect(error.message).toMatch(/is not a regular file/);
@@ -169,7 +171,9 @@ describe('FileTokenStore', () => {
     fs.truncateSync(store.path, 1024 * 1024 + 1);
     const error = await rejection(store.load());
     expect(error.code).toBe('ERR_TOKEN_STORE_CORRUPT');
-    expect(error.message).toBe(`The token file ${store.path} is 1048577 bytes, far larger than any token file; it is not one of ours. Delete it or choose another path.`);
+    expect(error.message).toBe(
+      `The token file ${store.path} is 1048577 bytes, far larger than any token file; it is not one of ours. Delete it or choose another path.`,
+    );
   });
 
   // Making a file owned by someone else needs root; CI containers run the suite as root.
@@ -221,17 +225,27 @@ describe('FileTokenStore', () => {
 
   it('validates its options and the token set', async () => {
     expect(() => new FileTokenStore({} as never)).toThrow(
-      expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message: 'new FileTokenStore: options.path must be a string; received undefined.' }),
+      expect.objectContaining({
+        name: 'TypeError',
+        code: 'ERR_INVALID_ARG_TYPE',
+        message: 'new FileTokenStore: options.path must be a string; received undefined.',
+      }),
     );
     expect(() => new FileTokenStore(undefined as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
-    expect(() => new FileTokenStore('tokens.json' as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/options must be an object/) }));
+    expect(() => new FileTokenStore('tokens.json' as never)).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/options must be an object/) }),
+    );
     expect(() => new FileTokenStore({ path: '' })).toThrow(expect.objectContaining({ name: 'RangeError', code: 'ERR_OUT_OF_RANGE' }));
-    expect(() => new FileTokenStore({ path: 'a\0b' })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/without NUL/) }));
+    expect(() => new FileTokenStore({ path: 'a\0b' })).toThrow(
+      expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/without NUL/) }),
+    );
     const store = new FileTokenStore({ path: path.join(dir, 'tokens.json') });
     const error = await rejection(store.save({ ...sampleTokens(), expiresAt: Number.NaN }));
     expect(error).toBeInstanceOf(RangeError);
     expect(error.code).toBe('ERR_OUT_OF_RANGE');
-    expect(error.message).toMatch(/^fileTokenStore\.save: tokens\.expiresAt must be a whole, non-negative number of milliseconds since the epoch; received the number NaN\./);
+    expect(error.message).toMatch(
+      /^fileTokenStore\.save: tokens\.expiresAt must be a whole, non-negative number of milliseconds since the epoch; received the number NaN\./,
+    );
     expect(fs.existsSync(store.path)).toBe(false);
   });
 });

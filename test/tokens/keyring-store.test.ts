@@ -78,7 +78,10 @@ describe('KeyringTokenStore (with an in-memory keychain)', () => {
   });
 
   it.each([
-    ['Platform failure: DBus error: Using X11 for dbus-daemon autolaunch was disabled at compile time, set your DBUS_SESSION_BUS_ADDRESS instead', 'ERR_KEYRING_UNAVAILABLE'],
+    [
+      'Platform failure: DBus error: Using X11 for dbus-daemon autolaunch was disabled at compile time, set your DBUS_SESSION_BUS_ADDRESS instead',
+      'ERR_KEYRING_UNAVAILABLE',
+    ],
     ['Platform failure: DBus error: The name org.freedesktop.secrets was not provided by any .service files', 'ERR_KEYRING_UNAVAILABLE'],
     ["Couldn't access platform storage: Secret Service: no result found", 'ERR_KEYRING_LOCKED'],
     ["Couldn't access platform storage: AccessDenied", 'ERR_KEYRING_LOCKED'],
@@ -94,7 +97,7 @@ describe('KeyringTokenStore (with an in-memory keychain)', () => {
     }
   });
 
-  it("treats older releases' \"No matching entry\" errors as nothing stored", async () => {
+  it('treats older releases\' "No matching entry" errors as nothing stored', async () => {
     const store = new KeyringTokenStore({ account: 'a', keyring: fakeKeyring({ fail: 'No matching entry found in secure storage' }).module });
     expect(await store.load()).toBeUndefined();
     await store.clear();
@@ -110,12 +113,22 @@ describe('KeyringTokenStore (with an in-memory keychain)', () => {
 
   it('validates its options', () => {
     expect(() => new KeyringTokenStore({} as never)).toThrow(
-      expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^new KeyringTokenStore: options\.account must be a string/) }),
+      expect.objectContaining({
+        name: 'TypeError',
+        code: 'ERR_INVALID_ARG_TYPE',
+        message: expect.stringMatching(/^new KeyringTokenStore: options\.account must be a string/),
+      }),
     );
     expect(() => new KeyringTokenStore({ account: 'a', linuxStore: 'file' as never })).toThrow(
-      expect.objectContaining({ name: 'RangeError', code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/options\.linuxStore must be one of 'secret-service', 'keyutils'/) }),
+      expect.objectContaining({
+        name: 'RangeError',
+        code: 'ERR_OUT_OF_RANGE',
+        message: expect.stringMatching(/options\.linuxStore must be one of 'secret-service', 'keyutils'/),
+      }),
     );
-    expect(() => new KeyringTokenStore({ account: 'a', keyring: {} as never })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/options\.keyring/) }));
+    expect(() => new KeyringTokenStore({ account: 'a', keyring: {} as never })).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/options\.keyring/) }),
+    );
   });
 });
 
@@ -151,7 +164,11 @@ describe.runIf(process.platform === 'linux')('KeyringTokenStore against a real S
   type Outcome = { loaded?: TokenSet | null; error?: { code: string; message: string; stack: string } };
 
   /** Runs one store operation in a child; `session` picks the D-Bus / keyring set-up around it. */
-  function runChild(session: 'unlocked' | 'locked' | 'no-bus', op: 'save' | 'load' | 'clear', args: { tokens?: TokenSet; nodePath?: boolean; home?: string } = {}): Outcome {
+  function runChild(
+    session: 'unlocked' | 'locked' | 'no-bus',
+    op: 'save' | 'load' | 'clear',
+    args: { tokens?: TokenSet; nodePath?: boolean; home?: string } = {},
+  ): Outcome {
     const userHome = args.home ?? home;
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,

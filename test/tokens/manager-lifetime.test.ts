@@ -128,7 +128,14 @@ describe('a token response without expires_in', () => {
 describe('a refresh answer that leaves fields out (RFC 6749 §5.1, §6)', () => {
   it('keeps the refresh token, scopes and ID token held: left out means unchanged', async () => {
     const { endpoint, manager, store } = await setUp(3600, undefined, ['refresh_token', 'scope']);
-    await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify email', idToken: 'id.token.0' });
+    await manager.setTokens({
+      accessToken: 'access-0',
+      refreshToken: 'refresh-0',
+      tokenType: 'Bearer',
+      expiresIn: 3600,
+      scopes: 'identify email',
+      idToken: 'id.token.0',
+    });
     const next = await manager.refresh();
     expect(next).toMatchObject({ accessToken: 'access-1', refreshToken: 'refresh-0', scopes: 'identify email', idToken: 'id.token.0' });
     expect(await store.load()).toEqual(next);
@@ -271,7 +278,14 @@ describe('lifetimes a sign-in result can carry', () => {
     defer(() => client.close());
     const manager = new TokenManager({ client, store: new MemoryTokenStore(), clock: () => 1_700_000_000_000 });
     defer(() => manager.close());
-    const set = await manager.setTokens({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', expiresIn: 3600, scopes: 'identify', idToken: '' });
+    const set = await manager.setTokens({
+      accessToken: 'access-0',
+      refreshToken: 'refresh-0',
+      tokenType: 'Bearer',
+      expiresIn: 3600,
+      scopes: 'identify',
+      idToken: '',
+    });
     expect(set).toEqual({ accessToken: 'access-0', refreshToken: 'refresh-0', tokenType: 'Bearer', scopes: 'identify', expiresAt: 1_700_003_600_000 });
     expect(manager.getTokenSet()).not.toHaveProperty('idToken');
   });
@@ -395,4 +409,3 @@ describe('the minimum interval between refresh requests', () => {
     expect(endpoint.refreshes()).toBe(0);
   });
 });
-

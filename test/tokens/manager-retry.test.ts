@@ -224,7 +224,11 @@ describe('transient failures are retried', () => {
     emulator.failNextToken({ status: 503, retryAfter: 30 });
     manager.once('refreshRetry', () => manager.close());
     await expect(manager.refresh()).rejects.toEqual(
-      expect.objectContaining({ code: 'ERR_TOKEN_MANAGER_CLOSED', type: 'ClientDestroyed', message: 'tokenManager: the TokenManager is closed; create a new one.' }),
+      expect.objectContaining({
+        code: 'ERR_TOKEN_MANAGER_CLOSED',
+        type: 'ClientDestroyed',
+        message: 'tokenManager: the TokenManager is closed; create a new one.',
+      }),
     );
     await settled(manager);
     expect(failed).toEqual([]);
@@ -243,8 +247,7 @@ function backoffTimers(): { ref(): boolean[]; restore(): void } {
   }) as typeof setTimeout);
   return { ref: () => waits.map((timer) => timer.hasRef()), restore: () => spy.mockRestore() };
 }
-const nextRetry = (manager: TokenManager): Promise<void> =>
-  new Promise((resolve) => manager.once('refreshRetry', () => setImmediate(resolve)));
+const nextRetry = (manager: TokenManager): Promise<void> => new Promise((resolve) => manager.once('refreshRetry', () => setImmediate(resolve)));
 
 describe('the backoff wait and the process', () => {
   afterEach(() => {

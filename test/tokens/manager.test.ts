@@ -76,6 +76,8 @@ class FlakyStore implements TokenStore {
 describe('setTokens, getAccessToken and start', () => {
   it('persists a sign-in before handing it to the client, then serves the token without a request', async () => {
     const { client, tokens } = await signIn();
+    // signIn leaves the client holding the token; forget it, to see when the manager hands it back.
+    client.clearToken();
     const store = new FlakyStore();
     const manager = newManager({ client, store });
     let authenticatedWhenSaved: boolean | undefined;
@@ -121,9 +123,7 @@ describe('setTokens, getAccessToken and start', () => {
     expect(() => new TokenManager({ client, store: new MemoryTokenStore(), retry: { attempts: 0 } })).toThrow(/attempts/);
     const manager = newManager({ client, store: new MemoryTokenStore() });
     const secret = 'AT-SECRET\nWITH-A-NEWLINE';
-    const error = await rejected(
-      manager.setTokens({ accessToken: secret, refreshToken: '', tokenType: 'Bearer', expiresIn: 60, scopes: 'identify' }),
-    );
+    const error = await rejected(manager.setTokens({ accessToken: secret, refreshToken: '', tokenType: 'Bearer', expiresIn: 60, scopes: 'identify' }));
     expect(error).toBeInstanceOf(RangeError);
     expect(error.message).toMatch(/accessToken/);
     expect(error.message).not.toContain(secret);
@@ -145,11 +145,27 @@ describe('setTokens, getAccessToken and start', () => {
 
   it('refuses bad call options with argument errors', async () => {
     const manager = newManager({ client: newClient(), store: new MemoryTokenStore() });
-    await expect(manager.getAccessToken(null as never)).rejects.toMatchObject({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message: 'tokenManager.getAccessToken: options must be an object; received null.' });
-    await expect(manager.getAccessToken({ signal: 'stop' as never })).rejects.toMatchObject({ name: 'TypeError', message: expect.stringMatching(/^tokenManager\.getAccessToken: signal must be an AbortSignal/) });
-    await expect(manager.refresh(5 as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^tokenManager\.refresh: options must be an object/) });
-    await expect(manager.signOut({ revoke: 'no' as never })).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^tokenManager\.signOut: options\.revoke must be a boolean/) });
-    await expect(manager.setTokens('token' as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^tokenManager\.setTokens: tokens must be the result of client\.signIn\(\) or a TokenSet/) });
+    await expect(manager.getAccessToken(null as never)).rejects.toMatchObject({
+      name: 'TypeError',
+      code: 'ERR_INVALID_ARG_TYPE',
+      message: 'tokenManager.getAccessToken: options must be an object; received null.',
+    });
+    await expect(manager.getAccessToken({ signal: 'stop' as never })).rejects.toMatchObject({
+      name: 'TypeError',
+      message: expect.stringMatching(/^tokenManager\.getAccessToken: signal must be an AbortSignal/),
+    });
+    await expect(manager.refresh(5 as never)).rejects.toMatchObject({
+      code: 'ERR_INVALID_ARG_TYPE',
+      message: expect.stringMatching(/^tokenManager\.refresh: options must be an object/),
+    });
+    await expect(manager.signOut({ revoke: 'no' as never })).rejects.toMatchObject({
+      code: 'ERR_INVALID_ARG_TYPE',
+      message: expect.stringMatching(/^tokenManager\.signOut: options\.revoke must be a boolean/),
+    });
+    await expect(manager.setTokens('token' as never)).rejects.toMatchObject({
+      code: 'ERR_INVALID_ARG_TYPE',
+      message: expect.stringMatching(/^tokenManager\.setTokens: tokens must be the result of client\.signIn\(\) or a TokenSet/),
+    });
     await expect(manager.setTokens(null as never)).rejects.toMatchObject({
       name: 'TypeError',
       code: 'ERR_INVALID_ARG_TYPE',
@@ -157,16 +173,31 @@ describe('setTokens, getAccessToken and start', () => {
     });
     // A sign-in result's token type is taken in any case, but it must still be Bearer.
     for (const tokenType of ['mac', 5, undefined]) {
-      await expect(manager.setTokens({ accessToken: 'AT-1', refreshToken: 'RT-1', tokenType, expiresIn: 60, scopes: 'identify' } as never)).rejects.toMatchObject({
+      await expect(
+        manager.setTokens({ accessToken: 'AT-1', refreshToken: 'RT-1', tokenType, expiresIn: 60, scopes: 'identify' } as never),
+      ).rejects.toMatchObject({
         message: expect.stringMatching(/^tokenManager\.setTokens: tokens\.tokenType must be "Bearer"; received /),
       });
     }
     expect(manager.isSignedIn()).toBe(false);
-    expect(() => new TokenManager(undefined as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^new TokenManager: options\.client must be a Client/) }));
-    expect(() => new TokenManager({ client: newClient(), store: new MemoryTokenStore(), retry: { attempts: 1.5 } })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/options\.retry\.attempts must be a whole number from 1 to 100/) }));
-    expect(() => new TokenManager({ client: newClient(), store: new MemoryTokenStore(), retry: { baseDelayMs: 100, maxDelayMs: 50 } })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/options\.retry\.maxDelayMs must be a whole number of milliseconds from 100/) }));
-    expect(() => new TokenManager({ client: newClient(), store: new MemoryTokenStore(), retry: null as never })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/options\.retry must be an object/) }));
-    expect(() => new TokenManager({ client: newClient(), store: new MemoryTokenStore(), clock: 5 as never })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/options\.clock must be a function/) }));
+    expect(() => new TokenManager(undefined as never)).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^new TokenManager: options\.client must be a Client/) }),
+    );
+    expect(() => new TokenManager({ client: newClient(), store: new MemoryTokenStore(), retry: { attempts: 1.5 } })).toThrow(
+      expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/options\.retry\.attempts must be a whole number from 1 to 100/) }),
+    );
+    expect(() => new TokenManager({ client: newClient(), store: new MemoryTokenStore(), retry: { baseDelayMs: 100, maxDelayMs: 50 } })).toThrow(
+      expect.objectContaining({
+        code: 'ERR_OUT_OF_RANGE',
+        message: expect.stringMatching(/options\.retry\.maxDelayMs must be a whole number of milliseconds from 100/),
+      }),
+    );
+    expect(() => new TokenManager({ client: newClient(), store: new MemoryTokenStore(), retry: null as never })).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/options\.retry must be an object/) }),
+    );
+    expect(() => new TokenManager({ client: newClient(), store: new MemoryTokenStore(), clock: 5 as never })).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/options\.clock must be a function/) }),
+    );
   });
 
   it('names options.client or options.store when either lacks a method the manager calls', () => {
@@ -217,7 +248,9 @@ describe('setTokens, getAccessToken and start', () => {
         message: "new TokenManager: options.applicationId must be decimal digits, such as '1234567890123456789'; received a string of length 7.",
       }),
     );
-    expect(() => new TokenManager({ client, store, applicationId: 1234 as never })).toThrow(expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' }));
+    expect(() => new TokenManager({ client, store, applicationId: 1234 as never })).toThrow(
+      expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' }),
+    );
     expect(() => new TokenManager({ client, store, applicationId: '0' })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }));
     expect(() => new TokenManager({ client, store, applicationId: 2n ** 64n })).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }));
     // A valid id, as a bigint, is the one refreshes send.
@@ -236,7 +269,11 @@ describe('setTokens, getAccessToken and start', () => {
     manager.close();
     manager.close();
     const closed = (where: string) =>
-      expect.objectContaining({ code: 'ERR_TOKEN_MANAGER_CLOSED', type: 'ClientDestroyed', message: `${where}: the TokenManager is closed; create a new one.` });
+      expect.objectContaining({
+        code: 'ERR_TOKEN_MANAGER_CLOSED',
+        type: 'ClientDestroyed',
+        message: `${where}: the TokenManager is closed; create a new one.`,
+      });
     await expect(manager.getAccessToken()).rejects.toEqual(closed('tokenManager.getAccessToken'));
     await expect(manager.start()).rejects.toEqual(closed('tokenManager.start'));
     await expect(manager.load()).rejects.toEqual(closed('tokenManager.start'));
@@ -395,7 +432,9 @@ describe('setTokens, getAccessToken and start', () => {
     const manager = newManager({ client: newClient(), store });
     const aborted = expect.objectContaining({
       type: 'Aborted',
-      message: expect.stringMatching(/^tokenManager\.(getAccessToken|refresh) was aborted by its AbortSignal; a refresh already sent still completes and is saved\.$/),
+      message: expect.stringMatching(
+        /^tokenManager\.(getAccessToken|refresh) was aborted by its AbortSignal; a refresh already sent still completes and is saved\.$/,
+      ),
     });
     await expect(manager.getAccessToken({ signal: AbortSignal.abort() })).rejects.toEqual(aborted);
     await expect(manager.refresh({ signal: AbortSignal.abort() })).rejects.toEqual(aborted);
@@ -825,6 +864,8 @@ describe('crash-safe rotation', () => {
 
   it('does not hand out a sign-in whose save failed', async () => {
     const { client, tokens } = await signIn();
+    // signIn leaves the client holding the token; forget it, to see that the manager does not hand it back.
+    client.clearToken();
     const store = new FlakyStore();
     store.failSaves = true;
     const manager = newManager({ client, store });
@@ -860,7 +901,14 @@ describe('a dead grant', () => {
     now += 6.5 * DAY;
     const error = await rejected<ClientResultError>(manager.getAccessToken());
     expect(error).toBeInstanceOf(ClientResultError);
-    expect(error).toMatchObject({ code: 'ERR_REAUTHORIZATION_REQUIRED', type: 'HTTPError', oauthError: 'invalid_grant', status: 400, retryable: false, retryAfter: 0 });
+    expect(error).toMatchObject({
+      code: 'ERR_REAUTHORIZATION_REQUIRED',
+      type: 'HTTPError',
+      oauthError: 'invalid_grant',
+      status: 400,
+      retryable: false,
+      retryAfter: 0,
+    });
     expect(error.message).toMatch(/^The refresh token was refused \(invalid_grant\).+sign the player in again/);
     // The service's own answer is kept as the cause.
     expect(error.cause).toMatchObject({ oauthError: 'invalid_grant', status: 400 });
@@ -945,7 +993,16 @@ describe('a dead grant', () => {
     manager.on('reauthorizationRequired', reauth);
     now += DAY;
     const error = await rejected<ClientResultError>(manager.getAccessToken());
-    expect(error).toMatchObject({ code: 'ERR_REAUTHORIZATION_REQUIRED', type: 'AuthorizationFailed', status: 0, oauthError: '', errorCode: 0, responseBody: '', retryable: false, retryAfter: 0 });
+    expect(error).toMatchObject({
+      code: 'ERR_REAUTHORIZATION_REQUIRED',
+      type: 'AuthorizationFailed',
+      status: 0,
+      oauthError: '',
+      errorCode: 0,
+      responseBody: '',
+      retryable: false,
+      retryAfter: 0,
+    });
     expect(error.message).toMatch(/^The access token has expired and no refresh token was granted/);
     expect(error.cause).toBeUndefined();
     expect(reauth).toHaveBeenCalledWith(error);

@@ -35,7 +35,10 @@ describe('MemoryTokenStore', () => {
     expect(error.message).toMatch(/^memoryTokenStore\.save: tokens\.tokenType must be "Bearer"; received a string of length 3\./);
     expect(error.message).not.toContain(sampleTokens().accessToken);
     expect(() => new MemoryTokenStore({ accessToken: '' } as never)).toThrow(
-      expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/^new MemoryTokenStore: tokens\.accessToken must be a non-empty string/) }),
+      expect.objectContaining({
+        code: 'ERR_OUT_OF_RANGE',
+        message: expect.stringMatching(/^new MemoryTokenStore: tokens\.accessToken must be a non-empty string/),
+      }),
     );
     expect(() => new MemoryTokenStore('AT-SECRET' as never)).toThrow(expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' }));
   });

@@ -201,7 +201,13 @@ describe('TokenManager', () => {
     const bare = manager(Object.assign(Object.create(null) as object, methods) as TokenStore);
     await bare.start();
     expect(bare.toJSON().store).toBe('TokenStore');
-    const Unnamed = [class implements TokenStore { load = methods.load; save = methods.save; clear = methods.clear; }][0]!;
+    const Unnamed = [
+      class implements TokenStore {
+        load = methods.load;
+        save = methods.save;
+        clear = methods.clear;
+      },
+    ][0]!;
     expect(Unnamed.name).toBe('');
     const unnamed = manager(new Unnamed());
     await unnamed.start();
@@ -213,7 +219,9 @@ describe('TokenManager', () => {
     const m = manager();
     const error = await rejection(m.setTokens({ ...tokens, accessToken: `${tokens.accessToken}\n` }));
     expect(error).toBeInstanceOf(RangeError);
-    expect(error.message).toMatch(/^tokenManager\.setTokens: tokens\.accessToken must be a non-empty string of printable ASCII characters; received a string of length 23\. It contains a control character, a line break or a non-ASCII character, so it is damaged or not a token\. Pass the result of client\.signIn\(\) or client\.getToken\(\), or a TokenSet, unchanged\.$/);
+    expect(error.message).toMatch(
+      /^tokenManager\.setTokens: tokens\.accessToken must be a non-empty string of printable ASCII characters; received a string of length 23\. It contains a control character, a line break or a non-ASCII character, so it is damaged or not a token\. Pass the result of client\.signIn\(\) or client\.getToken\(\), or a TokenSet, unchanged\.$/,
+    );
     for (const secret of secrets) {
       expect(error.message).not.toContain(secret);
       expect(inspect(error)).not.toContain(secret);

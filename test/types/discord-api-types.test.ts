@@ -60,12 +60,22 @@ describe('GUILD_MEDIA (16), the channel type discord-api-types has', () => {
     const body: RESTPostAPIChatInputApplicationCommandsJSONBody = {
       name: 'post',
       description: 'Where to post',
-      options: [{ type: DOptionType.Channel, name: 'channel', description: 'A forum or media channel', channel_types: [DChannelType.GuildForum, DChannelType.GuildMedia] }],
+      options: [
+        {
+          type: DOptionType.Channel,
+          name: 'channel',
+          description: 'A forum or media channel',
+          channel_types: [DChannelType.GuildForum, DChannelType.GuildMedia],
+        },
+      ],
     };
     expect(validateCommand(body, { scope: 'global', operation: 'create' })).toEqual({ ok: true, errors: [] });
     const select = { type: ComponentType.ChannelSelect, custom_id: 'where', channel_types: [16] };
     expect(validateMessage({ components: [{ type: ComponentType.ActionRow, components: [select] }] })).toEqual({ ok: true, errors: [] });
-    expect(validateModal({ custom_id: 'm', title: 'Where', components: [{ type: ComponentType.Label, label: 'Channel', component: select }] })).toEqual({ ok: true, errors: [] });
+    expect(validateModal({ custom_id: 'm', title: 'Where', components: [{ type: ComponentType.Label, label: 'Channel', component: select }] })).toEqual({
+      ok: true,
+      errors: [],
+    });
   });
 
   it('leaves other unknown channel types refused', () => {

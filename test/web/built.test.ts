@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
+import { ComponentType } from '../../src/components/index.js';
 import { builtModule, projectRoot } from '../support/built.js';
 
 describe('the built web client', () => {
@@ -25,7 +26,9 @@ describe('the built web client', () => {
     expect(out.html).toContain('<script src="/web/assets/app.js" defer></script>');
     expect(out.js).toBe(200);
     expect(out.type).toMatch(/^text\/javascript/);
-    expect(out.body).toBe(readFileSync(path.join(projectRoot, 'dist', 'web', 'app.js'), 'utf8'));
-    expect(out.body).toBe(readFileSync(path.join(projectRoot, 'src', 'emulator', 'web', 'assets', 'app.js'), 'utf8'));
+    // The script as shipped, with the component types of src/rules/components.ts ahead of it.
+    const prelude = `'use strict';\nconst ComponentType = Object.freeze(${JSON.stringify(ComponentType)});\n`;
+    expect(out.body).toBe(prelude + readFileSync(path.join(projectRoot, 'dist', 'web', 'app.js'), 'utf8'));
+    expect(out.body).toBe(prelude + readFileSync(path.join(projectRoot, 'src', 'emulator', 'web', 'assets', 'app.js'), 'utf8'));
   });
 });

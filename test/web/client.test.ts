@@ -61,14 +61,25 @@ describe('the web client', () => {
 
   it('the start page lists the lobbies, their members and messages (never their secret), and the request log', async () => {
     const player = emulator.createAccessToken().accessToken;
-    const created = await fetch(`${emulator.apiBase}/lobbies`, { method: 'PUT', headers: { Authorization: `Bearer ${player}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ secret: 'lobby-secret-42' }) });
+    const created = await fetch(`${emulator.apiBase}/lobbies`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${player}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ secret: 'lobby-secret-42' }),
+    });
     const lobby = (await created.json()) as { id: string };
-    await fetch(`${emulator.apiBase}/lobbies/${lobby.id}/messages`, { method: 'POST', headers: { Authorization: `Bearer ${player}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ content: '<b>gg</b>' }) });
+    await fetch(`${emulator.apiBase}/lobbies/${lobby.id}/messages`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${player}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ content: '<b>gg</b>' }),
+    });
     const page = await browser.newPage();
     await page.goto(emulator.uiUrl);
     await page.getByText(`Lobby ${lobby.id}`).waitFor();
     await page.getByText('Members: player').waitFor();
-    await page.getByRole('list', { name: `Messages of lobby ${lobby.id}` }).getByText('<b>gg</b>').waitFor();
+    await page
+      .getByRole('list', { name: `Messages of lobby ${lobby.id}` })
+      .getByText('<b>gg</b>')
+      .waitFor();
     await page.getByRole('cell', { name: `/api/v10/lobbies/${lobby.id}/messages` }).waitFor();
     expect(await page.content()).not.toContain('lobby-secret-42');
     await page.close();
@@ -110,7 +121,9 @@ describe('the web client', () => {
     await pick(page, 'team admin kick');
     await page.locator('#picker').getByLabel('who').selectOption({ label: '@player' });
     await page.getByRole('button', { name: 'Send' }).click();
-    await page.getByText('By friend: [{"name":"admin","type":2,"options":[{"name":"kick","type":1,"options":[{"name":"who","type":6,"value":"80351110224678912"}]}]}]').waitFor();
+    await page
+      .getByText('By friend: [{"name":"admin","type":2,"options":[{"name":"kick","type":1,"options":[{"name":"who","type":6,"value":"80351110224678912"}]}]}]')
+      .waitFor();
     await page.close();
   });
 
@@ -118,7 +131,9 @@ describe('the web client', () => {
     const page = await openChannel();
     await pick(page, 'score');
     await page.getByLabel('game').fill('ch');
-    await expect.poll(() => page.locator('datalist option').evaluateAll((options) => options.map((o) => o.getAttribute('value')))).toEqual(['chess', 'checkers']);
+    await expect
+      .poll(() => page.locator('datalist option').evaluateAll((options) => options.map((o) => o.getAttribute('value'))))
+      .toEqual(['chess', 'checkers']);
     await page.close();
   });
 
@@ -239,7 +254,9 @@ describe('the web client', () => {
       await page.locator('main h1').waitFor();
       await page.addScriptTag({ content: AXE });
       const violations = await page.evaluate(async () => {
-        const result = await (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe.run();
+        const result = await (
+          globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }
+        ).axe.run();
         return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
       });
       expect(violations, url).toEqual([]);

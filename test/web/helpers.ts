@@ -5,7 +5,21 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 
 import type { Emulator } from '../../src/emulator/index.js';
-import { autocompleteResult, createInteractionHandler, defer, focusedOption, getModalValue, getOption, isAutocomplete, isChatInputCommand, isMessageComponent, isModalSubmit, openModal, reply, update } from '../../src/interactions/index.js';
+import {
+  autocompleteResult,
+  createInteractionHandler,
+  defer,
+  focusedOption,
+  getModalValue,
+  getOption,
+  isAutocomplete,
+  isChatInputCommand,
+  isMessageComponent,
+  isModalSubmit,
+  openModal,
+  reply,
+  update,
+} from '../../src/interactions/index.js';
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
@@ -19,14 +33,49 @@ export const FORM_MODAL = {
     { type: 10, content: 'Tell us **everything**.' },
     { type: 18, label: 'Your name', component: { type: 4, custom_id: 'name', style: 1, placeholder: 'A name' } },
     { type: 18, label: 'Story', description: 'A few lines', component: { type: 4, custom_id: 'story', style: 2, required: false } },
-    { type: 18, label: 'Mode', component: { type: 3, custom_id: 'mode', options: [{ label: 'Solo', value: 'solo' }, { label: 'Versus', value: 'versus' }] } },
+    {
+      type: 18,
+      label: 'Mode',
+      component: {
+        type: 3,
+        custom_id: 'mode',
+        options: [
+          { label: 'Solo', value: 'solo' },
+          { label: 'Versus', value: 'versus' },
+        ],
+      },
+    },
     { type: 18, label: 'Friend', component: { type: 5, custom_id: 'friend', required: false, min_values: 0 } },
     { type: 18, label: 'Role', component: { type: 6, custom_id: 'role', required: false, min_values: 0 } },
     { type: 18, label: 'Anyone', component: { type: 7, custom_id: 'anyone', required: false, min_values: 0 } },
     { type: 18, label: 'Channel', component: { type: 8, custom_id: 'where', required: false, min_values: 0 } },
     { type: 18, label: 'Screenshot', component: { type: 19, custom_id: 'shot', required: false, min_values: 0 } },
-    { type: 18, label: 'Difficulty', component: { type: 21, custom_id: 'difficulty', options: [{ label: 'Easy', value: 'easy' }, { label: 'Hard', value: 'hard' }] } },
-    { type: 18, label: 'Platforms', component: { type: 22, custom_id: 'platforms', options: [{ label: 'PC', value: 'pc' }, { label: 'Console', value: 'console' }], required: false, min_values: 0 } },
+    {
+      type: 18,
+      label: 'Difficulty',
+      component: {
+        type: 21,
+        custom_id: 'difficulty',
+        options: [
+          { label: 'Easy', value: 'easy' },
+          { label: 'Hard', value: 'hard' },
+        ],
+      },
+    },
+    {
+      type: 18,
+      label: 'Platforms',
+      component: {
+        type: 22,
+        custom_id: 'platforms',
+        options: [
+          { label: 'PC', value: 'pc' },
+          { label: 'Console', value: 'console' },
+        ],
+        required: false,
+        min_values: 0,
+      },
+    },
     { type: 18, label: 'News', component: { type: 23, custom_id: 'news' } },
   ],
 };
@@ -43,7 +92,20 @@ export function scoreMessage(score: number): Record<string, unknown> {
         components: [
           { type: 10, content: `## Score\nYou have **${score}** points.` },
           { type: 1, components: [{ type: 2, style: 1, custom_id: 'add', label: 'Add a point' }] },
-          { type: 1, components: [{ type: 3, custom_id: 'colour', placeholder: 'Pick a colour', options: [{ label: 'Red', value: 'red' }, { label: 'Blue', value: 'blue' }] }] },
+          {
+            type: 1,
+            components: [
+              {
+                type: 3,
+                custom_id: 'colour',
+                placeholder: 'Pick a colour',
+                options: [
+                  { label: 'Red', value: 'red' },
+                  { label: 'Blue', value: 'blue' },
+                ],
+              },
+            ],
+          },
         ],
       },
     ],
@@ -81,13 +143,21 @@ export async function startBackend(emulator: Emulator): Promise<Backend> {
         if (name === 'say') return reply(typeof sayContent.value === 'string' ? { content: sayContent.value } : sayContent.value);
         if (name === 'slow') {
           const url = `${emulator.apiBase}/webhooks/${interaction.application_id}/${interaction.token}/messages/@original`;
-          setTimeout(() => void fetch(url, { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ content: 'Done thinking.' }) }).catch(() => {}), 300).unref();
+          setTimeout(
+            () =>
+              void fetch(url, { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ content: 'Done thinking.' }) }).catch(
+                () => {},
+              ),
+            300,
+          ).unref();
           return defer();
         }
       }
       if (isAutocomplete(interaction)) {
         const typed = String(focusedOption(interaction)?.value ?? '').toLowerCase();
-        return autocompleteResult(['Chess', 'Checkers', 'Go'].filter((g) => g.toLowerCase().startsWith(typed)).map((g) => ({ name: g, value: g.toLowerCase() })));
+        return autocompleteResult(
+          ['Chess', 'Checkers', 'Go'].filter((g) => g.toLowerCase().startsWith(typed)).map((g) => ({ name: g, value: g.toLowerCase() })),
+        );
       }
       if (isMessageComponent(interaction)) {
         if (interaction.data.custom_id === 'add') return update(scoreMessage(++score));
@@ -125,14 +195,42 @@ export async function startBackend(emulator: Emulator): Promise<Backend> {
 /** Registers the backend's slash commands for the default application, as a deploy script would. */
 export async function registerCommands(emulator: Emulator): Promise<void> {
   const commands = [
-    { name: 'score', description: 'Show the score', options: [{ type: 4, name: 'start', description: 'Starting score', required: false }, { type: 3, name: 'game', description: 'The game', autocomplete: true, required: false }] },
+    {
+      name: 'score',
+      description: 'Show the score',
+      options: [
+        { type: 4, name: 'start', description: 'Starting score', required: false },
+        { type: 3, name: 'game', description: 'The game', autocomplete: true, required: false },
+      ],
+    },
     { name: 'form', description: 'Fill in a form' },
     {
       name: 'team',
       description: 'Teams',
       options: [
-        { type: 1, name: 'join', description: 'Join a team', options: [{ type: 3, name: 'colour', description: 'The team', required: true, choices: [{ name: 'Red team', value: 'red' }, { name: 'Blue team', value: 'blue' }] }] },
-        { type: 2, name: 'admin', description: 'Administer', options: [{ type: 1, name: 'kick', description: 'Kick a player', options: [{ type: 6, name: 'who', description: 'The player', required: true }] }] },
+        {
+          type: 1,
+          name: 'join',
+          description: 'Join a team',
+          options: [
+            {
+              type: 3,
+              name: 'colour',
+              description: 'The team',
+              required: true,
+              choices: [
+                { name: 'Red team', value: 'red' },
+                { name: 'Blue team', value: 'blue' },
+              ],
+            },
+          ],
+        },
+        {
+          type: 2,
+          name: 'admin',
+          description: 'Administer',
+          options: [{ type: 1, name: 'kick', description: 'Kick a player', options: [{ type: 6, name: 'who', description: 'The player', required: true }] }],
+        },
       ],
     },
     { name: 'say', description: 'Say something' },

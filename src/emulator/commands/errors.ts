@@ -1,6 +1,6 @@
 /** The JSON error codes of the command and world routes (beyond the shared ones in rules/errors.ts); each has one meaning. */
 import { invalidFormBody, JsonErrorCode, type FieldProblem } from '../../rules/errors.js';
-import { json, type Reply } from '../http.js';
+import { json, type Reply } from '../kernel/http.js';
 
 export const CommandJsonErrorCode = {
   /** An application id in the path that is not an id (see `isPathId`). */

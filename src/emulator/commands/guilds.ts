@@ -1,5 +1,5 @@
 /** The world's read routes: a guild, its channels (threads included), its roles and one member. */
-import { isPathId, json, type Reply } from '../http.js';
+import { isPathId, json, type Reply } from '../kernel/http.js';
 import type { CommandRequest } from './operations.js';
 import { botMemberJson, channelJson, guildWithCountsJson, memberJson, roleJson } from '../world/render.js';
 
@@ -7,7 +7,11 @@ import { botMemberJson, channelJson, guildWithCountsJson, memberJson, roleJson }
 export const getGuild = (r: CommandRequest): Reply => json(200, guildWithCountsJson(r.guild!));
 
 /** `GET /guilds/{id}/channels`. */
-export const listChannels = (r: CommandRequest): Reply => json(200, [...r.guild!.channels.values()].map((c) => channelJson(c, r.guild!)));
+export const listChannels = (r: CommandRequest): Reply =>
+  json(
+    200,
+    [...r.guild!.channels.values()].map((c) => channelJson(c, r.guild!)),
+  );
 
 /** `GET /guilds/{id}/roles`. */
 export const listRoles = (r: CommandRequest): Reply => json(200, [...r.guild!.roles.values()].map(roleJson));

@@ -8,9 +8,9 @@ import { JsonErrorCode } from '../../rules/errors.js';
 import { commandListProblems, commandPermissionProblems, commandProblems, CommandLimits, type ApplicationCommandType } from '../../rules/commands.js';
 import { FieldErrorCode } from '../../rules/fields.js';
 import type { FieldProblem } from '../../rules/errors.js';
-import type { EmulatorContext } from '../context.js';
-import type { Caller } from '../credentials.js';
-import { json, type Reply } from '../http.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import type { Caller } from '../kernel/credentials.js';
+import { json, type Reply } from '../kernel/http.js';
 import { canManageGuildAndRoles } from '../world/permissions.js';
 import type { GuildRecord } from '../world/types.js';
 import { CommandJsonErrorCode as Code, fail, invalidBody, missingAccess } from './errors.js';
@@ -82,7 +82,10 @@ export const listCommands: CommandOperation = (r) => {
   if (flag === 'true' || flag === '1') return json(200, commands);
   const userLocale = r.caller.kind === 'bearer' ? r.ctx.options.users.get(r.caller.userId)?.locale : undefined;
   const locale = requesterLocale(header(r.headers, 'x-service-locale'), header(r.headers, 'accept-language'), userLocale);
-  return json(200, commands.map((command) => localizedCommand(command, locale)));
+  return json(
+    200,
+    commands.map((command) => localizedCommand(command, locale)),
+  );
 };
 
 /** `GET …/commands/{id}`. */
@@ -106,7 +109,12 @@ function roomFor(r: CommandRequest, newByType: Map<number, number>, existing: Co
     const retryAfter = Math.ceil(r.ctx.commands.createsResetIn(key, r.now) / 1000);
     return json(
       429,
-      { code: Code.MaxDailyApplicationCommandCreates, message: 'Max number of daily application command creates has been reached (200)', retry_after: retryAfter, global: false },
+      {
+        code: Code.MaxDailyApplicationCommandCreates,
+        message: 'Max number of daily application command creates has been reached (200)',
+        retry_after: retryAfter,
+        global: false,
+      },
       { 'Retry-After': String(retryAfter), 'X-RateLimit-Scope': 'user', 'X-RateLimit-Global': 'false' },
     );
   }
@@ -172,7 +180,10 @@ export const deleteCommand: CommandOperation = (r) => {
   const key = keyOf(r);
   const commands = r.ctx.commands.commands(key);
   if (!commands.some((c) => c.id === r.commandId)) return unknownCommand();
-  r.ctx.commands.saveScope(key, commands.filter((c) => c.id !== r.commandId));
+  r.ctx.commands.saveScope(
+    key,
+    commands.filter((c) => c.id !== r.commandId),
+  );
   r.ctx.commands.dropPermissions(r.applicationId, r.commandId!);
   return noContent();
 };
@@ -235,11 +246,13 @@ export const getPermissions: CommandOperation = (r) => {
 
 /** `GET …/guilds/{g}/commands/permissions`: every command of the application with overwrites in the guild. */
 export const listPermissions: CommandOperation = (r) =>
-  json(200, [...r.ctx.commands.permissionsOf(keyOf(r))].map(([id, overwrites]) => permissionsJson(r, id, overwrites)));
+  json(
+    200,
+    [...r.ctx.commands.permissionsOf(keyOf(r))].map(([id, overwrites]) => permissionsJson(r, id, overwrites)),
+  );
 
 /** `PUT …/guilds/{g}/commands/permissions`: the batch edit the service has disabled. */
-export const batchEditPermissions: CommandOperation = () =>
-  fail(405, JsonErrorCode.General, '405: Method Not Allowed');
+export const batchEditPermissions: CommandOperation = () => fail(405, JsonErrorCode.General, '405: Method Not Allowed');
 
 /** Why an overwrite's target is not in the guild, or undefined when it is. */
 function targetProblem(guild: GuildRecord, overwrite: PermissionOverwrite): { code: string; message: string } | undefined {
@@ -276,7 +289,11 @@ export const editPermissions: CommandOperation = (r) => {
     const problem = targetProblem(guild, overwrite);
     if (problem !== undefined) problems.push({ path: ['permissions', i, 'id'], code: problem.code, message: problem.message });
     else if (seen.has(`${overwrite.type}:${overwrite.id}`)) {
-      problems.push({ path: ['permissions', i, 'id'], code: FieldErrorCode.Duplicate, message: 'Holds an overwrite for this target already; give each target once.' });
+      problems.push({
+        path: ['permissions', i, 'id'],
+        code: FieldErrorCode.Duplicate,
+        message: 'Holds an overwrite for this target already; give each target once.',
+      });
     }
     seen.add(`${overwrite.type}:${overwrite.id}`);
   }

@@ -4,8 +4,8 @@
  * guild is found before the body is read.
  */
 import { errorBody, JsonErrorCode } from '../../rules/errors.js';
-import { identify } from '../credentials.js';
-import { isPathId, json, routeSegments } from '../http.js';
+import { identify } from '../kernel/credentials.js';
+import { isPathId, json, routeSegments } from '../kernel/http.js';
 import { route, type Authorize, type Route } from '../kernel/pipeline.js';
 import * as world from './guilds.js';
 import { CommandJsonErrorCode, fail, missingAccess } from './errors.js';
@@ -44,7 +44,9 @@ function named(names: string[], params: string[]): Record<string, string> {
 }
 
 const r = (method: string, path: string, auth: Auth, body: boolean, run: op.CommandOperation): Route => {
-  const names = routeSegments(path).filter((segment) => segment.startsWith(':')).map((segment) => segment.slice(1));
+  const names = routeSegments(path)
+    .filter((segment) => segment.startsWith(':'))
+    .map((segment) => segment.slice(1));
   return route(method, path, {
     auth: authorize(auth, names),
     body: body ? 'json' : 'none',

@@ -28,9 +28,11 @@ export function scopeKey(applicationId: string, guildId: string | undefined): st
 }
 
 /** A saved command: the fields the emulator relies on (ids it issued, its kind and name). */
-const isCommand = (v: unknown): v is CommandRecord => isRecord(v) && isId(v.id) && isId(v.version) && isText(v.application_id) && isNumber(v.type) && isText(v.name);
+const isCommand = (v: unknown): v is CommandRecord =>
+  isRecord(v) && isId(v.id) && isId(v.version) && isText(v.application_id) && isNumber(v.type) && isText(v.name);
 const isOverwrite = (v: unknown): v is PermissionOverwrite => isRecord(v) && isText(v.id) && isNumber(v.type) && isFlag(v.permission);
-const isPermissionMap = (v: unknown): v is Record<string, PermissionOverwrite[]> => isRecord(v) && Object.values(v).every((list) => isListOf(list, isOverwrite));
+const isPermissionMap = (v: unknown): v is Record<string, PermissionOverwrite[]> =>
+  isRecord(v) && Object.values(v).every((list) => isListOf(list, isOverwrite));
 
 export class CommandStore {
   readonly #state: MemoryStateStore;
@@ -78,13 +80,13 @@ export class CommandStore {
   }
 
   permissionsOf(key: string): Map<string, PermissionOverwrite[]> {
-    return this.#permissions.get(key) ?? new Map();
+    return this.#permissions.get(key) ?? new Map<string, PermissionOverwrite[]>();
   }
 
   /** Sets (or, with an empty list, removes) the overwrites of one command in one guild. */
   setPermissions(key: string, commandId: string, overwrites: PermissionOverwrite[]): void {
     let map = this.#permissions.get(key);
-    if (map === undefined) this.#permissions.set(key, (map = new Map()));
+    if (map === undefined) this.#permissions.set(key, (map = new Map<string, PermissionOverwrite[]>()));
     if (overwrites.length === 0) map.delete(commandId);
     else map.set(commandId, overwrites);
     this.#persist(key);
@@ -121,5 +123,12 @@ export class CommandStore {
     this.#state.saveSetting(SCOPES_SETTING, JSON.stringify([...known]));
     this.#state.saveSetting(`commands:${key}`, JSON.stringify(this.commands(key)));
     this.#state.saveSetting(`command-permissions:${key}`, JSON.stringify(Object.fromEntries(this.permissionsOf(key))));
+  }
+}
+
+declare module '../kernel/context.js' {
+  interface EmulatorContext {
+    /** Registered application commands and their permissions (area: guilds and commands). */
+    commands: CommandStore;
   }
 }

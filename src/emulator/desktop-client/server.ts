@@ -8,9 +8,9 @@ import { lstat } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import path from 'node:path';
 
-import { handleAuthorize } from '../authorize.js';
-import type { EmulatorContext } from '../context.js';
-import type { DesktopClient, DesktopClientOptions } from '../types.js';
+import { handleAuthorize } from '../oauth/authorize.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import type { DesktopClient, DesktopClientOptions } from './types.js';
 import { encodeFrame, FrameReader, OPCODE } from './frame.js';
 
 /** The redirect URI desktop-client codes are bound to: the loopback one every app registers. */

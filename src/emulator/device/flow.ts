@@ -4,12 +4,13 @@
  * answer of §3.5, and the player's approval or denial (the activate page, or a test's call).
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import type { EmulatorContext } from '../context.js';
-import { oauthError, repeatedNames, tokenJson, type Reply } from '../http.js';
-import type { ResolvedApplication } from '../options.js';
-import { KNOWN_SCOPES, SCOPES_NEEDING_INTERACTIVE_CONSENT, parseScope } from '../scopes.js';
-import type { Grant } from '../store.js';
-import type { DevicePollAnswer } from '../types.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import { areaState, stateOf } from '../kernel/area-state.js';
+import { oauthError, repeatedNames, tokenJson, type Reply } from '../kernel/http.js';
+import type { ResolvedApplication } from '../kernel/options.js';
+import { KNOWN_SCOPES, SCOPES_NEEDING_INTERACTIVE_CONSENT, parseScope } from '../oauth/scopes.js';
+import type { Grant } from '../oauth/store.js';
+import type { DevicePollAnswer } from './types.js';
 
 /** The grant type of RFC 8628 §3.4. */
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
@@ -42,16 +43,10 @@ interface DeviceState {
   byUserCode: Map<string, DeviceRecord>;
 }
 
-// Kept beside the context instead of in it, so the device flow adds no field to shared state.
-const states = new WeakMap<EmulatorContext, DeviceState>();
+const DEVICE = areaState('device authorizations', (): DeviceState => ({ byDeviceCode: new Map(), byUserCode: new Map() }));
 
-function stateOf(ctx: EmulatorContext): DeviceState {
-  let state = states.get(ctx);
-  if (state === undefined) {
-    state = { byDeviceCode: new Map(), byUserCode: new Map() };
-    states.set(ctx, state);
-  }
-  return state;
+function deviceStateOf(ctx: EmulatorContext): DeviceState {
+  return stateOf(ctx, DEVICE);
 }
 
 /** At most this many device authorizations are kept; the oldest are forgotten first. */
@@ -90,7 +85,7 @@ export function deviceAuthorization(ctx: EmulatorContext, form: URLSearchParams)
   const interactive = scopes.filter((s) => SCOPES_NEEDING_INTERACTIVE_CONSENT.includes(s));
   if (interactive.length > 0) return oauthError(400, 'invalid_scope', `The scope ${interactive.join(' ')} cannot be granted on a device.`);
 
-  const state = stateOf(ctx);
+  const state = deviceStateOf(ctx);
   let userCode = newUserCode();
   while (state.byUserCode.has(userCode)) userCode = newUserCode();
   const ttl = ctx.options.deviceCodeTtlSeconds;
@@ -144,7 +139,7 @@ export function deviceCodeGrant(
 ): Reply {
   const deviceCode = form.get('device_code');
   if (deviceCode === null || deviceCode === '') return oauthError(400, 'invalid_request', 'The device_code parameter is missing.');
-  const record = stateOf(ctx).byDeviceCode.get(deviceCode);
+  const record = deviceStateOf(ctx).byDeviceCode.get(deviceCode);
   if (record === undefined || record.clientId !== app.id) return oauthError(400, 'invalid_grant', 'Invalid "device_code" in request.');
   if (record.finished) return answer(record, 'invalid_grant', oauthError(400, 'invalid_grant', 'Invalid "device_code" in request.'));
   const now = ctx.options.clock();
@@ -175,7 +170,7 @@ export function deviceCodeGrant(
 
 /** Why a user code cannot be decided, in a phrase, or undefined with the record. */
 function pendingRecord(ctx: EmulatorContext, userCode: string): DeviceRecord | string {
-  const record = stateOf(ctx).byUserCode.get(normalizeUserCode(userCode));
+  const record = deviceStateOf(ctx).byUserCode.get(normalizeUserCode(userCode));
   if (record === undefined) return 'no device authorization has this code';
   if (record.finished || ctx.options.clock() >= record.expiresAt) return 'this code has expired or was already used';
   if (record.decision !== undefined) return 'this code was already approved or denied';
@@ -198,7 +193,7 @@ export function pendingClientId(ctx: EmulatorContext, userCode: string): string 
 
 /** Makes the next poll of `userCode` answer slow_down, as a service under load would. */
 export function slowDownDevice(ctx: EmulatorContext, userCode: string): string | undefined {
-  const record = stateOf(ctx).byUserCode.get(normalizeUserCode(userCode));
+  const record = deviceStateOf(ctx).byUserCode.get(normalizeUserCode(userCode));
   if (record === undefined) return 'no device authorization has this code';
   record.slowDownNext = true;
   return undefined;
@@ -206,14 +201,14 @@ export function slowDownDevice(ctx: EmulatorContext, userCode: string): string |
 
 /** Every answer the token endpoint gave to polls of `userCode`, oldest first; undefined for an unknown code. */
 export function devicePolls(ctx: EmulatorContext, userCode: string): DevicePollAnswer[] | undefined {
-  const record = stateOf(ctx).byUserCode.get(normalizeUserCode(userCode));
+  const record = deviceStateOf(ctx).byUserCode.get(normalizeUserCode(userCode));
   return record === undefined ? undefined : [...record.answers];
 }
 
 /** The user codes waiting for the player's answer (not expired, not answered), as the device shows them, with their application, for the web client's accounts panel. */
 export function pendingDevices(ctx: EmulatorContext): { userCode: string; clientId: string; scopes: readonly string[]; expiresAt: number }[] {
   const now = ctx.options.clock();
-  return [...stateOf(ctx).byUserCode.values()]
+  return [...deviceStateOf(ctx).byUserCode.values()]
     .filter((r) => !r.finished && r.decision === undefined && now < r.expiresAt)
     .map((r) => ({ userCode: displayUserCode(r.userCode), clientId: r.clientId, scopes: r.scopes, expiresAt: r.expiresAt }));
 }

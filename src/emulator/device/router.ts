@@ -4,8 +4,8 @@
  * the code shown on the device (GET shows the form, POST approves or denies as the emulator's
  * signed-in user).
  */
-import type { EmulatorContext } from '../context.js';
-import type { Reply } from '../http.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import type { Reply } from '../kernel/http.js';
 import { formTokenInput } from '../kernel/guard.js';
 import { anyone, route, type Route } from '../kernel/pipeline.js';
 import { ACTIVATE_PATH, decideDevice, deviceAuthorization, pendingClientId } from './flow.js';

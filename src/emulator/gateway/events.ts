@@ -2,7 +2,7 @@
  * Dispatches other areas of the emulator emit: one function per event, each a no-op when the
  * emulator serves no gateway.
  */
-import type { EmulatorContext } from '../context.js';
+import type { EmulatorContext } from '../kernel/context.js';
 import type { GuildRecord } from '../world/types.js';
 import { botMemberJson } from '../world/render.js';
 import { gatewayMember } from './payloads.js';
@@ -47,14 +47,19 @@ function messageDispatch(ctx: EmulatorContext, t: 'MESSAGE_CREATE' | 'MESSAGE_UP
     full.member = member;
   }
   const content = typeof message.content === 'string' ? message.content : '';
+  // One hidden copy for every session that may not see the content: the gateway serializes each
+  // distinct object once.
+  let hidden: Record<string, unknown> | undefined;
   gateway.dispatchToGuild(
     found.guild.id,
     t,
     (session: SessionView) => {
       if ((session.intents & Intent.MessageContent) !== 0 || authorId === session.applicationId || content.includes(`<@${session.applicationId}>`)) return full;
-      const hidden: Record<string, unknown> = { ...full, content: '', embeds: [], attachments: [], components: [] };
-      delete hidden.poll;
-      for (const field of CONTENT_FIELDS) if (!(field in full)) delete hidden[field];
+      if (hidden === undefined) {
+        hidden = { ...full, content: '', embeds: [], attachments: [], components: [] };
+        delete hidden.poll;
+        for (const field of CONTENT_FIELDS) if (!(field in full)) delete hidden[field];
+      }
       return hidden;
     },
     { intent: Intent.GuildMessages },

@@ -11,16 +11,15 @@ import { checkBoolean, checkOptions } from '../../shared/check.js';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
-import type { EmulatorContext } from '../context.js';
-import { json, serviceError, type Outcome } from '../http.js';
-import { identify } from '../credentials.js';
-import type { ResolvedApplication } from '../options.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import { json, serviceError, type Outcome } from '../kernel/http.js';
+import { identify } from '../kernel/credentials.js';
+import type { ResolvedApplication } from '../kernel/options.js';
 import type { GuildRecord } from '../world/types.js';
-import { EmulatorGatewayError } from '../errors.js';
+import { EmulatorGatewayError } from '../kernel/errors.js';
 import { guildCreate } from './payloads.js';
 import { botUserJson } from '../world/render.js';
 import {
-  ALL_MEMBERS_WINDOW_MS,
   CLIENT_OPS,
   Close,
   CLOSE_REASONS,
@@ -35,12 +34,10 @@ import {
   RATE_LIMIT_WINDOW_MS,
   REPLAY_BUFFER,
   SESSION_START_RESET_MS,
-  SESSION_START_TOTAL,
 } from './protocol.js';
 import { requestGuildMembers } from './members.js';
 import type { EmulatorGateway, EmulatorGatewaySession } from './types.js';
 import type { GatewayPort, ResolvedGatewayOptions, SessionView } from './port.js';
-
 
 export const GATEWAY_PATH = '/gateway';
 
@@ -51,7 +48,7 @@ export interface Session {
   readonly intents: number;
   readonly largeThreshold: number;
   seq: number;
-  /** Sent dispatches, oldest first, at most REPLAY_BUFFER. */
+  /** Sent dispatches, oldest first: the newest REPLAY_BUFFER are what RESUME replays (trimmed in batches, at most twice that long). */
   readonly buffer: { s: number; text: string }[];
   connection: Connection | undefined;
   expiry: NodeJS.Timeout | undefined;
@@ -63,6 +60,8 @@ interface Connection {
   deadline: NodeJS.Timeout | undefined;
   grace: NodeJS.Timeout | undefined;
   acknowledge: boolean;
+  /** Set once the gateway starts closing the socket: nothing the client sends after that is handled. */
+  closing: boolean;
   /** The current rate window: when it started (performance.now()) and the payloads in it. */
   windowStart: number;
   windowCount: number;
@@ -87,6 +86,8 @@ export class Gateway implements GatewayPort {
   /** `${applicationId}:${guildId}` -> when the last request for all members was answered (emulator clock). */
   readonly allMembersAt = new Map<string, number>();
   #closed = false;
+  /** Upgrades accepted and not yet open: counted toward maxConnections. */
+  #upgrading = 0;
 
   constructor(ctx: EmulatorContext, wss: WebSocketServer, options: ResolvedGatewayOptions) {
     this.#ctx = ctx;
@@ -114,14 +115,20 @@ export class Gateway implements GatewayPort {
     return json(200, {
       url: this.url,
       shards: 1,
-      session_start_limit: { total: SESSION_START_TOTAL, remaining: limit.remaining, reset_after: Math.max(0, limit.resetAt - this.#ctx.options.clock()), max_concurrency: 1 },
+      session_start_limit: {
+        total: this.#options.sessionStartLimit,
+        remaining: limit.remaining,
+        reset_after: Math.max(0, limit.resetAt - this.#ctx.options.clock()),
+        max_concurrency: 1,
+      },
     });
   }
 
   #startLimit(applicationId: string): { remaining: number; resetAt: number } {
     const now = this.#ctx.options.clock();
     let limit = this.#starts.get(applicationId);
-    if (limit === undefined || limit.resetAt <= now) this.#starts.set(applicationId, (limit = { remaining: SESSION_START_TOTAL, resetAt: now + SESSION_START_RESET_MS }));
+    if (limit === undefined || limit.resetAt <= now)
+      this.#starts.set(applicationId, (limit = { remaining: this.#options.sessionStartLimit, resetAt: now + SESSION_START_RESET_MS }));
     return limit;
   }
 
@@ -130,16 +137,36 @@ export class Gateway implements GatewayPort {
   /** The HTTP server's `upgrade` event: `/gateway` becomes a WebSocket, anything else is refused. */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = (req.url ?? '/').split('?')[0];
-    if (this.#closed || path !== GATEWAY_PATH) {
-      const reply = serviceError(404);
-      socket.end(`HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(reply.body)}\r\nConnection: close\r\n\r\n${reply.body}`);
-      return;
+    if (this.#closed || path !== GATEWAY_PATH) return refuseUpgrade(socket, 404, 'Not Found', serviceError(404).body);
+    if (this.#connections.size + this.#upgrading >= this.#options.maxConnections) {
+      const message = `The emulator's gateway already has ${this.#options.maxConnections} connections open (options.gateway.maxConnections): close some, or start the emulator with a larger maxConnections.`;
+      return refuseUpgrade(socket, 503, 'Service Unavailable', JSON.stringify({ message, code: 0 }));
     }
-    this.#wss.handleUpgrade(req, socket, head, (ws) => this.#open(ws, req));
+    this.#upgrading += 1;
+    let counted = true;
+    const settle = (): void => {
+      if (counted) this.#upgrading -= 1;
+      counted = false;
+    };
+    socket.once('close', settle);
+    this.#wss.handleUpgrade(req, socket, head, (ws) => {
+      settle();
+      socket.off('close', settle);
+      this.#open(ws, req);
+    });
   }
 
   #open(ws: WebSocket, req: IncomingMessage): void {
-    const connection: Connection = { ws, session: undefined, deadline: undefined, grace: undefined, acknowledge: true, windowStart: performance.now(), windowCount: 0 };
+    const connection: Connection = {
+      ws,
+      session: undefined,
+      deadline: undefined,
+      grace: undefined,
+      acknowledge: true,
+      closing: false,
+      windowStart: performance.now(),
+      windowCount: 0,
+    };
     this.#connections.add(connection);
     ws.on('error', () => ws.terminate()); // a protocol error of the peer: ws closes it itself
     ws.on('close', (code: number) => this.#closedBy(connection, code));
@@ -182,10 +209,11 @@ export class Gateway implements GatewayPort {
     this.#sessions.delete(session.id);
   }
 
-  /** Closes with one of the service's codes and its reason. */
-  #close(connection: Connection, code: number): void {
+  /** Closes with one of the service's codes and its reason (or `reason`); from then on nothing the client sends is handled. */
+  #close(connection: Connection, code: number, reason = CLOSE_REASONS[code]): void {
     clearTimeout(connection.deadline);
-    if (connection.ws.readyState === connection.ws.OPEN) connection.ws.close(code, CLOSE_REASONS[code]);
+    connection.closing = true;
+    if (connection.ws.readyState === connection.ws.OPEN) connection.ws.close(code, reason);
   }
 
   #send(connection: Connection, payload: Record<string, unknown> | string): void {
@@ -200,6 +228,9 @@ export class Gateway implements GatewayPort {
   }
 
   #receive(connection: Connection, data: Buffer, isBinary: boolean): void {
+    // Payloads that were on their way when the gateway started the close (an IDENTIFY behind a
+    // 4002) are not handled: the service ends the session at the close it sends.
+    if (connection.closing) return;
     // Real time, not the emulator's clock: a flood guard, which a frozen test clock must not trip.
     const now = performance.now();
     if (now - connection.windowStart >= RATE_LIMIT_WINDOW_MS) {
@@ -250,18 +281,33 @@ export class Gateway implements GatewayPort {
     let shard: [number, number] = [0, 1];
     if (d.shard !== undefined) {
       const s = d.shard;
-      if (!Array.isArray(s) || s.length !== 2 || !s.every((n) => Number.isInteger(n)) || s[1] < 1 || s[0] < 0 || s[0] >= s[1]) return this.#close(connection, Close.InvalidShard);
+      if (!Array.isArray(s) || s.length !== 2 || !s.every((n) => Number.isInteger(n)) || s[1] < 1 || s[0] < 0 || s[0] >= s[1])
+        return this.#close(connection, Close.InvalidShard);
+      if (s[1] > this.#options.maxShards) return this.#close(connection, Close.InvalidShard, `Invalid shard: at most ${this.#options.maxShards} shards.`);
       shard = [s[0] as number, s[1] as number];
     }
     const intents = d.intents;
-    if (typeof intents !== 'number' || !Number.isInteger(intents) || intents < 0 || (intents & ~KNOWN_INTENTS) !== 0 || intents > 0x7fffffff) return this.#close(connection, Close.InvalidIntents);
+    if (typeof intents !== 'number' || !Number.isInteger(intents) || intents < 0 || (intents & ~KNOWN_INTENTS) !== 0 || intents > 0x7fffffff)
+      return this.#close(connection, Close.InvalidIntents);
     for (const privileged of PRIVILEGED_INTENTS) {
       if ((intents & privileged.intent) !== 0 && (app.flags & privileged.flags) === 0n) return this.#close(connection, Close.DisallowedIntents);
     }
     const threshold = typeof d.large_threshold === 'number' && Number.isInteger(d.large_threshold) ? Math.min(250, Math.max(50, d.large_threshold)) : 50;
     const limit = this.#startLimit(app.id);
-    limit.remaining = Math.max(0, limit.remaining - 1);
-    const session: Session = { id: randomBytes(16).toString('hex'), app, shard, intents, largeThreshold: threshold, seq: 0, buffer: [], connection, expiry: undefined };
+    // Out of session starts: the service refuses the IDENTIFY until the daily window resets.
+    if (limit.remaining === 0) return this.#close(connection, Close.AuthenticationFailed, 'Session start limit reached.');
+    limit.remaining -= 1;
+    const session: Session = {
+      id: randomBytes(16).toString('hex'),
+      app,
+      shard,
+      intents,
+      largeThreshold: threshold,
+      seq: 0,
+      buffer: [],
+      connection,
+      expiry: undefined,
+    };
     const guilds = this.#guildsOf(session);
     // The service asks a bot whose shard would hold too many guilds to shard (further).
     if (guilds.length > this.#options.maxGuildsPerShard) return this.#close(connection, Close.ShardingRequired);
@@ -298,7 +344,8 @@ export class Gateway implements GatewayPort {
     if (session === undefined || session.app.id !== app.id) return this.#send(connection, { op: Op.InvalidSession, d: false });
     if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0) return this.#close(connection, Close.DecodeError);
     if (seq > session.seq) return this.#close(connection, Close.InvalidSeq);
-    const missed = session.buffer.filter((entry) => entry.s > seq);
+    const kept = session.buffer.length > REPLAY_BUFFER ? session.buffer.slice(-REPLAY_BUFFER) : session.buffer;
+    const missed = kept.filter((entry) => entry.s > seq);
     if (seq < session.seq && (missed.length === 0 || missed[0]!.s !== seq + 1)) {
       // What was missed is no longer buffered: the client must identify again.
       this.#endSession(session);
@@ -324,10 +371,21 @@ export class Gateway implements GatewayPort {
 
   /** Sends (or buffers, while the socket is away) a dispatch with the session's next sequence number. */
   #dispatch(session: Session, t: string, d: unknown): void {
+    this.#dispatchText(session, JSON.stringify(t), JSON.stringify(d));
+  }
+
+  /**
+   * The same, with the event name and data already serialized: a dispatch to many sessions
+   * serializes its data once, and only the sequence number differs from one session to the next.
+   * The text is what `JSON.stringify({ op, t, s, d })` gives.
+   */
+  #dispatchText(session: Session, tText: string, dText: string | undefined): void {
     session.seq += 1;
-    const text = JSON.stringify({ op: Op.Dispatch, t, s: session.seq, d });
+    const text = dText === undefined ? `{"op":0,"t":${tText},"s":${session.seq}}` : `{"op":0,"t":${tText},"s":${session.seq},"d":${dText}}`;
     session.buffer.push({ s: session.seq, text });
-    if (session.buffer.length > REPLAY_BUFFER) session.buffer.splice(0, session.buffer.length - REPLAY_BUFFER);
+    // Trimmed once per REPLAY_BUFFER dispatches, not shifted on each: a shift of a full buffer per
+    // dispatch per session was most of a busy gateway's time.
+    if (session.buffer.length >= 2 * REPLAY_BUFFER) session.buffer.splice(0, session.buffer.length - REPLAY_BUFFER);
     if (session.connection !== undefined) this.#send(session.connection, text);
   }
 
@@ -336,19 +394,36 @@ export class Gateway implements GatewayPort {
     this.#dispatch(session, t, d);
   }
 
-  /** A guild event to every session whose shard holds the guild and which has `intent` (when given); only `applicationId`'s sessions when given. */
+  /**
+   * A guild event to every session whose shard holds the guild and which has `intent` (when
+   * given); only `applicationId`'s sessions when given. `d` is serialized once per distinct value:
+   * once in all when it is data, once per distinct object a function of the session returns.
+   */
   dispatchToGuild(guildId: string, t: string, d: unknown, filter: { intent?: number; applicationId?: string } = {}): void {
+    const tText = JSON.stringify(t);
+    const perSession = typeof d === 'function' ? (d as (s: SessionView) => unknown) : undefined;
+    let shared: { text: string | undefined } | undefined;
+    let texts: Map<unknown, string | undefined> | undefined;
     for (const session of this.#sessions.values()) {
       if (filter.applicationId !== undefined && session.app.id !== filter.applicationId) continue;
       if (filter.intent !== undefined && (session.intents & filter.intent) === 0) continue;
-      if (guildShard(guildId, session.shard[1]) !== session.shard[0]) continue;
-      this.#dispatch(session, t, typeof d === 'function' ? (d as (s: SessionView) => unknown)({ applicationId: session.app.id, intents: session.intents }) : d);
+      if (session.shard[1] !== 1 && guildShard(guildId, session.shard[1]) !== session.shard[0]) continue;
+      let dText: string | undefined;
+      if (perSession === undefined) dText = (shared ??= { text: JSON.stringify(d) }).text;
+      else {
+        const value = perSession({ applicationId: session.app.id, intents: session.intents });
+        texts ??= new Map();
+        if (texts.has(value)) dText = texts.get(value);
+        else texts.set(value, (dText = JSON.stringify(value)));
+      }
+      this.#dispatchText(session, tText, dText);
     }
   }
 
   /** Whether `applicationId` has a live session that would receive events of `guildId`. */
   hasSessionFor(applicationId: string, guildId: string): boolean {
-    for (const session of this.#sessions.values()) if (session.app.id === applicationId && guildShard(guildId, session.shard[1]) === session.shard[0]) return true;
+    for (const session of this.#sessions.values())
+      if (session.app.id === applicationId && guildShard(guildId, session.shard[1]) === session.shard[0]) return true;
     return false;
   }
 
@@ -356,6 +431,7 @@ export class Gateway implements GatewayPort {
 
   /** The hooks alone, for `emulator.gateway`: the gateway's internals stay out of users' reach. */
   readonly hooks: EmulatorGateway = (() => {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the hooks' getters have their own `this`; they read the gateway's
     const gateway = this;
     const hooks: EmulatorGateway = {
       get url() {
@@ -373,7 +449,14 @@ export class Gateway implements GatewayPort {
   })();
 
   get sessions(): EmulatorGatewaySession[] {
-    return [...this.#sessions.values()].map((s) => ({ id: s.id, applicationId: s.app.id, shard: [...s.shard] as [number, number], intents: s.intents, seq: s.seq, connected: s.connection !== undefined }));
+    return [...this.#sessions.values()].map((s) => ({
+      id: s.id,
+      applicationId: s.app.id,
+      shard: [...s.shard] as [number, number],
+      intents: s.intents,
+      seq: s.seq,
+      connected: s.connection !== undefined,
+    }));
   }
 
   reconnect(): void {
@@ -414,6 +497,22 @@ export class Gateway implements GatewayPort {
     if (this.#closed) throw new EmulatorGatewayError(`Cannot ${action}: the emulator is closed. Start a new one with startEmulator().`);
   }
 
+  /**
+   * The emulator's `reset()`: every connection is closed with 4000 (reconnect), every session and
+   * session start count is forgotten, so a client reconnects and identifies anew.
+   */
+  reset(): void {
+    for (const connection of this.#connections) {
+      clearTimeout(connection.grace);
+      connection.session = undefined; // its close does not leave a resumable session behind
+      this.#close(connection, Close.UnknownError);
+    }
+    for (const session of this.#sessions.values()) clearTimeout(session.expiry);
+    this.#sessions.clear();
+    this.#starts.clear();
+    this.allMembersAt.clear();
+  }
+
   /** Ends every connection and timer; the HTTP server destroys the sockets. */
   close(): void {
     this.#closed = true;
@@ -428,13 +527,23 @@ export class Gateway implements GatewayPort {
   }
 }
 
+/** Answers an upgrade request with an HTTP error instead of a WebSocket. */
+function refuseUpgrade(socket: Duplex, status: number, statusText: string, body: string): void {
+  socket.end(
+    `HTTP/1.1 ${status} ${statusText}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 /** Loads `ws` and makes the gateway of an emulator. */
 export async function startGateway(ctx: EmulatorContext, options: ResolvedGatewayOptions): Promise<Gateway> {
   let ws: { WebSocketServer?: typeof WebSocketServer; default?: { WebSocketServer: typeof WebSocketServer } };
   try {
     ws = (await import('ws')) as unknown as typeof ws;
   } catch (cause) {
-    throw new EmulatorGatewayError('The emulator\'s gateway needs the optional dependency "ws": run npm install ws, or start the emulator without the gateway option.', { cause });
+    throw new EmulatorGatewayError(
+      'The emulator\'s gateway needs the optional dependency "ws": run npm install ws, or start the emulator without the gateway option.',
+      { cause },
+    );
   }
   // The ESM entry names it; a CommonJS load has it on the default export.
   const WebSocketServerClass = ws.WebSocketServer ?? ws.default!.WebSocketServer;

@@ -3,11 +3,12 @@
  * all members of a guild are asked again within 30 s by the same bot (spec "Limits"), on the
  * emulator's clock.
  */
+import { isId } from '../../shared/snowflake.js';
 import { gatewayMember } from './payloads.js';
 import { botMemberJson } from '../world/render.js';
 import { ALL_MEMBERS_WINDOW_MS, Close, Intent, Op } from './protocol.js';
-import type { EmulatorContext } from '../context.js';
-import type { ResolvedApplication } from '../options.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import type { ResolvedApplication } from '../kernel/options.js';
 
 /** What op 8 needs of a session. */
 export interface MembersSession {
@@ -27,16 +28,15 @@ export interface MembersHost<S extends MembersSession> {
 const CHUNK_SIZE = 1000;
 /** `user_ids` and prefix queries answer at most this many members. */
 const QUERY_CAP = 100;
-const SNOWFLAKE = /^\d{1,20}$/;
 
 /** Answers op 8; a close code when the request is malformed or not allowed. */
 export function requestGuildMembers<S extends MembersSession>(gateway: MembersHost<S>, session: S, d: Record<string, unknown>): number | undefined {
   const ctx = gateway.context;
   const guildId = d.guild_id;
-  if (typeof guildId !== 'string' || !SNOWFLAKE.test(guildId)) return Close.DecodeError;
+  if (typeof guildId !== 'string' || !isId(guildId)) return Close.DecodeError;
   const nonce = typeof d.nonce === 'string' ? d.nonce.slice(0, 32) : undefined;
   const rawIds = d.user_ids === undefined ? undefined : typeof d.user_ids === 'string' ? [d.user_ids] : d.user_ids;
-  if (rawIds !== undefined && (!Array.isArray(rawIds) || !rawIds.every((id) => typeof id === 'string' && SNOWFLAKE.test(id)))) return Close.DecodeError;
+  if (rawIds !== undefined && (!Array.isArray(rawIds) || !rawIds.every((id) => isId(id)))) return Close.DecodeError;
   const query = typeof d.query === 'string' ? d.query : undefined;
   if (rawIds === undefined && query === undefined) return Close.DecodeError;
   const limit = d.limit === undefined ? 0 : d.limit;
@@ -82,7 +82,12 @@ export function requestGuildMembers<S extends MembersSession>(gateway: MembersHo
   }
   const count = Math.max(1, Math.ceil(members.length / CHUNK_SIZE));
   for (let i = 0; i < count; i++) {
-    const chunk: Record<string, unknown> = { guild_id: guildId, members: members.slice(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE), chunk_index: i, chunk_count: count };
+    const chunk: Record<string, unknown> = {
+      guild_id: guildId,
+      members: members.slice(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE),
+      chunk_index: i,
+      chunk_count: count,
+    };
     if (notFound !== undefined && notFound.length > 0 && i === 0) chunk.not_found = notFound;
     if (d.presences === true && (session.intents & Intent.GuildPresences) !== 0) chunk.presences = [];
     if (nonce !== undefined) chunk.nonce = nonce;

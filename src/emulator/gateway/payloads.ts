@@ -1,6 +1,6 @@
 /** What the gateway sends: its members and the full guild of GUILD_CREATE, from the world's renderers. */
-import type { ResolvedApplication } from '../options.js';
-import type { EmulatorUser } from '../types.js';
+import type { ResolvedApplication } from '../kernel/options.js';
+import type { EmulatorUser } from '../kernel/options.js';
 import { isThread } from '../world/permissions.js';
 import { botMemberJson, channelJson, guildJson, guildMemberCount, memberJson } from '../world/render.js';
 import type { GuildRecord } from '../world/types.js';
@@ -15,7 +15,13 @@ export function gatewayMember(guild: GuildRecord, userId: string, users: Readonl
  * every one when the session has the GUILD_MEMBERS intent and the guild is not large (more than
  * `largeThreshold` members), else only the bot, as the service does.
  */
-export function guildCreate(guild: GuildRecord, app: ResolvedApplication, users: ReadonlyMap<string, EmulatorUser>, withMembers: boolean, largeThreshold: number): Record<string, unknown> {
+export function guildCreate(
+  guild: GuildRecord,
+  app: ResolvedApplication,
+  users: ReadonlyMap<string, EmulatorUser>,
+  withMembers: boolean,
+  largeThreshold: number,
+): Record<string, unknown> {
   const count = guildMemberCount(guild);
   const large = count > largeThreshold;
   const bot = botMemberJson(app, guild);

@@ -1,7 +1,7 @@
 /** What the rest of the emulator sees of its gateway (the context holds one when the emulator serves a gateway). */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Outcome } from '../http.js';
+import type { Outcome } from '../kernel/http.js';
 import type { EmulatorGateway } from './types.js';
 
 /** The gateway's options with defaults applied. */
@@ -10,6 +10,9 @@ export interface ResolvedGatewayOptions {
   resumeWindowMs: number;
   reconnectGraceMs: number;
   maxGuildsPerShard: number;
+  maxShards: number;
+  sessionStartLimit: number;
+  maxConnections: number;
 }
 
 /** What an event may know of the session it goes to. */
@@ -35,6 +38,22 @@ export interface GatewayPort {
   dispatchToGuild(guildId: string, t: string, d: unknown, filter?: { intent?: number; applicationId?: string }): void;
   /** Whether `applicationId` has a live session that receives the events of `guildId`. */
   hasSessionFor(applicationId: string, guildId: string): boolean;
+  /** Closes every connection with a code that asks the client to reconnect, and forgets every session (the emulator's `reset()`). */
+  reset(): void;
   /** Ends every connection and timer. */
   close(): void;
+}
+
+declare module '../kernel/options.js' {
+  interface ResolvedOptions {
+    /** The gateway's options; undefined when the emulator serves no gateway. */
+    gateway: ResolvedGatewayOptions | undefined;
+  }
+}
+
+declare module '../kernel/context.js' {
+  interface EmulatorContext {
+    /** The gateway, when the emulator started with the `gateway` option. */
+    gateway: GatewayPort | undefined;
+  }
 }

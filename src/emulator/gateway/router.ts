@@ -3,7 +3,7 @@
  * guard checks its `Host` and `Origin` before the gateway takes the connection. It exists while the
  * emulator serves a gateway; a plain GET (no upgrade) is answered 404, as before.
  */
-import { serviceError } from '../http.js';
+import { serviceError } from '../kernel/http.js';
 import { anyone, route, type Route } from '../kernel/pipeline.js';
 import { GATEWAY_PATH } from './gateway.js';
 

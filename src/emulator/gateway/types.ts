@@ -10,6 +10,12 @@ export interface EmulatorGatewayOptions {
   reconnectGraceMs?: number;
   /** The most guilds one shard may hold: an IDENTIFY whose shard would hold more is closed 4011 (sharding required). Default `2500`, as the service. */
   maxGuildsPerShard?: number;
+  /** The most shards an application may run: an IDENTIFY whose `shard: [id, count]` has a larger `count` is closed 4010 (invalid shard). Default `16`. */
+  maxShards?: number;
+  /** IDENTIFYs an application may send per 24 hours (`session_start_limit.total`): one more is closed 4004 until the window resets (`reset_after`). Default `1000`, as the service. */
+  sessionStartLimit?: number;
+  /** The most gateway connections open at once: one more upgrade is refused with HTTP 503 and a sentence. Default `1000`. */
+  maxConnections?: number;
 }
 
 /** One gateway session, as `emulator.gateway.sessions` lists it. */

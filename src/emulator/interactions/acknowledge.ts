@@ -5,7 +5,7 @@
  */
 import { fillIds, messageProblems as componentProblemsOfMessage, modalProblems, type ComponentProblem } from '../../rules/components.js';
 import type { FieldProblem } from '../../rules/errors.js';
-import type { EmulatorContext } from '../context.js';
+import type { EmulatorContext } from '../kernel/context.js';
 import { botChannelMessage, componentsJson, embedsJson, messageJson } from '../world/message.js';
 import { botUserJson, userJson } from '../world/render.js';
 import type { EmulatorInteractionMetadata, EmulatorMessage, EmulatorMessageUser } from './types.js';

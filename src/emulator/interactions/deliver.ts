@@ -12,10 +12,7 @@ export const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /** An endpoint's answer, or how the delivery failed (`reason`: why the network failed, in words). */
 export type DeliveryAnswer =
-  | { status: number; contentType: string | undefined; body: string }
-  | { failed: 'timeout' }
-  | { failed: 'too-large' }
-  | { failed: 'network'; reason: string };
+  { status: number; contentType: string | undefined; body: string } | { failed: 'timeout' } | { failed: 'too-large' } | { failed: 'network'; reason: string };
 
 /** Network failures by their system code, in the words a message uses. */
 const NETWORK_REASONS: Record<string, string> = {

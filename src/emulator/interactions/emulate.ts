@@ -3,15 +3,16 @@
  * common fields, sign them, POST them to the application's interactions endpoint, and wait for
  * the acknowledgement on the HTTP answer or through the callback route, within 3 seconds.
  */
+import { ComponentType, SELECT_COMPONENT_TYPES } from '../../rules/components.js';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { checkOptions, checkSnowflake, checkString } from '../../shared/check.js';
 import { argumentError } from '../../shared/errors.js';
 import { ALL_PERMISSIONS, hasPermission, PermissionFlags } from '../../rules/permissions.js';
 import { canUseCommand } from '../commands/access.js';
 import { scopeKey, type CommandRecord } from '../commands/store.js';
-import type { EmulatorContext } from '../context.js';
-import { checkEndpointHref } from '../options.js';
-import type { EmulatorUser } from '../types.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import { checkEndpointHref } from '../kernel/options.js';
+import type { EmulatorUser } from '../kernel/options.js';
 import { channelPermissions } from '../world/permissions.js';
 import type { ChannelRecord, GuildRecord } from '../world/types.js';
 import { channelJson, partialMemberJson, roleJson, userJson } from '../world/render.js';
@@ -38,7 +39,6 @@ const MAX_OPTION_DEPTH = 3;
 const MAX_OPTIONS = 25;
 /** Webhook events wait this long for the endpoint's 204. */
 const WEBHOOK_TIMEOUT_MS = 10_000;
-const SELECT_TYPES = new Set([3, 5, 6, 7, 8]);
 
 function worldOrThrow(world: InteractionWorld | undefined): InteractionWorld {
   if (world === undefined) throw new Error('The emulator has no interaction state.');
@@ -539,7 +539,7 @@ function findComponent(components: unknown[], customId: string): Record<string, 
     if (typeof node !== 'object' || node === null || depth > 8) return undefined;
     const n = node as Record<string, unknown>;
     if (n.custom_id === customId) return n;
-    for (const child of [...(Array.isArray(n.components) ? n.components : []), n.component, n.accessory]) {
+    for (const child of [...(Array.isArray(n.components) ? (n.components as unknown[]) : []), n.component, n.accessory]) {
       const found = walk(child, depth + 1);
       if (found !== undefined) return found;
     }
@@ -571,22 +571,23 @@ export async function clickComponent(
   if (component.disabled === true) throw argumentError('value', where, 'options.customId', 'an enabled component (this one is disabled)', customId);
   const type = component.type as number;
   const data: Record<string, unknown> = { id: component.id, custom_id: customId, component_type: type };
-  if (type === 2) {
+  if (type === ComponentType.Button) {
     if (o.values !== undefined) throw argumentError('value', where, 'options.values', 'absent for a button', o.values);
-  } else if (SELECT_TYPES.has(type)) {
+  } else if (SELECT_COMPONENT_TYPES.has(type)) {
     const values = o.values;
     if (!Array.isArray(values) || !values.every((v) => typeof v === 'string'))
       throw argumentError('type', where, 'options.values', 'an array of strings (the chosen values)', values);
     const min = typeof component.min_values === 'number' ? component.min_values : 1;
     const max = typeof component.max_values === 'number' ? component.max_values : 1;
     if (values.length < min || values.length > max) throw argumentError('value', where, 'options.values', `from ${min} to ${max} values`, values);
-    if (type === 3) {
+    if (type === ComponentType.StringSelect) {
       const allowed = new Set((Array.isArray(component.options) ? component.options : []).map((opt) => (opt as { value?: unknown }).value));
       const unknown = values.find((v) => !allowed.has(v));
       if (unknown !== undefined) throw argumentError('value', where, 'options.values', "values among the select's option values", values);
     } else {
       values.forEach((v, i) => checkSnowflake(where, `options.values[${i}]`, v));
-      const kind = type === 5 ? 6 : type === 6 ? 8 : type === 7 ? 9 : 7;
+      // The command option type of what each select picks: a user (6), a role (8), a mentionable (9) or a channel (7).
+      const kind = type === ComponentType.UserSelect ? 6 : type === ComponentType.RoleSelect ? 8 : type === ComponentType.MentionableSelect ? 9 : 7;
       data.resolved = resolvedOf(
         ctx,
         values.map((value) => ({ name: 'value', type: kind, value })),

@@ -7,8 +7,8 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { invalidFormBody } from '../../rules/errors.js';
-import type { EmulatorContext } from '../context.js';
-import { isPathId, json, serviceError, type Outcome, type Reply } from '../http.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import { isPathId, json, serviceError, type Outcome, type Reply } from '../kernel/http.js';
 import { onlyWhen, route, type Authorize, type Call, type Route } from '../kernel/pipeline.js';
 import { editMessage, interactionMessage, responseProblems } from './acknowledge.js';
 import { acknowledgeByCallback } from './emulate.js';

@@ -4,7 +4,11 @@
  * applications' responses created, and webhook event deliveries.
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import type { EmulatorContext } from '../context.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import { areaState, existingStateOf, stateOf } from '../kernel/area-state.js';
+import type { ResolvedOptions } from '../kernel/options.js';
+import { damagedState } from '../state/saved.js';
+import type { StateStore } from '../state/types.js';
 import { channelChanged } from '../kernel/changes.js';
 import { addChannelMessageSource } from '../world/message.js';
 import { messageCreated, messageDeleted, messageUpdated } from '../gateway/events.js';
@@ -227,29 +231,64 @@ export class InteractionWorld {
   }
 }
 
-const worlds = new WeakMap<EmulatorContext, InteractionWorld>();
+/**
+ * The interaction state of a context: made on first use with each application's key (kept in the
+ * state store, so a reset keeps them); a reset stops its deliveries in flight and drops it.
+ */
+const INTERACTIONS = areaState(
+  'interactions',
+  (ctx) => {
+    const world = new InteractionWorld(interactionKeys(ctx.options, ctx.lobbies.store));
+    world.reportChangesTo((channelId) => channelChanged(ctx, channelId), {
+      // An ephemeral message is the invoking user's alone: no bot hears of it, as on the service.
+      saved: (message, created) => {
+        if (isEphemeral(message)) return;
+        const copy = structuredClone(message) as unknown as Record<string, unknown>;
+        if (created) messageCreated(ctx, copy);
+        else messageUpdated(ctx, copy);
+      },
+      deleted: (message) => {
+        if (!isEphemeral(message)) messageDeleted(ctx, message.channel_id, message.id);
+      },
+    });
+    return world;
+  },
+  { dispose: (world) => world.close() },
+);
 
-/** Attaches the interaction state to a context, so the router and the emulator's methods share it. */
-export function attachInteractionWorld(ctx: EmulatorContext, world: InteractionWorld): void {
-  worlds.set(ctx, world);
-  world.reportChangesTo((channelId) => channelChanged(ctx, channelId), {
-    // An ephemeral message is the invoking user's alone: no bot hears of it, as on the service.
-    saved: (message, created) => {
-      if (isEphemeral(message)) return;
-      const copy = structuredClone(message) as unknown as Record<string, unknown>;
-      if (created) messageCreated(ctx, copy);
-      else messageUpdated(ctx, copy);
-    },
-    deleted: (message) => {
-      if (!isEphemeral(message)) messageDeleted(ctx, message.channel_id, message.id);
-    },
-  });
-  addChannelMessageSource(ctx, (channelId) => world.messagesIn(channelId)); // listed by GET /channels/{id}/messages
+/** Makes the interaction state of a context (a damaged saved key fails here) and lists its messages among each channel's. */
+export function attachInteractionWorld(ctx: EmulatorContext): void {
+  stateOf(ctx, INTERACTIONS);
+  addChannelMessageSource(ctx, (channelId) => stateOf(ctx, INTERACTIONS).messagesIn(channelId)); // listed by GET /channels/{id}/messages
+}
+
+export function interactionWorldOf(ctx: EmulatorContext): InteractionWorld {
+  return stateOf(ctx, INTERACTIONS);
+}
+
+/** The interaction state when it has been made; a closing emulator stops it without making one. */
+export function existingInteractionWorldOf(ctx: EmulatorContext): InteractionWorld | undefined {
+  return existingStateOf(ctx, INTERACTIONS);
+}
+
+/** Each application's Ed25519 key: the one kept in the state store, else a new one (kept for the next start). */
+function interactionKeys(options: ResolvedOptions, state: Pick<StateStore, 'setting' | 'saveSetting' | 'location'>): Map<string, InteractionKey> {
+  const keys = new Map<string, InteractionKey>();
+  for (const id of options.applications.keys()) {
+    const saved = state.setting(`interaction-key:${id}`);
+    let key = saved === undefined ? undefined : interactionKeyFromPem(saved);
+    // A new key in place of a damaged one would break every endpoint checking the old public key.
+    if (saved !== undefined && key === undefined)
+      throw damagedState(state, `the interaction signing key of application ${id} (not an Ed25519 private key in PEM)`);
+    if (key === undefined) {
+      const pem = generateInteractionKeyPem();
+      state.saveSetting(`interaction-key:${id}`, pem);
+      key = interactionKeyFromPem(pem)!;
+    }
+    keys.set(id, key);
+  }
+  return keys;
 }
 
 /** The EPHEMERAL flag (1 << 6) of a message. */
 const isEphemeral = (message: EmulatorMessage): boolean => typeof message.flags === 'number' && (message.flags & 64) !== 0;
-
-export function interactionWorldOf(ctx: EmulatorContext): InteractionWorld | undefined {
-  return worlds.get(ctx);
-}

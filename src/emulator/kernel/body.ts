@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { errorBody, invalidFormBody, JsonErrorCode, type ServiceErrorBody } from '../../rules/errors.js';
-import { BodyTooLargeError, isFormUrlEncoded, MAX_BODY_BYTES, oauthError, readBody, type Reply } from '../http.js';
+import { BodyTooLargeError, isFormUrlEncoded, MAX_BODY_BYTES, oauthError, readBody, type Reply } from './http.js';
 
 /** A multipart body (files included) above this many bytes is answered with 413. */
 export const MAX_UPLOAD_BYTES = 8 * 1024 * 1024;
@@ -33,7 +33,8 @@ function nestingDepth(text: string, stopAt: number): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // skip the escaped character
+      if (c === 0x5c)
+        i++; // skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -82,7 +83,9 @@ function parseJsonBody(req: IncomingMessage, raw: Buffer): BodyResult {
     return {
       ok: false,
       status: 400,
-      error: invalidFormBody([{ path: [], code: 'CONTENT_TYPE_INVALID', message: `Expected "Content-Type" header to be one of {'application/json'}; send the body as JSON.` }]),
+      error: invalidFormBody([
+        { path: [], code: 'CONTENT_TYPE_INVALID', message: `Expected "Content-Type" header to be one of {'application/json'}; send the body as JSON.` },
+      ]),
     };
   }
   return parseJsonBytes(raw, 'The request body');
@@ -108,7 +111,11 @@ export function parseJsonText(text: string, what: string): { ok: true; body: unk
   // Only a text that might be too large is measured: no UTF-16 unit takes more than 3 bytes.
   if (text.length * 3 > MAX_BODY_BYTES && Buffer.byteLength(text) > MAX_BODY_BYTES) return tooLarge();
   if (nestingDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
-    return { ok: false, status: 400, error: errorBody(JsonErrorCode.InvalidJson, `${what} contains invalid JSON: it nests more than ${MAX_JSON_DEPTH} levels deep.`) };
+    return {
+      ok: false,
+      status: 400,
+      error: errorBody(JsonErrorCode.InvalidJson, `${what} contains invalid JSON: it nests more than ${MAX_JSON_DEPTH} levels deep.`),
+    };
   }
   try {
     return { ok: true, body: JSON.parse(text) as unknown };

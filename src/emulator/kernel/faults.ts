@@ -2,8 +2,8 @@
  * The pipeline's fault-injection step: the faults tests set with `injectServerErrors`,
  * `injectRateLimits` and `failNextToken`, each answered once by a route that takes it.
  */
-import type { EmulatorContext } from '../context.js';
-import { json, serviceError, takeServerFault, type Outcome } from '../http.js';
+import type { EmulatorContext } from './context.js';
+import { json, serviceError, takeServerFault, type Outcome } from './http.js';
 import { tooMany } from './limits.js';
 
 /** A pending server error or injected 429, counted down; undefined when none is pending. */

@@ -1,6 +1,6 @@
 /** The rate-limit answers every route of the emulator gives: the headers, the 429s and the invalid-request count. */
-import { json, type Reply } from '../http.js';
-import type { BucketState, RateLimits } from '../ratelimit/limiter.js';
+import { json, type Reply } from './http.js';
+import type { BucketState, RateLimits } from './ratelimit.js';
 
 function secondsText(ms: number): string {
   return (Math.max(0, ms) / 1000).toFixed(3);
@@ -34,7 +34,13 @@ export function blockedAddress(blockedMs: number): Reply {
   const seconds = Math.ceil(blockedMs / 1000);
   return json(
     429,
-    { message: 'You are being blocked from accessing the API temporarily due to exceeding the invalid request limit (10,000 401, 403 or 429 answers in 10 minutes).', retry_after: seconds, global: true, code: 0 },
+    {
+      message:
+        'You are being blocked from accessing the API temporarily due to exceeding the invalid request limit (10,000 401, 403 or 429 answers in 10 minutes).',
+      retry_after: seconds,
+      global: true,
+      code: 0,
+    },
     { 'Retry-After': String(seconds), 'X-RateLimit-Scope': 'global', 'X-RateLimit-Global': 'true' },
   );
 }

@@ -7,10 +7,10 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { EmulatorContext } from '../context.js';
-import type { Caller } from '../credentials.js';
-import { json, parseRequestUrl, routeSegments, serviceError, type Outcome, type Reply, type RequestUrl } from '../http.js';
-import { GLOBAL_LIMIT_DEFAULT, type BucketRule } from '../ratelimit/limiter.js';
+import type { EmulatorContext } from './context.js';
+import type { Caller } from './credentials.js';
+import { json, parseRequestUrl, routeSegments, serviceError, type Outcome, type Reply, type RequestUrl } from './http.js';
+import { GLOBAL_LIMIT_DEFAULT, type BucketRule } from './ratelimit.js';
 import { formRequired, isMultipart, readFormBody, readJsonBody, readMultipartBody, type BodyResult } from './body.js';
 import { takeServiceFault, takeTokenFault } from './faults.js';
 import { checkFormToken, type BrowserRule, type GuardRefusal } from './guard.js';

@@ -23,9 +23,9 @@ import {
   type LobbyMessage,
   type RuleResult,
 } from '../../rules/lobbies.js';
-import type { EmulatorContext } from '../context.js';
-import type { Caller } from '../credentials.js';
-import { isPathId, json, jsonText, type Reply } from '../http.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import type { Caller } from '../kernel/credentials.js';
+import { isPathId, json, jsonText, type Reply } from '../kernel/http.js';
 import type { LobbyRecord } from '../state/index.js';
 import { lobbyJson, memberJson } from './wire-json.js';
 import type { LobbyWorld } from './world.js';
@@ -93,7 +93,8 @@ function knownUser(r: OperationRequest, userId: string): void {
 }
 
 function withinCapacity(count: number): void {
-  if (count > MAX_LOBBY_MEMBERS) throw new Refusal(fail(400, errorBody(JsonErrorCode.MaximumLobbyMembers, `Maximum number of lobby members reached (${MAX_LOBBY_MEMBERS}).`)));
+  if (count > MAX_LOBBY_MEMBERS)
+    throw new Refusal(fail(400, errorBody(JsonErrorCode.MaximumLobbyMembers, `Maximum number of lobby members reached (${MAX_LOBBY_MEMBERS}).`)));
 }
 
 /**
@@ -259,7 +260,10 @@ export const bulkUpdateLobbyMembers: Operation = (r) =>
     withinCapacity(next.members.length);
     r.world.store.saveLobby(next);
     // Members added or updated, as they stand after the whole request.
-    return json(200, changed.filter((m) => next.members.includes(m)).map((m) => ({ ...m })));
+    return json(
+      200,
+      changed.filter((m) => next.members.includes(m)).map((m) => ({ ...m })),
+    );
   });
 
 /** `PUT /lobbies` (Bearer): the player creates the lobby of this secret, or joins it. */
@@ -307,7 +311,14 @@ export const sendLobbyMessage: Operation = (r) =>
     if (r.caller.kind === 'bearer') author = userJson(r.ctx.options.users.get(r.caller.userId)!);
     else author = botUserJson(r.ctx.options.applications.get(r.caller.applicationId)!);
     // The fields a lobby message shares with every message, from the one message renderer.
-    const shared = messageJson({ id: r.ctx.ids.next(r.now), channelId: lobby.id, author, timestamp: new Date(r.now).toISOString(), body: { content: body.content }, nextId: () => r.ctx.ids.next(r.now) });
+    const shared = messageJson({
+      id: r.ctx.ids.next(r.now),
+      channelId: lobby.id,
+      author,
+      timestamp: new Date(r.now).toISOString(),
+      body: { content: body.content },
+      nextId: () => r.ctx.ids.next(r.now),
+    });
     const message: LobbyMessage = {
       id: shared.id as string,
       type: shared.type as number,
@@ -376,7 +387,14 @@ function createInvite(r: OperationRequest, lobby: LobbyRecord, userId: string): 
     return fail(404, errorBody(JsonErrorCode.UnknownChannel, 'Unknown Channel: the lobby has no linked channel; link one first.'));
   }
   const code = inviteCode();
-  r.world.store.saveInvite({ code, lobbyId: lobby.id, userId, channelId: lobby.linkedChannelId, expiresAt: r.now + LOBBY_LIMITS.channelInviteTtlSeconds * 1000, used: false });
+  r.world.store.saveInvite({
+    code,
+    lobbyId: lobby.id,
+    userId,
+    channelId: lobby.linkedChannelId,
+    expiresAt: r.now + LOBBY_LIMITS.channelInviteTtlSeconds * 1000,
+    used: false,
+  });
   return json(200, { code });
 }
 
@@ -405,7 +423,12 @@ function liveInvite(r: OperationRequest): ReturnType<LobbyWorld['store']['invite
 function inviteObject(r: OperationRequest, invite: NonNullable<ReturnType<LobbyWorld['store']['invite']>>, uses: number): Record<string, unknown> | undefined {
   const found = r.ctx.world.channel(invite.channelId);
   if (found === undefined) return undefined;
-  return inviteJson({ code: invite.code, expiresAt: invite.expiresAt, maxAgeSeconds: LOBBY_LIMITS.channelInviteTtlSeconds, maxUses: 1 }, found.guild, found.channel, uses);
+  return inviteJson(
+    { code: invite.code, expiresAt: invite.expiresAt, maxAgeSeconds: LOBBY_LIMITS.channelInviteTtlSeconds, maxUses: 1 },
+    found.guild,
+    found.channel,
+    uses,
+  );
 }
 
 /** `GET /invites/{code}`: an unused, unexpired invite; anything else is Unknown Invite. */

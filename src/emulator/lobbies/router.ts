@@ -1,9 +1,9 @@
 /** The lobby interface's routes: one row each, run by the kernel's pipeline. */
 import { errorBody, JsonErrorCode } from '../../rules/errors.js';
-import { identify } from '../credentials.js';
-import { json } from '../http.js';
+import { identify } from '../kernel/credentials.js';
+import { json } from '../kernel/http.js';
 import { route, type Authorize, type Route } from '../kernel/pipeline.js';
-import type { BucketRule } from '../ratelimit/limiter.js';
+import type { BucketRule } from '../kernel/ratelimit.js';
 import * as op from './operations.js';
 
 /** Who may call a route: the bot token, a player's Bearer token, either, or anyone. */
@@ -35,7 +35,8 @@ const r = (method: string, path: string, auth: Auth, body: boolean, run: op.Oper
   route(method, path, {
     auth: authorize(auth),
     body: body ? 'json' : 'none',
-    run: (call) => run({ ctx: call.ctx, world: call.ctx.lobbies, caller: call.caller, params: call.params, body: call.body, query: call.url.searchParams, now: call.now }),
+    run: (call) =>
+      run({ ctx: call.ctx, world: call.ctx.lobbies, caller: call.caller, params: call.params, body: call.body, query: call.url.searchParams, now: call.now }),
     ...(bucket ? { bucket } : {}),
   });
 

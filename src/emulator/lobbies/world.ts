@@ -70,9 +70,21 @@ export class LobbyWorld {
     this.#channels?.setBotPermission(channelId, permission, allowed);
   }
 
-  close(): void {
+  /** Stops the sweep; the store stays open (a reset makes a new world over it). */
+  stop(): void {
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#timer = undefined;
+  }
+
+  close(): void {
+    this.stop();
     this.store.close();
+  }
+}
+
+declare module '../kernel/context.js' {
+  interface EmulatorContext {
+    /** Lobby state (its store is the emulator's state store). */
+    lobbies: LobbyWorld;
   }
 }

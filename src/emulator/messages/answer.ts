@@ -3,7 +3,7 @@
  * reactions as the reader sees them (`me`) and `pinned`; the messages of a channel from every area
  * that keeps some (interaction replies and follow-ups too); and the lookup of one by id.
  */
-import type { EmulatorContext } from '../context.js';
+import type { EmulatorContext } from '../kernel/context.js';
 import { registeredChannelMessages } from '../world/message.js';
 import { channelMessagesOf, type StoredAttachment, type StoredMessage } from './store.js';
 

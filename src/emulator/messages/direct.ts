@@ -5,7 +5,8 @@
  * rule of the lobby variant: string key-value pairs, application-scoped).
  */
 import type { Metadata } from '../../rules/lobbies.js';
-import type { EmulatorContext } from '../context.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import { areaState, stateOf } from '../kernel/area-state.js';
 import { messageJson } from '../world/message.js';
 import { userJson } from '../world/render.js';
 
@@ -33,12 +34,10 @@ interface Pair {
 /** The pair's key whatever the order of its users. */
 const pairKey = (a: string, b: string): string => (a < b ? `${a}:${b}` : `${b}:${a}`);
 
-const stores = new WeakMap<EmulatorContext, Map<string, Pair>>();
+const DIRECT_MESSAGES = areaState('direct messages', () => new Map<string, Pair>());
 
 function pairsOf(ctx: EmulatorContext): Map<string, Pair> {
-  let pairs = stores.get(ctx);
-  if (pairs === undefined) stores.set(ctx, (pairs = new Map()));
-  return pairs;
+  return stateOf(ctx, DIRECT_MESSAGES);
 }
 
 /** A kept message as answered to `applicationId`: with its moderation metadata when that application set some. */

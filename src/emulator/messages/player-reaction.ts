@@ -5,7 +5,7 @@
 import { checkOptions, checkSnowflake, checkString } from '../../shared/check.js';
 import { argumentError } from '../../shared/errors.js';
 import { JsonErrorCode } from '../../rules/errors.js';
-import type { EmulatorContext } from '../context.js';
+import type { EmulatorContext } from '../kernel/context.js';
 import { findChannelMessage } from './answer.js';
 import { addReaction, parseReactionEmoji, removeReaction } from './reactions.js';
 

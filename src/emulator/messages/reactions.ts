@@ -11,13 +11,13 @@
 import { errorBody, invalidFormBody, JsonErrorCode, type FieldProblem } from '../../rules/errors.js';
 import { FieldErrorCode, isSnowflake } from '../../rules/fields.js';
 import { PermissionFlags } from '../../rules/permissions.js';
-import type { EmulatorContext } from '../context.js';
-import { identify } from '../credentials.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import { identify } from '../kernel/credentials.js';
 import { reactionAdded, reactionRemoved, reactionsCleared, pinsUpdated, typingStarted, type ReactionTarget } from '../gateway/events.js';
-import { isPathId, json, type Reply } from '../http.js';
+import { isPathId, json, type Reply } from '../kernel/http.js';
 import { channelChanged } from '../kernel/changes.js';
 import { route, type Authorize, type Call, type Route } from '../kernel/pipeline.js';
-import type { BucketRule } from '../ratelimit/limiter.js';
+import type { BucketRule } from '../kernel/ratelimit.js';
 import { botChannelPermissions, channelPermissions } from '../world/permissions.js';
 import { botUserJson, userJson } from '../world/render.js';
 import { findChannelMessage } from './answer.js';

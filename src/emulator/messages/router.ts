@@ -8,12 +8,12 @@
  * refused body gets 400, code 50035, with the validator's nested errors.
  */
 
-import { fillIds, hasComponentsV2, messageProblems } from '../../rules/components.js';
+import { hasComponentsV2, messageProblems } from '../../rules/components.js';
 import { errorBody, invalidFormBody, JsonErrorCode, type FieldProblem } from '../../rules/errors.js';
 import type { Path } from '../../rules/read.js';
-import type { EmulatorContext } from '../context.js';
-import { identify } from '../credentials.js';
-import { isPathId, json, type Outcome, type Reply } from '../http.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import { identify } from '../kernel/credentials.js';
+import { isPathId, json, type Outcome, type Reply } from '../kernel/http.js';
 import { parseJsonBytes, parseJsonText } from '../kernel/body.js';
 import { route, type Authorize, type Call, type Route } from '../kernel/pipeline.js';
 import { channelChanged } from '../kernel/changes.js';

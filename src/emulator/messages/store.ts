@@ -2,7 +2,8 @@
  * The channel messages an emulator keeps, in memory: the newest MAX_CHANNEL_MESSAGES of each
  * channel, each holding what its answer needs once (an upload's name, never its bytes).
  */
-import type { EmulatorContext } from '../context.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import { areaState, stateOf } from '../kernel/area-state.js';
 import { setBotMessageFinder, type BotChannelMessage } from '../world/message.js';
 import { MessageMarks } from './marks.js';
 
@@ -58,7 +59,7 @@ export class ChannelMessages {
   /** Keeps a new message, forgetting the channel's oldest past the cap, or replaces an edited one in its place. */
   save(channelId: string, messageId: string, stored: StoredMessage): void {
     let channel = this.#channels.get(channelId);
-    if (channel === undefined) this.#channels.set(channelId, (channel = new Map()));
+    if (channel === undefined) this.#channels.set(channelId, (channel = new Map<string, StoredMessage>()));
     channel.set(messageId, stored);
     if (channel.size > MAX_CHANNEL_MESSAGES) {
       const oldest = channel.keys().next().value!;
@@ -68,19 +69,16 @@ export class ChannelMessages {
   }
 }
 
-// Kept beside the emulator's context rather than in it, so no other area's state changes.
-const stores = new WeakMap<EmulatorContext, ChannelMessages>();
+const CHANNEL_MESSAGES = areaState('channel messages', (ctx) => {
+  const created = new ChannelMessages();
+  // The interactions area clicks components on a bot's messages through the world's registry, not this store.
+  setBotMessageFinder(ctx, (messageId) => {
+    const stored = created.find(messageId);
+    return stored === undefined || stored.applicationId === '' ? undefined : (stored.message as unknown as BotChannelMessage);
+  });
+  return created;
+});
 
 export function channelMessagesOf(ctx: EmulatorContext): ChannelMessages {
-  let store = stores.get(ctx);
-  if (store === undefined) {
-    const created = (store = new ChannelMessages());
-    stores.set(ctx, created);
-    // The interactions area clicks components on a bot's messages through the world's registry, not this store.
-    setBotMessageFinder(ctx, (messageId) => {
-      const stored = created.find(messageId);
-      return stored === undefined || stored.applicationId === '' ? undefined : (stored.message as unknown as BotChannelMessage);
-    });
-  }
-  return store;
+  return stateOf(ctx, CHANNEL_MESSAGES);
 }

@@ -3,22 +3,12 @@
  * player's id there), merged into a full account when that player signs in with the external
  * token beside the code (the SDK's GetTokenFromProvisionalMerge), and the bans that stop a merge.
  */
-import type { EmulatorContext } from '../context.js';
-import { json, oauthError, type Reply } from '../http.js';
-import type { EmulatorUser } from '../types.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import { areaState, stateOf } from '../kernel/area-state.js';
+import { json, oauthError, type Reply } from '../kernel/http.js';
+import type { EmulatorUser } from '../kernel/options.js';
+import { ProvisionalErrorCode } from '../../shared/provisional.js';
 import { EXTERNAL_AUTH_TYPES, type ResolvedExternalIdentity } from './identities.js';
-
-/** The service's codes for provisional accounts (chosen where the reference is silent; see docs/decisions.md). */
-export const ProvisionalCode = {
-  /** No identity provider of this `external_auth_type` is configured for the application. */
-  ProviderNotConfigured: 530000,
-  /** The external token is not one the provider issued (unknown, expired or for another player). */
-  InvalidExternalToken: 530001,
-  /** The provisional account is already merged into another full account. */
-  AlreadyMerged: 530002,
-  /** The player is banned; no merge until the ban ends (the spec's code). */
-  MergeWhileBanned: 530017,
-} as const;
 
 interface ProvisionalAccount {
   userId: string;
@@ -36,16 +26,15 @@ interface ProvisionalState {
   sequence: bigint;
 }
 
-// Kept beside the context instead of in it, so provisional accounts add no field to shared state.
-const states = new WeakMap<EmulatorContext, ProvisionalState>();
+const PROVISIONAL = areaState('provisional accounts', (): ProvisionalState => ({
+  byExternal: new Map(),
+  byUserId: new Map(),
+  banned: new Set(),
+  sequence: 0n,
+}));
 
-function stateOf(ctx: EmulatorContext): ProvisionalState {
-  let state = states.get(ctx);
-  if (state === undefined) {
-    state = { byExternal: new Map(), byUserId: new Map(), banned: new Set(), sequence: 0n };
-    states.set(ctx, state);
-  }
-  return state;
+function provisionalStateOf(ctx: EmulatorContext): ProvisionalState {
+  return stateOf(ctx, PROVISIONAL);
 }
 
 const SERVICE_EPOCH_MS = 1_420_070_400_000n;
@@ -66,15 +55,15 @@ export function provisionalError(status: number, code: number, message: string):
 export function findIdentity(ctx: EmulatorContext, type: string, token: string): ResolvedExternalIdentity | Reply {
   const ofType = ctx.options.externalIdentities.filter((identity) => identity.type === type);
   if (ofType.length === 0) {
-    return provisionalError(400, ProvisionalCode.ProviderNotConfigured, `No identity provider for ${type} is configured for this application.`);
+    return provisionalError(400, ProvisionalErrorCode.ProviderNotConfigured, `No identity provider for ${type} is configured for this application.`);
   }
   const identity = ofType.find((candidate) => candidate.token === token);
-  return identity ?? provisionalError(400, ProvisionalCode.InvalidExternalToken, 'The external auth token is not valid for this identity provider.');
+  return identity ?? provisionalError(400, ProvisionalErrorCode.InvalidExternalToken, 'The external auth token is not valid for this identity provider.');
 }
 
 /** The provisional account of `identity`, made on first use. */
 export function accountOf(ctx: EmulatorContext, identity: ResolvedExternalIdentity): ProvisionalAccount {
-  const state = stateOf(ctx);
+  const state = provisionalStateOf(ctx);
   const key = `${identity.type}\n${identity.externalUserId}`;
   let account = state.byExternal.get(key);
   if (account === undefined) {
@@ -98,7 +87,7 @@ export function tokenUserOf(account: ProvisionalAccount): string {
 
 /** A provisional account as a user object for `/users/@me` and userinfo; undefined for other ids. */
 export function provisionalUser(ctx: EmulatorContext, userId: string): EmulatorUser | undefined {
-  const account = stateOf(ctx).byUserId.get(userId);
+  const account = provisionalStateOf(ctx).byUserId.get(userId);
   if (account === undefined || account.mergedInto !== undefined) return undefined;
   return { id: account.userId, username: `provisional_${account.userId}`, globalName: account.globalName };
 }
@@ -121,12 +110,12 @@ export function mergeOnSignIn(ctx: EmulatorContext, userId: string, form: URLSea
   const identity = findIdentity(ctx, type, token);
   if ('status' in identity) return identity;
   const account = accountOf(ctx, identity);
-  const state = stateOf(ctx);
+  const state = provisionalStateOf(ctx);
   if (state.banned.has(userId) || state.banned.has(account.userId)) {
-    return provisionalError(400, ProvisionalCode.MergeWhileBanned, 'The account cannot be merged while the player is banned.');
+    return provisionalError(400, ProvisionalErrorCode.MergeWhileBanned, 'The account cannot be merged while the player is banned.');
   }
   if (account.mergedInto !== undefined && account.mergedInto !== userId) {
-    return provisionalError(400, ProvisionalCode.AlreadyMerged, 'This provisional account is already merged into another account.');
+    return provisionalError(400, ProvisionalErrorCode.AlreadyMerged, 'This provisional account is already merged into another account.');
   }
   if (account.mergedInto === undefined) {
     account.mergedInto = userId;
@@ -138,7 +127,7 @@ export function mergeOnSignIn(ctx: EmulatorContext, userId: string, form: URLSea
 
 /** Bans or lifts the ban of a user id (full or provisional). */
 export function setBanned(ctx: EmulatorContext, userId: string, banned: boolean): void {
-  const state = stateOf(ctx);
+  const state = provisionalStateOf(ctx);
   if (banned) state.banned.add(userId);
   else state.banned.delete(userId);
 }
@@ -149,7 +138,7 @@ export function provisionalAccountOf(
   type: string,
   externalUserId: string,
 ): { userId: string; mergedInto: string | undefined } | undefined {
-  const account = stateOf(ctx).byExternal.get(`${type}\n${externalUserId}`);
+  const account = provisionalStateOf(ctx).byExternal.get(`${type}\n${externalUserId}`);
   return account === undefined ? undefined : { userId: account.userId, mergedInto: account.mergedInto };
 }
 
@@ -157,7 +146,7 @@ export function provisionalAccountOf(
 export function provisionalAccounts(
   ctx: EmulatorContext,
 ): { userId: string; type: string; externalUserId: string; globalName: string; mergedInto: string | undefined; banned: boolean }[] {
-  const state = stateOf(ctx);
+  const state = provisionalStateOf(ctx);
   return [...state.byExternal.values()].map((a) => ({
     userId: a.userId,
     type: a.type,
@@ -170,5 +159,5 @@ export function provisionalAccounts(
 
 /** Whether a user id (full or provisional) is banned. */
 export function isBanned(ctx: EmulatorContext, userId: string): boolean {
-  return stateOf(ctx).banned.has(userId);
+  return provisionalStateOf(ctx).banned.has(userId);
 }

@@ -4,10 +4,10 @@
  */
 import { errorBody, invalidFormBody, JsonErrorCode, type FieldProblem } from '../../rules/errors.js';
 import { isSnowflake } from '../../rules/fields.js';
-import type { EmulatorContext } from '../context.js';
-import { json, tokenJson, type Outcome } from '../http.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import { json, tokenJson, type Outcome } from '../kernel/http.js';
 import { anyone, route, type Route } from '../kernel/pipeline.js';
-import { issue, sameSecret } from '../token.js';
+import { issue, sameSecret } from '../oauth/token.js';
 import { accountOf, findIdentity, tokenUserOf } from './accounts.js';
 import { MAX_EXTERNAL_TOKEN_LENGTH } from './identities.js';
 
@@ -81,5 +81,11 @@ function namedApplication(body: unknown): string | undefined {
 }
 
 export const PROVISIONAL_ROUTES: Route[] = [
-  route('POST', 'partner-sdk/token', { auth: anyone, application: (_ctx, _req, body) => namedApplication(body), body: 'json', faults: 'none', run: ({ ctx, body }) => provisionalToken(ctx, body) }),
+  route('POST', 'partner-sdk/token', {
+    auth: anyone,
+    application: (_ctx, _req, body) => namedApplication(body),
+    body: 'json',
+    faults: 'none',
+    run: ({ ctx, body }) => provisionalToken(ctx, body),
+  }),
 ];

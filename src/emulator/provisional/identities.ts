@@ -2,18 +2,12 @@
 import { checkOneOf, checkOptionalString, checkString } from '../../shared/check.js';
 import { argumentError } from '../../shared/errors.js';
 
-/** The external auth types of the social SDK (`ApplicationIdentityProviderAuthType`) a game may send. */
-export const EXTERNAL_AUTH_TYPES = [
-  'OIDC',
-  'STEAM_SESSION_TICKET',
-  'EPIC_ONLINE_SERVICES_ACCESS_TOKEN',
-  'EPIC_ONLINE_SERVICES_ID_TOKEN',
-  'UNITY_SERVICES_ID_TOKEN',
-  'APPLE_ID_TOKEN',
-  'PLAYSTATION_NETWORK_ID_TOKEN',
-] as const;
+import { EXTERNAL_AUTH_TYPES, MAX_EXTERNAL_AUTH_TOKEN_LENGTH, type ExternalAuthType } from '../../shared/provisional.js';
 
-export type EmulatorExternalAuthType = (typeof EXTERNAL_AUTH_TYPES)[number];
+/** The external auth types of the social SDK (`ApplicationIdentityProviderAuthType`) a game may send. */
+export { EXTERNAL_AUTH_TYPES };
+
+export type EmulatorExternalAuthType = ExternalAuthType;
 
 /** A player known to an external identity provider, as `startEmulator({ externalIdentities })` takes it. */
 export interface EmulatorExternalIdentity {
@@ -38,8 +32,8 @@ export interface ResolvedExternalIdentity {
   globalName: string;
 }
 
-/** Longest external token the service accepts (`external_auth_token` maxLength in the reference). */
-export const MAX_EXTERNAL_TOKEN_LENGTH = 10240;
+/** Longest external token the service accepts (`external_auth_token`). */
+export const MAX_EXTERNAL_TOKEN_LENGTH = MAX_EXTERNAL_AUTH_TOKEN_LENGTH;
 
 /** Checks `startEmulator`'s `externalIdentities`. Default: none, so every provisional request is refused. */
 export function checkExternalIdentities(where: string, value: unknown): ResolvedExternalIdentity[] {
@@ -48,7 +42,8 @@ export function checkExternalIdentities(where: string, value: unknown): Resolved
   const seen = new Set<string>();
   return value.map((entry: unknown, i) => {
     const at = `options.externalIdentities[${i}]`;
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw argumentError('type', where, at, 'an object such as { type: "STEAM_SESSION_TICKET", token: "…" }', entry);
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+      throw argumentError('type', where, at, 'an object such as { type: "STEAM_SESSION_TICKET", token: "…" }', entry);
     const e = entry as Record<string, unknown>;
     const type = checkOneOf(where, `${at}.type`, e.type, EXTERNAL_AUTH_TYPES);
     const token = checkString(where, `${at}.token`, e.token, true);
@@ -62,4 +57,11 @@ export function checkExternalIdentities(where: string, value: unknown): Resolved
     const globalName = checkOptionalString(where, `${at}.globalName`, e.globalName, true) ?? 'Provisional Player';
     return { type, token, externalUserId, globalName };
   });
+}
+
+declare module '../kernel/options.js' {
+  interface ResolvedOptions {
+    /** The external identities provisional accounts accept. */
+    externalIdentities: readonly ResolvedExternalIdentity[];
+  }
 }

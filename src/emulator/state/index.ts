@@ -1,25 +1,20 @@
-/** Chooses the lobby state store: memory by default, SQLite in `dataDir` (libsql loaded only then). */
-import { OAuthStore } from '../store.js';
+/** Chooses the state store: memory by default, SQLite in `dataDir` (libsql loaded only then). */
 import { MemoryStateStore } from './memory.js';
+import type { OAuthRecordSink } from './types.js';
 
-export type { InviteRecord, LobbyRecord, StateStore } from './types.js';
+export type { InviteRecord, LobbyRecord, OAuthKind, OAuthRecordSink, StateStore } from './types.js';
 export { MemoryStateStore } from './memory.js';
 
-/** The lobby state store and the OAuth store, both kept in `dataDir` when it is set. */
+/** The state store, and where the OAuth area saves its records when the state is kept in `dataDir`. */
 export interface OpenedState {
   state: MemoryStateStore;
-  oauth: OAuthStore;
+  oauthRecords: OAuthRecordSink | undefined;
 }
 
-/** Opens the stores for `dataDir`, or memory stores when it is undefined. */
+/** Opens the store for `dataDir`, or a memory store when it is undefined. */
 export async function openStateStore(dataDir: string | undefined): Promise<OpenedState> {
-  if (dataDir === undefined) return { state: new MemoryStateStore(), oauth: new OAuthStore() };
-  const [{ SqliteStateStore }, { PersistentOAuthStore }] = await Promise.all([import('./sqlite.js'), import('./oauth.js')]);
+  if (dataDir === undefined) return { state: new MemoryStateStore(), oauthRecords: undefined };
+  const { SqliteStateStore } = await import('./sqlite.js');
   const state = await SqliteStateStore.open(dataDir);
-  try {
-    return { state, oauth: new PersistentOAuthStore(state) };
-  } catch (err) {
-    state.close(); // damaged OAuth records: nothing keeps the database open
-    throw err;
-  }
+  return { state, oauthRecords: state };
 }

@@ -84,12 +84,26 @@ export class MemoryStateStore implements StateStore {
     else this.#voice.set(channelId, status);
   }
 
+  /** The keys of every setting. */
+  settingKeys(): IterableIterator<string> {
+    return this.#settings.keys();
+  }
+
   setting(key: string): string | undefined {
     return this.#settings.get(key);
   }
 
   saveSetting(key: string, value: string): void {
     this.#settings.set(key, value);
+  }
+
+  clear(keepSetting: (key: string) => boolean): void {
+    this.#lobbies.clear();
+    this.#secrets.clear();
+    this.#messages.clear();
+    this.#invites.clear();
+    this.#voice.clear();
+    for (const key of [...this.#settings.keys()]) if (!keepSetting(key)) this.#settings.delete(key);
   }
 
   close(): void {}

@@ -3,8 +3,8 @@
  * emulator wrote (a crash, a manual edit, another version), is damage: every loader reports it as
  * an `EmulatorStateError` naming the damaged record, never a bare SyntaxError or TypeError later.
  */
-import { EmulatorStateError } from '../errors.js';
-import { isPathId } from '../http.js';
+import { EmulatorStateError } from '../kernel/errors.js';
+import { isPathId } from '../kernel/http.js';
 
 /** Where saved state comes from, and how its damage is reported. */
 export interface SavedState {

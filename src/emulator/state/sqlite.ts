@@ -5,12 +5,19 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { isSnowflake, LOBBY_KEPT_FIELDS, type LobbyMember, type LobbyMessage, type LobbyValueKind, type LobbyValueKinds, type Metadata } from '../../rules/lobbies.js';
-import { EmulatorStateError } from '../errors.js';
+import {
+  isSnowflake,
+  LOBBY_KEPT_FIELDS,
+  type LobbyMember,
+  type LobbyMessage,
+  type LobbyValueKind,
+  type LobbyValueKinds,
+  type Metadata,
+} from '../../rules/lobbies.js';
+import { EmulatorStateError } from '../kernel/errors.js';
 import { MemoryStateStore } from './memory.js';
-import type { OAuthKind, OAuthRecordSink } from './oauth.js';
 import { isFlag, isId, isListOf, isNumber, isRecord, isText, readSaved, savedName } from './saved.js';
-import type { InviteRecord, LobbyRecord } from './types.js';
+import type { InviteRecord, LobbyRecord, OAuthKind, OAuthRecordSink } from './types.js';
 
 /** The part of the libsql (better-sqlite3) API used here. */
 interface Statement {
@@ -64,7 +71,10 @@ function isLobby(v: unknown): v is LobbyRecord {
     if (!SAVED_KINDS[kind](v[key])) return false;
   }
   return (
-    (v.linkedChannelId === null || isSnowflake(v.linkedChannelId)) && (v.secret === null || isText(v.secret)) && isNumber(v.idleTimeoutSeconds) && isNumber(v.lastActivity)
+    (v.linkedChannelId === null || isSnowflake(v.linkedChannelId)) &&
+    (v.secret === null || isText(v.secret)) &&
+    isNumber(v.idleTimeoutSeconds) &&
+    isNumber(v.lastActivity)
   );
 }
 
@@ -90,7 +100,20 @@ async function loadLibsql(): Promise<DatabaseConstructor> {
 
 export class SqliteStateStore extends MemoryStateStore implements OAuthRecordSink {
   readonly #db: Database;
-  readonly #put: Record<'lobby' | 'invite' | 'voice' | 'setting' | 'messageInsert' | 'messageUpdate' | 'messageTrim' | 'deleteLobby' | 'deleteMessages' | 'deleteInvites' | 'deleteVoice', Statement>;
+  readonly #put: Record<
+    | 'lobby'
+    | 'invite'
+    | 'voice'
+    | 'setting'
+    | 'messageInsert'
+    | 'messageUpdate'
+    | 'messageTrim'
+    | 'deleteLobby'
+    | 'deleteMessages'
+    | 'deleteInvites'
+    | 'deleteVoice',
+    Statement
+  >;
   readonly #saveMessageTx: (message: LobbyMessage, keep: number, exists: boolean) => void;
   readonly #deleteLobbyTx: (id: string) => void;
   readonly #saveOAuthTx: (records: ReadonlyArray<{ kind: OAuthKind; id: string; json: string }>) => void;
@@ -142,7 +165,10 @@ export class SqliteStateStore extends MemoryStateStore implements OAuthRecordSin
   }
 
   oauthRecords(): Array<{ kind: OAuthKind; id: string; json: string }> {
-    return this.#db.prepare('SELECT kind, id, json FROM oauth').all().map((row) => ({ kind: String(row.kind) as OAuthKind, id: String(row.id), json: String(row.json) }));
+    return this.#db
+      .prepare('SELECT kind, id, json FROM oauth')
+      .all()
+      .map((row) => ({ kind: String(row.kind) as OAuthKind, id: String(row.id), json: String(row.json) }));
   }
 
   override get location(): string {
@@ -161,7 +187,10 @@ export class SqliteStateStore extends MemoryStateStore implements OAuthRecordSin
     } catch (cause) {
       db?.close();
       if (cause instanceof EmulatorStateError) throw cause; // damage, named where it was found
-      throw new EmulatorStateError(`The emulator could not open its state database in ${JSON.stringify(dataDir)} (option "dataDir"): ${(cause as Error).message}. Check that the directory is writable, or leave dataDir unset.`, { cause });
+      throw new EmulatorStateError(
+        `The emulator could not open its state database in ${JSON.stringify(dataDir)} (option "dataDir"): ${(cause as Error).message}. Check that the directory is writable, or leave dataDir unset.`,
+        { cause },
+      );
     }
   }
 
@@ -220,6 +249,17 @@ export class SqliteStateStore extends MemoryStateStore implements OAuthRecordSin
   override saveSetting(key: string, value: string): void {
     this.#put.setting.run(key, value);
     super.saveSetting(key, value);
+  }
+
+  override clear(keepSetting: (key: string) => boolean): void {
+    const db = this.#db;
+    const gone = [...this.settingKeys()].filter((key) => !keepSetting(key));
+    const deleteSetting = db.prepare('DELETE FROM settings WHERE key = ?');
+    db.transaction(() => {
+      for (const table of ['lobbies', 'messages', 'invites', 'voice_status', 'oauth']) db.exec(`DELETE FROM ${table}`);
+      for (const key of gone) deleteSetting.run(key);
+    })();
+    super.clear(keepSetting);
   }
 
   override close(): void {

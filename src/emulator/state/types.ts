@@ -1,5 +1,6 @@
 /** The emulator's lobby state: records, and the store interface the memory and SQLite stores share. */
 import type { KeptLobbyFields, LobbyMessage } from '../../rules/lobbies.js';
+import type { SavedState } from './saved.js';
 
 /** A lobby as the emulator keeps it: the fields it answers (declared once, in `LOBBY_KEPT_FIELDS`), then its own. */
 export interface LobbyRecord extends KeptLobbyFields {
@@ -45,5 +46,20 @@ export interface StateStore {
   /** A small persistent setting (bot tokens, the id sequence). */
   setting(key: string): string | undefined;
   saveSetting(key: string, value: string): void;
+  /**
+   * Forgets every lobby, message, invite, voice status and OAuth record, and every setting but
+   * those `keepSetting` names (the emulator's `reset()`); the SQLite store deletes them from its
+   * file in one transaction.
+   */
+  clear(keepSetting: (key: string) => boolean): void;
   close(): void;
 }
+
+/** The kinds of OAuth record the SQLite store keeps for the OAuth area's saved store. */
+/** Where the OAuth area's saved store writes and reads its records (the SQLite store). */
+export interface OAuthRecordSink extends SavedState {
+  saveOAuthRecords(records: ReadonlyArray<{ kind: OAuthKind; id: string; json: string }>): void;
+  oauthRecords(): Array<{ kind: OAuthKind; id: string; json: string }>;
+}
+
+export type OAuthKind = 'code' | 'grant' | 'access' | 'refresh';

@@ -7,7 +7,7 @@
  */
 import { checkBoolean, checkOptions, checkString } from '../../shared/check.js';
 import { argumentError } from '../../shared/errors.js';
-import type { EmulatorContext } from '../context.js';
+import type { EmulatorContext } from '../kernel/context.js';
 import { decideDevice, pendingDevices } from '../device/flow.js';
 import { deliverDeauthorized } from '../interactions/emulate.js';
 import { interactionWorldOf } from '../interactions/world.js';

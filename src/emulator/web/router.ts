@@ -6,9 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
+import { ComponentType } from '../../rules/components.js';
 import { packageRoot } from '../../shared/package-root.js';
-import type { EmulatorContext } from '../context.js';
-import type { Outcome, Reply } from '../http.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import { areaState, stateOf } from '../kernel/area-state.js';
+import type { Outcome, Reply } from '../kernel/http.js';
 import type { BrowserRule } from '../kernel/guard.js';
 import { anyone, route, type Route } from '../kernel/pipeline.js';
 import { scopeKey } from '../commands/store.js';
@@ -47,14 +49,21 @@ function readAsset(name: string): Buffer | undefined {
   }
 }
 
+/**
+ * What the web client's script is served with ahead of it: the component types by name, from
+ * src/rules/components.ts, so the script names them as the rest of the package does.
+ */
+const SCRIPT_PRELUDE = `'use strict';\nconst ComponentType = Object.freeze(${JSON.stringify(ComponentType)});\n`;
+
 /** The headers of every answer of the web client: never cached, never sniffed, the page's policy. */
 const WEB_HEADERS = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': CSP };
 
 function asset(name: string): Reply {
-  const body = readAsset(name);
+  const file = readAsset(name);
+  const body = file !== undefined && name === 'app.js' ? SCRIPT_PRELUDE + file.toString('utf8') : file?.toString('utf8');
   if (body === undefined)
     return webReply(500, 'text/plain; charset=utf-8', `The web client's file ${name} is missing from ${assetDir}; rebuild the package (npm run build:ts).`);
-  return webReply(200, ASSETS[name]!, body.toString('utf8'));
+  return webReply(200, ASSETS[name]!, body);
 }
 
 function webReply(status: number, type: string, body: string): Reply {
@@ -98,7 +107,7 @@ function failure(err: unknown): Reply {
   const e = err as { message?: unknown; code?: unknown; status?: unknown; reason?: unknown };
   const status = e.code === 'ERR_EMULATOR_INTERACTION' ? 502 : 400;
   return webJson(status, {
-    error: String(e.message ?? 'The action failed.'),
+    error: typeof e.message === 'string' ? e.message : 'The action failed.',
     code: e.code ?? null,
     reason: e.reason ?? null,
     status: typeof e.status === 'number' ? e.status : null,
@@ -166,16 +175,22 @@ export const WEB_ROUTES: Route[] = [
   ),
   web('GET', '/web/events', 'stream', ({ ctx }) => stream(ctx)),
   // The body is read by the pipeline's one JSON reader: a refusal has the service's error body.
-  web('POST', '/web/actions/:action', 'json-action', ({ ctx, params, body }) => (params[0]! in ACTIONS ? act(ctx, params[0]!, body) : NOT_FOUND()), 'json'),
+  web(
+    'POST',
+    '/web/actions/:action',
+    'json-action',
+    ({ ctx, params, body }) => (Object.hasOwn(ACTIONS, params[0]!) ? act(ctx, params[0]!, body) : NOT_FOUND()),
+    'json',
+  ),
 ];
 
-/** Open event streams, per emulator. */
-const streamCounts = new WeakMap<EmulatorContext, number>();
+/** Open event streams of an emulator: connections, kept by `reset()`. */
+const STREAMS = areaState('open event streams', () => ({ open: 0 }), { keepOnReset: true });
 /** Server-sent events: `message` with the channel's id whenever one of its messages changes. */
 function stream(ctx: EmulatorContext): Outcome {
-  const open = streamCounts.get(ctx) ?? 0;
-  if (interactionWorldOf(ctx) === undefined || open >= MAX_STREAMS) return webReply(503, 'text/plain; charset=utf-8', 'No more event streams.');
-  streamCounts.set(ctx, open + 1);
+  const streams = stateOf(ctx, STREAMS);
+  if (interactionWorldOf(ctx) === undefined || streams.open >= MAX_STREAMS) return webReply(503, 'text/plain; charset=utf-8', 'No more event streams.');
+  streams.open++;
   return {
     stream: (res, closing) => {
       res.writeHead(200, { 'Content-Type': 'text/event-stream', ...WEB_HEADERS });
@@ -191,7 +206,7 @@ function stream(ctx: EmulatorContext): Outcome {
       res.on('close', () => {
         if (ended) return;
         ended = true;
-        streamCounts.set(ctx, (streamCounts.get(ctx) ?? 1) - 1);
+        streams.open--;
         end();
       });
       if (closing.aborted) end();

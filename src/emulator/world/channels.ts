@@ -1,8 +1,8 @@
 /** The world's channel route, shared by the areas' route tables: `GET /channels/{id}`. */
 import { errorBody, JsonErrorCode } from '../../rules/errors.js';
 import { PermissionFlags } from '../../rules/permissions.js';
-import type { EmulatorContext } from '../context.js';
-import { isPathId, json, type Reply } from '../http.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import { isPathId, json, type Reply } from '../kernel/http.js';
 import { botChannelPermissions } from './permissions.js';
 import { channelJson } from './render.js';
 

@@ -5,7 +5,9 @@
  * requires; echoed components and embeds get the defaults the service fills in (the component
  * and embed response schemas of its OpenAPI description say which fields a response always has).
  */
-import { fillIds } from '../../rules/components.js';
+import { ComponentType, fillIds, SELECT_COMPONENT_TYPES } from '../../rules/components.js';
+import type { EmulatorContext } from '../kernel/context.js';
+import { areaState, existingStateOf, stateOf } from '../kernel/area-state.js';
 
 type Json = Record<string, unknown>;
 
@@ -76,21 +78,19 @@ export function componentsJson(components: unknown[], nextId: () => string): unk
   return filled;
 }
 
-const SELECTS = new Set([3, 5, 6, 7, 8]);
-
 /** One component's response defaults, by type. */
 function withDefaults(component: Json, nextId: () => string): void {
   const type = component.type;
   // The service leaves out an optional field sent as null, then fills in its own defaults.
   for (const key of Object.keys(component)) if (component[key] === null) delete component[key];
-  if (typeof type === 'number' && SELECTS.has(type)) {
+  if (typeof type === 'number' && SELECT_COMPONENT_TYPES.has(type)) {
     component.min_values ??= 1;
     component.max_values ??= 1;
-  } else if (type === 11) {
+  } else if (type === ComponentType.Thumbnail) {
     media(component, 'media', nextId);
     component.description ??= null;
     component.spoiler ??= false;
-  } else if (type === 12 && Array.isArray(component.items)) {
+  } else if (type === ComponentType.MediaGallery && Array.isArray(component.items)) {
     for (const item of component.items as unknown[]) {
       if (typeof item !== 'object' || item === null) continue;
       const entry = item as Json;
@@ -98,15 +98,15 @@ function withDefaults(component: Json, nextId: () => string): void {
       entry.description ??= null;
       entry.spoiler ??= false;
     }
-  } else if (type === 13) {
+  } else if (type === ComponentType.File) {
     media(component, 'file', nextId);
     component.name ??= null;
     component.size ??= null;
     component.spoiler ??= false;
-  } else if (type === 14) {
+  } else if (type === ComponentType.Separator) {
     component.spacing ??= 1;
     component.divider ??= true;
-  } else if (type === 17) {
+  } else if (type === ComponentType.Container) {
     component.accent_color ??= null;
     component.spoiler ??= false;
   }
@@ -137,22 +137,21 @@ export function embedsJson(embeds: unknown[]): unknown[] {
 /** Kept messages of one channel, as another area keeps and answers them. */
 export type ChannelMessageSource = (channelId: string) => readonly object[];
 
-const sources = new WeakMap<object, ChannelMessageSource[]>();
+/** Registered once at start, so kept by `reset()` (a source reads its area's current state). */
+const SOURCES = areaState('channel message sources', (): ChannelMessageSource[] => [], { keepOnReset: true });
 
 /**
  * Registers where an area keeps messages of channels (the interactions area: replies and
  * follow-ups), so the message list shows every message of a channel without one area reading
  * another's store.
  */
-export function addChannelMessageSource(ctx: object, source: ChannelMessageSource): void {
-  const list = sources.get(ctx);
-  if (list === undefined) sources.set(ctx, [source]);
-  else list.push(source);
+export function addChannelMessageSource(ctx: EmulatorContext, source: ChannelMessageSource): void {
+  stateOf(ctx, SOURCES).push(source);
 }
 
 /** The messages of `channelId` every registered source keeps (copies), in no particular order. */
-export function registeredChannelMessages(ctx: object, channelId: string): Json[] {
-  return (sources.get(ctx) ?? []).flatMap((source) => source(channelId).map((m) => structuredClone(m) as Json));
+export function registeredChannelMessages(ctx: EmulatorContext, channelId: string): Json[] {
+  return (existingStateOf(ctx, SOURCES) ?? []).flatMap((source) => source(channelId).map((m) => structuredClone(m) as Json));
 }
 
 /** What the interactions area reads and edits of a message a bot posted to a channel. */
@@ -168,14 +167,15 @@ export interface BotChannelMessage {
   edited_timestamp: string | null;
 }
 
-const botMessageFinders = new WeakMap<object, (messageId: string) => BotChannelMessage | undefined>();
+/** How the messages area finds a bot's channel message: set when its store is made (and made again after a reset). */
+const BOT_MESSAGE_FINDER = areaState('bot message finder', (): { find?: (messageId: string) => BotChannelMessage | undefined } => ({}));
 
 /** Registers how the messages area finds a bot's channel message by id (the kept object itself, so an update edits it in place). */
-export function setBotMessageFinder(ctx: object, finder: (messageId: string) => BotChannelMessage | undefined): void {
-  botMessageFinders.set(ctx, finder);
+export function setBotMessageFinder(ctx: EmulatorContext, finder: (messageId: string) => BotChannelMessage | undefined): void {
+  stateOf(ctx, BOT_MESSAGE_FINDER).find = finder;
 }
 
 /** A message an application's bot posted to a channel (not a player's), the kept object; undefined for any other id. */
-export function botChannelMessage(ctx: object, messageId: string): BotChannelMessage | undefined {
-  return botMessageFinders.get(ctx)?.(messageId);
+export function botChannelMessage(ctx: EmulatorContext, messageId: string): BotChannelMessage | undefined {
+  return existingStateOf(ctx, BOT_MESSAGE_FINDER)?.find?.(messageId);
 }

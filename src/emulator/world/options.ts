@@ -63,7 +63,8 @@ export function checkGuild(where: string, at: string, value: unknown, users: Rea
     return checked;
   };
   const preferredLocale = g.preferredLocale === undefined ? DEFAULT_PREFERRED_LOCALE : checkString(where, `${at}.preferredLocale`, g.preferredLocale);
-  if (!isLocale(preferredLocale)) throw argumentError('value', where, `${at}.preferredLocale`, `a locale the service offers: one of ${LOCALES.join(', ')}`, preferredLocale);
+  if (!isLocale(preferredLocale))
+    throw argumentError('value', where, `${at}.preferredLocale`, `a locale the service offers: one of ${LOCALES.join(', ')}`, preferredLocale);
   const ownerId = g.ownerId === undefined ? (users.keys().next().value as string) : knownUser(`${at}.ownerId`, g.ownerId);
   const roles = list(where, `${at}.roles`, g.roles).map((role, i) => {
     const r = record(where, `${at}.roles[${i}]`, role);

@@ -3,8 +3,8 @@
  * and gateway payload that carries it, each with every field the service's schema requires and
  * the service's defaults. Permission bit sets travel as decimal strings.
  */
-import type { ResolvedApplication } from '../options.js';
-import type { EmulatorUser } from '../types.js';
+import type { ResolvedApplication } from '../kernel/options.js';
+import type { EmulatorUser } from '../kernel/options.js';
 import { isThread } from './permissions.js';
 import type { ChannelRecord, GuildRecord, MemberRecord, RoleRecord } from './types.js';
 
@@ -178,7 +178,20 @@ export function guildMemberCount(guild: GuildRecord): number {
 /** A guild as an invite carries it (the service's invite guild: the public part). */
 export function inviteGuildJson(guild: GuildRecord): Record<string, unknown> {
   const full = guildJson(guild);
-  const fields = ['id', 'name', 'splash', 'banner', 'description', 'icon', 'features', 'verification_level', 'vanity_url_code', 'nsfw_level', 'nsfw', 'premium_subscription_count'];
+  const fields = [
+    'id',
+    'name',
+    'splash',
+    'banner',
+    'description',
+    'icon',
+    'features',
+    'verification_level',
+    'vanity_url_code',
+    'nsfw_level',
+    'nsfw',
+    'premium_subscription_count',
+  ];
   return Object.fromEntries(fields.map((f) => [f, full[f]]));
 }
 

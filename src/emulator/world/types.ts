@@ -67,3 +67,10 @@ export interface OverwriteSpec {
   allow: bigint;
   deny: bigint;
 }
+
+declare module '../kernel/options.js' {
+  interface ResolvedOptions {
+    /** Guilds to create at start (area: guilds and commands). */
+    guilds: GuildSpec[];
+  }
+}

@@ -15,10 +15,33 @@ export type ChannelPermission = 'SET_VOICE_CHANNEL_STATUS' | 'MANAGE_CHANNELS';
 
 /** What @everyone may do in a new guild: talk, read, react, join voice and use commands; manage nothing. */
 export const DEFAULT_EVERYONE_PERMISSIONS: bigint = [
-  'CreateInstantInvite', 'AddReactions', 'Stream', 'ViewChannel', 'SendMessages', 'SendTtsMessages', 'EmbedLinks', 'AttachFiles',
-  'ReadMessageHistory', 'MentionEveryone', 'UseExternalEmojis', 'Connect', 'Speak', 'UseVad', 'ChangeNickname', 'UseApplicationCommands',
-  'RequestToSpeak', 'CreatePublicThreads', 'CreatePrivateThreads', 'UseExternalStickers', 'SendMessagesInThreads', 'UseEmbeddedActivities',
-  'UseSoundboard', 'UseExternalSounds', 'SendVoiceMessages', 'SendPolls', 'UseExternalApps',
+  'CreateInstantInvite',
+  'AddReactions',
+  'Stream',
+  'ViewChannel',
+  'SendMessages',
+  'SendTtsMessages',
+  'EmbedLinks',
+  'AttachFiles',
+  'ReadMessageHistory',
+  'MentionEveryone',
+  'UseExternalEmojis',
+  'Connect',
+  'Speak',
+  'UseVad',
+  'ChangeNickname',
+  'UseApplicationCommands',
+  'RequestToSpeak',
+  'CreatePublicThreads',
+  'CreatePrivateThreads',
+  'UseExternalStickers',
+  'SendMessagesInThreads',
+  'UseEmbeddedActivities',
+  'UseSoundboard',
+  'UseExternalSounds',
+  'SendVoiceMessages',
+  'SendPolls',
+  'UseExternalApps',
 ].reduce((bits, name) => bits | PermissionFlags[name as keyof typeof PermissionFlags], 0n);
 
 const GUILDS_SETTING = 'world:guilds';
@@ -32,7 +55,14 @@ interface StoredGuild {
   /** Absent in guilds saved before the field existed: en-US, the service's default. */
   preferredLocale?: string;
   roles: { id: string; name: string; permissions: string; position: number }[];
-  channels: { id: string; type: number; name: string; parentId: string | null; position: number; overwrites: { id: string; type: 0 | 1; allow: string; deny: string }[] }[];
+  channels: {
+    id: string;
+    type: number;
+    name: string;
+    parentId: string | null;
+    position: number;
+    overwrites: { id: string; type: 0 | 1; allow: string; deny: string }[];
+  }[];
   members: MemberRecord[];
 }
 
@@ -49,7 +79,8 @@ export class World {
     this.#nextId = nextId;
     this.#clock = clock;
     const saved = state.setting(GUILDS_SETTING);
-    if (saved !== undefined) for (const stored of readSaved(state, `the guilds (setting "${GUILDS_SETTING}")`, saved, isStoredGuilds)) this.#adopt(fromStored(stored));
+    if (saved !== undefined)
+      for (const stored of readSaved(state, `the guilds (setting "${GUILDS_SETTING}")`, saved, isStoredGuilds)) this.#adopt(fromStored(stored));
   }
 
   /** Ids of every guild, channel and role, so new snowflakes are issued above them after a restart. */
@@ -74,7 +105,15 @@ export class World {
   createGuild(spec: GuildSpec): GuildRecord {
     const id = spec.id ?? this.#nextId();
     if (this.guilds.has(id)) throw new RangeError(`A guild with id ${id} already exists.`);
-    const guild: GuildRecord = { id, name: spec.name, ownerId: spec.ownerId, preferredLocale: spec.preferredLocale, roles: new Map(), channels: new Map(), members: new Map() };
+    const guild: GuildRecord = {
+      id,
+      name: spec.name,
+      ownerId: spec.ownerId,
+      preferredLocale: spec.preferredLocale,
+      roles: new Map(),
+      channels: new Map(),
+      members: new Map(),
+    };
     guild.roles.set(id, { id, name: '@everyone', permissions: DEFAULT_EVERYONE_PERMISSIONS, position: 0 });
     const roleIds = new Map<string, string>();
     for (const role of spec.roles) {
@@ -97,7 +136,15 @@ export class World {
       const channelId = channel.id ?? this.#nextId();
       const parentId = channel.parent === undefined ? null : channelIds.get(channel.parent)!;
       const overwrites = channel.overwrites.map((o) => ({ ...o, id: o.type === 1 ? o.id : o.id === '@everyone' ? id : roleIds.get(o.id)! }));
-      guild.channels.set(channelId, { id: channelId, guildId: id, type: channel.type, name: channel.name, parentId, position: guild.channels.size, overwrites });
+      guild.channels.set(channelId, {
+        id: channelId,
+        guildId: id,
+        type: channel.type,
+        name: channel.name,
+        parentId,
+        position: guild.channels.size,
+        overwrites,
+      });
       channelIds.set(channel.name, channelId);
       channelIds.set(channelId, channelId);
     }
@@ -183,19 +230,43 @@ function fromStored(stored: StoredGuild): GuildRecord {
     preferredLocale: stored.preferredLocale ?? DEFAULT_PREFERRED_LOCALE,
     roles: new Map(stored.roles.map((r) => [r.id, { ...r, permissions: BigInt(r.permissions) }])),
     channels: new Map(
-      stored.channels.map((c) => [c.id, { ...c, guildId: stored.id, overwrites: c.overwrites.map((o) => ({ ...o, allow: BigInt(o.allow), deny: BigInt(o.deny) })) }]),
+      stored.channels.map((c) => [
+        c.id,
+        { ...c, guildId: stored.id, overwrites: c.overwrites.map((o) => ({ ...o, allow: BigInt(o.allow), deny: BigInt(o.deny) })) },
+      ]),
     ),
     members: new Map(stored.members.map((m) => [m.userId, m])),
   };
 }
 
-const isStoredRole = (v: unknown): v is StoredGuild['roles'][number] => isRecord(v) && isId(v.id) && isText(v.name) && isDigits(v.permissions) && isNumber(v.position);
+const isStoredRole = (v: unknown): v is StoredGuild['roles'][number] =>
+  isRecord(v) && isId(v.id) && isText(v.name) && isDigits(v.permissions) && isNumber(v.position);
 const isStoredOverwrite = (v: unknown): v is StoredGuild['channels'][number]['overwrites'][number] =>
   isRecord(v) && isText(v.id) && (v.type === 0 || v.type === 1) && isDigits(v.allow) && isDigits(v.deny);
 const isStoredChannel = (v: unknown): v is StoredGuild['channels'][number] =>
-  isRecord(v) && isId(v.id) && isNumber(v.type) && isText(v.name) && (v.parentId === null || isText(v.parentId)) && isNumber(v.position) && isListOf(v.overwrites, isStoredOverwrite);
+  isRecord(v) &&
+  isId(v.id) &&
+  isNumber(v.type) &&
+  isText(v.name) &&
+  (v.parentId === null || isText(v.parentId)) &&
+  isNumber(v.position) &&
+  isListOf(v.overwrites, isStoredOverwrite);
 const isStoredMember = (v: unknown): v is MemberRecord => isRecord(v) && isText(v.userId) && isTextList(v.roles) && isNumber(v.joinedAt);
 const isStoredGuild = (v: unknown): v is StoredGuild =>
-  isRecord(v) && isId(v.id) && isText(v.name) && isText(v.ownerId) && (v.preferredLocale === undefined || isLocale(v.preferredLocale)) && isListOf(v.roles, isStoredRole) && isListOf(v.channels, isStoredChannel) && isListOf(v.members, isStoredMember);
+  isRecord(v) &&
+  isId(v.id) &&
+  isText(v.name) &&
+  isText(v.ownerId) &&
+  (v.preferredLocale === undefined || isLocale(v.preferredLocale)) &&
+  isListOf(v.roles, isStoredRole) &&
+  isListOf(v.channels, isStoredChannel) &&
+  isListOf(v.members, isStoredMember);
 /** The guilds setting as `#save` writes it: ids the emulator issued or checked, permissions as digits. */
 const isStoredGuilds = (v: unknown): v is StoredGuild[] => isListOf(v, isStoredGuild);
+
+declare module '../kernel/context.js' {
+  interface EmulatorContext {
+    /** Guilds, channels, roles and members (area: guilds and commands). */
+    world: World;
+  }
+}

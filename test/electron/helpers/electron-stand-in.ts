@@ -15,7 +15,8 @@ import type { App, Event, Shell } from 'electron';
  */
 export class AppStandIn
   extends EventEmitter
-  implements Pick<App, 'setAsDefaultProtocolClient' | 'removeAsDefaultProtocolClient' | 'isDefaultProtocolClient' | 'requestSingleInstanceLock' | 'quit' | 'isReady'>
+  implements
+    Pick<App, 'setAsDefaultProtocolClient' | 'removeAsDefaultProtocolClient' | 'isDefaultProtocolClient' | 'requestSingleInstanceLock' | 'quit' | 'isReady'>
 {
   readonly platform: NodeJS.Platform;
   /** The OS table of scheme handlers this process wrote: scheme → command. */
@@ -35,6 +36,7 @@ export class AppStandIn
   }
 
   setAsDefaultProtocolClient(protocol: string, path?: string, args?: string[]): boolean {
+    // eslint-disable-next-line prefer-rest-params -- records the arguments exactly as the caller passed them, how many included
     this.calls.push({ method: 'setAsDefaultProtocolClient', args: [...arguments] });
     if (this.platform === 'darwin' && this.infoPlistSchemes && !this.infoPlistSchemes.includes(protocol)) return false;
     this.handlers.set(protocol, { path: path ?? process.execPath, args: args ?? [] });
@@ -42,6 +44,7 @@ export class AppStandIn
   }
 
   removeAsDefaultProtocolClient(protocol: string, path?: string, args?: string[]): boolean {
+    // eslint-disable-next-line prefer-rest-params -- records the arguments exactly as the caller passed them, how many included
     this.calls.push({ method: 'removeAsDefaultProtocolClient', args: [...arguments] });
     if (!this.isDefaultProtocolClient(protocol, path, args)) return false;
     this.handlers.delete(protocol);
@@ -50,11 +53,7 @@ export class AppStandIn
 
   isDefaultProtocolClient(protocol: string, path?: string, args?: string[]): boolean {
     const handler = this.handlers.get(protocol);
-    return (
-      handler !== undefined &&
-      handler.path === (path ?? process.execPath) &&
-      JSON.stringify(handler.args) === JSON.stringify(args ?? [])
-    );
+    return handler !== undefined && handler.path === (path ?? process.execPath) && JSON.stringify(handler.args) === JSON.stringify(args ?? []);
   }
 
   requestSingleInstanceLock(_additionalData?: Record<any, any>): boolean {

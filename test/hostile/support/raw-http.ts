@@ -47,13 +47,16 @@ export function rawExchange(port: number, chunks: Array<string | Buffer>, option
       const match = /^HTTP\/1\.1 (\d{3}) /.exec(text);
       resolve({ status: match ? Number(match[1]) : undefined, text, end, error });
     });
-    socket.once('connect', async () => {
+    const send = async (): Promise<void> => {
       for (const chunk of chunks) {
         if (closed || socket.destroyed) return;
         socket.write(chunk);
         if (delayMs > 0) await sleep(delayMs);
       }
       if (endAfter && !closed) socket.end();
+    };
+    socket.once('connect', () => {
+      send().catch((e: unknown) => socket.destroy(e instanceof Error ? e : new Error(String(e))));
     });
   });
 }

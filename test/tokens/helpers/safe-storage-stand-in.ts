@@ -25,7 +25,9 @@ export class SafeStorageStandIn implements SafeStorage {
     this.ready = options.ready ?? true;
     this.available = options.available ?? true;
     // basic_text derives its key from a password every Electron app shares; real backends from a per-user secret.
-    this.key = createHash('sha256').update(backend === 'basic_text' ? 'hard-coded' : (options.keySeed ?? randomBytes(16).toString('hex'))).digest();
+    this.key = createHash('sha256')
+      .update(backend === 'basic_text' ? 'hard-coded' : (options.keySeed ?? randomBytes(16).toString('hex')))
+      .digest();
   }
 
   /** Simulates the app's `ready` event. */
@@ -52,7 +54,8 @@ export class SafeStorageStandIn implements SafeStorage {
   }
 
   decryptString(encrypted: Buffer): string {
-    if (!this.isEncryptionAvailable()) throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString. Decryption is not available.');
+    if (!this.isEncryptionAvailable())
+      throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString. Decryption is not available.');
     try {
       const decipher = createDecipheriv('aes-256-gcm', this.key, encrypted.subarray(3, 15));
       decipher.setAuthTag(encrypted.subarray(15, 31));

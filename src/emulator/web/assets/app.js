@@ -1,5 +1,8 @@
 // The emulator's web client. Every piece of data is put in the page with textContent or as an
 // attribute value, never parsed as markup; the page's Content-Security-Policy allows no inline script.
+// ComponentType (the names of src/rules/components.ts) is put ahead of this file when it is served
+// (web/router.ts), so component types are named here as everywhere else.
+/* global ComponentType */
 'use strict';
 (function () {
   const $ = (id) => document.getElementById(id);
@@ -101,21 +104,32 @@
   }
 
   // Components, messages and modals alike.
-  const ENTITY_SELECTS = { 5: 'user', 6: 'role', 7: 'mentionable', 8: 'channel' };
+  const ENTITY_SELECTS = {
+    [ComponentType.UserSelect]: 'user',
+    [ComponentType.RoleSelect]: 'role',
+    [ComponentType.MentionableSelect]: 'mentionable',
+    [ComponentType.ChannelSelect]: 'channel',
+  };
   function entityOptions(type) {
     const guild = world.guilds.find((g) => g.id === guildId) || world.guilds[0];
     const users = world.users.map((u) => ({ value: u.id, label: '@' + displayName(u) }));
     const roles = guild ? (guild.roles || []).map((r) => ({ value: r.id, label: '@' + r.name })) : [];
     const channels = guild ? guild.channels.map((c) => ({ value: c.id, label: '#' + c.name })) : [];
-    return type === 5 ? users : type === 6 ? roles : type === 8 ? channels : [...users, ...roles];
+    return type === ComponentType.UserSelect
+      ? users
+      : type === ComponentType.RoleSelect
+        ? roles
+        : type === ComponentType.ChannelSelect
+          ? channels
+          : [...users, ...roles];
   }
   function selectOf(c, inModal) {
     const type = c.type;
     const options =
-      type === 3
+      type === ComponentType.StringSelect
         ? (c.options || []).map((o) => ({ value: o.value, label: o.label, description: o.description, default: o.default === true }))
         : entityOptions(type).map((o) => ({ ...o, default: (c.default_values || []).some((d) => d.id === o.value) }));
-    const max = c.max_values ?? (type === 22 ? options.length : 1);
+    const max = c.max_values ?? (type === ComponentType.CheckboxGroup ? options.length : 1);
     const select = el('select', {
       'data-custom-id': c.custom_id,
       'aria-label': c.placeholder || (ENTITY_SELECTS[type] ? 'Choose a ' + ENTITY_SELECTS[type] : 'Choose an option'),
@@ -155,21 +169,21 @@
   }
   function component(c, inModal) {
     switch (c && c.type) {
-      case 1:
+      case ComponentType.ActionRow:
         return el(
           'div',
           { class: 'row', role: 'group' },
           (c.components || []).map((x) => component(x, inModal)),
         );
-      case 2:
+      case ComponentType.Button:
         return button(c);
-      case 3:
-      case 5:
-      case 6:
-      case 7:
-      case 8:
+      case ComponentType.StringSelect:
+      case ComponentType.UserSelect:
+      case ComponentType.RoleSelect:
+      case ComponentType.MentionableSelect:
+      case ComponentType.ChannelSelect:
         return selectOf(c, inModal);
-      case 9:
+      case ComponentType.Section:
         return el(
           'div',
           { class: 'section' },
@@ -180,17 +194,17 @@
           ),
           c.accessory ? component(c.accessory, inModal) : undefined,
         );
-      case 10:
+      case ComponentType.TextDisplay:
         return markdown(c.content ?? '');
-      case 11:
+      case ComponentType.Thumbnail:
         return spoiler(el('div', { class: 'thumbnail' }, media(c, c.description)), c.spoiler === true);
-      case 12:
+      case ComponentType.MediaGallery:
         return el(
           'div',
           { class: 'gallery' },
           (c.items || []).map((item) => spoiler(el('div', {}, media(item, item.description)), item.spoiler === true)),
         );
-      case 13:
+      case ComponentType.File:
         return spoiler(
           el(
             'div',
@@ -201,9 +215,9 @@
           ),
           c.spoiler === true,
         );
-      case 14:
+      case ComponentType.Separator:
         return el('hr', { class: 'separator' + (c.divider === false ? '' : ' divider') + (c.spacing === 2 ? ' large' : '') });
-      case 17: {
+      case ComponentType.Container: {
         const box = el(
           'div',
           { class: 'container' },
@@ -309,7 +323,7 @@
   function modalField(c) {
     const id = 'f-' + c.custom_id;
     switch (c.type) {
-      case 4:
+      case ComponentType.TextInput:
         return c.style === 2
           ? el('textarea', {
               id,
@@ -331,41 +345,39 @@
               maxLength: c.max_length,
               value: c.value ?? '',
             });
-      case 3:
-      case 5:
-      case 6:
-      case 7:
-      case 8: {
+      case ComponentType.StringSelect:
+      case ComponentType.UserSelect:
+      case ComponentType.RoleSelect:
+      case ComponentType.MentionableSelect:
+      case ComponentType.ChannelSelect: {
         const s = selectOf(c, true);
         s.id = id;
         s.removeAttribute('aria-label');
         return s;
       }
-      case 19:
+      case ComponentType.FileUpload:
         return el('input', { id, type: 'file', 'data-custom-id': c.custom_id, 'data-kind': 'file', multiple: (c.max_values ?? 1) > 1 });
-      case 21:
+      case ComponentType.RadioGroup:
         return el(
           'div',
           { role: 'radiogroup', 'data-custom-id': c.custom_id, 'data-kind': 'radio' },
-          (c.options || []).map((o, i) =>
-            el('label', {}, el('input', { type: 'radio', name: id, value: o.value, checked: o.default === true }), ' ' + o.label),
-          ),
+          (c.options || []).map((o) => el('label', {}, el('input', { type: 'radio', name: id, value: o.value, checked: o.default === true }), ' ' + o.label)),
         );
-      case 22:
+      case ComponentType.CheckboxGroup:
         return el(
           'div',
           { role: 'group', 'data-custom-id': c.custom_id, 'data-kind': 'checkboxes' },
           (c.options || []).map((o) => el('label', {}, el('input', { type: 'checkbox', value: o.value, checked: o.default === true }), ' ' + o.label)),
         );
-      case 23:
+      case ComponentType.Checkbox:
         return el('input', { id, type: 'checkbox', 'data-custom-id': c.custom_id, 'data-kind': 'checkbox', checked: c.default === true });
       default:
         return el('span', { class: 'note', text: '[component type ' + String(c.type) + ']' });
     }
   }
   function modalPart(c) {
-    if (c.type === 10) return markdown(c.content ?? '');
-    if (c.type === 18) {
+    if (c.type === ComponentType.TextDisplay) return markdown(c.content ?? '');
+    if (c.type === ComponentType.Label) {
       const field = modalField(c.component || {});
       const grouped = field.tagName === 'DIV';
       if (grouped) field.setAttribute('aria-label', c.label);
@@ -379,7 +391,7 @@
             field,
           );
     }
-    if (c.type === 1)
+    if (c.type === ComponentType.ActionRow)
       return el(
         'div',
         {},
@@ -611,7 +623,7 @@
     list.replaceChildren(...messages.map(messageItem));
     list.setAttribute('data-count', String(messages.length));
     performance.mark('channel-rendered', { detail: messages.length }); // read by bench/web.mjs
-    list.lastElementChild && list.lastElementChild.scrollIntoView({ block: 'end' });
+    list.lastElementChild?.scrollIntoView({ block: 'end' });
   }
   function channelPage() {
     const channel = world.guilds.flatMap((g) => g.channels).find((c) => c.id === channelId);

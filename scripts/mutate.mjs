@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+// npm run mutate -- <module> [stryker flags]: mutation-tests one module of the table below with
+// only the test files that exercise it, per-test coverage, one test process at a time.
+//   npm run mutate -- shared/redact
+//   npm run mutate -- emulator/ratelimit --concurrency 2
+//   npm run mutate -- rules/lobbies --mutate src/rules/lobbies.ts:300-451   (a line range of it)
+//   npm run mutate -- --list                                                (the modules)
+// With no module (or flags only) it runs stryker.config.mjs as it is: the sign-in and token set.
+// The test files reach vitest.mutation.config.mts through MUTATION_TEST_FILES; the mutated files
+// go to Stryker as --mutate; the JSON report lands in build/mutation/<module>.json. See
+// docs/testing.md "Mutation testing".
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * Module → the files Stryker mutates (globs) and the test files that run them in-process. Tests
+ * that reach a module only through a child process or a Worker load dist/, never the mutant, so
+ * they are left out.
+ */
+export const MODULES = {
+  'shared/redact': { mutate: ['src/shared/redact.ts'], tests: ['test/redact.test.ts'] },
+  'shared/snowflake': { mutate: ['src/shared/snowflake.ts'], tests: ['test/args.test.ts', 'test/lobbies/rules.test.ts'] },
+  'shared/check': { mutate: ['src/shared/check.ts'], tests: ['test/args.test.ts', 'test/shared/check.test.ts'] },
+  'rules/lobbies': { mutate: ['src/rules/lobbies.ts'], tests: ['test/lobbies/rules.test.ts'] },
+  'rules/commands': {
+    mutate: ['src/rules/commands.ts'],
+    tests: ['test/commands/table.test.ts', 'test/commands/codes.test.ts', 'test/commands/builders.test.ts', 'test/api/commands-checks.test.ts'],
+  },
+  'rules/components': {
+    mutate: ['src/rules/components.ts'],
+    tests: ['test/components/table.test.ts', 'test/components/builders.test.ts', 'test/components/ids.test.ts'],
+  },
+  'rules/permissions': { mutate: ['src/rules/permissions.ts'], tests: ['test/commands/permissions.test.ts', 'test/emulator/commands-permissions.test.ts'] },
+  // The request core of the API client, split by job: the class, preparing a request, one attempt,
+  // the classifier, the retry loop, the store steps, cancellation and the application lookup; with
+  // the bounded body reader and Retry-After parser it shares with the sign-in.
+  'api/core': {
+    mutate: ['src/api/{core,prepare,attempt,classify,retry,store-steps,cancellation,call,application}.ts', 'src/shared/{bounded-body,retry-after}.ts'],
+    tests: ['test/api/client.test.ts', 'test/api/global-limit.test.ts', 'test/api/store-stall.test.ts', 'test/api/composed.test.ts'],
+  },
+  'api/stores': {
+    mutate: ['src/api/memory-store.ts', 'src/api/redis-store.ts'],
+    tests: ['test/api/stores.test.ts', 'test/api/store-contract.test.ts', 'test/api/redis-store.test.ts'],
+  },
+  'emulator/kernel': {
+    mutate: ['src/emulator/kernel/**/*.ts', '!src/emulator/kernel/ratelimit.ts'],
+    tests: [
+      'test/emulator/kernel.test.ts',
+      'test/emulator/route-table.test.ts',
+      'test/emulator/body-limits.test.ts',
+      'test/emulator/faults.test.ts',
+      'test/emulator/request-target.test.ts',
+      'test/emulator/path-ids.test.ts',
+    ],
+  },
+  'emulator/ratelimit': {
+    mutate: ['src/emulator/kernel/ratelimit.ts'],
+    tests: ['test/lobbies/rate-limits.test.ts', 'test/emulator/oauth-limits.test.ts', 'test/emulator/kernel.test.ts'],
+  },
+  'signin/token-endpoint': {
+    mutate: ['src/signin/token-endpoint.ts'],
+    tests: [
+      'test/hostile/token-endpoint.test.ts',
+      'test/token-responses.test.ts',
+      'test/transport-errors.test.ts',
+      'test/client-tokens.test.ts',
+      'test/emulator/faults.test.ts',
+      'test/tokens/manager-retry.test.ts',
+    ],
+  },
+  'interactions/verify': { mutate: ['src/interactions/verify.ts'], tests: ['test/interactions/verify.test.ts', 'test/hostile/validators.test.ts'] },
+  'desktop/validate': { mutate: ['src/desktop/validate.ts'], tests: ['test/args.test.ts', 'test/desktop/validate.test.ts'] },
+};
+
+function usage() {
+  return `Usage: npm run mutate -- <module> [stryker flags], where <module> is one of:\n${Object.entries(MODULES)
+    .map(([name, { mutate }]) => `  ${name.padEnd(24)}${mutate.join(', ')}`)
+    .join('\n')}`;
+}
+
+/** A glob of `*` and `**` as Stryker reads it, for checking that it matches something. */
+function globToRegExp(glob) {
+  const body = glob
+    .split(/(\*\*\/|\*)/)
+    .map((part) => (part === '**/' ? '(?:.*/)?' : part === '*' ? '[^/]*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${body}$`);
+}
+
+function run(args, env) {
+  const stryker = path.join(root, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
+  const result = spawnSync(process.execPath, [stryker, 'run', 'stryker.config.mjs', ...args], { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  process.exit(result.status ?? 1);
+}
+
+const [first, ...rest] = process.argv.slice(2);
+if (first === '--list' || first === '--help' || first === '-h') {
+  console.log(usage());
+  process.exit(0);
+}
+if (first === undefined || first.startsWith('-')) run(process.argv.slice(2), {});
+
+const entry = MODULES[first.replace(/^src\//, '').replace(/\.ts$/, '')];
+if (entry === undefined) {
+  console.error(`There is no mutation module '${first}'.\n${usage()}`);
+  process.exit(2);
+}
+const tests = entry.tests.filter((file) => existsSync(path.join(root, file)));
+const missing = entry.tests.filter((file) => !tests.includes(file));
+if (missing.length > 0) console.warn(`Left out (no such test file): ${missing.join(', ')}`);
+// Only globs that match: after a split the old name may be gone, and Stryker refuses an empty glob.
+const sources = readdirSync(path.join(root, 'src'), { recursive: true }).map((file) => `src/${String(file).split(path.sep).join('/')}`);
+const mutate = entry.mutate.filter((glob) => sources.some((file) => globToRegExp(glob).test(file)));
+if (mutate.length === 0) {
+  console.error(`None of ${entry.mutate.join(', ')} matches a file: update the table in scripts/mutate.mjs.`);
+  process.exit(2);
+}
+// A --mutate among the flags narrows the run (to a line range, say); otherwise the module's files.
+const flags = rest.includes('--mutate') ? rest : ['--mutate', mutate.join(','), ...rest];
+const slug = first
+  .replace(/^src\//, '')
+  .replace(/\.ts$/, '')
+  .replace(/\//g, '-');
+run(flags, { MUTATION_TEST_FILES: tests.join(','), MUTATION_REPORT: `build/mutation/${slug}.json`, MUTATION_TEMP_DIR: `build/stryker-tmp-${slug}` });
