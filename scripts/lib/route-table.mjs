@@ -11,8 +11,10 @@ export const END = '<!-- routes:end -->';
 
 /** The statuses of each route besides the 5xx `emulator.injectServerErrors` asks for. */
 export const STATUSES = {
-  'GET {web}/oauth2/authorize': '302 (to the redirect URI, with a code or an error), 200 (the consent page, with `consent: \'page\'`), 400 (HTML page: no usable client or redirect URI), 405',
-  'POST {web}/oauth2/authorize': 'the consent page\'s form: 302 as the GET (the chosen user\'s code, or `access_denied`), 200 (the page again: a user added, or a choice missing), 403 (no anti-forgery token, or another origin), 405, 413',
+  'GET {web}/oauth2/authorize':
+    "302 (to the redirect URI, with a code or an error), 200 (the consent page, with `consent: 'page'`), 400 (HTML page: no usable client or redirect URI), 405",
+  'POST {web}/oauth2/authorize':
+    "the consent page's form: 302 as the GET (the chosen user's code, or `access_denied`), 200 (the page again: a user added, or a choice missing), 403 (no anti-forgery token, or another origin), 405, 413",
   'POST {api}/oauth2/token': '200, 400, 401, 405, 413; and what `emulator.failNextToken` injects (a status, 429, a hang or a reset)',
   'POST {api}/oauth2/token/revoke': '200, 400, 401, 405, 413',
   'GET {web}/.well-known/openid-configuration': '200, 405',
