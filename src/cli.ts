@@ -86,7 +86,7 @@ async function registerCommands(emulator: Emulator, commands: readonly WorldComm
       const answer = (await res.json().catch(() => ({}))) as { message?: unknown; errors?: unknown };
       const indexes = list.map((c) => c.index).join(', ');
       throw new Error(
-        `commands ${indexes}${guildId === undefined ? '' : ` (guild ${guildId})`} were refused with ${res.status}: ${String(answer.message ?? '')} ${JSON.stringify(answer.errors ?? {})}`.trimEnd(),
+        `commands ${indexes}${guildId === undefined ? '' : ` (guild ${guildId})`} were refused with ${res.status}: ${typeof answer.message === 'string' ? answer.message : ''} ${JSON.stringify(answer.errors ?? {})}`.trimEnd(),
       );
     }
   }

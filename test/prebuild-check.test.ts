@@ -5,7 +5,7 @@
 // point, one needing a newer OS than docs/platforms.md promises. Mach-O files are assembled here
 // byte by byte (no Mac here to build one), so the Mach-O reader is exercised too.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

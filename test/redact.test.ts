@@ -305,7 +305,7 @@ describe('an API error body that echoes the credential', () => {
       expect(kept).toBe(30);
       expect(level).toBeUndefined();
     } finally {
-      api.close();
+      await api.close();
       server.close();
     }
   });

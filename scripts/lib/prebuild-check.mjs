@@ -217,9 +217,9 @@ export function checkPrebuilds(dir, { targets, load = 'try' } = {}) {
         if (loader && entry.problems.length === 0) {
           const why = loader.unavailable(platform);
           entry.load = why ? { loaded: false, reason: `not loaded here: ${why}`, unavailable: true } : loader.load(platform, file);
-          if (!entry.load.loaded && (!entry.load.unavailable || load === 'require')) entry.problems.push(entry.load.reason);
+          if (!entry.load.loaded && (!entry.load.unavailable || load === 'require')) entry.problems.push(String(entry.load.reason));
         }
-        for (const problem of entry.problems) fail(`prebuilds/${entry.file}: ${problem}`);
+        for (const problem of entry.problems) fail(`prebuilds/${entry.file}: ${String(problem)}`);
       }
     }
   } finally {

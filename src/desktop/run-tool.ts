@@ -85,10 +85,9 @@ export function runTool(file: string, args: readonly string[], options: RunOptio
         } else {
           const exitCode = typeof err.code === 'number' ? err.code : null;
           reject(
-            // eslint-disable-next-line @typescript-eslint/restrict-template-expressions -- Node's types give err.code as a string, but a failed command's is its exit status, a number
             new DesktopError(
               'ERR_COMMAND_FAILED',
-              `\`${shown.join(' ')}\` failed${exitCode === null ? '' : ` with exit code ${exitCode}`}${tail ? `: ${tail}` : ''}. Run it by hand to see why, then try again.`,
+              `\`${shown.join(' ')}\` failed${exitCode === null ? '' : ` with exit code ${String(exitCode)}`}${tail ? `: ${tail}` : ''}. Run it by hand to see why, then try again.`,
               { command: shown, exitCode, stderr: tail, cause: error },
             ),
           );

@@ -49,7 +49,7 @@ export function fieldError(problems: ReadonlyArray<{ path: ReadonlyArray<string 
       if (typeof o.message !== 'string' || o.message === '') throw argumentError('type', where, `problems[${i}].message`, 'a non-empty string', o.message);
       if (o.code !== undefined && (typeof o.code !== 'string' || !/^[A-Z][A-Z0-9_]{0,63}$/.test(o.code)))
         throw argumentError('value', where, `problems[${i}].code`, 'an upper-case error code such as BASE_TYPE_REQUIRED', o.code);
-      return { path: [...o.path], message: o.message, code: o.code ?? FieldErrorCode.Choices };
+      return { path: [...(o.path as (string | number)[])], message: o.message, code: (o.code as string | undefined) ?? FieldErrorCode.Choices };
     }),
   );
 }

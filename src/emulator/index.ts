@@ -14,7 +14,6 @@
 import { inspect } from 'node:util';
 import { checkBoolean, checkFunction, checkInteger, checkMs, checkOneOf, checkOptions, checkSignal, checkSnowflake, checkString } from '../shared/check.js';
 import { argumentError } from '../shared/errors.js';
-import { JsonErrorCode } from '../rules/errors.js';
 import type { EmulatorContext } from './kernel/context.js';
 import { generateBotToken } from './kernel/credentials.js';
 import { createAccessToken, liveTokensOf } from './oauth/access-tokens.js';

@@ -2,7 +2,7 @@
 // (before it sends) and the emulator (when it receives) give the same nested errors for a body.
 import { ChannelType } from './channels.js';
 import { EMBED_URL_FIELDS, EMBED_URL_MAX_LENGTH, urlSchemeProblem } from './embeds.js';
-import { FieldErrorCode, isSnowflake, SharedFieldErrorCode, textLength } from './fields.js';
+import { FieldErrorCode, isSnowflake, SharedFieldErrorCode } from './fields.js';
 import type { FieldProblem } from './errors.js';
 import { describeType, integerProblem, isRecord, own, present, Reader, stringProblem, textPathResult, type Path, type ValueProblem } from './read.js';
 

@@ -91,7 +91,7 @@ describe('an opener error that quotes the redirect', () => {
     });
     let opened = '';
     const error: Error = await emulator
-      .openUrl(`${emulator.webBase}/oauth2/authorize?${query}`, {
+      .openUrl(`${emulator.webBase}/oauth2/authorize?${query.toString()}`, {
         onCustomScheme: (location) => {
           opened = location;
           throw new Error(`could not open ${location}`);

@@ -93,7 +93,7 @@ describe('the consent page', () => {
       code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
       code_challenge_method: 'S256',
     });
-    const page = await fetch(`${emulator.webBase}/oauth2/authorize?${query}`);
+    const page = await fetch(`${emulator.webBase}/oauth2/authorize?${query.toString()}`);
     const html = await page.text();
     const token = /name="form_token" value="([^"]+)"/.exec(html)![1]!;
     const post = (form: Record<string, string>, headers: Record<string, string> = {}) =>

@@ -54,7 +54,7 @@ export class MessageMarks {
       return 'added';
     }
     if ((byEmoji?.size ?? 0) >= MAX_REACTIONS_PER_MESSAGE) return 'full';
-    if (byEmoji === undefined) this.#reactions.set(k, (byEmoji = new Map()));
+    if (byEmoji === undefined) this.#reactions.set(k, (byEmoji = new Map<string, { emoji: ReactionEmoji; users: Set<string> }>()));
     byEmoji.set(emojiKey(emoji), { emoji, users: new Set([userId]) });
     return 'added';
   }
@@ -89,7 +89,7 @@ export class MessageMarks {
     let pins = this.#pins.get(channelId);
     if (pins?.has(messageId) === true) return 'already';
     if ((pins?.size ?? 0) >= MAX_PINS_PER_CHANNEL) return 'full';
-    if (pins === undefined) this.#pins.set(channelId, (pins = new Map()));
+    if (pins === undefined) this.#pins.set(channelId, (pins = new Map<string, number>()));
     pins.set(messageId, at);
     return 'pinned';
   }

@@ -51,10 +51,11 @@ export function createAccessToken(ctx: EmulatorContext, options: CreateAccessTok
   if (scopes.length === 0 || !scopes.every((scope) => typeof scope === 'string' && /^[\x21\x23-\x5B\x5D-\x7E]+$/.test(scope))) {
     throw argumentError('value', where, 'options.scopes', 'one or more scope names such as "sdk.social_layer"', given);
   }
+  const names = scopes as string[]; // each one checked above
   const ttl = ctx.options.accessTokenTtlSeconds;
-  const grant = ctx.store.createGrant(applicationId, userId, [...scopes]);
-  const { accessToken, refreshToken } = ctx.store.issueTokens(grant, [...scopes], ctx.options.clock() + ttl * 1000);
-  const issued: EmulatorAccessToken = { accessToken, refreshToken, tokenType: 'Bearer', expiresIn: ttl, scopes: [...scopes], userId, applicationId };
+  const grant = ctx.store.createGrant(applicationId, userId, [...names]);
+  const { accessToken, refreshToken } = ctx.store.issueTokens(grant, [...names], ctx.options.clock() + ttl * 1000);
+  const issued: EmulatorAccessToken = { accessToken, refreshToken, tokenType: 'Bearer', expiresIn: ttl, scopes: [...names], userId, applicationId };
   // The tokens stay readable by name but out of logs: inspect and JSON show them redacted.
   const shown = (): Record<string, unknown> => ({ ...issued, accessToken: '[redacted]', refreshToken: '[redacted]' });
   Object.defineProperty(issued, inspect.custom, { value: () => shown(), enumerable: false });
