@@ -2,7 +2,21 @@
 // message events: reactions (add, remove, remove all, remove one emoji), CHANNEL_PINS_UPDATE,
 // TYPING_START, and MESSAGE_CREATE / UPDATE / DELETE for its own messages and its interaction
 // replies, each under the intents' content rules. Only the REST base points at the emulator.
-import { Client, Events, GatewayIntentBits, Partials, Routes, type Message, type MessageReaction, type TextChannel, type User } from 'discord.js';
+import {
+  ActionRowBuilder,
+  ButtonBuilder,
+  ButtonStyle,
+  Client,
+  Events,
+  GatewayIntentBits,
+  Partials,
+  Routes,
+  StringSelectMenuBuilder,
+  type Message,
+  type MessageReaction,
+  type TextChannel,
+  type User,
+} from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 
@@ -237,5 +251,40 @@ describe('discord.js: message events', () => {
       [Events.MessageUpdate, 'reply', 'rolled', result.interactionId],
       [Events.MessageDelete, 'reply', 'rolled', result.interactionId],
     ]);
+  });
+
+  it('a role menu the bot posted: a click on its button and a choice in its select reach the bot, which updates the message', async () => {
+    const e = await start();
+    const bot = await login(e, e.botToken, ALL_MESSAGE_INTENTS);
+    const channel = board(bot);
+    const menu = await channel.send({
+      content: 'Pick a team',
+      components: [
+        new ActionRowBuilder<ButtonBuilder>().addComponents(new ButtonBuilder().setCustomId('team:red').setLabel('Red').setStyle(ButtonStyle.Danger)),
+        new ActionRowBuilder<StringSelectMenuBuilder>().addComponents(
+          new StringSelectMenuBuilder().setCustomId('team:pick').addOptions({ label: 'Blue', value: 'blue' }, { label: 'Green', value: 'green' }),
+        ),
+      ],
+    });
+    const seen: string[] = [];
+    bot.on(Events.InteractionCreate, (interaction) => {
+      if (interaction.isButton()) {
+        seen.push(`button ${interaction.customId} by ${interaction.user.id} on ${interaction.message.id}`);
+        void interaction.update({ content: `<@${interaction.user.id}> joined red`, components: [] });
+      } else if (interaction.isStringSelectMenu()) {
+        seen.push(`select ${interaction.customId} ${interaction.values.join(',')}`);
+        void interaction.reply({ content: `You joined ${interaction.values[0]}`, flags: 64 });
+      }
+    });
+    const chosen = await e.clickComponent({ messageId: menu.id, customId: 'team:pick', values: ['green'], userId: PLAYER });
+    expect(chosen.response).toMatchObject({ type: 4, data: { content: 'You joined green', flags: 64 } });
+    const updated = next<[Message, Message]>(bot, Events.MessageUpdate, (_old, m) => m.id === menu.id);
+    const clicked = await e.clickComponent({ messageId: menu.id, customId: 'team:red', userId: PLAYER });
+    expect(clicked.response.type).toBe(7);
+    const [, after] = await updated;
+    expect(after.content).toBe(`<@${PLAYER}> joined red`);
+    expect(seen).toEqual(['select team:pick green', `button team:red by ${PLAYER} on ${menu.id}`]);
+    const stored = await raw(bot, channel.id, menu.id);
+    expect(stored).toMatchObject({ content: `<@${PLAYER}> joined red`, components: [] });
   });
 });
