@@ -170,6 +170,7 @@ describe('emulator --help', () => {
       '--desktop-client',
       '--player',
       '--consent',
+      '--allowed-host',
       '--open',
       '--help',
     ];

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { EmulatorContext } from '../../src/emulator/kernel/context.js';
 import { json, type Reply } from '../../src/emulator/kernel/http.js';
 import { anyone, onlyWhen, route, RouteTable } from '../../src/emulator/kernel/pipeline.js';
+import { Guard } from '../../src/emulator/kernel/guard.js';
 import { RateLimits } from '../../src/emulator/kernel/ratelimit.js';
 
 /** A table of two areas: `games` (GET and DELETE, can be switched off) and `scores` (always on). */
@@ -32,9 +33,10 @@ function setup() {
     options: { clock: () => 0, rateLimits: 'off', applications: new Map() },
     rateLimits: new RateLimits(),
     serverFault: undefined,
+    guard: new Guard(1, []),
   } as unknown as EmulatorContext;
   const send = (method: string, path: string) => {
-    const req = { method, headers: {}, socket: { remoteAddress: '127.0.0.1' } } as unknown as IncomingMessage;
+    const req = { method, headers: { host: '127.0.0.1:1' }, socket: { remoteAddress: '127.0.0.1' } } as unknown as IncomingMessage;
     return table.run(ctx, req, { pathname: path, searchParams: new URLSearchParams() }, {}) as Reply | undefined;
   };
   return { area, send };

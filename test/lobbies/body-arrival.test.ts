@@ -34,7 +34,7 @@ async function send(pieces: string[], gapMs: number): Promise<{ status: number; 
 }
 
 function head(method: string, path: string, headers: Record<string, string | number>): string {
-  const lines = [`${method} /api/v10${path} HTTP/1.1`, 'Host: 127.0.0.1', `Authorization: Bot ${emulator.botToken}`, 'Connection: close'];
+  const lines = [`${method} /api/v10${path} HTTP/1.1`, `Host: 127.0.0.1:${emulator.port}`, `Authorization: Bot ${emulator.botToken}`, 'Connection: close'];
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
   return `${lines.join('\r\n')}\r\n\r\n`;
 }
