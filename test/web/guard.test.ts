@@ -4,7 +4,7 @@
 // request succeeding from the emulator's own page, so the refusal is the guard's.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
@@ -19,7 +19,7 @@ import {
   reply,
   update,
 } from '../../src/interactions/index.js';
-import { FORM_MODAL, registerCommands, scoreMessage } from './helpers.js';
+import { FORM_MODAL, launchBrowser, registerCommands, scoreMessage } from './helpers.js';
 
 let emulator: Emulator;
 let browser: Browser;
@@ -64,7 +64,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
   attackerOrigin = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}`;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--host-resolver-rules=MAP evil.example 127.0.0.1'] });
+  browser = await launchBrowser(['--host-resolver-rules=MAP evil.example 127.0.0.1']);
 }, 60_000);
 
 afterAll(async () => {

@@ -21,8 +21,9 @@ import {
   update,
 } from '../../src/interactions/index.js';
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+/** The system Chromium, headless; `args` are added to its command line. */
+export function launchBrowser(args: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', ...args] });
 }
 
 /** Every modal component type, each inside a Label where the service wants one. */
