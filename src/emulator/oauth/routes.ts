@@ -9,7 +9,7 @@ import { handleAuthorize } from './authorize.js';
 import { consentAnswer } from './consent.js';
 import { PATHS, type EmulatorContext } from '../kernel/context.js';
 import { credentialApplication } from '../kernel/credentials.js';
-import { serviceError } from '../kernel/http.js';
+import { serviceError, type Outcome } from '../kernel/http.js';
 import { anyone, route, type Route } from '../kernel/pipeline.js';
 import { currentApplication, currentAuthorization, currentUser, discoveryDocument, jwksDocument, userInfo } from './resources.js';
 import { handleRevoke, handleToken, namedClient } from './token.js';
@@ -20,6 +20,10 @@ const byCredential = (ctx: EmulatorContext, req: IncomingMessage): string | unde
 const byClient = (_ctx: EmulatorContext, req: IncomingMessage, form: unknown): string | null => namedClient(req.headers.authorization, form as URLSearchParams);
 
 const formRequest = (req: IncomingMessage, form: unknown) => ({ authorization: req.headers.authorization, form: form as URLSearchParams });
+
+/** A resource read with the caller's credential, counted toward the application that credential names. */
+const resource = (path: string, answer: (ctx: EmulatorContext, authorization: string | undefined) => Outcome): Route =>
+  route('GET', path, { auth: anyone, application: byCredential, body: 'none', faults: 'none', run: ({ ctx, req }) => answer(ctx, req.headers.authorization) });
 
 export const OAUTH_ROUTES: Route[] = [
   // The browser's page, not the API: it counts toward no application's limits.
@@ -51,34 +55,10 @@ export const OAUTH_ROUTES: Route[] = [
   }),
   route('GET', PATHS.discovery, { auth: anyone, body: 'none', faults: 'none', run: ({ ctx }) => discoveryDocument(ctx) }),
   route('GET', PATHS.jwks, { auth: anyone, body: 'none', faults: 'none', run: ({ ctx }) => jwksDocument(ctx) }),
-  route('GET', PATHS.currentUser, {
-    auth: anyone,
-    application: byCredential,
-    body: 'none',
-    faults: 'none',
-    run: ({ ctx, req }) => currentUser(ctx, req.headers.authorization),
-  }),
-  route('GET', PATHS.userinfo, {
-    auth: anyone,
-    application: byCredential,
-    body: 'none',
-    faults: 'none',
-    run: ({ ctx, req }) => userInfo(ctx, req.headers.authorization),
-  }),
-  route('GET', PATHS.application, {
-    auth: anyone,
-    application: byCredential,
-    body: 'none',
-    faults: 'none',
-    run: ({ ctx, req }) => currentApplication(ctx, req.headers.authorization),
-  }),
-  route('GET', PATHS.oauth2Application, {
-    auth: anyone,
-    application: byCredential,
-    body: 'none',
-    faults: 'none',
-    run: ({ ctx, req }) => currentApplication(ctx, req.headers.authorization),
-  }),
+  resource(PATHS.currentUser, currentUser),
+  resource(PATHS.userinfo, userInfo),
+  resource(PATHS.application, currentApplication),
+  resource(PATHS.oauth2Application, currentApplication),
   // How a client holding only a Bearer token learns which application's limit to count toward:
   // it cannot count this request itself, so it counts toward nothing (docs/decisions.md).
   route('GET', PATHS.authorization, {
