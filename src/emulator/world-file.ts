@@ -11,9 +11,11 @@ import { argumentError } from '../shared/errors.js';
 import type { EmulatorOptions } from './types.js';
 import { PRIVILEGED_INTENTS, Intent } from './gateway/protocol.js';
 
-/** The `startEmulator` options a JSON file can hold (functions such as `clock` cannot). */
+/** The `startEmulator` options a JSON file can hold (functions such as `clock` and `routes` cannot; `signingKey` as a PEM). */
 const OPTION_KEYS = [
   'port',
+  'allowedHosts',
+  'signingKey',
   'applications',
   'users',
   'guilds',

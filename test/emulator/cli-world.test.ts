@@ -2,6 +2,7 @@
 // users, a guild with channels and members, players, commands), checked with errors that name the
 // field; `--intents` / `--flags` for an application's privileged intents; `--help` listing every
 // option once. Run in-process through runCli; the bot connects over the real gateway.
+import { request } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -116,6 +117,20 @@ describe('emulator --world', () => {
     const { client: limited, ready: limitedReady } = await identify(field(flags.text, 'gateway'), field(flags.text, 'bot token'), GUILDS | MESSAGE_CONTENT);
     undo.push(() => limited.close());
     expect(limitedReady.t).toBe('READY');
+  });
+
+  it('takes allowedHosts from the file: the emulator answers requests naming that host', async () => {
+    const started = await running(['--world', worldFile({ allowedHosts: ['emulator.test'] })]);
+    const port = new URL(field(started.text, 'web base')).port;
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: '/.well-known/openid-configuration', headers: { host: `emulator.test:${port}` } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(200);
   });
 
   it.each([
