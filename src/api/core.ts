@@ -105,7 +105,6 @@ export class RequestCore {
       basePath: url.pathname.replace(/\/+$/, ''),
       store,
       sync: syncStepsOf(store),
-      ownsStore,
       sharedHold,
       policy: {
         globalLimit: checkInteger(WHERE, 'options.globalLimit', opts.globalLimit, 1, 100_000, 50),

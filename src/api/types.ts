@@ -120,7 +120,6 @@ export interface Internals {
   store: RateLimitStore;
   /** The store's synchronous steps when it is the built-in memory store: no promise per step. */
   sync: SyncSteps | undefined;
-  ownsStore: boolean;
   /** The hold on the process's default store, when the caller gave none; released on close. */
   sharedHold: SharedStoreHold | undefined;
   policy: RateLimitPolicy;

@@ -43,7 +43,7 @@ function unescapeValue(value: string): string {
  * key"): arguments split on spaces, double-quoted ones with `"`, `` ` ``, `$` and `\` escaped;
  * `%u`, `%U`, `%f`, `%F` become the URL, `%%` a percent sign, other field codes are dropped.
  */
-export function execArgv(exec: string, url: string): string[] {
+function execArgv(exec: string, url: string): string[] {
   const text = unescapeValue(exec);
   const args: string[] = [];
   let i = 0;

@@ -47,7 +47,7 @@ function namedPath(path: string): string {
  * that says the emulator does not emulate it, naming the method and route and where the routes
  * it serves are listed, so a developer knows whether the bot or the emulator is wrong.
  */
-export function notEmulated(method: string, path: string): Reply {
+function notEmulated(method: string, path: string): Reply {
   const shown = /^[A-Z]{1,12}$/.test(method) ? method : 'this method of';
   const message = `404: Not Found. The emulator does not emulate ${shown} ${namedPath(path)}; docs/emulator.md ("Every route") lists the routes it serves, and emulator.addRoute() adds one.`;
   return json(404, { message, code: 0 });

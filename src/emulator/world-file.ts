@@ -44,7 +44,7 @@ export interface WorldFile {
 }
 
 /** The names `--intents` takes, each a privileged intent, and the application flag that allows it. */
-export const NAMED_INTENTS: Readonly<Record<string, bigint>> = Object.fromEntries(
+const NAMED_INTENTS: Readonly<Record<string, bigint>> = Object.fromEntries(
   (['GuildPresences', 'GuildMembers', 'MessageContent'] as const).map((name) => {
     const flags = PRIVILEGED_INTENTS.find((p) => p.intent === Intent[name])!.flags;
     return [name, flags & -flags]; // the lowest bit: the full flag (the limited one is the next bit)
