@@ -173,6 +173,9 @@ export async function openSchemeUrl(url: string, options: OpenSchemeUrlOptions =
     );
   }
   const [file, ...args] = execArgv(exec, url);
+  // An abort that came while the handler was looked up: the handler is not started.
+  if (signal?.aborted)
+    throw new DesktopError('ERR_ABORTED', `The handler of "${scheme}:" was not started: the operation was aborted.`, { cause: signal.reason });
   await new Promise<void>((resolve, reject) => {
     const child = spawn(file!, args, { env, stdio: 'ignore', detached: true });
     child.once('error', (error: NodeJS.ErrnoException) =>
