@@ -52,8 +52,8 @@ export function checkMs(where: string, name: string, value: unknown, fallback: n
 }
 
 /** A whole number from `min` to `max`; `undefined` gives `fallback`. */
-export function checkInteger(where: string, name: string, value: unknown, min: number, max: number, fallback?: number): number {
-  if (value === undefined && fallback !== undefined) return fallback;
+export function checkInteger(where: string, name: string, value: unknown, min: number, max: number, fallback: number): number {
+  if (value === undefined) return fallback;
   if (typeof value !== 'number' || Number.isNaN(value)) throw argumentError('type', where, name, 'a number', value);
   if (!Number.isInteger(value) || value < min || value > max) {
     throw argumentError('value', where, name, `a whole number from ${min} to ${max}`, value);
