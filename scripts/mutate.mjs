@@ -34,7 +34,11 @@ export const MODULES = {
     mutate: ['src/rules/components.ts'],
     tests: ['test/components/table.test.ts', 'test/components/builders.test.ts', 'test/components/ids.test.ts'],
   },
-  'rules/permissions': { mutate: ['src/rules/permissions.ts'], tests: ['test/commands/permissions.test.ts', 'test/emulator/commands-permissions.test.ts'] },
+  // The command table reaches MAX_PERMISSION_SET through validateCommand (default_member_permissions).
+  'rules/permissions': {
+    mutate: ['src/rules/permissions.ts'],
+    tests: ['test/commands/permissions.test.ts', 'test/emulator/commands-permissions.test.ts', 'test/commands/table.test.ts'],
+  },
   // The request core of the API client, split by job: the class, preparing a request, one attempt,
   // the classifier, the retry loop, the store steps, cancellation and the application lookup; with
   // the bounded body reader and Retry-After parser it shares with the sign-in.

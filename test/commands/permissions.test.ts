@@ -32,12 +32,19 @@ describe('permission bits', () => {
     expect(ALL_PERMISSIONS & PermissionFlags.BypassSlowmode).toBe(PermissionFlags.BypassSlowmode);
   });
 
-  it('are tested against sets given as bigints or decimal strings', () => {
-    const set = PermissionFlags.SendMessages | PermissionFlags.PinMessages;
-    expect(hasPermission(set, PermissionFlags.PinMessages)).toBe(true);
-    expect(hasPermission(set.toString(), PermissionFlags.SendMessages | PermissionFlags.PinMessages)).toBe(true);
-    expect(hasPermission(set.toString(), PermissionFlags.ManageGuild)).toBe(false);
-    expect(hasPermission('not a number', PermissionFlags.ManageGuild)).toBe(false);
+  const sendAndPin = PermissionFlags.SendMessages | PermissionFlags.PinMessages;
+  // A set is a bigint, or the decimal string the service sends; any other string holds no bit.
+  it.each<[string, bigint | string, bigint, boolean]>([
+    ['a bigint holding the bit', sendAndPin, PermissionFlags.PinMessages, true],
+    ['a decimal string holding every bit asked', sendAndPin.toString(), sendAndPin, true],
+    ['a decimal string without the bit', sendAndPin.toString(), PermissionFlags.ManageGuild, false],
+    ["a bigint past the service's 54 bits, read whole", (1n << 70n) | sendAndPin, PermissionFlags.SendMessages, true],
+    ['text that is not a number', 'not a number', PermissionFlags.ManageGuild, false],
+    ['digits after a space', ` ${sendAndPin}`, PermissionFlags.SendMessages, false],
+    ['digits before a space', `${sendAndPin} `, PermissionFlags.SendMessages, false],
+    ['a negative number', `-${PermissionFlags.SendMessages}`, PermissionFlags.SendMessages, false],
+  ])('are tested against %s', (_name, set, bits, holds) => {
+    expect(hasPermission(set, bits)).toBe(holds);
   });
 });
 
