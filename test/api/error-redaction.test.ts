@@ -1,0 +1,93 @@
+// An error body that echoes the client's credential, through PlatformApi against the emulator over
+// real HTTP: a route a studio added answers 400 with the token in its message, in a key, in a
+// list, percent- and form-encoded and 40 levels deep. The ApiError keeps the body's shape with
+// the token scrubbed from every string and key, and drops what lies 32 levels down or deeper.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError, PlatformApi } from '../../src/api/index.js';
+import { startEmulator, type Emulator, type EmulatorRouteReply } from '../../src/emulator/index.js';
+
+let emulator: Emulator;
+/** What the route answers next. */
+let answer: EmulatorRouteReply = { status: 400, body: {} };
+
+beforeAll(async () => {
+  // credential: 'none', so the route answers whatever token a test's client sends.
+  emulator = await startEmulator({ routes: [{ method: 'GET', path: 'echoes/credential', credential: 'none', handler: () => answer }] });
+});
+afterAll(async () => {
+  await emulator?.close();
+});
+
+/** The ApiError of a call whose answer is `body`, made by a client holding `token`. */
+async function errorFor(token: string, body: unknown): Promise<ApiError> {
+  answer = { status: 400, body };
+  const api = new PlatformApi({ botToken: token, apiBase: emulator.apiBase, serverErrorRetries: 0 });
+  try {
+    const error = await api.request({ method: 'GET', route: '/echoes/credential' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    return error as ApiError;
+  } finally {
+    await api.close();
+  }
+}
+
+// Printable characters that encodeURIComponent and form encoding each write differently.
+const TOKEN = 'MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.echoed+bot/token=value!~';
+
+describe('an API error body that echoes the credential', () => {
+  it('keeps its shape, with the token scrubbed from every string and key', async () => {
+    const error = await errorFor(TOKEN, {
+      code: 50035,
+      message: `Bad credential ${TOKEN}`,
+      errors: {
+        [TOKEN]: { _errors: [{ code: 'X', message: 'key' }] },
+        [`prefix ${encodeURIComponent(TOKEN)}`]: 'a key percent-encoded',
+        list: [TOKEN, { inner: `a ${encodeURIComponent(TOKEN)} b` }, `c ${new URLSearchParams({ v: TOKEN }).toString().slice(2)} d`, 7, null, true],
+        plain: 'keep me',
+      },
+    });
+    const errors = error.errors as Record<string, unknown>;
+    expect(JSON.stringify(errors)).not.toMatch(/MTIzNDU2Nzg5MDEyMzQ1Njc4OQ|echoed/);
+    expect(errors).toEqual({
+      '[redacted]': { _errors: [{ code: 'X', message: 'key' }] },
+      'prefix [redacted]': 'a key percent-encoded',
+      list: ['[redacted]', { inner: 'a [redacted] b' }, 'c [redacted] d', 7, null, true],
+      plain: 'keep me',
+    });
+    // A key named by the token is an ordinary property of the copy.
+    expect(Object.getOwnPropertyDescriptor(errors, '[redacted]')).toMatchObject({ enumerable: true, writable: true, configurable: true });
+    expect(error.message).not.toContain(TOKEN);
+  });
+
+  it('leaves a body that does not hold the token as it was sent', async () => {
+    const body = {
+      code: 50035,
+      message: 'Invalid Form Body',
+      errors: { name: { _errors: [{ code: 'BASE_TYPE_REQUIRED', message: 'code: 1234567890123456' }] } },
+    };
+    expect((await errorFor(TOKEN, body)).errors).toEqual(body.errors);
+  });
+
+  it('keeps objects down to 31 levels below the body and drops the level at 32', async () => {
+    let deep: Record<string, unknown> = { bottom: TOKEN };
+    for (let i = 0; i < 40; i++) deep = { d: deep };
+    // The body is level 0, errors 1, deep 2: objects down to level 31 are kept, level 32 is dropped.
+    const errors = (await errorFor(TOKEN, { code: 50035, message: 'Deep', errors: { deep } })).errors as { deep: unknown };
+    let level: unknown = errors.deep;
+    let kept = 0;
+    while (typeof level === 'object' && level !== null && 'd' in level) {
+      level = (level as { d: unknown }).d;
+      kept++;
+    }
+    expect(kept).toBe(30);
+    expect(level).toBeUndefined();
+  });
+
+  // Values shorter than six characters would also match harmless text, so they are not searched for.
+  it.each([
+    ['of six characters is scrubbed', 'Ab1~x!', '[redacted]'],
+    ['shorter than six characters is left alone', 'Ab1~x', 'Ab1~x'],
+  ])('a token %s', async (_name, token, shown) => {
+    expect((await errorFor(token, { code: 0, message: 'm', errors: { echoed: token } })).errors).toEqual({ echoed: shown });
+  });
+});
