@@ -83,11 +83,13 @@ describe('an API error body that echoes the credential', () => {
     expect(level).toBeUndefined();
   });
 
-  // Values shorter than six characters would also match harmless text, so they are not searched for.
+  // A string holding the token goes through the whole redaction (here a code-shaped value too); a
+  // token shorter than six characters would also match harmless text, so it is not looked for.
   it.each([
-    ['of six characters is scrubbed', 'Ab1~x!', '[redacted]'],
-    ['shorter than six characters is left alone', 'Ab1~x', 'Ab1~x'],
+    ['of six characters is scrubbed', 'Ab1~x!', '[redacted] at code: [redacted]'],
+    ['shorter than six characters is left alone', 'Ab1~x', 'Ab1~x at code: 1234567890123456'],
   ])('a token %s', async (_name, token, shown) => {
-    expect((await errorFor(token, { code: 0, message: 'm', errors: { echoed: token } })).errors).toEqual({ echoed: shown });
+    const error = await errorFor(token, { code: 0, message: 'm', errors: { echoed: `${token} at code: 1234567890123456` } });
+    expect(error.errors).toEqual({ echoed: shown });
   });
 });
