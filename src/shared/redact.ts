@@ -121,7 +121,7 @@ const MAX_REDACTED_DEPTH = 32;
  * costs a walk of the value, so call it only when an error is being built.
  */
 export function redactKnown(value: unknown, known: readonly string[]): unknown {
-  const secrets = known.filter((secret) => typeof secret === 'string' && secret.length >= 6);
+  const secrets = known.filter((secret) => secret.length >= 6);
   const forms = secrets.flatMap((secret) => [secret, encodeURIComponent(secret), new URLSearchParams({ v: secret }).toString().slice(2)]);
   const clean = (text: string): string => (forms.some((form) => text.includes(form)) ? redact(text, secrets) : text);
   const copy = (item: unknown, depth: number): unknown => {

@@ -1,7 +1,8 @@
 // An error body that echoes the client's credential, through PlatformApi against the emulator over
 // real HTTP: a route a studio added answers 400 with the token in its message, in a key, in a
-// list, percent- and form-encoded and 40 levels deep. The ApiError keeps the body's shape with
-// the token scrubbed from every string and key, and drops what lies 32 levels down or deeper.
+// list, percent- and form-encoded and 40 levels deep in objects and in arrays. The ApiError keeps
+// the body's shape with the token scrubbed from every string and key, and drops what lies 32
+// levels down or deeper.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, PlatformApi } from '../../src/api/index.js';
 import { startEmulator, type Emulator, type EmulatorRouteReply } from '../../src/emulator/index.js';
@@ -59,28 +60,35 @@ describe('an API error body that echoes the credential', () => {
     expect(error.message).not.toContain(TOKEN);
   });
 
-  it('leaves a body that does not hold the token as it was sent', async () => {
-    const body = {
-      code: 50035,
-      message: 'Invalid Form Body',
-      errors: { name: { _errors: [{ code: 'BASE_TYPE_REQUIRED', message: 'code: 1234567890123456' }] } },
-    };
+  it.each([
+    ['a body without the token', 'code: 1234567890123456'],
+    // The form-encoded token but its first character: only whole tokens are looked for.
+    ['a string holding only part of the token', `${new URLSearchParams({ v: TOKEN }).toString().slice(3)} at code: 1234567890123456`],
+  ])('leaves %s as it was sent', async (_name, text) => {
+    const body = { code: 50035, message: 'Invalid Form Body', errors: { name: { _errors: [{ code: 'BASE_TYPE_REQUIRED', message: text }] } } };
     expect((await errorFor(TOKEN, body)).errors).toEqual(body.errors);
   });
 
-  it('keeps objects down to 31 levels below the body and drops the level at 32', async () => {
-    let deep: Record<string, unknown> = { bottom: TOKEN };
-    for (let i = 0; i < 40; i++) deep = { d: deep };
-    // The body is level 0, errors 1, deep 2: objects down to level 31 are kept, level 32 is dropped.
-    const errors = (await errorFor(TOKEN, { code: 50035, message: 'Deep', errors: { deep } })).errors as { deep: unknown };
-    let level: unknown = errors.deep;
-    let kept = 0;
-    while (typeof level === 'object' && level !== null && 'd' in level) {
-      level = (level as { d: unknown }).d;
-      kept++;
+  it('keeps objects and arrays down to 31 levels below the body and drops the level at 32', async () => {
+    let objects: unknown = { bottom: TOKEN };
+    let arrays: unknown = [TOKEN];
+    for (let i = 0; i < 40; i++) {
+      objects = { d: objects };
+      arrays = [arrays];
     }
-    expect(kept).toBe(30);
-    expect(level).toBeUndefined();
+    // The body is level 0, errors 1, each chain 2: levels 2 to 31 are kept, level 32 is dropped.
+    const errors = (await errorFor(TOKEN, { code: 50035, message: 'Deep', errors: { objects, arrays } })).errors as { objects: unknown; arrays: unknown };
+    const depthOf = (chain: unknown, next: (level: unknown) => unknown): { kept: number; bottom: unknown } => {
+      let level = chain;
+      let kept = 0;
+      while (typeof level === 'object' && level !== null) {
+        level = next(level);
+        kept++;
+      }
+      return { kept, bottom: level };
+    };
+    expect(depthOf(errors.objects, (level) => (level as { d: unknown }).d)).toEqual({ kept: 30, bottom: undefined });
+    expect(depthOf(errors.arrays, (level) => (level as unknown[])[0])).toEqual({ kept: 30, bottom: undefined });
   });
 
   // A string holding the token goes through the whole redaction (here a code-shaped value too); a
