@@ -22,8 +22,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
  * they are left out.
  */
 export const MODULES = {
-  // redactKnown is reached through PlatformApi's error bodies, against the emulator.
-  'shared/redact': { mutate: ['src/shared/redact.ts'], tests: ['test/redact.test.ts', 'test/api/error-redaction.test.ts'] },
+  // redactKnown is reached through PlatformApi's error bodies, against the emulator; redactedError
+  // through the errors of failing URL openers.
+  'shared/redact': {
+    mutate: ['src/shared/redact.ts'],
+    tests: ['test/redact.test.ts', 'test/api/error-redaction.test.ts', 'test/privacy/opener-errors.test.ts'],
+  },
   'shared/snowflake': { mutate: ['src/shared/snowflake.ts'], tests: ['test/args.test.ts', 'test/lobbies/rules.test.ts'] },
   'shared/check': { mutate: ['src/shared/check.ts'], tests: ['test/args.test.ts', 'test/shared/check.test.ts'] },
   'rules/lobbies': { mutate: ['src/rules/lobbies.ts'], tests: ['test/lobbies/rules.test.ts'] },

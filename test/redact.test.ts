@@ -262,3 +262,19 @@ describe('every secret name the redaction knows', () => {
     expect(redact(`${header} ${credentials}`)).toBe(`${header} [redacted]`);
   });
 });
+
+describe('the parameters of a URL in free text', () => {
+  it.each([
+    ['a one-letter scheme, at the start and after a space', 'x:/cb?code=abc then y:/cb?code=def', 'x:/cb?code=[redacted] then y:/cb?code=[redacted]'],
+    ['an empty secret parameter, which has nothing to hide', 'https://x/cb?code=&state=', 'https://x/cb?code=&state='],
+    ['a short code after a colon in prose, with no query', 'error: retry&code=abc', 'error: retry&code=abc'],
+    ['a token-like value starting with a digit', 'https://x/a?t=1a2b3c4d5e6f7g8h9i', 'https://x/a?t=[redacted]'],
+    ['a long word without digits', 'https://x/a?word=internationalization', 'https://x/a?word=internationalization'],
+    ['a token-like run after a character no token has', 'https://x/a?note=x!abcdefgh12345678', 'https://x/a?note=x!abcdefgh12345678'],
+    ['a token-like run before a character no token has', 'https://x/a?note=abcdefgh12345678!x', 'https://x/a?note=abcdefgh12345678!x'],
+    ['a search phrase, whose + are spaces', 'https://x/a?q=abcd+efgh+1234+5678', 'https://x/a?q=abcd+efgh+1234+5678'],
+    ['a name that is not valid percent-encoding', 'https://x/a?%zz=1&code=abc', 'https://x/a?%zz=1&code=[redacted]'],
+  ])('%s', (_name, text, expected) => {
+    expect(redact(text)).toBe(expected);
+  });
+});
