@@ -335,6 +335,7 @@ function embed(ctx: Context, value: unknown, at: Path): void {
     ctx.add(at, FieldErrorCode.ModelType, `Must be an embed object; received ${describeType(value)}.`);
     return;
   }
+  const notObjects = new Set<string>();
   for (const { path, schemes } of EMBED_URL_FIELDS) {
     const [first, second] = path;
     if (second === undefined) {
@@ -343,7 +344,11 @@ function embed(ctx: Context, value: unknown, at: Path): void {
     }
     const inner = own(value, first);
     if (isRecord(inner)) url(ctx, inner, [...at, first], second, EMBED_URL_MAX_LENGTH, schemes, false);
-    else if (present(inner)) ctx.add([...at, first], FieldErrorCode.DictType, `Must be an object; received ${describeType(inner)}.`);
+    // author holds two URLs: a value that is not an object is reported once.
+    else if (present(inner) && !notObjects.has(first)) {
+      notObjects.add(first);
+      ctx.add([...at, first], FieldErrorCode.DictType, `Must be an object; received ${describeType(inner)}.`);
+    }
   }
 }
 
@@ -606,14 +611,16 @@ function component(ctx: Context, value: unknown, path: Path, place: Place): void
     return;
   }
   const name = `${COMPONENT_NAMES[type as ComponentType]} (${type})`;
+  // 'an Action Row': the one name that starts with a vowel.
+  const n = type === C.ActionRow ? 'n' : '';
   const usage = ctx.kind === 'message' ? MESSAGE_COMPONENT_TYPES : MODAL_COMPONENT_TYPES;
   // Children of a misplaced component are not walked: placement bounds the depth, so cycles end.
   if (!usage.has(type)) {
-    ctx.add([...path, 'type'], FieldErrorCode.ComponentTypeInvalid, `A ${name} cannot be used in a ${ctx.kind}.`);
+    ctx.add([...path, 'type'], FieldErrorCode.ComponentTypeInvalid, `A${n} ${name} cannot be used in a ${ctx.kind}.`);
     return;
   }
   if (!PLACES[place].types.has(type)) {
-    ctx.add([...path, 'type'], FieldErrorCode.ComponentTypeInvalid, `A ${name} cannot stand ${PLACES[place].where}.`);
+    ctx.add([...path, 'type'], FieldErrorCode.ComponentTypeInvalid, `A${n} ${name} cannot stand ${PLACES[place].where}.`);
     return;
   }
   const id = int(ctx, value, path, 'id', 0, ComponentLimits.maxId);
@@ -626,7 +633,7 @@ function component(ctx: Context, value: unknown, path: Path, place: Place): void
       );
     ctx.ids.add(id);
   }
-  onlyFields(ctx, value, path, ['type', 'id', ...FIELDS[type]!], `a ${name}`);
+  onlyFields(ctx, value, path, ['type', 'id', ...FIELDS[type]!], `a${n} ${name}`);
 
   switch (type) {
     case C.ActionRow:

@@ -177,6 +177,19 @@ export const componentCases: ComponentCase[] = [
   }),
   ok('an ephemeral legacy message', 'message', { flags: 64, content: 'only you', components: [row(btn('a'))] }),
   ok('a message with an empty components array', 'message', { content: 'x', components: [] }),
+  ok('embeds whose URLs use the schemes their fields take', 'message', {
+    embeds: [
+      {
+        url: 'https://example.com',
+        author: { url: 'http://example.com/me', icon_url: 'attachment://me.png' },
+        footer: { icon_url: 'https://cdn.example.com/f.png' },
+        image: { url: 'attachment://image.png' },
+        thumbnail: { url: `https://cdn.example.com/${rep('t', 2048 - 24)}` },
+        video: { url: 'https://example.com/v.mp4' },
+        provider: { url: 'https://example.com' },
+      },
+    ],
+  }),
 
   // V2 messages, accepted
   ok('a V2 message of one Text Display', 'message', v2(text('# Welcome'))),
@@ -432,6 +445,34 @@ export const componentCases: ComponentCase[] = [
   bad('content of 4001 characters', 'message', { content: rep('x', 4001) }, err('content', LENGTH)),
   bad('content given as a number', 'message', { content: 5 }, err('content', STRING)),
   bad('11 embeds', 'message', { embeds: range(11, () => ({})) }, err('embeds', MAX_ITEMS)),
+  bad(
+    'an embed that is not an object, and embed parts that are not objects (author, with two URLs, reported once)',
+    'message',
+    { embeds: [5, { author: 5, footer: 'x', image: [] }] },
+    err('embeds[0]', MODEL),
+    err('embeds[1].author', DICT),
+    err('embeds[1].footer', DICT),
+    err('embeds[1].image', DICT),
+  ),
+  bad(
+    'embed URLs of schemes their field does not take, and one over 2048 characters',
+    'message',
+    {
+      embeds: [
+        {
+          url: 'ftp://example.com/x',
+          author: { url: 'attachment://a.png', icon_url: 'javascript:alert(1)' },
+          footer: { icon_url: 'data:image/png;base64,AAAA' },
+          thumbnail: { url: `https://cdn.example.com/${rep('a', 2048)}` },
+        },
+      ],
+    },
+    err('embeds[0].url', URL),
+    err('embeds[0].author.url', URL),
+    err('embeds[0].author.icon_url', URL),
+    err('embeds[0].footer.icon_url', URL),
+    err('embeds[0].thumbnail.url', LENGTH),
+  ),
   bad('4 stickers', 'message', { sticker_ids: ['1', '2', '3', '4'] }, err('sticker_ids', MAX_ITEMS)),
   bad('11 attachments', 'message', { attachments: range(11, (i) => ({ id: i })) }, err('attachments', MAX_ITEMS)),
   bad('negative flags', 'message', { flags: -1, content: 'x' }, err('flags', MIN)),
