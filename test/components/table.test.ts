@@ -91,6 +91,21 @@ describe('hostile bodies', () => {
     expect(select.errors).toEqual([expect.objectContaining({ path: 'components[0].components[0].options', code: 'BASE_TYPE_MAX_LENGTH' })]);
   });
 
+  it('inspect the first 100 items of an over-long array and the first 100 keys of an object', () => {
+    const paths = (result: { errors: { path: string; code: string }[] }) => result.errors.map((error) => `${error.path} ${error.code}`);
+    const options = validateMessage({ components: [{ type: 1, components: [{ type: 3, custom_id: 's', options: Array.from({ length: 150 }, () => 5) }] }] });
+    expect(paths(options)).toEqual([
+      'components[0].components[0].options BASE_TYPE_MAX_LENGTH',
+      ...Array.from({ length: 100 }, (_, i) => `components[0].components[0].options[${i}] MODEL_TYPE_CONVERT`),
+    ]);
+    const top = validateMessage({ flags: 1 << 15, components: Array.from({ length: 150 }, () => 5) });
+    expect(paths(top)).toEqual([...Array.from({ length: 100 }, (_, i) => `components[${i}] MODEL_TYPE_CONVERT`), 'components COMPONENT_MAX_TOTAL_EXCEEDED']);
+    const keys = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`k${i}`, i]));
+    const button = validateMessage({ components: [{ type: 1, components: [{ type: 2, style: 1, custom_id: 'a', label: 'x', ...keys }] }] });
+    // The first 100 keys are its 4 own fields and 96 others.
+    expect(paths(button)).toEqual(Array.from({ length: 96 }, (_, i) => `components[0].components[0].k${i} COMPONENT_FIELD_NOT_ALLOWED`));
+  });
+
   it('never run getters and never throw on a Proxy that throws', () => {
     let called = false;
     const button: Record<string, unknown> = { type: 2, style: 1, label: 'x' };
