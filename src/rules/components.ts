@@ -419,9 +419,10 @@ function values(
   const effectiveMax = max ?? defaultMax ?? 1;
   const minOk = min !== undefined || !minSet;
   const maxOk = max !== undefined || !maxSet;
+  // Only a min_values given can pass max_values: without it the minimum is 1, and no maximum is below 1.
   if (minOk && maxOk && effectiveMin > effectiveMax) {
     ctx.add(
-      [...path, minSet ? 'min_values' : 'max_values'],
+      [...path, 'min_values'],
       FieldErrorCode.ComponentRangeInverted,
       `min_values (${effectiveMin}) must not exceed max_values (${effectiveMax}).`,
     );
