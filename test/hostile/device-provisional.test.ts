@@ -118,6 +118,19 @@ describe('provisional tokens against a hostile service', () => {
     expect(error.message).toMatch(/no access_token/);
   });
 
+  it('hands out an ID token of a provisional account, checking only that it is a JWT: the call names no issuer to hold it to', async () => {
+    const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const idToken = `${part({ alg: 'RS256' })}.${part({ iss: 'https://discord.com', sub: '1', aud: '1234567890123456789', exp: Math.floor(Date.now() / 1000) + 600 })}.c2ln`;
+    handler = (_req, _body, res) => sendJson(res, 200, { access_token: 'provisional-access', token_type: 'Bearer', expires_in: 3600, id_token: idToken });
+    await expect(client.getProvisionalToken({ externalAuthType: 'OIDC', externalAuthToken: secret })).resolves.toMatchObject({
+      accessToken: 'provisional-access',
+      idToken,
+    });
+    handler = (_req, _body, res) => sendJson(res, 200, { access_token: 'provisional-access', token_type: 'Bearer', id_token: 'not.a.jwt!' });
+    const error = await rejected<ClientResultError>(client.getProvisionalToken({ externalAuthType: 'OIDC', externalAuthToken: secret }));
+    expect(error.message).toMatch(/its id_token is not a JWT/);
+  });
+
   it('sends the documented JSON body and keeps the external token out of an error that echoes it', async () => {
     let received: unknown;
     handler = (req, body, res) => {
