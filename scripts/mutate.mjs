@@ -67,6 +67,7 @@ export const MODULES = {
       'test/hostile/token-endpoint.test.ts',
       // The device flow and provisional tokens read their answers through boundedFetch and readTokenResponse.
       'test/hostile/device-provisional.test.ts',
+      'test/device/missing-openid-client.test.ts',
       'test/token-responses.test.ts',
       'test/transport-errors.test.ts',
       'test/client-tokens.test.ts',
