@@ -240,6 +240,11 @@ class Context extends Reader<ComponentErrorCode> {
   }
 }
 
+/** Number.isInteger as a type guard: false for anything but a whole number. */
+function isInteger(value: unknown): value is number {
+  return Number.isInteger(value);
+}
+
 function required(ctx: Context, path: Path, why = ''): void {
   ctx.add(path, FieldErrorCode.Required, `This field is required${why}.`);
 }
@@ -286,7 +291,7 @@ function oneOf(ctx: Context, record: object, path: Path, key: string, allowed: r
   const got = field(ctx, record, path, key, need);
   if (got === undefined) return undefined;
   const { value, at } = got;
-  if (typeof value !== 'number' || !Number.isInteger(value)) {
+  if (!isInteger(value)) {
     ctx.add(at, FieldErrorCode.NumberType, `Must be an integer; received ${describeType(value)}.`);
     return undefined;
   }
@@ -395,7 +400,7 @@ function customId(ctx: Context, record: object, path: Path, need: boolean): void
     ctx.add(
       [...path, 'custom_id'],
       FieldErrorCode.CustomIdDuplicated,
-      `Another component of this ${ctx.kind} already has custom_id '${value.slice(0, 100)}'; each must be unique.`,
+      `Another component of this ${ctx.kind} already has custom_id '${value}'; each must be unique.`,
     );
   }
   ctx.customIds.add(value);
@@ -421,11 +426,7 @@ function values(
   const maxOk = max !== undefined || !maxSet;
   // Only a min_values given can pass max_values: without it the minimum is 1, and no maximum is below 1.
   if (minOk && maxOk && effectiveMin > effectiveMax) {
-    ctx.add(
-      [...path, 'min_values'],
-      FieldErrorCode.ComponentRangeInverted,
-      `min_values (${effectiveMin}) must not exceed max_values (${effectiveMax}).`,
-    );
+    ctx.add([...path, 'min_values'], FieldErrorCode.ComponentRangeInverted, `min_values (${effectiveMin}) must not exceed max_values (${effectiveMax}).`);
   }
   if (options !== undefined) {
     if (min !== undefined && min > options)
@@ -479,7 +480,8 @@ function choices(ctx: Context, record: object, path: Path, min: number, max: num
     if (seen.has(value)) ctx.add([...optionAt, 'value'], FieldErrorCode.Duplicate, `Another option already has the value '${value}'; values must be unique.`);
     seen.add(value);
   });
-  return { count: Array.isArray(own(record, 'options')) ? (own(record, 'options') as unknown[]).length : 0, defaults };
+  // list() gave items, so options is an array: its whole length counts, beyond the items inspected.
+  return { count: (own(record, 'options') as unknown[]).length, defaults };
 }
 
 function button(ctx: Context, record: object, path: Path): void {
@@ -543,7 +545,7 @@ function select(ctx: Context, type: number, record: object, path: Path): void {
     const seen = new Set<unknown>();
     types?.forEach((value, i) => {
       const at = [...path, 'channel_types', i];
-      if (typeof value !== 'number' || !Number.isInteger(value)) ctx.add(at, FieldErrorCode.NumberType, `Must be an integer; received ${describeType(value)}.`);
+      if (!isInteger(value)) ctx.add(at, FieldErrorCode.NumberType, `Must be an integer; received ${describeType(value)}.`);
       else if (!CHANNEL_TYPES.has(value)) ctx.add(at, FieldErrorCode.Choices, `Value must be one of ${[...CHANNEL_TYPES].join(', ')}; received ${value}.`);
       else if (seen.has(value)) ctx.add(at, FieldErrorCode.Duplicate, `Holds ${value} twice; each channel type may appear once.`);
       seen.add(value);
@@ -603,7 +605,7 @@ function component(ctx: Context, value: unknown, path: Path, place: Place): void
     required(ctx, [...path, 'type']);
     return;
   }
-  if (typeof type !== 'number' || !Number.isInteger(type)) {
+  if (!isInteger(type)) {
     ctx.add([...path, 'type'], FieldErrorCode.NumberType, `Must be an integer; received ${describeType(type)}.`);
     return;
   }
@@ -754,7 +756,8 @@ function run(kind: 'message' | 'modal', work: (ctx: Context) => void): Component
 
 /** True when `flags` (a number) carries IS_COMPONENTS_V2. */
 export function hasComponentsV2(flags: unknown): boolean {
-  return typeof flags === 'number' && Number.isInteger(flags) && flags >= 0 && Math.floor(flags / MessageFlags.IsComponentsV2) % 2 === 1;
+  // A negative number's quotient rounds down to a remainder of 0 or -1, never 1.
+  return isInteger(flags) && Math.floor(flags / MessageFlags.IsComponentsV2) % 2 === 1;
 }
 
 // A field the V2 flag turns off counts only when it carries something.
@@ -875,7 +878,8 @@ export function fillIds<Tree>(components: Tree, body = false): Tree {
       if (component) {
         order.push(value);
         const id = own(value, 'id');
-        if (typeof id === 'number' && Number.isInteger(id) && id > 0) defined.add(id);
+        // Ids are handed out from 1, so 0 and negative ids never collide with one.
+        if (isInteger(id)) defined.add(id);
       }
       const parent = component || (body && depth === 0);
       for (const key of CHILD_KEYS) walk(own(value, key), parent, depth + 1, stack);
