@@ -428,12 +428,12 @@ function values(
   if (minOk && maxOk && effectiveMin > effectiveMax) {
     ctx.add([...path, 'min_values'], FieldErrorCode.ComponentRangeInverted, `min_values (${effectiveMin}) must not exceed max_values (${effectiveMax}).`);
   }
-  if (options !== undefined) {
-    if (min !== undefined && min > options)
-      ctx.add([...path, 'min_values'], FieldErrorCode.ValuesExceedOptions, `Must not exceed the number of options (${options}); received ${min}.`);
-    if (max !== undefined && max > options)
-      ctx.add([...path, 'max_values'], FieldErrorCode.ValuesExceedOptions, `Must not exceed the number of options (${options}); received ${max}.`);
-  }
+  // Without options to count (a select of another kind, or options refused), nothing exceeds them.
+  const most = options ?? Infinity;
+  if ((min ?? 0) > most)
+    ctx.add([...path, 'min_values'], FieldErrorCode.ValuesExceedOptions, `Must not exceed the number of options (${most}); received ${min}.`);
+  if ((max ?? 0) > most)
+    ctx.add([...path, 'max_values'], FieldErrorCode.ValuesExceedOptions, `Must not exceed the number of options (${most}); received ${max}.`);
   const isRequired = own(record, 'required');
   if (ctx.kind === 'modal' && min === 0 && isRequired !== false) {
     ctx.add(

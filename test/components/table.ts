@@ -440,6 +440,25 @@ export const componentCases: ComponentCase[] = [
     err(`${b0}.default_values`, DEFAULTS),
   ),
   bad('channel_types on a user select', 'message', legacy(row(autoSelect(5, 'u', { channel_types: [0] }))), err(`${b0}.channel_types`, NOT_ALLOWED)),
+  // A bound that is itself refused is not used to judge the other bound or the defaults.
+  bad(
+    'min_values given as a word, with two default users',
+    'message',
+    legacy(row(autoSelect(5, 'u', { min_values: 'two', default_values: [user('1'), user('2')] }))),
+    err(`${b0}.min_values`, NUMBER),
+  ),
+  bad(
+    'max_values given as a word, with min_values 2',
+    'message',
+    legacy(row(autoSelect(5, 'u', { min_values: 2, max_values: 'x' }))),
+    err(`${b0}.max_values`, NUMBER),
+  ),
+  bad(
+    'max_values given as a word, with two default users',
+    'message',
+    legacy(row(autoSelect(5, 'u', { max_values: 'x', default_values: [user('1'), user('2')] }))),
+    err(`${b0}.max_values`, NUMBER),
+  ),
   bad('a channel type listed twice', 'message', legacy(row(autoSelect(8, 'c', { channel_types: [0, 0] }))), err(`${b0}.channel_types[1]`, DUPLICATE)),
   bad('an unknown channel type', 'message', legacy(row(autoSelect(8, 'c', { channel_types: [99] }))), err(`${b0}.channel_types[0]`, CHOICES)),
   bad('content of 4001 characters', 'message', { content: rep('x', 4001) }, err('content', LENGTH)),
