@@ -853,10 +853,10 @@ export class ComponentTreeError extends Error {}
  * A copy of `components` (an array of components) where every component whose `id` is missing,
  * null or 0 gets the next integer from 1 up that no component of the tree defines, in document
  * order (a component before its children; its `components`, then `accessory`, then `component`).
- * With `body`, `components` is a message or modal body whose `components` are filled.
+ * `components` may also be a message or modal body (an object at the top), whose `components` are filled.
  * The input is untouched. Throws {@link ComponentTreeError} on a cycle or on nesting deeper than 32.
  */
-export function fillIds<Tree>(components: Tree, body = false): Tree {
+export function fillIds<Tree>(components: Tree): Tree {
   const defined = new Set<number>();
   const order: object[] = [];
   let visited = 0;
@@ -881,7 +881,8 @@ export function fillIds<Tree>(components: Tree, body = false): Tree {
         // Ids are handed out from 1, so 0 and negative ids never collide with one.
         if (isInteger(id)) defined.add(id);
       }
-      const parent = component || (body && depth === 0);
+      // The children of a component are components, and so are those of a body at the top.
+      const parent = component || depth === 0;
       for (const key of CHILD_KEYS) walk(own(value, key), parent, depth + 1, stack);
       for (const key of Object.keys(value)) if (!CHILD_KEYS.includes(key)) walk(own(value, key), false, depth + 1, stack);
     }
