@@ -102,6 +102,13 @@ describe('fillComponentIds', () => {
     expect(filled).toEqual([{ type: 1, id: 1, components: [{ type: 3, id: 2, custom_id: 's', options: [{ label: 'a', value: 'a', emoji: { name: 'x' } }] }] }]);
   });
 
+  it('copies null, false, 0 and empty values as they are', () => {
+    const components = [{ type: 1, components: [{ type: 2, style: 5, url: 'https://example.com', label: '', emoji: null, disabled: false, id: null }] }];
+    expect(fillComponentIds(components as never)).toEqual([
+      { type: 1, id: 1, components: [{ type: 2, id: 2, style: 5, url: 'https://example.com', label: '', emoji: null, disabled: false }] },
+    ]);
+  });
+
   it('keeps __proto__ keys as data and pollutes nothing', () => {
     const input = JSON.parse('[{"type":10,"content":"x","__proto__":{"polluted":true}}]');
     const [copy] = fillComponentIds(input) as Record<string, unknown>[];
@@ -120,7 +127,9 @@ describe('fillComponentIds', () => {
     expect(() => fillComponentIds(null as never)).toThrow(TypeError);
     const row: Record<string, unknown> = { type: 1 };
     row.components = [row];
-    expect(() => fillComponentIds([row] as never)).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/cycle/) }));
+    expect(() => fillComponentIds([row] as never)).toThrow(
+      expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/The tree holds a cycle: an object contains itself\.$/) }),
+    );
     let deep: unknown = { type: 10, content: 'x' };
     for (let i = 0; i < 100; i++) deep = { type: 17, components: [deep] };
     expect(() => fillComponentIds([deep] as never)).toThrow(
