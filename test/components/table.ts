@@ -309,6 +309,14 @@ export const componentCases: ComponentCase[] = [
   bad('a link button with a url that does not parse', 'message', legacy(row(link('not a url'))), err(`${b0}.url`, URL)),
   bad('a link url of 513 characters', 'message', legacy(row(link(`https://example.com/${rep('a', 513 - 20)}`))), err(`${b0}.url`, LENGTH)),
   bad('a link button with neither label nor emoji', 'message', legacy(row({ type: 2, style: 5, url: 'https://example.com' })), err(b0, LABEL_OR_EMOJI)),
+  bad('a link button with a sku_id', 'message', legacy(row(link('https://example.com', { sku_id: '1' }))), err(`${b0}.sku_id`, NOT_ALLOWED)),
+  bad(
+    'a button of an unknown style, unlabelled, with a custom_id of 101 characters: the style and the custom_id are reported',
+    'message',
+    legacy(row({ type: 2, style: 7, custom_id: rep('c', 101) })),
+    err(`${b0}.style`, CHOICES),
+    err(`${b0}.custom_id`, LENGTH),
+  ),
   bad('a premium button without a sku_id', 'message', legacy(row({ type: 2, style: 6 })), err(`${b0}.sku_id`, REQUIRED)),
   bad(
     'a premium button with custom_id, label, url and emoji',
