@@ -576,3 +576,44 @@ describe('error sentences', () => {
     expect(validateModal(body).errors).toEqual([{ path, code: 'COMPONENT_TYPE_INVALID', message }]);
   });
 });
+
+// Every field the spec lists for a component type, each with a value it accepts: none may be refused as unknown.
+describe('every field of each component type', () => {
+  const emoji = { id: '123456789012345678', name: 'sword', animated: false };
+  const option = (value: string) => ({ label: value, value, description: 'd', default: false });
+  const selectFields = { custom_id: 's', placeholder: 'p', min_values: 1, max_values: 1, required: true, disabled: false };
+  const media = { url: 'https://cdn.example.com/a.png' };
+  const inRow = (component: unknown) => ({ components: [{ type: 1, id: 1, components: [component] }] });
+  const inV2 = (component: unknown) => ({ flags: V2_FLAG, components: [component] });
+  const inLabel = (component: unknown) => ({ custom_id: 'm', title: 't', components: [{ type: 18, label: 'L', description: 'D', component }] });
+  it.each([
+    ['Button (custom_id)', inRow({ type: 2, id: 2, style: 1, label: 'x', emoji, custom_id: 'b', disabled: true })],
+    ['Button (url)', inRow({ type: 2, style: 5, label: 'x', emoji, url: 'https://example.com', disabled: true })],
+    ['Button (sku_id)', inRow({ type: 2, style: 6, sku_id: '1180218955160375406', disabled: true })],
+    ['String Select', inRow({ type: 3, ...selectFields, options: [{ ...option('a'), emoji }] })],
+    ['User Select', inRow({ type: 5, ...selectFields, default_values: [{ id: '1', type: 'user' }] })],
+    ['Role Select', inRow({ type: 6, ...selectFields, default_values: [{ id: '1', type: 'role' }] })],
+    ['Mentionable Select', inRow({ type: 7, ...selectFields, default_values: [{ id: '1', type: 'role' }] })],
+    ['Channel Select', inRow({ type: 8, ...selectFields, channel_types: [0], default_values: [{ id: '1', type: 'channel' }] })],
+    ['Section', inV2({ type: 9, components: [{ type: 10, content: 'x' }], accessory: { type: 11, media } })],
+    ['Text Display', inV2({ type: 10, id: 3, content: 'x' })],
+    ['Thumbnail', inV2({ type: 9, components: [{ type: 10, content: 'x' }], accessory: { type: 11, media, description: 'alt', spoiler: true } })],
+    ['Media Gallery', inV2({ type: 12, items: [{ media, description: 'alt', spoiler: true }] })],
+    ['File', inV2({ type: 13, file: { url: 'attachment://a.txt' }, spoiler: true, name: 'a.txt', size: 1 })],
+    ['Separator', inV2({ type: 14, divider: true, spacing: 2 })],
+    ['Container', inV2({ type: 17, components: [{ type: 10, content: 'x' }], accent_color: 0xffffff, spoiler: true })],
+    [
+      'Text Input (in an Action Row)',
+      { custom_id: 'm', title: 't', components: [{ type: 1, components: [{ type: 4, custom_id: 'i', style: 1, label: 'L' }] }] },
+    ],
+    ['Text Input', inLabel({ type: 4, custom_id: 'i', style: 2, min_length: 1, max_length: 10, required: true, value: 'v', placeholder: 'p' })],
+    ['File Upload', inLabel({ type: 19, custom_id: 'f', min_values: 1, max_values: 2, required: true })],
+    ['Radio Group', inLabel({ type: 21, custom_id: 'r', options: [option('a'), option('b')], required: true })],
+    ['Checkbox Group', inLabel({ type: 22, custom_id: 'c', options: [option('a'), option('b')], min_values: 1, max_values: 2, required: true })],
+    ['Checkbox', inLabel({ type: 23, custom_id: 'c', default: true })],
+    ['Label', inLabel({ type: 23, custom_id: 'c' })],
+  ])('%s', (_name, body) => {
+    const result = 'title' in body ? validateModal(body) : validateMessage(body);
+    expect(result).toEqual({ ok: true, errors: [] });
+  });
+});
