@@ -261,7 +261,7 @@ export function captureError(status: number, retryAfterHeader: string | null, te
   return {
     status,
     retryAfter: parseRetryAfter(retryAfterHeader, body),
-    errorCode: typeof code === 'number' && Number.isSafeInteger(code) ? code : 0,
+    errorCode: Number.isSafeInteger(code) ? (code as number) : 0,
     // A server may echo a secret as the code itself: it is scrubbed like everything else.
     oauthError: typeof error === 'string' && OAUTH_ERROR.test(error) ? redact(error, secrets) : '',
     // Each text is redacted whole, then cut: a cut first could split a secret and leave its start behind.

@@ -57,6 +57,17 @@ describe('device flow against a hostile service', () => {
     expect(shown).toBe(false);
   });
 
+  it.each([
+    [204, 'the device authorization response was refused: unexpected HTTP response status code'],
+    [205, 'the device authorization response was refused: unexpected HTTP response status code'],
+    [304, 'the device authorization request failed with HTTP 304'],
+  ])('reports a bodiless %i as an HTTPError of that status', async (status, sentence) => {
+    handler = (_req, _body, res) => res.writeHead(status).end();
+    const error = await rejected<ClientResultError>(client.getTokenFromDevice({ onUserCode: () => undefined }));
+    expect(error).toMatchObject({ type: 'HTTPError', code: 'ERR_HTTP', status });
+    expect(error.message).toBe(`client.getTokenFromDevice: ${sentence}.`);
+  });
+
   it('stops reading a body over 1 MiB', async () => {
     handler = (_req, _body, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
@@ -153,6 +164,17 @@ describe('provisional tokens against a hostile service', () => {
     const error = await rejected<ClientResultError>(client.getProvisionalToken({ externalAuthType: 'STEAM_SESSION_TICKET', externalAuthToken: secret }));
     expect(error.message).toContain('m'.repeat(285));
     for (const text of [error.message, error.responseBody, inspect(error), JSON.stringify(error)]) expect(text).not.toContain(secret.slice(0, 12));
+  });
+
+  it.each([
+    [500, true],
+    [503, true],
+    [400, false],
+    [404, false],
+  ])('reports a %i as retryable: %s', async (status, retryable) => {
+    handler = (_req, _body, res) => sendJson(res, status, { message: 'no', code: 0 });
+    const error = await rejected<ClientResultError>(client.getProvisionalToken({ externalAuthType: 'OIDC', externalAuthToken: secret }));
+    expect(error).toMatchObject({ type: 'HTTPError', status, retryable });
   });
 
   it('reports a 429 as retryable with the service retry_after', async () => {
