@@ -648,6 +648,12 @@ export const componentCases: ComponentCase[] = [
     modal(label(autoSelect(6, 'r', { min_values: 0, required: true }))),
     err(`${l0}.min_values`, REQUIRED_MIN),
   ),
+  bad(
+    'an emoji on a Radio Group option, refused and not read',
+    'modal',
+    modal(label({ ...radio('r', 2), options: [option('a', { emoji: 5 }), option('b')] })),
+    err(`${l0}.options[0].emoji`, NOT_ALLOWED),
+  ),
   bad('a Text Input of style 3', 'modal', modal(label(input('t', { style: 3 }))), err(`${l0}.style`, CHOICES)),
   bad('a Text Input without a style', 'modal', modal(label({ type: 4, custom_id: 't' })), err(`${l0}.style`, REQUIRED)),
   bad('a Text Input min_length of 4001', 'modal', modal(label(input('t', { min_length: 4001 }))), err(`${l0}.min_length`, MAX)),
