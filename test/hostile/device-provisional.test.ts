@@ -86,6 +86,19 @@ describe('device flow against a hostile service', () => {
     expect(error.message).toMatch(/larger than 1048576 bytes/);
   });
 
+  it('reports what the last poll met, not what an earlier poll was told: a pending answer, then a dropped connection, is a NetworkError', async () => {
+    let polls = 0;
+    handler = (req, _body, res) => {
+      if (req.url?.endsWith('/device/authorize')) return sendJson(res, 200, GOOD_DEVICE);
+      if (++polls === 1) return sendJson(res, 400, { error: 'authorization_pending' });
+      req.socket.destroy();
+    };
+    const error = await rejected<ClientResultError>(client.getTokenFromDevice({ onUserCode: () => undefined }));
+    expect(polls).toBe(2);
+    expect(error).toMatchObject({ type: 'NetworkError', retryable: true });
+    expect(error.oauthError).toBe('');
+  });
+
   it('refuses a token response that is not a usable Bearer token, and keeps the device code out of every error', async () => {
     handler = (req, body, res) => {
       if (req.url?.endsWith('/device/authorize')) return sendJson(res, 200, GOOD_DEVICE);
