@@ -467,6 +467,12 @@ export const componentCases: ComponentCase[] = [
     legacy(row(autoSelect(5, 'u', { max_values: 'x', default_values: [user('1'), user('2')] }))),
     err(`${b0}.max_values`, NUMBER),
   ),
+  bad(
+    'channel_types on a user select, refused and not read',
+    'message',
+    legacy(row(autoSelect(5, 'u', { channel_types: [99, 99] }))),
+    err(`${b0}.channel_types`, NOT_ALLOWED),
+  ),
   bad('a channel type listed twice', 'message', legacy(row(autoSelect(8, 'c', { channel_types: [0, 0] }))), err(`${b0}.channel_types[1]`, DUPLICATE)),
   bad('an unknown channel type', 'message', legacy(row(autoSelect(8, 'c', { channel_types: [99] }))), err(`${b0}.channel_types[0]`, CHOICES)),
   bad('content of 4001 characters', 'message', { content: rep('x', 4001) }, err('content', LENGTH)),
