@@ -74,6 +74,9 @@ export const MODULES = {
     mutate: ['src/signin/token-endpoint.ts'],
     tests: [
       'test/hostile/token-endpoint.test.ts',
+      // The device flow and provisional tokens read their answers through boundedFetch and readTokenResponse.
+      'test/hostile/device-provisional.test.ts',
+      'test/device/missing-openid-client.test.ts',
       'test/token-responses.test.ts',
       'test/transport-errors.test.ts',
       'test/client-tokens.test.ts',

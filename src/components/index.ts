@@ -73,7 +73,7 @@ export function fillComponentIds(tree: unknown): unknown {
   const where = 'fillComponentIds';
   if (typeof tree !== 'object' || tree === null) throw argumentError('type', where, 'tree', 'an array of components, or a message or modal body', tree);
   try {
-    return fillIds(tree, !Array.isArray(tree));
+    return fillIds(tree);
   } catch (error) {
     if (error instanceof ComponentTreeError)
       throw argumentError('value', where, 'tree', 'a tree without cycles, at most 32 levels deep and 100000 values large', tree, error.message);

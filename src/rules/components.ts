@@ -240,6 +240,11 @@ class Context extends Reader<ComponentErrorCode> {
   }
 }
 
+/** Number.isInteger as a type guard: false for anything but a whole number. */
+function isInteger(value: unknown): value is number {
+  return Number.isInteger(value);
+}
+
 function required(ctx: Context, path: Path, why = ''): void {
   ctx.add(path, FieldErrorCode.Required, `This field is required${why}.`);
 }
@@ -286,7 +291,7 @@ function oneOf(ctx: Context, record: object, path: Path, key: string, allowed: r
   const got = field(ctx, record, path, key, need);
   if (got === undefined) return undefined;
   const { value, at } = got;
-  if (typeof value !== 'number' || !Number.isInteger(value)) {
+  if (!isInteger(value)) {
     ctx.add(at, FieldErrorCode.NumberType, `Must be an integer; received ${describeType(value)}.`);
     return undefined;
   }
@@ -335,6 +340,7 @@ function embed(ctx: Context, value: unknown, at: Path): void {
     ctx.add(at, FieldErrorCode.ModelType, `Must be an embed object; received ${describeType(value)}.`);
     return;
   }
+  const notObjects = new Set<string>();
   for (const { path, schemes } of EMBED_URL_FIELDS) {
     const [first, second] = path;
     if (second === undefined) {
@@ -343,7 +349,11 @@ function embed(ctx: Context, value: unknown, at: Path): void {
     }
     const inner = own(value, first);
     if (isRecord(inner)) url(ctx, inner, [...at, first], second, EMBED_URL_MAX_LENGTH, schemes, false);
-    else if (present(inner)) ctx.add([...at, first], FieldErrorCode.DictType, `Must be an object; received ${describeType(inner)}.`);
+    // author holds two URLs: a value that is not an object is reported once.
+    else if (present(inner) && !notObjects.has(first)) {
+      notObjects.add(first);
+      ctx.add([...at, first], FieldErrorCode.DictType, `Must be an object; received ${describeType(inner)}.`);
+    }
   }
 }
 
@@ -390,7 +400,7 @@ function customId(ctx: Context, record: object, path: Path, need: boolean): void
     ctx.add(
       [...path, 'custom_id'],
       FieldErrorCode.CustomIdDuplicated,
-      `Another component of this ${ctx.kind} already has custom_id '${value.slice(0, 100)}'; each must be unique.`,
+      `Another component of this ${ctx.kind} already has custom_id '${value}'; each must be unique.`,
     );
   }
   ctx.customIds.add(value);
@@ -414,19 +424,16 @@ function values(
   const effectiveMax = max ?? defaultMax ?? 1;
   const minOk = min !== undefined || !minSet;
   const maxOk = max !== undefined || !maxSet;
+  // Only a min_values given can pass max_values: without it the minimum is 1, and no maximum is below 1.
   if (minOk && maxOk && effectiveMin > effectiveMax) {
-    ctx.add(
-      [...path, minSet ? 'min_values' : 'max_values'],
-      FieldErrorCode.ComponentRangeInverted,
-      `min_values (${effectiveMin}) must not exceed max_values (${effectiveMax}).`,
-    );
+    ctx.add([...path, 'min_values'], FieldErrorCode.ComponentRangeInverted, `min_values (${effectiveMin}) must not exceed max_values (${effectiveMax}).`);
   }
-  if (options !== undefined) {
-    if (min !== undefined && min > options)
-      ctx.add([...path, 'min_values'], FieldErrorCode.ValuesExceedOptions, `Must not exceed the number of options (${options}); received ${min}.`);
-    if (max !== undefined && max > options)
-      ctx.add([...path, 'max_values'], FieldErrorCode.ValuesExceedOptions, `Must not exceed the number of options (${options}); received ${max}.`);
-  }
+  // Without options to count (a select of another kind, or options refused), nothing exceeds them.
+  const most = options ?? Infinity;
+  if ((min ?? 0) > most)
+    ctx.add([...path, 'min_values'], FieldErrorCode.ValuesExceedOptions, `Must not exceed the number of options (${most}); received ${min}.`);
+  if ((max ?? 0) > most)
+    ctx.add([...path, 'max_values'], FieldErrorCode.ValuesExceedOptions, `Must not exceed the number of options (${most}); received ${max}.`);
   const isRequired = own(record, 'required');
   if (ctx.kind === 'modal' && min === 0 && isRequired !== false) {
     ctx.add(
@@ -473,7 +480,8 @@ function choices(ctx: Context, record: object, path: Path, min: number, max: num
     if (seen.has(value)) ctx.add([...optionAt, 'value'], FieldErrorCode.Duplicate, `Another option already has the value '${value}'; values must be unique.`);
     seen.add(value);
   });
-  return { count: Array.isArray(own(record, 'options')) ? (own(record, 'options') as unknown[]).length : 0, defaults };
+  // list() gave items, so options is an array: its whole length counts, beyond the items inspected.
+  return { count: (own(record, 'options') as unknown[]).length, defaults };
 }
 
 function button(ctx: Context, record: object, path: Path): void {
@@ -537,7 +545,7 @@ function select(ctx: Context, type: number, record: object, path: Path): void {
     const seen = new Set<unknown>();
     types?.forEach((value, i) => {
       const at = [...path, 'channel_types', i];
-      if (typeof value !== 'number' || !Number.isInteger(value)) ctx.add(at, FieldErrorCode.NumberType, `Must be an integer; received ${describeType(value)}.`);
+      if (!isInteger(value)) ctx.add(at, FieldErrorCode.NumberType, `Must be an integer; received ${describeType(value)}.`);
       else if (!CHANNEL_TYPES.has(value)) ctx.add(at, FieldErrorCode.Choices, `Value must be one of ${[...CHANNEL_TYPES].join(', ')}; received ${value}.`);
       else if (seen.has(value)) ctx.add(at, FieldErrorCode.Duplicate, `Holds ${value} twice; each channel type may appear once.`);
       seen.add(value);
@@ -597,7 +605,7 @@ function component(ctx: Context, value: unknown, path: Path, place: Place): void
     required(ctx, [...path, 'type']);
     return;
   }
-  if (typeof type !== 'number' || !Number.isInteger(type)) {
+  if (!isInteger(type)) {
     ctx.add([...path, 'type'], FieldErrorCode.NumberType, `Must be an integer; received ${describeType(type)}.`);
     return;
   }
@@ -606,14 +614,16 @@ function component(ctx: Context, value: unknown, path: Path, place: Place): void
     return;
   }
   const name = `${COMPONENT_NAMES[type as ComponentType]} (${type})`;
+  // 'an Action Row': the one name that starts with a vowel.
+  const n = type === C.ActionRow ? 'n' : '';
   const usage = ctx.kind === 'message' ? MESSAGE_COMPONENT_TYPES : MODAL_COMPONENT_TYPES;
   // Children of a misplaced component are not walked: placement bounds the depth, so cycles end.
   if (!usage.has(type)) {
-    ctx.add([...path, 'type'], FieldErrorCode.ComponentTypeInvalid, `A ${name} cannot be used in a ${ctx.kind}.`);
+    ctx.add([...path, 'type'], FieldErrorCode.ComponentTypeInvalid, `A${n} ${name} cannot be used in a ${ctx.kind}.`);
     return;
   }
   if (!PLACES[place].types.has(type)) {
-    ctx.add([...path, 'type'], FieldErrorCode.ComponentTypeInvalid, `A ${name} cannot stand ${PLACES[place].where}.`);
+    ctx.add([...path, 'type'], FieldErrorCode.ComponentTypeInvalid, `A${n} ${name} cannot stand ${PLACES[place].where}.`);
     return;
   }
   const id = int(ctx, value, path, 'id', 0, ComponentLimits.maxId);
@@ -626,7 +636,7 @@ function component(ctx: Context, value: unknown, path: Path, place: Place): void
       );
     ctx.ids.add(id);
   }
-  onlyFields(ctx, value, path, ['type', 'id', ...FIELDS[type]!], `a ${name}`);
+  onlyFields(ctx, value, path, ['type', 'id', ...FIELDS[type]!], `a${n} ${name}`);
 
   switch (type) {
     case C.ActionRow:
@@ -746,7 +756,8 @@ function run(kind: 'message' | 'modal', work: (ctx: Context) => void): Component
 
 /** True when `flags` (a number) carries IS_COMPONENTS_V2. */
 export function hasComponentsV2(flags: unknown): boolean {
-  return typeof flags === 'number' && Number.isInteger(flags) && flags >= 0 && Math.floor(flags / MessageFlags.IsComponentsV2) % 2 === 1;
+  // A negative number's quotient rounds down to a remainder of 0 or -1, never 1.
+  return isInteger(flags) && Math.floor(flags / MessageFlags.IsComponentsV2) % 2 === 1;
 }
 
 // A field the V2 flag turns off counts only when it carries something.
@@ -842,10 +853,10 @@ export class ComponentTreeError extends Error {}
  * A copy of `components` (an array of components) where every component whose `id` is missing,
  * null or 0 gets the next integer from 1 up that no component of the tree defines, in document
  * order (a component before its children; its `components`, then `accessory`, then `component`).
- * With `body`, `components` is a message or modal body whose `components` are filled.
+ * `components` may also be a message or modal body (an object at the top), whose `components` are filled.
  * The input is untouched. Throws {@link ComponentTreeError} on a cycle or on nesting deeper than 32.
  */
-export function fillIds<Tree>(components: Tree, body = false): Tree {
+export function fillIds<Tree>(components: Tree): Tree {
   const defined = new Set<number>();
   const order: object[] = [];
   let visited = 0;
@@ -867,9 +878,11 @@ export function fillIds<Tree>(components: Tree, body = false): Tree {
       if (component) {
         order.push(value);
         const id = own(value, 'id');
-        if (typeof id === 'number' && Number.isInteger(id) && id > 0) defined.add(id);
+        // Ids are handed out from 1, so 0 and negative ids never collide with one.
+        if (isInteger(id)) defined.add(id);
       }
-      const parent = component || (body && depth === 0);
+      // The children of a component are components, and so are those of a body at the top.
+      const parent = component || depth === 0;
       for (const key of CHILD_KEYS) walk(own(value, key), parent, depth + 1, stack);
       for (const key of Object.keys(value)) if (!CHILD_KEYS.includes(key)) walk(own(value, key), false, depth + 1, stack);
     }

@@ -141,7 +141,8 @@ export function readTokenBody(body: Record<string, unknown>, expected?: IdTokenE
     return 'its token_type is not Bearer';
   }
   const expiresIn = body.expires_in;
-  if (expiresIn !== undefined && (typeof expiresIn !== 'number' || !Number.isFinite(expiresIn) || expiresIn < 0)) {
+  // Number.isFinite is false for anything but a finite number.
+  if (expiresIn !== undefined && (!Number.isFinite(expiresIn) || (expiresIn as number) < 0)) {
     return 'its expires_in is not a number of seconds of 0 or more';
   }
   for (const name of ['refresh_token', 'id_token'] as const) {
@@ -187,7 +188,7 @@ function idTokenParts(token: string): { header: Record<string, unknown>; payload
     try {
       value = JSON.parse(Buffer.from(parts[index]!, 'base64url').toString('utf8'));
     } catch {
-      value = undefined;
+      // Not JSON: value stays undefined, refused below.
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return `its id_token's ${name} is not a JSON object`;
     objects.push(value as Record<string, unknown>);
@@ -219,7 +220,7 @@ function idTokenClaimsProblem(header: Record<string, unknown>, claims: Record<st
   const now = Math.floor(Date.now() / 1000);
   for (const name of ['exp', 'iat', 'nbf', 'auth_time'] as const) {
     const value = claims[name];
-    if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value))) return `its id_token's ${name} is not a number of seconds`;
+    if (value !== undefined && !Number.isFinite(value)) return `its id_token's ${name} is not a number of seconds`;
   }
   if ((claims.exp as number) <= now - ID_TOKEN_CLOCK_TOLERANCE_S) return "its id_token has expired (check that this machine's clock is right)";
   if (claims.nbf !== undefined && (claims.nbf as number) > now + ID_TOKEN_CLOCK_TOLERANCE_S)
@@ -260,7 +261,7 @@ export function captureError(status: number, retryAfterHeader: string | null, te
   return {
     status,
     retryAfter: parseRetryAfter(retryAfterHeader, body),
-    errorCode: typeof code === 'number' && Number.isSafeInteger(code) ? code : 0,
+    errorCode: Number.isSafeInteger(code) ? (code as number) : 0,
     // A server may echo a secret as the code itself: it is scrubbed like everything else.
     oauthError: typeof error === 'string' && OAUTH_ERROR.test(error) ? redact(error, secrets) : '',
     // Each text is redacted whole, then cut: a cut first could split a secret and leave its start behind.

@@ -102,6 +102,13 @@ describe('fillComponentIds', () => {
     expect(filled).toEqual([{ type: 1, id: 1, components: [{ type: 3, id: 2, custom_id: 's', options: [{ label: 'a', value: 'a', emoji: { name: 'x' } }] }] }]);
   });
 
+  it('copies null, false, 0 and empty values as they are', () => {
+    const components = [{ type: 1, components: [{ type: 2, style: 5, url: 'https://example.com', label: '', emoji: null, disabled: false, id: null }] }];
+    expect(fillComponentIds(components as never)).toEqual([
+      { type: 1, id: 1, components: [{ type: 2, id: 2, style: 5, url: 'https://example.com', label: '', emoji: null, disabled: false }] },
+    ]);
+  });
+
   it('keeps __proto__ keys as data and pollutes nothing', () => {
     const input = JSON.parse('[{"type":10,"content":"x","__proto__":{"polluted":true}}]');
     const [copy] = fillComponentIds(input) as Record<string, unknown>[];
@@ -120,11 +127,57 @@ describe('fillComponentIds', () => {
     expect(() => fillComponentIds(null as never)).toThrow(TypeError);
     const row: Record<string, unknown> = { type: 1 };
     row.components = [row];
-    expect(() => fillComponentIds([row] as never)).toThrow(expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/cycle/) }));
+    expect(() => fillComponentIds([row] as never)).toThrow(
+      expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/The tree holds a cycle: an object contains itself\.$/) }),
+    );
     let deep: unknown = { type: 10, content: 'x' };
     for (let i = 0; i < 100; i++) deep = { type: 17, components: [deep] };
     expect(() => fillComponentIds([deep] as never)).toThrow(
       expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/deeper than 32/) }),
     );
+  });
+
+  // Depth counts every object and array from the tree's top (0): a component nested n levels in
+  // Containers stands at depth 2n - 1, its own fields one deeper.
+  const nested = (levels: number, innermost: object): unknown[] => {
+    let tree: object = innermost;
+    for (let i = 1; i < levels; i++) tree = { type: 17, components: [tree] };
+    return [tree];
+  };
+  it.each([
+    ['16 levels whose innermost object stands at depth 32', nested(16, { type: 11, media: { url: 'https://cdn.example.com/a.png' } }), true],
+    ['16 levels with one object more, at depth 33', nested(16, { type: 11, media: { url: 'https://cdn.example.com/a.png', extra: {} } }), false],
+    ['17 levels', nested(17, { type: 10, content: 'x' }), false],
+  ])('takes a tree up to 32 levels deep: %s', (_what, tree, accepted) => {
+    const fill = () => fillComponentIds(tree as never);
+    if (accepted) expect(fill).not.toThrow();
+    else
+      expect(fill).toThrow(
+        expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/The tree is nested deeper than 32 levels\.$/) }),
+      );
+  });
+
+  // Every object and every array item counts, so an array of n objects counts 1 + 2n.
+  it.each([
+    ['100000 numbers', () => Array.from({ length: 100_000 }, () => 1), true],
+    ['100001 numbers', () => Array.from({ length: 100_001 }, () => 1), false],
+    ['49999 objects and a number: 100000 exactly', () => [...Array.from({ length: 49_999 }, () => ({ type: 10, content: 'x' })), 1], true],
+    ['50000 objects', () => Array.from({ length: 50_000 }, () => ({ type: 10, content: 'x' })), false],
+    [
+      'one object 50000 times',
+      () => {
+        const one = { type: 10, content: 'x' };
+        return Array.from({ length: 50_000 }, () => one);
+      },
+      false,
+    ],
+  ])('takes a tree of up to 100000 objects and array items: %s', (_what, make, accepted) => {
+    const tree = make();
+    const fill = () => fillComponentIds(tree as never);
+    if (accepted) expect((fill() as unknown[]).length).toBe(tree.length);
+    else
+      expect(fill).toThrow(
+        expect.objectContaining({ code: 'ERR_OUT_OF_RANGE', message: expect.stringMatching(/The tree holds more than 100000 objects and array items\.$/) }),
+      );
   });
 });

@@ -57,6 +57,17 @@ describe('device flow against a hostile service', () => {
     expect(shown).toBe(false);
   });
 
+  it.each([
+    [204, 'the device authorization response was refused: unexpected HTTP response status code'],
+    [205, 'the device authorization response was refused: unexpected HTTP response status code'],
+    [304, 'the device authorization request failed with HTTP 304'],
+  ])('reports a bodiless %i as an HTTPError of that status', async (status, sentence) => {
+    handler = (_req, _body, res) => res.writeHead(status).end();
+    const error = await rejected<ClientResultError>(client.getTokenFromDevice({ onUserCode: () => undefined }));
+    expect(error).toMatchObject({ type: 'HTTPError', code: 'ERR_HTTP', status });
+    expect(error.message).toBe(`client.getTokenFromDevice: ${sentence}.`);
+  });
+
   it('stops reading a body over 1 MiB', async () => {
     handler = (_req, _body, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
@@ -73,6 +84,19 @@ describe('device flow against a hostile service', () => {
     const error = await rejected<ClientResultError>(client.getTokenFromDevice({ onUserCode: () => undefined }));
     expect(error.type).toBe('HTTPError');
     expect(error.message).toMatch(/larger than 1048576 bytes/);
+  });
+
+  it('reports what the last poll met, not what an earlier poll was told: a pending answer, then a dropped connection, is a NetworkError', async () => {
+    let polls = 0;
+    handler = (req, _body, res) => {
+      if (req.url?.endsWith('/device/authorize')) return sendJson(res, 200, GOOD_DEVICE);
+      if (++polls === 1) return sendJson(res, 400, { error: 'authorization_pending' });
+      req.socket.destroy();
+    };
+    const error = await rejected<ClientResultError>(client.getTokenFromDevice({ onUserCode: () => undefined }));
+    expect(polls).toBe(2);
+    expect(error).toMatchObject({ type: 'NetworkError', retryable: true });
+    expect(error.oauthError).toBe('');
   });
 
   it('refuses a token response that is not a usable Bearer token, and keeps the device code out of every error', async () => {
@@ -118,6 +142,19 @@ describe('provisional tokens against a hostile service', () => {
     expect(error.message).toMatch(/no access_token/);
   });
 
+  it('hands out an ID token of a provisional account, checking only that it is a JWT: the call names no issuer to hold it to', async () => {
+    const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const idToken = `${part({ alg: 'RS256' })}.${part({ iss: 'https://discord.com', sub: '1', aud: '1234567890123456789', exp: Math.floor(Date.now() / 1000) + 600 })}.c2ln`;
+    handler = (_req, _body, res) => sendJson(res, 200, { access_token: 'provisional-access', token_type: 'Bearer', expires_in: 3600, id_token: idToken });
+    await expect(client.getProvisionalToken({ externalAuthType: 'OIDC', externalAuthToken: secret })).resolves.toMatchObject({
+      accessToken: 'provisional-access',
+      idToken,
+    });
+    handler = (_req, _body, res) => sendJson(res, 200, { access_token: 'provisional-access', token_type: 'Bearer', id_token: 'not.a.jwt!' });
+    const error = await rejected<ClientResultError>(client.getProvisionalToken({ externalAuthType: 'OIDC', externalAuthToken: secret }));
+    expect(error.message).toMatch(/its id_token is not a JWT/);
+  });
+
   it('sends the documented JSON body and keeps the external token out of an error that echoes it', async () => {
     let received: unknown;
     handler = (req, body, res) => {
@@ -140,6 +177,17 @@ describe('provisional tokens against a hostile service', () => {
     const error = await rejected<ClientResultError>(client.getProvisionalToken({ externalAuthType: 'STEAM_SESSION_TICKET', externalAuthToken: secret }));
     expect(error.message).toContain('m'.repeat(285));
     for (const text of [error.message, error.responseBody, inspect(error), JSON.stringify(error)]) expect(text).not.toContain(secret.slice(0, 12));
+  });
+
+  it.each([
+    [500, true],
+    [503, true],
+    [400, false],
+    [404, false],
+  ])('reports a %i as retryable: %s', async (status, retryable) => {
+    handler = (_req, _body, res) => sendJson(res, status, { message: 'no', code: 0 });
+    const error = await rejected<ClientResultError>(client.getProvisionalToken({ externalAuthType: 'OIDC', externalAuthToken: secret }));
+    expect(error).toMatchObject({ type: 'HTTPError', status, retryable });
   });
 
   it('reports a 429 as retryable with the service retry_after', async () => {

@@ -5,7 +5,7 @@
 import dns from 'node:dns/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { Client, ClientResultError, ExternalAuthType, type TokenResult } from '../../src/index.js';
 import { rejected } from '../support/promises.js';
@@ -207,6 +207,12 @@ describe('the ID token of a token response', () => {
       () => "its id_token was issued in the future (check that this machine's clock is right)",
     ],
     ['an empty subject', (base: string) => idToken(claims(base, { sub: '' })), () => "its id_token's sub is not a non-empty string"],
+    ['a numeric subject', (base: string) => idToken(claims(base, { sub: 42 })), () => "its id_token's sub is not a non-empty string"],
+    [
+      'an audience given as a number',
+      (base: string) => idToken(claims(base, { aud: 1234 })),
+      () => 'its id_token is not meant for application 1234 (its aud claim)',
+    ],
     ['no expiry', (base: string) => idToken(claims(base, { exp: undefined })), () => 'its id_token has no exp claim'],
     ['an expiry as a string', (base: string) => idToken(claims(base, { exp: String(now() + 600) })), () => "its id_token's exp is not a number of seconds"],
     [
@@ -233,6 +239,29 @@ describe('the ID token of a token response', () => {
     expect(error).toMatchObject({ type: 'HTTPError', code: 'ERR_HTTP', status: 200, retryable: false, responseBody: '' });
     expect(error.message).toBe(`The token endpoint sent a response this client cannot use: ${phrase(ep.base)}.`);
     expect(error.message).not.toContain(GOOD.access_token);
+  });
+
+  // The clock is held still (only Date is faked), so the 30 s tolerance is tested to the second.
+  it.each([
+    ['an expiry 29 s ago', { exp: -29 }, undefined],
+    ['an expiry 30 s ago', { exp: -30 }, "its id_token has expired (check that this machine's clock is right)"],
+    ['a start 30 s ahead', { nbf: 30 }, undefined],
+    ['a start 31 s ahead', { nbf: 31 }, "its id_token is not valid yet (check that this machine's clock is right)"],
+    ['an issue time 30 s ahead', { iat: 30 }, undefined],
+    ['an issue time 31 s ahead', { iat: 31 }, "its id_token was issued in the future (check that this machine's clock is right)"],
+  ])('allows a clock 30 s off and no more: %s', async (_name, offsets, phrase) => {
+    const ep = await serve(json(400, {}));
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(1_800_000_000_500);
+      const times = Object.fromEntries(Object.entries(offsets).map(([claim, offset]) => [claim, 1_800_000_000 + offset]));
+      ep.answer(json(200, { ...GOOD, id_token: idToken({ iss: ep.base, sub: '42', aud: '1234', exp: 1_800_000_600, iat: 1_800_000_000, ...times }) }));
+      const result = ep.client().refreshToken({ refreshToken: REFRESH_TOKEN });
+      if (phrase === undefined) await expect(result).resolves.toMatchObject({ accessToken: GOOD.access_token });
+      else await expect(result).rejects.toThrow(`The token endpoint sent a response this client cannot use: ${phrase}.`);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("is held to the application the call names, not the client's default one", async () => {
@@ -367,6 +396,23 @@ describe('answers that are not a token response', () => {
     const header = Buffer.from('{"alg":"RS256"}').toString('base64url');
     const payload = await refreshFails(json(200, { ...GOOD, id_token: `${header}.${Buffer.from('[1]').toString('base64url')}.sig` }));
     expect(payload.message).toBe("The token endpoint sent a response this client cannot use: its id_token's payload is not a JSON object.");
+    const nullHeader = await refreshFails(json(200, { ...GOOD, id_token: `${Buffer.from('null').toString('base64url')}.${header}.sig` }));
+    expect(nullHeader.message).toBe("The token endpoint sent a response this client cannot use: its id_token's header is not a JSON object.");
+  });
+
+  it('refuses an ID token with a character outside base64url in one part, even one a decoder would skip', async () => {
+    const ep = await serve(json(400, {}));
+    const now = Math.floor(Date.now() / 1000);
+    const good = idToken({ iss: ep.base, sub: '42', aud: '1234', exp: now + 600, iat: now });
+    for (const token of [` ${good}`, good.replace('.', '.*'), `${good}=`]) {
+      ep.answer(json(200, { ...GOOD, id_token: token }));
+      const error = await rejected<ClientResultError>(ep.client().refreshToken({ refreshToken: REFRESH_TOKEN }));
+      expect(error.message).toBe(
+        'The token endpoint sent a response this client cannot use: its id_token is not a JWT (three base64url parts separated by dots).',
+      );
+    }
+    ep.answer(json(200, { ...GOOD, id_token: good }));
+    await expect(ep.client().refreshToken({ refreshToken: REFRESH_TOKEN })).resolves.toMatchObject({ idToken: good });
   });
 
   it.each([
