@@ -39,8 +39,23 @@ export const MODULES = {
   // the classifier, the retry loop, the store steps, cancellation and the application lookup; with
   // the bounded body reader and Retry-After parser it shares with the sign-in.
   'api/core': {
-    mutate: ['src/api/{core,prepare,attempt,classify,retry,store-steps,cancellation,call,application}.ts', 'src/shared/{bounded-body,retry-after}.ts'],
-    tests: ['test/api/client.test.ts', 'test/api/global-limit.test.ts', 'test/api/store-stall.test.ts', 'test/api/composed.test.ts'],
+    mutate: [
+      ...['core', 'prepare', 'attempt', 'classify', 'retry', 'store-steps', 'cancellation', 'call', 'application'].map((name) => `src/api/${name}.ts`),
+      'src/shared/bounded-body.ts',
+      'src/shared/retry-after.ts',
+    ],
+    tests: [
+      'test/api/client.test.ts',
+      'test/api/core-answers.test.ts',
+      'test/api/global-limit.test.ts',
+      'test/api/store-stall.test.ts',
+      'test/api/composed.test.ts',
+      'test/api/messages.test.ts',
+      'test/hostile/platform-api.test.ts',
+      'test/lobbies/server-errors.test.ts',
+      // The sign-in's reads of a token answer: the shared body bound and Retry-After parser.
+      'test/hostile/token-endpoint.test.ts',
+    ],
   },
   'api/stores': {
     mutate: ['src/api/memory-store.ts', 'src/api/redis-store.ts'],
