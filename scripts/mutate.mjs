@@ -59,7 +59,15 @@ export const MODULES = {
   },
   'api/stores': {
     mutate: ['src/api/memory-store.ts', 'src/api/redis-store.ts'],
-    tests: ['test/api/stores.test.ts', 'test/api/store-contract.test.ts', 'test/api/redis-store.test.ts'],
+    tests: [
+      'test/api/stores.test.ts',
+      'test/api/store-contract.test.ts',
+      'test/api/memory-store.test.ts',
+      'test/api/redis-store.test.ts',
+      'test/api/store-stall.test.ts',
+      // PlatformApi on the default store: the memory store's synchronous steps.
+      'test/api/client.test.ts',
+    ],
   },
   'emulator/kernel': {
     mutate: ['src/emulator/kernel/**/*.ts', '!src/emulator/kernel/ratelimit.ts'],
