@@ -47,6 +47,7 @@ export const MODULES = {
     tests: [
       'test/api/client.test.ts',
       'test/api/core-answers.test.ts',
+      'test/api/core-calls.test.ts',
       'test/api/global-limit.test.ts',
       'test/api/store-stall.test.ts',
       'test/api/composed.test.ts',

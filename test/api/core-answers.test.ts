@@ -46,14 +46,22 @@ const limited = (retryAfter: number, global = false) => ({ message: 'You are bei
 
 describe('what the rate-limit store is told of an answer', () => {
   it.each<[string, Reply, RateLimitOutcome]>([
-    ['a success with bucket headers', { ...ok, headers: BUCKET }, { sent: true, bucket: { hash: 'abc', limit: 5, remaining: 4, resetAfterMs: 1500 }, invalid: false }],
+    [
+      'a success with bucket headers',
+      { ...ok, headers: BUCKET },
+      { sent: true, bucket: { hash: 'abc', limit: 5, remaining: 4, resetAfterMs: 1500 }, invalid: false },
+    ],
     ['a success without them: the route has no bucket', ok, { sent: true, bucket: null, invalid: false }],
     [
       'a bucket hash of 128 characters',
       { ...ok, headers: { ...BUCKET, 'x-ratelimit-bucket': 'h'.repeat(128) } },
       { sent: true, bucket: { hash: 'h'.repeat(128), limit: 5, remaining: 4, resetAfterMs: 1500 }, invalid: false },
     ],
-    ['a bucket hash longer than 128 characters is no bucket', { ...ok, headers: { ...BUCKET, 'x-ratelimit-bucket': 'h'.repeat(129) } }, { sent: true, bucket: null, invalid: false }],
+    [
+      'a bucket hash longer than 128 characters is no bucket',
+      { ...ok, headers: { ...BUCKET, 'x-ratelimit-bucket': 'h'.repeat(129) } },
+      { sent: true, bucket: null, invalid: false },
+    ],
     ['an empty bucket hash is no bucket', { ...ok, headers: { ...BUCKET, 'x-ratelimit-bucket': '' } }, { sent: true, bucket: null, invalid: false }],
     ['no X-RateLimit-Limit is no bucket', { ...ok, headers: without('x-ratelimit-limit') }, { sent: true, bucket: null, invalid: false }],
     ['no X-RateLimit-Remaining is no bucket', { ...ok, headers: without('x-ratelimit-remaining') }, { sent: true, bucket: null, invalid: false }],
@@ -80,7 +88,11 @@ describe('what the rate-limit store is told of an answer', () => {
       { sent: true, bucket: { hash: 'abc', limit: 5, remaining: 4, resetAfterMs: 1500 }, invalid: false },
     ],
     ["a 429 of the route's bucket", { status: 429, body: limited(0.25) }, { sent: true, invalid: true, limited: { global: false, retryAfterMs: 250 } }],
-    ['a 429 of the global limit, said in the body', { status: 429, body: limited(0.25, true) }, { sent: true, invalid: true, limited: { global: true, retryAfterMs: 250 } }],
+    [
+      'a 429 of the global limit, said in the body',
+      { status: 429, body: limited(0.25, true) },
+      { sent: true, invalid: true, limited: { global: true, retryAfterMs: 250 } },
+    ],
     [
       'a 429 of the global limit, said in a header only',
       { status: 429, body: limited(0.25), headers: { 'x-ratelimit-global': 'true' } },
