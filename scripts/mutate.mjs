@@ -66,7 +66,10 @@ export const MODULES = {
       'test/api/memory-store.test.ts',
       'test/api/redis-store.test.ts',
       'test/api/store-stall.test.ts',
-      // PlatformApi on the default store: the memory store's synchronous steps.
+      // PlatformApi on the default store (its synchronous steps, one store per service) and on
+      // stores of the caller's own that extend it.
+      'test/api/core-calls.test.ts',
+      'test/api/core-answers.test.ts',
       'test/api/client.test.ts',
     ],
   },

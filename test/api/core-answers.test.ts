@@ -81,6 +81,7 @@ describe('what the rate-limit store is told of an answer', () => {
     ['a 404 does not', { status: 404, body: { code: 10031, message: 'Unknown Lobby' } }, { sent: true, invalid: false }],
     ['a 400 does not', { status: 400, body: { code: 50035, message: 'Invalid Form Body' } }, { sent: true, invalid: false }],
     ['a 500 does not', { status: 500, body: { message: 'Internal Server Error' } }, { sent: true, invalid: false }],
+    ['a 300 is a redirect too: no word on the bucket', { status: 300, body: { id: LOBBY } }, { sent: true, invalid: false }],
     ['a redirect does not', { status: 302, headers: { location: 'https://elsewhere.example/' } }, { sent: true, invalid: false }],
     [
       'an error with bucket headers tells the bucket',

@@ -150,4 +150,88 @@ describe('MemoryRateLimitStore on a moved clock', () => {
     clock.now = 700;
     expect((await take('a')).probe).toBe(true);
   });
+
+  it('lets another request probe at once when a probe comes back unsent, and not while the probe of a new window is out', async () => {
+    const { clock, store, take, ask } = storeAt();
+    const unsent = await take('a');
+    await store.release(scope('a'), base, unsent, { sent: false });
+    const probe = await take('a');
+    await store.release(scope('a'), base, probe, { sent: true, bucket: bucket(3, 100) });
+    const old = await take('a');
+    clock.now = 100;
+    expect((await take('a')).probe).toBe(true);
+    await store.release(scope('a'), base, old, { sent: true }); // an answer of the old window, without headers
+    expect(await ask('a')).toMatchObject({ ok: false, reason: 'probe' });
+  });
+
+  it('gives back an unsent slot of a route without a bucket', async () => {
+    const { store, take } = storeAt();
+    const probe = await take('free');
+    await store.release(scope('free'), base, probe, { sent: true, bucket: null });
+    const slot = await take('free');
+    await expect(store.release(scope('free'), base, slot, { sent: false })).resolves.toBeUndefined();
+  });
+
+  it('keeps the lower count of two answers of one window, whichever comes last, and the later reset', async () => {
+    const { clock, store, take, ask } = storeAt();
+    const probe = await take('a');
+    await store.release(scope('a'), base, probe, { sent: true, bucket: bucket(4, 1000) });
+    const first = await take('a');
+    const second = await take('a');
+    await store.release(scope('a'), base, second, { sent: true, bucket: bucket(2, 1000) }); // one still out: 1 left
+    clock.now = 10;
+    await store.release(scope('a'), base, first, { sent: true, bucket: bucket(3, 900) }); // older count, earlier reset
+    await take('a');
+    clock.now = 950;
+    expect(await ask('a')).toEqual({ ok: false, reason: 'bucket', waitMs: 50 });
+  });
+
+  it.each([
+    ['within a second of the known reset: the same window, the lower count kept', 2000, 1],
+    ['past a second after it: a new window, its count taken', 2001, 4],
+  ])('takes an answer whose reset is %s', async (_name, resetAfterMs, slots) => {
+    const { store, take, ask } = storeAt();
+    const probe = await take('a');
+    await store.release(scope('a'), base, probe, { sent: true, bucket: bucket(2, 1000) });
+    const out = await take('a');
+    await store.release(scope('a'), base, out, { sent: true, bucket: bucket(4, resetAfterMs) });
+    for (let i = 0; i < slots; i++) await take('a');
+    expect(await ask('a')).toMatchObject({ ok: false, reason: 'bucket' });
+  });
+
+  it('takes an answer that comes at the very end of the known window as the start of a new one', async () => {
+    const { clock, store, take, ask } = storeAt();
+    const probe = await take('a');
+    await store.release(scope('a'), base, probe, { sent: true, bucket: bucket(1, 1000) });
+    const out = await take('a');
+    clock.now = 1000;
+    await store.release(scope('a'), base, out, { sent: true, bucket: bucket(3, 1000) });
+    for (let i = 0; i < 3; i++) await take('a');
+    expect(await ask('a')).toMatchObject({ ok: false, reason: 'bucket' });
+  });
+
+  it("holds a route back for a 429's wait even before its bucket is known", async () => {
+    const { clock, store, take, ask } = storeAt();
+    const probe = await take('new');
+    await store.release(scope('new'), base, probe, { sent: true, invalid: true, limited: { global: false, retryAfterMs: 300 } });
+    clock.now = 100;
+    expect(await ask('new')).toEqual({ ok: false, reason: 'bucket', waitMs: 200 });
+    clock.now = 300;
+    expect((await take('new')).probe).toBe(true);
+  });
+
+  it('forgets everything on close(), and takes the answers of requests still out afterwards', async () => {
+    const { store, take, ask } = storeAt();
+    const probe = await take('a');
+    await store.release(scope('a'), base, probe, { sent: true, bucket: bucket(0, 60_000) });
+    const out = await take('b');
+    expect(await ask('a')).toMatchObject({ ok: false, reason: 'bucket' });
+    await store.close();
+    const late = { sent: true, invalid: true, bucket: bucket(1, 1000), limited: { global: false, retryAfterMs: 10 } };
+    await expect(store.release(scope('b'), base, out, late)).resolves.toBeUndefined();
+    const again = await take('a');
+    expect(again.probe).toBe(true);
+    await store.release(scope('a'), base, again, { sent: true, bucket: bucket(3, 1000) });
+    expect((await take('a')).probe).toBe(false); // the old bucket's empty count is gone too
+  });
 });
