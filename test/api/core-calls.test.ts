@@ -279,6 +279,12 @@ describe('where a call counts', () => {
       { route: 'GET /channels/:channel_id/messages', major: '' },
     ],
     [
+      'a channel_id given to a route without it: no major parameter',
+      { botToken: BOT_TOKEN },
+      { method: 'GET', route: '/lobbies/:lobby_id', params: { lobby_id: LOBBY, channel_id: '42' } },
+      { route: 'GET /lobbies/:lobby_id', major: '' },
+    ],
+    [
       'a Bearer token told its application',
       { accessToken: 'player-token', applicationId: '123456789012345678' },
       { method: 'GET', route: '/lobbies/:lobby_id', params: { lobby_id: LOBBY } },
@@ -297,7 +303,8 @@ describe('where a call counts', () => {
   it('a bot token that names no application counts under its own key, each token its own', async () => {
     const { service } = await serving();
     const store = track(new RecordingStore());
-    for (const botToken of ['MTI.short-first-part', 'no-dot-in-this-token', 'bm90LWFuLWlk.not-an-id', 'MA.zero']) {
+    // A first part too short, no parts at all (even when all but its last character is the base64 of an id), not an id, 0.
+    for (const botToken of ['MTI.short-first-part', 'MTIzNDU2Nzg5MDEyMzQ1Njc4x', 'bm90LWFuLWlk.not-an-id', 'MA.zero']) {
       await client({ botToken, apiBase: service.url, store }).getLobby(LOBBY);
     }
     const keys = store.scopes.map((s) => s.application);
@@ -319,6 +326,13 @@ describe('where a call counts', () => {
     expect(ask).toMatchObject({ route: 'GET /oauth2/@me', application: ask!.identity });
     // A call asks again while another holds the route's probe: every ask after the lookup is the application's.
     expect(new Set(calls.map((s) => s.application))).toEqual(new Set(['app:223456789012345678']));
+  });
+
+  it('a Bearer token whose application lookup failed asks again on its next call', async () => {
+    const { service } = await serving({ handle: () => ({ status: 401, body: { code: 40001, message: 'Unauthorized' } }) });
+    const api = client({ accessToken: 'player-token', apiBase: service.url, store: track(new MemoryRateLimitStore()) });
+    for (let i = 0; i < 2; i++) await expect(api.request(GET_LOBBY)).rejects.toMatchObject({ status: 401, route: '/oauth2/@me' });
+    expect(service.seen.map((r) => r.path)).toEqual(['/api/v10/oauth2/@me', '/api/v10/oauth2/@me']);
   });
 
   it('a call that stops waiting for the application lookup fails with its own reason', async () => {
