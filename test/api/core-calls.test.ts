@@ -4,7 +4,8 @@
 // given), and the error each way of stopping a call ends in (timeout, signal, close(), a store
 // that fails), with nothing left behind on the caller's signal.
 import { getEventListeners } from 'node:events';
-import type { IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import {
   ApiRequestError,
@@ -32,6 +33,15 @@ class RecordingStore extends MemoryRateLimitStore {
   override async acquire(scope: RateLimitScope, policy: RateLimitPolicy, id: string): Promise<AcquireResult> {
     this.scopes.push(scope);
     return super.acquire(scope, policy, id);
+  }
+}
+
+/** A store that keeps the outcome of every slot given back or reported. */
+class ReportingStore extends MemoryRateLimitStore {
+  readonly outcomes: RateLimitOutcome[] = [];
+  override async release(scope: RateLimitScope, policy: RateLimitPolicy, reservation: RateLimitReservation, outcome: RateLimitOutcome): Promise<void> {
+    this.outcomes.push(outcome);
+    return super.release(scope, policy, reservation, outcome);
   }
 }
 
@@ -382,6 +392,33 @@ describe('how a stopped call ends', () => {
     });
   });
 
+  it('close() while a request is in flight: its 429 is not retried, and the call says the client closed', async () => {
+    let answer: ((reply: Reply) => void) | undefined;
+    const server = createServer((_req, res) => {
+      answer = (reply) => res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify(reply.body));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    track({ close: () => new Promise((resolve) => server.close(resolve)) });
+    const api = client({ botToken: BOT_TOKEN, apiBase: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v10`, retries: 3 });
+    const call = api.getLobby(LOBBY).catch((e: unknown) => e);
+    while (answer === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
+    const closing = api.close();
+    answer({ status: 429, body: { message: 'slow down', retry_after: 0, global: false } });
+    await closing;
+    expect(await call).toMatchObject({
+      code: 'ERR_API_CLOSED',
+      message: 'PlatformApi.getLobby(): this PlatformApi was closed while the call waited to retry.',
+    });
+  });
+
+  it('a connection that fails counts as sent in the store: the service may have had it', async () => {
+    const { service } = await serving();
+    await service.close();
+    const store = track(new ReportingStore());
+    await expect(client({ botToken: BOT_TOKEN, apiBase: service.url, store }).getLobby(LOBBY)).rejects.toMatchObject({ code: 'ERR_API_NETWORK' });
+    expect(store.outcomes).toEqual([{ sent: true }]);
+  });
+
   it('a refused connection says it failed on the network', async () => {
     const { service } = await serving();
     await service.close();
@@ -488,6 +525,7 @@ describe('retries', () => {
   it.each<[string, Reply, Options, number]>([
     ['a 429 once per retry, and no more', { status: 429, body: { message: 'slow', retry_after: 0, global: false } }, { retries: 1 }, 2],
     ['a 503 of a GET once per server-error retry', { status: 503, body: { message: 'busy' } }, { serverErrorRetries: 1 }, 2],
+    ['never a 404, however many retries it may make', { status: 404, body: { message: 'Unknown' } }, { serverErrorRetries: 2, retries: 2 }, 1],
   ])('retries %s', async (_name, reply, options, sent) => {
     const { service } = await serving({ handle: () => reply });
     const api = client({ botToken: BOT_TOKEN, apiBase: service.url, ...options });
