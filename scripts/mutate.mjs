@@ -48,12 +48,39 @@ export const MODULES = {
   // the classifier, the retry loop, the store steps, cancellation and the application lookup; with
   // the bounded body reader and Retry-After parser it shares with the sign-in.
   'api/core': {
-    mutate: ['src/api/{core,prepare,attempt,classify,retry,store-steps,cancellation,call,application}.ts', 'src/shared/{bounded-body,retry-after}.ts'],
-    tests: ['test/api/client.test.ts', 'test/api/global-limit.test.ts', 'test/api/store-stall.test.ts', 'test/api/composed.test.ts'],
+    mutate: [
+      ...['core', 'prepare', 'attempt', 'classify', 'retry', 'store-steps', 'cancellation', 'call', 'application'].map((name) => `src/api/${name}.ts`),
+      'src/shared/bounded-body.ts',
+      'src/shared/retry-after.ts',
+    ],
+    tests: [
+      'test/api/client.test.ts',
+      'test/api/core-answers.test.ts',
+      'test/api/core-calls.test.ts',
+      'test/api/global-limit.test.ts',
+      'test/api/store-stall.test.ts',
+      'test/api/composed.test.ts',
+      'test/api/messages.test.ts',
+      'test/hostile/platform-api.test.ts',
+      'test/lobbies/server-errors.test.ts',
+      // The sign-in's reads of a token answer: the shared body bound and Retry-After parser.
+      'test/hostile/token-endpoint.test.ts',
+    ],
   },
   'api/stores': {
     mutate: ['src/api/memory-store.ts', 'src/api/redis-store.ts'],
-    tests: ['test/api/stores.test.ts', 'test/api/store-contract.test.ts', 'test/api/redis-store.test.ts'],
+    tests: [
+      'test/api/stores.test.ts',
+      'test/api/store-contract.test.ts',
+      'test/api/memory-store.test.ts',
+      'test/api/redis-store.test.ts',
+      'test/api/store-stall.test.ts',
+      // PlatformApi on the default store (its synchronous steps, one store per service) and on
+      // stores of the caller's own that extend it.
+      'test/api/core-calls.test.ts',
+      'test/api/core-answers.test.ts',
+      'test/api/client.test.ts',
+    ],
   },
   'emulator/kernel': {
     mutate: ['src/emulator/kernel/**/*.ts', '!src/emulator/kernel/ratelimit.ts'],

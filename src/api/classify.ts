@@ -22,8 +22,8 @@ const MAX_UNAVAILABLE_S = 3600;
  */
 export type Answer =
   | { kind: 'success'; status: number; value: unknown; outcome: RateLimitOutcome }
-  /** 429: `global` (the application's limit), `shared` (a resource's, not the caller's fault) or `user` (a route's bucket). */
-  | { kind: 'limited'; scope: 'global' | 'shared' | 'user'; retryAfter: number; outcome: RateLimitOutcome; error: ApiError }
+  /** 429: the application's global limit (`outcome.limited.global`), a shared limit (not counted as invalid) or a route's bucket. */
+  | { kind: 'limited'; retryAfter: number; outcome: RateLimitOutcome; error: ApiError }
   /** 500, 502, 503 or 504: `retryAfter` is the least wait before another try (0 when the service named none). */
   | { kind: 'unavailable'; retryAfter: number; outcome: RateLimitOutcome; error: ApiError }
   /** A redirect, another 4xx or 5xx, or a success whose body is not JSON. */
@@ -63,7 +63,6 @@ export function classify(response: DispatchedResponse, context: { method: string
   if (status === 429) {
     const retryAfter = Math.min(parseRetryAfter(response.retryAfter, parsed) ?? 1, MAX_LIMITED_S);
     const global = (parsed as { global?: unknown } | undefined)?.global === true || response.global === 'true';
-    const scope = global ? 'global' : response.scope === 'shared' ? 'shared' : 'user';
     // 429s of a shared limit are not the caller's fault, and the service does not count them.
     const outcome: RateLimitOutcome = {
       sent: true,
@@ -71,7 +70,7 @@ export function classify(response: DispatchedResponse, context: { method: string
       invalid: response.scope !== 'shared',
       limited: { global, retryAfterMs: Math.ceil(retryAfter * 1000) },
     };
-    return { kind: 'limited', scope, retryAfter, outcome, error: new ApiError(status, body, { ...context, retryAfter }) };
+    return { kind: 'limited', retryAfter, outcome, error: new ApiError(status, body, { ...context, retryAfter }) };
   }
   const outcome: RateLimitOutcome = { sent: true, bucket, invalid: INVALID_STATUSES.has(status), limited: undefined };
   if (RETRYABLE_STATUSES.has(status)) {

@@ -14,9 +14,12 @@ export class BoundedBody {
     this.#limit = limit;
   }
 
-  /** Whether a declared `Content-Length` fits: a larger body is refused before any of it is read. */
+  /**
+   * Whether a declared `Content-Length` fits: a larger body is refused before any of it is read.
+   * None declared (null, undefined) fits: as numbers they are 0 and NaN, neither over the limit.
+   */
   fits(contentLength: string | null | undefined): boolean {
-    return contentLength === null || contentLength === undefined || !(Number(contentLength) > this.#limit);
+    return !(Number(contentLength) > this.#limit);
   }
 
   /** Keeps a chunk; false (and the chunk dropped) once the body is over the limit, when the caller stops reading. */

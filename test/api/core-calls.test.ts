@@ -1,0 +1,545 @@
+// PlatformApi's request core from the caller's side, over real HTTP from a small local service:
+// the options and calls it refuses (each sentence naming what was wrong), what a call puts on
+// the wire, where it counts in the rate-limit store (the scope a store of the caller's own is
+// given), and the error each way of stopping a call ends in (timeout, signal, close(), a store
+// that fails), with nothing left behind on the caller's signal.
+import { getEventListeners } from 'node:events';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import {
+  ApiRequestError,
+  MemoryRateLimitStore,
+  PlatformApi,
+  type AcquireResult,
+  type ApiRequest,
+  type RateLimitOutcome,
+  type RateLimitPolicy,
+  type RateLimitReservation,
+  type RateLimitScope,
+} from '../../src/api/index.js';
+import { cleanupAfterEach } from '../support/cleanup.js';
+import { startService, type Reply, type ServiceOptions } from './service.js';
+
+// The first part of this bot token is the base64 of 123456789012345678, its application.
+const BOT_TOKEN = 'MTIzNDU2Nzg5MDEyMzQ1Njc4.calls.bot-token-secret';
+const LOBBY = '1234567890123456789';
+const { track } = cleanupAfterEach();
+type Options = ConstructorParameters<typeof PlatformApi>[0];
+
+/** A store that keeps the scope of every slot asked for, then counts as the memory store does. */
+class RecordingStore extends MemoryRateLimitStore {
+  readonly scopes: RateLimitScope[] = [];
+  override async acquire(scope: RateLimitScope, policy: RateLimitPolicy, id: string): Promise<AcquireResult> {
+    this.scopes.push(scope);
+    return super.acquire(scope, policy, id);
+  }
+}
+
+/** A store that keeps the outcome of every slot given back or reported. */
+class ReportingStore extends MemoryRateLimitStore {
+  readonly outcomes: RateLimitOutcome[] = [];
+  override async release(scope: RateLimitScope, policy: RateLimitPolicy, reservation: RateLimitReservation, outcome: RateLimitOutcome): Promise<void> {
+    this.outcomes.push(outcome);
+    return super.release(scope, policy, reservation, outcome);
+  }
+}
+
+/** A store whose every step throws `error`. */
+class FailingStore extends MemoryRateLimitStore {
+  constructor(readonly error: unknown) {
+    super();
+  }
+  override async acquire(): Promise<AcquireResult> {
+    throw this.error;
+  }
+  override async release(_s: RateLimitScope, _p: RateLimitPolicy, _r: RateLimitReservation, _o: RateLimitOutcome): Promise<void> {
+    throw this.error;
+  }
+}
+
+/** A service that records what reached it, including each request's URL and headers. */
+async function serving(options: ServiceOptions = {}) {
+  const requests: Array<{ url: string; headers: IncomingHttpHeaders }> = [];
+  const service = track(
+    await startService({
+      ...options,
+      handle: (req, body, path) => {
+        requests.push({ url: req.url ?? '', headers: req.headers });
+        return options.handle?.(req, body, path) ?? { status: 200, body: { id: LOBBY } };
+      },
+    }),
+  );
+  return { service, requests };
+}
+
+const GET_LOBBY: ApiRequest = { method: 'GET', route: '/lobbies/:lobby_id', params: { lobby_id: LOBBY } };
+const client = (options: Options) => track(new PlatformApi({ retries: 0, serverErrorRetries: 0, ...options }));
+
+describe('new PlatformApi() refuses bad options, naming the option', () => {
+  const apiBase = 'http://127.0.0.1:9/api/v10';
+  it.each<[string, Options, string, RegExp]>([
+    [
+      'a token with a space',
+      { botToken: 'abc def' },
+      'ERR_OUT_OF_RANGE',
+      /options\.botToken must be the bare token without spaces or a "Bot "\/"Bearer " prefix/,
+    ],
+    ['a token with a control character', { accessToken: 'abc\u0001def' }, 'ERR_OUT_OF_RANGE', /options\.accessToken must be the bare token/],
+    ['a token with a DEL', { accessToken: 'abc\u007fdef' }, 'ERR_OUT_OF_RANGE', /options\.accessToken must be the bare token/],
+    ['a token with its Bearer prefix, in any case', { accessToken: 'BEARER abc' }, 'ERR_OUT_OF_RANGE', /options\.accessToken must be the bare token/],
+    [
+      'an apiBase that is no URL',
+      { botToken: 'abc', apiBase: 'not a url' },
+      'ERR_OUT_OF_RANGE',
+      /options\.apiBase must be an absolute http\(s\) URL such as https:\/\/discord\.com\/api\/v10/,
+    ],
+    [
+      'an apiBase with a query',
+      { botToken: 'abc', apiBase: `${apiBase}?x=1` },
+      'ERR_OUT_OF_RANGE',
+      /options\.apiBase must be an http\(s\) URL without query, fragment or credentials/,
+    ],
+    ['an apiBase with a fragment', { botToken: 'abc', apiBase: `${apiBase}#x` }, 'ERR_OUT_OF_RANGE', /options\.apiBase must be an http\(s\) URL without query/],
+    [
+      'an apiBase with a user name',
+      { botToken: 'abc', apiBase: 'http://me@127.0.0.1:9/api' },
+      'ERR_OUT_OF_RANGE',
+      /options\.apiBase must be an http\(s\) URL without query/,
+    ],
+    [
+      'an apiBase with a password',
+      { botToken: 'abc', apiBase: 'http://:pw@127.0.0.1:9/api' },
+      'ERR_OUT_OF_RANGE',
+      /options\.apiBase must be an http\(s\) URL without query/,
+    ],
+    [
+      'a store that is a number',
+      { botToken: 'abc', store: 5 as never },
+      'ERR_INVALID_ARG_TYPE',
+      /options\.store must be a RateLimitStore \(MemoryRateLimitStore or RedisRateLimitStore\)/,
+    ],
+    ['a store that is null', { botToken: 'abc', store: null as never }, 'ERR_INVALID_ARG_TYPE', /options\.store must be a RateLimitStore/],
+    ['a store without release', { botToken: 'abc', store: { acquire() {} } as never }, 'ERR_INVALID_ARG_TYPE', /options\.store must be a RateLimitStore/],
+    ['a store without acquire', { botToken: 'abc', store: { release() {} } as never }, 'ERR_INVALID_ARG_TYPE', /options\.store must be a RateLimitStore/],
+    ['a globalLimit of 0', { botToken: 'abc', globalLimit: 0 }, 'ERR_OUT_OF_RANGE', /options\.globalLimit must be a whole number from 1 to 100000/],
+    [
+      'an invalidRequestLimit of 0',
+      { botToken: 'abc', invalidRequestLimit: 0 },
+      'ERR_OUT_OF_RANGE',
+      /options\.invalidRequestLimit must be a whole number from 1 to 10000/,
+    ],
+    [
+      '11 serverErrorRetries',
+      { botToken: 'abc', serverErrorRetries: 11 },
+      'ERR_OUT_OF_RANGE',
+      /options\.serverErrorRetries must be a whole number from 0 to 10/,
+    ],
+    ['a timeoutMs of 0', { botToken: 'abc', timeoutMs: 0 }, 'ERR_OUT_OF_RANGE', /options\.timeoutMs/],
+    [
+      'a maxResponseBytes under 1 KiB',
+      { botToken: 'abc', maxResponseBytes: 1023 },
+      'ERR_OUT_OF_RANGE',
+      /options\.maxResponseBytes must be a whole number from 1024 to 268435456/,
+    ],
+    ['0 connections', { botToken: 'abc', connections: 0 }, 'ERR_OUT_OF_RANGE', /options\.connections must be a whole number from 1 to 4096/],
+    ['an empty address', { botToken: 'abc', address: '' }, 'ERR_OUT_OF_RANGE', /options\.address/],
+    ['an applicationId that is not a snowflake', { botToken: 'abc', applicationId: '12ab' }, 'ERR_OUT_OF_RANGE', /options\.applicationId/],
+  ])('%s', (_name, options, code, message) => {
+    expect(() => new PlatformApi({ apiBase, ...options })).toThrow(expect.objectContaining({ code, message: expect.stringMatching(message) }));
+  });
+
+  it('takes a token that merely starts with the letters of a prefix, and an apiBase with a trailing slash', async () => {
+    const { service, requests } = await serving();
+    const api = client({ botToken: 'Botany.token', apiBase: `${service.url}/` });
+    expect(api.apiBase).toBe(service.url);
+    await api.getLobby(LOBBY);
+    expect(requests[0]).toMatchObject({ url: `/api/v10/lobbies/${LOBBY}`, headers: { authorization: 'Bot Botany.token' } });
+  });
+});
+
+describe('a call refused before anything is sent', () => {
+  it.each<[string, Partial<ApiRequest>, string, string]>([
+    ['a route that is not a string', { route: 5 as never }, 'ERR_INVALID_ARG_TYPE', "call.route must be a route template such as '/lobbies/:lobby_id'"],
+    ['a route without its leading slash', { route: 'lobbies' }, 'ERR_OUT_OF_RANGE', 'call.route must be a route template'],
+    ['a route with a space', { route: '/lobbies/a b' }, 'ERR_OUT_OF_RANGE', 'call.route must be a route template'],
+    ['a route with a query', { route: '/lobbies?limit=1' }, 'ERR_OUT_OF_RANGE', 'call.route must be a route template'],
+    ['a route that ends in a new line', { route: '/lobbies\n' }, 'ERR_OUT_OF_RANGE', 'call.route must be a route template'],
+    [
+      'an upper-case header name',
+      { headers: { 'X-Audit-Log-Reason': 'x' } },
+      'ERR_OUT_OF_RANGE',
+      "call.headers['X-Audit-Log-Reason'] must be a lowercase header name the client does not set itself",
+    ],
+    [
+      'a header the client sets itself',
+      { headers: { authorization: 'Bot other' } },
+      'ERR_OUT_OF_RANGE',
+      "call.headers['authorization'] must be a lowercase header name",
+    ],
+    ['a header name of 65 characters', { headers: { ['x'.repeat(65)]: 'x' } }, 'ERR_OUT_OF_RANGE', `call.headers['${'x'.repeat(64)}'] must be`],
+    [
+      'a header value with a new line',
+      { headers: { 'x-reason': 'a\r\nb' } },
+      'ERR_OUT_OF_RANGE',
+      'call.headers.x-reason must be printable ASCII of at most 256 characters',
+    ],
+    ['a header value of 257 characters', { headers: { 'x-reason': 'a'.repeat(257) } }, 'ERR_OUT_OF_RANGE', 'call.headers.x-reason must be printable ASCII'],
+    ['a header value that is not a string', { headers: { 'x-reason': 5 as never } }, 'ERR_INVALID_ARG_TYPE', 'call.headers.x-reason must be printable ASCII'],
+    ['a credential that is neither', { credential: 'Robot' as never }, 'ERR_OUT_OF_RANGE', "call.credential must be 'Bot', 'Bearer' or undefined"],
+    ['a credential that is not a string', { credential: 1 as never }, 'ERR_INVALID_ARG_TYPE', "call.credential must be 'Bot', 'Bearer' or undefined"],
+    [
+      'a call only a user may make',
+      { credential: 'Bearer' },
+      'ERR_API_CREDENTIAL',
+      "PlatformApi.request(): the service accepts GET /lobbies/:lobby_id only with a user's access token (Bearer), and this PlatformApi was made with the application's bot token (Bot). Make one with { accessToken } of the user the call acts for, granted the scope the operation needs.",
+    ],
+  ])('%s', async (_name, change, code, message) => {
+    const { service } = await serving();
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url });
+    const error = await api.request({ method: 'GET', route: '/lobbies/:lobby_id', params: { lobby_id: LOBBY }, ...change }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code, message: expect.stringContaining(message) });
+    expect(service.seen).toEqual([]);
+  });
+
+  it("refuses a call only the application may make on a player's client, with the way to make the right one", async () => {
+    const { service } = await serving();
+    const api = client({ accessToken: 'player-access-token', apiBase: service.url, applicationId: '123456789012345678' });
+    await expect(api.request({ method: 'DELETE', route: '/lobbies/:lobby_id', params: { lobby_id: LOBBY }, credential: 'Bot' })).rejects.toMatchObject({
+      code: 'ERR_API_CREDENTIAL',
+      message:
+        "PlatformApi.request(): the service accepts DELETE /lobbies/:lobby_id only with the application's bot token (Bot), and this PlatformApi was made with a user's access token (Bearer). Make one with { botToken } from the application settings.",
+    });
+    expect(service.seen).toEqual([]);
+  });
+
+  it('refuses a call on a closed client, and one whose signal is already aborted, with sentences saying so', async () => {
+    const { service } = await serving();
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url });
+    const reason = new Error('the player left');
+    const error = await api.getLobby(LOBBY, { signal: AbortSignal.abort(reason) }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'ERR_API_ABORTED', message: 'GET /lobbies/:lobby_id was aborted before it was sent.', cause: reason });
+    await api.close();
+    await api.close();
+    await expect(api.request({ method: 'GET', route: '/lobbies' })).rejects.toMatchObject({
+      code: 'ERR_API_CLOSED',
+      message: 'PlatformApi.request(): this PlatformApi is closed; create a new one.',
+    });
+    expect(service.seen).toEqual([]);
+  });
+});
+
+describe('what a call puts on the wire', () => {
+  it('sends the path with each parameter percent-encoded, the defined query values, and JSON with its content type', async () => {
+    const { service, requests: seen } = await serving();
+    const caller = client({ botToken: BOT_TOKEN, apiBase: service.url });
+    await caller.request({
+      method: 'POST',
+      route: '/lobbies/:lobby_id/things/:thing_id',
+      params: { lobby_id: 'a/b?c', thing_id: 'x y' },
+      query: { limit: 5, before: undefined, name: 'a&b' },
+      body: { n: 1 },
+      headers: { 'x-audit-log-reason': 'tidy up' },
+    });
+    await caller.request({ method: 'GET', route: '/lobbies/:lobby_id', query: { before: undefined } });
+    expect(seen.map((r) => r.url)).toEqual(['/api/v10/lobbies/a%2Fb%3Fc/things/x%20y?limit=5&name=a%26b', '/api/v10/lobbies/']);
+    expect(seen[0]!.headers).toMatchObject({
+      authorization: `Bot ${BOT_TOKEN}`,
+      'user-agent': 'social-sdk-auth (https://www.npmjs.com/package/social-sdk-auth)',
+      'content-type': 'application/json',
+      'x-audit-log-reason': 'tidy up',
+    });
+    expect(service.seen[0]!.body).toBe('{"n":1}');
+    expect(seen[1]!.headers['content-type']).toBeUndefined();
+    expect(seen[1]!.headers['user-agent']).toBe('social-sdk-auth (https://www.npmjs.com/package/social-sdk-auth)');
+  });
+
+  it('sends files alone as multipart without a payload_json part, a quote in a file name escaped', async () => {
+    const { service, requests } = await serving();
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url });
+    await api.request({ method: 'POST', route: '/lobbies/:lobby_id', params: { lobby_id: LOBBY }, files: [{ name: 'say "hi".txt', data: 'hi' }] });
+    const type = String(requests[0]!.headers['content-type']);
+    const boundary = /^multipart\/form-data; boundary=(social-sdk-auth-[0-9a-f-]{36})$/.exec(type)?.[1];
+    expect(boundary).toBeDefined();
+    expect(service.seen[0]!.body).toBe(
+      `--${boundary}\r\nContent-Disposition: form-data; name="files[0]"; filename="say %22hi%22.txt"\r\nContent-Type: application/octet-stream\r\n\r\nhi\r\n--${boundary}--\r\n`,
+    );
+  });
+});
+
+describe('where a call counts', () => {
+  const APP = 'app:123456789012345678';
+  it.each<[string, Options, ApiRequest, Partial<RateLimitScope>]>([
+    [
+      'a bot token: its application, the route template, no major parameter',
+      { botToken: BOT_TOKEN },
+      { method: 'GET', route: '/lobbies/:lobby_id', params: { lobby_id: LOBBY } },
+      { application: APP, address: 'default', route: 'GET /lobbies/:lobby_id', major: '' },
+    ],
+    [
+      "a channel's routes: the channel is the major parameter",
+      { botToken: BOT_TOKEN, address: 'eu-1' },
+      { method: 'POST', route: '/channels/:channel_id/messages', params: { channel_id: '42' } },
+      { application: APP, address: 'eu-1', route: 'POST /channels/:channel_id/messages', major: '42' },
+    ],
+    [
+      'a channel route without its parameter: an empty major',
+      { botToken: BOT_TOKEN },
+      { method: 'GET', route: '/channels/:channel_id/messages' },
+      { route: 'GET /channels/:channel_id/messages', major: '' },
+    ],
+    [
+      'a channel_id given to a route without it: no major parameter',
+      { botToken: BOT_TOKEN },
+      { method: 'GET', route: '/lobbies/:lobby_id', params: { lobby_id: LOBBY, channel_id: '42' } },
+      { route: 'GET /lobbies/:lobby_id', major: '' },
+    ],
+    [
+      'a Bearer token told its application',
+      { accessToken: 'player-token', applicationId: '123456789012345678' },
+      { method: 'GET', route: '/lobbies/:lobby_id', params: { lobby_id: LOBBY } },
+      { application: APP },
+    ],
+  ])('%s', async (_name, options, call, scope) => {
+    const { service } = await serving();
+    const store = track(new RecordingStore());
+    const api = client({ apiBase: service.url, store, ...options });
+    await api.request(call);
+    expect(store.scopes).toHaveLength(1);
+    expect(store.scopes[0]).toMatchObject(scope);
+    expect(store.scopes[0]!.identity).toMatch(/^[A-Za-z0-9_-]{22}$/);
+  });
+
+  it('a bot token that names no application counts under its own key, each token its own', async () => {
+    const { service } = await serving();
+    const store = track(new RecordingStore());
+    // A first part too short, no parts at all (even when all but its last character is the base64 of an id), not an id, 0.
+    for (const botToken of ['MTI.short-first-part', 'MTIzNDU2Nzg5MDEyMzQ1Njc4x', 'bm90LWFuLWlk.not-an-id', 'MA.zero']) {
+      await client({ botToken, apiBase: service.url, store }).getLobby(LOBBY);
+    }
+    const keys = store.scopes.map((s) => s.application);
+    expect(keys).toEqual(store.scopes.map((s) => s.identity));
+    expect(new Set(keys).size).toBe(4);
+  });
+
+  it('a Bearer token with a store of its own asks the service for its application once, even for calls made together', async () => {
+    const { service } = await serving({
+      handle: (_req, _body, path) =>
+        path === '/api/v10/oauth2/@me' ? { status: 200, body: { application: { id: '223456789012345678' } } } : { status: 200, body: {} },
+    });
+    const store = track(new RecordingStore());
+    const api = client({ accessToken: 'player-token', apiBase: service.url, store });
+    await Promise.all([api.request(GET_LOBBY), api.request(GET_LOBBY), api.request(GET_LOBBY)]);
+    await api.request(GET_LOBBY);
+    expect(service.seen.map((r) => r.path)).toEqual(['/api/v10/oauth2/@me', ...Array(4).fill(`/api/v10/lobbies/${LOBBY}`)]);
+    const [ask, ...calls] = store.scopes;
+    expect(ask).toMatchObject({ route: 'GET /oauth2/@me', application: ask!.identity });
+    // A call asks again while another holds the route's probe: every ask after the lookup is the application's.
+    expect(new Set(calls.map((s) => s.application))).toEqual(new Set(['app:223456789012345678']));
+  });
+
+  it('a Bearer token whose application lookup failed asks again on its next call', async () => {
+    const { service } = await serving({ handle: () => ({ status: 401, body: { code: 40001, message: 'Unauthorized' } }) });
+    const api = client({ accessToken: 'player-token', apiBase: service.url, store: track(new MemoryRateLimitStore()) });
+    for (let i = 0; i < 2; i++) await expect(api.request(GET_LOBBY)).rejects.toMatchObject({ status: 401, route: '/oauth2/@me' });
+    expect(service.seen.map((r) => r.path)).toEqual(['/api/v10/oauth2/@me', '/api/v10/oauth2/@me']);
+  });
+
+  it('a call that stops waiting for the application lookup fails with its own reason', async () => {
+    const { service } = await serving({ handle: (_req, _body, path) => (path === '/api/v10/oauth2/@me' ? 'hang' : { status: 200, body: { id: LOBBY } }) });
+    const api = client({ accessToken: 'player-token', apiBase: service.url, store: track(new MemoryRateLimitStore()) });
+    const waiting = api.request(GET_LOBBY, { timeoutMs: 300 }).catch((e: unknown) => e);
+    const controller = new AbortController();
+    const aborted = api.request(GET_LOBBY, { signal: controller.signal });
+    controller.abort(new Error('gone'));
+    await expect(aborted).rejects.toMatchObject({ code: 'ERR_API_ABORTED', message: 'GET /lobbies/:lobby_id was aborted by its signal.' });
+    expect(await waiting).toMatchObject({ code: 'ERR_API_TIMEOUT', route: '/lobbies/:lobby_id' });
+  });
+
+  it('two clients of one service share the default store, whichever way its base is written', async () => {
+    const { service } = await serving({ globalLimit: 2 });
+    const first = client({ botToken: BOT_TOKEN, apiBase: service.url, globalLimit: 2 });
+    const second = client({ botToken: BOT_TOKEN, apiBase: `${service.url}//`, globalLimit: 2 });
+    const results = await Promise.allSettled([first.getLobby('1'), second.getLobby('2'), first.getLobby('3'), second.getLobby('4')]);
+    expect(results.map((r) => r.status)).toEqual(Array(4).fill('fulfilled'));
+    expect(service.limited()).toBe(0);
+  });
+});
+
+describe('how a stopped call ends', () => {
+  it.each<[string, unknown, string]>([
+    ['an Error', new Error('the player left'), 'the player left'],
+    ['a string', 'the player left', 'the player left'],
+    ['anything else', 42, 'aborted'],
+  ])('a signal aborted in flight with %s: ERR_API_ABORTED, the reason as its cause', async (_name, reason, causeMessage) => {
+    const { service } = await serving({ handle: () => 'hang' });
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url });
+    const controller = new AbortController();
+    const call = api.getLobby(LOBBY, { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort(reason);
+    const error = (await call.catch((e: unknown) => e)) as ApiRequestError;
+    expect(error).toMatchObject({ code: 'ERR_API_ABORTED', message: 'GET /lobbies/:lobby_id was aborted by its signal.' });
+    expect((error.cause as Error).message).toBe(causeMessage);
+  });
+
+  it('a timeout says how long the call had', async () => {
+    const { service } = await serving({ handle: () => 'hang' });
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url, timeoutMs: 150 });
+    await expect(api.getLobby(LOBBY)).rejects.toMatchObject({
+      code: 'ERR_API_TIMEOUT',
+      message: 'GET /lobbies/:lobby_id did not finish within 150 ms (waiting for rate limits included). Raise timeoutMs or retry later.',
+    });
+  });
+
+  it('close() while a request is in flight: its 429 is not retried, and the call says the client closed', async () => {
+    let answer: ((reply: Reply) => void) | undefined;
+    const server = createServer((_req, res) => {
+      answer = (reply) => res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify(reply.body));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    track({ close: () => new Promise((resolve) => server.close(resolve)) });
+    const api = client({ botToken: BOT_TOKEN, apiBase: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v10`, retries: 3 });
+    const call = api.getLobby(LOBBY).catch((e: unknown) => e);
+    while (answer === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
+    const closing = api.close();
+    answer({ status: 429, body: { message: 'slow down', retry_after: 0, global: false } });
+    await closing;
+    expect(await call).toMatchObject({
+      code: 'ERR_API_CLOSED',
+      message: 'PlatformApi.getLobby(): this PlatformApi was closed while the call waited to retry.',
+    });
+  });
+
+  it('a connection that fails counts as sent in the store: the service may have had it', async () => {
+    const { service } = await serving();
+    await service.close();
+    const store = track(new ReportingStore());
+    await expect(client({ botToken: BOT_TOKEN, apiBase: service.url, store }).getLobby(LOBBY)).rejects.toMatchObject({ code: 'ERR_API_NETWORK' });
+    expect(store.outcomes).toEqual([{ sent: true }]);
+  });
+
+  it('a refused connection says it failed on the network', async () => {
+    const { service } = await serving();
+    await service.close();
+    const error = (await client({ botToken: BOT_TOKEN, apiBase: service.url })
+      .getLobby(LOBBY)
+      .catch((e: unknown) => e)) as ApiRequestError;
+    expect(error.code).toBe('ERR_API_NETWORK');
+    expect(error.message).toMatch(/^GET \/lobbies\/:lobby_id failed on the network: \S/);
+  });
+
+  it('close() ends a call waiting out a 429, with a sentence saying so', async () => {
+    const { service } = await serving({ handle: () => ({ status: 429, body: { message: 'slow down', retry_after: 5, global: false } }) });
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url, retries: 1 });
+    const call = api.getLobby(LOBBY, { timeoutMs: 10_000 }).catch((e: unknown) => e);
+    while (service.seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await api.close();
+    expect(await call).toMatchObject({
+      code: 'ERR_API_CLOSED',
+      message: 'PlatformApi.getLobby(): this PlatformApi was closed while the call waited for a rate limit or to retry.',
+    });
+  });
+
+  it('the guard against the invalid-request limit says how many answers, and when to retry', async () => {
+    const { service } = await serving({ handle: () => ({ status: 401, body: { code: 40001, message: 'Unauthorized' } }) });
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url, invalidRequestLimit: 1, store: track(new MemoryRateLimitStore()) });
+    await expect(api.getLobby(LOBBY)).rejects.toMatchObject({ status: 401 });
+    await expect(api.getLobby(LOBBY)).rejects.toMatchObject({
+      code: 'ERR_API_INVALID_REQUEST_GUARD',
+      retryAfter: 600,
+      message:
+        'GET /lobbies/:lobby_id was not sent: 1 answers of 401, 403 or 429 within 10 minutes would get this address blocked by the service. Fix the failing requests (credentials, permissions, rate limits) and retry after 600 s.',
+    });
+    expect(service.seen).toHaveLength(1);
+  });
+
+  it('a rate-limit wait past the timeout fails at once, saying how long it would wait', async () => {
+    const { service } = await serving({
+      handle: () => ({
+        status: 200,
+        body: {},
+        headers: { 'x-ratelimit-bucket': 'b', 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset-after': '30' },
+      }),
+    });
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url });
+    await api.getLobby(LOBBY);
+    const error = (await api.getLobby(LOBBY, { timeoutMs: 1000 }).catch((e: unknown) => e)) as ApiRequestError;
+    expect(error).toMatchObject({ code: 'ERR_API_TIMEOUT', retryAfter: 30 });
+    expect(error.message).toMatch(
+      /^GET \/lobbies\/:lobby_id would wait \d+ ms for the bucket rate limit, past its timeoutMs\. Raise timeoutMs or retry later\.$/,
+    );
+    expect(service.seen).toHaveLength(1);
+  });
+
+  it('leaves no listener on the caller’s signal once calls end, however they end', async () => {
+    const { service } = await serving({
+      handle: (_req, _body, path) => (path.endsWith('/missing') ? { status: 404, body: { message: 'Unknown' } } : { status: 200, body: {} }),
+    });
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url });
+    const { signal } = new AbortController();
+    for (let i = 0; i < 3; i++) {
+      await api.getLobby(LOBBY, { signal });
+      await api.request({ method: 'GET', route: '/lobbies/:lobby_id/missing', params: { lobby_id: LOBBY } }, { signal }).catch(() => undefined);
+    }
+    expect(getEventListeners(signal, 'abort')).toEqual([]);
+  });
+});
+
+describe('a store that fails', () => {
+  it.each<[string, unknown, Record<string, unknown>]>([
+    [
+      'with an Error: ERR_API_STORE naming the call',
+      new Error('READONLY You cannot write'),
+      { code: 'ERR_API_STORE', message: 'GET /lobbies/:lobby_id failed in the rate-limit store: READONLY You cannot write' },
+    ],
+    ['with a string', 'down', { code: 'ERR_API_STORE', message: 'GET /lobbies/:lobby_id failed in the rate-limit store: down' }],
+    [
+      'with a token in its message: redacted',
+      new Error(`bad auth Bot ${BOT_TOKEN}`),
+      { code: 'ERR_API_STORE', message: expect.not.stringContaining(BOT_TOKEN) as unknown as string },
+    ],
+    [
+      'with a message too long: cut to 1000 characters',
+      new Error('x'.repeat(5000)),
+      { message: `GET /lobbies/:lobby_id failed in the rate-limit store: ${'x'.repeat(1000)}` },
+    ],
+    [
+      'with its own typed error: its code and wait kept, the call named',
+      new ApiRequestError('ERR_API_CLOSED', 'The RedisRateLimitStore is closed; create a new one.', { retryAfter: 3 }),
+      { code: 'ERR_API_CLOSED', retryAfter: 3, message: 'GET /lobbies/:lobby_id: The RedisRateLimitStore is closed; create a new one.' },
+    ],
+  ])('%s', async (_name, thrown, expected) => {
+    const { service } = await serving();
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url, store: new FailingStore(thrown) });
+    const error = await api.getLobby(LOBBY).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiRequestError);
+    expect(error).toMatchObject({ method: 'GET', route: '/lobbies/:lobby_id', ...expected });
+    expect((error as Error).cause).toBe(thrown);
+    expect(service.seen).toEqual([]);
+  });
+});
+
+describe('retries', () => {
+  it.each<[string, Reply, Options, number]>([
+    ['a 429 once per retry, and no more', { status: 429, body: { message: 'slow', retry_after: 0, global: false } }, { retries: 1 }, 2],
+    ['a 503 of a GET once per server-error retry', { status: 503, body: { message: 'busy' } }, { serverErrorRetries: 1 }, 2],
+    ['never a 404, however many retries it may make', { status: 404, body: { message: 'Unknown' } }, { serverErrorRetries: 2, retries: 2 }, 1],
+  ])('retries %s', async (_name, reply, options, sent) => {
+    const { service } = await serving({ handle: () => reply });
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url, ...options });
+    await expect(api.getLobby(LOBBY)).rejects.toMatchObject({ status: reply.status });
+    expect(service.seen).toHaveLength(sent);
+  });
+
+  it('waits the backoff between server-error retries, doubling', async () => {
+    const { service } = await serving({ handle: () => ({ status: 503, body: { message: 'busy' } }) });
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url, serverErrorRetries: 2 });
+    await expect(api.getLobby(LOBBY)).rejects.toMatchObject({ status: 503 });
+    const at = service.seen.map((r) => r.at);
+    expect(at).toHaveLength(3);
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(100);
+    expect(at[2]! - at[1]!).toBeGreaterThanOrEqual(200);
+  });
+});
