@@ -56,6 +56,9 @@ export const MODULES = {
       'test/emulator/request-target.test.ts',
       'test/emulator/path-ids.test.ts',
       'test/lobbies/rate-limits.test.ts',
+      'test/emulator/guard.test.ts',
+      'test/lobbies/credentials.test.ts',
+      'test/lobbies/body-arrival.test.ts',
     ],
   },
   // The limits' edges with small numbers and a moved clock; rate-limits-full.test.ts (thousands of
