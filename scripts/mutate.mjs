@@ -59,6 +59,8 @@ export const MODULES = {
       'test/emulator/guard.test.ts',
       'test/lobbies/credentials.test.ts',
       'test/lobbies/body-arrival.test.ts',
+      'test/lobbies/hostile.test.ts',
+      'test/emulator/oauth-limits.test.ts',
     ],
   },
   // The limits' edges with small numbers and a moved clock; rate-limits-full.test.ts (thousands of
