@@ -61,6 +61,7 @@ export const MODULES = {
       'test/lobbies/body-arrival.test.ts',
       'test/lobbies/hostile.test.ts',
       'test/emulator/oauth-limits.test.ts',
+      'test/emulator/ids.test.ts',
     ],
   },
   // The limits' edges with small numbers and a moved clock; rate-limits-full.test.ts (thousands of
