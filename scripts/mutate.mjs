@@ -62,6 +62,7 @@ export const MODULES = {
       'test/lobbies/hostile.test.ts',
       'test/emulator/oauth-limits.test.ts',
       'test/emulator/ids.test.ts',
+      'test/emulator/reset.test.ts',
     ],
   },
   // The limits' edges with small numbers and a moved clock; rate-limits-full.test.ts (thousands of
