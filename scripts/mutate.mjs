@@ -63,6 +63,7 @@ export const MODULES = {
       'test/emulator/oauth-limits.test.ts',
       'test/emulator/ids.test.ts',
       'test/emulator/reset.test.ts',
+      'test/emulator/channel-events.test.ts',
     ],
   },
   // The limits' edges with small numbers and a moved clock; rate-limits-full.test.ts (thousands of
