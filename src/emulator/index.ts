@@ -730,7 +730,7 @@ function resetContext(ctx: EmulatorContext, server: EmulatorServer): void {
   state.clear(keptSetting);
   ctx.store.clear();
   Object.assign(ctx, openWorld(ctx.options, state));
-  ctx.rateLimits = new RateLimits();
+  ctx.rateLimits = new RateLimits(ctx.options.invalidRequestLimit);
   ctx.consent = 'approve';
   ctx.signedInUserId = ctx.options.defaultUserId;
   ctx.latencyMs = ctx.options.latencyMs;
@@ -794,7 +794,7 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
       botTokens,
       liveTokens: liveTokensOf(oauth),
       oauthHooks: OAUTH_HOOKS,
-      rateLimits: new RateLimits(),
+      rateLimits: new RateLimits(resolved.invalidRequestLimit),
       gateway: undefined,
       areas: new Map(),
       guard: new Guard(port, resolved.allowedHosts),

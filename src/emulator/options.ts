@@ -12,7 +12,7 @@ import {
   MAX_TIMER_MS,
 } from '../shared/check.js';
 import { argumentError } from '../shared/errors.js';
-import { GLOBAL_LIMIT_DEFAULT, GLOBAL_LIMIT_MAX } from './kernel/ratelimit.js';
+import { GLOBAL_LIMIT_DEFAULT, GLOBAL_LIMIT_MAX, INVALID_REQUEST_LIMIT } from './kernel/ratelimit.js';
 import type { EmulatorApplication, EmulatorGatewayOptions, EmulatorOptions, EmulatorUser } from './types.js';
 import { checkEndpointHref, type ResolvedApplication, type ResolvedOptions } from './kernel/options.js';
 
@@ -196,6 +196,7 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
   const headersTimeoutMs = checkMs(WHERE, 'options.headersTimeoutMs', o.headersTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS);
   const clock = checkFunction<() => number>(WHERE, 'options.clock', o.clock) ?? Date.now;
   const rateLimits = checkOneOf(WHERE, 'options.rateLimits', o.rateLimits, ['service', 'off'] as const, 'service');
+  const invalidRequestLimit = checkInteger(WHERE, 'options.invalidRequestLimit', o.invalidRequestLimit, 1, INVALID_REQUEST_LIMIT, INVALID_REQUEST_LIMIT);
   const dataDir = checkOptionalString(WHERE, 'options.dataDir', o.dataDir, true);
   // Device flow and provisional accounts:
   const deviceCodeTtlSeconds = checkSeconds('options.deviceCodeTtlSeconds', o.deviceCodeTtlSeconds, 600, false);
@@ -218,6 +219,7 @@ export function resolveOptions(options: EmulatorOptions | undefined): ResolvedOp
     headersTimeoutMs,
     clock,
     rateLimits,
+    invalidRequestLimit,
     dataDir,
     guilds,
     deviceCodeTtlSeconds,

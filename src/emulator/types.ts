@@ -93,6 +93,13 @@ export interface EmulatorOptions {
   /** `'service'` enforces the service's rate limits on the lobby interface (with `X-RateLimit-*` headers); `'off'` enforces none and sends no such headers. Default `'service'`. */
   rateLimits?: 'service' | 'off';
   /**
+   * How many 401, 403 and 429 answers (shared-scope 429s aside) from one address within 10
+   * minutes block it for an hour, as the service's invalid-request limit does. A whole number
+   * from 1 to 10000; lower it to test a client's handling of the block without sending 10,000 bad
+   * requests. Default `10000`.
+   */
+  invalidRequestLimit?: number;
+  /**
    * Directory for an embedded SQLite database (the optional dependency `libsql`) holding lobbies,
    * messages, invites, voice statuses, generated bot tokens and OAuth codes, grants and tokens;
    * every write is committed before it is acknowledged, and a restart with the same directory

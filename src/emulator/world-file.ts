@@ -24,6 +24,7 @@ const OPTION_KEYS = [
   'latencyMs',
   'headersTimeoutMs',
   'rateLimits',
+  'invalidRequestLimit',
   'dataDir',
   'deviceCodeTtlSeconds',
   'deviceIntervalSeconds',

@@ -7,7 +7,7 @@ import type { EmulatorContext } from '../../src/emulator/kernel/context.js';
 import { json, type Reply } from '../../src/emulator/kernel/http.js';
 import { anyone, onlyWhen, route, RouteTable } from '../../src/emulator/kernel/pipeline.js';
 import { Guard } from '../../src/emulator/kernel/guard.js';
-import { RateLimits } from '../../src/emulator/kernel/ratelimit.js';
+import { INVALID_REQUEST_LIMIT, RateLimits } from '../../src/emulator/kernel/ratelimit.js';
 
 /** A table of two areas: `games` (GET and DELETE, can be switched off) and `scores` (always on). */
 function setup() {
@@ -31,7 +31,7 @@ function setup() {
   ]);
   const ctx = {
     options: { clock: () => 0, rateLimits: 'off', applications: new Map() },
-    rateLimits: new RateLimits(),
+    rateLimits: new RateLimits(INVALID_REQUEST_LIMIT),
     serverFault: undefined,
     guard: new Guard(1, []),
   } as unknown as EmulatorContext;

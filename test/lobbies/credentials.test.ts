@@ -16,7 +16,7 @@ describe('bot tokens', () => {
   it('generates a bot token per application and accepts only the literal "Bot " prefix', async () => {
     emulator = await startLobbyEmulator({ rateLimits: 'off' });
     const token = emulator.botToken;
-    expect(token).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    expect(token).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{38}$/); // the service's shape: id, stamp, secret
     expect(token.split('.')[0]).toBe(Buffer.from(emulator.applicationId).toString('base64url'));
     expect((await call(emulator, 'POST', '/lobbies', { auth: `Bot ${token}` })).status).toBe(201);
     for (const auth of [null, token, `bot ${token}`, `BOT ${token}`, `Bot  ${token}`, `Bearer ${token}`, 'Bot ', `Bot ${token}x`]) {
@@ -94,6 +94,16 @@ describe('Bearer tokens', () => {
     emulator.revokeGrantsOf(ids[1]!);
     expect((await call(emulator, 'PUT', '/lobbies', { auth: fresh, body: { secret: 's' } })).status).toBe(401);
     expect((await call(emulator, 'PUT', '/lobbies', { auth: 'Bearer', body: { secret: 's' } })).status).toBe(401);
+  });
+
+  it.each([
+    { scopes: ['sdk.social_layer'], status: 200 },
+    { scopes: ['lobbies.write'], status: 200 },
+    { scopes: ['identify', 'openid'], status: 403 },
+  ])('takes a player token with either lobby scope: $scopes answers $status', async ({ scopes, status }) => {
+    emulator = await startLobbyEmulator({ rateLimits: 'off' });
+    const answer = await call(emulator, 'PUT', '/lobbies', { auth: bearer(emulator, ids[0]!, scopes), body: { secret: 's' } });
+    expect(answer.status).toBe(status);
   });
 
   it('never puts a credential in an answer or in the request log', async () => {

@@ -1,5 +1,6 @@
 // Raw HTTP calls to the emulator's lobby interface, written as a backend would make them without
 // the project's client, so these tests check the emulator on its own.
+import { expect } from 'vitest';
 import { startEmulator, type Emulator, type EmulatorOptions, type EmulatorUser } from '../../src/emulator/index.js';
 
 export interface Answer<T = any> {
@@ -55,4 +56,26 @@ export async function worldTextChannel(emulator: Emulator, id?: string): Promise
 export async function worldChannel(emulator: Emulator, type: 0 | 2 | 13, id?: string): Promise<string> {
   const guild = await emulator.createGuild({ name: 'Lobby Guild' });
   return (await emulator.createChannel(guild.id, { name: 'lobby', type, ...(id === undefined ? {} : { id }) })).id;
+}
+
+/** Runs `n` calls, `concurrency` at a time; `between(i)` runs before call i (to move the clock). */
+export async function burst(n: number, fn: (i: number) => Promise<Answer>, between?: (i: number) => void, concurrency = 25): Promise<Answer[]> {
+  const out: Answer[] = [];
+  for (let start = 0; start < n; start += concurrency) {
+    const batch: Promise<Answer>[] = [];
+    for (let i = start; i < Math.min(n, start + concurrency); i++) {
+      between?.(i);
+      batch.push(fn(i));
+    }
+    out.push(...(await Promise.all(batch)));
+  }
+  return out;
+}
+
+export function expect429(res: Answer, scope: string, global: boolean): void {
+  expect(res.status).toBe(429);
+  expect(res.body).toEqual({ message: 'You are being rate limited.', retry_after: expect.any(Number), global, code: 0 });
+  expect(res.headers.get('x-ratelimit-scope')).toBe(scope);
+  expect(res.headers.get('x-ratelimit-global')).toBe(String(global));
+  expect(Number(res.headers.get('retry-after'))).toBe(Math.ceil(res.body.retry_after));
 }

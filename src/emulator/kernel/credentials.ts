@@ -13,8 +13,8 @@ export type CallerProblem = 'unauthorized' | 'missing-scope';
 
 /** A bot token in the service's shape: base64 of the application id, a timestamp part, a secret part. */
 export function generateBotToken(applicationId: string): string {
-  const stamp = randomBytes(4).toString('base64url').slice(0, 6);
-  return `${Buffer.from(applicationId).toString('base64url')}.${stamp}.${randomBytes(28).toString('base64url').slice(0, 38)}`;
+  // 4 random bytes are 6 base64url characters, 28 are 38.
+  return `${Buffer.from(applicationId).toString('base64url')}.${randomBytes(4).toString('base64url')}.${randomBytes(28).toString('base64url')}`;
 }
 
 /** Scopes a Bearer token needs for the lobby interface (either one). */

@@ -29,14 +29,14 @@ export function tooMany(retryAfterSeconds: number, scope: 'user' | 'global' | 's
   );
 }
 
-/** The answer to an address blocked for `blockedMs` more milliseconds by the invalid-request limit. */
-export function blockedAddress(blockedMs: number): Reply {
+/** The answer to an address blocked for `blockedMs` more milliseconds by the invalid-request limit of `limit` answers. */
+export function blockedAddress(blockedMs: number, limit: number): Reply {
   const seconds = Math.ceil(blockedMs / 1000);
   return json(
     429,
     {
       message:
-        'You are being blocked from accessing the API temporarily due to exceeding the invalid request limit (10,000 401, 403 or 429 answers in 10 minutes).',
+        `You are being blocked from accessing the API temporarily due to exceeding the invalid request limit (${limit.toLocaleString('en-US')} 401, 403 or 429 answers in 10 minutes).`,
       retry_after: seconds,
       global: true,
       code: 0,

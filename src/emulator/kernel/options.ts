@@ -56,6 +56,7 @@ export interface ResolvedOptions {
   headersTimeoutMs: number;
   clock: () => number;
   rateLimits: 'service' | 'off';
+  invalidRequestLimit: number;
   dataDir: string | undefined;
   // Device flow and provisional accounts:
   deviceCodeTtlSeconds: number;

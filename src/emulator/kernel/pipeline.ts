@@ -219,7 +219,7 @@ function pipeline(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, r
   const enforce = ctx.options.rateLimits === 'service';
   if (enforce) {
     const blocked = limits.invalid.blockedFor(address, now);
-    if (blocked > 0) return blockedAddress(blocked);
+    if (blocked > 0) return blockedAddress(blocked, limits.invalid.limit);
   }
   const reply = answer(ctx, req, url, row, params, now, enforce, note);
   if (!enforce) return reply;

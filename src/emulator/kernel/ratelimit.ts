@@ -17,7 +17,7 @@ export interface BucketRule {
 /** The global limit: 50 requests per second per application unless raised (up to 1200). */
 export const GLOBAL_LIMIT_DEFAULT = 50;
 export const GLOBAL_LIMIT_MAX = 1200;
-/** 401, 403 and 429 answers from one address within 10 minutes that get it blocked. */
+/** 401, 403 and 429 answers from one address within 10 minutes that get it blocked (the service's; `invalidRequestLimit` lowers it). */
 export const INVALID_REQUEST_LIMIT = 10_000;
 export const INVALID_REQUEST_WINDOW_MS = 10 * 60_000;
 /** How long a blocked address stays blocked. */
@@ -64,7 +64,13 @@ export class WindowCounter {
 
 /** Counts 401/403/429 answers per address in one-second slots over a sliding ten minutes. */
 export class InvalidRequestCounter {
+  /** How many answers within the window block an address. */
+  readonly limit: number;
   readonly #slots = new Map<string, { slots: Map<number, number>; total: number; blockedUntil: number }>();
+
+  constructor(limit: number) {
+    this.limit = limit;
+  }
 
   /** Milliseconds the address stays blocked, or 0. */
   blockedFor(address: string, now: number): number {
@@ -86,7 +92,7 @@ export class InvalidRequestCounter {
     }
     entry.slots.set(second, (entry.slots.get(second) ?? 0) + 1);
     entry.total++;
-    if (entry.total >= INVALID_REQUEST_LIMIT) {
+    if (entry.total >= this.limit) {
       entry.blockedUntil = now + INVALID_REQUEST_BLOCK_MS;
       entry.slots.clear();
       entry.total = 0;
@@ -107,6 +113,10 @@ export interface RateLimitFault {
 /** Rate-limit state of one emulator. */
 export class RateLimits {
   readonly buckets = new WindowCounter();
-  readonly invalid = new InvalidRequestCounter();
+  readonly invalid: InvalidRequestCounter;
   fault: RateLimitFault | undefined;
+
+  constructor(invalidRequestLimit: number) {
+    this.invalid = new InvalidRequestCounter(invalidRequestLimit);
+  }
 }
