@@ -14,9 +14,11 @@ import { argumentError, ClientResultError } from '../shared/errors.js';
 import { DEFAULT_REFRESH_MARGIN_MS } from '../shared/schedule.js';
 import { BearerTokenState, type TokenExpirationCallback, type TokenExpirationCallbackOptions, type UpdateTokenOptions } from './bearer-token.js';
 import { loadNative, type NativeClient } from './native.js';
+import { warmUpTokenRequest } from './lazy-flows.js';
 import { openSystemBrowser } from './opener.js';
 import {
   AUTHORIZE_VIA,
+  B64TOKEN,
   checkBase,
   checkSeconds,
   DEFAULT_API_BASE,
@@ -38,7 +40,6 @@ import {
   type TokenResult,
 } from './options.js';
 import { TokenCalls } from './token-calls.js';
-import { B64TOKEN, warmUp } from './token-endpoint.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
@@ -195,9 +196,9 @@ export class Client extends EventEmitter<ClientEvents> {
     const applicationId = o.applicationId === undefined ? undefined : toSnowflake(o.applicationId, where);
     const scopes = o.scopes === undefined ? Client.defaultCommunicationScopes : checkString(where, 'scopes', o.scopes);
     const wantsOpenId = scopes.split(' ').includes('openid');
-    // The token request at the end needs openid-client and fetch: start loading them now, so the
+    // The token request at the end needs its transport and fetch: start loading them now, so the
     // loading fills the waits for the listener, the browser and the service.
-    warmUp();
+    warmUpTokenRequest();
     // A verifier is 32 bytes from the OS CSPRNG, base64url: exactly what a nonce needs.
     const nonce = o.nonce === undefined ? (wantsOpenId ? this.createAuthorizationCodeVerifier().verifier : undefined) : checkString(where, 'nonce', o.nonce);
     const pair = this.createAuthorizationCodeVerifier();

@@ -1,11 +1,14 @@
 /**
- * The device flow and provisional requests, loaded on first use: a launcher that only signs in
- * through the browser never reads them. From the bundle they load as CommonJS, whose exports an
+ * The token endpoint's transport, the device flow and provisional requests, loaded on first use:
+ * `require('social-sdk-auth')` reads none of them, and a launcher that only signs in through the
+ * browser never reads the last two. From the bundle they load as CommonJS, whose exports an
  * `import()` may put under `default`.
  */
 type DeviceModule = typeof import('./device.js');
+type TokenEndpointModule = typeof import('./token-endpoint.js');
 type ProvisionalRequestModule = typeof import('./provisional-request.js');
 let deviceModule: Promise<DeviceModule> | undefined;
+let tokenEndpointModule: Promise<TokenEndpointModule> | undefined;
 let provisionalModule: Promise<ProvisionalRequestModule> | undefined;
 function exportsOf<T extends object>(loaded: T | { default: T }, name: string): T {
   return name in loaded ? (loaded as T) : (loaded as { default: T }).default;
@@ -17,4 +20,21 @@ export function loadDevice(): Promise<DeviceModule> {
 export function loadProvisionalRequest(): Promise<ProvisionalRequestModule> {
   provisionalModule ??= import('./provisional-request.js').then((m) => exportsOf<ProvisionalRequestModule>(m, 'requestProvisionalToken'));
   return provisionalModule;
+}
+
+/** The token endpoint's transport: loaded by the first token request, or ahead of it by {@link warmUpTokenRequest}. */
+export function loadTokenEndpoint(): Promise<TokenEndpointModule> {
+  tokenEndpointModule ??= import('./token-endpoint.js').then((m) => exportsOf<TokenEndpointModule>(m, 'TokenTransport'));
+  return tokenEndpointModule;
+}
+
+/**
+ * While the player is in the browser: loads the token endpoint's transport and starts `fetch`'s
+ * set-up, so the token request that follows pays for neither. Never fails, never waits.
+ */
+export function warmUpTokenRequest(): void {
+  loadTokenEndpoint().then(
+    ({ warmUp }) => warmUp(),
+    () => undefined, // the token request itself reports a load that failed
+  );
 }
