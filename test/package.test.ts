@@ -172,6 +172,9 @@ describe('the installed tarball', () => {
     const text = js.map((f) => readFileSync(path.join(app, 'node_modules', f), 'utf8')).join('\n');
     expect(text).toMatch(/\bClient\s*=\s*class\b|class Client\b/);
     expect(text).not.toMatch(/\bTokenTransport\s*=\s*class\b|class TokenTransport\b/);
+    // Plain ASCII (other characters escaped): one "≥" in a message would make V8 hold and scan
+    // the whole file as UTF-16.
+    expect(text.match(/[^\x00-\x7F]/g) ?? []).toEqual([]);
   });
 
   it('has types for every subpath under node16 and node10 module resolution', () => {

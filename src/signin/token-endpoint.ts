@@ -67,20 +67,6 @@ export class RefusedResponse extends Error {
   }
 }
 
-/**
- * Starts initialising `fetch` while the player is still in the browser, so the token request
- * that follows does not pay for it. Never fails, never waits, never keeps the process alive (it
- * opens no socket).
- */
-export function warmUp(): void {
-  if (warmed) return;
-  warmed = true;
-  fetch('data:,')
-    .then((response) => response.arrayBuffer())
-    .catch(() => undefined);
-}
-let warmed = false;
-
 // RFC 6749 appendix A: printable ASCII. A control character here would poison the token store.
 const VSCHAR = /^[\x20-\x7E]+$/;
 const SCOPE_LIST = /^(?:[\x21\x23-\x5B\x5D-\x7E]+(?: [\x21\x23-\x5B\x5D-\x7E]+)*)?$/;
