@@ -4,7 +4,7 @@
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchBrowser } from '../scripts/lib/browser.mjs';
 import { machine, median, num, paths, quantile, requireBuild, run, table, verdict, ROOT } from './lib/common.mjs';
 
 const require = createRequire(import.meta.url);
@@ -28,7 +28,7 @@ run(async () => {
   });
   const backend = createServer(handler);
   await new Promise((resolve) => backend.listen(0, '127.0.0.1', resolve));
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  const browser = await launchBrowser();
   try {
     await emulator.setInteractionsEndpoint(`http://127.0.0.1:${backend.address().port}`);
     const guild = await emulator.createGuild({ name: 'Bench' });

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchBrowser } from './lib/browser.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -98,7 +98,7 @@ const backend = createServer(
   }),
 );
 await new Promise((resolve) => backend.listen(0, '127.0.0.1', resolve));
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const browser = await launchBrowser();
 try {
   await emulator.setInteractionsEndpoint(`http://127.0.0.1:${backend.address().port}`);
   await emulator.createGuild({ name: 'Dice Club' });

@@ -2,7 +2,7 @@
 // into an empty project with --ignore-scripts, so no compiler can run, and sign in from ESM and
 // CommonJS against the emulator the package ships.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -156,7 +156,7 @@ describe('the installed tarball', () => {
       file,
       "const pkg = require('social-sdk-auth');\n" +
         'pkg.Client.defaultCommunicationScopes;\n' +
-        "const ours = Object.keys(require.cache).filter((f) => f.includes('social-sdk-auth')).map((f) => f.slice(f.indexOf('social-sdk-auth')));\n" +
+        "const ours = Object.keys(require.cache).filter((f) => f.includes('social-sdk-auth')).map((f) => f.slice(f.lastIndexOf('social-sdk-auth')));\n" +
         'console.log(JSON.stringify(ours));\n',
     );
     const loaded = JSON.parse(run(process.execPath, [file], app)) as string[];
@@ -167,6 +167,14 @@ describe('the installed tarball', () => {
     expect(js.some((f) => /dist\/cjs\/index\.js$/.test(f))).toBe(true);
     expect(loaded.some((f) => f.endsWith('.node'))).toBe(true);
     for (const f of loaded) expect(f).not.toMatch(/emulator|tokens|desktop|electron|openid-client/);
+    // The token endpoint's transport loads with the first token request (or while the player is
+    // in the browser), not with the package: V8 would compile its text at every start-up.
+    const text = js.map((f) => readFileSync(path.join(app, 'node_modules', f), 'utf8')).join('\n');
+    expect(text).toMatch(/\bClient\s*=\s*class\b|class Client\b/);
+    expect(text).not.toMatch(/\bTokenTransport\s*=\s*class\b|class TokenTransport\b/);
+    // Plain ASCII (other characters escaped): one "≥" in a message would make V8 hold and scan
+    // the whole file as UTF-16.
+    expect(text.match(/[^\x00-\x7F]/g) ?? []).toEqual([]);
   });
 
   it('has types for every subpath under node16 and node10 module resolution', () => {

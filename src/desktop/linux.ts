@@ -7,9 +7,8 @@ import * as path from 'node:path';
 import { desktopExecLine, escapeDesktopString } from './command-line.js';
 import { checkOptions, checkString } from '../shared/check.js';
 import { argumentError } from '../shared/errors.js';
-import { DesktopError } from './errors.js';
 import { validateScheme } from './validate.js';
-import { findInPath, installHint, runTool } from './run-tool.js';
+import { findInPath, missingTool, runTool } from './run-tool.js';
 
 export interface LinuxRegisterInput {
   scheme: string;
@@ -118,13 +117,7 @@ export async function registerLinux(input: LinuxRegisterInput): Promise<LinuxReg
   const exec = desktopExecLine(input.command, 'registerUriScheme');
   // Look for xdg-mime before writing anything, so a missing tool leaves no file behind.
   const xdgMime = findInPath('xdg-mime', input.env);
-  if (!xdgMime) {
-    throw new DesktopError(
-      'ERR_MISSING_TOOL',
-      `xdg-mime was not found in PATH, so the "${input.scheme}:" scheme cannot be made the default handler; ${installHint('xdg-mime')}.`,
-      { tool: 'xdg-mime' },
-    );
-  }
+  if (!xdgMime) throw missingTool('xdg-mime', `the "${input.scheme}:" scheme cannot be made the default handler`);
   const dir = applicationsDir(input.env, 'registerUriScheme');
   await fs.mkdir(dir, { recursive: true, mode: 0o755 });
   const id = desktopFileId(input.scheme);

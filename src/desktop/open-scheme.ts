@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { checkMs, checkOptions, checkSignal, checkString } from '../shared/check.js';
 import { DesktopError } from './errors.js';
 import { applicationsDir } from './linux.js';
-import { findInPath, installHint, runTool } from './run-tool.js';
+import { findInPath, missingTool, runTool } from './run-tool.js';
 import { validateScheme } from './validate.js';
 
 export interface OpenSchemeUrlOptions {
@@ -150,12 +150,12 @@ export async function openSchemeUrl(url: string, options: OpenSchemeUrlOptions =
   const display = Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
   if (display) {
     const xdgOpen = findInPath('xdg-open', env);
-    if (!xdgOpen) throw new DesktopError('ERR_MISSING_TOOL', `xdg-open was not found in PATH; ${installHint('xdg-open')}.`, { tool: 'xdg-open' });
+    if (!xdgOpen) throw missingTool('xdg-open');
     await runTool(xdgOpen, [url], run);
     return { via: 'xdg-open' };
   }
   const xdgMime = findInPath('xdg-mime', env);
-  if (!xdgMime) throw new DesktopError('ERR_MISSING_TOOL', `xdg-mime was not found in PATH; ${installHint('xdg-mime')}.`, { tool: 'xdg-mime' });
+  if (!xdgMime) throw missingTool('xdg-mime');
   const id = (await runTool(xdgMime, ['query', 'default', `x-scheme-handler/${scheme}`], run)).trim().split('\n')[0]!.trim();
   const noDisplay = 'DISPLAY and WAYLAND_DISPLAY are not set, so xdg-open cannot hand the URL to a scheme handler';
   if (id === '' || !id.endsWith('.desktop')) {

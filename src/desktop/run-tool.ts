@@ -36,8 +36,13 @@ export function findInPath(name: string, env: NodeJS.ProcessEnv): string | undef
 }
 
 /** The hint for installing `tool`. */
-export function installHint(tool: string): string {
+function installHint(tool: string): string {
   return INSTALL_HINTS[tool] ?? `install ${tool}`;
+}
+
+/** The one error for a tool that is not installed: which, what it stops (a clause), how to install it. */
+export function missingTool(tool: string, stops?: string): DesktopError {
+  return new DesktopError('ERR_MISSING_TOOL', `${tool} was not found in PATH${stops ? `, so ${stops}` : ''}; ${installHint(tool)}.`, { tool });
 }
 
 /** Runs `file args` and resolves with its standard output; rejects with a typed error. */
@@ -71,7 +76,7 @@ export function runTool(file: string, args: readonly string[], options: RunOptio
           .trim()
           .slice(-500);
         if (err.code === 'ENOENT') {
-          reject(new DesktopError('ERR_MISSING_TOOL', `${tool} was not found; ${installHint(tool)}.`, { tool }));
+          reject(missingTool(tool));
         } else if (err.name === 'AbortError' || options.signal?.aborted) {
           reject(new DesktopError('ERR_ABORTED', `${tool} was stopped: the operation was aborted.`, { cause: options.signal?.reason }));
         } else if (err.killed) {

@@ -10,7 +10,7 @@ import { redactedError } from '../shared/redact.js';
 import type { NativeClient } from './native.js';
 import { AUTHORIZE_VIA, type AuthorizeOptions, type AuthorizeResult, type AuthorizeVia } from './options.js';
 import { failure, isDefiniteRefusal, refusedError } from './results.js';
-import { warmUp } from './token-endpoint.js';
+import { warmUpTokenRequest } from './lazy-flows.js';
 
 /** The client's options this step uses, checked by the Client. */
 export interface AuthorizeSettings {
@@ -122,7 +122,7 @@ export class AuthorizeFlow {
       this.#noDesktopClientUntil = Date.now() + this.#settings.desktopClientRecheckMs;
     }
     // The player is in the browser now: load what the token request will need meanwhile.
-    warmUp();
+    warmUpTokenRequest();
     let pending: void | Promise<void>;
     try {
       pending = this.#settings.openUrl(url);

@@ -108,8 +108,11 @@ function truncatedElf(file: string): string | undefined {
   try {
     fd = openSync(file, 'r');
     const size = fstatSync(fd).size;
-    const head = Buffer.alloc(64);
-    if (readSync(fd, head, 0, 64, 0) < 52 || head.readUInt32BE(0) !== 0x7f454c46) return undefined; // not ELF: the loader's own words will do
+    // One read covers the ELF header and, in every binary a linker writes, the program headers
+    // that follow it; a table placed further in is read on its own.
+    const head = Buffer.allocUnsafe(4096);
+    const headBytes = readSync(fd, head, 0, head.length, 0);
+    if (headBytes < 52 || head.readUInt32BE(0) !== 0x7f454c46) return undefined; // not ELF: the loader's own words will do
     const wide = head[4] === 2;
     const le = head[5] !== 2;
     const u16 = (b: Buffer, at: number) => (le ? b.readUInt16LE(at) : b.readUInt16BE(at));
@@ -121,8 +124,11 @@ function truncatedElf(file: string): string | undefined {
       : [u16(head, 0x2a), u16(head, 0x2c), u16(head, 0x2e), u16(head, 0x30)];
     let needed = Math.max(phoff + phnum * phentsize, shnum > 0 ? shoff + shnum * shentsize : 0);
     if (needed <= size) {
-      const table = Buffer.alloc(phnum * phentsize);
-      readSync(fd, table, 0, table.length, phoff);
+      let table = head.subarray(phoff, phoff + phnum * phentsize);
+      if (phoff + phnum * phentsize > headBytes) {
+        table = Buffer.alloc(phnum * phentsize);
+        readSync(fd, table, 0, table.length, phoff);
+      }
       for (let i = 0; i < phnum; i++) {
         const at = i * phentsize;
         const isLoad = (le ? table.readUInt32LE(at) : table.readUInt32BE(at)) === 1;

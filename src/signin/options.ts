@@ -232,6 +232,9 @@ export function checkBase(where: string, name: string, value: unknown, fallback:
 }
 
 /** RFC 6749 §3.3 scope tokens separated by single spaces. */
+/** RFC 6750 b64token: what a Bearer token may hold to be sent in an Authorization header. */
+export const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
 export const DEVICE_SCOPES = /^[\x21\x23-\x5B\x5D-\x7E]+(?: [\x21\x23-\x5B\x5D-\x7E]+)*$/;
 
 export function checkExternalIdentity(where: string, o: Partial<ExternalIdentityOptions>): Record<string, string> {

@@ -10,7 +10,7 @@ import type * as OidcModule from 'openid-client' with { 'resolution-mode': 'impo
 
 import { SocialSdkAuthError, type ErrorType } from '../shared/errors.js';
 import type { NativeGrant, NativeTransportResponse } from './native.js';
-import type { TokenResult } from './options.js';
+import { B64TOKEN, type TokenResult } from './options.js';
 import { redact } from '../shared/redact.js';
 import { readBounded } from '../shared/bounded-body.js';
 import { parseRetryAfter } from '../shared/retry-after.js';
@@ -67,23 +67,6 @@ export class RefusedResponse extends Error {
   }
 }
 
-/**
- * Starts initialising `fetch` while the player is still in the browser, so the token request
- * that follows does not pay for it. Never fails, never waits, never keeps the process alive (it
- * opens no socket).
- */
-export function warmUp(): void {
-  if (warmed) return;
-  warmed = true;
-  fetch('data:,')
-    .then((response) => response.arrayBuffer())
-    .catch(() => undefined);
-}
-let warmed = false;
-
-// RFC 6750 b64token: an access token anything else could not travel in an Authorization header.
-/** RFC 6750 b64token: what a Bearer token may hold to be sent in an Authorization header. */
-export const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 // RFC 6749 appendix A: printable ASCII. A control character here would poison the token store.
 const VSCHAR = /^[\x20-\x7E]+$/;
 const SCOPE_LIST = /^(?:[\x21\x23-\x5B\x5D-\x7E]+(?: [\x21\x23-\x5B\x5D-\x7E]+)*)?$/;

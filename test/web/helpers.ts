@@ -2,7 +2,7 @@
 // and a backend written as a studio would write one, on social-sdk-auth/interactions.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 
 import type { Emulator } from '../../src/emulator/index.js';
 import {
@@ -21,9 +21,10 @@ import {
   update,
 } from '../../src/interactions/index.js';
 
-/** The system Chromium, headless; `args` are added to its command line. */
-export function launchBrowser(args: string[] = []): Promise<Browser> {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', ...args] });
+/** The system Chromium, headless; `args` are added to its command line (scripts/lib/browser.mjs). */
+export async function launchBrowser(args: string[] = []): Promise<Browser> {
+  const browser = await import('../../scripts/lib/browser.mjs');
+  return browser.launchBrowser(args);
 }
 
 /** Every modal component type, each inside a Label where the service wants one. */
