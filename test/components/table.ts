@@ -467,6 +467,7 @@ export const componentCases: ComponentCase[] = [
     legacy(row(autoSelect(5, 'u', { max_values: 'x', default_values: [user('1'), user('2')] }))),
     err(`${b0}.max_values`, NUMBER),
   ),
+  ok('a channel select without channel_types', 'message', legacy(row(autoSelect(8, 'any')))),
   bad(
     'channel_types on a user select, refused and not read',
     'message',
