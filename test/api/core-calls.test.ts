@@ -356,6 +356,24 @@ describe('where a call counts', () => {
     expect(await waiting).toMatchObject({ code: 'ERR_API_TIMEOUT', route: '/lobbies/:lobby_id' });
   });
 
+  it('the default store lives while one of its clients is open, and the next client after the last closes starts afresh', async () => {
+    const { service } = await serving({
+      handle: () => ({
+        status: 200,
+        body: {},
+        headers: { 'x-ratelimit-bucket': 'b', 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset-after': '60' },
+      }),
+    });
+    const first = client({ botToken: BOT_TOKEN, apiBase: service.url });
+    const second = client({ botToken: BOT_TOKEN, apiBase: service.url });
+    await first.getLobby(LOBBY); // the store learns: none left for a minute
+    await first.close();
+    await expect(second.getLobby(LOBBY, { timeoutMs: 1000 })).rejects.toMatchObject({ code: 'ERR_API_TIMEOUT' });
+    await second.close();
+    await expect(client({ botToken: BOT_TOKEN, apiBase: service.url }).getLobby(LOBBY)).resolves.toEqual({});
+    expect(service.seen).toHaveLength(2);
+  });
+
   it('two clients of one service share the default store, whichever way its base is written', async () => {
     const { service } = await serving({ globalLimit: 2 });
     const first = client({ botToken: BOT_TOKEN, apiBase: service.url, globalLimit: 2 });

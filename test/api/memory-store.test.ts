@@ -227,7 +227,7 @@ describe('MemoryRateLimitStore on a moved clock', () => {
     const out = await take('b');
     expect(await ask('a')).toMatchObject({ ok: false, reason: 'bucket' });
     await store.close();
-    const late = { sent: true, invalid: true, bucket: bucket(1, 1000), limited: { global: false, retryAfterMs: 10 } };
+    const late = { sent: true, invalid: true, bucket: { ...bucket(1, 1000)!, hash: 'other' }, limited: { global: false, retryAfterMs: 10 } };
     await expect(store.release(scope('b'), base, out, late)).resolves.toBeUndefined();
     const again = await take('a');
     expect(again.probe).toBe(true);
