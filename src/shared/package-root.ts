@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
+const OUR_NAME = /"name"\s*:\s*"social-sdk-auth"/;
+
 /** The package's root folder: the nearest parent holding our package.json. */
 export function packageRoot(): string {
   let dir = __dirname;
@@ -8,9 +10,11 @@ export function packageRoot(): string {
     const manifest = join(dir, 'package.json');
     if (existsSync(manifest)) {
       try {
-        if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'social-sdk-auth') return dir;
+        // The name read with a pattern, not JSON.parse: parsing the whole manifest cost more than
+        // everything else this walk does, in every process's first addon call.
+        if (OUR_NAME.test(readFileSync(manifest, 'utf8'))) return dir;
       } catch {
-        // not ours; keep looking
+        // unreadable: not ours; keep looking
       }
     }
     const parent = dirname(dir);

@@ -107,35 +107,42 @@ function truncatedElf(file: string): string | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');
-    const size = fstatSync(fd).size;
     // One read covers the ELF header and, in every binary a linker writes, the program headers
-    // that follow it; a table placed further in is read on its own.
-    const head = Buffer.allocUnsafe(4096);
+    // that follow it; a table placed further in is read on its own. (Typed arrays and one-byte
+    // probes rather than Buffer and fstat: this runs in every process's first addon call.)
+    const head = new Uint8Array(4096);
     const headBytes = readSync(fd, head, 0, head.length, 0);
-    if (headBytes < 52 || head.readUInt32BE(0) !== 0x7f454c46) return undefined; // not ELF: the loader's own words will do
+    const headView = new DataView(head.buffer);
+    if (headBytes < 52 || headView.getUint32(0) !== 0x7f454c46) return undefined; // not ELF: the loader's own words will do
     const wide = head[4] === 2;
     const le = head[5] !== 2;
-    const u16 = (b: Buffer, at: number) => (le ? b.readUInt16LE(at) : b.readUInt16BE(at));
-    const word = (b: Buffer, at: number) => (wide ? Number(le ? b.readBigUInt64LE(at) : b.readBigUInt64BE(at)) : le ? b.readUInt32LE(at) : b.readUInt32BE(at));
-    const phoff = word(head, wide ? 0x20 : 0x1c);
-    const shoff = word(head, wide ? 0x28 : 0x20);
-    const [phentsize, phnum, shentsize, shnum] = wide
-      ? [u16(head, 0x36), u16(head, 0x38), u16(head, 0x3a), u16(head, 0x3c)]
-      : [u16(head, 0x2a), u16(head, 0x2c), u16(head, 0x2e), u16(head, 0x30)];
+    const u16 = (at: number) => headView.getUint16(at, le);
+    const word = (v: DataView, at: number) => (wide ? Number(v.getBigUint64(at, le)) : v.getUint32(at, le));
+    const phoff = word(headView, wide ? 0x20 : 0x1c);
+    const shoff = word(headView, wide ? 0x28 : 0x20);
+    const [phentsize, phnum, shentsize, shnum] = wide ? [u16(0x36), u16(0x38), u16(0x3a), u16(0x3c)] : [u16(0x2a), u16(0x2c), u16(0x2e), u16(0x30)];
+    const probe = new Uint8Array(1);
+    const fd2 = fd;
+    // Whether the file holds at least `end` bytes: its last one can be read.
+    const holds = (end: number) => end <= headBytes || readSync(fd2, probe, 0, 1, end - 1) === 1;
     let needed = Math.max(phoff + phnum * phentsize, shnum > 0 ? shoff + shnum * shentsize : 0);
-    if (needed <= size) {
-      let table = head.subarray(phoff, phoff + phnum * phentsize);
-      if (phoff + phnum * phentsize > headBytes) {
-        table = Buffer.alloc(phnum * phentsize);
-        readSync(fd, table, 0, table.length, phoff);
+    if (holds(needed)) {
+      let table: DataView;
+      if (phoff + phnum * phentsize <= headBytes) {
+        table = new DataView(head.buffer, phoff, phnum * phentsize);
+      } else {
+        const read = new Uint8Array(phnum * phentsize);
+        readSync(fd, read, 0, read.length, phoff);
+        table = new DataView(read.buffer);
       }
       for (let i = 0; i < phnum; i++) {
         const at = i * phentsize;
-        const isLoad = (le ? table.readUInt32LE(at) : table.readUInt32BE(at)) === 1;
+        const isLoad = table.getUint32(at, le) === 1;
         if (isLoad) needed = Math.max(needed, word(table, at + (wide ? 8 : 4)) + word(table, at + (wide ? 0x20 : 0x10)));
       }
+      if (holds(needed)) return undefined;
     }
-    return needed > size ? `the file is truncated: it has ${size} bytes, its ELF headers describe at least ${needed}` : undefined;
+    return `the file is truncated: it has ${fstatSync(fd).size} bytes, its ELF headers describe at least ${needed}`;
   } catch {
     return undefined; // unreadable here: let the loader say why
   } finally {
