@@ -57,9 +57,7 @@ const probe = await rolldown({ ...inputOptions, input: { index: entries.index } 
 // provisional requests) stay out of it: they get chunks of their own, read when first called.
 // So the sign-in chunk holds what the entry reaches through static imports alone; a chunk that
 // only dynamically loaded chunks share is not part of it.
-const probeChunks = new Map(
-  (await probe.generate(outputOptions)).output.filter((chunk) => chunk.type === 'chunk').map((chunk) => [chunk.fileName, chunk]),
-);
+const probeChunks = new Map((await probe.generate(outputOptions)).output.filter((chunk) => chunk.type === 'chunk').map((chunk) => [chunk.fileName, chunk]));
 const mainModules = new Set();
 const reached = new Set();
 const reach = (fileName) => {

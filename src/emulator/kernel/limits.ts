@@ -35,8 +35,7 @@ export function blockedAddress(blockedMs: number, limit: number): Reply {
   return json(
     429,
     {
-      message:
-        `You are being blocked from accessing the API temporarily due to exceeding the invalid request limit (${limit.toLocaleString('en-US')} 401, 403 or 429 answers in 10 minutes).`,
+      message: `You are being blocked from accessing the API temporarily due to exceeding the invalid request limit (${limit.toLocaleString('en-US')} 401, 403 or 429 answers in 10 minutes).`,
       retry_after: seconds,
       global: true,
       code: 0,
