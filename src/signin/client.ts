@@ -3,11 +3,10 @@
  * call to the part that does that job — AuthorizeFlow (the browser or desktop-client step),
  * TokenCalls (the token endpoint), AccountFlows (device flow, provisional accounts) and
  * BearerTokenState (the token the client acts with) — and ties them together in signIn.
- * TokenCalls and AccountFlows load with the first request that needs them (requests.ts).
  */
 import { EventEmitter } from 'node:events';
 
-import type { AccountFlows, AccountFlowSettings } from './account-flows.js';
+import { AccountFlows } from './account-flows.js';
 import { AuthorizationArgs, toSnowflake, type AuthorizationArgsInit, type AuthorizationCodeVerifier } from './args.js';
 import { AuthorizeFlow } from './authorize-flow.js';
 import { checkFunction, checkMs, checkOneOf, checkOptions, checkInteger, checkString } from '../shared/check.js';
@@ -15,7 +14,7 @@ import { argumentError, ClientResultError } from '../shared/errors.js';
 import { DEFAULT_REFRESH_MARGIN_MS } from '../shared/schedule.js';
 import { BearerTokenState, type TokenExpirationCallback, type TokenExpirationCallbackOptions, type UpdateTokenOptions } from './bearer-token.js';
 import { loadNative, type NativeClient } from './native.js';
-import { loadRequests, warmUpTokenRequest } from './lazy-flows.js';
+import { warmUpTokenRequest } from './lazy-flows.js';
 import { openSystemBrowser } from './opener.js';
 import {
   AUTHORIZE_VIA,
@@ -40,8 +39,7 @@ import {
   type SignInResult,
   type TokenResult,
 } from './options.js';
-import type { TokenCalls } from './token-calls.js';
-import type { TransportOptions } from './token-endpoint.js';
+import { TokenCalls } from './token-calls.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
@@ -63,9 +61,8 @@ export class Client extends EventEmitter<ClientEvents> {
 
   readonly #native: NativeClient;
   readonly #authorizing: AuthorizeFlow;
-  readonly #requestSettings: { transport: TransportOptions; accounts: AccountFlowSettings };
-  /** The token calls and account flows, made by the first request that needs them. */
-  #requests: Promise<{ tokens: TokenCalls; accounts: AccountFlows }> | undefined;
+  readonly #tokens: TokenCalls;
+  readonly #accounts: AccountFlows;
   readonly #bearer = new BearerTokenState();
   #closed = false;
 
@@ -118,10 +115,8 @@ export class Client extends EventEmitter<ClientEvents> {
     });
     authorizing.attach(this.#native);
     this.#authorizing = authorizing;
-    this.#requestSettings = {
-      transport: { issuer, webBase, apiBase, timeoutMs: requestTimeoutMs },
-      accounts: { issuer, apiBase, requestTimeoutMs, authorizeTimeoutMs },
-    };
+    this.#tokens = new TokenCalls(this.#native, { issuer, webBase, apiBase, timeoutMs: requestTimeoutMs }, owner.ensureOpen);
+    this.#accounts = new AccountFlows({ issuer, apiBase, requestTimeoutMs, authorizeTimeoutMs }, owner.ensureOpen, () => this.getApplicationId());
     if (applicationId !== undefined) this.#native.setApplicationId(applicationId);
   }
 
@@ -176,17 +171,17 @@ export class Client extends EventEmitter<ClientEvents> {
    * SDK's GetToken it only returns them: hand them to `updateToken` to make the client use them.
    */
   getToken(options: GetTokenOptions): Promise<TokenResult> {
-    return this.#requestsOf().then(({ tokens }) => tokens.getToken(options));
+    return this.#tokens.getToken(options);
   }
 
   /** Trades a refresh token for a new token set. The old refresh token dies: store the new one. */
   refreshToken(options: RefreshTokenOptions): Promise<TokenResult> {
-    return this.#requestsOf().then(({ tokens }) => tokens.refreshToken(options));
+    return this.#tokens.refreshToken(options);
   }
 
   /** Revokes an access or refresh token, which ends the whole grant (RFC 7009). */
   revokeToken(options: RevokeTokenOptions): Promise<void> {
-    return this.#requestsOf().then(({ tokens }) => tokens.revokeToken(options));
+    return this.#tokens.revokeToken(options);
   }
 
   /**
@@ -252,33 +247,10 @@ export class Client extends EventEmitter<ClientEvents> {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#accounts.close();
     this.#bearer.close();
     this.#native.close();
-    this.#requests?.then(
-      ({ tokens, accounts }) => {
-        accounts.close();
-        tokens.close();
-      },
-      () => undefined, // they never loaded: nothing is under way
-    );
-  }
-
-  /**
-   * The token calls and account flows, loaded and made on first use. Made after close(), they
-   * start closed, and each call then rejects with `ClientDestroyed` as before.
-   */
-  #requestsOf(): Promise<{ tokens: TokenCalls; accounts: AccountFlows }> {
-    this.#requests ??= loadRequests().then(({ TokenCalls, AccountFlows }) => {
-      const ensureOpen = (where: string) => this.#ensureOpen(where);
-      const tokens = new TokenCalls(this.#native, this.#requestSettings.transport, ensureOpen);
-      const accounts = new AccountFlows(this.#requestSettings.accounts, ensureOpen, () => this.getApplicationId());
-      if (this.#closed) {
-        accounts.close();
-        tokens.close();
-      }
-      return { tokens, accounts };
-    });
-    return this.#requests;
+    this.#tokens.close();
   }
 
   // ---- Token lifecycle: the social SDK's UpdateToken, IsAuthenticated and SetTokenExpirationCallback ----
@@ -368,9 +340,7 @@ export class Client extends EventEmitter<ClientEvents> {
    * (`ERR_AUTHORIZE_TIMEOUT`). Once it resolves the client holds the access token, as after `updateToken`.
    */
   getTokenFromDevice(options: GetTokenFromDeviceOptions): Promise<TokenResult> {
-    return this.#requestsOf()
-      .then(({ accounts }) => accounts.getTokenFromDevice(options))
-      .then(this.#adopting);
+    return this.#accounts.getTokenFromDevice(options).then(this.#adopting);
   }
 
   /**
@@ -379,9 +349,7 @@ export class Client extends EventEmitter<ClientEvents> {
    * resolves the client holds the access token, as after `updateToken`.
    */
   getTokenFromDeviceProvisionalMerge(options: GetTokenFromDeviceProvisionalMergeOptions): Promise<TokenResult> {
-    return this.#requestsOf()
-      .then(({ accounts }) => accounts.getTokenFromDeviceProvisionalMerge(options))
-      .then(this.#adopting);
+    return this.#accounts.getTokenFromDeviceProvisionalMerge(options).then(this.#adopting);
   }
 
   /**
@@ -392,9 +360,7 @@ export class Client extends EventEmitter<ClientEvents> {
    * Refusals are `HTTPError`s whose `errorCode` is one of `ProvisionalErrorCode`.
    */
   getProvisionalToken(options: GetProvisionalTokenOptions): Promise<TokenResult> {
-    return this.#requestsOf()
-      .then(({ accounts }) => accounts.getProvisionalToken(options))
-      .then(this.#adopting);
+    return this.#accounts.getProvisionalToken(options).then(this.#adopting);
   }
 
   /**
@@ -403,7 +369,7 @@ export class Client extends EventEmitter<ClientEvents> {
    * GetTokenFromProvisionalMerge). A banned player gets `errorCode` 530017.
    */
   getTokenFromProvisionalMerge(options: GetTokenFromProvisionalMergeOptions): Promise<TokenResult> {
-    return this.#requestsOf().then(({ tokens }) => tokens.getTokenFromProvisionalMerge(options));
+    return this.#tokens.getTokenFromProvisionalMerge(options);
   }
 
   /** What `JSON.stringify` shows: the client's state, never a token, code or verifier. */

@@ -1,14 +1,14 @@
 /**
- * The client's requests (token calls, device and provisional flows, requests.ts), and the device
- * flow and provisional request themselves, loaded on first use: `require('social-sdk-auth')`
- * reads none of them, and a launcher that only signs in through the browser never reads the last
- * two. From the bundle they load as CommonJS, whose exports an `import()` may put under `default`.
+ * The token endpoint's transport, the device flow and provisional requests, loaded on first use:
+ * `require('social-sdk-auth')` reads none of them, and a launcher that only signs in through the
+ * browser never reads the last two. From the bundle they load as CommonJS, whose exports an
+ * `import()` may put under `default`.
  */
 type DeviceModule = typeof import('./device.js');
-type RequestsModule = typeof import('./requests.js');
+type TokenEndpointModule = typeof import('./token-endpoint.js');
 type ProvisionalRequestModule = typeof import('./provisional-request.js');
 let deviceModule: Promise<DeviceModule> | undefined;
-let requestsModule: Promise<RequestsModule> | undefined;
+let tokenEndpointModule: Promise<TokenEndpointModule> | undefined;
 let provisionalModule: Promise<ProvisionalRequestModule> | undefined;
 function exportsOf<T extends object>(loaded: T | { default: T }, name: string): T {
   return name in loaded ? (loaded as T) : (loaded as { default: T }).default;
@@ -22,16 +22,16 @@ export function loadProvisionalRequest(): Promise<ProvisionalRequestModule> {
   return provisionalModule;
 }
 
-/** The client's requests: loaded by the first one, or ahead of it by {@link warmUpTokenRequest}. */
-export function loadRequests(): Promise<RequestsModule> {
-  requestsModule ??= import('./requests.js').then((m) => exportsOf<RequestsModule>(m, 'TokenCalls'));
-  return requestsModule;
+/** The token endpoint's transport: loaded by the first token request, or ahead of it by {@link warmUpTokenRequest}. */
+export function loadTokenEndpoint(): Promise<TokenEndpointModule> {
+  tokenEndpointModule ??= import('./token-endpoint.js').then((m) => exportsOf<TokenEndpointModule>(m, 'TokenTransport'));
+  return tokenEndpointModule;
 }
 
 /**
- * While the player is in the browser: starts `fetch`'s set-up and loads what the token request
- * needs, so the request that follows pays for neither. Never fails, never waits, never keeps the
- * process alive (it opens no socket).
+ * While the player is in the browser: starts `fetch`'s set-up and loads the token endpoint's
+ * transport, so the token request that follows pays for neither. Never fails, never waits, never
+ * keeps the process alive (it opens no socket).
  */
 export function warmUpTokenRequest(): void {
   if (!fetchWarmed) {
@@ -40,6 +40,6 @@ export function warmUpTokenRequest(): void {
       .then((response) => response.arrayBuffer())
       .catch(() => undefined);
   }
-  loadRequests().catch(() => undefined); // the token request itself reports a load that failed
+  loadTokenEndpoint().catch(() => undefined); // the token request itself reports a load that failed
 }
 let fetchWarmed = false;

@@ -17,14 +17,18 @@ import {
   type TokenResult,
 } from './options.js';
 import { failure } from './results.js';
-import { TokenTransport, type RequestContext, type TokenResponse, type TransportOptions } from './token-endpoint.js';
+import { loadTokenEndpoint } from './lazy-flows.js';
+import type { RequestContext, TokenResponse, TokenTransport, TransportOptions } from './token-endpoint.js';
 
 /** What a token request under way rejects with when the client is closed. */
 const CLOSED = () => ClientResultError.of('ClientDestroyed', 'The client was closed before the operation ended.');
 
 export class TokenCalls {
   readonly #native: NativeClient;
-  readonly #transport: TokenTransport;
+  readonly #transportOptions: TransportOptions;
+  /** Made by the first request (its module loads then, not with the package). */
+  #transport: Promise<TokenTransport> | undefined;
+  #closed = false;
   readonly #requestTimeoutMs: number;
   readonly #ensureOpen: (where: string) => void;
   // Token requests under way: each ends its call with ClientDestroyed when close() runs.
@@ -32,7 +36,7 @@ export class TokenCalls {
 
   constructor(native: NativeClient, transport: TransportOptions, ensureOpen: (where: string) => void) {
     this.#native = native;
-    this.#transport = new TokenTransport(transport);
+    this.#transportOptions = transport;
     this.#requestTimeoutMs = transport.timeoutMs;
     this.#ensureOpen = ensureOpen;
   }
@@ -137,8 +141,8 @@ export class TokenCalls {
       // close() ends the call at once; the answer that comes later is dropped.
       const end = () => reject(CLOSED());
       this.#inFlight.add(end);
-      this.#transport
-        .exchange(grant, context)
+      this.#transportOf()
+        .then((transport) => transport.exchange(grant, context))
         .then((exchanged) => {
           if (!this.#inFlight.delete(end)) return;
           if (exchanged.ok) {
@@ -152,13 +156,31 @@ export class TokenCalls {
             reject(failure(result, result.type === 'NetworkError' && context.timedOut ? 'ERR_REQUEST_TIMEOUT' : undefined));
           }
         })
-        .catch(reject); // exchange never rejects; the addon's reading of a failure could throw
+        .catch((error: unknown) => {
+          // exchange never rejects; a transport that could not load, or the addon's reading of a
+          // failure, could (a call that close() already ended stays as it ended).
+          this.#inFlight.delete(end);
+          reject(error);
+        });
     });
+  }
+
+  #transportOf(): Promise<TokenTransport> {
+    this.#transport ??= loadTokenEndpoint().then(({ TokenTransport }) => {
+      const transport = new TokenTransport(this.#transportOptions);
+      if (this.#closed) transport.close();
+      return transport;
+    });
+    return this.#transport;
   }
 
   /** Aborts the requests in flight and ends their calls with ClientDestroyed. */
   close(): void {
-    this.#transport.close();
+    this.#closed = true;
+    this.#transport?.then(
+      (transport) => transport.close(),
+      () => undefined, // it never loaded: nothing is in flight
+    );
     const ending = [...this.#inFlight];
     this.#inFlight.clear();
     for (const end of ending) end();
