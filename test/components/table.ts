@@ -181,12 +181,13 @@ export const componentCases: ComponentCase[] = [
     embeds: [
       {
         url: 'https://example.com',
-        author: { url: 'http://example.com/me', icon_url: 'attachment://me.png' },
-        footer: { icon_url: 'https://cdn.example.com/f.png' },
+        // With the name and text the service's answer always carries (its OpenAPI requires them there).
+        author: { name: 'Me', url: 'http://example.com/me', icon_url: 'attachment://me.png' },
+        footer: { text: 'Footer', icon_url: 'https://cdn.example.com/f.png' },
         image: { url: 'attachment://image.png' },
         thumbnail: { url: `https://cdn.example.com/${rep('t', 2048 - 24)}` },
         video: { url: 'https://example.com/v.mp4' },
-        provider: { url: 'https://example.com' },
+        provider: { name: 'Example', url: 'https://example.com' },
       },
     ],
   }),
