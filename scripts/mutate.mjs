@@ -26,7 +26,7 @@ export const MODULES = {
   // through the errors of failing URL openers.
   'shared/redact': {
     mutate: ['src/shared/redact.ts'],
-    tests: ['test/redact.test.ts', 'test/api/error-redaction.test.ts', 'test/privacy/opener-errors.test.ts'],
+    tests: ['test/redact.test.ts', 'test/api/error-redaction.test.ts', 'test/privacy/opener-errors.test.ts', 'test/privacy/opener-error-copy.test.ts'],
   },
   'shared/snowflake': { mutate: ['src/shared/snowflake.ts'], tests: ['test/args.test.ts', 'test/lobbies/rules.test.ts'] },
   'shared/check': { mutate: ['src/shared/check.ts'], tests: ['test/args.test.ts', 'test/shared/check.test.ts'] },
