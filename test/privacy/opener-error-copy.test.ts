@@ -5,6 +5,7 @@
 // arrives as one. Real Client, real addon; only the opener is the test's.
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { startEmulator } from '../../src/emulator/index.js';
 import { Client } from '../../src/index.js';
 
 const APP_ID = '1234567890123456789';
@@ -50,6 +51,7 @@ describe("the copy of an opener's error", () => {
       expect(copy).toBeInstanceOf(Error);
       expect(copy.message).toBe(`could not open ${REDACTED_CALLBACK}`);
       expect(copy).not.toBe(thrown);
+      expect(Object.hasOwn(copy, 'authorizeRefused')).toBe(false);
     }
   });
 
@@ -90,6 +92,21 @@ describe("the copy of an opener's error", () => {
     expect(Object.getOwnPropertyNames(copy).sort()).toEqual(['message', 'stack', ...Object.keys(kept)].sort());
   });
 
+  it('keeps authorizeRefused of a refusal that is not an Error: the sign-in fails with it as the cause', async () => {
+    const client = new Client({
+      applicationId: APP_ID,
+      openUrl: () => Promise.reject({ authorizeRefused: true, url: CALLBACK, toString: () => `refused ${CALLBACK}` }),
+    });
+    clients.push(client);
+    const error = (await client
+      .authorize({ scopes: 'identify', codeChallenge: client.createAuthorizationCodeVerifier().challenge })
+      .catch((e: unknown) => e)) as Error;
+    expect(error).toMatchObject({ type: 'AuthorizationFailed', code: 'ERR_AUTHORIZATION_FAILED' });
+    expect(error.cause).toBeInstanceOf(Error);
+    expect({ ...(error.cause as Error) }).toEqual({ authorizeRefused: true });
+    expect((error.cause as Error).message).toBe(`refused ${REDACTED_CALLBACK}`);
+  });
+
   it('copies the cause chain redacted and hidden, four causes deep at the most', async () => {
     let thrown: Error = errorWith(`level 6 ${CALLBACK}`, { code: 'E6' });
     for (let level = 5; level >= 1; level--) thrown = new Error(`level ${level} ${CALLBACK}`, { cause: thrown });
@@ -103,5 +120,34 @@ describe("the copy of an opener's error", () => {
     const withStringCause = await copyOf(new Error('outer', { cause: `inner ${CALLBACK}` }));
     expect((withStringCause.cause as Error).message).toBe(`inner ${REDACTED_CALLBACK}`);
     expect(Object.hasOwn(await copyOf(new Error('no cause')), 'cause')).toBe(false);
+  });
+
+  it("emulator.openUrl scrubs the redirect's code and state where the handler quotes them bare", async () => {
+    const emulator = await startEmulator();
+    try {
+      const query = new URLSearchParams({
+        client_id: emulator.applicationId,
+        response_type: 'code',
+        redirect_uri: `discord-${emulator.applicationId}:/authorize/callback`,
+        scope: 'identify',
+        state: 'a-state-quoted-bare',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+      });
+      let code = '';
+      const error = (await emulator
+        .openUrl(`${emulator.webBase}/oauth2/authorize?${query.toString()}`, {
+          onCustomScheme: (location) => {
+            code = new URL(location).searchParams.get('code')!;
+            throw new Error(`the handler refused code ${code} for state a-state-quoted-bare`);
+          },
+        })
+        .catch((e: unknown) => e)) as Error;
+      expect(code).not.toBe('');
+      expect(String((error.cause as Error).message)).toBe('the handler refused code [redacted] for state [redacted]');
+      expect(error.message).not.toContain(code);
+    } finally {
+      await emulator.close();
+    }
   });
 });
