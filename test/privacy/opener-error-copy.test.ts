@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { startEmulator } from '../../src/emulator/index.js';
+import { authorizeUrl, pkce } from '../emulator/helpers.js';
 import { Client } from '../../src/index.js';
 
 const APP_ID = '1234567890123456789';
@@ -42,6 +43,7 @@ function errorWith(message: string, extra: Record<string, unknown> = {}, ErrorCl
   return Object.assign(new ErrorClass(message), extra);
 }
 
+const withPkce = () => ({ code_challenge: pkce().challenge, code_challenge_method: 'S256' });
 const HIDDEN = { enumerable: false, writable: true, configurable: true };
 
 describe("the copy of an opener's error", () => {
@@ -125,23 +127,22 @@ describe("the copy of an opener's error", () => {
   it("emulator.openUrl scrubs the redirect's code and state where the handler quotes them bare", async () => {
     const emulator = await startEmulator();
     try {
-      const query = new URLSearchParams({
-        client_id: emulator.applicationId,
-        response_type: 'code',
-        redirect_uri: `discord-${emulator.applicationId}:/authorize/callback`,
-        scope: 'identify',
-        state: 'a-state-quoted-bare',
-        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-        code_challenge_method: 'S256',
-      });
       let code = '';
       const error = (await emulator
-        .openUrl(`${emulator.webBase}/oauth2/authorize?${query.toString()}`, {
-          onCustomScheme: (location) => {
-            code = new URL(location).searchParams.get('code')!;
-            throw new Error(`the handler refused code ${code} for state a-state-quoted-bare`);
+        .openUrl(
+          authorizeUrl(emulator, {
+            redirect_uri: `discord-${emulator.applicationId}:/authorize/callback`,
+            scope: 'identify',
+            state: 'a-state-quoted-bare',
+            ...withPkce(),
+          }),
+          {
+            onCustomScheme: (location) => {
+              code = new URL(location).searchParams.get('code')!;
+              throw new Error(`the handler refused code ${code} for state a-state-quoted-bare`);
+            },
           },
-        })
+        )
         .catch((e: unknown) => e)) as Error;
       expect(code).not.toBe('');
       expect(String((error.cause as Error).message)).toBe('the handler refused code [redacted] for state [redacted]');
