@@ -106,7 +106,8 @@ let binding: NativeBinding | undefined;
 function truncatedElf(file: string): string | undefined {
   let fd: number | undefined;
   try {
-    fd = openSync(file, 'r');
+    const open = openSync(file, 'r');
+    fd = open;
     // One read covers the ELF header and, in every binary a linker writes, the program headers
     // that follow it; a table placed further in is read on its own. (Typed arrays and one-byte
     // probes rather than Buffer and fstat: this runs in every process's first addon call.)
@@ -122,9 +123,8 @@ function truncatedElf(file: string): string | undefined {
     const shoff = word(headView, wide ? 0x28 : 0x20);
     const [phentsize, phnum, shentsize, shnum] = wide ? [u16(0x36), u16(0x38), u16(0x3a), u16(0x3c)] : [u16(0x2a), u16(0x2c), u16(0x2e), u16(0x30)];
     const probe = new Uint8Array(1);
-    const fd2 = fd;
     // Whether the file holds at least `end` bytes: its last one can be read.
-    const holds = (end: number) => end <= headBytes || readSync(fd2, probe, 0, 1, end - 1) === 1;
+    const holds = (end: number) => end <= headBytes || readSync(open, probe, 0, 1, end - 1) === 1;
     let needed = Math.max(phoff + phnum * phentsize, shnum > 0 ? shoff + shnum * shentsize : 0);
     if (holds(needed)) {
       let table: DataView;
