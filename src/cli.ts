@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { checkSnowflake } from './shared/check.js';
 import { forwardRedirectCommand, FORWARD_REDIRECT_USAGE } from './desktop/cli-forward.js';
 import { DEFAULT_APPLICATION_ID, startEmulator, type Emulator } from './emulator/index.js';
+import { INVALID_REQUEST_LIMIT } from './emulator/kernel/ratelimit.js';
 import { openSystemBrowser } from './signin/opener.js';
 import { flagsOfIntents, readWorldFile, type WorldCommand, type WorldFile } from './emulator/world-file.js';
 
@@ -102,6 +103,7 @@ const COMMANDS: Record<string, Command> = {
     usage: [
       'Usage: social-sdk-auth emulator [--world FILE] [--port N] [--application-id ID] [--redirect-uri URI ...]',
       '                                [--flags BITS] [--intents NAMES] [--data-dir DIR] [--rate-limits service|off]',
+      '                                [--invalid-request-limit N]',
       '                                [--guild] [--gateway] [--interactions-url URL] [--desktop-client DIR]',
       '                                [--player ID ...] [--consent headless|page] [--allowed-host NAME ...]',
       '                                [--open]',
@@ -130,6 +132,10 @@ const COMMANDS: Record<string, Command> = {
       '                         restart with the same DIR resumes (default: state in memory)',
       "  --rate-limits MODE     service: enforce the service's rate limits on the lobby",
       '                         interface; off: none (default service)',
+      '  --invalid-request-limit N',
+      '                         block an address for an hour at its Nth 401, 403 or 429 answer in',
+      "                         10 minutes, from 1 to 10000 (default 10000, the service's): try a",
+      "                         client's handling of the block without sending thousands",
       '  --guild                create a guild (the first user owns it, with a #general channel)',
       '                         and print its id, to register guild commands against',
       '  --gateway              also serve the gateway (WebSocket events for bots; needs the',
@@ -163,6 +169,7 @@ const COMMANDS: Record<string, Command> = {
         intents: { type: 'string' },
         'data-dir': { type: 'string' },
         'rate-limits': { type: 'string' },
+        'invalid-request-limit': { type: 'string' },
         guild: { type: 'boolean' },
         gateway: { type: 'boolean' },
         'interactions-url': { type: 'string' },
@@ -189,6 +196,10 @@ const COMMANDS: Record<string, Command> = {
       const rateLimits = values['rate-limits'] as string | undefined;
       if (rateLimits !== undefined && rateLimits !== 'service' && rateLimits !== 'off')
         throw new UsageError(`--rate-limits must be "service" or "off"; received "${rateLimits}".`);
+      const invalidArg = values['invalid-request-limit'] as string | undefined;
+      const invalidRequestLimit = invalidArg === undefined ? undefined : Number(invalidArg);
+      if (invalidArg !== undefined && !(/^\d{1,5}$/.test(invalidArg) && Number(invalidArg) >= 1 && Number(invalidArg) <= INVALID_REQUEST_LIMIT))
+        throw new UsageError(`--invalid-request-limit must be a whole number from 1 to ${INVALID_REQUEST_LIMIT}; received "${invalidArg.slice(0, 40)}".`);
       const consent = values.consent as string | undefined;
       if (consent !== undefined && consent !== 'headless' && consent !== 'page')
         throw new UsageError(`--consent must be "headless" or "page"; received "${consent}".`);
@@ -237,6 +248,7 @@ const COMMANDS: Record<string, Command> = {
           ...(applications ? { applications } : {}),
           ...(dataDir !== undefined ? { dataDir } : {}),
           ...(rateLimits !== undefined ? { rateLimits } : {}),
+          ...(invalidRequestLimit !== undefined ? { invalidRequestLimit } : {}),
           ...(values.gateway === true ? { gateway: true } : {}),
           ...(allowedHosts !== undefined ? { allowedHosts } : {}),
           consent: consent ?? (values.open === true ? 'page' : 'headless'),

@@ -1,5 +1,6 @@
-// The emulator command's lobby options: the bot token it prints works, --rate-limits and
-// --data-dir are read, and a bad --rate-limits is a usage error.
+// The emulator command's lobby options: the bot token it prints works, --rate-limits,
+// --invalid-request-limit and --data-dir are read, and a bad value of either limit option is a
+// usage error.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -59,6 +60,25 @@ describe('social-sdk-auth emulator (lobby options)', () => {
     expect((await fetch(`${second.apiBase}/lobbies/${lobby.id}`, { headers: { authorization: `Bot ${second.botToken}` } })).status).toBe(200);
     second.io.controller.abort();
     expect(await second.exit).toBe(0);
+  });
+
+  it('blocks an address at the --invalid-request-limit-th 401 instead of the 10,000th', async () => {
+    const { io, exit, apiBase, botToken } = await run(['--invalid-request-limit', '2']);
+    const lobbies = (auth: string): Promise<Response> => fetch(`${apiBase}/lobbies`, { method: 'POST', headers: { authorization: auth } });
+    expect((await lobbies('Bot wrong-token')).status).toBe(401);
+    expect((await lobbies(`Bot ${botToken}`)).status).toBe(201);
+    expect((await lobbies('Bot wrong-token')).status).toBe(401); // the 2nd: answered, then the address is blocked
+    const blocked = await lobbies(`Bot ${botToken}`);
+    expect(blocked.status).toBe(429);
+    expect(((await blocked.json()) as { message: string }).message).toContain('(2 401, 403 or 429 answers in 10 minutes)');
+    io.controller.abort();
+    expect(await exit).toBe(0);
+  });
+
+  it.each(['0', '10001', '2.5', '1e3', 'many'])('exits 2 for --invalid-request-limit %s', async (value) => {
+    const io = captureIo();
+    expect(await runCli(['emulator', '--invalid-request-limit', value], io)).toBe(2);
+    expect(io.stderr.join('\n')).toContain(`--invalid-request-limit must be a whole number from 1 to 10000; received "${value}".`);
   });
 
   it('exits 2 for a --rate-limits it does not know', async () => {
