@@ -70,6 +70,8 @@ function checkPlayers(values: string[] | undefined): string[] {
 }
 
 /** Registers a world file's commands as a deploy script would: one bulk overwrite per scope (global, or each guild_id), through the emulator's own route and its field checks. */
+const REGISTER_TIMEOUT_MS = 10_000;
+
 async function registerCommands(emulator: Emulator, commands: readonly WorldCommand[]): Promise<void> {
   const scopes = new Map<string | undefined, { index: number; body: Record<string, unknown> }[]>();
   commands.forEach((command, index) => {
@@ -82,6 +84,8 @@ async function registerCommands(emulator: Emulator, commands: readonly WorldComm
       method: 'PUT',
       headers: { Authorization: `Bot ${emulator.botToken}`, 'Content-Type': 'application/json' },
       body: JSON.stringify(list.map((c) => c.body)),
+      // The emulator answers in-process; a hang here would be a fault of its own, said rather than waited out.
+      signal: AbortSignal.timeout(REGISTER_TIMEOUT_MS),
     });
     if (res.status !== 200) {
       const answer = (await res.json().catch(() => ({}))) as { message?: unknown; errors?: unknown };

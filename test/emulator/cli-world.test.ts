@@ -179,6 +179,7 @@ describe('emulator --help', () => {
       '--intents',
       '--data-dir',
       '--rate-limits',
+      '--invalid-request-limit',
       '--guild',
       '--gateway',
       '--interactions-url',
