@@ -323,14 +323,11 @@ class RunningEmulator implements Emulator {
 
   revokeGrantsOf(userId: string): void {
     const id = checkKnownUser('emulator.revokeGrantsOf', this.#ctx, userId);
-    const store = this.#ctx.store;
-    const deauthorized = new Set<string>(); // interactions: the apps told by APPLICATION_DEAUTHORIZED
-    for (const grant of store.grants.values()) {
-      if (grant.userId !== id) continue;
-      if (!grant.revoked) deauthorized.add(grant.clientId);
-      store.revokeGrant(grant.id);
-    }
-    interactions.deliverDeauthorized(this.#ctx, interactions.interactionWorldOf(this.#ctx), id, deauthorized);
+    interactions.revokeGrants(
+      this.#ctx,
+      id,
+      [...this.#ctx.store.grants.values()].filter((grant) => grant.userId === id),
+    );
   }
 
   toJSON(): { webBase: string; apiBase: string; issuer: string; port: number; applicationId: string; closed: boolean } {

@@ -11,6 +11,7 @@ import { ALL_PERMISSIONS, hasPermission, PermissionFlags } from '../../rules/per
 import { canUseCommand } from '../commands/access.js';
 import { scopeKey, type CommandRecord } from '../commands/store.js';
 import type { EmulatorContext } from '../kernel/context.js';
+import type { Grant } from '../oauth/store.js';
 import { checkEndpointHref } from '../kernel/options.js';
 import type { EmulatorUser } from '../kernel/options.js';
 import { channelPermissions } from '../world/permissions.js';
@@ -32,7 +33,15 @@ import type {
   InvokeCommandOptions,
   SubmitModalOptions,
 } from './types.js';
-import { ACK_WINDOW_MS, TOKEN_LIFETIME_MS, type Ack, type InteractionRecord, type InteractionTrigger, type InteractionWorld } from './world.js';
+import {
+  ACK_WINDOW_MS,
+  interactionWorldOf,
+  TOKEN_LIFETIME_MS,
+  type Ack,
+  type InteractionRecord,
+  type InteractionTrigger,
+  type InteractionWorld,
+} from './world.js';
 
 const JOINED_AT = '2025-01-01T00:00:00.000Z';
 const MAX_OPTION_DEPTH = 3;
@@ -735,6 +744,20 @@ export function setEventWebhooksUrl(ctx: EmulatorContext, maybeWorld: Interactio
  * Delivers `APPLICATION_DEAUTHORIZED` to each application's webhook events URL, in the
  * background; `Emulator.webhookEvents()` waits for them.
  */
+/**
+ * Revokes a user's grants from outside the application (`emulator.revokeGrantsOf`, the accounts
+ * panel): every token of each dies (a refresh answers invalid_grant), and each application that
+ * held a live one hears APPLICATION_DEAUTHORIZED.
+ */
+export function revokeGrants(ctx: EmulatorContext, userId: string, grants: Iterable<Grant>): void {
+  const deauthorized = new Set<string>();
+  for (const grant of grants) {
+    if (!grant.revoked) deauthorized.add(grant.clientId);
+    ctx.store.revokeGrant(grant.id);
+  }
+  deliverDeauthorized(ctx, interactionWorldOf(ctx), userId, deauthorized);
+}
+
 export function deliverDeauthorized(ctx: EmulatorContext, world: InteractionWorld | undefined, userId: string, applicationIds: ReadonlySet<string>): void {
   if (world === undefined) return;
   const user = ctx.options.users.get(userId);

@@ -9,8 +9,7 @@ import { checkBoolean, checkOptions, checkString } from '../../shared/check.js';
 import { argumentError } from '../../shared/errors.js';
 import type { EmulatorContext } from '../kernel/context.js';
 import { decideDevice, pendingDevices } from '../device/flow.js';
-import { deliverDeauthorized } from '../interactions/emulate.js';
-import { interactionWorldOf } from '../interactions/world.js';
+import { revokeGrants } from '../interactions/emulate.js';
 import { isBanned, provisionalAccounts, setBanned } from '../provisional/accounts.js';
 
 const WHERE = 'the accounts panel';
@@ -53,8 +52,7 @@ export function revokeGrant(ctx: EmulatorContext, _world: unknown, body: unknown
   const grantId = checkString(WHERE, 'grantId', o.grantId, true);
   const grant = ctx.store.grants.get(grantId);
   if (grant === undefined || grant.revoked) throw argumentError('value', WHERE, 'grantId', 'the id of a live grant', grantId);
-  ctx.store.revokeGrant(grant.id);
-  deliverDeauthorized(ctx, interactionWorldOf(ctx), grant.userId, new Set([grant.clientId]));
+  revokeGrants(ctx, grant.userId, [grant]);
   return Promise.resolve({ revoked: grant.id });
 }
 
