@@ -108,7 +108,7 @@ export class EmulatorServer {
       this.#awaitingHead.delete(socket);
       socket.on('error', () => socket.destroy());
       // The route of the upgrade's path takes it, through the guard (the gateway's, when served).
-      if (this.ctx !== undefined) ROUTES.upgrade(this.ctx, req, socket, head);
+      if (this.ctx !== undefined) this.#routes.upgrade(this.ctx, req, socket, head);
       else socket.end('HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
     });
     this.server.on('connection', (socket: Socket) => {
