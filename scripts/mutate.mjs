@@ -74,6 +74,7 @@ export const MODULES = {
       'test/api/store-contract.test.ts',
       'test/api/memory-store.test.ts',
       'test/api/redis-store.test.ts',
+      'test/api/redis-store-client.test.ts',
       'test/api/store-stall.test.ts',
       // PlatformApi on the default store (its synchronous steps, one store per service) and on
       // stores of the caller's own that extend it.

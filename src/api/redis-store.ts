@@ -282,9 +282,10 @@ export class RedisRateLimitStore implements RateLimitStore {
         disableOfflineQueue: true,
         socket: {
           connectTimeout: CONNECT_TIMEOUT_MS,
-          // No retries by node-redis: a failed connection is reported, and after a drop the
-          // store's next step connects again (see above).
-          reconnectStrategy: () => new Error('the store connects again on its next step'),
+          // No retries by node-redis: a failed connection is reported with the socket's own error
+          // (such as connect ECONNREFUSED), and after a drop the store's next step connects again
+          // (see above).
+          reconnectStrategy: (_retries: number, cause: Error) => cause,
         },
       });
       // Errors surface on the commands that fail; an unhandled 'error' event would crash the process.
