@@ -236,15 +236,9 @@ export class MemoryRateLimitStore implements RateLimitStore {
         this.#globalBlock.set(scope.application, Math.max(this.#globalBlock.get(scope.application) ?? 0, until));
       } else {
         const key = this.#bucketKey(scope, now);
-        if (key !== '') {
-          const stored = this.#buckets.get(key);
-          if (stored !== undefined && now < stored.resetAt) {
-            stored.remaining = 0;
-            stored.resetAt = Math.max(stored.resetAt, until);
-          } else {
-            this.#buckets.set(key, { limit: stored?.limit ?? 1, remaining: 0, resetAt: until });
-          }
-        }
+        // The 429 closes the bucket until its retry-after (or its reset, if later): none left,
+        // and a limit of 0, so no slot of a request never sent is given back into it.
+        if (key !== '') this.#buckets.set(key, { limit: 0, remaining: 0, resetAt: Math.max(this.#buckets.get(key)?.resetAt ?? 0, until) });
       }
     }
   }

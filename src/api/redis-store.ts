@@ -156,17 +156,10 @@ if limited == 'global' then
 elseif limited == 'bucket' then
   local key = bucketKey(p, ident, route, major)
   if key ~= '' then
-    local untilAt = now + retryAfter
-    local st = redis.call('HMGET', key, 'limit', 'resetAt')
-    local sreset = tonumber(st[2])
-    if sreset and now < sreset then
-      local r = math.max(sreset, untilAt)
-      redis.call('HSET', key, 'remaining', 0, 'resetAt', r)
-      redis.call('PEXPIREAT', key, r + 60000)
-    else
-      redis.call('HSET', key, 'limit', tonumber(st[1]) or 1, 'remaining', 0, 'resetAt', untilAt)
-      redis.call('PEXPIREAT', key, untilAt + 60000)
-    end
+    -- Closed until the retry-after (or the reset, if later), taking no slot back (limit 0).
+    local r = math.max(tonumber(redis.call('HGET', key, 'resetAt')) or 0, now + retryAfter)
+    redis.call('HSET', key, 'limit', 0, 'remaining', 0, 'resetAt', r)
+    redis.call('PEXPIREAT', key, r + 60000)
   end
 end
 return 1

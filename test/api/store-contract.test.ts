@@ -102,6 +102,16 @@ describe.each(kinds)('the rate-limit contract: $name', (kind) => {
     expect((await store.acquire(scope('a'), base, 'after')).ok).toBe(true);
   });
 
+  it('takes no slot back into a bucket its 429 closed: the service counts none free until the retry-after', async () => {
+    const [store] = kind.pair();
+    const probe = await take(store, scope('a'), base);
+    await store.release(scope('a'), base, probe, { sent: true, bucket: { hash: 'h4', limit: 5, remaining: 3, resetAfterMs: 5000 } });
+    const [unsent, limited] = [await take(store, scope('a'), base), await take(store, scope('a'), base)];
+    await store.release(scope('a'), base, limited, { sent: true, invalid: true, limited: { global: false, retryAfterMs: 5000 } });
+    await store.release(scope('a'), base, unsent, { sent: false });
+    expect(await store.acquire(scope('a'), base, 'next')).toMatchObject({ ok: false, reason: 'bucket' });
+  });
+
   it('the global limit is one count per application, shared by all its credentials', async () => {
     const [store] = kind.pair();
     const policy = { ...base, globalLimit: 3 };
