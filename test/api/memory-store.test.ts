@@ -125,6 +125,23 @@ describe('MemoryRateLimitStore on a moved clock', () => {
     expect(await ask('a')).toMatchObject({ ok: false, reason: 'bucket' });
   });
 
+  it("counts against a bucket just learned only the probes of routes whose bucket is unknown, not another bucket's slots or new-window probes", async () => {
+    const { clock, store, take, ask } = storeAt();
+    const learn = async (route: string, hash: string, remaining: number, resetAfterMs: number) => {
+      const probe = await take(route);
+      await store.release(scope(route), base, probe, { sent: true, bucket: { hash, limit: 5, remaining, resetAfterMs } });
+    };
+    await learn('b', 'hb', 5, 5000);
+    await take('b'); // a slot of a known bucket, out
+    await learn('c', 'hc', 5, 100);
+    clock.now = 100;
+    expect((await take('c')).probe).toBe(true); // the probe of c's new window, out
+    await learn('a', 'ha', 2, 5000);
+    await take('a');
+    await take('a');
+    expect(await ask('a')).toMatchObject({ ok: false, reason: 'bucket' });
+  });
+
   it("subtracts the bucket's requests still out from what a new window's answer says is left", async () => {
     const { clock, store, take, ask } = storeAt();
     const probe = await take('a');
