@@ -156,12 +156,15 @@ describe('MemoryRateLimitStore on a moved clock', () => {
     expect(await ask('a')).toMatchObject({ ok: false, reason: 'bucket' });
   });
 
-  it("keeps a bucket's 429 from the route until its retry-after", async () => {
+  it.each([
+    ['its retry-after, when that ends after the reset', 100, 700],
+    ['its reset, when that ends after the retry-after', 700, 100],
+  ])("keeps a bucket's 429 from the route until %s", async (_name, resetAfterMs, retryAfterMs) => {
     const { clock, store, take, ask } = storeAt();
     const probe = await take('a');
-    await store.release(scope('a'), base, probe, { sent: true, bucket: bucket(3, 100) });
+    await store.release(scope('a'), base, probe, { sent: true, bucket: bucket(3, resetAfterMs) });
     const limited = await take('a');
-    await store.release(scope('a'), base, limited, { sent: true, invalid: true, limited: { global: false, retryAfterMs: 700 } });
+    await store.release(scope('a'), base, limited, { sent: true, invalid: true, limited: { global: false, retryAfterMs } });
     clock.now = 200;
     expect(await ask('a')).toEqual({ ok: false, reason: 'bucket', waitMs: 500 });
     clock.now = 700;
