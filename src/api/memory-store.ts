@@ -198,7 +198,9 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.#inflight.get(scope.application)?.entries.delete(id);
     if (!outcome.sent) {
       const bucket = this.#buckets.get(bucketKey);
-      if (!probe && bucket !== undefined && now < bucket.resetAt && bucket.remaining < bucket.limit) bucket.remaining += 1;
+      // A probe took no slot of the window it probed, but a window learned while it was out took
+      // it off what was left (it was pending there), so its slot goes back like any other.
+      if (bucket !== undefined && now < bucket.resetAt && bucket.remaining < bucket.limit) bucket.remaining += 1;
       return;
     }
 

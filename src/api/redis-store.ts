@@ -118,7 +118,7 @@ redis.call('ZREM', p .. 'unmapped|' .. ident, id)
 if probe == '1' and redis.call('GET', bk .. '|probe') == id then redis.call('DEL', bk .. '|probe') end
 redis.call('ZREM', p .. 'flying|' .. app, id)
 if sentFlag == '0' then
-  if probe ~= '1' and bk ~= '' then
+  if bk ~= '' then
     local st = redis.call('HMGET', bk, 'limit', 'remaining', 'resetAt')
     if st[3] and now < tonumber(st[3]) and tonumber(st[2]) < tonumber(st[1]) then redis.call('HINCRBY', bk, 'remaining', 1) end
   end

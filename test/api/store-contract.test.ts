@@ -112,6 +112,21 @@ describe.each(kinds)('the rate-limit contract: $name', (kind) => {
     expect(await store.acquire(scope('a'), base, 'next')).toMatchObject({ ok: false, reason: 'bucket' });
   });
 
+  it("gives the slot of a new window's probe never sent back to the window an older answer opened meanwhile", async () => {
+    const [store] = kind.pair();
+    const first = await take(store, scope('a'), base);
+    await store.release(scope('a'), base, first, { sent: true, bucket: { hash: 'h5', limit: 3, remaining: 3, resetAfterMs: 200 } });
+    const late = await take(store, scope('a'), base);
+    await sleep(250);
+    const probe = await take(store, scope('a'), base);
+    expect(probe.probe).toBe(true);
+    // The late answer counts itself in the new window; the probe, still out, is taken off what it says is left.
+    await store.release(scope('a'), base, late, { sent: true, bucket: { hash: 'h5', limit: 3, remaining: 2, resetAfterMs: 5000 } });
+    await store.release(scope('a'), base, probe, { sent: false });
+    expect([await take(store, scope('a'), base), await take(store, scope('a'), base)].map((r) => r.probe)).toEqual([false, false]);
+    expect(await store.acquire(scope('a'), base, 'third')).toMatchObject({ ok: false, reason: 'bucket' });
+  });
+
   it('the global limit is one count per application, shared by all its credentials', async () => {
     const [store] = kind.pair();
     const policy = { ...base, globalLimit: 3 };
