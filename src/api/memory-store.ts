@@ -264,11 +264,9 @@ interface SharedEntry {
   ref: WeakRef<MemoryRateLimitStore>;
   users: number;
 }
+// One entry per service base ever used: a store whose clients were all dropped without close() is
+// collected, and the next client of that base finds its WeakRef empty and makes a new one.
 const sharedStores = new Map<string, SharedEntry>();
-// A store whose clients were dropped without close() is collected; its entry goes with it.
-const forgetShared = new FinalizationRegistry<string>((key) => {
-  if (sharedStores.get(key)?.ref.deref() === undefined) sharedStores.delete(key);
-});
 
 /** A client's hold on the process's default store; `release` on close. */
 export interface SharedStoreHold {
@@ -287,14 +285,14 @@ export interface SharedStoreHold {
 export function sharedDefaultStore(base: string): SharedStoreHold {
   let entry = sharedStores.get(base);
   let store = entry?.ref.deref();
-  if (entry === undefined || store === undefined) {
+  // No entry, or one whose store was collected: a new store.
+  if (store === undefined) {
     store = new MemoryRateLimitStore();
     entry = { ref: new WeakRef(store), users: 0 };
     sharedStores.set(base, entry);
-    forgetShared.register(store, base);
   }
-  entry.users += 1;
-  const held = entry;
+  const held = entry!;
+  held.users += 1;
   const kept = store;
   let released = false;
   return {
@@ -304,7 +302,9 @@ export function sharedDefaultStore(base: string): SharedStoreHold {
       released = true;
       held.users -= 1;
       if (held.users > 0) return;
-      if (sharedStores.get(base) === held) sharedStores.delete(base);
+      // The entry is still this one: it is replaced only here, at no users, or once its store is
+      // collected, which cannot happen while this hold keeps it.
+      sharedStores.delete(base);
       await kept.close();
     },
   };
