@@ -75,6 +75,7 @@ export const MODULES = {
       'test/api/memory-store.test.ts',
       'test/api/redis-store.test.ts',
       'test/api/redis-store-client.test.ts',
+      'test/api/redis-store-missing.test.ts',
       'test/api/store-stall.test.ts',
       // PlatformApi on the default store (its synchronous steps, one store per service) and on
       // stores of the caller's own that extend it. client.test.ts is left out: its calls run
