@@ -168,6 +168,7 @@ describe('RedisRateLimitStore connection failures', () => {
     expect(await rejected(store.acquire(scope, policy, 'r1'))).toMatchObject({
       code: 'ERR_API_STORE',
       message: 'The Redis rate-limit store failed: could not connect to Redis (connect ECONNREFUSED 127.0.0.1:1).',
+      cause: expect.objectContaining({ message: 'connect ECONNREFUSED 127.0.0.1:1' }),
     });
   });
 
@@ -230,11 +231,13 @@ describe('RedisRateLimitStore close()', () => {
     expect(settled).toBe(true);
     await closing;
     calls[0]!.resolve([1, 'ssa:rl:b|bot|route|GET /lobbies', 1]);
-    calls[1]!.reject(new Error('Connection closed'));
+    const cut = new Error('Connection closed');
+    calls[1]!.reject(cut);
     expect(await answered).toEqual({ ok: true, reservation: { id: 'r1', bucket: 'ssa:rl:b|bot|route|GET /lobbies', probe: true } });
     expect(await rejected(failed)).toMatchObject({
       code: 'ERR_API_CLOSED',
       message: 'The RedisRateLimitStore was closed before Redis answered; create a new one.',
+      cause: cut,
     });
   });
 
@@ -306,6 +309,15 @@ describe('RedisRateLimitStore and the process', () => {
     expect(await Promise.all([abandoned, stale, next])).toMatchObject([{ ok: true }, { ok: true }, { ok: true }]);
     expect(liveSockets()).toBe(idle);
     expect(getEventListeners(kept.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('opens its first connection without holding the process for a step whose signal had already given up', async () => {
+    const server = await startRedis();
+    defer(() => server.stop());
+    const idle = liveSockets();
+    const store = track(new RedisRateLimitStore({ url: server.url, keyPrefix: 'stale:' }));
+    expect(await store.acquire(scope, policy, 'r1', AbortSignal.abort())).toMatchObject({ ok: true });
+    expect(liveSockets()).toBe(idle);
   });
 
   it('holds the process open while its first connection opens for a step that waits, until the step gives up', async () => {
