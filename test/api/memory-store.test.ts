@@ -103,6 +103,17 @@ describe('MemoryRateLimitStore on a moved clock', () => {
     expect((await take('a', policy)).probe).toBe(true);
   });
 
+  it('keeps the probe of a route out when an earlier probe, whose hold had ended, comes back late', async () => {
+    const { clock, store, take, ask } = storeAt();
+    const policy = { ...base, holdMs: 30 };
+    const stale = await take('a', policy);
+    clock.now = 30;
+    const current = await take('a', policy);
+    expect(current.probe).toBe(true);
+    await store.release(scope('a'), policy, stale, { sent: false });
+    expect(await ask('a', policy)).toEqual({ ok: false, reason: 'probe', waitMs: 20 });
+  });
+
   it('sends to a route without a bucket freely, and probes it again after a minute', async () => {
     const { clock, store, take, ask } = storeAt();
     const probe = await take('free');
