@@ -198,7 +198,9 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.#inflight.get(scope.application)?.entries.delete(id);
     if (!outcome.sent) {
       const bucket = this.#buckets.get(bucketKey);
-      if (!probe && bucket !== undefined && now < bucket.resetAt && bucket.remaining < bucket.limit) bucket.remaining += 1;
+      // A probe took no slot of the window it probed, but a window learned while it was out took
+      // it off what was left (it was pending there), so its slot goes back like any other.
+      if (bucket !== undefined && now < bucket.resetAt && bucket.remaining < bucket.limit) bucket.remaining += 1;
       return;
     }
 
@@ -236,15 +238,9 @@ export class MemoryRateLimitStore implements RateLimitStore {
         this.#globalBlock.set(scope.application, Math.max(this.#globalBlock.get(scope.application) ?? 0, until));
       } else {
         const key = this.#bucketKey(scope, now);
-        if (key !== '') {
-          const stored = this.#buckets.get(key);
-          if (stored !== undefined && now < stored.resetAt) {
-            stored.remaining = 0;
-            stored.resetAt = Math.max(stored.resetAt, until);
-          } else {
-            this.#buckets.set(key, { limit: stored?.limit ?? 1, remaining: 0, resetAt: until });
-          }
-        }
+        // The 429 closes the bucket until its retry-after (or its reset, if later): none left,
+        // and a limit of 0, so no slot of a request never sent is given back into it.
+        if (key !== '') this.#buckets.set(key, { limit: 0, remaining: 0, resetAt: Math.max(this.#buckets.get(key)?.resetAt ?? 0, until) });
       }
     }
   }
@@ -268,11 +264,9 @@ interface SharedEntry {
   ref: WeakRef<MemoryRateLimitStore>;
   users: number;
 }
+// One entry per service base ever used: a store whose clients were all dropped without close() is
+// collected, and the next client of that base finds its WeakRef empty and makes a new one.
 const sharedStores = new Map<string, SharedEntry>();
-// A store whose clients were dropped without close() is collected; its entry goes with it.
-const forgetShared = new FinalizationRegistry<string>((key) => {
-  if (sharedStores.get(key)?.ref.deref() === undefined) sharedStores.delete(key);
-});
 
 /** A client's hold on the process's default store; `release` on close. */
 export interface SharedStoreHold {
@@ -291,14 +285,14 @@ export interface SharedStoreHold {
 export function sharedDefaultStore(base: string): SharedStoreHold {
   let entry = sharedStores.get(base);
   let store = entry?.ref.deref();
-  if (entry === undefined || store === undefined) {
+  // No entry, or one whose store was collected: a new store.
+  if (store === undefined) {
     store = new MemoryRateLimitStore();
     entry = { ref: new WeakRef(store), users: 0 };
     sharedStores.set(base, entry);
-    forgetShared.register(store, base);
   }
-  entry.users += 1;
-  const held = entry;
+  const held = entry!;
+  held.users += 1;
   const kept = store;
   let released = false;
   return {
@@ -308,7 +302,9 @@ export function sharedDefaultStore(base: string): SharedStoreHold {
       released = true;
       held.users -= 1;
       if (held.users > 0) return;
-      if (sharedStores.get(base) === held) sharedStores.delete(base);
+      // The entry is still this one: it is replaced only here, at no users, or once its store is
+      // collected, which cannot happen while this hold keeps it.
+      sharedStores.delete(base);
       await kept.close();
     },
   };

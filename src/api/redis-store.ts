@@ -118,7 +118,7 @@ redis.call('ZREM', p .. 'unmapped|' .. ident, id)
 if probe == '1' and redis.call('GET', bk .. '|probe') == id then redis.call('DEL', bk .. '|probe') end
 redis.call('ZREM', p .. 'flying|' .. app, id)
 if sentFlag == '0' then
-  if probe ~= '1' and bk ~= '' then
+  if bk ~= '' then
     local st = redis.call('HMGET', bk, 'limit', 'remaining', 'resetAt')
     if st[3] and now < tonumber(st[3]) and tonumber(st[2]) < tonumber(st[1]) then redis.call('HINCRBY', bk, 'remaining', 1) end
   end
@@ -156,17 +156,10 @@ if limited == 'global' then
 elseif limited == 'bucket' then
   local key = bucketKey(p, ident, route, major)
   if key ~= '' then
-    local untilAt = now + retryAfter
-    local st = redis.call('HMGET', key, 'limit', 'resetAt')
-    local sreset = tonumber(st[2])
-    if sreset and now < sreset then
-      local r = math.max(sreset, untilAt)
-      redis.call('HSET', key, 'remaining', 0, 'resetAt', r)
-      redis.call('PEXPIREAT', key, r + 60000)
-    else
-      redis.call('HSET', key, 'limit', tonumber(st[1]) or 1, 'remaining', 0, 'resetAt', untilAt)
-      redis.call('PEXPIREAT', key, untilAt + 60000)
-    end
+    -- Closed until the retry-after (or the reset, if later), taking no slot back (limit 0).
+    local r = math.max(tonumber(redis.call('HGET', key, 'resetAt')) or 0, now + retryAfter)
+    redis.call('HSET', key, 'limit', 0, 'remaining', 0, 'resetAt', r)
+    redis.call('PEXPIREAT', key, r + 60000)
   end
 end
 return 1
@@ -282,9 +275,10 @@ export class RedisRateLimitStore implements RateLimitStore {
         disableOfflineQueue: true,
         socket: {
           connectTimeout: CONNECT_TIMEOUT_MS,
-          // No retries by node-redis: a failed connection is reported, and after a drop the
-          // store's next step connects again (see above).
-          reconnectStrategy: () => new Error('the store connects again on its next step'),
+          // No retries by node-redis: a failed connection is reported with the socket's own error
+          // (such as connect ECONNREFUSED), and after a drop the store's next step connects again
+          // (see above).
+          reconnectStrategy: (_retries: number, cause: Error) => cause,
         },
       });
       // Errors surface on the commands that fail; an unhandled 'error' event would crash the process.

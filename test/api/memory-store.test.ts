@@ -103,6 +103,17 @@ describe('MemoryRateLimitStore on a moved clock', () => {
     expect((await take('a', policy)).probe).toBe(true);
   });
 
+  it('keeps the probe of a route out when an earlier probe, whose hold had ended, comes back late', async () => {
+    const { clock, store, take, ask } = storeAt();
+    const policy = { ...base, holdMs: 30 };
+    const stale = await take('a', policy);
+    clock.now = 30;
+    const current = await take('a', policy);
+    expect(current.probe).toBe(true);
+    await store.release(scope('a'), policy, stale, { sent: false });
+    expect(await ask('a', policy)).toEqual({ ok: false, reason: 'probe', waitMs: 20 });
+  });
+
   it('sends to a route without a bucket freely, and probes it again after a minute', async () => {
     const { clock, store, take, ask } = storeAt();
     const probe = await take('free');
@@ -125,6 +136,23 @@ describe('MemoryRateLimitStore on a moved clock', () => {
     expect(await ask('a')).toMatchObject({ ok: false, reason: 'bucket' });
   });
 
+  it("counts against a bucket just learned only the probes of routes whose bucket is unknown, not another bucket's slots or new-window probes", async () => {
+    const { clock, store, take, ask } = storeAt();
+    const learn = async (route: string, hash: string, remaining: number, resetAfterMs: number) => {
+      const probe = await take(route);
+      await store.release(scope(route), base, probe, { sent: true, bucket: { hash, limit: 5, remaining, resetAfterMs } });
+    };
+    await learn('b', 'hb', 5, 5000);
+    await take('b'); // a slot of a known bucket, out
+    await learn('c', 'hc', 5, 100);
+    clock.now = 100;
+    expect((await take('c')).probe).toBe(true); // the probe of c's new window, out
+    await learn('a', 'ha', 2, 5000);
+    await take('a');
+    await take('a');
+    expect(await ask('a')).toMatchObject({ ok: false, reason: 'bucket' });
+  });
+
   it("subtracts the bucket's requests still out from what a new window's answer says is left", async () => {
     const { clock, store, take, ask } = storeAt();
     const probe = await take('a');
@@ -139,12 +167,15 @@ describe('MemoryRateLimitStore on a moved clock', () => {
     expect(await ask('a')).toMatchObject({ ok: false, reason: 'bucket' });
   });
 
-  it("keeps a bucket's 429 from the route until its retry-after", async () => {
+  it.each([
+    ['its retry-after, when that ends after the reset', 100, 700],
+    ['its reset, when that ends after the retry-after', 700, 100],
+  ])("keeps a bucket's 429 from the route until %s", async (_name, resetAfterMs, retryAfterMs) => {
     const { clock, store, take, ask } = storeAt();
     const probe = await take('a');
-    await store.release(scope('a'), base, probe, { sent: true, bucket: bucket(3, 100) });
+    await store.release(scope('a'), base, probe, { sent: true, bucket: bucket(3, resetAfterMs) });
     const limited = await take('a');
-    await store.release(scope('a'), base, limited, { sent: true, invalid: true, limited: { global: false, retryAfterMs: 700 } });
+    await store.release(scope('a'), base, limited, { sent: true, invalid: true, limited: { global: false, retryAfterMs } });
     clock.now = 200;
     expect(await ask('a')).toEqual({ ok: false, reason: 'bucket', waitMs: 500 });
     clock.now = 700;

@@ -77,6 +77,56 @@ describe.each(kinds)('the rate-limit contract: $name', (kind) => {
     expect((await store.acquire(scope('b'), base, 'y')).ok).toBe(true);
   });
 
+  it('a route whose answer names no bucket is sent freely, while one answered without the headers stays probed', async () => {
+    const [store] = kind.pair();
+    const free = await take(store, scope('free'), base);
+    await store.release(scope('free'), base, free, { sent: true, bucket: null });
+    const unknown = await take(store, scope('unknown'), base);
+    await store.release(scope('unknown'), base, unknown, { sent: true });
+    expect([await take(store, scope('free'), base), await take(store, scope('free'), base)].map((r) => r.probe)).toEqual([false, false]);
+    expect((await take(store, scope('unknown'), base)).probe).toBe(true);
+    expect(await store.acquire(scope('unknown'), base, 'second')).toMatchObject({ ok: false, reason: 'probe' });
+  });
+
+  it("a bucket's 429 holds its route back for the retry-after, and no other route", async () => {
+    const [store] = kind.pair();
+    const probe = await take(store, scope('a'), base);
+    await store.release(scope('a'), base, probe, { sent: true, bucket: { hash: 'h3', limit: 5, remaining: 4, resetAfterMs: 100 } });
+    const limited = await take(store, scope('a'), base);
+    await store.release(scope('a'), base, limited, { sent: true, invalid: true, limited: { global: false, retryAfterMs: 300 } });
+    const held = await store.acquire(scope('a'), base, 'held');
+    expect(held).toMatchObject({ ok: false, reason: 'bucket' });
+    expect(held.ok === false && held.waitMs > 100 && held.waitMs <= 300).toBe(true);
+    expect((await store.acquire(scope('b'), base, 'other')).ok).toBe(true);
+    await sleep(350);
+    expect((await store.acquire(scope('a'), base, 'after')).ok).toBe(true);
+  });
+
+  it('takes no slot back into a bucket its 429 closed: the service counts none free until the retry-after', async () => {
+    const [store] = kind.pair();
+    const probe = await take(store, scope('a'), base);
+    await store.release(scope('a'), base, probe, { sent: true, bucket: { hash: 'h4', limit: 5, remaining: 3, resetAfterMs: 5000 } });
+    const [unsent, limited] = [await take(store, scope('a'), base), await take(store, scope('a'), base)];
+    await store.release(scope('a'), base, limited, { sent: true, invalid: true, limited: { global: false, retryAfterMs: 5000 } });
+    await store.release(scope('a'), base, unsent, { sent: false });
+    expect(await store.acquire(scope('a'), base, 'next')).toMatchObject({ ok: false, reason: 'bucket' });
+  });
+
+  it("gives the slot of a new window's probe never sent back to the window an older answer opened meanwhile", async () => {
+    const [store] = kind.pair();
+    const first = await take(store, scope('a'), base);
+    await store.release(scope('a'), base, first, { sent: true, bucket: { hash: 'h5', limit: 3, remaining: 3, resetAfterMs: 200 } });
+    const late = await take(store, scope('a'), base);
+    await sleep(250);
+    const probe = await take(store, scope('a'), base);
+    expect(probe.probe).toBe(true);
+    // The late answer counts itself in the new window; the probe, still out, is taken off what it says is left.
+    await store.release(scope('a'), base, late, { sent: true, bucket: { hash: 'h5', limit: 3, remaining: 2, resetAfterMs: 5000 } });
+    await store.release(scope('a'), base, probe, { sent: false });
+    expect([await take(store, scope('a'), base), await take(store, scope('a'), base)].map((r) => r.probe)).toEqual([false, false]);
+    expect(await store.acquire(scope('a'), base, 'third')).toMatchObject({ ok: false, reason: 'bucket' });
+  });
+
   it('the global limit is one count per application, shared by all its credentials', async () => {
     const [store] = kind.pair();
     const policy = { ...base, globalLimit: 3 };
@@ -99,9 +149,17 @@ describe.each(kinds)('the rate-limit contract: $name', (kind) => {
     expect((await store.acquire(scope('b', 'player-1'), base, 'r4')).ok).toBe(true);
   });
 
-  it('refuses before the address reaches the invalid-request limit, per address', async () => {
+  it('refuses before the address reaches the invalid-request limit, per address, counting only answers marked invalid', async () => {
     const [store] = kind.pair();
     const policy = { ...base, invalidLimit: 2 };
+    for (const [route, outcome] of [
+      ['valid', { sent: true, bucket: null, invalid: false }],
+      ['unmarked', { sent: true, bucket: null }],
+      ['unsent', { sent: false }],
+    ] as const) {
+      const r = await take(store, scope(route), policy);
+      await store.release(scope(route), policy, r, outcome);
+    }
     for (const route of ['a', 'b']) {
       const r = await take(store, scope(route), policy);
       await store.release(scope(route), policy, r, { sent: true, bucket: null, invalid: true });
