@@ -193,7 +193,8 @@ export class RouteTable {
   #find(ctx: EmulatorContext, method: string, path: string): Found | Reply | undefined {
     const segments = path.slice(1).split('/');
     if (segments.includes('')) return undefined;
-    const rows = this.#byKey.get(decodeSegment(keyOf(segments)));
+    // The segments that tell areas apart are read decoded, as samePath reads literals (`/%61pi/v10/…`).
+    const rows = this.#byKey.get(keyOf(segments.slice(0, 3).map(decodeSegment)));
     if (rows === undefined) return undefined;
     let allow: string[] | undefined;
     for (const row of rows) {
