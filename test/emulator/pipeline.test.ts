@@ -150,10 +150,42 @@ describe('injected faults', () => {
 });
 
 describe('the body', () => {
-  it('of a route that reads none is left unread: a GET with any body is answered', async () => {
+  it.each([
+    { route: 'a studio’s GET', path: '/api/v10/quests' },
+    { route: 'applications/@me (its application named by the credential)', path: '/api/v10/applications/@me' },
+  ])('of a route that reads none is left unread: $route with any body is answered', async ({ path }) => {
     await start({ rateLimits: 'off', routes: [answering(200, { method: 'GET' })] });
     const headers = { ...bot(), 'content-type': 'text/plain', 'content-length': '8' };
-    expect((await send('GET', '/api/v10/quests', headers, 'not json')).status).toBe(200);
+    expect((await send('GET', path, headers, 'not json')).status).toBe(200);
+  });
+
+  it.each([
+    { route: 'a JSON route', json: false, status: 400 },
+    { route: 'a JSON-or-multipart route (a channel’s messages)', json: true, status: 200 },
+  ])('sent as multipart/form-data to $route is answered $status', async ({ json, status }) => {
+    await start({ rateLimits: 'off', routes: [answering(201)] });
+    const guild = await emulator!.createGuild();
+    const channel = await emulator!.createChannel(guild.id, { name: 'lounge', type: 0 });
+    const form = new FormData();
+    form.set('payload_json', JSON.stringify({ content: 'from a form' }));
+    const path = json ? `/api/v10/channels/${channel.id}/messages` : '/api/v10/quests';
+    const res = await fetch(`${emulator!.webBase}${path}`, { method: 'POST', headers: bot(), body: form });
+    const body = (await res.json()) as { content?: string; errors?: unknown };
+    expect(res.status).toBe(status);
+    if (json) expect(body.content).toBe('from a form');
+    else expect(JSON.stringify(body.errors)).toContain('CONTENT_TYPE_INVALID');
+  });
+
+  it.each([
+    { route: 'the token endpoint (its application named in the form)', path: '/api/v10/oauth2/token' },
+    { route: 'the device activation form', path: '/activate' },
+  ])('of a form route sent as JSON is refused with the OAuth error: $route', async ({ path }) => {
+    await start({ rateLimits: 'off' });
+    const refused = await send('POST', path, { 'content-type': 'application/json' }, '{"grant_type":"client_credentials"}');
+    expect([refused.status, refused.body]).toEqual([
+      400,
+      { error: 'invalid_request', error_description: 'The request body must be application/x-www-form-urlencoded.' },
+    ]);
   });
 
   it.each([
@@ -165,6 +197,19 @@ describe('the body', () => {
     expect(refused.status).toBe(status);
     expect(refused.headers).toMatchObject({ 'x-ratelimit-bucket': 'custom:quests', 'x-ratelimit-remaining': '4' });
     expect(refused.headers.connection).toBe(close ? 'close' : 'keep-alive');
+  });
+});
+
+describe('the guard’s refusal', () => {
+  it.each<{ refusal: string; headers: Record<string, string>; status: number }>([
+    { refusal: 'another Host', headers: { host: 'evil.example' }, status: 421 },
+    { refusal: 'a change of state from another origin', headers: { origin: 'http://evil.example' }, status: 403 },
+  ])('of $refusal is the service’s error body, never cached', async ({ headers, status }) => {
+    await start({ rateLimits: 'off', routes: [answering(201)] });
+    const refused = await send('POST', '/api/v10/quests', { ...bot(), ...headers });
+    expect(refused.status).toBe(status);
+    expect(refused.body).toEqual({ message: expect.any(String), code: 0 });
+    expect(refused.headers['cache-control']).toBe('no-store');
   });
 });
 

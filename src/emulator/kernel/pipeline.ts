@@ -177,14 +177,11 @@ export class RouteTable {
   upgrade(ctx: EmulatorContext, req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const refused = ctx.guard.checkHost(req);
     if (refused !== undefined) return refuseUpgrade(socket, guardReply(refused));
-    let found: Found | Reply | undefined;
-    try {
-      found = this.#find(ctx, 'GET', parseRequestUrl(req.url ?? '/').pathname);
-    } catch {
-      found = undefined;
-    }
+    // parseRequestUrl takes any target (it never throws), and a server's request always has one.
+    const found = this.#find(ctx, 'GET', parseRequestUrl(req.url!).pathname);
     if (found === undefined || 'status' in found || found.row.upgrade === undefined) return refuseUpgrade(socket, serviceError(404));
-    const refusal = ctx.guard.checkBrowser(found.row.browser ?? 'socket', req);
+    // A route that takes upgrades is a socket to the guard, whatever else its row says.
+    const refusal = ctx.guard.checkBrowser('socket', req);
     if (refusal !== undefined) return refuseUpgrade(socket, guardReply(refusal));
     found.row.upgrade(ctx, req, socket, head);
   }
