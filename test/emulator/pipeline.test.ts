@@ -25,19 +25,22 @@ interface Answer {
 }
 
 /** One request with exactly these headers (and body), read whole; the body parsed when it is JSON. */
-function send(method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
+function send(method: string, path: string, headers: Record<string, string> = {}, body?: string, from = '127.0.0.1'): Promise<Answer> {
   const base = new URL(emulator!.webBase);
   return new Promise((resolve, reject) => {
     // A connection of its own, kept alive as a client's would be: a `Connection: close` is the emulator's.
-    const req = request({ host: base.hostname, port: base.port, method, path, headers: { connection: 'keep-alive', ...headers }, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode!, headers: res.headers, body: /json/.test(res.headers['content-type'] ?? '') ? JSON.parse(text) : text });
-      });
-      res.on('error', reject);
-    });
+    const req = request(
+      { host: base.hostname, port: base.port, method, path, headers: { connection: 'keep-alive', ...headers }, agent: false, localAddress: from },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode!, headers: res.headers, body: /json/.test(res.headers['content-type'] ?? '') ? JSON.parse(text) : text });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -74,6 +77,33 @@ describe('a route’s bucket', () => {
     expect((await send('POST', '/api/v10/quests', player(PLAYERS[0]!))).status).toBe(429);
   });
 
+  it('of a bot route counts per application: another application’s bot is still answered', async () => {
+    const other = '2234567890123456789';
+    await start({ rateLimits: 'service', clock: () => T0, applications: [{ id: '1234567890123456789' }, { id: other }] });
+    emulator!.addRoute(answering(201, { bucket: { id: 'quests', limit: 1, windowMs: 60_000 } }));
+    expect((await send('POST', '/api/v10/quests', bot())).status).toBe(201);
+    expect((await send('POST', '/api/v10/quests', { authorization: `Bot ${emulator!.botTokenOf(other)}` })).status).toBe(201);
+    expect((await send('POST', '/api/v10/quests', bot())).status).toBe(429);
+  });
+
+  it.each([
+    { route: 'a studio’s route open to anyone', path: '/api/v10/quests' },
+    { route: 'the discovery document', path: '/.well-known/openid-configuration' },
+  ])('of $route: none, and no limit counted', async ({ path }) => {
+    await start({ rateLimits: 'service', clock: () => T0, routes: [answering(200, { method: 'GET', credential: 'none' })] });
+    for (let i = 0; i < 51; i++) {
+      const answer = await send('GET', path);
+      expect([answer.status, answer.headers['x-ratelimit-bucket']]).toEqual([200, undefined]);
+    }
+  });
+
+  it('of the token endpoint: none while rateLimits is off', async () => {
+    await start({ rateLimits: 'off' });
+    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: emulator!.applicationId }).toString();
+    const answer = await send('POST', '/api/v10/oauth2/token', { 'content-type': 'application/x-www-form-urlencoded' }, form);
+    expect(answer.headers['x-ratelimit-bucket']).toBeUndefined();
+  });
+
   it('answers its 429 with the seconds left in its window, its own headers and the user scope', async () => {
     let now = T0;
     await start({ rateLimits: 'service', clock: () => now });
@@ -93,11 +123,14 @@ describe('a route’s bucket', () => {
     });
   });
 
-  it('answers the global limit’s 429 with the seconds left in the global window', async () => {
+  it.each([
+    { limit: 50, globalRateLimit: undefined },
+    { limit: 60, globalRateLimit: 60 },
+  ])('answers the global limit’s 429 at request $limit + 1 with the seconds left in the global window', async ({ limit, globalRateLimit }) => {
     let now = T0;
-    await start({ rateLimits: 'service', clock: () => now });
+    await start({ rateLimits: 'service', clock: () => now, applications: [{ id: '1234567890123456789', globalRateLimit }] });
     emulator!.addRoute(answering(201));
-    for (let i = 0; i < 49; i++) expect((await send('POST', '/api/v10/quests', bot())).status).toBe(201);
+    for (let i = 0; i < limit - 1; i++) expect((await send('POST', '/api/v10/quests', bot())).headers['x-ratelimit-limit']).toBe(String(limit));
     now += 250;
     expect((await send('POST', '/api/v10/quests', bot())).headers['x-ratelimit-reset-after']).toBe('0.750');
     const limited = await send('POST', '/api/v10/quests', bot());
@@ -117,6 +150,15 @@ describe('the invalid-request limit', () => {
     for (let i = 0; i < 2; i++) expect((await send('POST', '/api/v10/quests', bot(), '')).status).toBe(status);
     const next = await send('GET', '/api/v10/quests', bot());
     expect(next.status).toBe(counts ? 429 : 200);
+  });
+});
+
+describe('the invalid-request block', () => {
+  it('is kept per address: another loopback address is still served', async () => {
+    await start({ invalidRequestLimit: 2, routes: [answering(401), answering(200, { method: 'GET' })] });
+    for (let i = 0; i < 2; i++) expect((await send('POST', '/api/v10/quests', bot())).status).toBe(401);
+    expect((await send('GET', '/api/v10/quests', bot())).status).toBe(429);
+    expect((await send('GET', '/api/v10/quests', bot(), undefined, '127.0.0.2')).status).toBe(200);
   });
 });
 
@@ -246,6 +288,14 @@ describe('a refused gateway upgrade', () => {
     },
     { refusal: 'another origin', path: '/gateway?v=10', host: undefined, origin: 'http://127.0.0.1:1', line: '403 Forbidden', message: /another origin/ },
     { refusal: 'a path without a gateway', path: '/api/v10/users/@me', host: undefined, origin: undefined, line: '404 Not Found', message: /^404: Not Found$/ },
+    {
+      refusal: 'a path with other methods only',
+      path: '/api/v10/oauth2/token',
+      host: undefined,
+      origin: undefined,
+      line: '404 Not Found',
+      message: /^404: Not Found$/,
+    },
     { refusal: 'a path of no route', path: '/nothing/here', host: undefined, origin: undefined, line: '404 Not Found', message: /^404: Not Found$/ },
   ])('from $refusal is answered $line with a JSON body, and closed', async ({ path, host, origin, line, message }) => {
     await start({ gateway: true });

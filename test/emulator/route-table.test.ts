@@ -102,12 +102,33 @@ describe('the route table', () => {
     expect(send('GET', '/api/v10')).toMatchObject({ status: 200, body: '{"version":10}' });
   });
 
+  it.each([
+    { faults: undefined, failed: true },
+    { faults: 'service', failed: true },
+    { faults: 'token', failed: false },
+    { faults: 'none', failed: false },
+  ] as const)('answers a pending server error on a row whose faults are $faults: $failed', ({ faults, failed }) => {
+    const table = new RouteTable([[route('GET', 'games', { auth: anyone, body: 'none', faults, run: () => json(200, []) })]]);
+    const ctx = {
+      options: { clock: () => 0, rateLimits: 'off', applications: new Map() },
+      rateLimits: new RateLimits(INVALID_REQUEST_LIMIT),
+      serverFault: { count: 1, status: 503, retryAfter: undefined, reset: false },
+      guard: new Guard(1, []),
+    } as unknown as EmulatorContext;
+    const req = { method: 'GET', headers: { host: '127.0.0.1:1' }, socket: { remoteAddress: '127.0.0.1' } } as unknown as IncomingMessage;
+    const reply = table.run(ctx, req, { pathname: '/api/v10/games', searchParams: new URLSearchParams() }, {}) as Reply;
+    expect(reply.status).toBe(failed ? 503 : 200);
+  });
+
   it('refuses a table whose row starts with a parameter', () => {
     expect(() => new RouteTable([[route('GET', ':id/things', { auth: anyone, body: 'none', run: () => json(200, null) })]])).toThrow(
       "A route's first segment must be literal: api/v10/:id/things",
     );
     expect(() => new RouteTable([[route('GET', '/:id', { auth: anyone, body: 'none', run: () => json(200, null) })]])).toThrow(
       "A route's first segment must be literal: :id",
+    );
+    expect(() => new RouteTable([[route('GET', '/', { auth: anyone, body: 'none', run: () => json(200, null) })]])).toThrow(
+      "A route's first segment must be literal: ",
     );
   });
 });

@@ -163,7 +163,8 @@ export class RouteTable {
     // (DNS rebinding) gets nothing, not even a 404.
     const misdirected = ctx.guard.checkHost(req);
     if (misdirected !== undefined) return guardReply(misdirected);
-    const found = this.#find(ctx, req.method ?? 'GET', url.pathname);
+    // A server's request always has its method.
+    const found = this.#find(ctx, req.method!, url.pathname);
     if (found === undefined || 'status' in found) return found;
     const refused = ctx.guard.checkBrowser(found.row.browser ?? 'api', req);
     if (refused !== undefined) return guardReply(refused);
