@@ -88,6 +88,8 @@ export const MODULES = {
     mutate: ['src/emulator/kernel/**/*.ts', '!src/emulator/kernel/ratelimit.ts'],
     tests: [
       'test/emulator/kernel.test.ts',
+      // The pipeline's steps through a studio's routes over HTTP: buckets, 429s, what counts as invalid, faults, bodies, upgrades.
+      'test/emulator/pipeline.test.ts',
       'test/emulator/route-table.test.ts',
       'test/emulator/body-limits.test.ts',
       'test/emulator/faults.test.ts',

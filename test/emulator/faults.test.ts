@@ -35,6 +35,7 @@ describe('failNextToken', () => {
     const failed = await attempt.send();
     expect(failed.status).toBe(503);
     expect(failed.body).toEqual({ message: '503: Service Unavailable', code: 0 });
+    expect(failed.headers.get('retry-after')).toBeNull();
     const retried = await attempt.send();
     expect(retried.status).toBe(200);
     expect(emulator.requests.filter((r) => r.path === '/api/v10/oauth2/token')).toEqual([
@@ -49,6 +50,7 @@ describe('failNextToken', () => {
     const res = await postForm(emulator, { grant_type: 'refresh_token', client_id: emulator.applicationId, refresh_token: 'x' });
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('3');
+    expect([res.headers.get('x-ratelimit-scope'), res.headers.get('x-ratelimit-global')]).toEqual(['user', 'false']);
     expect(res.body).toEqual({ message: 'You are being rate limited.', retry_after: 2.5, global: false });
   });
 
@@ -70,6 +72,7 @@ describe('failNextToken', () => {
     const res = await postForm(emulator, { grant_type: 'refresh_token' });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: 'invalid_grant', error_description: 'Injected fault from the emulator.' });
+    expect(res.headers.get('cache-control')).toBe('no-store');
   });
 
   it('does not touch the revocation endpoint', async () => {

@@ -257,6 +257,27 @@ describe('a request from a browser page', () => {
   });
 });
 
+describe('the Origin of the emulator’s own page', () => {
+  it.each([
+    { origin: 'http://emulator.test', host: 'emulator.test:80', own: true },
+    { origin: 'https://emulator.test', host: 'emulator.test:443', own: true },
+    { origin: 'http://emulator.test', host: 'emulator.test:443', own: false },
+    { origin: 'https://emulator.test', host: 'emulator.test:80', own: false },
+    { origin: 'ftp://emulator.test:80', host: 'emulator.test:80', own: false },
+    { origin: 'http://emulator.test:8080', host: 'EMULATOR.TEST:8080', own: true },
+  ])('$origin sent to Host $host is its own: $own', async ({ origin, host, own: isOwn }) => {
+    const named = await startEmulator({ allowedHosts: ['emulator.test'] });
+    try {
+      const form = new URLSearchParams({ client_id: named.applicationId, scope: 'openid' }).toString();
+      const headers = { Host: host, Origin: origin, 'Content-Type': 'application/x-www-form-urlencoded' };
+      const answer = await send(Number(new URL(named.webBase).port), 'POST', '/api/v10/oauth2/device/authorize', headers, form);
+      expect(answer.status).toBe(isOwn ? 200 : 403);
+    } finally {
+      await named.close();
+    }
+  });
+});
+
 describe('the /activate form', () => {
   it('approves only with the anti-forgery token of a page the emulator rendered', async () => {
     const { device_code, user_code } = await deviceCodes();

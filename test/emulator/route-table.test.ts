@@ -27,6 +27,7 @@ function setup() {
       route('GET', 'players/@me', { auth: anyone, body: 'none', run: () => json(200, { me: true }) }),
       route('GET', 'players/:id', { auth: anyone, body: 'none', run: ({ params }) => json(200, { player: params[0] }) }),
       route('GET', '/status', { auth: anyone, body: 'none', run: () => json(200, { up: true }) }),
+      route('GET', '/api/v10', { auth: anyone, body: 'none', run: () => json(200, { version: 10 }) }),
     ],
   ]);
   const ctx = {
@@ -64,11 +65,22 @@ describe('the route table', () => {
     expect(send('POST', '/api/v10/games/42')).toMatchObject({ status: 405, headers: expect.objectContaining({ Allow: 'GET, DELETE, PUT' }) });
   });
 
-  it('answers no route for an unknown path or an empty segment', () => {
+  it.each([
+    ['an unknown path', '/api/v10/nothing/1'],
+    ['an empty segment', '/api/v10/games//42'],
+    ['a trailing slash (an empty last segment, not an empty parameter)', '/api/v10/games/'],
+    ['a path longer than every route', '/api/v10/games/42/more'],
+    ['the version’s parent', '/api'],
+    ['the web root', '/'],
+    ['another version', '/api/v9/scores'],
+  ])('answers no route for %s', (_what, path) => {
     const { send } = setup();
-    expect(send('GET', '/api/v10/nothing/1')).toBeUndefined();
-    expect(send('GET', '/api/v10/games//42')).toBeUndefined();
-    expect(send('GET', '/api/v10/games/42/more')).toBeUndefined();
+    expect(send('GET', path)).toBeUndefined();
+  });
+
+  it('names each method once in Allow when two rows of a method match the path (a literal and a parameter)', () => {
+    const { send } = setup();
+    expect(send('POST', '/api/v10/players/@me')).toMatchObject({ status: 405, headers: expect.objectContaining({ Allow: 'GET' }) });
   });
 
   it('matches a literal segment also in its percent-encoded spelling, and decodes parameters only', () => {
@@ -79,12 +91,33 @@ describe('the route table', () => {
     // A malformed escape is passed on as sent, for the parameter's own check to refuse.
     expect(send('GET', '/api/v10/players/%E0%A4%A')).toMatchObject({ body: '{"player":"%E0%A4%A"}' });
     expect(send('GET', '/api/v10/%70layers/7')).toMatchObject({ body: '{"player":"7"}' });
+    expect(send('GET', '/%61pi/v%310/players/7')).toMatchObject({ body: '{"player":"7"}' });
+    expect(send('GET', '/%73tatus')).toMatchObject({ body: '{"up":true}' });
   });
 
-  it('serves a row outside /api/v10/ by its own first segment', () => {
+  it('serves a row outside /api/v10/ by its own first segment, and one at /api/v10 itself', () => {
     const { send } = setup();
     expect(send('GET', '/status')).toMatchObject({ status: 200, body: '{"up":true}' });
     expect(send('GET', '/api/v10/status')).toBeUndefined();
+    expect(send('GET', '/api/v10')).toMatchObject({ status: 200, body: '{"version":10}' });
+  });
+
+  it.each([
+    { faults: undefined, failed: true },
+    { faults: 'service', failed: true },
+    { faults: 'token', failed: false },
+    { faults: 'none', failed: false },
+  ] as const)('answers a pending server error on a row whose faults are $faults: $failed', ({ faults, failed }) => {
+    const table = new RouteTable([[route('GET', 'games', { auth: anyone, body: 'none', faults, run: () => json(200, []) })]]);
+    const ctx = {
+      options: { clock: () => 0, rateLimits: 'off', applications: new Map() },
+      rateLimits: new RateLimits(INVALID_REQUEST_LIMIT),
+      serverFault: { count: 1, status: 503, retryAfter: undefined, reset: false },
+      guard: new Guard(1, []),
+    } as unknown as EmulatorContext;
+    const req = { method: 'GET', headers: { host: '127.0.0.1:1' }, socket: { remoteAddress: '127.0.0.1' } } as unknown as IncomingMessage;
+    const reply = table.run(ctx, req, { pathname: '/api/v10/games', searchParams: new URLSearchParams() }, {}) as Reply;
+    expect(reply.status).toBe(failed ? 503 : 200);
   });
 
   it('refuses a table whose row starts with a parameter', () => {
@@ -93,6 +126,9 @@ describe('the route table', () => {
     );
     expect(() => new RouteTable([[route('GET', '/:id', { auth: anyone, body: 'none', run: () => json(200, null) })]])).toThrow(
       "A route's first segment must be literal: :id",
+    );
+    expect(() => new RouteTable([[route('GET', '/', { auth: anyone, body: 'none', run: () => json(200, null) })]])).toThrow(
+      "A route's first segment must be literal: ",
     );
   });
 });

@@ -88,6 +88,8 @@ describe('lobby request bodies, however they arrive', () => {
     await pause(50);
     socket.destroy();
     await pause(50);
+    // Logged as left unanswered (status 0).
+    expect(emulator.requests.find((r) => r.method === 'PATCH')).toEqual({ method: 'PATCH', path: `/api/v10/lobbies/${lobbyId}`, status: 0 });
     expect(await metadataOf()).toBeNull();
     const after = await call(emulator, 'PATCH', `/lobbies/${lobbyId}`, { body: { metadata: { still: 'serving' } } });
     expect(after.status).toBe(200);

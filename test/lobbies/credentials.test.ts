@@ -97,6 +97,18 @@ describe('Bearer tokens', () => {
   });
 
   it.each([
+    ['a character before the scheme', (token: string) => `x${token}`],
+    ['a word after the token', (token: string) => `${token} x`],
+    ['two spaces after the scheme', (token: string) => token.replace(' ', '  ')],
+    ['a character outside ASCII in the token', (token: string) => `${token}\u00e9`],
+  ])('refuses a Bearer header with %s (401)', async (_what, spoil) => {
+    emulator = await startLobbyEmulator({ rateLimits: 'off' });
+    const token = bearer(emulator, ids[0]!);
+    expect((await call(emulator, 'PUT', '/lobbies', { auth: token, body: { secret: 's' } })).status).toBe(200);
+    expect((await call(emulator, 'PUT', '/lobbies', { auth: spoil(token), body: { secret: 's' } })).status).toBe(401);
+  });
+
+  it.each([
     { scopes: ['sdk.social_layer'], status: 200 },
     { scopes: ['lobbies.write'], status: 200 },
     { scopes: ['identify', 'openid'], status: 403 },

@@ -99,6 +99,27 @@ describe('route limits', () => {
     now = T0 + 2 * 3600_000;
     expect((await call(emulator, 'POST', `/lobbies/${lobby.body.id}/messages`, { auth: alice, body: { content: 'hi' } })).status).toBe(201);
   }, 120_000);
+
+  it('send lobby message by a bot: its 3000 count per application, apart from another application’s bot', async () => {
+    let now = T0;
+    const other = '2';
+    emulator = await startLobbyEmulator({ clock: () => now, applications: [{ id: '1', globalRateLimit: 1200 }, { id: other }] });
+    const mine = await call(emulator, 'POST', '/lobbies', { body: { idle_timeout_seconds: 604800 } });
+    const otherBot = `Bot ${emulator.botTokenOf(other)}`;
+    const theirs = await call(emulator, 'POST', '/lobbies', { auth: otherBot, body: { idle_timeout_seconds: 604800 } });
+    const sent = await burst(
+      3000,
+      () => call(emulator!, 'POST', `/lobbies/${mine.body.id}/messages`, { body: { content: 'hi' } }),
+      (i) => {
+        if (i > 0 && i % 1000 === 0) now += 1000;
+      },
+      50,
+    );
+    expect(sent.filter((a) => a.status !== 201)).toEqual([]);
+    now += 1000;
+    expect429(await call(emulator, 'POST', `/lobbies/${mine.body.id}/messages`, { body: { content: 'hi' } }), 'user', false);
+    expect((await call(emulator, 'POST', `/lobbies/${theirs.body.id}/messages`, { auth: otherBot, body: { content: 'mine' } })).status).toBe(201);
+  }, 120_000);
 });
 
 describe('the invalid-request limit', () => {

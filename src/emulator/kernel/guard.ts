@@ -67,6 +67,7 @@ export class Guard {
   readonly #hosts = new Set<string>();
   /** Names answered with any port (or none). */
   readonly #names = new Set<string>();
+  /** Private, so inspection and JSON never show it. */
   readonly #secret = randomBytes(32);
 
   /** `allowedHosts`: checked names (`emulator.test`) or name-and-port pairs (`emulator.test:8443`), lower case. */
@@ -153,11 +154,6 @@ export class Guard {
 
   #sign(action: string, nonce: string): string {
     return createHmac('sha256', this.#secret).update(`${action}\n${nonce}`).digest('base64url');
-  }
-
-  /** Nothing of the guard (its secret) is shown by inspection or JSON. */
-  toJSON(): object {
-    return {};
   }
 }
 

@@ -163,7 +163,8 @@ export class RouteTable {
     // (DNS rebinding) gets nothing, not even a 404.
     const misdirected = ctx.guard.checkHost(req);
     if (misdirected !== undefined) return guardReply(misdirected);
-    const found = this.#find(ctx, req.method ?? 'GET', url.pathname);
+    // A server's request always has its method.
+    const found = this.#find(ctx, req.method!, url.pathname);
     if (found === undefined || 'status' in found) return found;
     const refused = ctx.guard.checkBrowser(found.row.browser ?? 'api', req);
     if (refused !== undefined) return guardReply(refused);
@@ -177,14 +178,11 @@ export class RouteTable {
   upgrade(ctx: EmulatorContext, req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const refused = ctx.guard.checkHost(req);
     if (refused !== undefined) return refuseUpgrade(socket, guardReply(refused));
-    let found: Found | Reply | undefined;
-    try {
-      found = this.#find(ctx, 'GET', parseRequestUrl(req.url ?? '/').pathname);
-    } catch {
-      found = undefined;
-    }
+    // parseRequestUrl takes any target (it never throws), and a server's request always has one.
+    const found = this.#find(ctx, 'GET', parseRequestUrl(req.url!).pathname);
     if (found === undefined || 'status' in found || found.row.upgrade === undefined) return refuseUpgrade(socket, serviceError(404));
-    const refusal = ctx.guard.checkBrowser(found.row.browser ?? 'socket', req);
+    // A route that takes upgrades is a socket to the guard, whatever else its row says.
+    const refusal = ctx.guard.checkBrowser('socket', req);
     if (refusal !== undefined) return refuseUpgrade(socket, guardReply(refusal));
     found.row.upgrade(ctx, req, socket, head);
   }
@@ -193,7 +191,8 @@ export class RouteTable {
   #find(ctx: EmulatorContext, method: string, path: string): Found | Reply | undefined {
     const segments = path.slice(1).split('/');
     if (segments.includes('')) return undefined;
-    const rows = this.#byKey.get(decodeSegment(keyOf(segments)));
+    // The segments that tell areas apart are read decoded, as samePath reads literals (`/%61pi/v10/…`).
+    const rows = this.#byKey.get(keyOf(segments.slice(0, 3).map(decodeSegment)));
     if (rows === undefined) return undefined;
     let allow: string[] | undefined;
     for (const row of rows) {
