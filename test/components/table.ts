@@ -151,6 +151,7 @@ export const componentCases: ComponentCase[] = [
   ok('a custom_id of 100 characters and a label of 80', 'message', legacy(row(btn(rep('c', 100), { label: rep('l', 80) })))),
   ok('a link url of exactly 512 characters', 'message', legacy(row(link(`https://example.com/${rep('a', 512 - 20)}`)))),
   ok('a discord:// link', 'message', legacy(row(link('discord://-/channels/1/2')))),
+  ok('an http:// link', 'message', legacy(row(link('http://example.com/page')))),
   ok(
     'distinct explicit ids, and id 0 twice (0 is empty)',
     'message',
