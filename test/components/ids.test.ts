@@ -95,6 +95,16 @@ describe('fillComponentIds', () => {
     expect(filled.components[0]).toEqual({ type: 12, id: 1, items: [{ media: { url: 'https://cdn.example.com/a.png' } }] });
   });
 
+  it('puts type and then the id it gives first in each component, the other fields after them in their order', () => {
+    const components = [
+      { content: 'x', id: null, type: 10, extra: { type: 1 } },
+      { content: 'y', type: 10, id: 7 },
+    ];
+    expect(JSON.stringify(fillComponentIds(components as never))).toBe(
+      '[{"type":10,"id":1,"content":"x","extra":{"type":1}},{"content":"y","type":10,"id":7}]',
+    );
+  });
+
   it('does not number objects that are not components (options, emoji, media)', () => {
     const filled = fillComponentIds([
       { type: 1, components: [{ type: 3, custom_id: 's', options: [{ label: 'a', value: 'a', emoji: { name: 'x' } }] }] },
