@@ -119,6 +119,14 @@ describe('fillComponentIds', () => {
     ]);
   });
 
+  it('hands back plain objects the caller may change: each field can be set and deleted', () => {
+    const [row] = fillComponentIds([{ type: 1, components: [{ type: 2, style: 1, custom_id: 'a', label: 'A' }] }] as never) as Record<string, unknown>[];
+    row!.id = 7;
+    row!.type = 1;
+    delete row!.components;
+    expect(row).toEqual({ type: 1, id: 7 });
+  });
+
   it('keeps __proto__ keys as data and pollutes nothing', () => {
     const input = JSON.parse('[{"type":10,"content":"x","__proto__":{"polluted":true}}]');
     const [copy] = fillComponentIds(input) as Record<string, unknown>[];

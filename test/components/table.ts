@@ -178,6 +178,9 @@ export const componentCases: ComponentCase[] = [
   }),
   ok('an ephemeral legacy message', 'message', { flags: 64, content: 'only you', components: [row(btn('a'))] }),
   ok('a message with an empty components array', 'message', { content: 'x', components: [] }),
+  ok('embed objects without their optional URLs', 'message', {
+    embeds: [{ title: 'T', author: { name: 'Me' }, footer: { text: 'Footer' }, provider: { name: 'Example' } }],
+  }),
   ok('embeds whose URLs use the schemes their fields take', 'message', {
     embeds: [
       {
@@ -302,6 +305,13 @@ export const componentCases: ComponentCase[] = [
   bad('a button without a style', 'message', legacy(row({ type: 2, custom_id: 'a', label: 'x' })), err(`${b0}.style`, REQUIRED)),
   bad('a button of style 7', 'message', legacy(row(btn('a', { style: 7 }))), err(`${b0}.style`, CHOICES)),
   bad('a primary button without a custom_id', 'message', legacy(row({ type: 2, style: 1, label: 'x' })), err(`${b0}.custom_id`, REQUIRED)),
+  bad(
+    'two buttons without a custom_id, which are not duplicates of each other',
+    'message',
+    legacy(row({ type: 2, style: 1, label: 'x' }, { type: 2, style: 2, label: 'y' })),
+    err(`${b0}.custom_id`, REQUIRED),
+    err('components[0].components[1].custom_id', REQUIRED),
+  ),
   bad('a primary button with a url', 'message', legacy(row(btn('a', { url: 'https://example.com' }))), err(`${b0}.url`, NOT_ALLOWED)),
   bad('a secondary button with a sku_id', 'message', legacy(row(btn('a', { style: 2, sku_id: '1' }))), err(`${b0}.sku_id`, NOT_ALLOWED)),
   bad('a danger button with neither label nor emoji', 'message', legacy(row({ type: 2, style: 4, custom_id: 'a' })), err(b0, LABEL_OR_EMOJI)),
