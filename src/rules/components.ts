@@ -563,7 +563,8 @@ function textInput(ctx: Context, record: object, path: Path, place: Place): void
   }
   const min = int(ctx, record, path, 'min_length', 0, ComponentLimits.textInputLength);
   const max = int(ctx, record, path, 'max_length', 1, ComponentLimits.textInputLength);
-  if (min !== undefined && max !== undefined && min > max) {
+  // An absent bound never inverts the range: min_length then starts at 0, and max_length is unbounded.
+  if ((min ?? 0) > (max ?? Infinity)) {
     ctx.add([...path, 'min_length'], FieldErrorCode.ComponentRangeInverted, `min_length (${min}) must not exceed max_length (${max}).`);
   }
   bool(ctx, record, path, 'required');

@@ -400,6 +400,13 @@ describe('error sentences', () => {
       'Must be a string; received a number.',
     ],
     [
+      'a default value type of 30 characters, quoted by its first 20',
+      'message',
+      { components: [rowOf({ type: 5, custom_id: 's', default_values: [{ id: '1', type: 'u'.repeat(30) }] })] },
+      'components[0].components[0].default_values[0].type',
+      "Value must be one of 'user' for a User Select; received 'uuuuuuuuuuuuuuuuuuuu'.",
+    ],
+    [
       'a default user in a role select',
       'message',
       { components: [rowOf({ type: 6, custom_id: 's', default_values: [{ id: '1', type: 'user' }] })] },
