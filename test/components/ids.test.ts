@@ -105,11 +105,15 @@ describe('fillComponentIds', () => {
     );
   });
 
-  it('does not number objects that are not components (options, emoji, media)', () => {
+  it('does not number objects that are not components (options, emoji, media), nor what they hold under a component key', () => {
     const filled = fillComponentIds([
       { type: 1, components: [{ type: 3, custom_id: 's', options: [{ label: 'a', value: 'a', emoji: { name: 'x' } }] }] },
+      { type: 10, content: 'x', extra: { components: [{ type: 10 }], component: { type: 10 } } },
     ] as never) as unknown[];
-    expect(filled).toEqual([{ type: 1, id: 1, components: [{ type: 3, id: 2, custom_id: 's', options: [{ label: 'a', value: 'a', emoji: { name: 'x' } }] }] }]);
+    expect(filled).toEqual([
+      { type: 1, id: 1, components: [{ type: 3, id: 2, custom_id: 's', options: [{ label: 'a', value: 'a', emoji: { name: 'x' } }] }] },
+      { type: 10, id: 3, content: 'x', extra: { components: [{ type: 10 }], component: { type: 10 } } },
+    ]);
   });
 
   it('copies null, false, 0 and empty values as they are', () => {

@@ -178,6 +178,7 @@ export const componentCases: ComponentCase[] = [
   }),
   ok('an ephemeral legacy message', 'message', { flags: 64, content: 'only you', components: [row(btn('a'))] }),
   ok('a message with an empty components array', 'message', { content: 'x', components: [] }),
+  ok('a poll object in a message without the V2 flag', 'message', { poll: { question: { text: 'Lunch?' }, answers: [{ poll_media: { text: 'Yes' } }] } }),
   ok('embed objects without their optional URLs', 'message', {
     embeds: [{ title: 'T', author: { name: 'Me' }, footer: { text: 'Footer' }, provider: { name: 'Example' } }],
   }),
