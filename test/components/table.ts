@@ -715,6 +715,14 @@ export const componentCases: ComponentCase[] = [
   bad('a File Upload in a message', 'message', v2(row(upload('f'))), err(`${b0}.type`, PLACE)),
   bad('a Radio Group of one option', 'modal', modal(label(radio('r', 1))), err(`${l0}.options`, MIN_ITEMS)),
   bad('a Radio Group of 11 options', 'modal', modal(label(radio('r', 11))), err(`${l0}.options`, MAX_ITEMS)),
+  bad('a Radio Group whose options are not an array', 'modal', modal(label(radio('r', 0, { options: 5 }))), err(`${l0}.options`, LIST)),
+  bad('a Checkbox Group whose options are not an array', 'modal', modal(label(checks('c', 0, { options: 5 }))), err(`${l0}.options`, LIST)),
+  bad(
+    'a Checkbox Group option with an emoji',
+    'modal',
+    modal(label({ ...checks('c', 2), options: [option('a', { emoji: { name: 'x' } }), option('b')] })),
+    err(`${l0}.options[0].emoji`, NOT_ALLOWED),
+  ),
   bad(
     'a Radio Group with two default options',
     'modal',
