@@ -563,7 +563,8 @@ function textInput(ctx: Context, record: object, path: Path, place: Place): void
   }
   const min = int(ctx, record, path, 'min_length', 0, ComponentLimits.textInputLength);
   const max = int(ctx, record, path, 'max_length', 1, ComponentLimits.textInputLength);
-  if (min !== undefined && max !== undefined && min > max) {
+  // An absent bound never inverts the range: min_length then starts at 0, and max_length is unbounded.
+  if ((min ?? 0) > (max ?? Infinity)) {
     ctx.add([...path, 'min_length'], FieldErrorCode.ComponentRangeInverted, `min_length (${min}) must not exceed max_length (${max}).`);
   }
   bool(ctx, record, path, 'required');
@@ -857,7 +858,7 @@ export class ComponentTreeError extends Error {}
  * The input is untouched. Throws {@link ComponentTreeError} on a cycle or on nesting deeper than 32.
  */
 export function fillIds<Tree>(components: Tree): Tree {
-  const defined = new Set<number>();
+  const defined = new Set<unknown>();
   const order: object[] = [];
   let visited = 0;
   // First pass: refuse cycles, depth and size, list the components in document order, note defined ids.
@@ -877,9 +878,8 @@ export function fillIds<Tree>(components: Tree): Tree {
       const component = isComponent && Object.hasOwn(value, 'type');
       if (component) {
         order.push(value);
-        const id = own(value, 'id');
-        // Ids are handed out from 1, so 0 and negative ids never collide with one.
-        if (isInteger(id)) defined.add(id);
+        // Every id given is noted: only the whole numbers from 1 can equal one handed out.
+        defined.add(own(value, 'id'));
       }
       // The children of a component are components, and so are those of a body at the top.
       const parent = component || depth === 0;
@@ -903,12 +903,14 @@ export function fillIds<Tree>(components: Tree): Tree {
     if (Array.isArray(value)) return Array.from({ length: value.length }, (_, i) => copy(own(value, i)));
     const out: Record<string, unknown> = {};
     const id = assigned.get(value);
+    // A component given an id starts with type, then id: type's place is taken here and its value
+    // copied below (redefining a key keeps its place).
     if (id !== undefined) {
-      define(out, 'type', own(value, 'type'));
+      define(out, 'type', undefined);
       define(out, 'id', id);
     }
     for (const key of Object.keys(value)) {
-      if (id === undefined || (key !== 'type' && key !== 'id')) define(out, key, copy(own(value, key)));
+      if (id === undefined || key !== 'id') define(out, key, copy(own(value, key)));
     }
     return out;
   };

@@ -390,10 +390,11 @@ export function causeChain(error: unknown): ErrorLike[] {
   return chain;
 }
 
+// An abort by a caller's signal is not read here: every caller asks its signals first, so the
+// chains that reach these two hold a timeout, a socket or fetch error, or neither.
 export function isNetworkFailure(error: unknown): boolean {
   return causeChain(error).some(
     (e) =>
-      e.name === 'AbortError' ||
       e.name === 'TimeoutError' ||
       (e.name === 'TypeError' && e.message === 'fetch failed') ||
       (typeof e.code === 'string' && (/^E[A-Z]+$/.test(e.code) || e.code.startsWith('UND_ERR'))),
@@ -403,7 +404,6 @@ export function isNetworkFailure(error: unknown): boolean {
 export function describeNetworkError(error: unknown, timeoutMs: number): string {
   const chain = causeChain(error);
   if (chain.some((e) => e.name === 'TimeoutError')) return `no response within ${timeoutMs} ms`;
-  if (chain.some((e) => e.name === 'AbortError')) return 'the request was aborted';
   const codes = chain.map((e) => e.code);
   if (codes.includes('ECONNREFUSED')) return 'connection refused';
   if (codes.includes('ECONNRESET')) return 'the connection was reset';
@@ -447,7 +447,10 @@ export class TokenTransport {
     this.#closing.abort();
   }
 
-  /** Sends the grant the core built; never rejects. `context.timedOut` is set when it ran out of time. */
+  /**
+   * Sends the grant the core built; never rejects (whatever the request throws is caught in
+   * `#exchange` and returned as a failure). `context.timedOut` is set when it ran out of time.
+   */
   exchange(grant: NativeGrant, context: RequestContext): Promise<Exchanged> {
     // The request's own secrets are scrubbed from anything the server might echo back.
     // The values that must never be echoed; redirect_uri is not one (developers need to see it).
@@ -459,10 +462,7 @@ export class TokenTransport {
       grant = { ...grant, parameters: { ...grant.parameters, ...extra } };
       secrets.push(...Object.values(extra));
     }
-    return this.#exchange(grant, context, secrets).catch((error: unknown) => ({
-      ok: false,
-      failure: { outcome: 'invalid', message: redact(String((error as Error)?.message ?? error), secrets) },
-    }));
+    return this.#exchange(grant, context, secrets);
   }
 
   /**
@@ -511,7 +511,7 @@ export class TokenTransport {
       const refused = causeChain(error).find((e): e is RefusedResponse => e instanceof RefusedResponse);
       if (refused) return { ok: false, failure: { outcome: 'invalid', status: refused.status, message: refused.message } };
       if (isNetworkFailure(error)) {
-        if (causeChain(error).some((e) => e.name === 'TimeoutError')) context.timedOut = true;
+        if (exchange.timedOut) context.timedOut = true;
         return { ok: false, failure: { outcome: 'network', message: redact(describeNetworkError(error, timeoutMs), secrets) } };
       }
       return { ok: false, failure: { outcome: 'invalid', status: exchange.status, message: redact((error as Error)?.message ?? String(error), secrets) } };

@@ -95,11 +95,25 @@ describe('fillComponentIds', () => {
     expect(filled.components[0]).toEqual({ type: 12, id: 1, items: [{ media: { url: 'https://cdn.example.com/a.png' } }] });
   });
 
-  it('does not number objects that are not components (options, emoji, media)', () => {
+  it('puts type and then the id it gives first in each component, the other fields after them in their order', () => {
+    const components = [
+      { content: 'x', id: null, type: 10, extra: { type: 1 } },
+      { content: 'y', type: 10, id: 7 },
+    ];
+    expect(JSON.stringify(fillComponentIds(components as never))).toBe(
+      '[{"type":10,"id":1,"content":"x","extra":{"type":1}},{"content":"y","type":10,"id":7}]',
+    );
+  });
+
+  it('does not number objects that are not components (options, emoji, media), nor what they hold under a component key', () => {
     const filled = fillComponentIds([
       { type: 1, components: [{ type: 3, custom_id: 's', options: [{ label: 'a', value: 'a', emoji: { name: 'x' } }] }] },
+      { type: 10, content: 'x', extra: { components: [{ type: 10 }], component: { type: 10 } } },
     ] as never) as unknown[];
-    expect(filled).toEqual([{ type: 1, id: 1, components: [{ type: 3, id: 2, custom_id: 's', options: [{ label: 'a', value: 'a', emoji: { name: 'x' } }] }] }]);
+    expect(filled).toEqual([
+      { type: 1, id: 1, components: [{ type: 3, id: 2, custom_id: 's', options: [{ label: 'a', value: 'a', emoji: { name: 'x' } }] }] },
+      { type: 10, id: 3, content: 'x', extra: { components: [{ type: 10 }], component: { type: 10 } } },
+    ]);
   });
 
   it('copies null, false, 0 and empty values as they are', () => {
@@ -107,6 +121,14 @@ describe('fillComponentIds', () => {
     expect(fillComponentIds(components as never)).toEqual([
       { type: 1, id: 1, components: [{ type: 2, id: 2, style: 5, url: 'https://example.com', label: '', emoji: null, disabled: false }] },
     ]);
+  });
+
+  it('hands back plain objects the caller may change: each field can be set and deleted', () => {
+    const [row] = fillComponentIds([{ type: 1, components: [{ type: 2, style: 1, custom_id: 'a', label: 'A' }] }] as never) as Record<string, unknown>[];
+    row!.id = 7;
+    row!.type = 1;
+    delete row!.components;
+    expect(row).toEqual({ type: 1, id: 7 });
   });
 
   it('keeps __proto__ keys as data and pollutes nothing', () => {

@@ -309,6 +309,34 @@ describe('error sentences', () => {
       'Not accepted on an option; remove the field.',
     ],
     [
+      'a field a partial emoji does not have',
+      'message',
+      { components: [rowOf(buttonOf({ emoji: { name: 'x', size: 1 } }))] },
+      'components[0].components[0].emoji.size',
+      'Not accepted on a partial emoji; remove the field.',
+    ],
+    [
+      'a field a default value does not have',
+      'message',
+      { components: [rowOf({ type: 5, custom_id: 's', default_values: [{ id: '1', type: 'user', name: 'x' }] })] },
+      'components[0].components[0].default_values[0].name',
+      'Not accepted on a default value; remove the field.',
+    ],
+    [
+      'a field a media gallery item does not have',
+      'message',
+      { flags: V2_FLAG, components: [{ type: 12, items: [{ media: { url: 'https://example.com/a.png' }, url: 'x' }] }] },
+      'components[0].items[0].url',
+      'Not accepted on a media gallery item; remove the field.',
+    ],
+    [
+      'a field a modal does not have',
+      'modal',
+      { ...modalOf(rowOf({ type: 4, custom_id: 'i', style: 1, label: 'x' })), flags: 64 },
+      'flags',
+      'Not accepted on a modal; remove the field.',
+    ],
+    [
       'a repeated id',
       'message',
       { components: [rowOf(buttonOf({ id: 5 }), buttonOf({ id: 5, custom_id: 'b' }))] },
@@ -370,6 +398,13 @@ describe('error sentences', () => {
       { components: [rowOf({ type: 5, custom_id: 's', default_values: [{ id: '1', type: 1 }] })] },
       'components[0].components[0].default_values[0].type',
       'Must be a string; received a number.',
+    ],
+    [
+      'a default value type of 30 characters, quoted by its first 20',
+      'message',
+      { components: [rowOf({ type: 5, custom_id: 's', default_values: [{ id: '1', type: 'u'.repeat(30) }] })] },
+      'components[0].components[0].default_values[0].type',
+      "Value must be one of 'user' for a User Select; received 'uuuuuuuuuuuuuuuuuuuu'.",
     ],
     [
       'a default user in a role select',
@@ -615,5 +650,49 @@ describe('every field of each component type', () => {
   ])('%s', (_name, body) => {
     const result = 'title' in body ? validateModal(body) : validateMessage(body);
     expect(result).toEqual({ ok: true, errors: [] });
+  });
+});
+
+// Each boolean field of the spec refuses a value that is not a boolean, at its own path, whichever component holds it.
+describe('boolean fields', () => {
+  const inRow = (component: unknown) => ({ components: [rowOf(component)] });
+  const inV2 = (component: unknown) => ({ flags: V2_FLAG, components: [component] });
+  const inLabel = (component: unknown) => modalOf({ type: 18, label: 'L', component });
+  const media = { url: 'https://cdn.example.com/a.png' };
+  it.each([
+    ['animated of a partial emoji', 'message', inRow(buttonOf({ emoji: { name: 'x', animated: 'yes' } })), 'components[0].components[0].emoji.animated'],
+    [
+      'default of a select option',
+      'message',
+      inRow({ type: 3, custom_id: 's', options: [{ label: 'a', value: 'a', default: 'yes' }] }),
+      'components[0].components[0].options[0].default',
+    ],
+    ['required of a select', 'message', inRow({ type: 5, custom_id: 's', required: 'yes' }), 'components[0].components[0].required'],
+    ['disabled of a select', 'message', inRow({ type: 5, custom_id: 's', disabled: 'yes' }), 'components[0].components[0].disabled'],
+    ['required of a Text Input', 'modal', inLabel({ type: 4, custom_id: 'i', style: 1, required: 'yes' }), 'components[0].component.required'],
+    [
+      'spoiler of a Thumbnail',
+      'message',
+      inV2({ type: 9, components: [{ type: 10, content: 'x' }], accessory: { type: 11, media, spoiler: 'yes' } }),
+      'components[0].accessory.spoiler',
+    ],
+    ['spoiler of a media gallery item', 'message', inV2({ type: 12, items: [{ media, spoiler: 'yes' }] }), 'components[0].items[0].spoiler'],
+    ['spoiler of a File', 'message', inV2({ type: 13, file: { url: 'attachment://a.txt' }, spoiler: 'yes' }), 'components[0].spoiler'],
+    ['required of a File Upload', 'modal', inLabel({ type: 19, custom_id: 'f', required: 'yes' }), 'components[0].component.required'],
+    [
+      'required of a Radio Group',
+      'modal',
+      inLabel({ type: 21, custom_id: 'r', options: optionsOf('a', 'b'), required: 'yes' }),
+      'components[0].component.required',
+    ],
+    [
+      'required of a Checkbox Group',
+      'modal',
+      inLabel({ type: 22, custom_id: 'c', options: optionsOf('a'), required: 'yes' }),
+      'components[0].component.required',
+    ],
+  ] as const)('refuses %s given as a string', (_what, kind, body, path) => {
+    const result = kind === 'modal' ? validateModal(body) : validateMessage(body);
+    expect(result.errors).toEqual([{ path, code: 'BOOLEAN_TYPE_COERCE', message: 'Must be a boolean; received a string.' }]);
   });
 });

@@ -151,6 +151,7 @@ export const componentCases: ComponentCase[] = [
   ok('a custom_id of 100 characters and a label of 80', 'message', legacy(row(btn(rep('c', 100), { label: rep('l', 80) })))),
   ok('a link url of exactly 512 characters', 'message', legacy(row(link(`https://example.com/${rep('a', 512 - 20)}`)))),
   ok('a discord:// link', 'message', legacy(row(link('discord://-/channels/1/2')))),
+  ok('an http:// link', 'message', legacy(row(link('http://example.com/page')))),
   ok(
     'distinct explicit ids, and id 0 twice (0 is empty)',
     'message',
@@ -177,6 +178,10 @@ export const componentCases: ComponentCase[] = [
   }),
   ok('an ephemeral legacy message', 'message', { flags: 64, content: 'only you', components: [row(btn('a'))] }),
   ok('a message with an empty components array', 'message', { content: 'x', components: [] }),
+  ok('a poll object in a message without the V2 flag', 'message', { poll: { question: { text: 'Lunch?' }, answers: [{ poll_media: { text: 'Yes' } }] } }),
+  ok('embed objects without their optional URLs', 'message', {
+    embeds: [{ title: 'T', author: { name: 'Me' }, footer: { text: 'Footer' }, provider: { name: 'Example' } }],
+  }),
   ok('embeds whose URLs use the schemes their fields take', 'message', {
     embeds: [
       {
@@ -301,6 +306,13 @@ export const componentCases: ComponentCase[] = [
   bad('a button without a style', 'message', legacy(row({ type: 2, custom_id: 'a', label: 'x' })), err(`${b0}.style`, REQUIRED)),
   bad('a button of style 7', 'message', legacy(row(btn('a', { style: 7 }))), err(`${b0}.style`, CHOICES)),
   bad('a primary button without a custom_id', 'message', legacy(row({ type: 2, style: 1, label: 'x' })), err(`${b0}.custom_id`, REQUIRED)),
+  bad(
+    'two buttons without a custom_id, which are not duplicates of each other',
+    'message',
+    legacy(row({ type: 2, style: 1, label: 'x' }, { type: 2, style: 2, label: 'y' })),
+    err(`${b0}.custom_id`, REQUIRED),
+    err('components[0].components[1].custom_id', REQUIRED),
+  ),
   bad('a primary button with a url', 'message', legacy(row(btn('a', { url: 'https://example.com' }))), err(`${b0}.url`, NOT_ALLOWED)),
   bad('a secondary button with a sku_id', 'message', legacy(row(btn('a', { style: 2, sku_id: '1' }))), err(`${b0}.sku_id`, NOT_ALLOWED)),
   bad('a danger button with neither label nor emoji', 'message', legacy(row({ type: 2, style: 4, custom_id: 'a' })), err(b0, LABEL_OR_EMOJI)),
@@ -380,6 +392,19 @@ export const componentCases: ComponentCase[] = [
   ),
   bad('an option without a value', 'message', legacy(row({ ...strSelect('s', 1), options: [{ label: 'x' }] })), err(`${b0}.options[0].value`, REQUIRED)),
   bad('an option that is not an object', 'message', legacy(row({ ...strSelect('s', 1), options: ['a'] })), err(`${b0}.options[0]`, MODEL)),
+  bad(
+    'two options without a value, which are not duplicates of each other',
+    'message',
+    legacy(row({ ...strSelect('s', 2), options: [{ label: 'x' }, { label: 'y' }] })),
+    err(`${b0}.options[0].value`, REQUIRED),
+    err(`${b0}.options[1].value`, REQUIRED),
+  ),
+  bad(
+    'an option emoji given as a string',
+    'message',
+    legacy(row({ ...strSelect('s', 1), options: [option('a', { emoji: '⭐' })] })),
+    err(`${b0}.options[0].emoji`, DICT),
+  ),
   bad('a select placeholder of 151 characters', 'message', legacy(row(autoSelect(5, 'u', { placeholder: rep('p', 151) }))), err(`${b0}.placeholder`, LENGTH)),
   bad('min_values of 26', 'message', legacy(row(autoSelect(5, 'u', { min_values: 26, max_values: 25 }))), err(`${b0}.min_values`, MAX)),
   bad('max_values of 0', 'message', legacy(row(autoSelect(6, 'r', { max_values: 0 }))), err(`${b0}.max_values`, MIN)),
@@ -690,6 +715,14 @@ export const componentCases: ComponentCase[] = [
   bad('a File Upload in a message', 'message', v2(row(upload('f'))), err(`${b0}.type`, PLACE)),
   bad('a Radio Group of one option', 'modal', modal(label(radio('r', 1))), err(`${l0}.options`, MIN_ITEMS)),
   bad('a Radio Group of 11 options', 'modal', modal(label(radio('r', 11))), err(`${l0}.options`, MAX_ITEMS)),
+  bad('a Radio Group whose options are not an array', 'modal', modal(label(radio('r', 0, { options: 5 }))), err(`${l0}.options`, LIST)),
+  bad('a Checkbox Group whose options are not an array', 'modal', modal(label(checks('c', 0, { options: 5 }))), err(`${l0}.options`, LIST)),
+  bad(
+    'a Checkbox Group option with an emoji',
+    'modal',
+    modal(label({ ...checks('c', 2), options: [option('a', { emoji: { name: 'x' } }), option('b')] })),
+    err(`${l0}.options[0].emoji`, NOT_ALLOWED),
+  ),
   bad(
     'a Radio Group with two default options',
     'modal',

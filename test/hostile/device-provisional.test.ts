@@ -2,6 +2,7 @@
 // service badly: unusable device authorizations, bad token responses, oversized bodies and
 // echoed secrets. The client refuses each with a typed error, never shows the player a bad URL,
 // and never lets a secret through.
+import { getEventListeners } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,7 +96,7 @@ describe('device flow against a hostile service', () => {
     };
     const error = await rejected<ClientResultError>(client.getTokenFromDevice({ onUserCode: () => undefined }));
     expect(polls).toBe(2);
-    expect(error).toMatchObject({ type: 'NetworkError', retryable: true });
+    expect(error).toMatchObject({ type: 'NetworkError', code: 'ERR_NETWORK', retryable: true });
     expect(error.oauthError).toBe('');
   });
 
@@ -116,6 +117,15 @@ describe('device flow against a hostile service', () => {
     const echoed = await rejected<ClientResultError>(client.getTokenFromDevice({ onUserCode: () => undefined }));
     expect(echoed.oauthError).toBe('invalid_grant');
     for (const text of [echoed.message, echoed.responseBody, inspect(echoed), JSON.stringify(echoed)]) expect(text).not.toContain(GOOD_DEVICE.device_code);
+  });
+
+  it('passes on at most 2048 characters of the error description', async () => {
+    handler = (req, _body, res) => {
+      if (req.url?.endsWith('/device/authorize')) return sendJson(res, 200, GOOD_DEVICE);
+      sendJson(res, 400, { error: 'invalid_grant', error_description: 'd'.repeat(3000) });
+    };
+    const error = await rejected<ClientResultError>(client.getTokenFromDevice({ onUserCode: () => undefined }));
+    expect(error.message).toBe(`client.getTokenFromDevice: the token request failed with HTTP 400 invalid_grant (${'d'.repeat(2048)}).`);
   });
 
   it('keeps even the start of the device code out of an error whose description cuts it at 2048 characters', async () => {
@@ -177,6 +187,57 @@ describe('provisional tokens against a hostile service', () => {
     const error = await rejected<ClientResultError>(client.getProvisionalToken({ externalAuthType: 'STEAM_SESSION_TICKET', externalAuthToken: secret }));
     expect(error.message).toContain('m'.repeat(285));
     for (const text of [error.message, error.responseBody, inspect(error), JSON.stringify(error)]) expect(text).not.toContain(secret.slice(0, 12));
+  });
+
+  it.each([
+    [
+      'a code and a message',
+      { code: 530001, message: 'bad ticket' },
+      'HTTP 401 and code 530001: bad ticket. Get a fresh token from the identity provider and try again.',
+    ],
+    ['neither', {}, 'HTTP 401. Check the application id and the external auth type and token.'],
+    ['a message that is not a string', { code: 0, message: 5 }, 'HTTP 401. Check the application id and the external auth type and token.'],
+  ])('says what a refusal with %s said, and what to do', async (_what, body, said) => {
+    handler = (_req, _body, res) => sendJson(res, 401, body);
+    const error = await rejected<ClientResultError>(client.getProvisionalToken({ externalAuthType: 'STEAM_SESSION_TICKET', externalAuthToken: secret }));
+    expect(error.message).toBe(`client.getProvisionalToken: the service refused the provisional token request with ${said}`);
+  });
+
+  it.each([
+    [
+      'no answer within timeoutMs',
+      () => undefined,
+      { code: 'ERR_REQUEST_TIMEOUT', message: 'client.getProvisionalToken: no response within 100 ms. Try again, or raise timeoutMs.' },
+    ],
+    [
+      'a dropped connection',
+      (req: IncomingMessage) => req.socket.destroy(),
+      { code: 'ERR_NETWORK', message: 'client.getProvisionalToken: the request failed: the connection was closed before the whole response arrived.' },
+    ],
+  ])('reports %s as a NetworkError saying so', async (_what, answer, expected) => {
+    handler = (req) => answer(req);
+    const error = await rejected<ClientResultError>(
+      client.getProvisionalToken({ externalAuthType: 'STEAM_SESSION_TICKET', externalAuthToken: secret, timeoutMs: 100 }),
+    );
+    expect(error).toMatchObject({ type: 'NetworkError', retryable: true, ...expected });
+  });
+
+  it('sends nothing when the signal aborts right after the call, and leaves no listener on the signal', async () => {
+    let requests = 0;
+    handler = (_req, _body, res) => {
+      requests++;
+      sendJson(res, 200, { access_token: 'provisional-access', token_type: 'Bearer', expires_in: 3600 });
+    };
+    const controller = new AbortController();
+    const pending = rejected<ClientResultError>(client.getProvisionalToken({ externalAuthType: 'OIDC', externalAuthToken: secret, signal: controller.signal }));
+    controller.abort();
+    expect(await pending).toMatchObject({ type: 'Aborted', message: 'client.getProvisionalToken was aborted by the AbortSignal.' });
+    expect(requests).toBe(0);
+
+    const kept = new AbortController();
+    await client.getProvisionalToken({ externalAuthType: 'OIDC', externalAuthToken: secret, signal: kept.signal });
+    expect(requests).toBe(1);
+    expect(getEventListeners(kept.signal, 'abort')).toEqual([]);
   });
 
   it.each([

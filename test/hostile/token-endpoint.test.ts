@@ -9,7 +9,19 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { Client, ClientResultError, ExternalAuthType, type TokenResult } from '../../src/index.js';
 import { rejected } from '../support/promises.js';
-import { cutAfter, garbage, hang, json, raw, reset, stallAfter, startTokenEndpoint, type Answer, type TokenEndpoint } from '../support/token-endpoint.js';
+import {
+  cutAfter,
+  garbage,
+  hang,
+  json,
+  raw,
+  reset,
+  resetAfter,
+  stallAfter,
+  startTokenEndpoint,
+  type Answer,
+  type TokenEndpoint,
+} from '../support/token-endpoint.js';
 
 const REFRESH_TOKEN = 'refresh-token-the-game-stored-0123456789';
 const GOOD = {
@@ -630,21 +642,23 @@ describe('network failures', () => {
     }
   });
 
-  it('say the connection was reset on a TCP reset', async () => {
-    const error = await refreshFails(reset);
-    expect(error).toMatchObject({ type: 'NetworkError', code: 'ERR_NETWORK', retryable: true });
-    expect(error.message).toBe(
-      "Could not reach the token endpoint: the connection was reset. Check the network connection and the client's apiBase, then try again.",
-    );
+  // A failure in the middle of the body reaches the client as fetch's "terminated", with the socket's
+  // error (ECONNRESET, or undici's UND_ERR_SOCKET) as its cause; before any answer, as "fetch failed".
+  it.each([
+    ['on a TCP reset before any answer', reset, 'the connection was reset'],
+    ['on a TCP reset in the middle of the body', resetAfter('{"access_token":"access-tok'), 'the connection was reset'],
+    ['when it ends in the middle of the body', cutAfter('{"access_token":"access-tok'), 'the connection was closed before the whole response arrived'],
+  ])('say what happened to the connection %s', async (_when, answer, sentence) => {
+    const error = await refreshFails(answer);
+    expect(error).toMatchObject({ type: 'NetworkError', code: 'ERR_NETWORK', status: 0, retryable: true });
+    expect(error.message).toBe(`Could not reach the token endpoint: ${sentence}. Check the network connection and the client's apiBase, then try again.`);
+    expect(error.message).not.toContain('access-tok');
   });
 
-  it('say the connection closed when it ends in the middle of the body', async () => {
-    const error = await refreshFails(cutAfter('{"access_token":"access-tok'));
-    expect(error).toMatchObject({ type: 'NetworkError', code: 'ERR_NETWORK', status: 0, retryable: true });
-    expect(error.message).toBe(
-      "Could not reach the token endpoint: the connection was closed before the whole response arrived. Check the network connection and the client's apiBase, then try again.",
-    );
-    expect(error.message).not.toContain('access-tok');
+  it('report a body that cannot be decoded as a response this client cannot use, not as a network failure', async () => {
+    const error = await refreshFails(raw(200, 'this is not gzip', { 'content-type': 'application/json', 'content-encoding': 'gzip' }));
+    expect(error).toMatchObject({ type: 'HTTPError', code: 'ERR_HTTP', status: 200, retryable: false });
+    expect(error.message).toBe('The token endpoint sent a response this client cannot use: terminated.');
   });
 
   it('say the host name could not be resolved when the resolver says so', async () => {

@@ -120,6 +120,17 @@ export const reset: Answer = (_res, socket) => {
   socket.resetAndDestroy();
 };
 
+/**
+ * Sends the headers and part of a body, then resets the connection (TCP RST) a moment later, once
+ * the client has most likely read the headers. Read before them, the reset is reported the same way.
+ */
+export function resetAfter(start: string, status = 200): Answer {
+  return (res, socket) => {
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(start.length + 100) });
+    res.write(start, () => setTimeout(() => socket.resetAndDestroy(), 100));
+  };
+}
+
 /** Sends the headers and part of a body, then closes the connection. */
 export function cutAfter(start: string, status = 200): Answer {
   return (res, socket) => {
