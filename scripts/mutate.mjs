@@ -31,9 +31,16 @@ export const MODULES = {
   'shared/snowflake': { mutate: ['src/shared/snowflake.ts'], tests: ['test/args.test.ts', 'test/lobbies/rules.test.ts'] },
   'shared/check': { mutate: ['src/shared/check.ts'], tests: ['test/args.test.ts', 'test/shared/check.test.ts'] },
   'rules/lobbies': { mutate: ['src/rules/lobbies.ts'], tests: ['test/lobbies/rules.test.ts'] },
+  // The permission-overwrite checks are reached through validateCommandPermissions (permissions.test.ts).
   'rules/commands': {
     mutate: ['src/rules/commands.ts'],
-    tests: ['test/commands/table.test.ts', 'test/commands/codes.test.ts', 'test/commands/builders.test.ts', 'test/api/commands-checks.test.ts'],
+    tests: [
+      'test/commands/table.test.ts',
+      'test/commands/permissions.test.ts',
+      'test/commands/codes.test.ts',
+      'test/commands/builders.test.ts',
+      'test/api/commands-checks.test.ts',
+    ],
   },
   'rules/components': {
     mutate: ['src/rules/components.ts'],

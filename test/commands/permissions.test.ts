@@ -81,6 +81,45 @@ describe('permission overwrites', () => {
   });
 });
 
+// Each refusal of a permissions body: its path, code and sentence.
+describe('a refused permissions body', () => {
+  const overwrite = (i: number) => ({ id: String(500000000000000000n + BigInt(i)), type: ApplicationCommandPermissionType.User, permission: true });
+  const overwrites = (count: number) => Array.from({ length: count }, (_, i) => overwrite(i));
+  it.each<[string, unknown, string, string, RegExp]>([
+    ['a list of overwrites', [], '', 'MODEL_TYPE_CONVERT', /^Must be an object with a permissions array; received an array\.$/],
+    ['no permissions', {}, 'permissions', 'BASE_TYPE_REQUIRED', /^This field is required\.$/],
+    ['permissions that are not a list', { permissions: 'all' }, 'permissions', 'LIST_TYPE_CONVERT', /^Must be an array of overwrites; received a string\.$/],
+    ['101 overwrites', { permissions: overwrites(101) }, 'permissions', 'BASE_TYPE_MAX_LENGTH', /^Must be 100 or fewer in length; received 101\.$/],
+    ['an overwrite that is a string', { permissions: ['1'] }, 'permissions[0]', 'MODEL_TYPE_CONVERT', /^Must be an overwrite object; received a string\.$/],
+    ['an overwrite without id', { permissions: [{ type: 1, permission: true }] }, 'permissions[0].id', 'BASE_TYPE_REQUIRED', /^This field is required\.$/],
+    [
+      'an id that is not a snowflake',
+      { permissions: [{ id: '12ab', type: 1, permission: true }] },
+      'permissions[0].id',
+      'SNOWFLAKE_TYPE_CONVERT',
+      /^Must be a snowflake: a decimal string of a 64-bit id\.$/,
+    ],
+    ['an overwrite without type', { permissions: [{ id: '1', permission: true }] }, 'permissions[0].type', 'BASE_TYPE_REQUIRED', /^This field is required\.$/],
+    [
+      'an overwrite without permission',
+      { permissions: [{ id: '1', type: 1 }] },
+      'permissions[0].permission',
+      'BASE_TYPE_REQUIRED',
+      /^This field is required\.$/,
+    ],
+    [
+      'the 61st of 100 overwrites with a bad type',
+      { permissions: overwrites(100).map((o, i) => (i === 60 ? { ...o, type: 4 } : o)) },
+      'permissions[60].type',
+      'BASE_TYPE_CHOICES',
+      /^Value must be one of 1, 2, 3; received 4\.$/,
+    ],
+  ])('%s', (_what, body, path, code, sentence) => {
+    const result = validateCommandPermissions(body);
+    expect(result).toEqual({ ok: false, errors: [{ path, code, message: expect.stringMatching(sentence) }] });
+  });
+});
+
 describe('locales', () => {
   it('list the 34 locales and their fallbacks', () => {
     expect(LOCALES).toHaveLength(34);

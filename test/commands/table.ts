@@ -79,6 +79,11 @@ export function commandOfSize(total: number): Json {
 }
 
 const sized = (total: number, over: Json = {}): Json => ({ ...commandOfSize(total), ...over });
+/** A command of size `total` with one more option, counted apart. */
+const plusOption = (total: number, option: Json): Json => {
+  const body = commandOfSize(total);
+  return { ...body, options: [...(body.options as Json[]), option] };
+};
 
 const manyCommands = (count: number, type: number, prefix = 'cmd'): Json[] =>
   Array.from({ length: count }, (_, i) => (type === 1 ? cmd({ name: `${prefix}${i}` }) : { type, name: `${prefix} ${i}` }));
@@ -137,6 +142,7 @@ export const commandCases: CommandCase[] = [
     options: create,
     expect: [err('description_localizations', NOT_ALLOWED)],
   },
+  { name: 'a user command with empty localized descriptions', body: { type: 2, name: 'Report', description_localizations: {} }, options: create, expect: 'ok' },
   {
     name: 'a user command with localized mixed-case names',
     body: { type: 2, name: 'Report User', name_localizations: { de: 'Benutzer Melden', ja: 'ユーザーを報告' } },
@@ -157,6 +163,9 @@ export const commandCases: CommandCase[] = [
   { name: 'type 5', body: cmd({ type: 5 }), options: create, expect: [err('type', CHOICES)] },
   { name: 'type 0', body: cmd({ type: 0 }), options: create, expect: [err('type', CHOICES)] },
   { name: 'type as a string', body: cmd({ type: '1' }), options: create, expect: [err('type', NUMBER)] },
+  { name: 'type 1.5', body: cmd({ type: 1.5 }), options: create, expect: [err('type', NUMBER)] },
+  // A refused type decides nothing: the body is read as the default CHAT_INPUT, so its options stand.
+  { name: 'type as a string beside options', body: cmd({ type: '1', options: [str('q')] }), options: create, expect: [err('type', NUMBER)] },
   { name: 'a global entry point with a handler', body: { type: 4, name: 'Launch', description: 'Start the game', handler: 2 }, options: create, expect: 'ok' },
   { name: 'a global entry point handled by the app', body: { type: 4, name: 'launch', handler: 1 }, options: create, expect: 'ok' },
   {
@@ -243,10 +252,17 @@ export const commandCases: CommandCase[] = [
     options: create,
     expect: [err('default_member_permissions', NUMBER)],
   },
+  {
+    name: 'default_member_permissions with a letter after its digits',
+    body: cmd({ default_member_permissions: '8x' }),
+    options: create,
+    expect: [err('default_member_permissions', NUMBER)],
+  },
   { name: 'nsfw as a number', body: cmd({ nsfw: 1 }), options: create, expect: [err('nsfw', BOOLEAN)] },
   { name: 'nsfw and default_permission', body: cmd({ nsfw: true, default_permission: false }), options: create, expect: 'ok' },
   { name: 'a bulk item with the id it replaces', body: cmd({ id: '1234567890123456789' }), options: bulk, expect: 'ok' },
   { name: 'a bulk item with a bad id', body: cmd({ id: 'abc' }), options: bulk, expect: [err('id', 'SNOWFLAKE_TYPE_CONVERT')] },
+  { name: 'an id on a create is ignored, as any unknown field', body: cmd({ id: 'abc' }), options: create, expect: 'ok' },
   {
     name: 'unknown fields are ignored, as the service does',
     body: cmd({ application_id: '1', version: '2', extra: { deep: [1] } }),
@@ -262,6 +278,12 @@ export const commandCases: CommandCase[] = [
     expect: 'ok',
   },
   { name: '25 options', body: withOptions(...names(25).map((n) => str(n))), options: create, expect: 'ok' },
+  {
+    name: 'required on every value type',
+    body: withOptions(...[3, 4, 5, 6, 7, 8, 9, 10, 11].map((type) => opt(type, `t${type}`, { required: true }))),
+    options: create,
+    expect: 'ok',
+  },
   { name: '26 options', body: withOptions(...names(26).map((n) => str(n))), options: create, expect: [err('options', MAX_ITEMS)] },
   { name: 'options that is not an array', body: cmd({ options: {} }), options: create, expect: [err('options', 'LIST_TYPE_CONVERT')] },
   {
@@ -278,6 +300,18 @@ export const commandCases: CommandCase[] = [
   { name: 'option name of 33 characters', body: withOptions(str(rep('q', 33))), options: create, expect: [err('options[0].name', LENGTH)] },
   { name: 'option name in Greek and Thai', body: withOptions(str('όνομα'), str('ชื่อ')), options: create, expect: 'ok' },
   { name: 'option without description', body: withOptions({ type: 3, name: 'query' }), options: create, expect: [err('options[0].description', REQUIRED)] },
+  {
+    name: 'two options without names',
+    body: withOptions({ type: 3, description: 'd' }, { type: 4, description: 'd' }),
+    options: create,
+    expect: [err('options[0].name', REQUIRED), err('options[1].name', REQUIRED)],
+  },
+  {
+    name: 'an option of an unknown type in a group',
+    body: withOptions(group('g', [opt(99, 'x')])),
+    options: create,
+    expect: [err('options[0].options[0].type', CHOICES)],
+  },
   { name: 'option description of 100 characters', body: withOptions(str('q', { description: rep('x', 100) })), options: create, expect: 'ok' },
   {
     name: 'option description of 101 characters',
@@ -306,6 +340,31 @@ export const commandCases: CommandCase[] = [
     expect: [err('options[0].choices', NOT_ALLOWED)],
   },
   { name: 'min_value on a STRING option', body: withOptions(str('s', { min_value: 1 })), options: create, expect: [err('options[0].min_value', NOT_ALLOWED)] },
+  { name: 'max_value on a STRING option', body: withOptions(str('s', { max_value: 5 })), options: create, expect: [err('options[0].max_value', NOT_ALLOWED)] },
+  {
+    name: 'a bad min_value on a STRING option is only not allowed',
+    body: withOptions(str('s', { min_value: 'x' })),
+    options: create,
+    expect: [err('options[0].min_value', NOT_ALLOWED)],
+  },
+  {
+    name: 'max_length on an INTEGER option',
+    body: withOptions(int('i', { max_length: 5 })),
+    options: create,
+    expect: [err('options[0].max_length', NOT_ALLOWED)],
+  },
+  {
+    name: 'a bad min_length on an INTEGER option is only not allowed',
+    body: withOptions(int('i', { min_length: -1 })),
+    options: create,
+    expect: [err('options[0].min_length', NOT_ALLOWED)],
+  },
+  {
+    name: 'autocomplete as a string',
+    body: withOptions(str('s', { autocomplete: 'yes' })),
+    options: create,
+    expect: [err('options[0].autocomplete', BOOLEAN)],
+  },
   {
     name: 'min_length on an INTEGER option',
     body: withOptions(int('i', { min_length: 1 })),
@@ -336,6 +395,12 @@ export const commandCases: CommandCase[] = [
     options: create,
     expect: [err('options[0].required', NOT_ALLOWED)],
   },
+  {
+    name: 'required on a subcommand after another subcommand',
+    body: withOptions(sub('add'), sub('remove', [], { required: true })),
+    options: create,
+    expect: [err('options[1].required', NOT_ALLOWED)],
+  },
   { name: 'fields of other types left null are ignored', body: withOptions(opt(5, 'b', { choices: null, min_value: null })), options: create, expect: 'ok' },
   { name: 'channel_types on a CHANNEL option', body: withOptions(opt(7, 'c', { channel_types: [0, 2, 15] })), options: create, expect: 'ok' },
   {
@@ -360,6 +425,25 @@ export const commandCases: CommandCase[] = [
     body: withOptions(str('s', { min_length: 6, max_length: 5 })),
     options: create,
     expect: [err('options[0].min_length', 'APPLICATION_COMMAND_OPTIONS_RANGE_INVALID')],
+  },
+  // A refused bound is not compared with the other.
+  {
+    name: 'min_length above a refused max_length',
+    body: withOptions(str('s', { min_length: 10, max_length: 0 })),
+    options: create,
+    expect: [err('options[0].max_length', MIN)],
+  },
+  {
+    name: 'min_value above a refused max_value',
+    body: withOptions(int('i', { min_value: 10, max_value: 1.5 })),
+    options: create,
+    expect: [err('options[0].max_value', NUMBER)],
+  },
+  {
+    name: 'a NUMBER min_value of digits in a string above max_value',
+    body: withOptions(num('n', { min_value: '5', max_value: 1 })),
+    options: create,
+    expect: [err('options[0].min_value', NUMBER)],
   },
   { name: 'INTEGER bounds at ±(2^53−1)', body: withOptions(int('i', { min_value: -(2 ** 53 - 1), max_value: 2 ** 53 - 1 })), options: create, expect: 'ok' },
   { name: 'INTEGER max_value 2^53', body: withOptions(int('i', { max_value: 2 ** 53 })), options: create, expect: [err('options[0].max_value', MAX)] },
@@ -650,6 +734,12 @@ export const commandCases: CommandCase[] = [
   },
   { name: 'an unknown locale', body: cmd({ name_localizations: { xx: 'ping' } }), options: create, expect: [err('name_localizations.xx', CHOICES)] },
   {
+    name: 'past 100 locale keys, the rest are not read',
+    body: cmd({ name_localizations: Object.fromEntries(names(150, 'x').map((key) => [key, 'ping'])) }),
+    options: create,
+    expect: names(100, 'x').map((key) => err(`name_localizations.${key}`, CHOICES)),
+  },
+  {
     name: 'a locale in the wrong case',
     body: cmd({ name_localizations: { 'en-us': 'ping' } }),
     options: create,
@@ -712,6 +802,12 @@ export const commandCases: CommandCase[] = [
     body: withOptions(str('user', { name_localizations: { de: 'user' } }), str('target')),
     options: create,
     expect: 'ok',
+  },
+  {
+    name: 'a repeated option name localized to itself adds no clash',
+    body: withOptions(str('user'), str('user', { name_localizations: { de: 'user' } })),
+    options: create,
+    expect: [err('options[1].name', 'APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS')],
   },
   {
     name: 'swapped localized names clash with the defaults',
@@ -780,6 +876,31 @@ export const commandCases: CommandCase[] = [
     options: create,
     expect: [err('', TOO_LARGE)],
   },
+  // An INTEGER or NUMBER choice counts its value as written: 12345 and 0.125 are 5 characters.
+  {
+    name: 'an INTEGER choice that meets the size',
+    body: plusOption(7992, int('i', { description: 'd', choices: [choice('c', 12345)] })),
+    options: create,
+    expect: 'ok',
+  },
+  {
+    name: 'an INTEGER choice one past the size',
+    body: plusOption(7993, int('i', { description: 'd', choices: [choice('c', 12345)] })),
+    options: create,
+    expect: [err('', TOO_LARGE)],
+  },
+  {
+    name: 'a NUMBER choice that meets the size',
+    body: plusOption(7992, num('n', { description: 'd', choices: [choice('c', 0.125)] })),
+    options: create,
+    expect: 'ok',
+  },
+  {
+    name: 'a NUMBER choice one past the size',
+    body: plusOption(7993, num('n', { description: 'd', choices: [choice('c', 0.125)] })),
+    options: create,
+    expect: [err('', TOO_LARGE)],
+  },
 
   // Bulk overwrite: items, names per type, counts per type.
   { name: 'an empty bulk overwrite', body: [], options: bulk, many: true, expect: 'ok' },
@@ -792,6 +913,13 @@ export const commandCases: CommandCase[] = [
   },
   { name: '100 slash commands', body: manyCommands(100, 1), options: bulk, many: true, expect: 'ok' },
   { name: '101 slash commands', body: manyCommands(101, 1), options: bulk, many: true, expect: [err('', 'APPLICATION_COMMANDS_TOO_MANY')] },
+  {
+    name: '201 slash commands: too many of the type, and a list past 200 items',
+    body: manyCommands(201, 1),
+    options: bulk,
+    many: true,
+    expect: [err('', 'APPLICATION_COMMANDS_TOO_MANY'), err('', MAX_ITEMS)],
+  },
   { name: '15 user commands', body: manyCommands(15, 2), options: bulk, many: true, expect: 'ok' },
   { name: '16 user commands', body: manyCommands(16, 2), options: bulk, many: true, expect: [err('', 'APPLICATION_COMMANDS_TOO_MANY')] },
   { name: '16 message commands in a guild', body: manyCommands(16, 3), options: guildBulk, many: true, expect: [err('', 'APPLICATION_COMMANDS_TOO_MANY')] },
@@ -813,11 +941,38 @@ export const commandCases: CommandCase[] = [
     expect: [err('[0].type', 'APPLICATION_COMMAND_ENTRY_POINT_GUILD')],
   },
   {
+    name: 'two entry points in a guild overwrite: each refused, not counted',
+    body: [
+      { type: 4, name: 'Launch', handler: 2 },
+      { type: 4, name: 'Play', handler: 1 },
+    ],
+    options: guildBulk,
+    many: true,
+    expect: [err('[0].type', 'APPLICATION_COMMAND_ENTRY_POINT_GUILD'), err('[1].type', 'APPLICATION_COMMAND_ENTRY_POINT_GUILD')],
+  },
+  {
     name: 'two slash commands with one name',
     body: [cmd(), cmd()],
     options: bulk,
     many: true,
     expect: [err('[1].name', 'APPLICATION_COMMAND_ALREADY_EXISTS')],
+  },
+  {
+    name: 'two items of an unknown type with one name',
+    body: [
+      { type: 99, name: 'same', description: 'd' },
+      { type: 99, name: 'same', description: 'd' },
+    ],
+    options: bulk,
+    many: true,
+    expect: [err('[0].type', CHOICES), err('[1].type', CHOICES)],
+  },
+  {
+    name: 'a name that is a number beside the same digits as a string',
+    body: [cmd({ name: 5 }), cmd({ name: '5' })],
+    options: bulk,
+    many: true,
+    expect: [err('[0].name', STRING)],
   },
   { name: 'one name as a slash and a user command', body: [cmd({ name: 'report' }), { type: 2, name: 'report' }], options: bulk, many: true, expect: 'ok' },
   { name: "an item's own errors carry its index", body: [cmd(), { name: 'pong' }], options: bulk, many: true, expect: [err('[1].description', REQUIRED)] },
