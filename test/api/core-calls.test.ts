@@ -6,7 +6,7 @@
 import { getEventListeners } from 'node:events';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   ApiRequestError,
   MemoryRateLimitStore,
@@ -447,17 +447,50 @@ describe('how a stopped call ends', () => {
     expect(error.message).toMatch(/^GET \/lobbies\/:lobby_id failed on the network: \S/);
   });
 
-  it('close() ends a call waiting out a 429, with a sentence saying so', async () => {
-    const { service } = await serving({ handle: () => ({ status: 429, body: { message: 'slow down', retry_after: 5, global: false } }) });
-    const api = client({ botToken: BOT_TOKEN, apiBase: service.url, retries: 1 });
-    const call = api.getLobby(LOBBY, { timeoutMs: 10_000 }).catch((e: unknown) => e);
+  it.each<[string, (api: PlatformApi, controller: AbortController) => unknown, Record<string, string>]>([
+    [
+      'close()',
+      (api) => api.close(),
+      { code: 'ERR_API_CLOSED', message: 'PlatformApi.getLobby(): this PlatformApi was closed while the call waited for a rate limit or to retry.' },
+    ],
+    [
+      'its signal',
+      (_api, controller) => controller.abort(new Error('the player left')),
+      { code: 'ERR_API_ABORTED', message: 'GET /lobbies/:lobby_id was aborted by its signal.' },
+    ],
+  ])('%s ends a call waiting out a 429 at once, and the store is not asked again meanwhile', async (_name, stop, expected) => {
+    const { service } = await serving({ handle: () => ({ status: 429, body: { message: 'slow down', retry_after: 60, global: false } }) });
+    const store = track(new RecordingStore());
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url, retries: 1, store });
+    const controller = new AbortController();
+    const call = api.getLobby(LOBBY, { timeoutMs: 120_000, signal: controller.signal }).catch((e: unknown) => e);
+    // The second slot asked for is the one the store holds back for the 429's minute.
+    while (store.scopes.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await stop(api, controller);
+    expect(await call).toMatchObject(expected);
+    expect(store.scopes).toHaveLength(2);
+    expect(service.seen).toHaveLength(1);
+  });
+
+  it('does not return before an asynchronous store has the answer: the next call, from any process, counts it', async () => {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    class SlowStore extends MemoryRateLimitStore {
+      override async release(scope: RateLimitScope, policy: RateLimitPolicy, reservation: RateLimitReservation, outcome: RateLimitOutcome): Promise<void> {
+        await gate;
+        return super.release(scope, policy, reservation, outcome);
+      }
+    }
+    const { service } = await serving();
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url, store: track(new SlowStore()) });
+    let settled = false;
+    const call = api.getLobby(LOBBY).finally(() => (settled = true));
     while (service.seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    await api.close();
-    expect(await call).toMatchObject({
-      code: 'ERR_API_CLOSED',
-      message: 'PlatformApi.getLobby(): this PlatformApi was closed while the call waited for a rate limit or to retry.',
-    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(settled).toBe(false);
+    open();
+    await expect(call).resolves.toEqual({ id: LOBBY });
   });
 
   it('the guard against the invalid-request limit says how many answers, and when to retry', async () => {
@@ -549,6 +582,19 @@ describe('retries', () => {
     const api = client({ botToken: BOT_TOKEN, apiBase: service.url, ...options });
     await expect(api.getLobby(LOBBY)).rejects.toMatchObject({ status: reply.status });
     expect(service.seen).toHaveLength(sent);
+  });
+
+  it('does not retry a server error when the backoff, its random part at its largest, would outlast the deadline: the caller gets the 503', async () => {
+    const { service } = await serving({ handle: () => ({ status: 503, body: { message: 'busy' } }) });
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url, serverErrorRetries: 1, timeoutMs: 190 });
+    // The first backoff is 100 ms plus up to as much again at random: 200 ms here, past the 190 ms.
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0.999);
+    try {
+      await expect(api.getLobby(LOBBY)).rejects.toMatchObject({ status: 503 });
+    } finally {
+      random.mockRestore();
+    }
+    expect(service.seen).toHaveLength(1);
   });
 
   it('waits the backoff between server-error retries, doubling', async () => {
