@@ -401,6 +401,28 @@ describe('how a stopped call ends', () => {
     expect((error.cause as Error).message).toBe(causeMessage);
   });
 
+  it('a signal aborted in flight ends the call at once though the store has not yet taken the slot back', async () => {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    class StalledStore extends MemoryRateLimitStore {
+      override async release(scope: RateLimitScope, policy: RateLimitPolicy, reservation: RateLimitReservation, outcome: RateLimitOutcome): Promise<void> {
+        await gate;
+        return super.release(scope, policy, reservation, outcome);
+      }
+    }
+    const { service } = await serving({ handle: () => 'hang' });
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url, store: track(new StalledStore()) });
+    const controller = new AbortController();
+    const call = api.getLobby(LOBBY, { signal: controller.signal, timeoutMs: 60_000 });
+    while (service.seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort(new Error('the player left'));
+    try {
+      await expect(call).rejects.toMatchObject({ code: 'ERR_API_ABORTED', message: 'GET /lobbies/:lobby_id was aborted by its signal.' });
+    } finally {
+      open();
+    }
+  });
+
   it('a timeout says how long the call had', async () => {
     const { service } = await serving({ handle: () => 'hang' });
     const api = client({ botToken: BOT_TOKEN, apiBase: service.url, timeoutMs: 150 });
