@@ -338,6 +338,30 @@ describe('where a call counts', () => {
     expect(new Set(calls.map((s) => s.application))).toEqual(new Set(['app:223456789012345678']));
   });
 
+  it.each<[string, unknown]>([
+    ['no body', undefined],
+    ['null', null],
+    ['no application', {}],
+    ['an application of null', { application: null }],
+    ['an application without an id', { application: {} }],
+    ['an id that is no snowflake', { application: { id: 'abc' } }],
+  ])(
+    'a Bearer token whose application lookup answers %s: ERR_API_BAD_RESPONSE saying to pass applicationId, asked again on the next call',
+    async (_name, body) => {
+      const { service } = await serving({ handle: () => ({ status: 200, body }) });
+      const api = client({ accessToken: 'player-token', apiBase: service.url, store: track(new MemoryRateLimitStore()) });
+      for (let i = 0; i < 2; i++) {
+        await expect(api.request(GET_LOBBY)).rejects.toMatchObject({
+          code: 'ERR_API_BAD_RESPONSE',
+          method: 'GET',
+          route: '/oauth2/@me',
+          message: "GET /oauth2/@me answered without the id of the access token's application; pass options.applicationId.",
+        });
+      }
+      expect(service.seen.map((r) => r.path)).toEqual(['/api/v10/oauth2/@me', '/api/v10/oauth2/@me']);
+    },
+  );
+
   it('a Bearer token whose application lookup failed asks again on its next call', async () => {
     const { service } = await serving({ handle: () => ({ status: 401, body: { code: 40001, message: 'Unauthorized' } }) });
     const api = client({ accessToken: 'player-token', apiBase: service.url, store: track(new MemoryRateLimitStore()) });
