@@ -313,13 +313,15 @@ describe('where a call counts', () => {
   it('a bot token that names no application counts under its own key, each token its own', async () => {
     const { service } = await serving();
     const store = track(new RecordingStore());
-    // A first part too short, no parts at all (even when all but its last character is the base64 of an id), not an id, 0.
-    for (const botToken of ['MTI.short-first-part', 'MTIzNDU2Nzg5MDEyMzQ1Njc4x', 'bm90LWFuLWlk.not-an-id', 'MA.zero']) {
+    // A first part too short, no parts at all (even when all but its last character is the base64 of an id), not an id, 0,
+    // and the base64 of an id with a character outside base64 after or before it, or three padding characters.
+    const named = ['MTIzNDU2Nzg5MDEyMzQ1Njc4!.bang', '!MTIzNDU2Nzg5MDEyMzQ1Njc4.bang', 'MTIzNDU2Nzg5MDEyMzQ1Njc4===.padded'];
+    for (const botToken of ['MTI.short-first-part', 'MTIzNDU2Nzg5MDEyMzQ1Njc4x', 'bm90LWFuLWlk.not-an-id', 'MA.zero', ...named]) {
       await client({ botToken, apiBase: service.url, store }).getLobby(LOBBY);
     }
     const keys = store.scopes.map((s) => s.application);
     expect(keys).toEqual(store.scopes.map((s) => s.identity));
-    expect(new Set(keys).size).toBe(4);
+    expect(new Set(keys).size).toBe(7);
   });
 
   it('a Bearer token with a store of its own asks the service for its application once, even for calls made together', async () => {
