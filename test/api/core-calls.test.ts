@@ -177,6 +177,26 @@ describe('a call refused before anything is sent', () => {
       'ERR_OUT_OF_RANGE',
       "call.headers['authorization'] must be a lowercase header name",
     ],
+    ...['content-type', 'content-length', 'user-agent', 'host', 'transfer-encoding', 'connection'].map(
+      (name): [string, Partial<ApiRequest>, string, string] => [
+        `the ${name} header, which the client sets itself`,
+        { headers: { [name]: 'x' } },
+        'ERR_OUT_OF_RANGE',
+        `call.headers['${name}'] must be a lowercase header name the client does not set itself`,
+      ],
+    ),
+    [
+      'a file name of 1025 characters',
+      { method: 'POST', files: [{ name: 'x'.repeat(1025), data: 'x' }] },
+      'ERR_OUT_OF_RANGE',
+      'call.files[0].name must be a file name of 1 to 1024 characters without control characters',
+    ],
+    [
+      'a media type of 257 characters',
+      { method: 'POST', files: [{ name: 'a.txt', data: 'x', contentType: `text/${'x'.repeat(252)}` }] },
+      'ERR_OUT_OF_RANGE',
+      "call.files[0].contentType must be a media type such as 'image/png'",
+    ],
     ['a header name of 65 characters', { headers: { ['x'.repeat(65)]: 'x' } }, 'ERR_OUT_OF_RANGE', `call.headers['${'x'.repeat(64)}'] must be`],
     [
       'a header value with a new line',
@@ -252,6 +272,17 @@ describe('what a call puts on the wire', () => {
     expect(service.seen[0]!.body).toBe('{"n":1}');
     expect(seen[1]!.headers['content-type']).toBeUndefined();
     expect(seen[1]!.headers['user-agent']).toBe('social-sdk-auth (https://www.npmjs.com/package/social-sdk-auth)');
+  });
+
+  it('takes a file name of 1024 characters and a media type of 256, with a space before its parameters', async () => {
+    const { service, requests } = await serving();
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url });
+    const name = 'n'.repeat(1024);
+    const contentType = `text/${'x'.repeat(235)} ; charset=utf-8`;
+    expect(contentType).toHaveLength(256);
+    await api.request({ method: 'POST', route: '/lobbies/:lobby_id', params: { lobby_id: LOBBY }, files: [{ name, data: 'hi', contentType }] });
+    expect(requests).toHaveLength(1);
+    expect(service.seen[0]!.body).toContain(`filename="${name}"\r\nContent-Type: ${contentType}\r\n`);
   });
 
   it('sends files alone as multipart without a payload_json part, a quote in a file name escaped', async () => {
