@@ -523,7 +523,9 @@ describe('how a stopped call ends', () => {
       .getLobby(LOBBY)
       .catch((e: unknown) => e)) as ApiRequestError;
     expect(error.code).toBe('ERR_API_NETWORK');
-    expect(error.message).toMatch(/^GET \/lobbies\/:lobby_id failed on the network: \S/);
+    expect(error.cause).toBeInstanceOf(Error);
+    expect(error.message).toBe(`GET /lobbies/:lobby_id failed on the network: ${(error.cause as Error).message}`);
+    expect((error.cause as Error).message).not.toBe('');
   });
 
   it.each<[string, (api: PlatformApi, controller: AbortController) => unknown, Record<string, string>]>([
