@@ -539,6 +539,14 @@ describe('how a stopped call ends', () => {
       (_api, controller) => controller.abort(new Error('the player left')),
       { code: 'ERR_API_ABORTED', message: 'GET /lobbies/:lobby_id was aborted by its signal.' },
     ],
+    [
+      'its signal and close() in one go: the first of them',
+      (api, controller) => {
+        controller.abort(new Error('the player left'));
+        return api.close();
+      },
+      { code: 'ERR_API_ABORTED', message: 'GET /lobbies/:lobby_id was aborted by its signal.' },
+    ],
   ])('%s ends a call waiting out a 429 at once, and the store is not asked again meanwhile', async (_name, stop, expected) => {
     const { service } = await serving({ handle: () => ({ status: 429, body: { message: 'slow down', retry_after: 60, global: false } }) });
     const store = track(new RecordingStore());
