@@ -635,6 +635,7 @@ describe('a store that fails', () => {
       { code: 'ERR_API_STORE', message: 'GET /lobbies/:lobby_id failed in the rate-limit store: READONLY You cannot write' },
     ],
     ['with a string', 'down', { code: 'ERR_API_STORE', message: 'GET /lobbies/:lobby_id failed in the rate-limit store: down' }],
+    ['with null', null, { code: 'ERR_API_STORE', message: 'GET /lobbies/:lobby_id failed in the rate-limit store: null' }],
     [
       'with a token in its message: redacted',
       new Error(`bad auth Bot ${BOT_TOKEN}`),
