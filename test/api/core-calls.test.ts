@@ -582,6 +582,22 @@ describe('how a stopped call ends', () => {
     await expect(call).resolves.toEqual({ id: LOBBY });
   });
 
+  it('close() made while the store is asked, from the store itself: the wait it asks for is not started', async () => {
+    const { service } = await serving();
+    class ClosingStore extends MemoryRateLimitStore {
+      override async acquire(): Promise<AcquireResult> {
+        void api.close();
+        return { ok: false, reason: 'bucket', waitMs: 60_000 };
+      }
+    }
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url, store: track(new ClosingStore()) });
+    await expect(api.getLobby(LOBBY, { timeoutMs: 120_000 })).rejects.toMatchObject({
+      code: 'ERR_API_CLOSED',
+      message: 'PlatformApi.getLobby(): this PlatformApi was closed while the call waited for a rate limit or to retry.',
+    });
+    expect(service.seen).toEqual([]);
+  });
+
   it('the guard against the invalid-request limit says how many answers, and when to retry', async () => {
     const { service } = await serving({ handle: () => ({ status: 401, body: { code: 40001, message: 'Unauthorized' } }) });
     const api = client({ botToken: BOT_TOKEN, apiBase: service.url, invalidRequestLimit: 1, store: track(new MemoryRateLimitStore()) });
