@@ -162,6 +162,7 @@ describe('a call refused before anything is sent', () => {
   it.each<[string, Partial<ApiRequest>, string, string]>([
     ['a route that is not a string', { route: 5 as never }, 'ERR_INVALID_ARG_TYPE', "call.route must be a route template such as '/lobbies/:lobby_id'"],
     ['a route without its leading slash', { route: 'lobbies' }, 'ERR_OUT_OF_RANGE', 'call.route must be a route template'],
+    ['a route with a slash but not first', { route: 'lobbies/:lobby_id' }, 'ERR_OUT_OF_RANGE', 'call.route must be a route template'],
     ['a route with a space', { route: '/lobbies/a b' }, 'ERR_OUT_OF_RANGE', 'call.route must be a route template'],
     ['a route with a query', { route: '/lobbies?limit=1' }, 'ERR_OUT_OF_RANGE', 'call.route must be a route template'],
     ['a route that ends in a new line', { route: '/lobbies\n' }, 'ERR_OUT_OF_RANGE', 'call.route must be a route template'],
