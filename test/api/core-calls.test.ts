@@ -147,6 +147,7 @@ describe('new PlatformApi() refuses bad options, naming the option', () => {
     ['an applicationId that is not a snowflake', { botToken: 'abc', applicationId: '12ab' }, 'ERR_OUT_OF_RANGE', /options\.applicationId/],
   ])('%s', (_name, options, code, message) => {
     expect(() => new PlatformApi({ apiBase, ...options })).toThrow(expect.objectContaining({ code, message: expect.stringMatching(message) }));
+    expect(() => new PlatformApi({ apiBase, ...options })).toThrow(/^new PlatformApi\(\): options\./);
   });
 
   it('takes a token that merely starts with the letters of a prefix, and an apiBase with a trailing slash', async () => {
