@@ -66,6 +66,8 @@ export const MODULES = {
       'test/api/core-calls.test.ts',
       'test/api/global-limit.test.ts',
       'test/api/store-stall.test.ts',
+      // undici failing to load, or a call aborted while it loads (the dependency replaced): the slot given back unsent.
+      'test/api/undici-load.test.ts',
       'test/api/composed.test.ts',
       'test/api/messages.test.ts',
       'test/hostile/platform-api.test.ts',

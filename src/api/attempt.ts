@@ -18,10 +18,14 @@ function loadUndici(): Promise<Undici> {
   return undiciModule;
 }
 
-/** The client's connection pool, made on its first request. */
+/** The client's connection pool, made on its first request (and tried again by the next one should undici fail to load). */
 export function agentOf(s: Internals): Promise<UndiciAgent> {
   s.agent ??= loadUndici().then(
     ({ Agent }) => (s.agentReady = new Agent({ connections: s.connections, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 })),
+    (error: unknown) => {
+      s.agent = undefined;
+      throw error;
+    },
   );
   return s.agent;
 }

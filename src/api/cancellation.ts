@@ -10,7 +10,7 @@ export class Cancellation {
   timedOut = false;
   /** Ends what the call awaits now: undici's abort for the request in flight, or a store step's wait. */
   abort: ((reason: Error) => void) | undefined = undefined;
-  /** Set when close() ended the call's wait. */
+  /** Set when close() ended the call's wait (or found the client closed before a wait). */
   closed = false;
   /** Made only for a wait, which takes an AbortSignal. */
   #controller: AbortController | undefined = undefined;
@@ -24,10 +24,7 @@ export class Cancellation {
     readonly timeoutMs: number,
     signal: AbortSignal | undefined,
   ) {
-    this.#timer = setTimeout(() => {
-      this.timedOut = true;
-      this.cancel(new Error('timeout'));
-    }, timeoutMs);
+    this.#timer = setTimeout(() => this.cancel(new Error('timeout'), 'deadline'), timeoutMs);
     this.#timer.unref(); // the request itself (a socket or a wait) keeps the process alive, not its deadline
     this.#signal = signal;
     if (signal !== undefined) {
@@ -36,8 +33,14 @@ export class Cancellation {
     }
   }
 
-  cancel(reason: unknown): void {
+  /**
+   * Cancels the call for `reason`, by its deadline, close() or (neither given) its signal. The
+   * first cancellation decides the call's error; later ones change nothing.
+   */
+  cancel(reason: unknown, by?: 'deadline' | 'close'): void {
     if (this.reason !== undefined) return;
+    this.timedOut = by === 'deadline';
+    this.closed = by === 'close';
     this.reason = reason ?? new Error('aborted');
     this.abort?.(this.error());
     this.#controller?.abort(this.reason);

@@ -176,10 +176,7 @@ export class RequestCore {
     const s = internals.get(this)!;
     if (s.closed) return;
     s.closed = true;
-    for (const waiting of s.waiting) {
-      waiting.closed = true;
-      waiting.cancel(new Error('closed'));
-    }
+    for (const waiting of s.waiting) waiting.cancel(new Error('closed'), 'close');
     const agent = await s.agent?.catch(() => undefined);
     await agent?.close();
     await s.sharedHold?.release();

@@ -102,7 +102,7 @@ async function storeStep<T>(call: Call, step: Promise<T>): Promise<T> {
     return await cancel.until(step);
   } catch (error) {
     if (cancel.reason === undefined) throw storeFailure(error, context);
-    if (cancel.timedOut && !cancel.closed) {
+    if (cancel.timedOut) {
       throw new ApiRequestError(
         'ERR_API_TIMEOUT',
         `${context.method} ${context.route} did not finish within ${cancel.timeoutMs} ms: the rate-limit store did not answer in time. Check the store (Redis), or raise timeoutMs.`,

@@ -3,6 +3,8 @@
 // told (the bucket the headers announce, whether the answer counts toward the invalid-request
 // limit, the 429's wait). The store is the caller's own: a MemoryRateLimitStore subclass that
 // keeps every report it is given, as any store a backend writes can.
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import {
   ApiError,
@@ -107,6 +109,37 @@ describe('what the rate-limit store is told of an answer', () => {
   ])('%s', async (_name, reply, outcome) => {
     const { store, api } = await answering(reply);
     await api.getLobby(LOBBY).catch(() => undefined);
+    expect(store.reports.map((r) => r.outcome)).toEqual([outcome]);
+  });
+});
+
+describe('which headers of an answer are read', () => {
+  it.each<[string, (res: ServerResponse) => void, RateLimitOutcome]>([
+    [
+      "an informational answer's: none (a 103 announcing a bucket before a 200 without one)",
+      (res) => {
+        res.writeEarlyHints({ link: '</style.css>; rel=preload', ...BUCKET });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      },
+      { sent: true, bucket: null, invalid: false },
+    ],
+    [
+      'a header sent twice: the first',
+      (res) => {
+        for (const [name, value] of Object.entries(BUCKET)) res.setHeader(name, value);
+        res.setHeader('x-ratelimit-bucket', ['abc', 'other']);
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      },
+      { sent: true, bucket: { hash: 'abc', limit: 5, remaining: 4, resetAfterMs: 1500 }, invalid: false },
+    ],
+  ])('%s', async (_name, answer, outcome) => {
+    const server = createServer((_req, res) => answer(res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    track({ close: () => new Promise((resolve) => server.close(resolve)) });
+    const store = track(new RecordingStore());
+    const apiBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v10`;
+    const api = track(new PlatformApi({ botToken: BOT_TOKEN, apiBase, store, retries: 0, serverErrorRetries: 0 }));
+    await expect(api.getLobby(LOBBY)).resolves.toEqual({});
     expect(store.reports.map((r) => r.outcome)).toEqual([outcome]);
   });
 });

@@ -6,7 +6,7 @@
 import { getEventListeners } from 'node:events';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   ApiRequestError,
   MemoryRateLimitStore,
@@ -147,6 +147,7 @@ describe('new PlatformApi() refuses bad options, naming the option', () => {
     ['an applicationId that is not a snowflake', { botToken: 'abc', applicationId: '12ab' }, 'ERR_OUT_OF_RANGE', /options\.applicationId/],
   ])('%s', (_name, options, code, message) => {
     expect(() => new PlatformApi({ apiBase, ...options })).toThrow(expect.objectContaining({ code, message: expect.stringMatching(message) }));
+    expect(() => new PlatformApi({ apiBase, ...options })).toThrow(/^new PlatformApi\(\): options\./);
   });
 
   it('takes a token that merely starts with the letters of a prefix, and an apiBase with a trailing slash', async () => {
@@ -162,6 +163,7 @@ describe('a call refused before anything is sent', () => {
   it.each<[string, Partial<ApiRequest>, string, string]>([
     ['a route that is not a string', { route: 5 as never }, 'ERR_INVALID_ARG_TYPE', "call.route must be a route template such as '/lobbies/:lobby_id'"],
     ['a route without its leading slash', { route: 'lobbies' }, 'ERR_OUT_OF_RANGE', 'call.route must be a route template'],
+    ['a route with a slash but not first', { route: 'lobbies/:lobby_id' }, 'ERR_OUT_OF_RANGE', 'call.route must be a route template'],
     ['a route with a space', { route: '/lobbies/a b' }, 'ERR_OUT_OF_RANGE', 'call.route must be a route template'],
     ['a route with a query', { route: '/lobbies?limit=1' }, 'ERR_OUT_OF_RANGE', 'call.route must be a route template'],
     ['a route that ends in a new line', { route: '/lobbies\n' }, 'ERR_OUT_OF_RANGE', 'call.route must be a route template'],
@@ -176,6 +178,26 @@ describe('a call refused before anything is sent', () => {
       { headers: { authorization: 'Bot other' } },
       'ERR_OUT_OF_RANGE',
       "call.headers['authorization'] must be a lowercase header name",
+    ],
+    ...['content-type', 'content-length', 'user-agent', 'host', 'transfer-encoding', 'connection'].map(
+      (name): [string, Partial<ApiRequest>, string, string] => [
+        `the ${name} header, which the client sets itself`,
+        { headers: { [name]: 'x' } },
+        'ERR_OUT_OF_RANGE',
+        `call.headers['${name}'] must be a lowercase header name the client does not set itself`,
+      ],
+    ),
+    [
+      'a file name of 1025 characters',
+      { method: 'POST', files: [{ name: 'x'.repeat(1025), data: 'x' }] },
+      'ERR_OUT_OF_RANGE',
+      'call.files[0].name must be a file name of 1 to 1024 characters without control characters',
+    ],
+    [
+      'a media type of 257 characters',
+      { method: 'POST', files: [{ name: 'a.txt', data: 'x', contentType: `text/${'x'.repeat(252)}` }] },
+      'ERR_OUT_OF_RANGE',
+      "call.files[0].contentType must be a media type such as 'image/png'",
     ],
     ['a header name of 65 characters', { headers: { ['x'.repeat(65)]: 'x' } }, 'ERR_OUT_OF_RANGE', `call.headers['${'x'.repeat(64)}'] must be`],
     [
@@ -254,6 +276,17 @@ describe('what a call puts on the wire', () => {
     expect(seen[1]!.headers['user-agent']).toBe('social-sdk-auth (https://www.npmjs.com/package/social-sdk-auth)');
   });
 
+  it('takes a file name of 1024 characters and a media type of 256, with a space before its parameters', async () => {
+    const { service, requests } = await serving();
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url });
+    const name = 'n'.repeat(1024);
+    const contentType = `text/${'x'.repeat(235)} ; charset=utf-8`;
+    expect(contentType).toHaveLength(256);
+    await api.request({ method: 'POST', route: '/lobbies/:lobby_id', params: { lobby_id: LOBBY }, files: [{ name, data: 'hi', contentType }] });
+    expect(requests).toHaveLength(1);
+    expect(service.seen[0]!.body).toContain(`filename="${name}"\r\nContent-Type: ${contentType}\r\n`);
+  });
+
   it('sends files alone as multipart without a payload_json part, a quote in a file name escaped', async () => {
     const { service, requests } = await serving();
     const api = client({ botToken: BOT_TOKEN, apiBase: service.url });
@@ -313,13 +346,15 @@ describe('where a call counts', () => {
   it('a bot token that names no application counts under its own key, each token its own', async () => {
     const { service } = await serving();
     const store = track(new RecordingStore());
-    // A first part too short, no parts at all (even when all but its last character is the base64 of an id), not an id, 0.
-    for (const botToken of ['MTI.short-first-part', 'MTIzNDU2Nzg5MDEyMzQ1Njc4x', 'bm90LWFuLWlk.not-an-id', 'MA.zero']) {
+    // A first part too short, no parts at all (even when all but its last character is the base64 of an id), not an id, 0,
+    // and the base64 of an id with a character outside base64 after or before it, or three padding characters.
+    const named = ['MTIzNDU2Nzg5MDEyMzQ1Njc4!.bang', '!MTIzNDU2Nzg5MDEyMzQ1Njc4.bang', 'MTIzNDU2Nzg5MDEyMzQ1Njc4===.padded'];
+    for (const botToken of ['MTI.short-first-part', 'MTIzNDU2Nzg5MDEyMzQ1Njc4x', 'bm90LWFuLWlk.not-an-id', 'MA.zero', ...named]) {
       await client({ botToken, apiBase: service.url, store }).getLobby(LOBBY);
     }
     const keys = store.scopes.map((s) => s.application);
     expect(keys).toEqual(store.scopes.map((s) => s.identity));
-    expect(new Set(keys).size).toBe(4);
+    expect(new Set(keys).size).toBe(7);
   });
 
   it('a Bearer token with a store of its own asks the service for its application once, even for calls made together', async () => {
@@ -337,6 +372,30 @@ describe('where a call counts', () => {
     // A call asks again while another holds the route's probe: every ask after the lookup is the application's.
     expect(new Set(calls.map((s) => s.application))).toEqual(new Set(['app:223456789012345678']));
   });
+
+  it.each<[string, unknown]>([
+    ['no body', undefined],
+    ['null', null],
+    ['no application', {}],
+    ['an application of null', { application: null }],
+    ['an application without an id', { application: {} }],
+    ['an id that is no snowflake', { application: { id: 'abc' } }],
+  ])(
+    'a Bearer token whose application lookup answers %s: ERR_API_BAD_RESPONSE saying to pass applicationId, asked again on the next call',
+    async (_name, body) => {
+      const { service } = await serving({ handle: () => ({ status: 200, body }) });
+      const api = client({ accessToken: 'player-token', apiBase: service.url, store: track(new MemoryRateLimitStore()) });
+      for (let i = 0; i < 2; i++) {
+        await expect(api.request(GET_LOBBY)).rejects.toMatchObject({
+          code: 'ERR_API_BAD_RESPONSE',
+          method: 'GET',
+          route: '/oauth2/@me',
+          message: "GET /oauth2/@me answered without the id of the access token's application; pass options.applicationId.",
+        });
+      }
+      expect(service.seen.map((r) => r.path)).toEqual(['/api/v10/oauth2/@me', '/api/v10/oauth2/@me']);
+    },
+  );
 
   it('a Bearer token whose application lookup failed asks again on its next call', async () => {
     const { service } = await serving({ handle: () => ({ status: 401, body: { code: 40001, message: 'Unauthorized' } }) });
@@ -401,6 +460,28 @@ describe('how a stopped call ends', () => {
     expect((error.cause as Error).message).toBe(causeMessage);
   });
 
+  it('a signal aborted in flight ends the call at once though the store has not yet taken the slot back', async () => {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    class StalledStore extends MemoryRateLimitStore {
+      override async release(scope: RateLimitScope, policy: RateLimitPolicy, reservation: RateLimitReservation, outcome: RateLimitOutcome): Promise<void> {
+        await gate;
+        return super.release(scope, policy, reservation, outcome);
+      }
+    }
+    const { service } = await serving({ handle: () => 'hang' });
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url, store: track(new StalledStore()) });
+    const controller = new AbortController();
+    const call = api.getLobby(LOBBY, { signal: controller.signal, timeoutMs: 60_000 });
+    while (service.seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort(new Error('the player left'));
+    try {
+      await expect(call).rejects.toMatchObject({ code: 'ERR_API_ABORTED', message: 'GET /lobbies/:lobby_id was aborted by its signal.' });
+    } finally {
+      open();
+    }
+  });
+
   it('a timeout says how long the call had', async () => {
     const { service } = await serving({ handle: () => 'hang' });
     const api = client({ botToken: BOT_TOKEN, apiBase: service.url, timeoutMs: 150 });
@@ -444,20 +525,79 @@ describe('how a stopped call ends', () => {
       .getLobby(LOBBY)
       .catch((e: unknown) => e)) as ApiRequestError;
     expect(error.code).toBe('ERR_API_NETWORK');
-    expect(error.message).toMatch(/^GET \/lobbies\/:lobby_id failed on the network: \S/);
+    expect(error.cause).toBeInstanceOf(Error);
+    expect(error.message).toBe(`GET /lobbies/:lobby_id failed on the network: ${(error.cause as Error).message}`);
+    expect((error.cause as Error).message).not.toBe('');
   });
 
-  it('close() ends a call waiting out a 429, with a sentence saying so', async () => {
-    const { service } = await serving({ handle: () => ({ status: 429, body: { message: 'slow down', retry_after: 5, global: false } }) });
-    const api = client({ botToken: BOT_TOKEN, apiBase: service.url, retries: 1 });
-    const call = api.getLobby(LOBBY, { timeoutMs: 10_000 }).catch((e: unknown) => e);
+  it.each<[string, (api: PlatformApi, controller: AbortController) => unknown, Record<string, string>]>([
+    [
+      'close()',
+      (api) => api.close(),
+      { code: 'ERR_API_CLOSED', message: 'PlatformApi.getLobby(): this PlatformApi was closed while the call waited for a rate limit or to retry.' },
+    ],
+    [
+      'its signal',
+      (_api, controller) => controller.abort(new Error('the player left')),
+      { code: 'ERR_API_ABORTED', message: 'GET /lobbies/:lobby_id was aborted by its signal.' },
+    ],
+    [
+      'its signal and close() in one go: the first of them',
+      (api, controller) => {
+        controller.abort(new Error('the player left'));
+        return api.close();
+      },
+      { code: 'ERR_API_ABORTED', message: 'GET /lobbies/:lobby_id was aborted by its signal.' },
+    ],
+  ])('%s ends a call waiting out a 429 at once, and the store is not asked again meanwhile', async (_name, stop, expected) => {
+    const { service } = await serving({ handle: () => ({ status: 429, body: { message: 'slow down', retry_after: 60, global: false } }) });
+    const store = track(new RecordingStore());
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url, retries: 1, store });
+    const controller = new AbortController();
+    const call = api.getLobby(LOBBY, { timeoutMs: 120_000, signal: controller.signal }).catch((e: unknown) => e);
+    // The second slot asked for is the one the store holds back for the 429's minute.
+    while (store.scopes.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await stop(api, controller);
+    expect(await call).toMatchObject(expected);
+    expect(store.scopes).toHaveLength(2);
+    expect(service.seen).toHaveLength(1);
+  });
+
+  it('does not return before an asynchronous store has the answer: the next call, from any process, counts it', async () => {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    class SlowStore extends MemoryRateLimitStore {
+      override async release(scope: RateLimitScope, policy: RateLimitPolicy, reservation: RateLimitReservation, outcome: RateLimitOutcome): Promise<void> {
+        await gate;
+        return super.release(scope, policy, reservation, outcome);
+      }
+    }
+    const { service } = await serving();
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url, store: track(new SlowStore()) });
+    let settled = false;
+    const call = api.getLobby(LOBBY).finally(() => (settled = true));
     while (service.seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    await api.close();
-    expect(await call).toMatchObject({
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(settled).toBe(false);
+    open();
+    await expect(call).resolves.toEqual({ id: LOBBY });
+  });
+
+  it('close() made while the store is asked, from the store itself: the wait it asks for is not started', async () => {
+    const { service } = await serving();
+    class ClosingStore extends MemoryRateLimitStore {
+      override async acquire(): Promise<AcquireResult> {
+        void api.close();
+        return { ok: false, reason: 'bucket', waitMs: 60_000 };
+      }
+    }
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url, store: track(new ClosingStore()) });
+    await expect(api.getLobby(LOBBY, { timeoutMs: 120_000 })).rejects.toMatchObject({
       code: 'ERR_API_CLOSED',
       message: 'PlatformApi.getLobby(): this PlatformApi was closed while the call waited for a rate limit or to retry.',
     });
+    expect(service.seen).toEqual([]);
   });
 
   it('the guard against the invalid-request limit says how many answers, and when to retry', async () => {
@@ -513,6 +653,7 @@ describe('a store that fails', () => {
       { code: 'ERR_API_STORE', message: 'GET /lobbies/:lobby_id failed in the rate-limit store: READONLY You cannot write' },
     ],
     ['with a string', 'down', { code: 'ERR_API_STORE', message: 'GET /lobbies/:lobby_id failed in the rate-limit store: down' }],
+    ['with null', null, { code: 'ERR_API_STORE', message: 'GET /lobbies/:lobby_id failed in the rate-limit store: null' }],
     [
       'with a token in its message: redacted',
       new Error(`bad auth Bot ${BOT_TOKEN}`),
@@ -549,6 +690,19 @@ describe('retries', () => {
     const api = client({ botToken: BOT_TOKEN, apiBase: service.url, ...options });
     await expect(api.getLobby(LOBBY)).rejects.toMatchObject({ status: reply.status });
     expect(service.seen).toHaveLength(sent);
+  });
+
+  it('does not retry a server error when the backoff, its random part at its largest, would outlast the deadline: the caller gets the 503', async () => {
+    const { service } = await serving({ handle: () => ({ status: 503, body: { message: 'busy' } }) });
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url, serverErrorRetries: 1, timeoutMs: 190 });
+    // The first backoff is 100 ms plus up to as much again at random: 200 ms here, past the 190 ms.
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0.999);
+    try {
+      await expect(api.getLobby(LOBBY)).rejects.toMatchObject({ status: 503 });
+    } finally {
+      random.mockRestore();
+    }
+    expect(service.seen).toHaveLength(1);
   });
 
   it('waits the backoff between server-error retries, doubling', async () => {
