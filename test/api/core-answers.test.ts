@@ -6,31 +6,14 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import {
-  ApiError,
-  ApiRequestError,
-  MemoryRateLimitStore,
-  PlatformApi,
-  type RateLimitOutcome,
-  type RateLimitPolicy,
-  type RateLimitReservation,
-  type RateLimitScope,
-} from '../../src/api/index.js';
+import { ApiError, ApiRequestError, PlatformApi, type RateLimitOutcome } from '../../src/api/index.js';
 import { cleanupAfterEach } from '../support/cleanup.js';
+import { RecordingStore } from './recording-store.js';
 import { startService, type Reply } from './service.js';
 
 const BOT_TOKEN = 'MTIzNDU2Nzg5MDEyMzQ1Njc4.answers-bot-token';
 const LOBBY = '1234567890123456789';
 const { track } = cleanupAfterEach();
-
-/** A store that keeps what each call reports to it, then counts as the memory store does. */
-class RecordingStore extends MemoryRateLimitStore {
-  readonly reports: Array<{ scope: RateLimitScope; outcome: RateLimitOutcome }> = [];
-  override async release(scope: RateLimitScope, policy: RateLimitPolicy, reservation: RateLimitReservation, outcome: RateLimitOutcome): Promise<void> {
-    this.reports.push({ scope, outcome });
-    return super.release(scope, policy, reservation, outcome);
-  }
-}
 
 /** A client of a service that gives every request `reply`, with no retries, and its store. */
 async function answering(reply: Reply, options: Partial<ConstructorParameters<typeof PlatformApi>[0]> = {}) {

@@ -19,6 +19,7 @@ import {
   type RateLimitScope,
 } from '../../src/api/index.js';
 import { cleanupAfterEach } from '../support/cleanup.js';
+import { GatedStore, RecordingStore } from './recording-store.js';
 import { startService, type Reply, type ServiceOptions } from './service.js';
 
 // The first part of this bot token is the base64 of 123456789012345678, its application.
@@ -26,24 +27,6 @@ const BOT_TOKEN = 'MTIzNDU2Nzg5MDEyMzQ1Njc4.calls.bot-token-secret';
 const LOBBY = '1234567890123456789';
 const { track } = cleanupAfterEach();
 type Options = ConstructorParameters<typeof PlatformApi>[0];
-
-/** A store that keeps the scope of every slot asked for, then counts as the memory store does. */
-class RecordingStore extends MemoryRateLimitStore {
-  readonly scopes: RateLimitScope[] = [];
-  override async acquire(scope: RateLimitScope, policy: RateLimitPolicy, id: string): Promise<AcquireResult> {
-    this.scopes.push(scope);
-    return super.acquire(scope, policy, id);
-  }
-}
-
-/** A store that keeps the outcome of every slot given back or reported. */
-class ReportingStore extends MemoryRateLimitStore {
-  readonly outcomes: RateLimitOutcome[] = [];
-  override async release(scope: RateLimitScope, policy: RateLimitPolicy, reservation: RateLimitReservation, outcome: RateLimitOutcome): Promise<void> {
-    this.outcomes.push(outcome);
-    return super.release(scope, policy, reservation, outcome);
-  }
-}
 
 /** A store whose every step throws `error`. */
 class FailingStore extends MemoryRateLimitStore {
@@ -463,14 +446,8 @@ describe('how a stopped call ends', () => {
   it('a signal aborted in flight ends the call at once though the store has not yet taken the slot back', async () => {
     let open: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (open = resolve));
-    class StalledStore extends MemoryRateLimitStore {
-      override async release(scope: RateLimitScope, policy: RateLimitPolicy, reservation: RateLimitReservation, outcome: RateLimitOutcome): Promise<void> {
-        await gate;
-        return super.release(scope, policy, reservation, outcome);
-      }
-    }
     const { service } = await serving({ handle: () => 'hang' });
-    const api = client({ botToken: BOT_TOKEN, apiBase: service.url, store: track(new StalledStore()) });
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url, store: track(new GatedStore(gate)) });
     const controller = new AbortController();
     const call = api.getLobby(LOBBY, { signal: controller.signal, timeoutMs: 60_000 });
     while (service.seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -513,7 +490,7 @@ describe('how a stopped call ends', () => {
   it('a connection that fails counts as sent in the store: the service may have had it', async () => {
     const { service } = await serving();
     await service.close();
-    const store = track(new ReportingStore());
+    const store = track(new RecordingStore());
     await expect(client({ botToken: BOT_TOKEN, apiBase: service.url, store }).getLobby(LOBBY)).rejects.toMatchObject({ code: 'ERR_API_NETWORK' });
     expect(store.outcomes).toEqual([{ sent: true }]);
   });
@@ -567,14 +544,8 @@ describe('how a stopped call ends', () => {
   it('does not return before an asynchronous store has the answer: the next call, from any process, counts it', async () => {
     let open: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (open = resolve));
-    class SlowStore extends MemoryRateLimitStore {
-      override async release(scope: RateLimitScope, policy: RateLimitPolicy, reservation: RateLimitReservation, outcome: RateLimitOutcome): Promise<void> {
-        await gate;
-        return super.release(scope, policy, reservation, outcome);
-      }
-    }
     const { service } = await serving();
-    const api = client({ botToken: BOT_TOKEN, apiBase: service.url, store: track(new SlowStore()) });
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url, store: track(new GatedStore(gate)) });
     let settled = false;
     const call = api.getLobby(LOBBY).finally(() => (settled = true));
     while (service.seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));

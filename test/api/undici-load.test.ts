@@ -4,17 +4,10 @@
 // when the call is aborted while it loads, nothing sent either. undici (a dependency, not this
 // package's code) is replaced by a module that fails to load, then by itself after a gate opens.
 import { expect, it, vi } from 'vitest';
-import {
-  ApiRequestError,
-  MemoryRateLimitStore,
-  PlatformApi,
-  type RateLimitOutcome,
-  type RateLimitPolicy,
-  type RateLimitReservation,
-  type RateLimitScope,
-} from '../../src/api/index.js';
+import { ApiRequestError, PlatformApi } from '../../src/api/index.js';
 import { cleanupAfterEach } from '../support/cleanup.js';
 import { rejected } from '../support/promises.js';
+import { RecordingStore } from './recording-store.js';
 import { startService } from './service.js';
 
 let loads = 0;
@@ -31,18 +24,9 @@ vi.mock('undici', async (importOriginal) => {
 const { track } = cleanupAfterEach();
 const LOBBY = '1234567890123456789';
 
-/** A store that keeps the outcome of every slot given back or reported. */
-class ReportingStore extends MemoryRateLimitStore {
-  readonly outcomes: RateLimitOutcome[] = [];
-  override async release(scope: RateLimitScope, policy: RateLimitPolicy, reservation: RateLimitReservation, outcome: RateLimitOutcome): Promise<void> {
-    this.outcomes.push(outcome);
-    return super.release(scope, policy, reservation, outcome);
-  }
-}
-
 it('rejects with ERR_API_DEPENDENCY saying to install undici, gives the slot back unsent, sends nothing, and tries the import again on the next call', async () => {
   const service = track(await startService());
-  const store = track(new ReportingStore());
+  const store = track(new RecordingStore());
   const api = track(new PlatformApi({ botToken: 'MTIzNDU2Nzg5MDEyMzQ1Njc4.no-undici', apiBase: service.url, store }));
   for (const attempt of [1, 2]) {
     const error = await rejected<ApiRequestError>(api.getLobby(LOBBY));
@@ -61,7 +45,7 @@ it('rejects with ERR_API_DEPENDENCY saying to install undici, gives the slot bac
 it('a call aborted while undici loads is not sent: ERR_API_ABORTED, its slot given back unsent', async () => {
   missing = false;
   const service = track(await startService());
-  const store = track(new ReportingStore());
+  const store = track(new RecordingStore());
   const api = track(new PlatformApi({ botToken: 'MTIzNDU2Nzg5MDEyMzQ1Njc4.slow-undici', apiBase: service.url, store }));
   const controller = new AbortController();
   const call = rejected<ApiRequestError>(api.getLobby(LOBBY, { signal: controller.signal }));
