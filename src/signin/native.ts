@@ -107,12 +107,12 @@ function truncatedElf(file: string): string | undefined {
   let fd: number | undefined;
   try {
     const open = openSync(file, 'r');
-    fd = open;
+    fd = open; // for the finally; the reads below use `open`, which needs no narrowing in a closure
     // One read covers the ELF header and, in every binary a linker writes, the program headers
     // that follow it; a table placed further in is read on its own. (Typed arrays and one-byte
     // probes rather than Buffer and fstat: this runs in every process's first addon call.)
     const head = new Uint8Array(4096);
-    const headBytes = readSync(fd, head, 0, head.length, 0);
+    const headBytes = readSync(open, head, 0, head.length, 0);
     const headView = new DataView(head.buffer);
     if (headBytes < 52 || headView.getUint32(0) !== 0x7f454c46) return undefined; // not ELF: the loader's own words will do
     const wide = head[4] === 2;
@@ -132,7 +132,7 @@ function truncatedElf(file: string): string | undefined {
         table = new DataView(head.buffer, phoff, phnum * phentsize);
       } else {
         const read = new Uint8Array(phnum * phentsize);
-        readSync(fd, read, 0, read.length, phoff);
+        readSync(open, read, 0, read.length, phoff);
         table = new DataView(read.buffer);
       }
       for (let i = 0; i < phnum; i++) {
@@ -142,7 +142,7 @@ function truncatedElf(file: string): string | undefined {
       }
       if (holds(needed)) return undefined;
     }
-    return `the file is truncated: it has ${fstatSync(fd).size} bytes, its ELF headers describe at least ${needed}`;
+    return `the file is truncated: it has ${fstatSync(open).size} bytes, its ELF headers describe at least ${needed}`;
   } catch {
     return undefined; // unreadable here: let the loader say why
   } finally {
