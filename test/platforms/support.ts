@@ -198,7 +198,7 @@ async function openUrl(url) {
   const refreshed = await client.refreshToken({ refreshToken: tokens.refreshToken });
   const verifierDistinct = pair.verifier !== client.createAuthorizationCodeVerifier().verifier;
   client.close();
-  const addon = Object.keys(require.cache).find((f) => f.endsWith('node.napi.node'));
+  const addon = process.report.getReport().sharedObjects.find((f) => f.endsWith('node.napi.node'));
   // The loader an install script would use picks the same prebuild.
   const packageDir = require('node:path').dirname(require.resolve('social-sdk-auth/package.json'));
   const found = require('node:path').relative(packageDir, require('node-gyp-build').path(packageDir));

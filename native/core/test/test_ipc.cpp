@@ -97,7 +97,7 @@ TEST(JsonReadsTheShapesOfTheProtocol) {
 TEST(JsonRefusesMalformedText) {
   for (const char* bad : {"", "{", "{\"a\"}", "{\"a\":}", "[1,]", "{\"a\":1,}", "01", "1.", "-",
                           "\"\\ud800\"", "\"\\udc00\"", "\"\\x\"", "\"a\nb\"", "tru", "nul", "1 2",
-                          "{\"a\":1}x", "\"unterminated", "1e999", "[\"\\u12\"]"}) {
+                          "{\"a\":1}x", "\"unterminated", "1e999", "-1e999", "1e-999", "[\"\\u12\"]"}) {
     if (ParseJson(bad).has_value()) harness::Fail(__FILE__, __LINE__, std::string("accepted: ") + bad);
   }
 }
