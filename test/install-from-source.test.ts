@@ -98,7 +98,7 @@ describe('npm install git+file://… (a git dependency)', () => {
         '  try {\n' +
         '    const client = new Client({ applicationId: emulator.applicationId, webBase: emulator.webBase, apiBase: emulator.apiBase, openUrl: (url) => emulator.openUrl(url) });\n' +
         '    const tokens = await client.signIn();\n' +
-        "    const addon = Object.keys(require.cache).find((f) => f.endsWith('.node'));\n" +
+        "    const addon = process.report.getReport().sharedObjects.find((f) => f.endsWith('.node'));\n" +
         '    console.log(JSON.stringify({ tokenType: tokens.tokenType, scopes: tokens.scopes, addon: addon && path(addon) }));\n' +
         '  } finally {\n' +
         '    await emulator.close();\n' +

@@ -156,7 +156,8 @@ describe('the installed tarball', () => {
       file,
       "const pkg = require('social-sdk-auth');\n" +
         'pkg.Client.defaultCommunicationScopes;\n' +
-        "const ours = Object.keys(require.cache).filter((f) => f.includes('social-sdk-auth')).map((f) => f.slice(f.lastIndexOf('social-sdk-auth')));\n" +
+        // The addon goes to process.dlopen, not through require: the process's own list of mapped files shows it.
+        "const ours = [...Object.keys(require.cache), ...process.report.getReport().sharedObjects].filter((f) => f.includes('social-sdk-auth')).map((f) => f.slice(f.lastIndexOf('social-sdk-auth')));\n" +
         'console.log(JSON.stringify(ours));\n',
     );
     const loaded = JSON.parse(run(process.execPath, [file], app)) as string[];

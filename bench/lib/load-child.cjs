@@ -17,5 +17,5 @@ if (mode === 'cjs') {
 }
 const t2 = process.hrtime.bigint();
 // Proves the measured step really mapped the native binary into this process.
-const nativeLoaded = Object.keys(require.cache).some((key) => key.endsWith('.node'));
+const nativeLoaded = process.report.getReport().sharedObjects.some((file) => file.endsWith('.node'));
 process.stdout.write(JSON.stringify({ totalMs: Number(t2 - t0) / 1e6, jsMs: Number(t1 - t0) / 1e6, nativeLoaded }) + '\n');
