@@ -18,20 +18,21 @@ export interface Call {
   deadline: number;
 }
 
-/** Why a call that stopped failed: closed, timed out, aborted, or the network. */
-export function failure(call: Call, cause: unknown): ApiRequestError {
+/**
+ * Why a call that stopped failed: closed, timed out, aborted, or the network. Only the last two
+ * have a cause worth keeping (the signal's reason, undici's error); a deadline or close() is said
+ * by the code and the sentence alone.
+ */
+export function failure(call: Call, cause?: unknown): ApiRequestError {
   const { cancel, context, where } = call;
   const what = `${context.method} ${context.route}`;
   if (cancel.closed)
-    return new ApiRequestError('ERR_API_CLOSED', `${where}: this PlatformApi was closed while the call waited for a rate limit or to retry.`, context, {
-      cause,
-    });
+    return new ApiRequestError('ERR_API_CLOSED', `${where}: this PlatformApi was closed while the call waited for a rate limit or to retry.`, context);
   if (cancel.timedOut) {
     return new ApiRequestError(
       'ERR_API_TIMEOUT',
       `${what} did not finish within ${cancel.timeoutMs} ms (waiting for rate limits included). Raise timeoutMs or retry later.`,
       context,
-      { cause },
     );
   }
   if (cancel.reason !== undefined) return new ApiRequestError('ERR_API_ABORTED', `${what} was aborted by its signal.`, context, { cause });
@@ -43,7 +44,7 @@ export async function pause(call: Call, ms: number): Promise<void> {
   const { s, cancel } = call;
   if (s.closed) {
     cancel.closed = true;
-    throw failure(call, new Error('closed'));
+    throw failure(call);
   }
   s.waiting.add(cancel);
   try {

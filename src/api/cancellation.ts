@@ -41,7 +41,7 @@ export class Cancellation {
     if (this.reason !== undefined) return;
     this.timedOut = by === 'deadline';
     this.closed = by === 'close';
-    this.reason = reason ?? new Error('aborted');
+    this.reason = reason; // never undefined: an aborted AbortSignal always has a reason, and the deadline and close() pass theirs
     this.abort?.(this.error());
     this.#controller?.abort(this.reason);
   }

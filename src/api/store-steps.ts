@@ -107,7 +107,6 @@ async function storeStep<T>(call: Call, step: Promise<T>): Promise<T> {
         'ERR_API_TIMEOUT',
         `${context.method} ${context.route} did not finish within ${cancel.timeoutMs} ms: the rate-limit store did not answer in time. Check the store (Redis), or raise timeoutMs.`,
         context,
-        { cause: error },
       );
     }
     throw failure(call, error);

@@ -3,9 +3,11 @@
 // the wire, where it counts in the rate-limit store (the scope a store of the caller's own is
 // given), and the error each way of stopping a call ends in (timeout, signal, close(), a store
 // that fails), with nothing left behind on the caller's signal.
+import { execFile } from 'node:child_process';
 import { getEventListeners } from 'node:events';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
 import {
   ApiRequestError,
@@ -18,6 +20,7 @@ import {
   type RateLimitReservation,
   type RateLimitScope,
 } from '../../src/api/index.js';
+import { builtModule } from '../support/built.js';
 import { cleanupAfterEach } from '../support/cleanup.js';
 import { GatedStore, RecordingStore } from './recording-store.js';
 import { startService, type Reply, type ServiceOptions } from './service.js';
@@ -54,6 +57,23 @@ async function serving(options: ServiceOptions = {}) {
     }),
   );
   return { service, requests };
+}
+
+/** A service whose requests wait until the test answers them: `request()` resolves with the answer of the next one to arrive. */
+async function answeredByHand() {
+  const waiting: Array<(reply: Reply) => void> = [];
+  const server = createServer((_req, res) => {
+    waiting.push((reply) => res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify(reply.body)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  track({ close: () => new Promise((resolve) => server.close(resolve)) });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v10`,
+    async request(): Promise<(reply: Reply) => void> {
+      while (waiting.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      return waiting.shift()!;
+    },
+  };
 }
 
 const GET_LOBBY: ApiRequest = { method: 'GET', route: '/lobbies/:lobby_id', params: { lobby_id: LOBBY } };
@@ -459,25 +479,108 @@ describe('how a stopped call ends', () => {
     }
   });
 
-  it('a timeout says how long the call had', async () => {
+  it('a timeout says how long the call had, and has no cause of its own making', async () => {
     const { service } = await serving({ handle: () => 'hang' });
     const api = client({ botToken: BOT_TOKEN, apiBase: service.url, timeoutMs: 150 });
-    await expect(api.getLobby(LOBBY)).rejects.toMatchObject({
+    const error = (await api.getLobby(LOBBY).catch((e: unknown) => e)) as ApiRequestError;
+    expect(error).toMatchObject({
       code: 'ERR_API_TIMEOUT',
       message: 'GET /lobbies/:lobby_id did not finish within 150 ms (waiting for rate limits included). Raise timeoutMs or retry later.',
     });
+    expect(error.cause).toBeUndefined();
+  });
+
+  it('a signal handed to the store for a call is aborted with the call, whichever step was handed it', async () => {
+    const { service } = await serving();
+    // The first answer says to wait; the second waits until the call is cancelled.
+    class WaitingStore extends RecordingStore {
+      override async acquire(scope: RateLimitScope, policy: RateLimitPolicy, id: string, signal?: AbortSignal): Promise<AcquireResult> {
+        await super.acquire(scope, policy, id, signal);
+        if (this.signals.length === 1) return { ok: false, reason: 'bucket', waitMs: 20 };
+        return new Promise((_resolve, reject) => signal!.addEventListener('abort', () => reject(signal!.reason as Error)));
+      }
+    }
+    const store = track(new WaitingStore());
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url, store });
+    const controller = new AbortController();
+    const call = api.getLobby(LOBBY, { signal: controller.signal, timeoutMs: 60_000 });
+    while (store.signals.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort(new Error('the player left'));
+    await expect(call).rejects.toMatchObject({ code: 'ERR_API_ABORTED' });
+    expect(store.signals.map((signal) => signal?.aborted)).toEqual([true, true]);
+    expect(service.seen).toEqual([]);
+  });
+
+  it('a slot the store grants after the call stopped waiting goes straight back to it, as never sent', async () => {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const { service } = await serving();
+    class LateStore extends RecordingStore {
+      override async acquire(scope: RateLimitScope, policy: RateLimitPolicy, id: string, signal?: AbortSignal): Promise<AcquireResult> {
+        const result = await super.acquire(scope, policy, id, signal);
+        await gate;
+        return result;
+      }
+    }
+    const store = track(new LateStore());
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url, store });
+    const controller = new AbortController();
+    const call = api.getLobby(LOBBY, { signal: controller.signal, timeoutMs: 60_000 });
+    while (store.scopes.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort(new Error('the player left'));
+    await expect(call).rejects.toMatchObject({ code: 'ERR_API_ABORTED' });
+    expect(store.outcomes).toEqual([]);
+    open();
+    while (store.outcomes.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(store.outcomes).toEqual([{ sent: false }]);
+    expect(service.seen).toEqual([]);
+  });
+
+  it("a store's wait for another request's answer (a probe) is not refused for its length: the call waits until its deadline", async () => {
+    const { service } = await serving();
+    class ProbeStore extends MemoryRateLimitStore {
+      override async acquire(): Promise<AcquireResult> {
+        return { ok: false, reason: 'probe', waitMs: 60_000 };
+      }
+    }
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url, store: track(new ProbeStore()), timeoutMs: 200 });
+    await expect(api.getLobby(LOBBY)).rejects.toMatchObject({
+      code: 'ERR_API_TIMEOUT',
+      message: 'GET /lobbies/:lobby_id did not finish within 200 ms (waiting for rate limits included). Raise timeoutMs or retry later.',
+    });
+    expect(service.seen).toEqual([]);
+  });
+
+  it('a process whose only work is a call waiting out a rate limit stays up until the call has ended', async () => {
+    const { service } = await serving();
+    // The package as published (dist/), in a process of its own: nothing but the wait can keep it up.
+    const script = [
+      'const { PlatformApi, MemoryRateLimitStore } = require(process.env.API_MODULE);',
+      "class WaitOnce extends MemoryRateLimitStore { asked = 0; async acquire(scope, policy, id) { return this.asked++ === 0 ? { ok: false, reason: 'bucket', waitMs: 300 } : super.acquire(scope, policy, id); } }",
+      `const api = new PlatformApi({ botToken: ${JSON.stringify(BOT_TOKEN)}, apiBase: process.env.API_BASE, store: new WaitOnce() });`,
+      `api.getLobby(${JSON.stringify(LOBBY)}).then((lobby) => { console.log(JSON.stringify(lobby)); return api.close(); });`,
+    ].join('\n');
+    const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], {
+      env: { ...process.env, API_MODULE: builtModule('api/index.js'), API_BASE: service.url },
+      timeout: 20_000,
+    });
+    expect(JSON.parse(stdout)).toEqual({ id: LOBBY });
+  });
+
+  it('close() ends only the calls still waiting: the signal the store was handed for a call that has ended stays as it was', async () => {
+    const { service } = await serving();
+    const store = track(new RecordingStore());
+    const api = client({ botToken: BOT_TOKEN, apiBase: service.url, store });
+    await expect(api.getLobby(LOBBY)).resolves.toEqual({ id: LOBBY });
+    await api.close();
+    expect(store.signals.map((signal) => signal?.aborted)).toEqual([false]);
   });
 
   it('close() while a request is in flight: its 429 is not retried, and the call says the client closed', async () => {
-    let answer: ((reply: Reply) => void) | undefined;
-    const server = createServer((_req, res) => {
-      answer = (reply) => res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify(reply.body));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    track({ close: () => new Promise((resolve) => server.close(resolve)) });
-    const api = client({ botToken: BOT_TOKEN, apiBase: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v10`, retries: 3 });
+    const server = await answeredByHand();
+    const api = client({ botToken: BOT_TOKEN, apiBase: server.url, retries: 3 });
     const call = api.getLobby(LOBBY).catch((e: unknown) => e);
-    while (answer === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
+    const answer = await server.request();
     const closing = api.close();
     answer({ status: 429, body: { message: 'slow down', retry_after: 0, global: false } });
     await closing;
@@ -485,6 +588,18 @@ describe('how a stopped call ends', () => {
       code: 'ERR_API_CLOSED',
       message: 'PlatformApi.getLobby(): this PlatformApi was closed while the call waited to retry.',
     });
+  });
+
+  it('close() while a retried request is in flight: the retry finishes and its answer stands', async () => {
+    const server = await answeredByHand();
+    const api = client({ botToken: BOT_TOKEN, apiBase: server.url, retries: 3 });
+    const call = api.getLobby(LOBBY).catch((e: unknown) => e);
+    (await server.request())({ status: 429, body: { message: 'slow down', retry_after: 0.02, global: false } });
+    const retried = await server.request();
+    const closing = api.close();
+    retried({ status: 200, body: { id: LOBBY } });
+    await closing;
+    expect(await call).toEqual({ id: LOBBY });
   });
 
   it('a connection that fails counts as sent in the store: the service may have had it', async () => {
@@ -564,10 +679,12 @@ describe('how a stopped call ends', () => {
       }
     }
     const api = client({ botToken: BOT_TOKEN, apiBase: service.url, store: track(new ClosingStore()) });
-    await expect(api.getLobby(LOBBY, { timeoutMs: 120_000 })).rejects.toMatchObject({
+    const error = (await api.getLobby(LOBBY, { timeoutMs: 120_000 }).catch((e: unknown) => e)) as ApiRequestError;
+    expect(error).toMatchObject({
       code: 'ERR_API_CLOSED',
       message: 'PlatformApi.getLobby(): this PlatformApi was closed while the call waited for a rate limit or to retry.',
     });
+    expect(error.cause).toBeUndefined(); // close() is said by the code and the sentence
     expect(service.seen).toEqual([]);
   });
 

@@ -9,16 +9,21 @@ import {
   type RateLimitScope,
 } from '../../src/api/index.js';
 
-/** Keeps the scope of every slot asked for, and the scope and outcome of every slot given back or reported. */
+/**
+ * Keeps the scope (and the signal) of every slot asked for, and the scope and outcome of every
+ * slot given back or reported.
+ */
 export class RecordingStore extends MemoryRateLimitStore {
   readonly scopes: RateLimitScope[] = [];
+  readonly signals: Array<AbortSignal | undefined> = [];
   readonly reports: Array<{ scope: RateLimitScope; outcome: RateLimitOutcome }> = [];
   /** The outcomes of `reports`, in order. */
   get outcomes(): RateLimitOutcome[] {
     return this.reports.map((report) => report.outcome);
   }
-  override async acquire(scope: RateLimitScope, policy: RateLimitPolicy, id: string): Promise<AcquireResult> {
+  override async acquire(scope: RateLimitScope, policy: RateLimitPolicy, id: string, signal?: AbortSignal): Promise<AcquireResult> {
     this.scopes.push(scope);
+    this.signals.push(signal);
     return super.acquire(scope, policy, id);
   }
   override async release(scope: RateLimitScope, policy: RateLimitPolicy, reservation: RateLimitReservation, outcome: RateLimitOutcome): Promise<void> {
