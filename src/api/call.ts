@@ -20,8 +20,9 @@ export interface Call {
 
 /**
  * Why a call that stopped failed: closed, timed out, aborted, or the network. Only the last two
- * have a cause worth keeping (the signal's reason, undici's error); a deadline or close() is said
- * by the code and the sentence alone.
+ * have a cause worth keeping: the signal's own reason (as the caller gave it, whichever step it
+ * stopped; `cause` may be the Error made of it for undici), undici's error. A deadline or close()
+ * is said by the code and the sentence alone.
  */
 export function failure(call: Call, cause?: unknown): ApiRequestError {
   const { cancel, context, where } = call;
@@ -35,7 +36,7 @@ export function failure(call: Call, cause?: unknown): ApiRequestError {
       context,
     );
   }
-  if (cancel.reason !== undefined) return new ApiRequestError('ERR_API_ABORTED', `${what} was aborted by its signal.`, context, { cause });
+  if (cancel.reason !== undefined) return new ApiRequestError('ERR_API_ABORTED', `${what} was aborted by its signal.`, context, { cause: cancel.reason });
   return new ApiRequestError('ERR_API_NETWORK', `${what} failed on the network: ${(cause as Error)?.message ?? String(cause)}`, context, { cause });
 }
 
