@@ -204,10 +204,16 @@ class Parser {
     const auto read = std::from_chars(text_.data() + start, text_.data() + pos_, value);
     const bool fits = read.ec == std::errc() && read.ptr == text_.data() + pos_;
 #else
-    std::istringstream in(text_.substr(start, pos_ - start));
+    const std::string digits = text_.substr(start, pos_ - start);
+    std::istringstream in(digits);
     in.imbue(std::locale::classic());
     in >> value;
-    const bool fits = !in.fail();  // libc++ fails on underflow as on overflow
+    // Overflow fails the stream; underflow fails it in libc++ but reads as 0 in libstdc++, so
+    // a 0 from digits that are not all zeros is refused here too.
+    const std::size_t mantissa_end = digits.find_first_of("eE");
+    const bool underflow =
+        value == 0 && digits.substr(0, mantissa_end).find_first_of("123456789") != std::string::npos;
+    const bool fits = !in.fail() && !underflow;
 #endif
     if (!fits) return false;
     out->kind = JsonValue::Kind::Number;
@@ -250,7 +256,8 @@ void Write(std::string* out, const JsonValue& value) {
     case JsonValue::Kind::Number: {
       if (!std::isfinite(value.number)) { out->append("null"); break; }
 #if defined(__cpp_lib_to_chars)
-      // The shortest text that reads back as the same double, as JSON.stringify writes it.
+      // The shortest digits that read back as the same double (the digits JSON.stringify picks;
+      // its exponent is written 1e+21 rather than 1e21, which JSON reads the same).
       char number[32];
       const auto written = std::to_chars(number, number + sizeof number, value.number);
       out->append(number, written.ptr);
