@@ -22,6 +22,7 @@ import {
 } from '../../src/api/index.js';
 import { builtModule } from '../support/built.js';
 import { cleanupAfterEach } from '../support/cleanup.js';
+import { until } from '../support/promises.js';
 import { GatedStore, RecordingStore } from './recording-store.js';
 import { startService, type Reply, type ServiceOptions } from './service.js';
 
@@ -70,7 +71,7 @@ async function answeredByHand() {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v10`,
     async request(): Promise<(reply: Reply) => void> {
-      while (waiting.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      await until(() => waiting.length > 0, 'a request reached the service');
       return waiting.shift()!;
     },
   };
@@ -456,7 +457,7 @@ describe('how a stopped call ends', () => {
     const api = client({ botToken: BOT_TOKEN, apiBase: service.url });
     const controller = new AbortController();
     const call = api.getLobby(LOBBY, { signal: controller.signal });
-    while (service.seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => service.seen.length > 0, 'the request reached the service');
     controller.abort(reason);
     const error = (await call.catch((e: unknown) => e)) as ApiRequestError;
     expect(error).toMatchObject({ code: 'ERR_API_ABORTED', message: 'GET /lobbies/:lobby_id was aborted by its signal.' });
@@ -475,7 +476,7 @@ describe('how a stopped call ends', () => {
     const api = client({ botToken: BOT_TOKEN, apiBase: service.url, store });
     const controller = new AbortController();
     const call = api.getLobby(LOBBY, { signal: controller.signal, timeoutMs: 60_000 });
-    while (store.scopes.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await until(() => store.scopes.length > 0, 'the store was asked for a slot');
     controller.abort(42);
     const error = (await call.catch((e: unknown) => e)) as ApiRequestError;
     expect(error).toMatchObject({ code: 'ERR_API_ABORTED', message: 'GET /lobbies/:lobby_id was aborted by its signal.' });
@@ -490,7 +491,7 @@ describe('how a stopped call ends', () => {
     const api = client({ botToken: BOT_TOKEN, apiBase: service.url, store: track(new GatedStore(gate)) });
     const controller = new AbortController();
     const call = api.getLobby(LOBBY, { signal: controller.signal, timeoutMs: 60_000 });
-    while (service.seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => service.seen.length > 0, 'the request reached the service');
     controller.abort(new Error('the player left'));
     try {
       await expect(call).rejects.toMatchObject({ code: 'ERR_API_ABORTED', message: 'GET /lobbies/:lobby_id was aborted by its signal.' });
@@ -524,7 +525,7 @@ describe('how a stopped call ends', () => {
     const api = client({ botToken: BOT_TOKEN, apiBase: service.url, store });
     const controller = new AbortController();
     const call = api.getLobby(LOBBY, { signal: controller.signal, timeoutMs: 60_000 });
-    while (store.signals.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    await until(() => store.signals.length >= 2, 'the store was asked twice');
     controller.abort(new Error('the player left'));
     await expect(call).rejects.toMatchObject({ code: 'ERR_API_ABORTED' });
     expect(store.signals.map((signal) => signal?.aborted)).toEqual([true, true]);
@@ -546,12 +547,12 @@ describe('how a stopped call ends', () => {
     const api = client({ botToken: BOT_TOKEN, apiBase: service.url, store });
     const controller = new AbortController();
     const call = api.getLobby(LOBBY, { signal: controller.signal, timeoutMs: 60_000 });
-    while (store.scopes.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await until(() => store.scopes.length > 0, 'the store was asked for a slot');
     controller.abort(new Error('the player left'));
     await expect(call).rejects.toMatchObject({ code: 'ERR_API_ABORTED' });
     expect(store.outcomes).toEqual([]);
     open();
-    while (store.outcomes.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await until(() => store.outcomes.length > 0, 'the slot came back to the store');
     expect(store.outcomes).toEqual([{ sent: false }]);
     expect(service.seen).toEqual([]);
   });
@@ -668,7 +669,7 @@ describe('how a stopped call ends', () => {
     const controller = new AbortController();
     const call = api.getLobby(LOBBY, { timeoutMs: 120_000, signal: controller.signal }).catch((e: unknown) => e);
     // The second slot asked for is the one the store holds back for the 429's minute.
-    while (store.scopes.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => store.scopes.length >= 2, 'the store was asked twice');
     await new Promise((resolve) => setTimeout(resolve, 100));
     await stop(api, controller);
     expect(await call).toMatchObject(expected);
@@ -683,7 +684,7 @@ describe('how a stopped call ends', () => {
     const api = client({ botToken: BOT_TOKEN, apiBase: service.url, store: track(new GatedStore(gate)) });
     let settled = false;
     const call = api.getLobby(LOBBY).finally(() => (settled = true));
-    while (service.seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => service.seen.length > 0, 'the request reached the service');
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(settled).toBe(false);
     open();

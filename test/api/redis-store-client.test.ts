@@ -10,7 +10,7 @@ import { createClient } from 'redis';
 import { describe, expect, it } from 'vitest';
 import { RedisRateLimitStore, type RateLimitPolicy, type RedisCommandClient } from '../../src/api/index.js';
 import { cleanupAfterEach } from '../support/cleanup.js';
-import { rejected } from '../support/promises.js';
+import { rejected, until } from '../support/promises.js';
 import { startRedis, startSilentServer, useRedis } from './redis.js';
 
 const redis = useRedis();
@@ -21,13 +21,6 @@ const scope = { identity: 'bot', application: 'app:1', address: 'default', route
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Waits (a bounded number of tries) until `ready()` holds; the test fails if it never does. */
-async function until(ready: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (await ready()) return;
-    await sleep(25);
-  }
-  throw new Error(`never happened: ${what}`);
-}
 
 /** A connected node-redis client of the test's own, closed after the test. */
 async function ownClient(url = redis.url) {
