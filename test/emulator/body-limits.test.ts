@@ -43,13 +43,19 @@ describe('a body past 64 KiB', () => {
   });
 });
 
-/** A studio's route that answers the body it was given, as parsed. */
-async function echo(type: string | undefined, body: string): Promise<{ status: number; body: unknown }> {
-  const headers: Record<string, string> = { authorization: `Bot ${emulator.botToken}` };
-  if (type !== undefined) headers['content-type'] = type;
-  // fetch gives a string body a text/plain type of its own: an empty one is sent as no body at all.
-  const res = await fetch(`${emulator.apiBase}/echo`, { method: 'POST', headers, body: body === '' ? undefined : body });
-  return { status: res.status, body: await res.json() };
+/** A studio's route that answers the body it was given, as parsed; sent with exactly these headers (no type when `type` is undefined). */
+function echo(type: string | undefined, body: string): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { authorization: `Bot ${emulator.botToken}`, 'content-length': String(Buffer.byteLength(body)) };
+    if (type !== undefined) headers['content-type'] = type;
+    const req = request(`${emulator.apiBase}/echo`, { method: 'POST', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 const objects = (depth: number): string => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
@@ -98,6 +104,14 @@ describe('a JSON body', () => {
 
   it('is no fields when it is empty and has no media type', async () => {
     expect(await echo(undefined, '')).toEqual({ status: 200, body: { got: null } });
+  });
+
+  it.each([
+    { type: 'application/json', code: 50109 },
+    { type: 'text/plain', code: 50035 },
+  ])('that is empty but has a media type ($type) is refused with 400 code $code', async ({ type, code }) => {
+    const answer = await echo(type, '');
+    expect([answer.status, (answer.body as { code: number }).code]).toEqual([400, code]);
   });
 });
 
