@@ -3,6 +3,7 @@
 // the gateway's upgrade, and no CORS header on any answer. The browser attacks themselves are in
 // test/web/guard.test.ts.
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 
@@ -27,6 +28,17 @@ function send(port: number, method: string, path: string, headers: Record<string
     });
     req.on('error', reject);
     req.end(body);
+  });
+}
+
+/** The raw answer to a request written byte for byte (an HTTP/1.0 one may leave Host out). */
+function sendRaw(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.end(text));
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    socket.on('error', reject);
   });
 }
 
@@ -115,6 +127,18 @@ describe('the Host a request names (DNS rebinding)', () => {
     expect((await send(port, 'GET', '/app', {})).status).toBe(400);
   });
 
+  it.each([
+    { request: 'an HTTP/1.0 request without Host', text: 'GET /app HTTP/1.0\r\n\r\n' },
+    { request: 'an empty Host', text: 'GET /app HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n' },
+  ])('answers $request with 421 and what to send', async ({ text }) => {
+    const answer = await sendRaw(port, text);
+    expect(answer).toMatch(/^HTTP\/1\.[01] 421 /);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({
+      code: 0,
+      message: "The request has no Host header; send the emulator's own address (127.0.0.1 and its port) as Host.",
+    });
+  });
+
   it('answers the loopback names with the port, in any case', async () => {
     for (const host of [own, `localhost:${port}`, `[::1]:${port}`, `LOCALHOST:${port}`]) {
       expect((await send(port, 'GET', '/app', { Host: host })).status, host).toBe(200);
@@ -127,7 +151,8 @@ describe('the Host a request names (DNS rebinding)', () => {
       const p = Number(new URL(named.webBase).port);
       for (const host of ['emulator.test', `emulator.test:${p}`, 'EMULATOR.test:1', 'proxy.example:8443'])
         expect((await send(p, 'GET', '/app', { Host: host })).status, host).toBe(200);
-      for (const host of ['proxy.example', 'proxy.example:443', 'sub.emulator.test', 'evil.example'])
+      // A port is only the end of the Host: `emulator:80.test` is not emulator.test.
+      for (const host of ['proxy.example', 'proxy.example:443', 'sub.emulator.test', 'evil.example', 'emulator:80.test'])
         expect((await send(p, 'GET', '/app', { Host: host })).status, host).toBe(421);
     } finally {
       await named.close();
@@ -202,11 +227,14 @@ describe('a request from a browser page', () => {
     const plain = await send(port, 'POST', '/web/actions/invoke', { Host: own, Origin: `http://${own}`, 'Content-Type': 'text/plain' }, invoke());
     expect(plain.status).toBe(415);
     expect(JSON.parse(plain.body).message).toBe('A web client action must be sent as application/json.');
+    expect((await send(port, 'POST', '/web/actions/invoke', { Host: own, Origin: `http://${own}` }, invoke())).status).toBe(415);
     // The page's own: the action runs, and fails as the operation says (the application has no interactions endpoint).
     const pageOwn: Record<string, string>[] = [
       { Origin: `http://${own}` },
       { 'Sec-Fetch-Site': 'same-origin' },
       { Origin: `http://localhost:${port}`, Host: `localhost:${port}` },
+      // The media type in any case, spaced from its parameters.
+      { Origin: `http://${own}`, 'Content-Type': 'Application/JSON ; charset=utf-8' },
     ];
     for (const headers of pageOwn) {
       const ran = await send(port, 'POST', '/web/actions/invoke', { Host: own, 'Content-Type': 'application/json; charset=utf-8', ...headers }, invoke());
@@ -226,7 +254,11 @@ describe('a request from a browser page', () => {
     for (const path of ['/web/state', `/web/channels/${channelId}/messages`, '/web/events']) {
       const foreign: Record<string, string>[] = [{ Origin: 'http://127.0.0.1:1' }, { 'Sec-Fetch-Site': 'cross-site' }, { 'Sec-Fetch-Site': 'same-site' }];
       for (const headers of foreign) {
-        expect((await send(port, 'GET', path, { Host: own, ...headers })).status, `${path} ${JSON.stringify(headers)}`).toBe(403);
+        const answer = await send(port, 'GET', path, { Host: own, ...headers });
+        expect(answer.status, `${path} ${JSON.stringify(headers)}`).toBe(403);
+        expect(JSON.parse(answer.body).message).toBe(
+          "The emulator refuses this request from a web page of another origin; open the emulator's own page instead.",
+        );
       }
     }
     const ownPage: Record<string, string>[] = [{}, { 'Sec-Fetch-Site': 'same-origin' }, { 'Sec-Fetch-Site': 'none' }];
@@ -252,8 +284,9 @@ describe('a request from a browser page', () => {
     expect((await send(port, 'POST', '/api/v10/oauth2/device/authorize', { Host: own, 'Sec-Fetch-Site': 'cross-site', ...type }, form)).status).toBe(403);
     expect((await send(port, 'POST', '/api/v10/oauth2/device/authorize', { Host: own, ...type }, form)).status).toBe(200);
     expect((await send(port, 'POST', '/api/v10/oauth2/device/authorize', { Host: own, Origin: `http://${own}`, ...type }, form)).status).toBe(200);
-    // A read is answered (no CORS header lets the other page read it).
+    // A read is answered (no CORS header lets the other page read it): the API's own answer, not the guard's.
     expect((await send(port, 'GET', '/.well-known/openid-configuration', { Host: own, Origin: 'http://127.0.0.1:1' })).status).toBe(200);
+    expect((await send(port, 'GET', '/api/v10/users/@me', { Host: own, Origin: 'http://127.0.0.1:1', 'Sec-Fetch-Site': 'cross-site' })).status).toBe(401);
   });
 });
 
@@ -299,6 +332,8 @@ describe('the /activate form', () => {
       `${nonce}.${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`,
       `${nonce}A.${mac}`,
       `.${mac}`,
+      `${nonce}.${mac.slice(1)}`,
+      `${nonce}.${mac}A`,
       'a'.repeat(300),
     ];
     const type = { Host: own, 'Content-Type': 'application/x-www-form-urlencoded' };

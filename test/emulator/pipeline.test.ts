@@ -138,15 +138,28 @@ describe('a route’s bucket', () => {
   });
 });
 
+describe('a Bearer token without one of the route’s scopes', () => {
+  it.each(['bearer', 'bot-or-bearer'] as const)('is refused by a %s route with 403 code 50001', async (credential) => {
+    await start({ rateLimits: 'off', routes: [answering(201, { credential, scopes: ['guilds'] })] });
+    const refused = await send('POST', '/api/v10/quests', player(PLAYERS[0]!));
+    expect([refused.status, refused.body]).toEqual([403, { code: 50001, message: 'Missing Access' }]);
+  });
+});
+
 describe('the invalid-request limit', () => {
   // A route's answer given after its body is read (a studio's handler) counts as one given before it.
   it.each([
-    { status: 401, counts: true },
-    { status: 403, counts: true },
-    { status: 429, counts: true },
-    { status: 404, counts: false },
-  ])('counts a handler’s $status after the body: $counts', async ({ status, counts }) => {
-    await start({ invalidRequestLimit: 2, routes: [answering(status), answering(200, { method: 'GET' })] });
+    { status: 401, scope: undefined, counts: true },
+    { status: 403, scope: undefined, counts: true },
+    { status: 429, scope: undefined, counts: true },
+    { status: 404, scope: undefined, counts: false },
+    // Only a 429 of the shared scope is left out; the header does not excuse another status.
+    { status: 429, scope: 'shared', counts: false },
+    { status: 401, scope: 'shared', counts: true },
+  ])('counts a handler’s $status (X-RateLimit-Scope $scope) after the body: $counts', async ({ status, scope, counts }) => {
+    const headers = scope === undefined ? undefined : { 'X-RateLimit-Scope': scope };
+    const route = answering(status, { handler: () => ({ status, body: { status }, headers }) });
+    await start({ invalidRequestLimit: 2, routes: [route, answering(200, { method: 'GET' })] });
     for (let i = 0; i < 2; i++) expect((await send('POST', '/api/v10/quests', bot(), '')).status).toBe(status);
     const next = await send('GET', '/api/v10/quests', bot());
     expect(next.status).toBe(counts ? 429 : 200);

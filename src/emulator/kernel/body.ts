@@ -20,9 +20,9 @@ export type JsonRefusal = { ok: false; status: number; error: ServiceErrorBody; 
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
-function isJsonType(type: string | undefined): boolean {
-  if (type === 'application/json') return true; // as nearly every client sends it
-  return type !== undefined && type.split(';')[0]!.trim().toLowerCase() === 'application/json';
+/** The media type of a request's `Content-Type`, lower case, without parameters; undefined when it has none. */
+export function mediaType(req: IncomingMessage): string | undefined {
+  return req.headers['content-type']?.split(';')[0]!.trim().toLowerCase();
 }
 
 /** The deepest nesting of arrays and objects in JSON text, counting outside strings only. */
@@ -77,9 +77,9 @@ export function formRequired(): Reply {
 }
 
 function parseJsonBody(req: IncomingMessage, raw: Buffer): BodyResult {
-  const type = req.headers['content-type'];
+  const type = mediaType(req);
   if (raw.length === 0 && type === undefined) return { ok: true, body: undefined };
-  if (!isJsonType(type)) {
+  if (type !== 'application/json') {
     return {
       ok: false,
       status: 400,
@@ -129,7 +129,7 @@ function tooLarge(): JsonRefusal {
 }
 
 export function isMultipart(req: IncomingMessage): boolean {
-  return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() === 'multipart/form-data';
+  return mediaType(req) === 'multipart/form-data';
 }
 
 /**

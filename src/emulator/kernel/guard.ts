@@ -19,6 +19,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { mediaType } from './body.js';
 
 /**
  * What a browser may do with a route, declared by its row:
@@ -52,11 +53,6 @@ const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 const OWN_FETCH_SITES = new Set(['same-origin', 'none']);
 
 const one = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
-
-/** The media type of a `Content-Type`, lower case, without parameters. */
-function mediaType(req: IncomingMessage): string {
-  return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-}
 
 /**
  * One emulator's guard: the host names it answers to and the secret its form tokens are signed
@@ -98,14 +94,14 @@ export class Guard {
   checkBrowser(rule: BrowserRule, req: IncomingMessage): GuardRefusal | undefined {
     const origin = one(req.headers.origin);
     const site = one(req.headers['sec-fetch-site'])?.toLowerCase();
-    const ownOrigin = origin !== undefined && isSameOrigin(origin, req.headers.host);
+    // checkHost ran first: the request has a Host the guard answers.
+    const ownOrigin = origin !== undefined && isSameOrigin(origin, req.headers.host!);
     const foreign = (origin !== undefined && !ownOrigin) || (site !== undefined && !OWN_FETCH_SITES.has(site));
     switch (rule) {
       case 'page':
         return undefined;
       case 'api': {
-        const method = req.method ?? 'GET';
-        if (!foreign || method === 'GET' || method === 'HEAD') return undefined;
+        if (!foreign || req.method === 'GET' || req.method === 'HEAD') return undefined;
         return {
           status: 403,
           message:
@@ -144,9 +140,10 @@ export class Guard {
 
   /** Whether `token` is one this guard made for a form posting to `action`; compared in constant time. */
   isFormToken(action: string, token: unknown): boolean {
-    if (typeof token !== 'string' || token.length > 200) return false;
+    // Anything but a token formToken made fails the signature: no dot, an empty nonce, any length
+    // (a form body is at most 64 KiB).
+    if (typeof token !== 'string') return false;
     const dot = token.indexOf('.');
-    if (dot <= 0) return false;
     const want = Buffer.from(this.#sign(action, token.slice(0, dot)));
     const got = Buffer.from(token.slice(dot + 1));
     return got.length === want.length && timingSafeEqual(got, want);
@@ -158,8 +155,7 @@ export class Guard {
 }
 
 /** Whether an `Origin` names the emulator at the `Host` the request was sent to (already one the guard answers). */
-function isSameOrigin(origin: string, host: string | undefined): boolean {
-  if (host === undefined) return false;
+function isSameOrigin(origin: string, host: string): boolean {
   let url: URL;
   try {
     url = new URL(origin);
