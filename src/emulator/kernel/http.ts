@@ -43,8 +43,9 @@ const PATH_ESCAPED = /[\x00-\x20"<>`{}\\\x7F-\u{10FFFF}]/gu;
  */
 export function parseRequestUrl(target: string): RequestUrl {
   const plain = target.length <= 2048 ? PLAIN_TARGET.exec(target) : null;
-  // URLSearchParams drops one leading '?' of its input, as the URL parser does not: give it one.
-  if (plain !== null) return { pathname: plain[1] === '' ? '/' : plain[1]!, searchParams: new URLSearchParams(`?${plain[2] ?? ''}`) };
+  // The pattern's path is never empty (it starts with the target's '/'). URLSearchParams drops one
+  // leading '?' of its input, as the URL parser does not: give it one.
+  if (plain !== null) return { pathname: plain[1]!, searchParams: new URLSearchParams(`?${plain[2] ?? ''}`) };
   let rest = target.replace(ABSOLUTE_FORM, '');
   const hash = rest.indexOf('#');
   if (hash >= 0) rest = rest.slice(0, hash);
