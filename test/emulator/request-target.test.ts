@@ -37,7 +37,7 @@ beforeEach(async () => {
 afterEach(() => emulator.close());
 
 /** GET `target` exactly as written, with the bot token. */
-function get(target: string): Promise<{ status: number; body: unknown; length: string | undefined; encoding: string | undefined }> {
+function get(target: string): Promise<{ status: number; body: unknown; length: string | undefined; encoding: string | undefined; type: string | undefined }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port: emulator.port, path: target, headers: { authorization: auth } }, (res) => {
       const chunks: Buffer[] = [];
@@ -49,6 +49,7 @@ function get(target: string): Promise<{ status: number; body: unknown; length: s
           body: text === '' ? undefined : JSON.parse(text),
           length: res.headers['content-length'],
           encoding: res.headers['transfer-encoding'],
+          type: res.headers['content-type'],
         });
       });
     });
@@ -166,12 +167,13 @@ describe('request targets', () => {
     expect((await get('/api/v10/lobbies/%E2%82%AC')).body).toEqual({ code: 10031, message: 'Unknown Lobby' }); // a parameter that is not an id
   });
 
-  it('declares the length of every answer instead of chunking it', async () => {
+  it('declares the length and the JSON type of every answer instead of chunking it', async () => {
     const lobby = await get(`/api/v10/lobbies/${lobbyId}`);
     expect(lobby.encoding).toBeUndefined();
+    expect(lobby.type).toBe('application/json');
     expect(Number(lobby.length)).toBe(Buffer.byteLength(JSON.stringify(lobby.body)));
     const missing = await get('/api/v10/lobbies/1234567890123456789');
-    expect(missing.status).toBe(404);
+    expect([missing.status, missing.type]).toEqual([404, 'application/json']);
     expect(Number(missing.length)).toBeGreaterThan(0);
   });
 
