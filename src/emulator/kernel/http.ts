@@ -134,15 +134,14 @@ export class BodyTooLargeError extends Error {}
 /**
  * The whole body when the parser already has the whole message (it then waits in the stream's
  * buffer). Never so when the request is announced, only a turn of the event loop later: see
- * `readBody`. Undefined otherwise, or when it is over `limit`.
+ * `readBody`, which has refused a declared length over `limit` before asking. Undefined otherwise,
+ * or when it is over `limit`.
  */
-function bufferedBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Buffer | undefined {
+function bufferedBody(req: IncomingMessage, limit: number): Buffer | undefined {
   if (!req.complete || req.readableFlowing || req.readableLength > limit) return undefined;
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return undefined;
   const chunks: Buffer[] = [];
   for (let chunk: Buffer | null; (chunk = req.read() as Buffer | null) !== null;) chunks.push(chunk);
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  return Buffer.concat(chunks);
 }
 
 /** Reads the whole request body, rejecting with BodyTooLargeError past `limit` bytes. */
