@@ -100,7 +100,7 @@ describe('lobby request bodies, however they arrive', () => {
   const chunked = (body: string): string => `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`;
   const json = 'application/json';
   const form = 'application/x-www-form-urlencoded';
-  it.each([
+  it.each<{ label: string; type: string; headers: Record<string, number | string>; body: string; status: number }>([
     {
       label: 'a declared length past 64 KiB, refused before any of the body is sent',
       type: json,
