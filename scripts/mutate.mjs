@@ -113,6 +113,9 @@ export const MODULES = {
       'test/emulator/ids.test.ts',
       'test/emulator/reset.test.ts',
       'test/emulator/channel-events.test.ts',
+      // Injected server errors (counted down, Retry-After, a dropped connection) and the authorize error page.
+      'test/lobbies/server-errors.test.ts',
+      'test/emulator/authorize.test.ts',
     ],
   },
   // The limits' edges with small numbers and a moved clock; rate-limits-full.test.ts (thousands of

@@ -7,6 +7,8 @@ import { LOOPBACK_REDIRECT, authorize, pkce } from './helpers.js';
 
 const APP = '1234567890123456789';
 const CONFIDENTIAL = '2222222222222222222';
+/** An application whose name holds every character HTML gives a meaning to. */
+const MARKUP = '3333333333333333333';
 let emulator: Emulator;
 
 beforeAll(async () => {
@@ -14,6 +16,7 @@ beforeAll(async () => {
     applications: [
       { id: APP, redirectUris: ['http://127.0.0.1/callback', `discord-${APP}:/authorize/callback`, 'http://[::1]/callback', 'https://game.example/cb'] },
       { id: CONFIDENTIAL, publicClient: false, clientSecret: 's3cret', redirectUris: ['https://backend.example/oauth', 'mygame:/authorize/callback'] },
+      { id: MARKUP, name: `<b>Tom & Jerry's "Game"</b>`, redirectUris: ['https://game.example/cb'] },
     ],
   });
 });
@@ -130,11 +133,17 @@ describe('authorize: errors shown as a page (redirect URI not trusted)', () => {
     const res = await fetch(url, { redirect: 'manual' });
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const page = await res.text();
+    expect(page).toMatch(/^<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Authorization error<\/title>/);
+    expect(page).toContain('<p id="error_description">The client_id parameter was sent more than once; send it once.</p>');
   });
 
-  it('escapes HTML in the page', async () => {
-    const res = await authorize(emulator, { redirect_uri: 'https://x.example/<script>' });
-    expect(res.status).toBe(400);
+  it('escapes HTML in the page: the application name it quotes is text, not markup', async () => {
+    const res = await authorize(emulator, { client_id: MARKUP, redirect_uri: 'https://x.example/<script>' });
+    expect([res.status, res.contentType]).toEqual([400, 'text/html; charset=utf-8']);
+    expect(res.text).toContain('registered for the application &#34;&#60;b&#62;Tom &#38; Jerry&#39;s &#34;Game&#34;&#60;/b&#62;&#34;.');
+    expect(res.text).not.toContain('<b>');
     expect(res.text).not.toContain('<script>');
   });
 });

@@ -66,6 +66,13 @@ describe('failNextToken', () => {
     expect(unavailable.headers.get('retry-after')).toBe('5');
   });
 
+  it('names a status without a standard reason phrase "Error" in the generic body', async () => {
+    emulator = await startEmulator();
+    emulator.failNextToken({ status: 599 });
+    const res = await postForm(emulator, { grant_type: 'refresh_token' });
+    expect([res.status, res.body]).toEqual([599, { message: '599: Error', code: 0 }]);
+  });
+
   it('can answer with an OAuth error body', async () => {
     emulator = await startEmulator();
     emulator.failNextToken({ status: 400, error: 'invalid_grant' });

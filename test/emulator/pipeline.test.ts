@@ -244,6 +244,16 @@ describe('the body', () => {
   });
 
   it.each([
+    { type: undefined, read: false },
+    { type: 'text/plain', read: false },
+    { type: 'Application/X-WWW-Form-Urlencoded ; charset=UTF-8', read: true },
+  ])('of the token endpoint is read as a form only when its media type is one: $type', async ({ type, read }) => {
+    await start({ rateLimits: 'off' });
+    const answer = await send('POST', '/api/v10/oauth2/token', type === undefined ? {} : { 'content-type': type }, 'grant_type=client_credentials');
+    expect([answer.status, (answer.body as { error: string }).error]).toEqual(read ? [401, 'invalid_client'] : [400, 'invalid_request']);
+  });
+
+  it.each([
     { body: '{"done":', status: 400, close: false },
     { body: JSON.stringify({ x: 'y'.repeat(70 * 1024) }), status: 413, close: true },
   ])('that cannot be read is answered $status with the limits’ headers; the connection closed: $close', async ({ body, status, close }) => {

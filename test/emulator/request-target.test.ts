@@ -1,8 +1,9 @@
 // How the emulator reads a request target: plain API paths are taken as they are, anything else
 // (percent-encoding, odd characters) is encoded as the WHATWG URL parser does, except that dot
 // segments are never resolved, and the query is read the same either way. Raw node:http
-// requests, since fetch normalises targets.
+// requests (and raw sockets for the absolute and asterisk forms), since fetch normalises targets.
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 
@@ -36,7 +37,7 @@ beforeEach(async () => {
 afterEach(() => emulator.close());
 
 /** GET `target` exactly as written, with the bot token. */
-function get(target: string): Promise<{ status: number; body: unknown; length: string | undefined; encoding: string | undefined }> {
+function get(target: string): Promise<{ status: number; body: unknown; length: string | undefined; encoding: string | undefined; type: string | undefined }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port: emulator.port, path: target, headers: { authorization: auth } }, (res) => {
       const chunks: Buffer[] = [];
@@ -48,6 +49,7 @@ function get(target: string): Promise<{ status: number; body: unknown; length: s
           body: text === '' ? undefined : JSON.parse(text),
           length: res.headers['content-length'],
           encoding: res.headers['transfer-encoding'],
+          type: res.headers['content-type'],
         });
       });
     });
@@ -165,12 +167,42 @@ describe('request targets', () => {
     expect((await get('/api/v10/lobbies/%E2%82%AC')).body).toEqual({ code: 10031, message: 'Unknown Lobby' }); // a parameter that is not an id
   });
 
-  it('declares the length of every answer instead of chunking it', async () => {
+  it('declares the length and the JSON type of every answer instead of chunking it', async () => {
     const lobby = await get(`/api/v10/lobbies/${lobbyId}`);
     expect(lobby.encoding).toBeUndefined();
+    expect(lobby.type).toBe('application/json');
     expect(Number(lobby.length)).toBe(Buffer.byteLength(JSON.stringify(lobby.body)));
     const missing = await get('/api/v10/lobbies/1234567890123456789');
-    expect(missing.status).toBe(404);
+    expect([missing.status, missing.type]).toEqual([404, 'application/json']);
     expect(Number(missing.length)).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['an absolute-form target', 'http://127.0.0.1:PORT/api/v10/quests/a?step=1', '/api/v10/quests/a', { quest: 'a', query: [['step', '1']] }],
+    ['a plain path without a query', '/api/v10/quests/a', '/api/v10/quests/a', { quest: 'a', query: [] }],
+    ['a path with a character to encode and no query', '/api/v10/quests/a{b', '/api/v10/quests/a%7Bb', { quest: 'a{b', query: [] }],
+    ['an absolute-form target without a path', 'http://127.0.0.1:PORT', '/', undefined],
+    ['an absolute-form target with a query and no path', 'http://127.0.0.1:PORT?step=1', '/', undefined],
+    ['the asterisk form', '*', '/*', undefined],
+  ])('reads %s sent byte for byte: the route, its query and the logged path', async (_label, target, path, answer) => {
+    emulator.addRoute({
+      method: 'GET',
+      path: 'quests/{quest}',
+      credential: 'none',
+      handler: (r) => ({ status: 200, body: { quest: r.params.quest, query: [...r.query] } }),
+    });
+    const sent = target.replace('PORT', String(emulator.port));
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(emulator.port, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      socket.on('error', reject);
+      socket.end(`GET ${sent} HTTP/1.1\r\nHost: 127.0.0.1:${emulator.port}\r\nConnection: close\r\n\r\n`);
+    });
+    const [head, body] = raw.split('\r\n\r\n') as [string, string];
+    expect(head.split('\r\n')[0]).toBe(answer === undefined ? 'HTTP/1.1 404 Not Found' : 'HTTP/1.1 200 OK');
+    if (answer !== undefined) expect(JSON.parse(body)).toEqual(answer);
+    expect(emulator.requests.at(-1)).toMatchObject({ method: 'GET', path });
   });
 });

@@ -1,6 +1,6 @@
 // How a lobby request's body may arrive: with its headers (the usual case, taken from the
-// stream's buffer), after them, in pieces, chunked, larger than a read, or not at all. Raw
-// sockets, since fetch always sends a small body with its headers.
+// stream's buffer), after them, in pieces, chunked, larger than a read, or not at all, and where
+// the 64 KiB limit falls for each framing. Raw sockets, since fetch always sends a small body with its headers.
 import { connect, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
@@ -94,6 +94,43 @@ describe('lobby request bodies, however they arrive', () => {
     const after = await call(emulator, 'PATCH', `/lobbies/${lobbyId}`, { body: { metadata: { still: 'serving' } } });
     expect(after.status).toBe(200);
     expect(await metadataOf()).toEqual({ still: 'serving' });
+  });
+
+  const padded = (size: number): string => JSON.stringify({ metadata: { size: 'limit' } }).padEnd(size, ' ');
+  const chunked = (body: string): string => `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`;
+  const json = 'application/json';
+  const form = 'application/x-www-form-urlencoded';
+  it.each<{ label: string; type: string; headers: Record<string, number | string>; body: string; status: number }>([
+    {
+      label: 'a declared length past 64 KiB, refused before any of the body is sent',
+      type: json,
+      headers: { 'Content-Length': 65_537 },
+      body: '',
+      status: 413,
+    },
+    { label: 'a body of exactly 64 KiB, read', type: json, headers: { 'Content-Length': 65_536 }, body: padded(65_536), status: 200 },
+    { label: 'a chunked body of exactly 64 KiB, read', type: json, headers: { 'Transfer-Encoding': 'chunked' }, body: chunked(padded(65_536)), status: 200 },
+    {
+      label: 'a chunked body past 64 KiB, refused once it passes the limit',
+      type: json,
+      headers: { 'Transfer-Encoding': 'chunked' },
+      body: chunked(padded(65_537)),
+      status: 413,
+    },
+    // A form is not parsed as JSON, so only the reader's limit stands between it and the route.
+    {
+      label: 'a chunked form past 64 KiB, refused once it passes the limit',
+      type: form,
+      headers: { 'Transfer-Encoding': 'chunked' },
+      body: chunked(`grant_type=${'a'.repeat(65_527)}`),
+      status: 413,
+    },
+  ])('answers $label: $status', async ({ type, headers, body, status }) => {
+    const path = type === form ? '/oauth2/token' : `/lobbies/${lobbyId}`;
+    const answer = await send([head(type === form ? 'POST' : 'PATCH', path, { 'Content-Type': type, ...headers }) + body], 0);
+    expect(answer.status).toBe(status);
+    if (status === 413) expect(JSON.parse(answer.body)).toEqual({ code: 40005, message: 'Request entity too large' });
+    expect(await metadataOf()).toEqual(status === 200 ? { size: 'limit' } : null);
   });
 
   it('refuses a body that is not JSON the same way whenever it arrives', async () => {

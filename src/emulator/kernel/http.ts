@@ -43,8 +43,9 @@ const PATH_ESCAPED = /[\x00-\x20"<>`{}\\\x7F-\u{10FFFF}]/gu;
  */
 export function parseRequestUrl(target: string): RequestUrl {
   const plain = target.length <= 2048 ? PLAIN_TARGET.exec(target) : null;
-  // URLSearchParams drops one leading '?' of its input, as the URL parser does not: give it one.
-  if (plain !== null) return { pathname: plain[1] === '' ? '/' : plain[1]!, searchParams: new URLSearchParams(`?${plain[2] ?? ''}`) };
+  // The pattern's path is never empty (it starts with the target's '/'). URLSearchParams drops one
+  // leading '?' of its input, as the URL parser does not: give it one.
+  if (plain !== null) return { pathname: plain[1]!, searchParams: new URLSearchParams(`?${plain[2] ?? ''}`) };
   let rest = target.replace(ABSOLUTE_FORM, '');
   const hash = rest.indexOf('#');
   if (hash >= 0) rest = rest.slice(0, hash);
@@ -133,15 +134,14 @@ export class BodyTooLargeError extends Error {}
 /**
  * The whole body when the parser already has the whole message (it then waits in the stream's
  * buffer). Never so when the request is announced, only a turn of the event loop later: see
- * `readBody`. Undefined otherwise, or when it is over `limit`.
+ * `readBody`, which has refused a declared length over `limit` before asking. Undefined otherwise,
+ * or when it is over `limit`.
  */
-function bufferedBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Buffer | undefined {
+function bufferedBody(req: IncomingMessage, limit: number): Buffer | undefined {
   if (!req.complete || req.readableFlowing || req.readableLength > limit) return undefined;
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return undefined;
   const chunks: Buffer[] = [];
   for (let chunk: Buffer | null; (chunk = req.read() as Buffer | null) !== null;) chunks.push(chunk);
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  return Buffer.concat(chunks);
 }
 
 /** Reads the whole request body, rejecting with BodyTooLargeError past `limit` bytes. */
