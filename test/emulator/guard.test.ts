@@ -287,6 +287,8 @@ describe('a request from a browser page', () => {
     // A read is answered (no CORS header lets the other page read it): the API's own answer, not the guard's.
     expect((await send(port, 'GET', '/.well-known/openid-configuration', { Host: own, Origin: 'http://127.0.0.1:1' })).status).toBe(200);
     expect((await send(port, 'GET', '/api/v10/users/@me', { Host: own, Origin: 'http://127.0.0.1:1', 'Sec-Fetch-Site': 'cross-site' })).status).toBe(401);
+    // No route takes HEAD: it is answered 405 before the guard, from any origin.
+    expect((await send(port, 'HEAD', '/api/v10/users/@me', { Host: own, Origin: 'http://127.0.0.1:1', 'Sec-Fetch-Site': 'cross-site' })).status).toBe(405);
   });
 });
 
