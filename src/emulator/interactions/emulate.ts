@@ -741,10 +741,6 @@ export function setEventWebhooksUrl(ctx: EmulatorContext, maybeWorld: Interactio
 }
 
 /**
- * Delivers `APPLICATION_DEAUTHORIZED` to each application's webhook events URL, in the
- * background; `Emulator.webhookEvents()` waits for them.
- */
-/**
  * Revokes a user's grants from outside the application (`emulator.revokeGrantsOf`, the accounts
  * panel): every token of each dies (a refresh answers invalid_grant), and each application that
  * held a live one hears APPLICATION_DEAUTHORIZED.
@@ -758,6 +754,10 @@ export function revokeGrants(ctx: EmulatorContext, userId: string, grants: Itera
   deliverDeauthorized(ctx, interactionWorldOf(ctx), userId, deauthorized);
 }
 
+/**
+ * Delivers `APPLICATION_DEAUTHORIZED` to each application's webhook events URL, in the
+ * background; `Emulator.webhookEvents()` waits for them.
+ */
 export function deliverDeauthorized(ctx: EmulatorContext, world: InteractionWorld | undefined, userId: string, applicationIds: ReadonlySet<string>): void {
   if (world === undefined) return;
   const user = ctx.options.users.get(userId);
