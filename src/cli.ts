@@ -69,9 +69,9 @@ function checkPlayers(values: string[] | undefined): string[] {
   return players;
 }
 
-/** Registers a world file's commands as a deploy script would: one bulk overwrite per scope (global, or each guild_id), through the emulator's own route and its field checks. */
 const REGISTER_TIMEOUT_MS = 10_000;
 
+/** Registers a world file's commands as a deploy script would: one bulk overwrite per scope (global, or each guild_id), through the emulator's own route and its field checks. */
 async function registerCommands(emulator: Emulator, commands: readonly WorldCommand[]): Promise<void> {
   const scopes = new Map<string | undefined, { index: number; body: Record<string, unknown> }[]>();
   commands.forEach((command, index) => {
@@ -201,9 +201,12 @@ const COMMANDS: Record<string, Command> = {
       if (rateLimits !== undefined && rateLimits !== 'service' && rateLimits !== 'off')
         throw new UsageError(`--rate-limits must be "service" or "off"; received "${rateLimits}".`);
       const invalidArg = values['invalid-request-limit'] as string | undefined;
-      const invalidRequestLimit = invalidArg === undefined ? undefined : Number(invalidArg);
-      if (invalidArg !== undefined && !(/^\d{1,5}$/.test(invalidArg) && Number(invalidArg) >= 1 && Number(invalidArg) <= INVALID_REQUEST_LIMIT))
-        throw new UsageError(`--invalid-request-limit must be a whole number from 1 to ${INVALID_REQUEST_LIMIT}; received "${invalidArg.slice(0, 40)}".`);
+      let invalidRequestLimit: number | undefined;
+      if (invalidArg !== undefined) {
+        invalidRequestLimit = /^\d{1,5}$/.test(invalidArg) ? Number(invalidArg) : NaN;
+        if (!(invalidRequestLimit >= 1 && invalidRequestLimit <= INVALID_REQUEST_LIMIT))
+          throw new UsageError(`--invalid-request-limit must be a whole number from 1 to ${INVALID_REQUEST_LIMIT}; received "${invalidArg.slice(0, 40)}".`);
+      }
       const consent = values.consent as string | undefined;
       if (consent !== undefined && consent !== 'headless' && consent !== 'page')
         throw new UsageError(`--consent must be "headless" or "page"; received "${consent}".`);
