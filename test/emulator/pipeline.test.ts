@@ -5,18 +5,16 @@
 // gateway upgrade is answered on its socket.
 import { connect as connectTcp } from 'node:net';
 import { request } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator, type EmulatorOptions, type EmulatorRoute } from '../../src/emulator/index.js';
+import { cleanupAfterEach } from '../support/cleanup.js';
 
 const T0 = 1_800_000_000_000;
 const PLAYERS = ['80351110224678912', '80351110224678913'];
 const users = PLAYERS.map((id, i) => ({ id, username: `player${i}` }));
 
+const { track } = cleanupAfterEach();
 let emulator: Emulator | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
 
 interface Answer {
   status: number;
@@ -47,7 +45,7 @@ function send(method: string, path: string, headers: Record<string, string> = {}
 }
 
 async function start(options: EmulatorOptions): Promise<Emulator> {
-  emulator = await startEmulator({ users, ...options });
+  emulator = track(await startEmulator({ users, ...options }));
   return emulator;
 }
 
