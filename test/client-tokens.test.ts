@@ -122,6 +122,29 @@ describe('client.updateToken', () => {
 });
 
 describe('a closed client', () => {
+  // The token calls and account flows load with their first call; close() can run while they do.
+  it('ends the calls made just before close(): a bad argument is still named, a good call ends with ClientDestroyed and sends nothing', async () => {
+    const client = newClient();
+    const before = emulator.requests.length;
+    const badRefresh = rejected(client.refreshToken({ refreshToken: 5 as never }));
+    const badDevice = rejected(client.getTokenFromDevice({ onUserCode: 'show it' as never, applicationId: emulator.applicationId }));
+    const refresh = rejected(client.refreshToken({ refreshToken: 'a-refresh-token' }));
+    const revoke = rejected(client.revokeToken({ token: 'a-token' }));
+    const device = rejected(client.getTokenFromDevice({ onUserCode: () => undefined, applicationId: emulator.applicationId }));
+    const provisional = rejected(
+      client.getProvisionalToken({ externalAuthType: 'OIDC', externalAuthToken: 'a-provider-token', applicationId: emulator.applicationId }),
+    );
+    client.close();
+    expect(await badRefresh).toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^client\.refreshToken: refreshToken must be /) });
+    expect(await badDevice).toMatchObject({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringMatching(/^client\.getTokenFromDevice: onUserCode must be /) });
+    for (const ended of [refresh, revoke, device, provisional]) {
+      const error = await ended;
+      expect(error).toBeInstanceOf(ClientResultError);
+      expect(error).toMatchObject({ type: 'ClientDestroyed' });
+    }
+    expect(emulator.requests.length).toBe(before);
+  });
+
   it('fails every call with ClientDestroyed naming the call, and answers its queries without throwing', async () => {
     const client = newClient();
     client.close();

@@ -5,12 +5,12 @@ const OUR_NAME = /"name"\s*:\s*"social-sdk-auth"/;
 
 /** The package's root folder: the nearest parent holding our package.json. */
 export function packageRoot(): string {
-  // The published layout first: the bundle puts this code in <root>/dist/cjs/chunks/, so the
-  // root is known without a look at the disk. The walk below (a check, a read and a pattern per
-  // folder) cost 0.3-0.4 ms of every process's first addon call. Any other layout (src/ under the
-  // tests, a bundler that inlined the package) is walked.
-  const dist = dirname(dirname(__dirname));
-  if (basename(__dirname) === 'chunks' && basename(dirname(__dirname)) === 'cjs' && basename(dist) === 'dist') return dirname(dist);
+  // The published layout first: the bundle puts this code in <root>/dist/cjs/ (the main entry)
+  // or <root>/dist/cjs/chunks/, so the root is known without a look at the disk. The walk below
+  // (a check, a read and a pattern per folder) cost 0.3-0.4 ms of every process's first addon
+  // call. Any other layout (src/ under the tests, a bundler that inlined the package) is walked.
+  const cjs = basename(__dirname) === 'chunks' ? dirname(__dirname) : __dirname;
+  if (basename(cjs) === 'cjs' && basename(dirname(cjs)) === 'dist') return dirname(dirname(cjs));
   let dir = __dirname;
   for (;;) {
     const manifest = join(dir, 'package.json');

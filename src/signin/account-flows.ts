@@ -10,6 +10,7 @@ import { loadDevice, loadProvisionalRequest } from './lazy-flows.js';
 import { loadNative } from './native.js';
 import {
   checkExternalIdentity,
+  type CallerState,
   DEVICE_SCOPES,
   type DeviceUserCode,
   type ExternalIdentityOptions,
@@ -30,15 +31,10 @@ export interface AccountFlowSettings {
 
 export class AccountFlows {
   readonly #settings: AccountFlowSettings;
-  readonly #ensureOpen: (where: string) => void;
-  /** The client's application id, undefined when none is set. */
-  readonly #applicationId: () => string | undefined;
   readonly #closing = new AbortController();
 
-  constructor(settings: AccountFlowSettings, ensureOpen: (where: string) => void, applicationId: () => string | undefined) {
+  constructor(settings: AccountFlowSettings) {
     this.#settings = settings;
-    this.#ensureOpen = ensureOpen;
-    this.#applicationId = applicationId;
   }
 
   /**
@@ -49,16 +45,16 @@ export class AccountFlows {
    * (`ERR_DEVICE_CODE_EXPIRED`), `Aborted` on the signal (`ERR_ABORTED`) or the time limit
    * (`ERR_AUTHORIZE_TIMEOUT`).
    */
-  getTokenFromDevice(options: GetTokenFromDeviceOptions): Promise<TokenResult> {
-    return this.#deviceFlow('client.getTokenFromDevice', options, false);
+  getTokenFromDevice(options: GetTokenFromDeviceOptions, caller: CallerState): Promise<TokenResult> {
+    return this.#deviceFlow('client.getTokenFromDevice', options, caller, false);
   }
 
   /**
    * The device flow for a player who has a provisional account: once approved, that account is
    * merged into the player's full account (the SDK's GetTokenFromDeviceProvisionalMerge).
    */
-  getTokenFromDeviceProvisionalMerge(options: GetTokenFromDeviceProvisionalMergeOptions): Promise<TokenResult> {
-    return this.#deviceFlow('client.getTokenFromDeviceProvisionalMerge', options, true);
+  getTokenFromDeviceProvisionalMerge(options: GetTokenFromDeviceProvisionalMergeOptions, caller: CallerState): Promise<TokenResult> {
+    return this.#deviceFlow('client.getTokenFromDeviceProvisionalMerge', options, caller, true);
   }
 
   /**
@@ -67,14 +63,14 @@ export class AccountFlows {
    * they near expiry, call this again with a fresh provider token: refreshing them is deprecated.
    * Refusals are `HTTPError`s whose `errorCode` is one of `ProvisionalErrorCode`.
    */
-  getProvisionalToken(options: GetProvisionalTokenOptions): Promise<TokenResult> {
+  getProvisionalToken(options: GetProvisionalTokenOptions, caller: CallerState): Promise<TokenResult> {
     const where = 'client.getProvisionalToken';
     return new Promise<TokenResult>((resolve, reject) => {
       if (options === undefined) throw argumentError('type', where, 'options', 'an object', options);
       const o = checkOptions<GetProvisionalTokenOptions>(where, options);
-      this.#ensureOpen(where);
+      caller.ensureOpen(where);
       const identity = checkExternalIdentity(where, o);
-      const clientId = this.#flowClientId(where, o.applicationId);
+      const clientId = flowClientId(where, o.applicationId, caller);
       const signal = checkSignal(where, o.signal);
       const timeoutMs = checkMs(where, 'timeoutMs', o.timeoutMs, this.#settings.requestTimeoutMs);
       if (signal?.aborted) throw ClientResultError.of('Aborted', `${where} was aborted before it started.`);
@@ -95,11 +91,11 @@ export class AccountFlows {
     });
   }
 
-  #deviceFlow(where: string, options: GetTokenFromDeviceOptions & Partial<ExternalIdentityOptions>, merge: boolean): Promise<TokenResult> {
+  #deviceFlow(where: string, options: GetTokenFromDeviceOptions & Partial<ExternalIdentityOptions>, caller: CallerState, merge: boolean): Promise<TokenResult> {
     return new Promise<TokenResult>((resolve, reject) => {
       if (options === undefined) throw argumentError('type', where, 'options', 'an object', options);
       const o = checkOptions<GetTokenFromDeviceOptions & Partial<ExternalIdentityOptions>>(where, options);
-      this.#ensureOpen(where);
+      caller.ensureOpen(where);
       const onUserCode = checkFunction<(code: DeviceUserCode) => void | Promise<void>>(where, 'onUserCode', o.onUserCode);
       if (onUserCode === undefined) {
         throw argumentError('type', where, 'onUserCode', 'a function that shows the player the user code', undefined);
@@ -117,7 +113,7 @@ export class AccountFlows {
         );
       }
       const extraParameters = merge ? checkExternalIdentity(where, o) : undefined;
-      const clientId = this.#flowClientId(where, o.applicationId);
+      const clientId = flowClientId(where, o.applicationId, caller);
       const signal = checkSignal(where, o.signal);
       const timeoutMs = checkMs(where, 'timeoutMs', o.timeoutMs, this.#settings.authorizeTimeoutMs);
       if (signal?.aborted) throw ClientResultError.of('Aborted', `${where} was aborted before it started.`);
@@ -141,17 +137,17 @@ export class AccountFlows {
     });
   }
 
-  /** The application id a device or provisional request goes out with: the option's, else the client's. */
-  #flowClientId(where: string, applicationId: string | bigint | undefined): string {
-    if (applicationId !== undefined) return toSnowflake(applicationId, where).toString();
-    const id = this.#applicationId();
-    if (id === undefined) {
-      throw ClientResultError.of('ValidationError', `${where}: no application id is set. Pass applicationId, or call setApplicationId first.`);
-    }
-    return id;
-  }
   /** Ends the flows under way. */
   close(): void {
     this.#closing.abort();
   }
+}
+
+/** The application id a device or provisional request goes out with: the option's, else the client's. */
+function flowClientId(where: string, applicationId: string | bigint | undefined, caller: CallerState): string {
+  if (applicationId !== undefined) return toSnowflake(applicationId, where).toString();
+  if (caller.applicationId === undefined) {
+    throw ClientResultError.of('ValidationError', `${where}: no application id is set. Pass applicationId, or call setApplicationId first.`);
+  }
+  return caller.applicationId;
 }

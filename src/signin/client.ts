@@ -2,11 +2,12 @@
  * The sign-in client's public face, the social SDK's Client: it checks the options and hands each
  * call to the part that does that job — AuthorizeFlow (the browser or desktop-client step),
  * TokenCalls (the token endpoint), AccountFlows (device flow, provisional accounts) and
- * BearerTokenState (the token the client acts with) — and ties them together in signIn.
+ * BearerTokenState (the token the client acts with) — and ties them together in signIn. TokenCalls
+ * and AccountFlows load with the first of their calls, so start-up reads neither.
  */
 import { EventEmitter } from 'node:events';
 
-import { AccountFlows } from './account-flows.js';
+import type { AccountFlows, AccountFlowSettings } from './account-flows.js';
 import { AuthorizationArgs, toSnowflake, type AuthorizationArgsInit, type AuthorizationCodeVerifier } from './args.js';
 import { AuthorizeFlow } from './authorize-flow.js';
 import { checkFunction, checkMs, checkOneOf, checkOptions, checkInteger, checkString } from '../shared/check.js';
@@ -15,6 +16,7 @@ import { DEFAULT_REFRESH_MARGIN_MS } from '../shared/schedule.js';
 import { BearerTokenState, type TokenExpirationCallback, type TokenExpirationCallbackOptions, type UpdateTokenOptions } from './bearer-token.js';
 import { loadNative, type NativeClient } from './native.js';
 import { warmUpTokenRequest } from './lazy-flows.js';
+import { loadAccountFlows, loadTokenCalls } from './lazy-parts.js';
 import { openSystemBrowser } from './opener.js';
 import {
   AUTHORIZE_VIA,
@@ -26,6 +28,7 @@ import {
   DESKTOP_CLIENT_REDIRECT_URI,
   type AuthorizeOptions,
   type AuthorizeResult,
+  type CallerState,
   type ClientEvents,
   type ClientOptions,
   type GetProvisionalTokenOptions,
@@ -39,7 +42,8 @@ import {
   type SignInResult,
   type TokenResult,
 } from './options.js';
-import { TokenCalls } from './token-calls.js';
+import type { TokenCalls } from './token-calls.js';
+import type { TransportOptions } from './token-endpoint.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
@@ -61,8 +65,14 @@ export class Client extends EventEmitter<ClientEvents> {
 
   readonly #native: NativeClient;
   readonly #authorizing: AuthorizeFlow;
-  readonly #tokens: TokenCalls;
-  readonly #accounts: AccountFlows;
+  // The token calls and account flows load with the first of their calls (a launcher's start-up
+  // reads neither module): the settings they are made with, then the parts once loaded.
+  readonly #tokenSettings: TransportOptions;
+  readonly #accountSettings: AccountFlowSettings;
+  #tokens: Promise<TokenCalls> | undefined;
+  #tokensLoaded: TokenCalls | undefined;
+  #accounts: Promise<AccountFlows> | undefined;
+  #accountsLoaded: AccountFlows | undefined;
   readonly #bearer = new BearerTokenState();
   #closed = false;
 
@@ -115,8 +125,8 @@ export class Client extends EventEmitter<ClientEvents> {
     });
     authorizing.attach(this.#native);
     this.#authorizing = authorizing;
-    this.#tokens = new TokenCalls(this.#native, { issuer, webBase, apiBase, timeoutMs: requestTimeoutMs }, owner.ensureOpen);
-    this.#accounts = new AccountFlows({ issuer, apiBase, requestTimeoutMs, authorizeTimeoutMs }, owner.ensureOpen, () => this.getApplicationId());
+    this.#tokenSettings = { issuer, webBase, apiBase, timeoutMs: requestTimeoutMs };
+    this.#accountSettings = { issuer, apiBase, requestTimeoutMs, authorizeTimeoutMs };
     if (applicationId !== undefined) this.#native.setApplicationId(applicationId);
   }
 
@@ -171,17 +181,20 @@ export class Client extends EventEmitter<ClientEvents> {
    * SDK's GetToken it only returns them: hand them to `updateToken` to make the client use them.
    */
   getToken(options: GetTokenOptions): Promise<TokenResult> {
-    return this.#tokens.getToken(options);
+    const caller = this.#caller();
+    return this.#tokenCalls().then((calls) => calls.getToken(options, caller));
   }
 
   /** Trades a refresh token for a new token set. The old refresh token dies: store the new one. */
   refreshToken(options: RefreshTokenOptions): Promise<TokenResult> {
-    return this.#tokens.refreshToken(options);
+    const caller = this.#caller();
+    return this.#tokenCalls().then((calls) => calls.refreshToken(options, caller));
   }
 
   /** Revokes an access or refresh token, which ends the whole grant (RFC 7009). */
   revokeToken(options: RevokeTokenOptions): Promise<void> {
-    return this.#tokens.revokeToken(options);
+    const caller = this.#caller();
+    return this.#tokenCalls().then((calls) => calls.revokeToken(options, caller));
   }
 
   /**
@@ -199,6 +212,7 @@ export class Client extends EventEmitter<ClientEvents> {
     // The token request at the end needs its transport and fetch: start loading them now, so the
     // loading fills the waits for the listener, the browser and the service.
     warmUpTokenRequest();
+    this.#tokenCalls().catch(() => undefined); // getToken below reports a load that failed
     // A verifier is 32 bytes from the OS CSPRNG, base64url: exactly what a nonce needs.
     const nonce = o.nonce === undefined ? (wantsOpenId ? this.createAuthorizationCodeVerifier().verifier : undefined) : checkString(where, 'nonce', o.nonce);
     const pair = this.createAuthorizationCodeVerifier();
@@ -247,10 +261,11 @@ export class Client extends EventEmitter<ClientEvents> {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#accounts.close();
+    // Parts still loading are closed as they are made (they see #closed).
+    this.#accountsLoaded?.close();
     this.#bearer.close();
     this.#native.close();
-    this.#tokens.close();
+    this.#tokensLoaded?.close();
   }
 
   // ---- Token lifecycle: the social SDK's UpdateToken, IsAuthenticated and SetTokenExpirationCallback ----
@@ -340,7 +355,10 @@ export class Client extends EventEmitter<ClientEvents> {
    * (`ERR_AUTHORIZE_TIMEOUT`). Once it resolves the client holds the access token, as after `updateToken`.
    */
   getTokenFromDevice(options: GetTokenFromDeviceOptions): Promise<TokenResult> {
-    return this.#accounts.getTokenFromDevice(options).then(this.#adopting);
+    const caller = this.#caller();
+    return this.#accountFlows()
+      .then((flows) => flows.getTokenFromDevice(options, caller))
+      .then(this.#adopting);
   }
 
   /**
@@ -349,7 +367,10 @@ export class Client extends EventEmitter<ClientEvents> {
    * resolves the client holds the access token, as after `updateToken`.
    */
   getTokenFromDeviceProvisionalMerge(options: GetTokenFromDeviceProvisionalMergeOptions): Promise<TokenResult> {
-    return this.#accounts.getTokenFromDeviceProvisionalMerge(options).then(this.#adopting);
+    const caller = this.#caller();
+    return this.#accountFlows()
+      .then((flows) => flows.getTokenFromDeviceProvisionalMerge(options, caller))
+      .then(this.#adopting);
   }
 
   /**
@@ -360,7 +381,10 @@ export class Client extends EventEmitter<ClientEvents> {
    * Refusals are `HTTPError`s whose `errorCode` is one of `ProvisionalErrorCode`.
    */
   getProvisionalToken(options: GetProvisionalTokenOptions): Promise<TokenResult> {
-    return this.#accounts.getProvisionalToken(options).then(this.#adopting);
+    const caller = this.#caller();
+    return this.#accountFlows()
+      .then((flows) => flows.getProvisionalToken(options, caller))
+      .then(this.#adopting);
   }
 
   /**
@@ -369,7 +393,8 @@ export class Client extends EventEmitter<ClientEvents> {
    * GetTokenFromProvisionalMerge). A banned player gets `errorCode` 530017.
    */
   getTokenFromProvisionalMerge(options: GetTokenFromProvisionalMergeOptions): Promise<TokenResult> {
-    return this.#tokens.getTokenFromProvisionalMerge(options);
+    const caller = this.#caller();
+    return this.#tokenCalls().then((calls) => calls.getTokenFromProvisionalMerge(options, caller));
   }
 
   /** What `JSON.stringify` shows: the client's state, never a token, code or verifier. */
@@ -385,6 +410,39 @@ export class Client extends EventEmitter<ClientEvents> {
   /** What `util.inspect` and `console.log` show: the same as `toJSON`. */
   [INSPECT](): string {
     return `Client ${JSON.stringify(this.toJSON())}`;
+  }
+
+  /** The token calls, loaded and made by the first of them. */
+  #tokenCalls(): Promise<TokenCalls> {
+    this.#tokens ??= loadTokenCalls().then(({ TokenCalls }) => {
+      const calls = new TokenCalls(this.#native, this.#tokenSettings);
+      if (this.#closed) calls.close();
+      this.#tokensLoaded = calls;
+      return calls;
+    });
+    return this.#tokens;
+  }
+
+  /** The device flow and provisional accounts, loaded and made by the first of their calls. */
+  #accountFlows(): Promise<AccountFlows> {
+    this.#accounts ??= loadAccountFlows().then(({ AccountFlows }) => {
+      const flows = new AccountFlows(this.#accountSettings);
+      if (this.#closed) flows.close();
+      this.#accountsLoaded = flows;
+      return flows;
+    });
+    return this.#accounts;
+  }
+
+  /** The client as this call finds it, for checks that run once the call's module has loaded. */
+  #caller(): CallerState {
+    const closed = this.#closed;
+    return {
+      ensureOpen: (where) => {
+        if (closed) this.#ensureOpen(where);
+      },
+      applicationId: closed ? undefined : this.getApplicationId(),
+    };
   }
 
   #ensureOpen(where: string): void {

@@ -10,7 +10,8 @@ type ProvisionalRequestModule = typeof import('./provisional-request.js');
 let deviceModule: Promise<DeviceModule> | undefined;
 let tokenEndpointModule: Promise<TokenEndpointModule> | undefined;
 let provisionalModule: Promise<ProvisionalRequestModule> | undefined;
-function exportsOf<T extends object>(loaded: T | { default: T }, name: string): T {
+/** A lazily loaded module's exports: from the bundle a CommonJS chunk, which `import()` may put under `default`. */
+export function exportsOf<T extends object>(loaded: T | { default: T }, name: string): T {
   return name in loaded ? (loaded as T) : (loaded as { default: T }).default;
 }
 export function loadDevice(): Promise<DeviceModule> {

@@ -251,3 +251,16 @@ export function checkSeconds(where: string, name: string, value: unknown, expect
   if (typeof value !== 'number' || Number.isNaN(value)) throw argumentError('type', where, name, expected, value);
   if (!Number.isFinite(value) || value < 0) throw argumentError('value', where, name, expected, value);
 }
+
+/**
+ * The client as a call found it. The token calls and account flows load after their first call
+ * was made; their argument checks ask this, so a call made on an open client names its bad
+ * argument even when `close()` ran while the module loaded (and one made on a closed client
+ * still says so first).
+ */
+export interface CallerState {
+  /** Throws `ClientDestroyed` when the client was closed when the call was made. */
+  ensureOpen(where: string): void;
+  /** The client's application id when the call was made, undefined when none was set. */
+  applicationId: string | undefined;
+}

@@ -9,6 +9,7 @@ import { argumentError, ClientResultError } from '../shared/errors.js';
 import { loadNative, type NativeClient, type NativeGrant, type NativeResult } from './native.js';
 import {
   checkExternalIdentity,
+  type CallerState,
   type GetTokenFromProvisionalMergeOptions,
   type GetTokenOptions,
   type RefreshTokenOptions,
@@ -30,21 +31,19 @@ export class TokenCalls {
   #transport: Promise<TokenTransport> | undefined;
   #closed = false;
   readonly #requestTimeoutMs: number;
-  readonly #ensureOpen: (where: string) => void;
   // Token requests under way: each ends its call with ClientDestroyed when close() runs.
   readonly #inFlight = new Set<() => void>();
 
-  constructor(native: NativeClient, transport: TransportOptions, ensureOpen: (where: string) => void) {
+  constructor(native: NativeClient, transport: TransportOptions) {
     this.#native = native;
     this.#transportOptions = transport;
     this.#requestTimeoutMs = transport.timeoutMs;
-    this.#ensureOpen = ensureOpen;
   }
 
   /** Exchanges an authorization code for tokens (authorization_code grant with PKCE). */
-  getToken(options: GetTokenOptions): Promise<TokenResult> {
+  getToken(options: GetTokenOptions, caller: CallerState): Promise<TokenResult> {
     const where = 'client.getToken';
-    return this.#tokenCall(where, options, (o, app) => {
+    return this.#tokenCall(where, options, caller, (o, app) => {
       const code = checkString(where, 'code', o.code);
       const verifier = checkString(where, 'codeVerifier', o.codeVerifier);
       const redirectUri = checkString(where, 'redirectUri', o.redirectUri);
@@ -65,18 +64,18 @@ export class TokenCalls {
   }
 
   /** Trades a refresh token for a new token set. The old refresh token dies: store the new one. */
-  refreshToken(options: RefreshTokenOptions): Promise<TokenResult> {
+  refreshToken(options: RefreshTokenOptions, caller: CallerState): Promise<TokenResult> {
     const where = 'client.refreshToken';
-    return this.#tokenCall(where, options, (o, app) => {
+    return this.#tokenCall(where, options, caller, (o, app) => {
       const token = checkString(where, 'refreshToken', o.refreshToken);
       return () => this.#native.refreshToken(app, token);
     }).then((response) => response!.tokens);
   }
 
   /** Revokes an access or refresh token, which ends the whole grant (RFC 7009). */
-  revokeToken(options: RevokeTokenOptions): Promise<void> {
+  revokeToken(options: RevokeTokenOptions, caller: CallerState): Promise<void> {
     const where = 'client.revokeToken';
-    return this.#tokenCall(where, options, (o, app) => {
+    return this.#tokenCall(where, options, caller, (o, app) => {
       const token = checkString(where, 'token', o.token);
       return () => this.#native.revokeToken(app, token);
     }).then(() => undefined);
@@ -87,11 +86,12 @@ export class TokenCalls {
    * (named by its external identity) into the account that signed in (the SDK's
    * GetTokenFromProvisionalMerge). A banned player gets `errorCode` 530017.
    */
-  getTokenFromProvisionalMerge(options: GetTokenFromProvisionalMergeOptions): Promise<TokenResult> {
+  getTokenFromProvisionalMerge(options: GetTokenFromProvisionalMergeOptions, caller: CallerState): Promise<TokenResult> {
     const where = 'client.getTokenFromProvisionalMerge';
     return this.#tokenCall(
       where,
       options,
+      caller,
       (o, app) => {
         const code = checkString(where, 'code', o.code);
         const verifier = checkString(where, 'codeVerifier', o.codeVerifier);
@@ -110,13 +110,14 @@ export class TokenCalls {
   #tokenCall<O extends RequestOptions>(
     where: string,
     options: O,
+    caller: CallerState,
     prepare: (options: Partial<O>, applicationId: bigint) => () => NativeGrant | NativeResult,
     extraParameters?: () => Record<string, string>,
   ): Promise<TokenResponse | undefined> {
     return new Promise<TokenResponse | undefined>((resolve, reject) => {
       if (options === undefined) throw argumentError('type', where, 'options', 'an object', options);
       const o = checkOptions<O>(where, options);
-      this.#ensureOpen(where);
+      caller.ensureOpen(where);
       const app = o.applicationId === undefined ? 0n : toSnowflake(o.applicationId, where);
       const signal = checkSignal(where, o.signal);
       const timeoutMs = checkMs(where, 'timeoutMs', o.timeoutMs, this.#requestTimeoutMs);
@@ -127,6 +128,11 @@ export class TokenCalls {
       }
       const context: RequestContext = { signal, timeoutMs };
       if (extraParameters !== undefined) context.extraParameters = extraParameters();
+      // Made on an open client that close() ended while this module loaded: it was under way.
+      if (this.#closed) {
+        reject(CLOSED());
+        return;
+      }
       let grant: NativeGrant | NativeResult;
       try {
         grant = grantOf();
