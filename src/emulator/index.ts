@@ -747,7 +747,8 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
   const { state, oauthRecords } = await openStateStore(resolved.dataDir);
   let oauth: OAuthStore;
   try {
-    oauth = oauthRecords === undefined ? new OAuthStore() : new (await import('./oauth/saved-store.js')).PersistentOAuthStore(oauthRecords);
+    oauth =
+      oauthRecords === undefined ? new OAuthStore() : new (await import('./oauth/saved-store.js')).PersistentOAuthStore(oauthRecords, resolved.applications);
   } catch (err) {
     state.close(); // damaged OAuth records: nothing keeps the database open
     throw err;

@@ -3,10 +3,13 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { signIn } from '../emulator/helpers.js';
+import { postForm, signIn } from '../emulator/helpers.js';
+import { cleanupAfterEach } from '../support/cleanup.js';
 import { bearer, call, ids, startLobbyEmulator } from './helpers.js';
 
+const cleanup = cleanupAfterEach();
 let emulator: Emulator | undefined;
+// Registered after cleanupAfterEach, so it runs first: the emulator ends before its dataDir goes.
 afterEach(async () => {
   await emulator?.close();
   emulator = undefined;
@@ -116,6 +119,42 @@ describe('Bearer tokens', () => {
     emulator = await startLobbyEmulator({ rateLimits: 'off' });
     const answer = await call(emulator, 'PUT', '/lobbies', { auth: bearer(emulator, ids[0]!, scopes), body: { secret: 's' } });
     expect(answer.status).toBe(status);
+  });
+
+  it('refuses, on a later start on the same dataDir, every credential of an application no longer in the options (401), and takes them back with it', async () => {
+    const dataDir = cleanup.tempDir('emulator-credentials-');
+    const both = [{ id: '111' }, { id: '222' }];
+    emulator = await startLobbyEmulator({ dataDir, applications: both });
+    const kept = emulator.createAccessToken({ userId: ids[0], applicationId: '111' });
+    const gone = emulator.createAccessToken({ userId: ids[1], applicationId: '222', scopes: ['openid', 'identify', 'sdk.social_layer'] });
+    const goneBot = emulator.botTokenOf('222');
+    await emulator.close();
+
+    // Rate limits as the service keeps them: the global limit of the token's application is looked up for every caller.
+    emulator = await startLobbyEmulator({ dataDir, applications: [{ id: '111' }] });
+    expect((await call(emulator, 'PUT', '/lobbies', { auth: `Bearer ${kept.accessToken}`, body: { secret: 's' } })).status).toBe(200);
+    const refused = await call(emulator, 'PUT', '/lobbies', { auth: `Bearer ${gone.accessToken}`, body: { secret: 's' } });
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ code: 40001, message: '401: Unauthorized' });
+    expect((await call(emulator, 'POST', '/lobbies', { auth: `Bot ${goneBot}` })).status).toBe(401);
+    for (const path of ['/users/@me', '/oauth2/@me', '/oauth2/userinfo']) {
+      const res = await fetch(`${emulator.apiBase}${path}`, { headers: { authorization: `Bearer ${gone.accessToken}` } });
+      expect(res.status, path).toBe(401);
+    }
+    const refresh = await postForm(emulator, { grant_type: 'refresh_token', client_id: '222', refresh_token: gone.refreshToken });
+    expect(refresh.body.error).toBe('invalid_client');
+    // A grant made now takes an id after the one not loaded, which its saved tokens still name.
+    const later = emulator.createAccessToken({ userId: ids[2], applicationId: '111' });
+    await emulator.close();
+
+    // The records stay in the file: the application given again finds its tokens live, still the same user's.
+    emulator = await startLobbyEmulator({ dataDir, applications: both });
+    expect((await call(emulator, 'PUT', '/lobbies', { auth: `Bearer ${gone.accessToken}`, body: { secret: 's' } })).status).toBe(200);
+    const me = await fetch(`${emulator.apiBase}/users/@me`, { headers: { authorization: `Bearer ${gone.accessToken}` } });
+    expect(((await me.json()) as { id: string }).id).toBe(ids[1]);
+    const laterMe = await fetch(`${emulator.apiBase}/oauth2/@me`, { headers: { authorization: `Bearer ${later.accessToken}` } });
+    expect(((await laterMe.json()) as { application: { id: string } }).application.id).toBe('111');
+    expect((await call(emulator, 'POST', '/lobbies', { auth: `Bot ${goneBot}` })).status).toBe(201);
   });
 
   it('never puts a credential in an answer or in the request log', async () => {

@@ -162,9 +162,14 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
 /** Bodies small enough to come in the same read as their headers. */
 const SMALL_BODY_BYTES = 16 * 1024;
 
+/**
+ * Reads the body with stream listeners. The request cannot be gone yet (its `close` already
+ * emitted, which no listener would hear): it is destroyed only when its socket's `close` is
+ * emitted, from the socket handle's close callback, which libuv runs after the check phase of the
+ * loop's turn; this is called while the request is announced, or from an immediate set then, which
+ * runs in that turn's check phase.
+ */
 function readAsItComes(req: IncomingMessage, limit: number): Promise<Buffer> {
-  // Gone already (the listeners below would wait for events that have been and gone).
-  if (req.destroyed) return Promise.reject(new Error('request closed before its body ended'));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

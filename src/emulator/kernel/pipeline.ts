@@ -10,7 +10,7 @@ import type { Duplex } from 'node:stream';
 import type { EmulatorContext } from './context.js';
 import type { Caller } from './credentials.js';
 import { json, parseRequestUrl, routeSegments, serviceError, type Outcome, type Reply, type RequestUrl } from './http.js';
-import { GLOBAL_LIMIT_DEFAULT, type BucketRule } from './ratelimit.js';
+import type { BucketRule } from './ratelimit.js';
 import { formRequired, isMultipart, readFormBody, readJsonBody, readMultipartBody, type BodyResult } from './body.js';
 import { takeServiceFault, takeTokenFault } from './faults.js';
 import { checkFormToken, type BrowserRule, type GuardRefusal } from './guard.js';
@@ -235,7 +235,9 @@ function pipeline(ctx: EmulatorContext, req: IncomingMessage, url: RequestUrl, r
  */
 function takeLimits(ctx: EmulatorContext, row: Route, applicationId: string, userId: string | undefined, now: number): Record<string, string> | Reply {
   const limits = ctx.rateLimits;
-  const globalLimit = ctx.options.applications.get(applicationId)?.globalRateLimit ?? GLOBAL_LIMIT_DEFAULT;
+  // Always an application of the options: bot tokens are made for those alone, and a saved grant of
+  // any other is not loaded (`PersistentOAuthStore`); a named one is looked up before this call.
+  const globalLimit = ctx.options.applications.get(applicationId)!.globalRateLimit;
   const global = limits.buckets.take(`global:${applicationId}`, globalLimit, 1000, now);
   if (!global.allowed) return tooMany((global.resetAt - now) / 1000, 'global', {});
   let headers = rateLimitHeaders(global, 'global', now);

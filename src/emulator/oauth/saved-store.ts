@@ -13,7 +13,12 @@ export class PersistentOAuthStore extends OAuthStore {
   readonly #sink: OAuthRecordSink;
   #nextGrant = 1;
 
-  constructor(sink: OAuthRecordSink) {
+  /**
+   * Loads the saved records. A grant of an application that `applications` lacks (given to an
+   * earlier start, not to this one) stays in the file but is not loaded: its tokens are unknown
+   * here, refused as any unknown token is, and live again when the application is given again.
+   */
+  constructor(sink: OAuthRecordSink, applications: ReadonlyMap<string, unknown>) {
     super();
     this.#sink = sink;
     for (const row of sink.oauthRecords()) {
@@ -22,7 +27,9 @@ export class PersistentOAuthStore extends OAuthStore {
       if (row.kind === 'code') this.codes.set(row.id, readSaved(sink, what, row.json, isCode));
       else if (row.kind === 'grant') {
         if (!/^[1-9][0-9]{0,15}$/.test(row.id)) throw damagedState(sink, `${what} whose id is not a grant number`);
-        this.grants.set(row.id, readSaved(sink, what, row.json, isGrant));
+        const grant = readSaved(sink, what, row.json, isGrant);
+        if (applications.has(grant.clientId)) this.grants.set(row.id, grant);
+        // Counted even when not loaded: a new grant must not take the id its saved tokens name.
         this.#nextGrant = Math.max(this.#nextGrant, Number(row.id) + 1);
       } else if (row.kind === 'access') this.accessTokens.set(row.id, readSaved(sink, what, row.json, isAccess));
       else if (row.kind === 'refresh') this.refreshTokens.set(row.id, readSaved(sink, what, row.json, isRefresh));
