@@ -29,18 +29,24 @@ const builtins = new Set([...builtinModules, ...builtinModules.map((name) => `no
  * A chunk's exports as plain properties (`exports.x = x`) instead of the getters the bundler
  * writes for live bindings: V8 compiles each getter on its first read, and reading the sign-in
  * chunk's 36 exports that way cost a quarter of a millisecond at every start-up. A plain property
- * is right for any binding that is never reassigned: a function, a class, a `const`. A binding the
- * chunk declares with `let` or `var` (not a class) keeps its getter; no module here exports one.
- * Runs before minification, where top-level declarations start their line.
+ * is right only for a binding that is never reassigned, so a getter is rewritten only when the
+ * chunk declares its local as a `const`, a function or a class (TypeScript refuses assignments to
+ * the last two; `var X = class` is how the bundler writes a class with static members). Anything
+ * else (`let`, `var`, a second name in `const a = 1, b = 2`) keeps its getter: correct, only
+ * slower. Runs before minification, where top-level declarations start their line.
  */
 const plainExports = {
   name: 'plain-exports',
   renderChunk(code) {
-    const mutable = new Set([...code.matchAll(/^(?:let|var) ([\w$]+)(?! = class\b)/gm)].map((m) => m[1]));
     const getter = /^Object\.defineProperty\(exports, ("[\w$]+"), \{\s*enumerable: true,\s*get: function\s*\(\)\s*\{\s*return ([\w$]+);\s*\}\s*\}\);$/gm;
-    return code.replace(getter, (whole, key, local) => (mutable.has(local) ? whole : `exports.${key.slice(1, -1)} = ${local};`));
+    return code.replace(getter, (whole, key, local) => (neverReassigned(code, local) ? `exports.${key.slice(1, -1)} = ${local};` : whole));
   },
 };
+/** Whether a chunk declares `local` at its top level in a form that is never reassigned. */
+function neverReassigned(code, local) {
+  const name = local.replaceAll('$', '\\$');
+  return new RegExp(`^(?:const ${name}(?![\\w$])|(?:async )?function\\*? ?${name}\\(|class ${name}(?![\\w$])|var ${name} = class\\b)`, 'm').test(code);
+}
 const inputOptions = {
   platform: 'node',
   // Dependencies and optional peers are loaded from node_modules at run time, never inlined.
@@ -149,6 +155,18 @@ function prune(dir) {
   }
 }
 prune(cjsDir);
+
+// Every JavaScript file the bundle left names only files that exist. A change in the bundler's
+// output the rewrites above do not recognise (other quotes, a second require of the sign-in
+// chunk) fails the build here, not the first call that reaches the missing file.
+for (const full of written) {
+  const code = readFileSync(full, 'utf8');
+  const name = path.relative(root, full);
+  if (code.includes(path.basename(signInPath))) throw new Error(`bundle: ${name} still names ${path.basename(signInPath)}, which index.js now holds`);
+  for (const [, spec] of code.matchAll(/require\(\s*["'`](\.\.?\/[^"'`]+)["'`]\s*\)/g)) {
+    if (!existsSync(path.resolve(path.dirname(full), spec))) throw new Error(`bundle: ${name} requires ${spec}, which was not written`);
+  }
+}
 
 // The emulator's web client: its hand-written assets are served as they are, from dist/web.
 rmSync(path.join(root, 'dist', 'web'), { recursive: true, force: true });
