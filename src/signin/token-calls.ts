@@ -118,7 +118,9 @@ export class TokenCalls {
       if (options === undefined) throw argumentError('type', where, 'options', 'an object', options);
       const o = checkOptions<O>(where, options);
       caller.ensureOpen(where);
-      const app = o.applicationId === undefined ? 0n : toSnowflake(o.applicationId, where);
+      // The option's id, else the client's when the call was made (a setApplicationId right after
+      // the call does not change it); 0n when none was set, and the addon then says so.
+      const app = o.applicationId === undefined ? BigInt(caller.applicationId ?? 0) : toSnowflake(o.applicationId, where);
       const signal = checkSignal(where, o.signal);
       const timeoutMs = checkMs(where, 'timeoutMs', o.timeoutMs, this.#requestTimeoutMs);
       const grantOf = prepare(o, app);
