@@ -243,6 +243,35 @@ describe('the installed tarball', () => {
     // Three whole tsc runs: on a loaded machine they take longer than the default 30 s.
   }, 180_000);
 
+  it('tries a part whose load failed again with the next call, instead of failing it for good', () => {
+    // The token calls' chunk is moved away while a call loads it (as a file the system cannot read
+    // just then), and put back: the next call, on the same client or another, loads it.
+    const file = path.join(app, 'reload.cjs');
+    writeFileSync(
+      file,
+      "const { readdirSync, renameSync } = require('node:fs');\n" +
+        "const path = require('node:path');\n" +
+        "const { Client } = require('social-sdk-auth');\n" +
+        "const chunks = path.join(path.dirname(require.resolve('social-sdk-auth')), 'chunks');\n" +
+        "const chunk = path.join(chunks, readdirSync(chunks).find((f) => f.startsWith('token-calls-')));\n" +
+        'const codeOf = (call) => call.then(() => "resolved", (e) => e.code);\n' +
+        '(async () => {\n' +
+        "  const client = new Client({ applicationId: '1234567890' });\n" +
+        "  renameSync(chunk, chunk + '.away');\n" +
+        '  let first;\n' +
+        '  try {\n' +
+        '    first = await codeOf(client.refreshToken({ refreshToken: 5 }));\n' +
+        '  } finally {\n' +
+        "    renameSync(chunk + '.away', chunk);\n" +
+        '  }\n' +
+        '  const again = await codeOf(client.refreshToken({ refreshToken: 5 }));\n' +
+        "  const other = await codeOf(new Client({ applicationId: '1234567890' }).revokeToken({ token: 5 }));\n" +
+        '  console.log(JSON.stringify({ first, again, other }));\n' +
+        '})();\n',
+    );
+    expect(JSON.parse(run(process.execPath, [file], app))).toEqual({ first: 'MODULE_NOT_FOUND', again: 'ERR_INVALID_ARG_TYPE', other: 'ERR_INVALID_ARG_TYPE' });
+  });
+
   it('says what was looked for when no binary fits', () => {
     const prebuild = path.join(app, 'node_modules', 'social-sdk-auth', 'prebuilds');
     rmSync(prebuild, { recursive: true, force: true });

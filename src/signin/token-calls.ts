@@ -174,11 +174,17 @@ export class TokenCalls {
   }
 
   #transportOf(): Promise<TokenTransport> {
-    this.#transport ??= loadTokenEndpoint().then(({ TokenTransport }) => {
-      const transport = new TokenTransport(this.#transportOptions);
-      if (this.#closed) transport.close();
-      return transport;
-    });
+    this.#transport ??= loadTokenEndpoint().then(
+      ({ TokenTransport }) => {
+        const transport = new TokenTransport(this.#transportOptions);
+        if (this.#closed) transport.close();
+        return transport;
+      },
+      (error: unknown) => {
+        this.#transport = undefined; // the next request loads it again
+        throw error;
+      },
+    );
     return this.#transport;
   }
 
