@@ -11,6 +11,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
 
+import { plainExports } from './lib/plain-exports.mjs';
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 const cjsDir = path.join(root, 'dist', 'cjs');
@@ -25,28 +27,6 @@ for (const value of Object.values(pkg.exports)) if (typeof value === 'object') a
 for (const bin of Object.values(pkg.bin ?? {})) addEntry(bin);
 
 const builtins = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
-/**
- * A chunk's exports as plain properties (`exports.x = x`) instead of the getters the bundler
- * writes for live bindings: V8 compiles each getter on its first read, and reading the sign-in
- * chunk's 36 exports that way cost a quarter of a millisecond at every start-up. A plain property
- * is right only for a binding that is never reassigned, so a getter is rewritten only when the
- * chunk declares its local as a `const`, a function or a class (TypeScript refuses assignments to
- * the last two; `var X = class` is how the bundler writes a class with static members). Anything
- * else (`let`, `var`, a second name in `const a = 1, b = 2`) keeps its getter: correct, only
- * slower. Runs before minification, where top-level declarations start their line.
- */
-const plainExports = {
-  name: 'plain-exports',
-  renderChunk(code) {
-    const getter = /^Object\.defineProperty\(exports, ("[\w$]+"), \{\s*enumerable: true,\s*get: function\s*\(\)\s*\{\s*return ([\w$]+);\s*\}\s*\}\);$/gm;
-    return code.replace(getter, (whole, key, local) => (neverReassigned(code, local) ? `exports.${key.slice(1, -1)} = ${local};` : whole));
-  },
-};
-/** Whether a chunk declares `local` at its top level in a form that is never reassigned. */
-function neverReassigned(code, local) {
-  const name = local.replaceAll('$', '\\$');
-  return new RegExp(`^(?:const ${name}(?![\\w$])|(?:async )?function\\*? ?${name}\\(|class ${name}(?![\\w$])|var ${name} = class\\b)`, 'm').test(code);
-}
 const inputOptions = {
   platform: 'node',
   // Dependencies and optional peers are loaded from node_modules at run time, never inlined.
