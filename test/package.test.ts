@@ -126,6 +126,30 @@ describe('the installed tarball', () => {
     expect(run(process.execPath, [file], app).trim()).toBe('true');
   });
 
+  it('exports its public names alone, and one class for each across its entry points', async () => {
+    // The sign-in code is in the main entry, kept for the other entries on a symbol-keyed property.
+    const file = path.join(app, 'names.cjs');
+    writeFileSync(
+      file,
+      "const main = require('social-sdk-auth');\n" +
+        "const tokens = require('social-sdk-auth/tokens');\n" +
+        "const desktop = require('social-sdk-auth/desktop');\n" +
+        'console.log(JSON.stringify({\n' +
+        '  names: Object.keys(main).sort(),\n' +
+        '  tokenStoreError: new tokens.TokenStoreError(tokens.TokenStoreErrorCode.Io, "x") instanceof main.SocialSdkAuthError,\n' +
+        '  sharedExports: Object.getOwnPropertySymbols(main).filter((s) => s !== Symbol.toStringTag).length,\n' +
+        '  desktopNames: Object.keys(desktop).sort(),\n' +
+        '}));\n',
+    );
+    const source = await import('../src/index.js');
+    expect(JSON.parse(run(process.execPath, [file], app))).toEqual({
+      names: Object.keys(source).sort(),
+      tokenStoreError: true,
+      sharedExports: 1,
+      desktopNames: Object.keys(await import('../src/desktop/index.js')).sort(),
+    });
+  });
+
   it('keeps the player signed in through the tokens subpath', () => {
     const file = path.join(app, 'tokens.mjs');
     writeFileSync(
