@@ -4,7 +4,7 @@
 /**
  * A chunk's exports as plain properties (`exports.x = x`) instead of the getters the bundler
  * writes for live bindings: V8 compiles each getter on its first read, and reading the sign-in
- * chunk's 36 exports that way cost a quarter of a millisecond at every start-up. A plain property
+ * chunk's exports that way cost a quarter of a millisecond at every start-up. A plain property
  * is right only for a binding that is never reassigned, so a getter is rewritten only when the
  * chunk declares its local as a `const`, a function or a class (TypeScript refuses assignments to
  * the last two; `var X = class` is how the bundler writes a class with static members). Anything
