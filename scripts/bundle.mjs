@@ -36,6 +36,10 @@ const inputOptions = {
 };
 const outputOptions = {
   format: 'cjs',
+  // Strict mode, as the sources are written (ES modules are strict) and as the tests run them:
+  // without the directive, CommonJS code runs sloppy, and a write to a frozen object, say, is
+  // silently dropped in the package where the tests see it throw.
+  strict: true,
   // Keep `import('openid-client')` a real dynamic import: it is an ES module.
   dynamicImportInCjs: true,
   sourcemap: false,
@@ -100,13 +104,16 @@ const moveRequires = (code, from, to) =>
     const target = path.relative(to, path.resolve(from, spec)).split(path.sep).join('/');
     return `require(${JSON.stringify(target.startsWith('.') ? target : `./${target}`)})`;
   });
-const entryCode = readFileSync(indexPath, 'utf8');
+// The entry's "use strict" goes first in the file, where it is a directive for all of it.
+const STRICT = '"use strict";';
+const entryFile = readFileSync(indexPath, 'utf8');
+const entryCode = entryFile.startsWith(STRICT) ? entryFile.slice(STRICT.length) : entryFile;
 const chunkRequire = `require("./${signInChunk.fileName}")`;
 if (!entryCode.includes(chunkRequire)) throw new Error(`bundle: dist/cjs/index.js does not load ${signInChunk.fileName} as expected`);
 const chunkCode = moveRequires(readFileSync(signInPath, 'utf8'), path.dirname(signInPath), cjsDir);
 writeFileSync(
   indexPath,
-  `const signIn={};(function(exports){${chunkCode}\n})(signIn);Object.defineProperty(exports,${SIGN_IN_EXPORTS},{value:signIn});` +
+  `${STRICT}const signIn={};(function(exports){${chunkCode}\n})(signIn);Object.defineProperty(exports,${SIGN_IN_EXPORTS},{value:signIn});` +
     entryCode.replace(chunkRequire, 'signIn'),
 );
 rmSync(signInPath);
@@ -142,6 +149,7 @@ prune(cjsDir);
 for (const full of written) {
   const code = readFileSync(full, 'utf8');
   const name = path.relative(root, full);
+  if (!code.replace(/^#!.*\n/, '').startsWith(STRICT)) throw new Error(`bundle: ${name} does not start with ${STRICT}: the bundler's output changed`);
   if (code.includes(path.basename(signInPath))) throw new Error(`bundle: ${name} still names ${path.basename(signInPath)}, which index.js now holds`);
   for (const [, spec] of code.matchAll(/require\(\s*["'`](\.\.?\/[^"'`]+)["'`]\s*\)/g)) {
     if (!existsSync(path.resolve(path.dirname(full), spec))) throw new Error(`bundle: ${name} requires ${spec}, which was not written`);

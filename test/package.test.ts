@@ -150,6 +150,13 @@ describe('the installed tarball', () => {
     });
   });
 
+  it('runs its CommonJS in strict mode, as the sources are written and tested', () => {
+    const dir = path.join(app, 'node_modules', 'social-sdk-auth', 'dist', 'cjs');
+    const js = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js'));
+    expect(js).toContain('index.js');
+    for (const f of js) expect(readFileSync(path.join(dir, f), 'utf8').replace(/^#!.*\n/, ''), f).toMatch(/^"use strict";/);
+  });
+
   it('keeps the player signed in through the tokens subpath', () => {
     const file = path.join(app, 'tokens.mjs');
     writeFileSync(
