@@ -119,7 +119,8 @@ export class TokenCalls {
       const o = checkOptions<O>(where, options);
       caller.ensureOpen(where);
       // The option's id, else the client's when the call was made (a setApplicationId right after
-      // the call does not change it); 0n when none was set, and the addon then says so.
+      // the call does not change it); 0n when none was set then, and the addon takes the client's
+      // own (set since, or none: it refuses the call).
       const app = o.applicationId === undefined ? BigInt(caller.applicationId ?? 0) : toSnowflake(o.applicationId, where);
       const signal = checkSignal(where, o.signal);
       const timeoutMs = checkMs(where, 'timeoutMs', o.timeoutMs, this.#requestTimeoutMs);
