@@ -11,6 +11,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
 
+import { plainExports } from './lib/plain-exports.mjs';
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 const cjsDir = path.join(root, 'dist', 'cjs');
@@ -25,22 +27,6 @@ for (const value of Object.values(pkg.exports)) if (typeof value === 'object') a
 for (const bin of Object.values(pkg.bin ?? {})) addEntry(bin);
 
 const builtins = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
-/**
- * A chunk's exports as plain properties (`exports.x = x`) instead of the getters the bundler
- * writes for live bindings: V8 compiles each getter on its first read, and reading the sign-in
- * chunk's 36 exports that way cost a quarter of a millisecond at every start-up. A plain property
- * is right for any binding that is never reassigned: a function, a class, a `const`. A binding the
- * chunk declares with `let` or `var` (not a class) keeps its getter; no module here exports one.
- * Runs before minification, where top-level declarations start their line.
- */
-const plainExports = {
-  name: 'plain-exports',
-  renderChunk(code) {
-    const mutable = new Set([...code.matchAll(/^(?:let|var) ([\w$]+)(?! = class\b)/gm)].map((m) => m[1]));
-    const getter = /^Object\.defineProperty\(exports, ("[\w$]+"), \{\s*enumerable: true,\s*get: function\s*\(\)\s*\{\s*return ([\w$]+);\s*\}\s*\}\);$/gm;
-    return code.replace(getter, (whole, key, local) => (mutable.has(local) ? whole : `exports.${key.slice(1, -1)} = ${local};`));
-  },
-};
 const inputOptions = {
   platform: 'node',
   // Dependencies and optional peers are loaded from node_modules at run time, never inlined.
@@ -50,6 +36,10 @@ const inputOptions = {
 };
 const outputOptions = {
   format: 'cjs',
+  // Strict mode, as the sources are written (ES modules are strict) and as the tests run them:
+  // without the directive, CommonJS code runs sloppy, and a write to a frozen object, say, is
+  // silently dropped in the package where the tests see it throw.
+  strict: true,
   // Keep `import('openid-client')` a real dynamic import: it is an ES module.
   dynamicImportInCjs: true,
   sourcemap: false,
@@ -114,13 +104,16 @@ const moveRequires = (code, from, to) =>
     const target = path.relative(to, path.resolve(from, spec)).split(path.sep).join('/');
     return `require(${JSON.stringify(target.startsWith('.') ? target : `./${target}`)})`;
   });
-const entryCode = readFileSync(indexPath, 'utf8');
+// The entry's "use strict" goes first in the file, where it is a directive for all of it.
+const STRICT = '"use strict";';
+const entryFile = readFileSync(indexPath, 'utf8');
+const entryCode = entryFile.startsWith(STRICT) ? entryFile.slice(STRICT.length) : entryFile;
 const chunkRequire = `require("./${signInChunk.fileName}")`;
 if (!entryCode.includes(chunkRequire)) throw new Error(`bundle: dist/cjs/index.js does not load ${signInChunk.fileName} as expected`);
 const chunkCode = moveRequires(readFileSync(signInPath, 'utf8'), path.dirname(signInPath), cjsDir);
 writeFileSync(
   indexPath,
-  `const signIn={};(function(exports){${chunkCode}\n})(signIn);Object.defineProperty(exports,${SIGN_IN_EXPORTS},{value:signIn});` +
+  `${STRICT}const signIn={};(function(exports){${chunkCode}\n})(signIn);Object.defineProperty(exports,${SIGN_IN_EXPORTS},{value:signIn});` +
     entryCode.replace(chunkRequire, 'signIn'),
 );
 rmSync(signInPath);
@@ -149,6 +142,19 @@ function prune(dir) {
   }
 }
 prune(cjsDir);
+
+// Every JavaScript file the bundle left names only files that exist. A change in the bundler's
+// output the rewrites above do not recognise (other quotes, a second require of the sign-in
+// chunk) fails the build here, not the first call that reaches the missing file.
+for (const full of written) {
+  const code = readFileSync(full, 'utf8');
+  const name = path.relative(root, full);
+  if (!code.replace(/^#!.*\n/, '').startsWith(STRICT)) throw new Error(`bundle: ${name} does not start with ${STRICT}: the bundler's output changed`);
+  if (code.includes(path.basename(signInPath))) throw new Error(`bundle: ${name} still names ${path.basename(signInPath)}, which index.js now holds`);
+  for (const [, spec] of code.matchAll(/require\(\s*["'`](\.\.?\/[^"'`]+)["'`]\s*\)/g)) {
+    if (!existsSync(path.resolve(path.dirname(full), spec))) throw new Error(`bundle: ${name} requires ${spec}, which was not written`);
+  }
+}
 
 // The emulator's web client: its hand-written assets are served as they are, from dist/web.
 rmSync(path.join(root, 'dist', 'web'), { recursive: true, force: true });

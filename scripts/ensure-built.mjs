@@ -73,9 +73,16 @@ if (!prepare && mtime(at('build', 'Release', 'social_sdk_auth.node')) < newest(a
   run([process.execPath, requireHere.resolve('cmake-js/bin/cmake-js'), 'compile', '--out', 'build']);
 }
 
-// What dist/ is made from: the sources, the compiler settings, the bundler script and the entry
+// What dist/ is made from: the sources, the compiler settings, the bundler script and its plugin, the entry
 // points (package.json's exports).
-const jsInputs = [at('src'), at('tsconfig.json'), at('tsconfig.build.json'), at('scripts', 'bundle.mjs'), at('package.json')];
+const jsInputs = [
+  at('src'),
+  at('tsconfig.json'),
+  at('tsconfig.build.json'),
+  at('scripts', 'bundle.mjs'),
+  at('scripts', 'lib', 'plain-exports.mjs'),
+  at('package.json'),
+];
 const dist = at('dist', 'cjs', 'index.js');
 if (mtime(dist) < Math.max(...jsInputs.map(newest))) {
   const missing = notInstalled(['typescript', 'rolldown']);

@@ -61,6 +61,17 @@ describe('the flows that end a sign-in', () => {
     expect(tokens.accessToken).not.toBe('');
     expect(client.isAuthenticated()).toBe(false);
   });
+
+  // The token calls load with the first of them: the call goes out with the client as it was made.
+  it('a token call sends the application id the client had when it was made, though setApplicationId follows at once', async () => {
+    const client = newClient();
+    const { refreshToken } = await client.signIn();
+    const refreshed = client.refreshToken({ refreshToken });
+    client.setApplicationId('123456789012345678');
+    const tokens = await refreshed;
+    expect(tokens.refreshToken).not.toBe(refreshToken);
+    expect(emulator.requests.at(-1)).toMatchObject({ grantType: 'refresh_token', status: 200 });
+  });
 });
 
 describe('client.updateToken', () => {

@@ -126,6 +126,37 @@ describe('the installed tarball', () => {
     expect(run(process.execPath, [file], app).trim()).toBe('true');
   });
 
+  it('exports its public names alone, and one class for each across its entry points', async () => {
+    // The sign-in code is in the main entry, kept for the other entries on a symbol-keyed property.
+    const file = path.join(app, 'names.cjs');
+    writeFileSync(
+      file,
+      "const main = require('social-sdk-auth');\n" +
+        "const tokens = require('social-sdk-auth/tokens');\n" +
+        "const desktop = require('social-sdk-auth/desktop');\n" +
+        'console.log(JSON.stringify({\n' +
+        '  names: Object.keys(main).sort(),\n' +
+        '  tokenStoreError: new tokens.TokenStoreError(tokens.TokenStoreErrorCode.Io, "x") instanceof main.SocialSdkAuthError,\n' +
+        '  sharedExports: Object.getOwnPropertySymbols(main).filter((s) => s !== Symbol.toStringTag).length,\n' +
+        '  desktopNames: Object.keys(desktop).sort(),\n' +
+        '}));\n',
+    );
+    const source = await import('../src/index.js');
+    expect(JSON.parse(run(process.execPath, [file], app))).toEqual({
+      names: Object.keys(source).sort(),
+      tokenStoreError: true,
+      sharedExports: 1,
+      desktopNames: Object.keys(await import('../src/desktop/index.js')).sort(),
+    });
+  });
+
+  it('runs its CommonJS in strict mode, as the sources are written and tested', () => {
+    const dir = path.join(app, 'node_modules', 'social-sdk-auth', 'dist', 'cjs');
+    const js = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js'));
+    expect(js).toContain('index.js');
+    for (const f of js) expect(readFileSync(path.join(dir, f), 'utf8').replace(/^#!.*\n/, ''), f).toMatch(/^"use strict";/);
+  });
+
   it('keeps the player signed in through the tokens subpath', () => {
     const file = path.join(app, 'tokens.mjs');
     writeFileSync(
@@ -179,6 +210,10 @@ describe('the installed tarball', () => {
     // Plain ASCII (other characters escaped): one "≥" in a message would make V8 hold and scan
     // the whole file as UTF-16.
     expect(text.match(/[^\x00-\x7F]/g) ?? []).toEqual([]);
+    // Every export a plain property, no getter V8 compiles on its first read: the build keeps a
+    // getter only for a binding declared `let` or `var`, which the sign-in code does not export
+    // (one that did would be read live, correctly, and cost start-up time: export a const instead).
+    expect(text).not.toMatch(/\bget\s*:\s*function\b/);
   });
 
   it('has types for every subpath under node16 and node10 module resolution', () => {
@@ -242,6 +277,35 @@ describe('the installed tarball', () => {
     expect(failed.stdout).toMatch(/has no exported member 'NoSuchExport'/);
     // Three whole tsc runs: on a loaded machine they take longer than the default 30 s.
   }, 180_000);
+
+  it('tries a part whose load failed again with the next call, instead of failing it for good', () => {
+    // The token calls' chunk is moved away while a call loads it (as a file the system cannot read
+    // just then), and put back: the next call, on the same client or another, loads it.
+    const file = path.join(app, 'reload.cjs');
+    writeFileSync(
+      file,
+      "const { readdirSync, renameSync } = require('node:fs');\n" +
+        "const path = require('node:path');\n" +
+        "const { Client } = require('social-sdk-auth');\n" +
+        "const chunks = path.join(path.dirname(require.resolve('social-sdk-auth')), 'chunks');\n" +
+        "const chunk = path.join(chunks, readdirSync(chunks).find((f) => f.startsWith('token-calls-')));\n" +
+        'const codeOf = (call) => call.then(() => "resolved", (e) => e.code);\n' +
+        '(async () => {\n' +
+        "  const client = new Client({ applicationId: '1234567890' });\n" +
+        "  renameSync(chunk, chunk + '.away');\n" +
+        '  let first;\n' +
+        '  try {\n' +
+        '    first = await codeOf(client.refreshToken({ refreshToken: 5 }));\n' +
+        '  } finally {\n' +
+        "    renameSync(chunk + '.away', chunk);\n" +
+        '  }\n' +
+        '  const again = await codeOf(client.refreshToken({ refreshToken: 5 }));\n' +
+        "  const other = await codeOf(new Client({ applicationId: '1234567890' }).revokeToken({ token: 5 }));\n" +
+        '  console.log(JSON.stringify({ first, again, other }));\n' +
+        '})();\n',
+    );
+    expect(JSON.parse(run(process.execPath, [file], app))).toEqual({ first: 'MODULE_NOT_FOUND', again: 'ERR_INVALID_ARG_TYPE', other: 'ERR_INVALID_ARG_TYPE' });
+  });
 
   it('says what was looked for when no binary fits', () => {
     const prebuild = path.join(app, 'node_modules', 'social-sdk-auth', 'prebuilds');

@@ -412,25 +412,37 @@ export class Client extends EventEmitter<ClientEvents> {
     return `Client ${JSON.stringify(this.toJSON())}`;
   }
 
-  /** The token calls, loaded and made by the first of them. */
+  /** The token calls, loaded and made by the first of them (a load that failed is tried again by the next). */
   #tokenCalls(): Promise<TokenCalls> {
-    this.#tokens ??= loadTokenCalls().then(({ TokenCalls }) => {
-      const calls = new TokenCalls(this.#native, this.#tokenSettings);
-      if (this.#closed) calls.close();
-      this.#tokensLoaded = calls;
-      return calls;
-    });
+    this.#tokens ??= loadTokenCalls().then(
+      ({ TokenCalls }) => {
+        const calls = new TokenCalls(this.#native, this.#tokenSettings);
+        if (this.#closed) calls.close();
+        this.#tokensLoaded = calls;
+        return calls;
+      },
+      (error: unknown) => {
+        this.#tokens = undefined;
+        throw error;
+      },
+    );
     return this.#tokens;
   }
 
-  /** The device flow and provisional accounts, loaded and made by the first of their calls. */
+  /** The device flow and provisional accounts, loaded and made by the first of their calls (likewise). */
   #accountFlows(): Promise<AccountFlows> {
-    this.#accounts ??= loadAccountFlows().then(({ AccountFlows }) => {
-      const flows = new AccountFlows(this.#accountSettings);
-      if (this.#closed) flows.close();
-      this.#accountsLoaded = flows;
-      return flows;
-    });
+    this.#accounts ??= loadAccountFlows().then(
+      ({ AccountFlows }) => {
+        const flows = new AccountFlows(this.#accountSettings);
+        if (this.#closed) flows.close();
+        this.#accountsLoaded = flows;
+        return flows;
+      },
+      (error: unknown) => {
+        this.#accounts = undefined;
+        throw error;
+      },
+    );
     return this.#accounts;
   }
 

@@ -253,10 +253,12 @@ export function checkSeconds(where: string, name: string, value: unknown, expect
 }
 
 /**
- * The client as a call found it. The token calls and account flows load after their first call
- * was made; their argument checks ask this, so a call made on an open client names its bad
- * argument even when `close()` ran while the module loaded (and one made on a closed client
- * still says so first).
+ * The client as a call found it. The token calls and account flows run a call once their module
+ * has loaded, a microtask or more after it was made; their checks ask this, so a call made on an
+ * open client names its bad argument even when `close()` ran meanwhile (and one made on a closed
+ * client still says so first), and it goes out with the application id the client had then (if any).
+ * What only the addon checks (a code verifier's form, a redirect URI's syntax) needs the open
+ * native client: a call that `close()` ended before it ran ends with `ClientDestroyed` instead.
  */
 export interface CallerState {
   /** Throws `ClientDestroyed` when the client was closed when the call was made. */

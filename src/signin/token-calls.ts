@@ -118,7 +118,10 @@ export class TokenCalls {
       if (options === undefined) throw argumentError('type', where, 'options', 'an object', options);
       const o = checkOptions<O>(where, options);
       caller.ensureOpen(where);
-      const app = o.applicationId === undefined ? 0n : toSnowflake(o.applicationId, where);
+      // The option's id, else the client's when the call was made (a setApplicationId right after
+      // the call does not change it); 0n when none was set then, and the addon takes the client's
+      // own (set since, or none: it refuses the call).
+      const app = o.applicationId === undefined ? BigInt(caller.applicationId ?? 0) : toSnowflake(o.applicationId, where);
       const signal = checkSignal(where, o.signal);
       const timeoutMs = checkMs(where, 'timeoutMs', o.timeoutMs, this.#requestTimeoutMs);
       const grantOf = prepare(o, app);
@@ -172,11 +175,17 @@ export class TokenCalls {
   }
 
   #transportOf(): Promise<TokenTransport> {
-    this.#transport ??= loadTokenEndpoint().then(({ TokenTransport }) => {
-      const transport = new TokenTransport(this.#transportOptions);
-      if (this.#closed) transport.close();
-      return transport;
-    });
+    this.#transport ??= loadTokenEndpoint().then(
+      ({ TokenTransport }) => {
+        const transport = new TokenTransport(this.#transportOptions);
+        if (this.#closed) transport.close();
+        return transport;
+      },
+      (error: unknown) => {
+        this.#transport = undefined; // the next request loads it again
+        throw error;
+      },
+    );
     return this.#transport;
   }
 
