@@ -15,7 +15,7 @@ import { argumentError, ClientResultError } from '../shared/errors.js';
 import { DEFAULT_REFRESH_MARGIN_MS } from '../shared/schedule.js';
 import { BearerTokenState, type TokenExpirationCallback, type TokenExpirationCallbackOptions, type UpdateTokenOptions } from './bearer-token.js';
 import { loadNative, type NativeClient } from './native.js';
-import { warmUpTokenRequest } from './lazy-flows.js';
+import { loadOnce, warmUpTokenRequest } from './lazy-flows.js';
 import { loadAccountFlows, loadTokenCalls } from './lazy-parts.js';
 import { openSystemBrowser } from './opener.js';
 import {
@@ -69,10 +69,16 @@ export class Client extends EventEmitter<ClientEvents> {
   // reads neither module): the settings they are made with, then the parts once loaded.
   readonly #tokenSettings: TransportOptions;
   readonly #accountSettings: AccountFlowSettings;
-  #tokens: Promise<TokenCalls> | undefined;
   #tokensLoaded: TokenCalls | undefined;
-  #accounts: Promise<AccountFlows> | undefined;
   #accountsLoaded: AccountFlows | undefined;
+  /** The token calls, loaded and made by the first of them (a load that failed is tried again by the next). */
+  readonly #tokenCalls = loadOnce(() =>
+    loadTokenCalls().then(({ TokenCalls }) => (this.#tokensLoaded = this.#opened(new TokenCalls(this.#native, this.#tokenSettings)))),
+  );
+  /** The device flow and provisional accounts, loaded and made by the first of their calls (likewise). */
+  readonly #accountFlows = loadOnce(() =>
+    loadAccountFlows().then(({ AccountFlows }) => (this.#accountsLoaded = this.#opened(new AccountFlows(this.#accountSettings)))),
+  );
   readonly #bearer = new BearerTokenState();
   #closed = false;
 
@@ -412,38 +418,10 @@ export class Client extends EventEmitter<ClientEvents> {
     return `Client ${JSON.stringify(this.toJSON())}`;
   }
 
-  /** The token calls, loaded and made by the first of them (a load that failed is tried again by the next). */
-  #tokenCalls(): Promise<TokenCalls> {
-    this.#tokens ??= loadTokenCalls().then(
-      ({ TokenCalls }) => {
-        const calls = new TokenCalls(this.#native, this.#tokenSettings);
-        if (this.#closed) calls.close();
-        this.#tokensLoaded = calls;
-        return calls;
-      },
-      (error: unknown) => {
-        this.#tokens = undefined;
-        throw error;
-      },
-    );
-    return this.#tokens;
-  }
-
-  /** The device flow and provisional accounts, loaded and made by the first of their calls (likewise). */
-  #accountFlows(): Promise<AccountFlows> {
-    this.#accounts ??= loadAccountFlows().then(
-      ({ AccountFlows }) => {
-        const flows = new AccountFlows(this.#accountSettings);
-        if (this.#closed) flows.close();
-        this.#accountsLoaded = flows;
-        return flows;
-      },
-      (error: unknown) => {
-        this.#accounts = undefined;
-        throw error;
-      },
-    );
-    return this.#accounts;
+  /** A part made after `close()` (its module was still loading) is closed at once. */
+  #opened<T extends { close(): void }>(part: T): T {
+    if (this.#closed) part.close();
+    return part;
   }
 
   /** The client as this call finds it, for checks that run once the call's module has loaded. */
