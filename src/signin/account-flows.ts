@@ -7,6 +7,7 @@ import { toSnowflake } from './args.js';
 import { checkFunction, checkMs, checkOptions, checkSignal, checkString } from '../shared/check.js';
 import { argumentError, ClientResultError } from '../shared/errors.js';
 import { loadDevice, loadProvisionalRequest } from './lazy-flows.js';
+import { abortedOnStart } from './results.js';
 import { loadNative } from './native.js';
 import {
   checkExternalIdentity,
@@ -73,7 +74,7 @@ export class AccountFlows {
       const clientId = flowClientId(where, o.applicationId, caller);
       const signal = checkSignal(where, o.signal);
       const timeoutMs = checkMs(where, 'timeoutMs', o.timeoutMs, this.#settings.requestTimeoutMs);
-      if (signal?.aborted) throw ClientResultError.of('Aborted', `${where} was aborted before it started.`);
+      if (signal?.aborted) throw abortedOnStart(where, caller);
       loadProvisionalRequest()
         .then(({ requestProvisionalToken }) =>
           requestProvisionalToken({
@@ -116,7 +117,7 @@ export class AccountFlows {
       const clientId = flowClientId(where, o.applicationId, caller);
       const signal = checkSignal(where, o.signal);
       const timeoutMs = checkMs(where, 'timeoutMs', o.timeoutMs, this.#settings.authorizeTimeoutMs);
-      if (signal?.aborted) throw ClientResultError.of('Aborted', `${where} was aborted before it started.`);
+      if (signal?.aborted) throw abortedOnStart(where, caller);
       loadDevice()
         .then(({ runDeviceFlow }) =>
           runDeviceFlow({

@@ -187,19 +187,19 @@ export class Client extends EventEmitter<ClientEvents> {
    * SDK's GetToken it only returns them: hand them to `updateToken` to make the client use them.
    */
   getToken(options: GetTokenOptions): Promise<TokenResult> {
-    const caller = this.#caller();
+    const caller = this.#caller(options);
     return this.#tokenCalls().then((calls) => calls.getToken(options, caller));
   }
 
   /** Trades a refresh token for a new token set. The old refresh token dies: store the new one. */
   refreshToken(options: RefreshTokenOptions): Promise<TokenResult> {
-    const caller = this.#caller();
+    const caller = this.#caller(options);
     return this.#tokenCalls().then((calls) => calls.refreshToken(options, caller));
   }
 
   /** Revokes an access or refresh token, which ends the whole grant (RFC 7009). */
   revokeToken(options: RevokeTokenOptions): Promise<void> {
-    const caller = this.#caller();
+    const caller = this.#caller(options);
     return this.#tokenCalls().then((calls) => calls.revokeToken(options, caller));
   }
 
@@ -361,7 +361,7 @@ export class Client extends EventEmitter<ClientEvents> {
    * (`ERR_AUTHORIZE_TIMEOUT`). Once it resolves the client holds the access token, as after `updateToken`.
    */
   getTokenFromDevice(options: GetTokenFromDeviceOptions): Promise<TokenResult> {
-    const caller = this.#caller();
+    const caller = this.#caller(options);
     return this.#accountFlows()
       .then((flows) => flows.getTokenFromDevice(options, caller))
       .then(this.#adopting);
@@ -373,7 +373,7 @@ export class Client extends EventEmitter<ClientEvents> {
    * resolves the client holds the access token, as after `updateToken`.
    */
   getTokenFromDeviceProvisionalMerge(options: GetTokenFromDeviceProvisionalMergeOptions): Promise<TokenResult> {
-    const caller = this.#caller();
+    const caller = this.#caller(options);
     return this.#accountFlows()
       .then((flows) => flows.getTokenFromDeviceProvisionalMerge(options, caller))
       .then(this.#adopting);
@@ -387,7 +387,7 @@ export class Client extends EventEmitter<ClientEvents> {
    * Refusals are `HTTPError`s whose `errorCode` is one of `ProvisionalErrorCode`.
    */
   getProvisionalToken(options: GetProvisionalTokenOptions): Promise<TokenResult> {
-    const caller = this.#caller();
+    const caller = this.#caller(options);
     return this.#accountFlows()
       .then((flows) => flows.getProvisionalToken(options, caller))
       .then(this.#adopting);
@@ -399,7 +399,7 @@ export class Client extends EventEmitter<ClientEvents> {
    * GetTokenFromProvisionalMerge). A banned player gets `errorCode` 530017.
    */
   getTokenFromProvisionalMerge(options: GetTokenFromProvisionalMergeOptions): Promise<TokenResult> {
-    const caller = this.#caller();
+    const caller = this.#caller(options);
     return this.#tokenCalls().then((calls) => calls.getTokenFromProvisionalMerge(options, caller));
   }
 
@@ -425,13 +425,20 @@ export class Client extends EventEmitter<ClientEvents> {
   }
 
   /** The client as this call finds it, for checks that run once the call's module has loaded. */
-  #caller(): CallerState {
+  #caller(options: unknown): CallerState {
     const closed = this.#closed;
+    let signal: unknown;
+    try {
+      signal = (options as { signal?: unknown } | null | undefined)?.signal;
+    } catch {
+      signal = undefined; // options the checks refuse (a revoked proxy): they say why
+    }
     return {
       ensureOpen: (where) => {
         if (closed) this.#ensureOpen(where);
       },
       applicationId: closed ? undefined : this.getApplicationId(),
+      abortedAtCall: signal instanceof AbortSignal && signal.aborted,
     };
   }
 

@@ -265,4 +265,6 @@ export interface CallerState {
   ensureOpen(where: string): void;
   /** The client's application id when the call was made, undefined when none was set. */
   applicationId: string | undefined;
+  /** Whether the call's `signal` had fired already when the call was made (else it fired while the module loaded). */
+  abortedAtCall: boolean;
 }

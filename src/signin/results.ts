@@ -6,9 +6,18 @@ import { toResult } from './args.js';
 import { ClientResultError } from '../shared/errors.js';
 import { redactedError } from '../shared/redact.js';
 import type { NativeResult } from './native.js';
+import type { CallerState } from './options.js';
 
 export function failure(result: NativeResult, code?: string): ClientResultError {
   return new ClientResultError({ ...toResult(result), code });
+}
+
+/**
+ * The error of a call whose signal had fired when its module came to run it: before it started,
+ * or by the signal when that fired after the call was made, while the module loaded.
+ */
+export function abortedOnStart(where: string, caller: CallerState): ClientResultError {
+  return ClientResultError.of('Aborted', caller.abortedAtCall ? `${where} was aborted before it started.` : `${where} was aborted by the AbortSignal.`);
 }
 
 /** Marks an `openUrl` error that means the service refused the authorize request for certain. */

@@ -17,7 +17,7 @@ import {
   type RevokeTokenOptions,
   type TokenResult,
 } from './options.js';
-import { failure } from './results.js';
+import { abortedOnStart, failure } from './results.js';
 import { loadTokenEndpoint } from './lazy-flows.js';
 import type { RequestContext, TokenResponse, TokenTransport, TransportOptions } from './token-endpoint.js';
 
@@ -126,7 +126,7 @@ export class TokenCalls {
       const timeoutMs = checkMs(where, 'timeoutMs', o.timeoutMs, this.#requestTimeoutMs);
       const grantOf = prepare(o, app);
       if (signal?.aborted) {
-        reject(ClientResultError.of('Aborted', `${where} was aborted before it started.`));
+        reject(abortedOnStart(where, caller));
         return;
       }
       const context: RequestContext = { signal, timeoutMs };

@@ -722,6 +722,18 @@ describe('network failures', () => {
     }
   });
 
+  // The token calls load with the first of them: a signal fired right after the call fires while
+  // they load, and the call says so as it would a signal fired during the request.
+  it('send nothing when the signal aborts right after the call, and say the signal ended them', async () => {
+    const ep = await serve(hang);
+    const client = ep.client();
+    const controller = new AbortController();
+    const pending = rejected<ClientResultError>(client.refreshToken({ refreshToken: REFRESH_TOKEN, signal: controller.signal }));
+    controller.abort();
+    expect(await pending).toMatchObject({ type: 'Aborted', code: 'ERR_ABORTED', message: 'client.refreshToken was aborted by the AbortSignal.' });
+    expect(ep.requests).toEqual([]);
+  });
+
   it('stop requests in flight when the client is closed', async () => {
     const ep = await serve(hang);
     const client = ep.client({ requestTimeoutMs: 600_000 });
