@@ -73,7 +73,8 @@ export function dispatch(
           : `${context.method} ${context.route} answered with ${Number(declared)} bytes, more than ${max}; raise maxResponseBytes if that is expected.`,
         context,
       );
-      abortRequest?.(error);
+      // Only onHeaders and onData find an answer too large, and undici calls onConnect before them.
+      abortRequest!(error);
       fail(error);
       return false;
     };
@@ -84,10 +85,11 @@ export function dispatch(
         abortRequest = abort;
         if (cancel.reason !== undefined) abort(cancel.error());
       },
-      onHeaders(status: number, raw: Buffer[] | string[] | null): boolean {
+      // undici hands the raw headers over as an array, for every answer (informational ones too).
+      onHeaders(status: number, raw: Buffer[] | string[]): boolean {
+        // An informational answer (103 Early Hints, …) comes before the real one: its headers are not the answer's.
         if (status < 200) return true;
         response.status = status;
-        if (raw === null) return true;
         for (let i = 0; i + 1 < raw.length; i += 2) {
           const name = raw[i]!.toString().toLowerCase();
           if (name === 'content-length') {

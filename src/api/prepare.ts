@@ -54,7 +54,8 @@ export function prepareRequest(s: Internals, call: ApiRequest, options: RequestO
   // The question that learns the application counts under the credential's own key.
   const application = s.application ?? (call.route === AUTHORIZATION_ROUTE ? s.identity : '');
   const scope: RateLimitScope = { identity: s.identity, application, address: s.address, route: `${call.method} ${call.route}`, major };
-  const json = call.body === undefined ? undefined : JSON.stringify(call.body);
+  // JSON.stringify answers undefined for an undefined body: the call then sends none.
+  const json = JSON.stringify(call.body) as string | undefined;
   let body: string | Buffer | undefined = json;
   let headers: Record<string, string>;
   if (call.files === undefined) {
@@ -153,7 +154,7 @@ export function checkFiles(where: string, name: string, files: unknown): Array<{
     const contentType = item.contentType === undefined ? 'application/octet-stream' : checkString(where, `${name}[${i}].contentType`, item.contentType, true);
     if (contentType.length > 256 || !MEDIA_TYPE.test(contentType))
       throw argumentError('value', where, `${name}[${i}].contentType`, "a media type such as 'image/png'", contentType);
-    return { name: fileName, data: typeof data === 'string' ? Buffer.from(data, 'utf8') : data, contentType };
+    return { name: fileName, data: typeof data === 'string' ? Buffer.from(data) : data, contentType };
   });
 }
 
