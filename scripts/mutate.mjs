@@ -116,6 +116,11 @@ export const MODULES = {
       // Injected server errors (counted down, Retry-After, a dropped connection) and the authorize error page.
       'test/lobbies/server-errors.test.ts',
       'test/emulator/authorize.test.ts',
+      // The typed errors (closed, openUrl with and without a cause, damaged dataDir, no gateway) and the endpoint URL check.
+      'test/emulator/open-url.test.ts',
+      'test/emulator/state-damage.test.ts',
+      'test/gateway/protocol.test.ts',
+      'test/emulator/endpoint-urls.test.ts',
     ],
   },
   // The limits' edges with small numbers and a moved clock; rate-limits-full.test.ts (thousands of

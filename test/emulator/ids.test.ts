@@ -48,4 +48,23 @@ describe('ids', () => {
     emulator = await startEmulator({ dataDir: dir, clock: () => T0 - 3_600_000 });
     expect(BigInt((await emulator.createGuild()).id)).toBeGreaterThan(saved);
   });
+
+  it('stay above every saved id whatever order the saved kinds load in', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'emulator-ids-'));
+    let now = T0;
+    emulator = await startEmulator({ dataDir: dir, clock: () => now });
+    const guild = BigInt((await emulator.createGuild()).id);
+    now += 3_600_000; // the lobby an hour later: its id is the highest, though lobbies load before guilds
+    const res = await fetch(`${emulator.apiBase}/lobbies`, {
+      method: 'POST',
+      headers: { authorization: `Bot ${emulator.botToken}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(res.status).toBe(201);
+    const lobby = BigInt(((await res.json()) as { id: string }).id);
+    expect(lobby).toBeGreaterThan(guild);
+    await emulator.close();
+    emulator = await startEmulator({ dataDir: dir, clock: () => T0 - 3_600_000 });
+    expect(BigInt((await emulator.createGuild()).id)).toBeGreaterThan(lobby);
+  });
 });

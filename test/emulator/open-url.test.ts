@@ -3,8 +3,9 @@
 // typed error (status and page text, no secrets) on error pages, foreign URLs, an absent
 // listener, a missing handler, timeouts, aborts and a closed emulator.
 import { createServer, type Server } from 'node:http';
+import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EmulatorOpenUrlError, startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { EmulatorClosedError, EmulatorOpenUrlError, startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { authorizeUrl, pkce, postForm } from './helpers.js';
 
 let emulator: Emulator;
@@ -88,6 +89,9 @@ describe('openUrl', () => {
     expect(error).toBeInstanceOf(EmulatorOpenUrlError);
     expect(error).toMatchObject({ code: 'ERR_EMULATOR_OPEN_URL', message: expect.stringContaining('onCustomScheme') });
     expect((error as Error).message).not.toMatch(/code=|state-123/);
+    // It has no cause, and shows none: util.inspect would print one set to undefined.
+    expect('cause' in (error as Error)).toBe(false);
+    expect(inspect(error)).not.toContain('[cause]');
   });
 
   it('rejects with the status and text of an error page', async () => {
@@ -101,7 +105,9 @@ describe('openUrl', () => {
 
   it('refuses URLs that are not this emulator', async () => {
     await expect(emulator.openUrl('https://discord.com/oauth2/authorize?client_id=1')).rejects.toThrow(/only drives this emulator/);
-    await expect(emulator.openUrl('not a url')).rejects.toThrow(EmulatorOpenUrlError);
+    await expect(emulator.openUrl('not a url')).rejects.toThrow(
+      expect.objectContaining({ code: 'ERR_EMULATOR_OPEN_URL', message: 'openUrl needs an absolute URL; pass the authorize URL your client built.' }),
+    );
   });
 
   it('says so when nothing listens on the loopback redirect', async () => {
@@ -128,8 +134,22 @@ describe('openUrl', () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
+  it('rejects at once when its signal is already aborted, keeping the reason as the cause', async () => {
+    const reason = new Error('The player closed the window.');
+    const error = await emulator.openUrl(authorizeUrl(emulator), { signal: AbortSignal.abort(reason) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EmulatorOpenUrlError);
+    expect(error).toMatchObject({ code: 'ERR_EMULATOR_OPEN_URL', message: 'openUrl was aborted while loading the authorize page.' });
+    expect((error as Error).cause).toBe(reason);
+  });
+
   it('rejects with EmulatorClosedError after close()', async () => {
     await emulator.close();
-    await expect(emulator.openUrl(authorizeUrl(emulator))).rejects.toMatchObject({ code: 'ERR_EMULATOR_CLOSED' });
+    const error = await emulator.openUrl(authorizeUrl(emulator)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EmulatorClosedError);
+    expect(error).toMatchObject({
+      name: 'EmulatorClosedError',
+      code: 'ERR_EMULATOR_CLOSED',
+      message: 'Cannot open a URL: the emulator is closed. Start a new one with startEmulator().',
+    });
   });
 });

@@ -190,6 +190,12 @@ describe('emulator.reset()', () => {
     const emulator = await start();
     await emulator.close();
     expect(() => emulator.reset()).toThrow(EmulatorClosedError);
+    expect(() => emulator.reset()).toThrow(
+      expect.objectContaining({
+        code: 'ERR_EMULATOR_CLOSED',
+        message: 'Cannot reset the emulator: the emulator is closed. Start a new one with startEmulator().',
+      }),
+    );
   });
 
   it('with dataDir, deletes the saved state too: a restart finds the world of an empty directory', async () => {

@@ -66,13 +66,9 @@ export interface ResolvedOptions {
 /** An endpoint the emulator POSTs to: an absolute http(s) URL, returned normalised. */
 export function checkEndpointHref(where: string, name: string, value: unknown): string {
   const url = checkString(where, name, value);
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch {
-    parsed = undefined;
-  }
-  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.hostname === '') {
+  // An http(s) URL that parses always has a host name: the URL parser refuses one without.
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
     throw argumentError('value', where, name, 'an absolute http(s) URL such as "http://127.0.0.1:8080/interactions"', url);
   }
   return parsed.href;

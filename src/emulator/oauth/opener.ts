@@ -74,12 +74,13 @@ function withTimeout<T>(work: Promise<T>, timeoutMs: number, signal: AbortSignal
       signal?.removeEventListener('abort', onAbort);
       fn();
     };
-    if (signal?.aborted) return onAbort();
-    signal?.addEventListener('abort', onAbort, { once: true });
+    // Handled first: aborted or timed out, the work fails later too, and that must not go unhandled.
     work.then(
       (value) => settle(() => resolve(value)),
       (err: unknown) => settle(() => reject(err)),
     );
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
 
