@@ -195,6 +195,11 @@ describe('provisional tokens against a hostile service', () => {
       { code: 530001, message: 'bad ticket' },
       'HTTP 401 and code 530001: bad ticket. Get a fresh token from the identity provider and try again.',
     ],
+    [
+      'a message of more than 300 characters (its first 300)',
+      { code: 530001, message: 'x'.repeat(400) },
+      `HTTP 401 and code 530001: ${'x'.repeat(300)}. Get a fresh token from the identity provider and try again.`,
+    ],
     ['neither', {}, 'HTTP 401. Check the application id and the external auth type and token.'],
     ['a message that is not a string', { code: 0, message: 5 }, 'HTTP 401. Check the application id and the external auth type and token.'],
   ])('says what a refusal with %s said, and what to do', async (_what, body, said) => {

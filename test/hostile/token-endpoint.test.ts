@@ -77,7 +77,7 @@ function exactly(size: number, chunked: boolean): Answer {
 }
 
 describe('where the requests go', () => {
-  it('posts a refresh to <apiBase>/oauth2/token as a form, and a revocation to <apiBase>/oauth2/token/revoke', async () => {
+  it('posts a refresh to <apiBase>/oauth2/token as a form asking for JSON, and a revocation to <apiBase>/oauth2/token/revoke', async () => {
     const ep = await serve(json(200, GOOD));
     const client = new Client({ applicationId: '1234', webBase: ep.base, apiBase: `${ep.base}/api/v10` });
     try {
@@ -86,9 +86,9 @@ describe('where the requests go', () => {
     } finally {
       client.close();
     }
-    expect(ep.requests.map((r) => [r.method, r.path, r.contentType])).toEqual([
-      ['POST', '/api/v10/oauth2/token', 'application/x-www-form-urlencoded;charset=UTF-8'],
-      ['POST', '/api/v10/oauth2/token/revoke', 'application/x-www-form-urlencoded;charset=UTF-8'],
+    expect(ep.requests.map((r) => [r.method, r.path, r.contentType, r.accept])).toEqual([
+      ['POST', '/api/v10/oauth2/token', 'application/x-www-form-urlencoded;charset=UTF-8', 'application/json'],
+      ['POST', '/api/v10/oauth2/token/revoke', 'application/x-www-form-urlencoded;charset=UTF-8', 'application/json'],
     ]);
     expect(Object.fromEntries(ep.requests[0]!.params)).toEqual({ grant_type: 'refresh_token', refresh_token: REFRESH_TOKEN, client_id: '1234' });
     expect(Object.fromEntries(ep.requests[1]!.params)).toEqual({ token: REFRESH_TOKEN, client_id: '1234' });

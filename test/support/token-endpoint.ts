@@ -11,6 +11,8 @@ export interface Seen {
   method: string;
   path: string;
   contentType: string;
+  /** The media types the client said it reads. */
+  accept: string;
   params: URLSearchParams;
   /** Resolves when the client's connection of this request closes. */
   closed: Promise<void>;
@@ -52,6 +54,7 @@ export async function startTokenEndpoint(host = '127.0.0.1'): Promise<TokenEndpo
         method: req.method ?? '',
         path: req.url ?? '',
         contentType: req.headers['content-type'] ?? '',
+        accept: req.headers.accept ?? '',
         params: new URLSearchParams(Buffer.concat(chunks).toString('utf8')),
         closed,
       };
