@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { closedPort } from '../support/network.js';
 
 let emulator: Emulator | undefined;
 const servers: Server[] = [];
@@ -15,15 +16,6 @@ afterEach(async () => {
   await emulator?.close();
   emulator = undefined;
 });
-
-/** A port that was free a moment ago and has nothing listening on it now. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** An endpoint on 127.0.0.1 answering with `handler` (or never, when it is undefined). */
 async function endpoint(handler?: (body: string) => { status: number; body: string }): Promise<string> {

@@ -1,9 +1,9 @@
 // The URLs the emulator POSTs to: an application's interactionsEndpointUrl and eventWebhooksUrl
 // (startEmulator options), emulator.setInteractionsEndpoint and emulator.setEventWebhooksUrl. Each
 // takes an absolute http or https URL and refuses anything else with an argument error naming it.
-import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { closedPort } from '../support/network.js';
 
 const APP = '1234567890123456789';
 const EXPECTED = 'an absolute http(s) URL such as "http://127.0.0.1:8080/interactions"';
@@ -13,15 +13,6 @@ afterEach(async () => {
   await emulator?.close();
   emulator = undefined;
 });
-
-/** A port that was free a moment ago and has nothing listening on it now. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('an endpoint URL', () => {
   it.each(['http', 'https'])('is kept and used when it is an absolute %s URL', async (scheme) => {
