@@ -18,7 +18,7 @@ import {
   type TokenResult,
 } from './options.js';
 import { abortedOnStart, failure } from './results.js';
-import { loadTokenEndpoint } from './lazy-flows.js';
+import { loadOnce, loadTokenEndpoint } from './lazy-flows.js';
 import type { RequestContext, TokenResponse, TokenTransport, TransportOptions } from './token-endpoint.js';
 
 /** What a token request under way rejects with when the client is closed. */
@@ -27,9 +27,16 @@ const CLOSED = () => ClientResultError.of('ClientDestroyed', 'The client was clo
 export class TokenCalls {
   readonly #native: NativeClient;
   readonly #transportOptions: TransportOptions;
-  /** Made by the first request (its module loads then, not with the package). */
-  #transport: Promise<TokenTransport> | undefined;
   #closed = false;
+  #transportLoaded: TokenTransport | undefined;
+  /** The transport, made by the first request (its module loads then, not with the package); a load that failed is tried again by the next. */
+  readonly #transportOf = loadOnce(() =>
+    loadTokenEndpoint().then(({ TokenTransport }) => {
+      const transport = new TokenTransport(this.#transportOptions);
+      if (this.#closed) transport.close();
+      return (this.#transportLoaded = transport);
+    }),
+  );
   readonly #requestTimeoutMs: number;
   // Token requests under way: each ends its call with ClientDestroyed when close() runs.
   readonly #inFlight = new Set<() => void>();
@@ -174,28 +181,11 @@ export class TokenCalls {
     });
   }
 
-  #transportOf(): Promise<TokenTransport> {
-    this.#transport ??= loadTokenEndpoint().then(
-      ({ TokenTransport }) => {
-        const transport = new TokenTransport(this.#transportOptions);
-        if (this.#closed) transport.close();
-        return transport;
-      },
-      (error: unknown) => {
-        this.#transport = undefined; // the next request loads it again
-        throw error;
-      },
-    );
-    return this.#transport;
-  }
-
   /** Aborts the requests in flight and ends their calls with ClientDestroyed. */
   close(): void {
     this.#closed = true;
-    this.#transport?.then(
-      (transport) => transport.close(),
-      () => undefined, // it never loaded: nothing is in flight
-    );
+    // One still loading is closed as it is made (it sees #closed).
+    this.#transportLoaded?.close();
     const ending = [...this.#inFlight];
     this.#inFlight.clear();
     for (const end of ending) end();
