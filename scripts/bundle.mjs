@@ -98,12 +98,13 @@ const signInChunk = output.find((file) => file.type === 'chunk' && file.name ===
 if (!signInChunk) throw new Error('bundle: no sign-in chunk was written');
 const signInPath = path.join(cjsDir, signInChunk.fileName);
 const indexPath = path.join(cjsDir, 'index.js');
+/** `require(...)` of `file`, written in a file of the folder `fromDir`. */
+const requireOf = (fromDir, file) => {
+  const spec = path.relative(fromDir, file).split(path.sep).join('/');
+  return `require(${JSON.stringify(spec.startsWith('.') ? spec : `./${spec}`)})`;
+};
 /** `require("./x")` of one folder's file, as the same file is named from another folder. */
-const moveRequires = (code, from, to) =>
-  code.replace(/require\("(\.\.?\/[^"]+)"\)/g, (whole, spec) => {
-    const target = path.relative(to, path.resolve(from, spec)).split(path.sep).join('/');
-    return `require(${JSON.stringify(target.startsWith('.') ? target : `./${target}`)})`;
-  });
+const moveRequires = (code, from, to) => code.replace(/require\("(\.\.?\/[^"]+)"\)/g, (whole, spec) => requireOf(to, path.resolve(from, spec)));
 // The entry's "use strict" goes first in the file, where it is a directive for all of it.
 const STRICT = '"use strict";';
 const entryFile = readFileSync(indexPath, 'utf8');
@@ -121,11 +122,9 @@ for (const file of output) {
   const full = path.join(cjsDir, file.fileName);
   if (file.type !== 'chunk' || full === indexPath || full === signInPath) continue;
   const code = readFileSync(full, 'utf8');
-  const spec = path.relative(path.dirname(full), signInPath).split(path.sep).join('/');
-  const required = `require(${JSON.stringify(spec.startsWith('.') ? spec : `./${spec}`)})`;
+  const required = requireOf(path.dirname(full), signInPath);
   if (!code.includes(required)) continue;
-  const toIndex = path.relative(path.dirname(full), indexPath).split(path.sep).join('/');
-  writeFileSync(full, code.replaceAll(required, `require(${JSON.stringify(toIndex.startsWith('.') ? toIndex : `./${toIndex}`)})[${SIGN_IN_EXPORTS}]`));
+  writeFileSync(full, code.replaceAll(required, `${requireOf(path.dirname(full), indexPath)}[${SIGN_IN_EXPORTS}]`));
 }
 
 // tsc's per-file JavaScript is now dead weight in the tarball: keep the bundles and the .d.ts files.
