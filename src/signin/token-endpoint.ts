@@ -508,12 +508,12 @@ export class TokenTransport {
     } catch (error) {
       // An abort with a reason of the caller's own arrives in no recognisable shape: ask the signals.
       if (context.signal?.aborted || this.#closing.signal.aborted) return aborted;
-      const refused = causeChain(error).find((e): e is RefusedResponse => e instanceof RefusedResponse);
-      if (refused) return { ok: false, failure: { outcome: 'invalid', status: refused.status, message: refused.message } };
       if (isNetworkFailure(error)) {
         if (exchange.timedOut) context.timedOut = true;
         return { ok: false, failure: { outcome: 'network', message: redact(describeNetworkError(error, timeoutMs), secrets) } };
       }
+      // A 200 the check refused (RefusedResponse: the status it came with and why), or a body that
+      // could not be read: an answer this client cannot use.
       return { ok: false, failure: { outcome: 'invalid', status: exchange.status, message: redact((error as Error)?.message ?? String(error), secrets) } };
     }
   }
