@@ -16,7 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { globToRegExp, MODULES, mutates } from './lib/mutation-modules.mjs';
+import { MODULES, mutateGlobs, mutates } from './lib/mutation-modules.mjs';
 import { entriesFor, formatScore, readEquivalents, scoreReport } from './lib/mutation-score.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -80,11 +80,10 @@ if (entry === undefined) {
 const tests = entry.tests.filter((file) => existsSync(path.join(root, file)));
 const missing = entry.tests.filter((file) => !tests.includes(file));
 if (missing.length > 0) console.warn(`Left out (no such test file): ${missing.join(', ')}`);
-// Only globs that match: after a split the old name may be gone, and Stryker refuses an empty glob.
 const sources = readdirSync(path.join(root, 'src'), { recursive: true }).map((file) => `src/${String(file).split(path.sep).join('/')}`);
-const mutate = entry.mutate.filter((glob) => sources.some((file) => globToRegExp(glob).test(file)));
-if (mutate.length === 0) {
-  console.error(`None of ${entry.mutate.join(', ')} matches a file: update the table in scripts/mutate.mjs.`);
+const mutate = mutateGlobs(entry.mutate, sources);
+if (mutate === undefined) {
+  console.error(`None of ${entry.mutate.join(', ')} matches a file: update the table in scripts/lib/mutation-modules.mjs.`);
   process.exit(2);
 }
 // A --mutate among the flags narrows the run (to a line range, say); otherwise the module's files.

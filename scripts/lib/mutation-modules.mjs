@@ -149,3 +149,14 @@ export function mutates(moduleName, file) {
   const excluded = globs.filter((glob) => glob.startsWith('!')).some((glob) => globToRegExp(glob.slice(1)).test(file));
   return !excluded && globs.some((glob) => !glob.startsWith('!') && globToRegExp(glob).test(file));
 }
+
+/**
+ * The globs of a module to give Stryker as `--mutate`, for the files `sources` holds: only those
+ * that match (after a split the old name may be gone, and Stryker refuses an empty glob), and
+ * every `!` glob whatever it matches (dropped, it would let its files in). Undefined when no glob
+ * that takes files in matches one.
+ */
+export function mutateGlobs(globs, sources) {
+  const kept = globs.filter((glob) => glob.startsWith('!') || sources.some((file) => globToRegExp(glob).test(file)));
+  return kept.some((glob) => !glob.startsWith('!')) ? kept : undefined;
+}
