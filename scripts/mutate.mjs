@@ -72,7 +72,8 @@ if (first === '--score') {
 }
 if (first === undefined || first.startsWith('-')) process.exit(run(process.argv.slice(2), {}));
 
-const entry = MODULES[first.replace(/^src\//, '').replace(/\.ts$/, '')];
+const moduleName = first.replace(/^src\//, '').replace(/\.ts$/, '');
+const entry = MODULES[moduleName];
 if (entry === undefined) {
   console.error(`There is no mutation module '${first}'.\n${usage()}`);
   process.exit(2);
@@ -93,6 +94,8 @@ const slug = first
   .replace(/\.ts$/, '')
   .replace(/\//g, '-');
 const reportPath = path.join(root, 'build', 'mutation', `${slug}.json`);
-const status = run(flags, { MUTATION_TEST_FILES: tests.join(','), MUTATION_REPORT: reportPath, MUTATION_TEMP_DIR: `build/stryker-tmp-${slug}` });
-if (status === 0 && existsSync(reportPath)) printScore(reportPath, { moduleName: first.replace(/^src\//, '').replace(/\.ts$/, '') });
+// The files it mutates, for the tests' setup to load before any test (test/support/mutation-preload.ts).
+const mutated = sources.filter((file) => file.endsWith('.ts') && mutates(moduleName, file));
+const status = run(flags, { MUTATION_TEST_FILES: tests.join(','), MUTATION_SOURCES: mutated.join(','), MUTATION_REPORT: reportPath, MUTATION_TEMP_DIR: `build/stryker-tmp-${slug}` });
+if (status === 0 && existsSync(reportPath)) printScore(reportPath, { moduleName });
 process.exit(status);
