@@ -73,9 +73,25 @@ const REPORT = {
 };
 
 const EQUIVALENTS = [
-  { module: 'example', file: FILE, in: 'sweep', mutator: 'EqualityOperator', original: 'end <= now', replacement: 'end < now' },
+  {
+    module: 'example',
+    file: FILE,
+    in: 'sweep',
+    line: 'if (end <= now) windows.delete(key);',
+    mutator: 'EqualityOperator',
+    original: 'end <= now',
+    replacement: 'end < now',
+  },
   // Listed, yet the run detected it: the listing is wrong.
-  { module: 'example', file: FILE, in: 'sweep', mutator: 'BlockStatement', original: '{ if (end <= now) windows.delete(key); }', replacement: '{}' },
+  {
+    module: 'example',
+    file: FILE,
+    in: 'sweep',
+    line: 'for (const [key, end] of windows) {',
+    mutator: 'BlockStatement',
+    original: '{ if (end <= now) windows.delete(key); }',
+    replacement: '{}',
+  },
 ];
 
 describe('a mutant’s place', () => {
@@ -89,7 +105,14 @@ describe('a mutant’s place', () => {
 
   it('is keyed by its text with whitespace folded, so a reformatted block keeps its key', () => {
     const key = score.mutantKey(FILE, SOURCE, REPORT.files[FILE].mutants[3]);
-    expect(key).toEqual({ file: FILE, in: 'sweep', mutator: 'BlockStatement', original: '{ if (end <= now) windows.delete(key); }', replacement: '{}' });
+    expect(key).toEqual({
+      file: FILE,
+      in: 'sweep',
+      line: 'for (const [key, end] of windows) {',
+      mutator: 'BlockStatement',
+      original: '{ if (end <= now) windows.delete(key); }',
+      replacement: '{}',
+    });
     expect(score.keyText(`a\n\n   b\tc ${'x'.repeat(300)}`)).toHaveLength(160);
   });
 });
@@ -107,6 +130,52 @@ describe('the score of a report', () => {
       ['NAME', '""', 'NoCoverage'],
     ]);
     expect(result.killedButListed.map((m) => [m.in, m.mutator])).toEqual([['sweep', 'BlockStatement']]);
+  });
+
+  it('tells apart the same change on two lines of one function by the line', () => {
+    const twice = 'export function f(a: boolean) {\n  const x = { ok: false };\n  const y = { done: false };\n  return a ? x : y;\n}';
+    const falseAt = (text: string) => {
+      const offset = twice.indexOf(text) + text.indexOf('false');
+      const before = twice.slice(0, offset).split('\n');
+      const start = { line: before.length, column: before[before.length - 1].length + 1 };
+      return { mutatorName: 'BooleanLiteral', replacement: 'true', status: 'Survived', location: { start, end: { ...start, column: start.column + 5 } } };
+    };
+    const report = { files: { [FILE]: { source: twice, mutants: [falseAt('{ ok: false }'), falseAt('{ done: false }')] } } };
+    const listing = [
+      { module: 'example', file: FILE, in: 'f', line: 'const x = { ok: false };', mutator: 'BooleanLiteral', original: 'false', replacement: 'true' },
+    ];
+    const result = score.scoreReport(report, listing);
+    expect(result.listed).toBe(1);
+    expect(result.unlisted.map((m) => m.lineText)).toEqual(['const y = { done: false };']);
+    expect(score.stillInSource(listing[0], twice)).toBe(true);
+    expect(score.stillInSource({ ...listing[0], line: 'const z = { ok: false };' }, twice)).toBe(false);
+  });
+
+  it('tells apart the same change twice on one line by which occurrence it is (nth, from the second)', () => {
+    const pair = 'export function g() {\n  return [false, false];\n}';
+    const at = (offset: number) => ({
+      mutatorName: 'BooleanLiteral',
+      replacement: 'true',
+      status: 'Survived',
+      location: { start: { line: 2, column: offset + 1 }, end: { line: 2, column: offset + 6 } },
+    });
+    const line = pair.split('\n')[1];
+    const report = { files: { [FILE]: { source: pair, mutants: [at(line.indexOf('false')), at(line.lastIndexOf('false'))] } } };
+    const second = {
+      module: 'example',
+      file: FILE,
+      in: 'g',
+      line: 'return [false, false];',
+      nth: 2,
+      mutator: 'BooleanLiteral',
+      original: 'false',
+      replacement: 'true',
+    };
+    const result = score.scoreReport(report, [second]);
+    expect(result.listed).toBe(1);
+    expect(result.unlisted.map((m) => [m.column, m.nth])).toEqual([[11, undefined]]);
+    expect(score.stillInSource(second, pair)).toBe(true);
+    expect(score.stillInSource({ ...second, nth: 3 }, pair)).toBe(false);
   });
 
   it('is printed with the goal, each unlisted survivor and each contradicted listing', () => {
@@ -127,14 +196,7 @@ describe('the score of a report', () => {
     expect(printed).toContain('Mutation score of example:');
     expect(printed).toContain('Survivors neither killed nor listed (3)');
     const entries = JSON.parse(printed.slice(printed.indexOf('[\n')));
-    expect(entries).toContainEqual({
-      module: 'example',
-      file: FILE,
-      in: 'sweep',
-      mutator: 'EqualityOperator',
-      original: 'end <= now',
-      replacement: 'end < now',
-    });
+    expect(entries).toContainEqual(EQUIVALENTS[0]);
     expect(entries).toHaveLength(3);
   });
 
@@ -172,7 +234,15 @@ describe('docs/mutation-equivalents.json', () => {
   it('lists each mutant once, of a module and a file that module mutates', () => {
     const seen = new Set<string>();
     for (const entry of listing()) {
-      const id = JSON.stringify([entry.file, entry.in, entry.mutator, score.keyText(entry.original), score.keyText(entry.replacement)]);
+      const id = JSON.stringify([
+        entry.file,
+        entry.in,
+        score.keyText(entry.line),
+        entry.nth ?? 1,
+        entry.mutator,
+        score.keyText(entry.original),
+        score.keyText(entry.replacement),
+      ]);
       expect(seen.has(id), `listed twice: ${id}`).toBe(false);
       seen.add(id);
       expect(Object.keys(modules.MODULES), entry.module).toContain(entry.module);
@@ -185,7 +255,7 @@ describe('docs/mutation-equivalents.json', () => {
       const file = path.join(projectRoot, entry.file);
       return !existsSync(file) || !score.stillInSource(entry, readFileSync(file, 'utf8'));
     });
-    expect(stale.map((entry) => score.describeMutant({ ...entry, line: 0, column: 0, status: 'listed' }))).toEqual([]);
+    expect(stale.map((entry) => score.describeMutant({ ...entry, lineText: entry.line, line: 0, column: 0, status: 'listed' }))).toEqual([]);
   });
 
   it('gives each listing its reason: the module’s section of docs/mutation-equivalents.md names the place', () => {
@@ -202,9 +272,9 @@ describe('docs/mutation-equivalents.json', () => {
 
   it('refuses an entry without one of its fields, saying which', () => {
     const bad = path.join(work, 'bad.json');
-    writeFileSync(bad, JSON.stringify([{ module: 'example', file: FILE, in: 'sweep', mutator: 'EqualityOperator', original: 'end <= now' }]));
+    writeFileSync(bad, JSON.stringify([{ ...EQUIVALENTS[0], replacement: undefined }]));
     expect(() => score.readEquivalents(bad)).toThrow(
-      /entry 0 has no string 'replacement'; each entry names module, file, in, mutator, original and replacement/,
+      /entry 0 has no string 'replacement'; each entry names module, file, in, line, mutator, original and replacement/,
     );
   });
 });

@@ -2,6 +2,10 @@
 export interface MutantKey {
   file: string;
   in: string;
+  /** The text of the line the mutant starts on, whitespace folded. */
+  line: string;
+  /** Which occurrence of the same text on an equal line of the same place, when not the first. */
+  nth?: number;
   mutator: string;
   original: string;
   replacement: string;
@@ -9,7 +13,9 @@ export interface MutantKey {
 export interface Equivalent extends MutantKey {
   module: string;
 }
-export interface ScoredMutant extends MutantKey {
+export interface ScoredMutant extends Omit<MutantKey, 'line'> {
+  /** The text of the line it starts on (the key's `line`). */
+  lineText: string;
   line: number;
   column: number;
   status: string;

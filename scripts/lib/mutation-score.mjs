@@ -67,25 +67,33 @@ export function placeName(fileName, source, line, column) {
   return names.join('.');
 }
 
-/** The key of one mutant of a report's file: where it is, which mutator, what it replaced and with what. */
+/** The key of one mutant of a report's file: where it is (place and line), which mutator, what it replaced and with what. */
 export function mutantKey(fileName, source, mutant) {
   const lines = source.split('\n');
   const { start, end } = mutant.location;
   const from = lines.slice(0, start.line - 1).reduce((sum, text) => sum + text.length + 1, 0) + start.column - 1;
   const to = lines.slice(0, end.line - 1).reduce((sum, text) => sum + text.length + 1, 0) + end.column - 1;
-  return {
+  const key = {
     file: fileName,
     in: placeName(fileName, source, start.line, start.column),
+    // The line it starts on tells apart the same change made in two places of one function
+    // (`false` made `true` in two object literals, say), of which one may be killed.
+    line: keyText(lines[start.line - 1]),
     mutator: mutant.mutatorName,
     original: keyText(source.slice(from, to)),
     replacement: keyText(mutant.replacement ?? ''),
   };
+  // The same text on the same line twice (or on two equal lines of one function): which one.
+  const nth = occurrences(key, source).indexOf(from) + 1;
+  return nth > 1 ? { ...key, nth } : key;
 }
 
 function sameKey(entry, key) {
   return (
     entry.file === key.file &&
     entry.in === key.in &&
+    keyText(entry.line) === key.line &&
+    (entry.nth ?? 1) === (key.nth ?? 1) &&
     entry.mutator === key.mutator &&
     keyText(entry.original) === key.original &&
     keyText(entry.replacement) === key.replacement
@@ -97,9 +105,14 @@ export function readEquivalents(file = EQUIVALENTS_FILE) {
   const list = JSON.parse(readFileSync(file, 'utf8'));
   if (!Array.isArray(list)) throw new Error(`${file} must hold a JSON array of equivalent mutants.`);
   list.forEach((entry, index) => {
-    for (const field of ['module', 'file', 'in', 'mutator', 'original', 'replacement']) {
+    for (const field of ['module', 'file', 'in', 'line', 'mutator', 'original', 'replacement']) {
       if (typeof entry?.[field] !== 'string')
-        throw new Error(`${file}: entry ${index} has no string '${field}'; each entry names module, file, in, mutator, original and replacement.`);
+        throw new Error(`${file}: entry ${index} has no string '${field}'; each entry names module, file, in, line, mutator, original and replacement.`);
+    }
+    if (entry.nth !== undefined && !(Number.isInteger(entry.nth) && entry.nth >= 2)) {
+      throw new Error(
+        `${file}: entry ${index} has nth ${JSON.stringify(entry.nth)}; nth is left out for the first occurrence and is a whole number of 2 or more otherwise.`,
+      );
     }
   });
   return list;
@@ -124,7 +137,7 @@ export function scoreReport(report, equivalents) {
       const isDetected = DETECTED.has(mutant.status);
       if (!isDetected && !UNDETECTED.has(mutant.status)) continue; // ignored, static or not compiled
       const key = mutantKey(fileName, source, mutant);
-      const where = { ...key, line: mutant.location.start.line, column: mutant.location.start.column, status: mutant.status };
+      const where = { ...key, lineText: key.line, line: mutant.location.start.line, column: mutant.location.start.column, status: mutant.status };
       const isListed = equivalents.some((entry) => sameKey(entry, key));
       if (isDetected) {
         detected++;
@@ -179,7 +192,16 @@ export function entriesFor(moduleName, result) {
   const seen = new Set();
   const entries = [];
   for (const m of result.unlisted) {
-    const entry = { module: moduleName, file: m.file, in: m.in, mutator: m.mutator, original: m.original, replacement: m.replacement };
+    const entry = {
+      module: moduleName,
+      file: m.file,
+      in: m.in,
+      line: m.lineText,
+      ...(m.nth ? { nth: m.nth } : {}),
+      mutator: m.mutator,
+      original: m.original,
+      replacement: m.replacement,
+    };
     const id = JSON.stringify(entry);
     if (seen.has(id)) continue;
     seen.add(id);
@@ -188,12 +210,11 @@ export function entriesFor(moduleName, result) {
   return entries;
 }
 
-/**
- * Whether a listed equivalent still describes the code: its original text (whitespace folded)
- * occurs in its file at a place of its name. A listing whose code changed or moved says nothing.
- */
-export function stillInSource(entry, source) {
-  // The source folded as keyText folds, with each folded character's offset in the source.
+// The folded text of the last source asked for (keyText's folding), with each folded character's
+// offset in the source: a report's mutants come file by file.
+let lastFolded = { source: undefined, folded: '', offsets: [], lineStarts: [], lines: [] };
+function foldedOf(source) {
+  if (lastFolded.source === source) return lastFolded;
   let folded = '';
   const offsets = [];
   let space = false;
@@ -210,14 +231,32 @@ export function stillInSource(entry, source) {
     folded += source[i];
     offsets.push(i);
   }
-  const wanted = keyText(entry.original);
   const lineStarts = [0];
   for (let i = 0; i < source.length; i++) if (source[i] === '\n') lineStarts.push(i + 1);
+  lastFolded = { source, folded, offsets, lineStarts, lines: source.split('\n') };
+  return lastFolded;
+}
+
+/** Where a key's text starts in `source` (offsets, in source order): on a line of its `line`, in the place its `in` names. */
+function occurrences(key, source) {
+  const { folded, offsets, lineStarts, lines } = foldedOf(source);
+  const wanted = keyText(key.original);
+  const found = [];
   for (let at = folded.indexOf(wanted); at !== -1; at = folded.indexOf(wanted, at + 1)) {
     const offset = offsets[at];
     let line = lineStarts.length - 1;
     while (lineStarts[line] > offset) line--;
-    if (placeName(entry.file, source, line + 1, offset - lineStarts[line] + 1) === entry.in) return true;
+    if (keyText(lines[line]) !== keyText(key.line)) continue;
+    if (placeName(key.file, source, line + 1, offset - lineStarts[line] + 1) === key.in) found.push(offset);
   }
-  return false;
+  return found;
+}
+
+/**
+ * Whether a listed equivalent still describes the code: its original text (whitespace folded)
+ * occurs in its file on a line of its text, at a place of its name, at least `nth` times. A
+ * listing whose code changed or moved says nothing.
+ */
+export function stillInSource(entry, source) {
+  return occurrences(entry, source).length >= (entry.nth ?? 1);
 }
