@@ -66,6 +66,17 @@ export default tseslint.config(
       // Off in tests: the privacy and hardening tests turn objects into strings on purpose, to
       // check that no secret shows in what String() gives.
       '@typescript-eslint/no-base-to-string': 'off',
+      // No timed upper bound (`expect(Date.now() - started).toBeLessThan(n)`): a busy machine breaks
+      // it. A lower bound (the client waited what it was told) stays allowed.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.property.name=/^toBeLessThan(OrEqual)?$/][callee.object.callee.name='expect'][callee.object.arguments.0.type='BinaryExpression'][callee.object.arguments.0.operator='-'][callee.object.arguments.0.left.callee.property.name='now'][callee.object.arguments.0.left.callee.object.name=/^(Date|performance)$/]",
+          message:
+            'No timed upper bounds in tests: a busy machine makes them fail. Assert what ended the wait instead (the error code or sentence only that path gives, the order of events, or a wait longer than the test timeout); performance is measured in bench/.',
+        },
+      ],
     },
   },
   {

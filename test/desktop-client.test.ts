@@ -160,11 +160,11 @@ const hostile: Array<{ mode: DesktopClientMode; says: RegExp }> = [
 describe.each(hostile)("a program in mode '$mode' on the socket", ({ mode, says }) => {
   it("falls back to the browser with authorizeVia 'auto'", async () => {
     await emulator.startDesktopClient({ dir, mode });
-    const started = Date.now();
+    // Waiting on this program would last the 5-minute authorize timeout, past this test's own:
+    // reaching the browser at all shows the client gave up on it (the next test names why).
     const tokens = await newClient().signIn();
     expect(tokens.via).toBe('browser');
     expect(opened).toHaveLength(1);
-    expect(Date.now() - started).toBeLessThan(20_000);
   });
 
   it("fails with RPCError and opens no browser with authorizeVia 'desktopClient'", async () => {

@@ -473,14 +473,13 @@ describe('sign-in over a loopback redirect', () => {
     const failures: string[] = [];
     // An application id the service does not know: its authorize page is an error, not a redirect.
     harness = await startHarness({ client: { applicationId: '999999999', onOpenUrlFailed: (url) => failures.push(url) } });
-    const started = Date.now();
     const error = await rejection(harness.client.signIn({ scopes: 'identify' }));
     expect(error.type).toBe('AuthorizationFailed');
     expect(error.code).toBe('ERR_AUTHORIZATION_FAILED');
     expect(error.message).toMatch(/^The service refused the authorize request \(The authorize endpoint answered HTTP 400/);
     expect(error.cause).toMatchObject({ code: 'ERR_EMULATOR_OPEN_URL', authorizeRefused: true });
-    // Well inside the 5-minute authorize timeout it used to wait out (a wide bound, not a benchmark).
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // At once: the 5-minute authorize timeout it used to wait out is far past this test's own
+    // timeout, and would end with the timeout's type, not AuthorizationFailed.
     expect(failures).toEqual([]);
     expect(harness.client.isAuthorizing()).toBe(false);
     // The client is still usable: a later sign-in with a known application id completes.

@@ -96,16 +96,16 @@ describe('failNextToken', () => {
     const pending = postForm(emulator, { grant_type: 'refresh_token', client_id: emulator.applicationId, refresh_token: 'x' });
     const settled = pending.then(
       () => 'answered',
-      () => 'failed',
+      (error: unknown) => error,
     );
     await until(() => emulator!.requests.length === 1);
     expect(emulator.requests[0]).toEqual({ method: 'POST', path: '/api/v10/oauth2/token', grantType: 'refresh_token', status: 0 });
     const race = await Promise.race([settled, new Promise((resolve) => setTimeout(() => resolve('still pending'), 200))]);
     expect(race).toBe('still pending');
-    const started = Date.now();
+    // The request would otherwise hang for ever: that it ends at all within this test's timeout is
+    // close()'s doing, and the connection it dropped is how.
     await emulator.close();
-    expect(await settled).toBe('failed');
-    expect(Date.now() - started).toBeLessThan(10_000); // close() ended a request that would otherwise hang forever
+    expect(await settled).toEqual(connectionDropped);
   });
 
   it('destroys the socket once, then serves normally', async () => {
@@ -139,25 +139,24 @@ describe('latency', () => {
     started = Date.now();
     expect((await fetch(`${emulator.webBase}/missing`)).status).toBe(404);
     expect(Date.now() - started).toBeGreaterThanOrEqual(240);
-    // Lower bounds are safe on a busy machine; "no delay" is checked against a latency so large
-    // (60 s) that a setLatency(0) which did nothing could not pass.
+    // The lower bounds above assert the delay asked for, not speed. "No delay" is checked against
+    // a latency (60 s) longer than this test's own timeout: a setLatency(0) that did nothing could
+    // not pass.
     emulator.setLatency(60_000);
     emulator.setLatency(0);
-    started = Date.now();
-    await fetch(discovery);
-    expect(Date.now() - started).toBeLessThan(30_000);
+    expect((await fetch(discovery)).status).toBe(200);
   });
 
   it('ends a delayed answer when the emulator closes', async () => {
-    emulator = await startEmulator({ latencyMs: 20_000 });
+    // The answer would take 60 s, longer than this test's own timeout: only close() can end it in
+    // time, and the connection it dropped is how.
+    emulator = await startEmulator({ latencyMs: 60_000 });
     const settled = fetch(`${emulator.webBase}/.well-known/openid-configuration`).then(
       () => 'answered',
-      () => 'failed',
+      (error: unknown) => error,
     );
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const started = Date.now();
     await emulator.close();
-    expect(await settled).toBe('failed');
-    expect(Date.now() - started).toBeLessThan(10_000); // far below the 20 s the answer would take
+    expect(await settled).toEqual(connectionDropped);
   });
 });
