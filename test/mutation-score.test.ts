@@ -105,14 +105,8 @@ describe('a mutant’s place', () => {
 
   it('is keyed by its text with whitespace folded, so a reformatted block keeps its key', () => {
     const key = score.mutantKey(FILE, SOURCE, REPORT.files[FILE].mutants[3]);
-    expect(key).toEqual({
-      file: FILE,
-      in: 'sweep',
-      line: 'for (const [key, end] of windows) {',
-      mutator: 'BlockStatement',
-      original: '{ if (end <= now) windows.delete(key); }',
-      replacement: '{}',
-    });
+    const { module: _module, ...listed } = EQUIVALENTS[1];
+    expect(key).toEqual(listed); // the listing of the block emptied, written folded
     expect(score.keyText(`a\n\n   b\tc ${'x'.repeat(300)}`)).toHaveLength(160);
   });
 });
