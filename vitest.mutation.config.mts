@@ -6,6 +6,8 @@
 import { defineConfig } from 'vitest/config';
 
 const moduleTests = process.env.MUTATION_TEST_FILES?.split(',').filter((file) => file !== '');
+// The module's mutated files, loaded before any test (test/support/mutation-preload.ts says why).
+const preload = process.env.MUTATION_SOURCES ? ['test/support/mutation-preload.ts'] : [];
 
 export default defineConfig({
   test: {
@@ -32,6 +34,7 @@ export default defineConfig({
       'test/tokens/privacy.test.ts',
       'test/tokens/memory-store.test.ts',
     ],
+    setupFiles: preload,
     // Mutants that hang a loopback server or a wait are reported as timed out, not left running.
     teardownTimeout: 10_000,
     testTimeout: 30_000,

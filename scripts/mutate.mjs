@@ -5,149 +5,21 @@
 //   npm run mutate -- emulator/ratelimit --concurrency 2
 //   npm run mutate -- rules/lobbies --mutate src/rules/lobbies.ts:300-451   (a line range of it)
 //   npm run mutate -- --list                                                (the modules)
+//   npm run mutate -- --score build/mutation/emulator-kernel.json [--entries]  (score a report again)
+// A module's run ends with its score without the mutants listed as equivalent
+// (docs/mutation-equivalents.json) and the survivors that are neither killed nor listed.
 // With no module (or flags only) it runs stryker.config.mjs as it is: the sign-in and token set.
 // The test files reach vitest.mutation.config.mts through MUTATION_TEST_FILES; the mutated files
 // go to Stryker as --mutate; the JSON report lands in build/mutation/<module>.json. See
 // docs/testing.md "Mutation testing".
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MODULES, mutateGlobs, mutates } from './lib/mutation-modules.mjs';
+import { entriesFor, formatScore, readEquivalents, scoreReport } from './lib/mutation-score.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-/**
- * Module → the files Stryker mutates (globs) and the test files that run them in-process. Tests
- * that reach a module only through a child process or a Worker load dist/, never the mutant, so
- * they are left out.
- */
-export const MODULES = {
-  // redactKnown is reached through PlatformApi's error bodies, against the emulator; redactedError
-  // through the errors of failing URL openers.
-  'shared/redact': {
-    mutate: ['src/shared/redact.ts'],
-    tests: ['test/redact.test.ts', 'test/api/error-redaction.test.ts', 'test/privacy/opener-errors.test.ts', 'test/privacy/opener-error-copy.test.ts'],
-  },
-  'shared/snowflake': { mutate: ['src/shared/snowflake.ts'], tests: ['test/args.test.ts', 'test/lobbies/rules.test.ts'] },
-  'shared/check': { mutate: ['src/shared/check.ts'], tests: ['test/args.test.ts', 'test/shared/check.test.ts'] },
-  'rules/lobbies': { mutate: ['src/rules/lobbies.ts'], tests: ['test/lobbies/rules.test.ts'] },
-  // The permission-overwrite checks are reached through validateCommandPermissions (permissions.test.ts).
-  'rules/commands': {
-    mutate: ['src/rules/commands.ts'],
-    tests: [
-      'test/commands/table.test.ts',
-      'test/commands/permissions.test.ts',
-      'test/commands/codes.test.ts',
-      'test/commands/builders.test.ts',
-      'test/api/commands-checks.test.ts',
-    ],
-  },
-  'rules/components': {
-    mutate: ['src/rules/components.ts'],
-    tests: ['test/components/table.test.ts', 'test/components/builders.test.ts', 'test/components/ids.test.ts'],
-  },
-  // The command table reaches MAX_PERMISSION_SET through validateCommand (default_member_permissions).
-  'rules/permissions': {
-    mutate: ['src/rules/permissions.ts'],
-    tests: ['test/commands/permissions.test.ts', 'test/emulator/commands-permissions.test.ts', 'test/commands/table.test.ts'],
-  },
-  // The request core of the API client, split by job: the class, preparing a request, one attempt,
-  // the classifier, the retry loop, the store steps, cancellation and the application lookup; with
-  // the bounded body reader and Retry-After parser it shares with the sign-in.
-  'api/core': {
-    mutate: [
-      ...['core', 'prepare', 'attempt', 'classify', 'retry', 'store-steps', 'cancellation', 'call', 'application'].map((name) => `src/api/${name}.ts`),
-      'src/shared/bounded-body.ts',
-      'src/shared/retry-after.ts',
-    ],
-    tests: [
-      'test/api/client.test.ts',
-      'test/api/core-answers.test.ts',
-      'test/api/core-calls.test.ts',
-      'test/api/global-limit.test.ts',
-      'test/api/store-stall.test.ts',
-      // undici failing to load, or a call aborted while it loads (the dependency replaced): the slot given back unsent.
-      'test/api/undici-load.test.ts',
-      'test/api/composed.test.ts',
-      'test/api/messages.test.ts',
-      'test/hostile/platform-api.test.ts',
-      'test/lobbies/server-errors.test.ts',
-      // The sign-in's reads of a token answer: the shared body bound and Retry-After parser.
-      'test/hostile/token-endpoint.test.ts',
-    ],
-  },
-  'api/stores': {
-    mutate: ['src/api/memory-store.ts', 'src/api/redis-store.ts'],
-    tests: [
-      'test/api/stores.test.ts',
-      'test/api/store-contract.test.ts',
-      'test/api/memory-store.test.ts',
-      'test/api/redis-store.test.ts',
-      'test/api/redis-store-client.test.ts',
-      'test/api/redis-store-missing.test.ts',
-      'test/api/store-stall.test.ts',
-      // PlatformApi on the default store (its synchronous steps, one store per service) and on
-      // stores of the caller's own that extend it. client.test.ts is left out: its calls run
-      // through the default store too, but assert nothing of it, and took 13 s of every run.
-      'test/api/core-calls.test.ts',
-      'test/api/core-answers.test.ts',
-    ],
-  },
-  'emulator/kernel': {
-    mutate: ['src/emulator/kernel/**/*.ts', '!src/emulator/kernel/ratelimit.ts'],
-    tests: [
-      'test/emulator/kernel.test.ts',
-      // The pipeline's steps through a studio's routes over HTTP: buckets, 429s, what counts as invalid, faults, bodies, upgrades.
-      'test/emulator/pipeline.test.ts',
-      'test/emulator/route-table.test.ts',
-      'test/emulator/body-limits.test.ts',
-      'test/emulator/faults.test.ts',
-      'test/emulator/request-target.test.ts',
-      'test/emulator/path-ids.test.ts',
-      'test/lobbies/rate-limits.test.ts',
-      'test/emulator/guard.test.ts',
-      'test/lobbies/credentials.test.ts',
-      'test/lobbies/body-arrival.test.ts',
-      'test/lobbies/hostile.test.ts',
-      'test/emulator/oauth-limits.test.ts',
-      'test/emulator/ids.test.ts',
-      'test/emulator/reset.test.ts',
-      'test/emulator/channel-events.test.ts',
-      // Injected server errors (counted down, Retry-After, a dropped connection) and the authorize error page.
-      'test/lobbies/server-errors.test.ts',
-      'test/emulator/authorize.test.ts',
-      // The typed errors (closed, openUrl with and without a cause, damaged dataDir, no gateway) and the endpoint URL check.
-      'test/emulator/open-url.test.ts',
-      'test/emulator/state-damage.test.ts',
-      'test/gateway/protocol.test.ts',
-      'test/emulator/endpoint-urls.test.ts',
-    ],
-  },
-  // The limits' edges with small numbers and a moved clock; rate-limits-full.test.ts (thousands of
-  // requests each) stays out: a mutant of the counters would rerun it for a minute.
-  'emulator/ratelimit': {
-    mutate: ['src/emulator/kernel/ratelimit.ts'],
-    tests: ['test/lobbies/rate-limits.test.ts', 'test/emulator/oauth-limits.test.ts', 'test/emulator/kernel.test.ts'],
-  },
-  'signin/token-endpoint': {
-    mutate: ['src/signin/token-endpoint.ts'],
-    tests: [
-      'test/hostile/token-endpoint.test.ts',
-      // The device flow and provisional tokens read their answers through boundedFetch and readTokenResponse.
-      'test/hostile/device-provisional.test.ts',
-      // A device-flow token answer whose body stops coming: the timeout's sentence through openid-client.
-      'test/hostile/device.test.ts',
-      'test/device/missing-openid-client.test.ts',
-      'test/token-responses.test.ts',
-      'test/transport-errors.test.ts',
-      'test/client-tokens.test.ts',
-      'test/emulator/faults.test.ts',
-      'test/tokens/manager-retry.test.ts',
-    ],
-  },
-  'interactions/verify': { mutate: ['src/interactions/verify.ts'], tests: ['test/interactions/verify.test.ts', 'test/hostile/validators.test.ts'] },
-  'desktop/validate': { mutate: ['src/desktop/validate.ts'], tests: ['test/args.test.ts', 'test/desktop/validate.test.ts'] },
-};
 
 function usage() {
   return `Usage: npm run mutate -- <module> [stryker flags], where <module> is one of:\n${Object.entries(MODULES)
@@ -155,19 +27,31 @@ function usage() {
     .join('\n')}`;
 }
 
-/** A glob of `*` and `**` as Stryker reads it, for checking that it matches something. */
-function globToRegExp(glob) {
-  const body = glob
-    .split(/(\*\*\/|\*)/)
-    .map((part) => (part === '**/' ? '(?:.*/)?' : part === '*' ? '[^/]*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${body}$`);
-}
-
 function run(args, env) {
   const stryker = path.join(root, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
   const result = spawnSync(process.execPath, [stryker, 'run', 'stryker.config.mjs', ...args], { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-  process.exit(result.status ?? 1);
+  return result.status ?? 1;
+}
+
+/** The module a report is of: the one whose files it mutated, or the slug of its file name. */
+function moduleOfReport(reportPath, report) {
+  const slug = path.basename(reportPath, '.json');
+  const byName = Object.keys(MODULES).find((name) => name.replace(/\//g, '-') === slug);
+  if (byName !== undefined) return byName;
+  const files = Object.keys(report.files);
+  return Object.keys(MODULES).find((name) => files.length > 0 && files.every((file) => mutates(name, file))) ?? slug;
+}
+
+/** Prints a report's score without the listed equivalents (and, with `entries`, the JSON entries for its unlisted survivors). */
+function printScore(reportPath, { entries = false, moduleName } = {}) {
+  const report = JSON.parse(readFileSync(reportPath, 'utf8'));
+  const name = moduleName ?? moduleOfReport(reportPath, report);
+  const result = scoreReport(report, readEquivalents());
+  console.log(`\n${formatScore(name, result)}`);
+  if (entries && result.unlisted.length > 0) {
+    console.log('\nEntries for docs/mutation-equivalents.json (only for mutants you have shown equivalent, with the reason in docs/mutation-equivalents.md):');
+    console.log(JSON.stringify(entriesFor(name, result), null, 2));
+  }
 }
 
 const [first, ...rest] = process.argv.slice(2);
@@ -175,9 +59,21 @@ if (first === '--list' || first === '--help' || first === '-h') {
   console.log(usage());
   process.exit(0);
 }
-if (first === undefined || first.startsWith('-')) run(process.argv.slice(2), {});
+if (first === '--score') {
+  const reportPath = rest.find((arg) => !arg.startsWith('--'));
+  if (reportPath === undefined || !existsSync(reportPath)) {
+    console.error(
+      `--score needs the path of a report Stryker wrote (build/mutation/<module>.json)${reportPath === undefined ? '' : `; there is no file ${reportPath}`}.`,
+    );
+    process.exit(2);
+  }
+  printScore(reportPath, { entries: rest.includes('--entries') });
+  process.exit(0);
+}
+if (first === undefined || first.startsWith('-')) process.exit(run(process.argv.slice(2), {}));
 
-const entry = MODULES[first.replace(/^src\//, '').replace(/\.ts$/, '')];
+const moduleName = first.replace(/^src\//, '').replace(/\.ts$/, '');
+const entry = MODULES[moduleName];
 if (entry === undefined) {
   console.error(`There is no mutation module '${first}'.\n${usage()}`);
   process.exit(2);
@@ -185,11 +81,10 @@ if (entry === undefined) {
 const tests = entry.tests.filter((file) => existsSync(path.join(root, file)));
 const missing = entry.tests.filter((file) => !tests.includes(file));
 if (missing.length > 0) console.warn(`Left out (no such test file): ${missing.join(', ')}`);
-// Only globs that match: after a split the old name may be gone, and Stryker refuses an empty glob.
 const sources = readdirSync(path.join(root, 'src'), { recursive: true }).map((file) => `src/${String(file).split(path.sep).join('/')}`);
-const mutate = entry.mutate.filter((glob) => sources.some((file) => globToRegExp(glob).test(file)));
-if (mutate.length === 0) {
-  console.error(`None of ${entry.mutate.join(', ')} matches a file: update the table in scripts/mutate.mjs.`);
+const mutate = mutateGlobs(entry.mutate, sources);
+if (mutate === undefined) {
+  console.error(`None of ${entry.mutate.join(', ')} matches a file: update the table in scripts/lib/mutation-modules.mjs.`);
   process.exit(2);
 }
 // A --mutate among the flags narrows the run (to a line range, say); otherwise the module's files.
@@ -198,4 +93,9 @@ const slug = first
   .replace(/^src\//, '')
   .replace(/\.ts$/, '')
   .replace(/\//g, '-');
-run(flags, { MUTATION_TEST_FILES: tests.join(','), MUTATION_REPORT: `build/mutation/${slug}.json`, MUTATION_TEMP_DIR: `build/stryker-tmp-${slug}` });
+const reportPath = path.join(root, 'build', 'mutation', `${slug}.json`);
+// The files it mutates, for the tests' setup to load before any test (test/support/mutation-preload.ts).
+const mutated = sources.filter((file) => file.endsWith('.ts') && mutates(moduleName, file));
+const status = run(flags, { MUTATION_TEST_FILES: tests.join(','), MUTATION_SOURCES: mutated.join(','), MUTATION_REPORT: reportPath, MUTATION_TEMP_DIR: `build/stryker-tmp-${slug}` });
+if (status === 0 && existsSync(reportPath)) printScore(reportPath, { moduleName });
+process.exit(status);

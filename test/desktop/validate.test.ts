@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { customSchemeRedirectUri, defaultScheme, findRedirectUrl, forwardRedirect, InvalidSchemeError, validateScheme } from '../../src/desktop/index.js';
 
@@ -71,6 +73,10 @@ describe('validateScheme', () => {
     expect(() => validateScheme(scheme)).toThrow(
       `scheme "${scheme.toLowerCase()}" belongs to browsers, the operating system or another program and cannot be claimed by a game; use a scheme of your own such as "discord-{applicationId}".`,
     );
+  });
+
+  it('refuses a well-known scheme with ERR_INVALID_SCHEME', () => {
+    expect(() => validateScheme('https')).toThrow(expect.objectContaining({ name: 'DesktopError', code: 'ERR_INVALID_SCHEME' }));
   });
 
   it('answers a scheme that is not a string with an argument type error', () => {
@@ -158,6 +164,13 @@ describe('redirect URLs a game hands over', () => {
   ])('refuses one %s, saying why without quoting it', async (_what, url, problem) => {
     await expect(forwardRedirect(url, { scheme: SCHEME })).rejects.toThrow(
       expect.objectContaining({ code: 'ERR_INVALID_REDIRECT_URL', message: `Cannot hand over this redirect: ${problem}. ${hint}` }),
+    );
+  });
+
+  it('passes a URL of the scheme on to the running game (none here: ERR_NO_INSTANCE, not a refused URL)', async () => {
+    const endpoint = path.join(os.tmpdir(), `social-sdk-auth-no-game-${process.pid}.sock`);
+    await expect(forwardRedirect(`${SCHEME}:/authorize/callback?code=abc`, { scheme: SCHEME, endpoint, timeoutMs: 5000 })).rejects.toThrow(
+      expect.objectContaining({ code: 'ERR_NO_INSTANCE' }),
     );
   });
 

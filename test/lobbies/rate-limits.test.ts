@@ -73,6 +73,23 @@ describe('route limits', () => {
     now += 60_000;
     expect((await call(emulator, 'PUT', '/lobbies', { auth: alice, body: { secret: 'again' } })).status).toBe(200);
   });
+
+  it('send lobby message: a per-user limit that a bot, which has no user, spends per application', async () => {
+    emulator = await startLobbyEmulator({ clock: () => T0, applications: [{ id: '1' }, { id: '2' }] });
+    const otherBot = `Bot ${emulator.botTokenOf('2')}`;
+    const mine = await call(emulator, 'POST', '/lobbies');
+    const theirs = await call(emulator, 'POST', '/lobbies', { auth: otherBot });
+    const remaining = async (lobby: string, auth?: string) => {
+      const sent = await call(emulator!, 'POST', `/lobbies/${lobby}/messages`, { auth, body: { content: 'hi' } });
+      expect(sent.status).toBe(201);
+      expect(sent.headers.get('x-ratelimit-bucket')).toBe('lobby-message-send');
+      return sent.headers.get('x-ratelimit-remaining');
+    };
+    expect(await remaining(mine.body.id)).toBe('2999');
+    expect(await remaining(mine.body.id)).toBe('2998');
+    // The other application's bot starts its own count (the full 3000 are in rate-limits-full.test.ts).
+    expect(await remaining(theirs.body.id, otherBot)).toBe('2999');
+  });
 });
 
 describe('windows kept over their whole length', () => {

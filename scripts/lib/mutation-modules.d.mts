@@ -1,0 +1,5 @@
+// Types for mutation-modules.mjs, for the tests.
+export const MODULES: Record<string, { mutate: string[]; tests: string[] }>;
+export function globToRegExp(glob: string): RegExp;
+export function mutates(moduleName: string, file: string): boolean;
+export function mutateGlobs(globs: string[], sources: string[]): string[] | undefined;
