@@ -96,6 +96,11 @@ const slug = first
 const reportPath = path.join(root, 'build', 'mutation', `${slug}.json`);
 // The files it mutates, for the tests' setup to load before any test (test/support/mutation-preload.ts).
 const mutated = sources.filter((file) => file.endsWith('.ts') && mutates(moduleName, file));
-const status = run(flags, { MUTATION_TEST_FILES: tests.join(','), MUTATION_SOURCES: mutated.join(','), MUTATION_REPORT: reportPath, MUTATION_TEMP_DIR: `build/stryker-tmp-${slug}` });
+const status = run(flags, {
+  MUTATION_TEST_FILES: tests.join(','),
+  MUTATION_SOURCES: mutated.join(','),
+  MUTATION_REPORT: reportPath,
+  MUTATION_TEMP_DIR: `build/stryker-tmp-${slug}`,
+});
 if (status === 0 && existsSync(reportPath)) printScore(reportPath, { moduleName });
 process.exit(status);
