@@ -131,6 +131,25 @@ describe('RedisRateLimitStore commands', () => {
     expect(await real.keys('ssa:rl:sent|app:1')).toEqual(['ssa:rl:sent|app:1']);
   });
 
+  it('looks at a route again after a minute when its answer had no bucket, after a day when it had one (docs/rate-limits.md)', async () => {
+    const real = await ownClient();
+    const prefix = `ttl${Date.now()}:`;
+    const store = track(new RedisRateLimitStore({ client: real, keyPrefix: prefix }));
+    const learnt = async (route: string, bucket: { hash: string; limit: number; remaining: number; resetAfterMs: number } | null) => {
+      const routeScope = { ...scope, route };
+      const slot = await store.acquire(routeScope, policy, `r ${route}`);
+      if (!slot.ok) throw new Error('expected a slot');
+      await store.release(routeScope, policy, slot.reservation, { sent: true, bucket });
+      return real.pTTL(`${prefix}route|bot|${route}`);
+    };
+    const none = await learnt('GET /none', null);
+    expect(none).toBeGreaterThan(0);
+    expect(none).toBeLessThanOrEqual(60_000);
+    const some = await learnt('GET /some', { hash: 'h1', limit: 5, remaining: 4, resetAfterMs: 1000 });
+    expect(some).toBeGreaterThan(23 * 3600_000);
+    expect(some).toBeLessThanOrEqual(24 * 3600_000);
+  });
+
   it('keeps one connection across its steps', async () => {
     const real = await ownClient();
     const connections = async () => Number(/total_connections_received:(\d+)/.exec(await real.info('stats'))![1]);
