@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// npm run mutate -- <module> [stryker flags]: mutation-tests one module of the table below with
-// only the test files that exercise it, per-test coverage, one test process at a time.
+// npm run mutate -- <module> [stryker flags]: mutation-tests one module of the table in
+// scripts/lib/mutation-modules.mjs with only the test files that exercise it, per-test coverage.
 //   npm run mutate -- shared/redact
 //   npm run mutate -- emulator/ratelimit --concurrency 2
 //   npm run mutate -- rules/lobbies --mutate src/rules/lobbies.ts:300-451   (a line range of it)
