@@ -228,15 +228,7 @@ describe('docs/mutation-equivalents.json', () => {
   it('lists each mutant once, of a module and a file that module mutates', () => {
     const seen = new Set<string>();
     for (const entry of listing()) {
-      const id = JSON.stringify([
-        entry.file,
-        entry.in,
-        score.keyText(entry.line),
-        entry.nth ?? 1,
-        entry.mutator,
-        score.keyText(entry.original),
-        score.keyText(entry.replacement),
-      ]);
+      const id = score.keyId(entry);
       expect(seen.has(id), `listed twice: ${id}`).toBe(false);
       seen.add(id);
       expect(Object.keys(modules.MODULES), entry.module).toContain(entry.module);

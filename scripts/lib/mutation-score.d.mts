@@ -41,6 +41,7 @@ export interface ReportScore {
 export const EQUIVALENTS_FILE: string;
 export function keyText(text: string): string;
 export function placeName(fileName: string, source: string, line: number, column: number): string;
+export function keyId(key: MutantKey): string;
 export function mutantKey(fileName: string, source: string, mutant: StrykerMutant): MutantKey;
 export function readEquivalents(file?: string): Equivalent[];
 export function scoreReport(report: StrykerReport, equivalents: Equivalent[]): ReportScore;

@@ -38,13 +38,58 @@ function nameOf(node) {
   return undefined;
 }
 
-// The last file parsed: a report's mutants come file by file, and each asks for its place.
-let lastParsed = { fileName: '', source: '', file: undefined };
-function parsed(fileName, source) {
-  if (lastParsed.file === undefined || lastParsed.fileName !== fileName || lastParsed.source !== source) {
-    lastParsed = { fileName, source, file: ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS) };
+/**
+ * What the key functions read of one source, made once: a report's mutants come file by file.
+ * The parse (for places) is made when first asked; the folded text is keyText's folding of the
+ * whole source, with each folded character's offset in it.
+ */
+let lastIndex;
+function indexOf(fileName, source) {
+  if (lastIndex?.fileName === fileName && lastIndex.source === source) return lastIndex;
+  let folded = '';
+  const offsets = [];
+  let space = false;
+  for (let i = 0; i < source.length; i++) {
+    if (/\s/.test(source[i])) {
+      space = folded.length > 0;
+      continue;
+    }
+    if (space) {
+      folded += ' ';
+      offsets.push(i);
+      space = false;
+    }
+    folded += source[i];
+    offsets.push(i);
   }
-  return lastParsed.file;
+  const lines = source.split('\n');
+  const lineStarts = [0];
+  for (const text of lines.slice(0, -1)) lineStarts.push(lineStarts[lineStarts.length - 1] + text.length + 1);
+  let parsed;
+  lastIndex = {
+    fileName,
+    source,
+    folded,
+    offsets,
+    lines,
+    lineStarts,
+    get parsed() {
+      parsed ??= ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+      return parsed;
+    },
+    /** The 0-based line an offset is on. */
+    lineOf(offset) {
+      let low = 0;
+      let high = lineStarts.length - 1;
+      while (low < high) {
+        const middle = (low + high + 1) >> 1;
+        if (lineStarts[middle] <= offset) low = middle;
+        else high = middle - 1;
+      }
+      return low;
+    },
+  };
+  return lastIndex;
 }
 
 /**
@@ -53,8 +98,13 @@ function parsed(fileName, source) {
  * `line` and `column` are 1-based, as in Stryker's report.
  */
 export function placeName(fileName, source, line, column) {
-  const file = parsed(fileName, source);
-  const offset = file.getPositionOfLineAndCharacter(line - 1, column - 1);
+  const index = indexOf(fileName, source);
+  return placeAt(index, index.lineStarts[line - 1] + column - 1);
+}
+
+/** The place of an offset of an indexed source (`placeName`). */
+function placeAt(index, offset) {
+  const file = index.parsed;
   const names = [];
   let node = file;
   for (;;) {
@@ -69,16 +119,16 @@ export function placeName(fileName, source, line, column) {
 
 /** The key of one mutant of a report's file: where it is (place and line), which mutator, what it replaced and with what. */
 export function mutantKey(fileName, source, mutant) {
-  const lines = source.split('\n');
+  const index = indexOf(fileName, source);
   const { start, end } = mutant.location;
-  const from = lines.slice(0, start.line - 1).reduce((sum, text) => sum + text.length + 1, 0) + start.column - 1;
-  const to = lines.slice(0, end.line - 1).reduce((sum, text) => sum + text.length + 1, 0) + end.column - 1;
+  const from = index.lineStarts[start.line - 1] + start.column - 1;
+  const to = index.lineStarts[end.line - 1] + end.column - 1;
   const key = {
     file: fileName,
-    in: placeName(fileName, source, start.line, start.column),
+    in: placeAt(index, from),
     // The line it starts on tells apart the same change made in two places of one function
     // (`false` made `true` in two object literals, say), of which one may be killed.
-    line: keyText(lines[start.line - 1]),
+    line: keyText(index.lines[start.line - 1]),
     mutator: mutant.mutatorName,
     original: keyText(source.slice(from, to)),
     replacement: keyText(mutant.replacement ?? ''),
@@ -88,16 +138,9 @@ export function mutantKey(fileName, source, mutant) {
   return nth > 1 ? { ...key, nth } : key;
 }
 
-function sameKey(entry, key) {
-  return (
-    entry.file === key.file &&
-    entry.in === key.in &&
-    keyText(entry.line) === key.line &&
-    (entry.nth ?? 1) === (key.nth ?? 1) &&
-    entry.mutator === key.mutator &&
-    keyText(entry.original) === key.original &&
-    keyText(entry.replacement) === key.replacement
-  );
+/** One string per key, the same for an entry and the mutant it lists (texts folded, `nth` 1 when left out). */
+export function keyId(key) {
+  return JSON.stringify([key.file, key.in, keyText(key.line), key.nth ?? 1, key.mutator, keyText(key.original), keyText(key.replacement)]);
 }
 
 /** The listed equivalents, checked for shape: a bad entry would silently list nothing. */
@@ -132,13 +175,14 @@ export function scoreReport(report, equivalents) {
   const listed = [];
   const unlisted = [];
   const killedButListed = [];
+  const listing = new Set(equivalents.map(keyId));
   for (const [fileName, { source, mutants }] of Object.entries(report.files)) {
     for (const mutant of mutants) {
       const isDetected = DETECTED.has(mutant.status);
       if (!isDetected && !UNDETECTED.has(mutant.status)) continue; // ignored, static or not compiled
       const key = mutantKey(fileName, source, mutant);
       const where = { ...key, lineText: key.line, line: mutant.location.start.line, column: mutant.location.start.column, status: mutant.status };
-      const isListed = equivalents.some((entry) => sameKey(entry, key));
+      const isListed = listing.has(keyId(key));
       if (isDetected) {
         detected++;
         if (isListed) killedButListed.push(where);
@@ -210,44 +254,15 @@ export function entriesFor(moduleName, result) {
   return entries;
 }
 
-// The folded text of the last source asked for (keyText's folding), with each folded character's
-// offset in the source: a report's mutants come file by file.
-let lastFolded = { source: undefined, folded: '', offsets: [], lineStarts: [], lines: [] };
-function foldedOf(source) {
-  if (lastFolded.source === source) return lastFolded;
-  let folded = '';
-  const offsets = [];
-  let space = false;
-  for (let i = 0; i < source.length; i++) {
-    if (/\s/.test(source[i])) {
-      space = folded.length > 0;
-      continue;
-    }
-    if (space) {
-      folded += ' ';
-      offsets.push(i);
-      space = false;
-    }
-    folded += source[i];
-    offsets.push(i);
-  }
-  const lineStarts = [0];
-  for (let i = 0; i < source.length; i++) if (source[i] === '\n') lineStarts.push(i + 1);
-  lastFolded = { source, folded, offsets, lineStarts, lines: source.split('\n') };
-  return lastFolded;
-}
-
 /** Where a key's text starts in `source` (offsets, in source order): on a line of its `line`, in the place its `in` names. */
 function occurrences(key, source) {
-  const { folded, offsets, lineStarts, lines } = foldedOf(source);
+  const index = indexOf(key.file, source);
   const wanted = keyText(key.original);
+  const line = keyText(key.line);
   const found = [];
-  for (let at = folded.indexOf(wanted); at !== -1; at = folded.indexOf(wanted, at + 1)) {
-    const offset = offsets[at];
-    let line = lineStarts.length - 1;
-    while (lineStarts[line] > offset) line--;
-    if (keyText(lines[line]) !== keyText(key.line)) continue;
-    if (placeName(key.file, source, line + 1, offset - lineStarts[line] + 1) === key.in) found.push(offset);
+  for (let at = index.folded.indexOf(wanted); at !== -1; at = index.folded.indexOf(wanted, at + 1)) {
+    const offset = index.offsets[at];
+    if (keyText(index.lines[index.lineOf(offset)]) === line && placeAt(index, offset) === key.in) found.push(offset);
   }
   return found;
 }
