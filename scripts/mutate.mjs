@@ -16,7 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MODULES, mutateGlobs, mutates } from './lib/mutation-modules.mjs';
+import { MODULES, mutatedFiles, mutates } from './lib/mutation-modules.mjs';
 import { entriesFor, formatScore, readEquivalents, scoreReport } from './lib/mutation-score.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -82,22 +82,18 @@ const tests = entry.tests.filter((file) => existsSync(path.join(root, file)));
 const missing = entry.tests.filter((file) => !tests.includes(file));
 if (missing.length > 0) console.warn(`Left out (no such test file): ${missing.join(', ')}`);
 const sources = readdirSync(path.join(root, 'src'), { recursive: true }).map((file) => `src/${String(file).split(path.sep).join('/')}`);
-const mutate = mutateGlobs(entry.mutate, sources);
-if (mutate === undefined) {
+const mutated = mutatedFiles(moduleName, sources);
+if (mutated.length === 0) {
   console.error(`None of ${entry.mutate.join(', ')} matches a file: update the table in scripts/lib/mutation-modules.mjs.`);
   process.exit(2);
 }
 // A --mutate among the flags narrows the run (to a line range, say); otherwise the module's files.
-const flags = rest.includes('--mutate') ? rest : ['--mutate', mutate.join(','), ...rest];
-const slug = first
-  .replace(/^src\//, '')
-  .replace(/\.ts$/, '')
-  .replace(/\//g, '-');
+const flags = rest.includes('--mutate') ? rest : ['--mutate', mutated.join(','), ...rest];
+const slug = moduleName.replace(/\//g, '-');
 const reportPath = path.join(root, 'build', 'mutation', `${slug}.json`);
-// The files it mutates, for the tests' setup to load before any test (test/support/mutation-preload.ts).
-const mutated = sources.filter((file) => file.endsWith('.ts') && mutates(moduleName, file));
 const status = run(flags, {
   MUTATION_TEST_FILES: tests.join(','),
+  // Loaded by the tests' setup before any test (test/support/mutation-preload.ts).
   MUTATION_SOURCES: mutated.join(','),
   MUTATION_REPORT: reportPath,
   MUTATION_TEMP_DIR: `build/stryker-tmp-${slug}`,

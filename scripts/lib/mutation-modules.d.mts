@@ -2,4 +2,4 @@
 export const MODULES: Record<string, { mutate: string[]; tests: string[] }>;
 export function globToRegExp(glob: string): RegExp;
 export function mutates(moduleName: string, file: string): boolean;
-export function mutateGlobs(globs: string[], sources: string[]): string[] | undefined;
+export function mutatedFiles(moduleName: string, sources: string[]): string[];

@@ -151,12 +151,10 @@ export function mutates(moduleName, file) {
 }
 
 /**
- * The globs of a module to give Stryker as `--mutate`, for the files `sources` holds: only those
- * that match (after a split the old name may be gone, and Stryker refuses an empty glob), and
- * every `!` glob whatever it matches (dropped, it would let its files in). Undefined when no glob
- * that takes files in matches one.
+ * The files of `sources` a module mutates, in their order: what a run gives Stryker as `--mutate`
+ * and loads before its tests. Files, not the table's globs: Stryker is told exactly what the
+ * table means (a `!` glob included), and a glob whose file has gone simply names nothing.
  */
-export function mutateGlobs(globs, sources) {
-  const kept = globs.filter((glob) => glob.startsWith('!') || sources.some((file) => globToRegExp(glob).test(file)));
-  return kept.some((glob) => !glob.startsWith('!')) ? kept : undefined;
+export function mutatedFiles(moduleName, sources) {
+  return sources.filter((file) => file.endsWith('.ts') && mutates(moduleName, file));
 }
